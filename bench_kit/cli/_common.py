@@ -1,0 +1,41 @@
+"""Shared CLI plumbing: error mapping, common options, progress output."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+import click
+
+from bench_kit.errors import BenchKitError, ValidationFailed
+
+
+class BenchKitGroup(click.Group):
+    """A click group whose commands turn BenchKitError into a one-line message + exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ValidationFailed as exc:
+            for problem in exc.problems:
+                click.echo(str(problem), err=True)
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except BenchKitError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("interrupted; completed work is kept (re-run to continue)", err=True)
+            sys.exit(130)
+
+
+def params_option(func: Callable) -> Callable:
+    """`--params FILE` (default params.yaml)."""
+    return click.option("--params", "params_path", default="params.yaml", show_default=True,
+                        type=click.Path(dir_okay=False),
+                        help="params.yaml to read settings from.")(func)
+
+
+def info(message: str) -> None:
+    """A progress/log line on stderr (stdout stays clean for data)."""
+    click.echo(message, err=True)

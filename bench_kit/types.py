@@ -1,0 +1,156 @@
+"""The data contracts of DESIGN §3 as frozen pydantic types.
+
+`bench_kit.schemas` holds the pandera twins of these types; a test keeps their columns equal.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+FORMAT_VERSION = 1
+TASKS = ("mc", "yesno", "open", "numeric", "grounding", "checklist")
+LAYERS = ("perception", "understanding", "reasoning", "alignment")
+DIFFICULTIES = ("easy", "medium", "hard")
+MODES = ("image", "no_image", "blank_image")
+PARSES = ("ok", "lenient", "judge", "failed")
+SEVERITIES = ("info", "warn", "error")
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
+LETTERS = "ABCDEFGHIJ"
+
+Task = Literal["mc", "yesno", "open", "numeric", "grounding", "checklist"]
+Layer = Literal["perception", "understanding", "reasoning", "alignment"]
+Difficulty = Literal["easy", "medium", "hard"]
+Mode = Literal["image", "no_image", "blank_image"]
+Parse = Literal["ok", "lenient", "judge", "failed"]
+Severity = Literal["info", "warn", "error"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Check(_Frozen):
+    """One yes/no check of a `checklist` item."""
+
+    name: str = Field(min_length=1)
+    answer: bool
+    criteria: str | None = None
+
+
+class Item(BaseModel):
+    """One benchmark question (DESIGN §3.1). Extra columns are kept, never dropped."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    id: str = Field(pattern=ID_PATTERN)
+    image: str | list[str] | None = None
+    question: str = Field(min_length=1)
+    task: Task
+    choices: dict[str, str] | None = None
+    answers: list[str] = Field(default_factory=list)
+    checks: list[Check] | None = None
+    metric: str | None = None
+    tolerance: float | None = None
+    capability: str = Field(min_length=1)
+    layer: Layer
+    difficulty: Difficulty
+    variant: str = "v0"
+    variant_of: str | None = None
+    variant_kind: str = "original"
+    source: str = "human"
+    group: str | None = None
+    created_at: datetime
+    rubric: str | None = None
+    note: str | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("question")
+    @classmethod
+    def _question_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+    @field_validator("created_at")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        if value.tzinfo is None:
+            raise ValueError("must carry a timezone (ISO-8601 UTC, e.g. 2026-01-31T00:00:00Z)")
+        return value
+
+    @model_validator(mode="after")
+    def _task_rules(self) -> "Item":
+        if self.task == "checklist":
+            if not self.checks:
+                raise ValueError("checks: a checklist item needs at least one check")
+        elif not self.answers:
+            raise ValueError("answers: must not be empty")
+        if self.task == "mc":
+            if not self.choices or not 2 <= len(self.choices) <= 10:
+                raise ValueError("choices: an mc item needs 2-10 options")
+            bad_keys = [k for k in self.choices if k not in LETTERS]
+            if bad_keys:
+                raise ValueError(f"choices: option keys must be letters A-J, got {bad_keys}")
+            missing = [a for a in self.answers if a not in self.choices]
+            if missing:
+                raise ValueError(f"answers: gold {missing} not among the choices "
+                                 f"{sorted(self.choices)}")
+        if self.task == "yesno":
+            bad = [a for a in self.answers if a not in ("yes", "no")]
+            if bad:
+                raise ValueError(f"answers: yesno answers must be 'yes' or 'no', got {bad}")
+        return self
+
+    @property
+    def images(self) -> list[str]:
+        """The image paths as a list (empty for text-only items)."""
+        if self.image is None:
+            return []
+        return [self.image] if isinstance(self.image, str) else list(self.image)
+
+
+class Prediction(_Frozen):
+    """One model call's outcome (DESIGN §3.2). `error` set = failed request, not a wrong answer."""
+
+    id: str
+    model: str
+    mode: Mode
+    rotation: int = 0
+    prompt_sha: str
+    response: str | None
+    error: str | None = None
+    latency_s: float = 0.0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float = 0.0
+    cached: bool = False
+    truncated: bool = False
+    created_at: datetime
+
+
+class Score(_Frozen):
+    """One item's score for one model and mode (DESIGN §3.3)."""
+
+    id: str
+    model: str
+    mode: Mode
+    metric: str
+    extracted: str | None
+    parse: Parse
+    score: float = Field(ge=0.0, le=1.0)
+    hit: bool
+    error: str | None = None
+
+
+class Finding(_Frozen):
+    """One audit finding for one item and check (DESIGN §3.4)."""
+
+    id: str
+    check: str = Field(pattern=r"^[a-z_]+\.[a-z0-9_]+$")
+    severity: Severity
+    score: float = Field(ge=0.0, le=1.0)
+    message: str
+    evidence: dict[str, Any] = Field(default_factory=dict)

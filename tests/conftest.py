@@ -1,0 +1,41 @@
+"""Shared test helpers: item rows and small synthetic images."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def make_item(**overrides: Any) -> dict[str, Any]:
+    """A valid item row (dict) with sensible defaults; override any field."""
+    row: dict[str, Any] = {
+        "id": "q1",
+        "image": None,
+        "question": "How many red circles are there?",
+        "task": "numeric",
+        "answers": ["2"],
+        "capability": "perception.count",
+        "layer": "perception",
+        "difficulty": "easy",
+        "created_at": "2026-11-01T00:00:00Z",
+    }
+    row.update(overrides)
+    return row
+
+
+@pytest.fixture
+def item_row():
+    """Factory fixture returning valid item dicts."""
+    return make_item
+
+
+def write_png(path: Path, colour: tuple[int, int, int] = (200, 30, 30),
+              size: tuple[int, int] = (64, 48)) -> Path:
+    """Write a solid-colour PNG and return its path."""
+    from PIL import Image
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, colour).save(path)
+    return path
