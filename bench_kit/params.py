@@ -14,6 +14,20 @@ M = TypeVar("M", bound=BaseModel)
 DEFAULT_PARAMS = "params.yaml"
 
 
+class _StrictSafeLoader(yaml.SafeLoader):
+    """yaml.SafeLoader that rejects duplicate mapping keys instead of keeping the last one."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key '{key}'", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_yaml(path: str | Path) -> Any:
     """Load a YAML file with the safe loader (no tags, no code); errors name the file."""
     path = Path(path)
@@ -24,7 +38,7 @@ def load_yaml(path: str | Path) -> Any:
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 (a SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""

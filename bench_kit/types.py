@@ -19,6 +19,7 @@ PARSES = ("ok", "lenient", "judge", "failed")
 SEVERITIES = ("info", "warn", "error")
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
 LETTERS = "ABCDEFGHIJ"
+CHECK_PATTERN = r"^[a-z_]+\.[a-z0-9_]+$"
 
 Task = Literal["mc", "yesno", "open", "numeric", "grounding", "checklist"]
 Layer = Literal["perception", "understanding", "reasoning", "alignment"]
@@ -38,6 +39,37 @@ class Check(_Frozen):
     name: str = Field(min_length=1)
     answer: bool
     criteria: str | None = None
+
+
+def task_rule_violations(task: str, answers: list[str], choices: dict[str, str] | None,
+                         checks: list[Any] | None) -> list[tuple[str, str]]:
+    """Every cross-field rule of DESIGN §3.1 an item breaks, as (field, reason) pairs.
+
+    >>> task_rule_violations("mc", ["C"], {"A": "red", "B": "blue"}, None)
+    [('answers', "gold ['C'] not among the choices ['A', 'B']")]
+    """
+    broken: list[tuple[str, str]] = []
+    if task == "checklist":
+        if not checks:
+            broken.append(("checks", "a checklist item needs at least one check"))
+    elif not answers:
+        broken.append(("answers", "must not be empty"))
+    if task == "mc":
+        if not choices or not 2 <= len(choices) <= 10:
+            broken.append(("choices", "an mc item needs 2-10 options"))
+        if choices:
+            bad_keys = [k for k in choices if k not in LETTERS]
+            if bad_keys:
+                broken.append(("choices", f"option keys must be letters A-J, got {bad_keys}"))
+            missing = [a for a in answers if a not in choices]
+            if missing:
+                broken.append(("answers", f"gold {missing} not among the choices "
+                                          f"{sorted(choices)}"))
+    if task == "yesno":
+        bad = [a for a in answers if a not in ("yes", "no")]
+        if bad:
+            broken.append(("answers", f"yesno answers must be 'yes' or 'no', got {bad}"))
+    return broken
 
 
 class Item(BaseModel):
@@ -83,25 +115,10 @@ class Item(BaseModel):
 
     @model_validator(mode="after")
     def _task_rules(self) -> "Item":
-        if self.task == "checklist":
-            if not self.checks:
-                raise ValueError("checks: a checklist item needs at least one check")
-        elif not self.answers:
-            raise ValueError("answers: must not be empty")
-        if self.task == "mc":
-            if not self.choices or not 2 <= len(self.choices) <= 10:
-                raise ValueError("choices: an mc item needs 2-10 options")
-            bad_keys = [k for k in self.choices if k not in LETTERS]
-            if bad_keys:
-                raise ValueError(f"choices: option keys must be letters A-J, got {bad_keys}")
-            missing = [a for a in self.answers if a not in self.choices]
-            if missing:
-                raise ValueError(f"answers: gold {missing} not among the choices "
-                                 f"{sorted(self.choices)}")
-        if self.task == "yesno":
-            bad = [a for a in self.answers if a not in ("yes", "no")]
-            if bad:
-                raise ValueError(f"answers: yesno answers must be 'yes' or 'no', got {bad}")
+        broken = task_rule_violations(self.task, self.answers, self.choices, self.checks)
+        if broken:
+            field, reason = broken[0]
+            raise ValueError(f"{field}: {reason}")
         return self
 
     @property
@@ -129,6 +146,9 @@ class Prediction(_Frozen):
     cached: bool = False
     truncated: bool = False
     created_at: datetime
+    # The input protocol actually used: prompt version, images sent (hash, size, MIME),
+    # and what a pipeline model read (e.g. `ocr_text`). None in files from other tools.
+    protocol: dict[str, Any] | None = None
 
 
 class Score(_Frozen):
@@ -149,7 +169,7 @@ class Finding(_Frozen):
     """One audit finding for one item and check (DESIGN §3.4)."""
 
     id: str
-    check: str = Field(pattern=r"^[a-z_]+\.[a-z0-9_]+$")
+    check: str = Field(pattern=CHECK_PATTERN)
     severity: Severity
     score: float = Field(ge=0.0, le=1.0)
     message: str

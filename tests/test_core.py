@@ -82,3 +82,19 @@ def test_params_section_names_the_key(tmp_path):
     path.write_text("x: !!python/object:os.system ls\n")
     with pytest.raises(ConfigError, match="invalid YAML"):
         load_params(path)
+
+
+def test_yaml_duplicate_keys_are_an_error(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text("a: 1\nb:\n  c: 2\n  c: 3\n")
+    with pytest.raises(ConfigError, match=r"t.yaml:4: invalid YAML: duplicate key 'c'"):
+        load_params(path)
+
+
+def test_written_files_get_the_usual_mode(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_json(tmp_path / "r.json", {})
+    finally:
+        os.umask(old)
+    assert (tmp_path / "r.json").stat().st_mode & 0o777 == 0o644

@@ -2,11 +2,78 @@
 
 from __future__ import annotations
 
+import json
+import time
+
 import click
 
-from bench_kit.cli._common import BenchKitGroup
+from bench_kit.cli._common import BenchKitGroup, info, params_option
 
 
 @click.group("audit", cls=BenchKitGroup)
 def audit() -> None:
     """Audit items for ambiguity, bad labels, contamination and redundancy."""
+
+
+@audit.command("data")
+@click.option("--items", "items_path", required=True, type=click.Path(dir_okay=False),
+              help="Items JSONL file to audit.")
+@click.option("--root", type=click.Path(file_okay=False),
+              help="Folder image paths are relative to [default: the items file's benchmark "
+                   "folder].")
+@params_option
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Folder for findings.jsonl and summary.json.")
+@click.option("--splits", "splits_dir", type=click.Path(file_okay=False),
+              help="Folder of split files (*.jsonl); enables leakage.cross_split.")
+def audit_data_command(items_path: str, root: str | None, params_path: str, out_dir: str,
+                       splits_dir: str | None) -> None:
+    """Run the data checks on an items file; write findings.jsonl and summary.json.
+
+    Thresholds and switched-off checks come from the `audit:` section of params.yaml
+    (`bench-kit audit list-checks` shows every check).
+
+    \b
+    Example:
+      bench-kit audit data --items datasets/demo/items.jsonl --out audits/demo
+      bench-kit audit data --items datasets/demo/items.jsonl --out audits/demo \\
+          --splits datasets/demo/splits
+    """
+    from bench_kit.audit.run import audit_data
+
+    started = time.monotonic()
+
+    def progress(stage: str, done: int, total: int) -> None:
+        rate = done / max(time.monotonic() - started, 1e-9)
+        info(f"audit: {stage} {done}/{total} ({rate:.0f}/s, ETA {(total - done) / rate:.0f}s)")
+
+    result = audit_data(items_path, out_dir, root=root, params_path=params_path,
+                        splits_dir=splits_dir, progress=progress)
+    summary = result.summary
+    info(f"audit: {summary['items']} items, {summary['findings']} findings "
+         f"({summary['flagged_items']} items flagged) -> {out_dir}")
+
+
+@audit.command("list-checks")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def list_checks_command(fmt: str) -> None:
+    """List every audit check: name, family, default severity and what it finds.
+
+    \b
+    Example:
+      bench-kit audit list-checks
+      bench-kit audit list-checks --format json
+    """
+    from bench_kit.audit.run import list_checks
+
+    specs = list_checks()
+    if fmt == "json":
+        rows = [{"check": s.name, "family": s.family, "severity": s.severity,
+                 "description": s.description, "requires": list(s.requires),
+                 "params": s.params().model_dump(mode="json")} for s in specs]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    width = max(len(s.name) for s in specs)
+    for s in specs:
+        click.echo(f"{s.name:<{width}}  {s.family:<10}  {s.severity:<5}  {s.description}")

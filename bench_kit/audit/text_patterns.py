@@ -1,0 +1,153 @@
+"""Lexical patterns of the ambiguity checks, English and Chinese (DOMAIN §5.3).
+
+Every pattern aims at precision over recall: a flag goes to a reviewer, so a rule that
+fires on clean questions costs more than one that misses a rare phrasing. Each pattern's
+comment names what it catches and what it deliberately leaves alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PUNCT_ZH = r"\s，,。？?！!、：:；;"
+
+# "this one", "that thing", "those ones", "the other one", a bare "this?", "over there".
+# "this image", "this chart" are resolved references, and "these objects" in "which of
+# these objects" points at the listed options: neither is matched.
+VAGUE_DEIXIS_EN = re.compile(r"""
+    \b(?:this|that)\s+(?:one|thing|object|item|stuff)\b
+  | \b(?:these|those)\s+ones\b
+  | \bthe\s+other\s+ones?\b
+  | \b(?:this|that)(?=\s*[?？!]|\s*$)
+  | \bover\s+there\b
+""", re.IGNORECASE | re.VERBOSE)
+
+# 这个/那个/这些/那些 not followed by a noun (end, punctuation, 是/有/在/的/呢/吗), a vague
+# noun (这个东西, 那个物体), 这是什么, and 旁边 with nothing before it that it could be beside.
+# 这个圆形 / 那张图片 / 圆形旁边 are resolved and are not matched.
+VAGUE_DEIXIS_ZH = re.compile(
+    rf"(?:这|那)(?:个|些|件|样)?(?:东西|物体|物品|玩意儿?)"
+    rf"|(?:这|那)(?:个|些)(?=$|[{_PUNCT_ZH}]|是|有|在|的|呢|吗)"
+    rf"|(?:这|那)是什么"
+    rf"|(?:^|(?<=[{_PUNCT_ZH}])|(?<=在))旁边")
+
+# Two asks joined by "and/also/then" + a question word: "What colour is it and how many ...".
+# "Is it red or blue?" is one ask and is not matched.
+COMPOUND_EN = re.compile(r"""
+    \b(?:and|also|then)\s+
+    (?:what|how\s+many|how\s+much|which|where|who|whose|why|when|how)\b
+""", re.IGNORECASE | re.VERBOSE)
+
+_ASK_ZH = r"(?:什么|几(?!乎|何)|多少|哪|谁|怎么|为什么)"
+# 和…分别 ("A and B respectively"); 还是 followed by a second question word, or 吗…还是
+# (a yes/no ask then an alternative); two clauses that each hold a question word.
+# A plain alternative question "是红色还是蓝色？" is one ask (like "red or blue?") and is
+# not matched.
+COMPOUND_ZH = re.compile(
+    rf"(?:和|与|跟|及)[^{_PUNCT_ZH}]{{1,30}}?分别"
+    rf"|还是[^{_PUNCT_ZH}]*?{_ASK_ZH}"
+    rf"|吗[，,、]?\s*还是"
+    rf"|{_ASK_ZH}[^{_PUNCT_ZH}]*[，,；;]\s*[^{_PUNCT_ZH}]*?{_ASK_ZH}")
+
+QUESTION_MARKS = re.compile(r"[?？]")
+# The next ask after a question mark: non-blank text up to and including the next mark.
+NEXT_ASK = re.compile(r"[^?？\s][^?？]*[?？]")
+
+# Spatial left/right: "to the left", "leftmost", "left of", "top right", "left-hand".
+# "How many are left?" and "the right answer" are not spatial and are not matched.
+SIDE_EN = re.compile(r"""
+    \b(?:to|on|at|in|from|toward|towards)\s+the\s+(?:far\s+)?(?:left|right)\b
+  | \b(?:left|right)(?:most|-most|-hand|\s+hand)\b
+  | \b(?:left|right)\s+(?:of|side|corner|edge|half|part|end)\b
+  | \b(?:top|bottom|upper|lower|middle|center|centre)[\s-](?:left|right)\b
+""", re.IGNORECASE | re.VERBOSE)
+
+# 左边/右侧/左上角/最右/靠左/从左 …; 左右 ("about", "both sides") is not matched.
+SIDE_ZH = re.compile(
+    r"(?<!左)[左右](?:边|侧|方|面|手|上角|下角|上方|下方|半部?)"
+    r"|(?:最|靠|向|往|从)[左右](?!右)")
+
+# A stated frame of reference: the viewer/camera, the image frame, or an object's own side.
+VIEWPOINT_EN = re.compile(r"""
+    \b(?:viewer|observer|camera|perspective|point\s+of\s+view)
+  | \bas\s+(?:seen|shown|viewed|pictured)\b
+  | \b(?:in|on|of|within)\s+the\s+(?:image|picture|photo|photograph|figure|chart|screen|frame|scene)\b
+  | \b(?:his|her|their|its|[a-z]+['’]s)\s+(?:own\s+)?(?:left|right)\b
+""", re.IGNORECASE | re.VERBOSE)
+
+VIEWPOINT_ZH = re.compile(
+    r"观看者|观察者|观众|看图者|读者|镜头|相机|拍摄者|视角|角度"
+    r"|图中|图片中|图像中|画面|图上|照片中"
+    r"|(?:他|她|它|他们|她们|它们|自己)的[左右]")
+
+_ATTR_EN = (r"(?:red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|gr[ae]y|cyan"
+            r"|magenta|golden|gold|silver|big|small|large|tiny|huge|little|tall|short"
+            r"|medium(?:-sized)?|metal|metallic|wooden|plastic|rubber|glass|shiny|matte"
+            r"|striped|dotted|spotted)")
+# Count + attribute + object: "how many red balls", "how many balls are red".
+MULTI_ATTRIBUTE_COUNT_EN = re.compile(
+    rf"\bhow\s+many\s+(?:[a-z-]+\s+){{0,2}}?{_ATTR_EN}\s+[a-z-]+"
+    rf"|\bhow\s+many\s+[a-z-]+\s+(?:are|is)\s+(?:not\s+)?{_ATTR_EN}\b",
+    re.IGNORECASE)
+
+_ATTR_ZH = r"(?:[红橙黄绿蓝紫粉棕黑白灰金银]色|中等大小|大|小)"
+# 有几个红色的圆形 / 多少个小圆 / 红色的圆形有几个.
+MULTI_ATTRIBUTE_COUNT_ZH = re.compile(
+    rf"(?:几(?!乎|何)|多少)(?:个|只|张|辆|块|条|根|件|本|位|名|颗|枚)?{_ATTR_ZH}的?[\u4e00-\u9fff]"
+    rf"|{_ATTR_ZH}的?[\u4e00-\u9fff]{{1,4}}?有(?:几(?!乎|何)|多少)")
+
+# English-like words (with inner apostrophes, hyphens and decimals).
+WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*")
+
+# Dirty text, in reporting order: kind -> pattern.
+DIRTY: dict[str, re.Pattern[str]] = {
+    "html_escape": re.compile(r"&(?:[A-Za-z]{2,8}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});"),
+    "html_tag": re.compile(r"</?(?:br|p|b|i|u|em|strong|span|div|sup|sub|img)\b[^>]*>",
+                           re.IGNORECASE),
+    # C0/C1 controls except the newline; tabs and carriage returns count as dirty.
+    "control_char": re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]"),
+    "invisible_char": re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"),
+    "replacement_char": re.compile("\ufffd"),
+    "doubled_space": re.compile(r"(?<=\S) {2,}(?=\S)"),
+    "edge_space": re.compile(r"^\s+|\s+$"),
+}
+
+YES_WORDS = frozenset({"yes", "true", "是", "是的", "对", "有"})
+NO_WORDS = frozenset({"no", "false", "否", "不", "不是", "不对", "没有"})
+
+NUMBER_WORDS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
+              "六": 6, "七": 7, "八": 8, "九": 9}
+_LEADING_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def parse_number(text: str) -> float | None:
+    """A gold answer as a number: digits (thousands commas, trailing unit ignored), English
+    number words up to twenty, Chinese numerals up to 99; None when it is not a number.
+
+    >>> [parse_number(t) for t in ("1,234", "3 cm", "three", "十二", "两个", "red")]
+    [1234.0, 3.0, 3.0, 12.0, 2.0, None]
+    """
+    text = text.strip().lower()
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    match = _LEADING_NUMBER.match(text)
+    if match:
+        rest = text[match.end():].strip()
+        return float(match.group(0)) if not rest or not rest[0].isdigit() else None
+    if text in NUMBER_WORDS:
+        return float(NUMBER_WORDS[text])
+    return _parse_zh_number(text.removesuffix("个"))
+
+
+def _parse_zh_number(text: str) -> float | None:
+    if not text or any(ch not in _ZH_DIGITS and ch != "十" for ch in text):
+        return None
+    if "十" not in text:
+        return float(_ZH_DIGITS[text]) if len(text) == 1 else None
+    tens, _, units = text.partition("十")
+    if len(tens) > 1 or len(units) > 1 or "十" in units:
+        return None
+    value = (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[units] if units else 0)
+    return float(value)

@@ -1,0 +1,133 @@
+"""The model-call cache: one SQLite file (WAL mode), one row per successful call.
+
+Each call is committed on its own, so a process killed at any moment loses at most the
+calls in flight. Failed calls are never stored: a re-run retries them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bench_kit.errors import ConfigError
+
+# Bump when the meaning of a key part changes, so old rows are no longer matched.
+KEY_VERSION = 1
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+    key        TEXT PRIMARY KEY,
+    response   TEXT NOT NULL,
+    tokens_in  INTEGER NOT NULL,
+    tokens_out INTEGER NOT NULL,
+    latency_s  REAL NOT NULL,
+    cost       REAL NOT NULL,
+    truncated  INTEGER NOT NULL,
+    meta       TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)
+"""
+
+
+def cache_key(parts: dict[str, Any]) -> str:
+    """sha256 hex of the canonical JSON of `parts` (sorted keys, no spaces).
+
+    >>> cache_key({"b": 1, "a": [1, 2]}) == cache_key({"a": [1, 2], "b": 1})
+    True
+    """
+    canonical = json.dumps({"key_version": KEY_VERSION, **parts}, sort_keys=True,
+                           ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def utc_now() -> datetime:
+    """The current UTC time to the second (what the cache stamps on new rows)."""
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One cached call: the raw response and what it cost."""
+
+    response: str
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    cost: float = 0.0
+    truncated: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+    created_at: datetime = field(default_factory=utc_now)
+
+
+class CallCache:
+    """A SQLite-backed map from cache key to `CallRecord`.
+
+    One connection guarded by a lock: safe for many asyncio tasks (and worker threads) of
+    one process; WAL mode and a busy timeout let a second process read and write too.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: autocommit, so every put is its own committed transaction.
+            self._conn = sqlite3.connect(self.path, isolation_level=None,
+                                         check_same_thread=False, timeout=30.0)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise ConfigError(f"{self.path}: call cache has schema version {version}, "
+                                  f"this bench_kit reads {SCHEMA_VERSION}; move the file away")
+            self._conn.execute(_SCHEMA)
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise ConfigError(f"{self.path}: cannot open the call cache ({exc}); "
+                              f"delete the file to start a fresh cache") from None
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise ConfigError(f"{self.path}: cannot create the call cache ({reason})") from None
+
+    def get(self, key: str) -> CallRecord | None:
+        """The record stored under `key`, or None."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT response, tokens_in, tokens_out, latency_s, cost, truncated, meta, "
+                "created_at FROM calls WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        return CallRecord(response=row[0], tokens_in=row[1], tokens_out=row[2],
+                          latency_s=row[3], cost=row[4], truncated=bool(row[5]),
+                          meta=json.loads(row[6]), created_at=datetime.fromisoformat(row[7]))
+
+    def put(self, key: str, record: CallRecord) -> None:
+        """Store (or replace) the record under `key`, committed before returning."""
+        values = (key, record.response, record.tokens_in, record.tokens_out,
+                  record.latency_s, record.cost, int(record.truncated),
+                  json.dumps(record.meta, sort_keys=True, ensure_ascii=False),
+                  record.created_at.isoformat())
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO calls VALUES (?,?,?,?,?,?,?,?,?)", values)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._conn.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+
+    def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite)."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> "CallCache":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,102 @@
+"""The images a model is shown: probed once (hash, size, format), loaded only for real calls.
+
+Probing reads the file's bytes and header, not its pixels, so a re-run answered from the
+cache never decodes an image. PNG, JPEG, WebP and GIF files are sent as they are (their
+pixels were checked by `bench-kit validate`; decoding them again per call would cost more
+client CPU than the HTTP request); other formats are decoded and re-encoded as PNG.
+`blank_image` mode sends a mid-grey PNG of the same size.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench_kit.eval.adapters.base import ImageInput
+from bench_kit.io import MAX_IMAGE_PIXELS
+
+# Part of the cache key: change it when what is sent for a given file changes.
+IMAGE_PROTOCOL = "original-or-png/1"
+SENT_AS_IS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
+BLANK_GREY = (128, 128, 128)
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """An image to send: its file (None for a blank), content hash, size and MIME type."""
+
+    path: Path | None
+    sha256: str
+    width: int
+    height: int
+    mime: str
+
+    def describe(self) -> dict[str, object]:
+        """The facts recorded in a prediction's input protocol."""
+        return {"sha256": self.sha256, "width": self.width, "height": self.height,
+                "mime": self.mime, "blank": self.path is None}
+
+
+def probe_image(path: Path) -> ImageInfo:
+    """Hash the file and read its header (size, format) without decoding pixels.
+
+    Raises:
+        ValueError: missing, unreadable or not an image (callers name the item).
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"image file '{path}' not found") from None
+    except OSError as exc:
+        raise ValueError(f"image file '{path}' cannot be read ({exc.strerror})") from None
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            width, height, fmt = img.width, img.height, img.format or ""
+    except (UnidentifiedImageError, OSError, ValueError):
+        raise ValueError(f"image '{path.name}' is not a readable image") from None
+    if width * height > MAX_IMAGE_PIXELS:
+        raise ValueError(f"image '{path.name}' exceeds {MAX_IMAGE_PIXELS} pixels")
+    return ImageInfo(path=path, sha256=hashlib.sha256(data).hexdigest(), width=width,
+                     height=height, mime=SENT_AS_IS.get(fmt, "image/png"))
+
+
+def blank_info(width: int, height: int) -> ImageInfo:
+    """A mid-grey image of the given size (its hash is defined by the size alone)."""
+    digest = hashlib.sha256(f"blank:{BLANK_GREY}:{width}x{height}".encode()).hexdigest()
+    return ImageInfo(path=None, sha256=digest, width=width, height=height, mime="image/png")
+
+
+@functools.lru_cache(maxsize=32)
+def _blank_png(width: int, height: int) -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), BLANK_GREY).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def load_image(info: ImageInfo) -> ImageInput:
+    """The bytes to send for `info`: the file itself, or a PNG re-encoding, or a blank.
+
+    Raises:
+        ValueError: the file cannot be decoded or changed since it was probed.
+    """
+    from bench_kit.io import open_image
+
+    if info.path is None:
+        return ImageInput(_blank_png(info.width, info.height), info.mime, info.width,
+                          info.height, info.sha256)
+    if info.mime in SENT_AS_IS.values():
+        data = info.path.read_bytes()
+        if hashlib.sha256(data).hexdigest() != info.sha256:
+            raise ValueError(f"image '{info.path.name}' changed during the run")
+    else:
+        buffer = io.BytesIO()
+        open_image(info.path).save(buffer, format="PNG")
+        data = buffer.getvalue()
+    return ImageInput(data, info.mime, info.width, info.height, info.sha256)

@@ -1,0 +1,292 @@
+"""Run one model on every item in one mode; write one Prediction per item, in item order.
+
+Every successful call is stored in the call cache before its prediction is counted, so an
+interrupted run loses nothing: the re-run answers completed items from the cache and calls
+the model only for the rest. Predictions are built from the cache record (its
+`created_at`, latency and cost), which makes a re-run from the cache byte-identical to the
+run that made the calls. For the same reason `cached` means "this response is stored in
+the call cache" (true for every answer, false for a failed call that the next run will
+retry), not "this run found it there"; the run's hit count is in the summary line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from bench_kit.errors import InputError, ModelCallError, UsageError
+from bench_kit.eval.adapters import Adapter, ModelRequest, build_adapter
+from bench_kit.eval.cache import CallCache, CallRecord, cache_key, utc_now
+from bench_kit.eval.inputs import IMAGE_PROTOCOL, ImageInfo, blank_info, load_image, probe_image
+from bench_kit.eval.modelcfg import (ModelConfig, cache_path, check_runnable, load_model_config,
+                                     prompt_params)
+from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
+from bench_kit.io import resolve_image, write_jsonl
+from bench_kit.items import default_root, read_items
+from bench_kit.params import load_params
+from bench_kit.types import MODES, Item, Mode, Prediction
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What to run. `items`/`out` default to the params' split and results paths; `root`
+    to the items file's benchmark folder. `circular` asks mc items once per rotation."""
+
+    model: str
+    mode: Mode = "image"
+    items: Path | None = None
+    out: Path | None = None
+    root: Path | None = None
+    params: Path = Path("params.yaml")
+    limit: int | None = None
+    fresh: bool = False
+    circular: bool = False
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """Counts of one run, in predictions: written, answered from the cache, answered by a
+    call in this run (identical requests share one call), failed."""
+
+    model: str
+    mode: str
+    total: int
+    from_cache: int
+    called: int
+    errors: int
+    cost: float
+    out: Path
+
+    def log_line(self) -> str:
+        """The one line the CLI prints at the end."""
+        return (f"eval {self.model}/{self.mode}: {self.total} items: {self.from_cache} from "
+                f"cache, {self.called} called, {self.errors} errors -> {self.out}")
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    """One model call to make (or find in the cache): an item at one rotation."""
+
+    item: Item
+    rotation: int
+    prompt: RenderedPrompt
+    images: tuple[ImageInfo, ...]
+    image_size: tuple[int, int] | None
+    key: str = ""
+
+
+@dataclass
+class _Tally:
+    from_cache: int = 0
+    called: int = 0
+    errors: int = 0
+    cost: float = 0.0
+    done: int = 0
+
+
+def default_items(params: dict[str, Any]) -> Path:
+    """`datasets/<bench>/splits/<eval.split>.jsonl`."""
+    split = (params.get("eval") or {}).get("split", "test")
+    return Path("datasets") / str(params.get("bench", "demo")) / "splits" / f"{split}.jsonl"
+
+
+def default_out(params: dict[str, Any], model: str, mode: str) -> Path:
+    """`results/<bench>/<model>/<mode>.jsonl`."""
+    return Path("results") / str(params.get("bench", "demo")) / model / f"{mode}.jsonl"
+
+
+def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
+               items_path: Path, circular: bool = False) -> list[WorkUnit]:
+    """Probe every image once and render every prompt, before any call is made.
+
+    Raises:
+        InputError: a missing/unreadable image or a prompt that cannot be rendered, naming
+            the items file, the field and the item id.
+    """
+    probed: dict[str, ImageInfo] = {}
+    units = []
+    for item in items:
+        infos = []
+        for rel in item.images:
+            if rel not in probed:
+                try:
+                    probed[rel] = probe_image(resolve_image(root, rel))
+                except ValueError as exc:
+                    raise InputError(f"item {item.id}: {exc}", path=str(items_path),
+                                     field="image") from None
+            infos.append(probed[rel])
+        size = (infos[0].width, infos[0].height) if infos else None
+        if mode == "no_image":
+            sent: tuple[ImageInfo, ...] = ()
+        elif mode == "blank_image":
+            sent = tuple(blank_info(i.width, i.height) for i in infos)
+        else:
+            sent = tuple(infos)
+        circular_mc = circular and item.task == "mc" and item.choices
+        rotations = range(len(item.choices)) if circular_mc else range(1)
+        for rotation in rotations:
+            try:
+                prompt = prompts.render(item, rotation, size)
+            except ValueError as exc:
+                raise InputError(f"item {item.id}: {exc}", path=str(items_path),
+                                 field="task") from None
+            units.append(WorkUnit(item, rotation, prompt, sent, size))
+    return units
+
+
+def unit_key(unit: WorkUnit, adapter: Adapter, config: ModelConfig, mode: str) -> str:
+    """The cache key: what changes the answer, and nothing else (no key, URL, concurrency)."""
+    parts: dict[str, Any] = {
+        "adapter": config.adapter, "identity": adapter.identity(),
+        "prompt": unit.prompt.text, "images": [i.sha256 for i in unit.images],
+        "image_protocol": IMAGE_PROTOCOL, "max_tokens": config.max_tokens,
+        "temperature": config.temperature, "mode": mode, "rotation": unit.rotation}
+    if adapter.per_item:
+        parts["item"] = unit.item.id
+    return cache_key(parts)
+
+
+def _protocol(unit: WorkUnit, prompts: PromptSet, meta: dict[str, Any]) -> dict[str, Any]:
+    return {"prompt_version": prompts.version,
+            "images": [i.describe() for i in unit.images], **meta}
+
+
+def _prediction(unit: WorkUnit, spec: RunSpec, prompts: PromptSet,
+                record: CallRecord) -> Prediction:
+    return Prediction(id=unit.item.id, model=spec.model, mode=spec.mode, rotation=unit.rotation,
+                      prompt_sha=unit.prompt.sha, response=record.response,
+                      latency_s=record.latency_s, tokens_in=record.tokens_in,
+                      tokens_out=record.tokens_out, cost=record.cost, cached=True,
+                      truncated=record.truncated, created_at=record.created_at,
+                      protocol=_protocol(unit, prompts, record.meta))
+
+
+def _request(unit: WorkUnit, config: ModelConfig, items_path: Path) -> ModelRequest:
+    try:
+        images = [load_image(info) for info in unit.images]
+    except ValueError as exc:
+        raise InputError(f"item {unit.item.id}: {exc}", path=str(items_path),
+                         field="image") from None
+    return ModelRequest(prompt=unit.prompt.text, images=images, task=unit.item.task,
+                        question=unit.item.question, choices=unit.prompt.choices,
+                        checks=check_names(unit.item), max_tokens=config.max_tokens,
+                        temperature=config.temperature, image_size=unit.image_size,
+                        item_id=unit.item.id, rotation=unit.rotation)
+
+
+class _Executor:
+    """Makes the calls that missed the cache, at most `concurrency` at a time."""
+
+    def __init__(self, spec: RunSpec, config: ModelConfig, adapter: Adapter, cache: CallCache,
+                 prompts: PromptSet, items_path: Path, tally: _Tally, total: int,
+                 progress: Progress | None) -> None:
+        self.spec, self.config, self.adapter, self.cache = spec, config, adapter, cache
+        self.prompts, self.items_path, self.tally = prompts, items_path, tally
+        self.total, self.progress = total, progress
+
+    async def run(self, pending: list[tuple[int, WorkUnit]],
+                  results: list[Prediction | None]) -> None:
+        """Call once per distinct key (identical requests share one call and one record)."""
+        semaphore = asyncio.Semaphore(self.config.concurrency)
+        groups: dict[str, list[tuple[int, WorkUnit]]] = {}
+        for index, unit in pending:
+            groups.setdefault(unit.key, []).append((index, unit))
+
+        async def one(group: list[tuple[int, WorkUnit]]) -> None:
+            async with semaphore:
+                outcome = await self._call(group[0][1])
+            self.tally.called += len(group)
+            for index, unit in group:
+                if isinstance(outcome, CallRecord):
+                    results[index] = _prediction(unit, self.spec, self.prompts, outcome)
+                else:
+                    results[index] = self._failure(unit, *outcome)
+                self.tally.errors += not isinstance(outcome, CallRecord)
+            self.tally.done += len(group)
+            if self.progress:
+                self.progress(self.tally.done, self.total)
+
+        try:
+            await asyncio.gather(*(one(group) for group in groups.values()))
+        finally:
+            await self.adapter.aclose()
+
+    def _failure(self, unit: WorkUnit, error: str, latency: float) -> Prediction:
+        return Prediction(id=unit.item.id, model=self.spec.model, mode=self.spec.mode,
+                          rotation=unit.rotation, prompt_sha=unit.prompt.sha, response=None,
+                          error=error, latency_s=latency, created_at=utc_now(),
+                          protocol=_protocol(unit, self.prompts, {}))
+
+    async def _call(self, unit: WorkUnit) -> CallRecord | tuple[str, float]:
+        """The cached record of a successful call, or (error, latency) of a failed one."""
+        request = await asyncio.to_thread(_request, unit, self.config, self.items_path)
+        started = time.perf_counter()
+        try:
+            response = await self.adapter.complete(request)
+        except ModelCallError as exc:
+            return str(exc), round(time.perf_counter() - started, 3)
+        tokens_in, tokens_out = response.tokens_in, response.tokens_out
+        latency = response.latency_s if response.latency_s is not None \
+            else time.perf_counter() - started
+        record = CallRecord(response=response.text, tokens_in=tokens_in, tokens_out=tokens_out,
+                            latency_s=round(latency, 3),
+                            cost=self.config.cost(tokens_in, tokens_out),
+                            truncated=response.truncated,
+                            # canonical key order, as a cache read returns it
+                            meta=json.loads(json.dumps(response.meta, sort_keys=True)),
+                            created_at=utc_now())
+        self.cache.put(unit.key, record)
+        self.tally.cost += record.cost
+        return record
+
+
+def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
+    """Evaluate `spec.model` in `spec.mode` and write the predictions file atomically.
+
+    Raises:
+        ConfigError: unknown/disabled model, missing API key, bad settings (before any call).
+        InputError: a bad items file or image (naming file, field and item).
+    """
+    if spec.mode not in MODES:
+        raise UsageError(f"unknown mode '{spec.mode}' (known: {', '.join(MODES)})")
+    params = load_params(spec.params)
+    source = str(spec.params)
+    config = load_model_config(params, spec.model, source)
+    check_runnable(config, spec.model, source)
+    prompts = PromptSet.from_params(prompt_params(params, source), source)
+    items_path = spec.items or default_items(params)
+    out = spec.out or default_out(params, spec.model, spec.mode)
+    items = read_items(items_path)
+    if spec.limit is not None:
+        items = items[:spec.limit]
+    units = plan_units(items, mode=spec.mode, root=spec.root or default_root(items_path),
+                       prompts=prompts, items_path=items_path, circular=spec.circular)
+    tally = _Tally()
+    with CallCache(cache_path(params, source)) as cache:
+        adapter = build_adapter(config, name=spec.model, cache=cache, source=source)
+        units = [replace(u, key=unit_key(u, adapter, config, spec.mode)) for u in units]
+        results: list[Prediction | None] = [None] * len(units)
+        pending = []
+        for index, unit in enumerate(units):
+            record = None if spec.fresh else cache.get(unit.key)
+            if record is None:
+                pending.append((index, unit))
+            else:
+                results[index] = _prediction(unit, spec, prompts, record)
+                tally.from_cache += 1
+        tally.done = tally.from_cache
+        if progress and tally.done:
+            progress(tally.done, len(units))
+        executor = _Executor(spec, config, adapter, cache, prompts, Path(items_path), tally,
+                             len(units), progress)
+        asyncio.run(executor.run(pending, results))
+    write_jsonl(out, results)
+    return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
+                      from_cache=tally.from_cache, called=tally.called, errors=tally.errors,
+                      cost=round(tally.cost, 10), out=Path(out))
