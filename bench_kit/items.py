@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bench_kit.errors import InputError
 from bench_kit.io import iter_jsonl
@@ -19,6 +20,28 @@ def pydantic_problem(exc: ValidationError) -> tuple[str, str]:
     if ": " in reason and field == "(row)":
         field, reason = reason.split(": ", 1)
     return field, reason
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def iter_models(path: str | Path, model: type[M], *,
+                known_only: bool = False) -> Iterator[tuple[int, M]]:
+    """Yield (line, row) for each row of a JSONL file validated as `model`.
+
+    A bad row raises InputError naming the file, line and field. With `known_only`, columns
+    the model does not declare are dropped before validation (writers may add their own).
+    """
+    for line, row in iter_jsonl(path):
+        if not isinstance(row, dict):
+            raise InputError("expected a JSON object", path=str(path), line=line)
+        if known_only:
+            row = {k: v for k, v in row.items() if k in model.model_fields}
+        try:
+            yield line, model.model_validate(row)
+        except ValidationError as exc:
+            field, reason = pydantic_problem(exc)
+            raise InputError(reason, path=str(path), line=line, field=field) from None
 
 
 def read_items(path: str | Path) -> list[Item]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+CASES = Path(__file__).parent / "cases"
 
 
 def make_item(**overrides: Any) -> dict[str, Any]:
@@ -39,3 +42,12 @@ def write_png(path: Path, colour: tuple[int, int, int] = (200, 30, 30),
     path.parent.mkdir(parents=True, exist_ok=True)
     Image.new("RGB", size, colour).save(path)
     return path
+
+
+def cases(name: str) -> list:
+    """The cases of tests/cases/<name>.json, each merged over the file's defaults."""
+    table = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
+    names = [case["name"] for case in table["cases"]]
+    assert len(names) == len(set(names)), f"{name}.json: duplicate case names"
+    defaults = table.get("defaults", {})
+    return [pytest.param({**defaults, **case}, id=case["name"]) for case in table["cases"]]

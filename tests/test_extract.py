@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import json
 import random
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -15,17 +13,8 @@ from bench_kit.eval.extract import (box_from_padded, box_to_padded, extract_box,
                                     extract_number, extract_number_detailed, extract_yesno,
                                     extract_yesno_detailed, square_padding)
 from bench_kit.eval.response import clean_response, normalize_text, strip_reasoning
+from conftest import cases
 
-CASES = Path(__file__).parent / "cases"
-
-
-def cases(name: str) -> list:
-    """The cases of tests/cases/<name>.json, each merged over the file's defaults."""
-    table = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
-    names = [case["name"] for case in table["cases"]]
-    assert len(names) == len(set(names)), f"{name}.json: duplicate case names"
-    defaults = table.get("defaults", {})
-    return [pytest.param({**defaults, **case}, id=case["name"]) for case in table["cases"]]
 
 
 @pytest.mark.parametrize("case", cases("extract_choice"))

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import pytest
 
 from bench_kit.errors import BenchKitError, InputError
 from bench_kit.eval.metrics import (MME_COGNITION, MME_PERCEPTION, anls, auroc, iou, levenshtein,
                                     mme, mmmu_open_match, pope, relaxed_match, vqa_accuracy)
+from conftest import cases
 
-CASES = Path(__file__).parent / "cases"
-
-
-def cases(name: str) -> list:
-    """The cases of tests/cases/<name>.json, each merged over the file's defaults."""
-    table = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
-    names = [case["name"] for case in table["cases"]]
-    assert len(names) == len(set(names)), f"{name}.json: duplicate case names"
-    defaults = table.get("defaults", {})
-    return [pytest.param({**defaults, **case}, id=case["name"]) for case in table["cases"]]
 
 
 @pytest.mark.parametrize("case", cases("relaxed_match"))

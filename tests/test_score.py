@@ -4,7 +4,6 @@ real per-item scorer (bench_kit.eval.scoring)."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest

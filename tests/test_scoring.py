@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import json
-from pathlib import Path
 
 import pytest
 
@@ -16,19 +14,10 @@ from bench_kit.eval.scoring import (DEFAULT_METRIC, METRICS, ItemScore, ScoreSet
                                     score_item, strip_reasoning)
 from bench_kit.params import section
 from bench_kit.types import TASKS, Item
+from conftest import cases
 
-CASES = Path(__file__).parent / "cases"
 BASE = {"id": "q1", "question": "What is shown?", "capability": "perception.shape",
         "layer": "perception", "difficulty": "easy", "created_at": "2026-11-01T00:00:00Z"}
-
-
-def cases(name: str) -> list:
-    """The cases of tests/cases/<name>.json, each merged over the file's defaults."""
-    table = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
-    names = [case["name"] for case in table["cases"]]
-    assert len(names) == len(set(names)), f"{name}.json: duplicate case names"
-    defaults = table.get("defaults", {})
-    return [pytest.param({**defaults, **case}, id=case["name"]) for case in table["cases"]]
 
 
 def make_item(**fields) -> Item:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bench_kit.cli._common import BenchKitGroup
+from bench_kit.cli._common import BenchKitGroup, params_option
 
 
 @click.group("eval", cls=BenchKitGroup)
@@ -108,8 +108,7 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
               help="Metrics JSON to write (DVC metrics).")
 @click.option("--plots", "plots_path", default=None, type=click.Path(dir_okay=False),
               help="Also write per-capability accuracy rows for `dvc plots` (JSON).")
-@click.option("--params", "params_path", default="params.yaml", show_default=True,
-              type=click.Path(dir_okay=False), help="params.yaml to read settings from.")
+@params_option
 def score_command(items_path: str, root: str | None, model: str, results_dir: str,
                   out_dir: str, metrics_path: str, plots_path: str | None,
                   params_path: str) -> None:

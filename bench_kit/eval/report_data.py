@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from bench_kit.errors import InputError
 from bench_kit.eval.score import read_predictions, read_scores
-from bench_kit.io import iter_jsonl, read_json
-from bench_kit.items import pydantic_problem, read_items
+from bench_kit.io import read_json
+from bench_kit.items import iter_models, read_items
 from bench_kit.types import MODES, Finding, Item, Prediction, Score
 
 
@@ -95,16 +95,7 @@ def load_run(model: str, metrics_path: Path, scores_dir: Path,
 
 def read_findings(path: Path) -> list[Finding]:
     """Read `findings.jsonl`; a bad row raises InputError naming its line and field."""
-    findings = []
-    for line, row in iter_jsonl(path):
-        if not isinstance(row, dict):
-            raise InputError("expected a JSON object", path=str(path), line=line)
-        try:
-            findings.append(Finding.model_validate(row))
-        except ValidationError as exc:
-            name, reason = pydantic_problem(exc)
-            raise InputError(reason, path=str(path), line=line, field=name) from None
-    return findings
+    return [finding for _, finding in iter_models(path, Finding)]
 
 
 def load_audit(audit_dir: Path) -> AuditData:

@@ -10,12 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from pydantic import ValidationError
 
 from bench_kit.errors import InputError
 from bench_kit.eval.aggregate import model_metrics, plot_rows
-from bench_kit.io import iter_jsonl, resolve_image, write_json, write_jsonl
-from bench_kit.items import default_root, pydantic_problem, read_items
+from bench_kit.io import resolve_image, write_json, write_jsonl
+from bench_kit.items import default_root, iter_models, read_items
 from bench_kit.types import MODES, Item, Prediction, Score
 
 if TYPE_CHECKING:
@@ -54,16 +53,8 @@ def read_predictions(path: str | Path, *, model: str, mode: str) -> list[Predict
     path = Path(path)
     predictions: list[Prediction] = []
     first_line: dict[tuple[str, int], int] = {}
-    for line, row in iter_jsonl(path):
-        if not isinstance(row, dict):
-            raise InputError("expected a JSON object", path=str(path), line=line)
-        try:
-            # Runners may add columns of their own; the contract's columns are validated.
-            known = {k: v for k, v in row.items() if k in Prediction.model_fields}
-            prediction = Prediction.model_validate(known)
-        except ValidationError as exc:
-            name, reason = pydantic_problem(exc)
-            raise InputError(reason, path=str(path), line=line, field=name) from None
+    # Runners may add columns of their own; the contract's columns are validated.
+    for line, prediction in iter_models(path, Prediction, known_only=True):
         if prediction.model != model:
             raise InputError(f"prediction of model '{prediction.model}' in the results of "
                              f"'{model}' (wrong --model or --results?)",
@@ -263,13 +254,4 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
 
 def read_scores(path: str | Path) -> list[Score]:
     """Read a scores `<mode>.jsonl` file; a bad row raises InputError naming its line."""
-    scores: list[Score] = []
-    for line, row in iter_jsonl(path):
-        if not isinstance(row, dict):
-            raise InputError("expected a JSON object", path=str(path), line=line)
-        try:
-            scores.append(Score.model_validate(row))
-        except ValidationError as exc:
-            name, reason = pydantic_problem(exc)
-            raise InputError(reason, path=str(path), line=line, field=name) from None
-    return scores
+    return [score for _, score in iter_models(path, Score)]
