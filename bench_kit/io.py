@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -57,10 +58,14 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
             if not text.strip():
                 continue
             try:
-                yield number, parse_json_line(text)
+                value = parse_json_line(text)
             except ValueError as exc:
                 raise InputError(f"malformed JSON: {_short(exc)}", path=str(path),
                                  line=number) from None
+            except RecursionError:
+                raise InputError("malformed JSON: nested too deep", path=str(path),
+                                 line=number) from None
+            yield number, value
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
@@ -159,6 +164,8 @@ def read_json(path: str | Path) -> Any:
         raise InputError("file not found", path=str(path)) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputError(f"malformed JSON: {_short(exc)}", path=str(path)) from None
+    except RecursionError:
+        raise InputError("malformed JSON: nested too deep", path=str(path)) from None
 
 
 def file_sha256(path: str | Path) -> str:
@@ -202,7 +209,13 @@ def open_image(path: str | Path):
     if not path.is_file():
         raise ValueError(f"image file '{path}' not found")
     try:
-        with Image.open(path) as img:
+        with warnings.catch_warnings():
+            # Pillow only warns between 1x and 2x its limit; the limit is enforced below.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            opened = Image.open(path)
+        with opened as img:
+            if img.width * img.height > MAX_IMAGE_PIXELS:
+                raise Image.DecompressionBombError("too many pixels")
             img.load()
             return img.convert("RGB")
     except Image.DecompressionBombError:

@@ -29,12 +29,22 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 256
     daemon_threads = True
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        # A client that timed out has closed its end: not a server fault worth printing.
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
 
 class FakeOpenAI:
     """Start with `with FakeOpenAI() as server:`; `server.url` is the base URL (…/v1)."""
 
+    prefix = "/v1"
+
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.verdicts: list[str] = []
         self.down = False
         self.max_in_flight = 0
         self._in_flight = 0
@@ -46,7 +56,7 @@ class FakeOpenAI:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}{self.prefix}"
 
     def __enter__(self) -> "FakeOpenAI":
         self._thread.start()
@@ -72,16 +82,48 @@ class FakeOpenAI:
                 found.append((header, Image.open(io.BytesIO(base64.b64decode(data)))))
         return found
 
-    def _respond(self, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict, bytes]:
+    def prompt_of(self, body: dict[str, Any]) -> str:
+        """The prompt text of a request body (where the scenario marker is)."""
         content = body["messages"][0]["content"]
-        prompt = content if isinstance(content, str) else " ".join(
+        return content if isinstance(content, str) else " ".join(
             p.get("text", "") for p in content if p.get("type") == "text")
+
+    def token_of(self, headers: dict[str, str]) -> str:
+        """The API key the request carried."""
+        return headers.get("authorization", "").removeprefix("Bearer ")
+
+    def empty_reply(self) -> dict[str, Any]:
+        """A 200 reply without an answer (`nochoices`)."""
+        return {"choices": []}
+
+    def ok_reply(self, body: dict[str, Any], scenario: str, text: str) -> dict[str, Any]:
+        """A successful reply in this API's wire format (`length`: cut by the token limit;
+        `think`: with a reasoning block)."""
+        finish = "length" if scenario == "length" else "stop"
+        message = {"role": "assistant", "content": text}
+        if scenario == "think":
+            message["reasoning_content"] = "Let me look."
+        return {"id": "x", "object": "chat.completion", "model": body.get("model"),
+                "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+                "usage": {"prompt_tokens": 1000, "completion_tokens": 10}}
+
+    def wrong_request(self, path: str, headers: dict[str, str],
+                      body: dict[str, Any]) -> str | None:
+        """Why the real API would reject this request (wrong path, missing header), or None."""
+        return None if path == f"{self.prefix}/chat/completions" else f"no route {path}"
+
+    def _respond(self, body: dict[str, Any], headers: dict[str, str],
+                 path: str = "") -> tuple[int, dict, bytes]:
+        wrong = self.wrong_request(path, headers, body)
+        if wrong:
+            return 404, {}, json.dumps({"error": {"message": wrong}}).encode()
+        prompt = self.prompt_of(body)
         match = _MARKER.search(prompt)
         scenario, arg = (match.group(1), match.group(2)) if match else ("ok", None)
         with self._lock:
             self._attempts[prompt] += 1
             attempt = self._attempts[prompt]
-        token = headers.get("authorization", "").removeprefix("Bearer ")
+        token = self.token_of(headers)
         if self.down or scenario == "503":
             return 503, {}, b'{"error": {"message": "unavailable"}}'
         if scenario == "429" and attempt == 1:
@@ -94,17 +136,16 @@ class FakeOpenAI:
         if scenario == "badjson":
             return 200, {}, b"{not json"
         if scenario == "nochoices":
-            return 200, {}, b'{"choices": []}'
+            return 200, {}, json.dumps(self.empty_reply()).encode()
         if scenario == "error200":
             return 200, {}, b'{"error": {"message": "model overloaded"}}'
         if scenario == "slow":
             time.sleep(float(arg or 1))
-        finish = "length" if scenario == "length" else "stop"
-        reply = {"id": "x", "object": "chat.completion", "model": body.get("model"),
-                 "choices": [{"index": 0, "finish_reason": finish,
-                              "message": {"role": "assistant", "content": ANSWER}}],
-                 "usage": {"prompt_tokens": 1000, "completion_tokens": 10}}
-        return 200, {}, json.dumps(reply).encode()
+        if scenario == "verdict":  # a judge reply scripted by the test (see `verdicts`)
+            with self._lock:
+                text = self.verdicts.pop(0) if self.verdicts else ANSWER
+            return 200, {}, json.dumps(self.ok_reply(body, "ok", text)).encode()
+        return 200, {}, json.dumps(self.ok_reply(body, scenario, ANSWER)).encode()
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -125,7 +166,7 @@ class FakeOpenAI:
                     server._in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server._in_flight)
                 try:
-                    status, extra, payload = server._respond(body, headers)
+                    status, extra, payload = server._respond(body, headers, self.path)
                 finally:
                     with server._lock:
                         server._in_flight -= 1

@@ -134,9 +134,13 @@ def test_each_image_is_decoded_once(planted, monkeypatch):
     calls: list[Any] = []
     original = base.open_image
     monkeypatch.setattr(base, "open_image", lambda p: calls.append(p) or original(p))
+    checked: list[Any] = []
+    monkeypatch.setattr(image_checks, "open_image", lambda p: checked.append(p) or original(p))
     run(planted, "redundancy.exact_duplicate_image")
     run(planted, "redundancy.near_duplicate_image")
     assert len(calls) == 7  # seven distinct files, though ten items use images
+    # The colour check decodes only the images of candidate pairs again, once each.
+    assert sorted(p.name for p in checked) == ["base.png", "bright.png", "flip.png"]
 
 
 def test_an_item_with_several_flagged_images_gets_one_finding(tmp_path):
@@ -184,6 +188,25 @@ def test_vectorised_search_matches_brute_force(monkeypatch, block):
     expected = brute_force(hashes, flips, 12)
     got = close_pairs(np.array(hashes, dtype=np.uint64), np.array(flips, dtype=np.uint64), 12)
     assert got == expected and len(expected) >= 10
+
+
+def test_same_layout_in_other_colours_is_review_not_duplicate(tmp_path):
+    from PIL import Image, ImageDraw
+
+    # Both bar colours are darker than the background in gray; red is lighter in R.
+    for name, colour in (("red.png", (240, 30, 30)), ("blue.png", (30, 30, 230))):
+        img = Image.new("RGB", (120, 90), (200, 200, 200))
+        ImageDraw.Draw(img).rectangle([20, 30, 50, 85], fill=colour)
+        ImageDraw.Draw(img).rectangle([70, 10, 100, 85], fill=colour)
+        img.save(tmp_path / name)
+    rows = [make_item(id="red", image="red.png"), make_item(id="blue", image="blue.png")]
+    ctx = AuditContext(items=[Item.model_validate(r) for r in rows], root=tmp_path)
+    found = run(ctx, "redundancy.near_duplicate_image")
+    assert found["red"].evidence["distance"] <= 6  # grayscale pHash alone: a duplicate
+    assert found["red"].severity == "info" and found["red"].evidence["verdict"] == "review"
+    assert found["red"].evidence["colour_distance"] > 16
+    ctx = AuditContext(items=[Item.model_validate(r) for r in rows], root=tmp_path)
+    assert run(ctx, "redundancy.near_duplicate_image", phash_colour=None)["red"].severity == "warn"
 
 
 def test_popcount_table_agrees_with_bit_counting():

@@ -70,8 +70,12 @@ def test_first_repro_builds_everything(project):
         for mode in ("image", "no_image"):
             assert (root / f"results/demo/{model}/{mode}.jsonl").stat().st_size > 0
         assert (root / f"metrics/demo/{model}.json").exists()
+    assert (root / "audits/demo/results/model_summary.json").exists()
+    assert (root / "metrics/demo/audit/model_audit.json").exists()
+    params = yaml.safe_load((root / "params.yaml").read_text())
     counts = _eval_counts(log)
-    assert len(counts) == 6 and all(cached == 0 and called == n for n, cached, called in counts)
+    runs = len(params["eval"]["run_models"]) * len(params["eval"]["modes"])
+    assert len(counts) == runs and all(cached == 0 and called == n for n, cached, called in counts)
 
 
 def test_second_repro_runs_nothing(project):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,9 +23,9 @@ ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
 LONG = "word " * 400
 
 
-def _items() -> list[Item]:
+def _items(planted: str = SCRIPT) -> list[Item]:
     rows = [
-        make_item(id="x1", question=f"{SCRIPT} Which colour is the circle?", task="mc",
+        make_item(id="x1", question=f"{planted} Which colour is the circle?", task="mc",
                   choices={"A": "red", "B": "blue"}, answers=["B"], image="img/a.png",
                   capability="perception.colour"),
         make_item(id="x2", question="Is there a square?", task="yesno", answers=["yes"],
@@ -53,18 +54,20 @@ RUNS = {
 }
 
 
-def _build(root: Path) -> dict[str, Path]:
-    """Items, images, scores, metrics, results and an audit under `root`."""
+def _build(root: Path, planted: str = SCRIPT) -> dict[str, Path]:
+    """Items, images, scores, metrics, results and an audit under `root`; `planted` goes
+    into a question, a response and an audit message."""
     bench = root / "datasets" / "demo"
     write_png(bench / "img" / "a.png", size=(300, 200))
     write_png(bench / "img" / "b.png", colour=(20, 20, 200))
-    items = _items()
+    items = _items(planted)
     items_path = bench / "items.jsonl"
     write_jsonl(items_path, [i.model_dump(mode="json", exclude_none=True) for i in items])
     scores: dict[str, dict[str, list[Score]]] = {}
     predictions: dict[str, dict[str, list[Prediction]]] = {}
     for (model, mode), rows in RUNS.items():
         for item_id, (hit, parse, extracted, response, error) in rows.items():
+            response = response.replace(SCRIPT, planted) if response else response
             scores.setdefault(model, {}).setdefault(mode, []).append(Score(
                 id=item_id, model=model, mode=mode, metric="exact", extracted=extracted,
                 parse=parse, score=float(hit), hit=hit, error=error))
@@ -82,7 +85,7 @@ def _build(root: Path) -> dict[str, Path]:
                    model_metrics(model, items, modes, predictions[model]))
     write_jsonl(paths["audit"] / "findings.jsonl", [
         {"id": "x1", "check": "ambiguity.deixis", "severity": "warn", "score": 0.6,
-         "message": f"vague reference {SCRIPT}", "evidence": {}},
+         "message": f"vague reference {planted}", "evidence": {}},
         {"id": "x1", "check": "ambiguity.html", "severity": "error", "score": 0.9,
          "message": "HTML in the question", "evidence": {}},
         {"id": "x3", "check": "ambiguity.deixis", "severity": "info", "score": 0.1,
@@ -137,7 +140,8 @@ def test_html_is_self_contained(report):
     for text in (html, md):
         assert "http://" not in text and "https://" not in text
     sources = re.findall(r"""src\s*=\s*["']?([^"' >]+)""", html, flags=re.I)
-    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+    assert sources and all(s.startswith(("data:image/png;base64,", "data:image/svg+xml;base64,"))
+                           for s in sources)
     assert "<link" not in html.lower() and "url(" not in html.lower()
     assert "@import" not in html
 
@@ -194,7 +198,7 @@ def test_without_results_audit_or_thumbnails(tmp_path):
                  settings=ReportSettings(thumbnail_px=0))
     html = (paths["out"] / "report.html").read_text(encoding="utf-8")
     assert "(raw responses not given)" in html
-    assert "<img" not in html and 'id="audit"' not in html
+    assert 'class="thumb"' not in html and 'id="audit"' not in html
 
 
 @pytest.mark.parametrize(("breakage", "message"), [
@@ -275,7 +279,89 @@ def test_score_then_report_end_to_end(tmp_path):
         "--out", str(tmp_path / "out"), "--params", str(_params(tmp_path))])
     assert result.exit_code == 0, result.output
     md = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
-    assert "| good | image | 100.0% (51.0–100.0) | 100.0% | 4 | 4 | 0 | 0 | 0 | 0 |" in md
+    assert "| good | image | 100.0% (51.0–100.0) | 100.0% (100.0%–100.0%) | 4 | 4 | 0 | 0 | 0 | 0 |" \
+        in md
     assert "| poor | image | 25.0% (4.6–69.9) |" in md
     assert "| x3 | How many circles? | 3 | many | none | failed | 1 |" in md
     assert ESCAPED in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+
+
+# ---- statistics, panels, plots and machine-readable output -----------------------------
+
+def test_pairwise_power_and_macro_columns(report):
+    html, md, _ = report
+    pair = [line for line in md.splitlines() if line.startswith("| image | alpha | beta |")]
+    # on the 3 items both answered in image mode: alpha 1/3, beta 3/3; exact McNemar
+    # with 0 vs 2 discordant items: p = 0.5
+    assert pair and "| 3 | 33.3% | 100.0% | -66.7 (" in pair[0]
+    assert "| 0 | 2 | exact | 0.5 | 0.5 |" in pair[0] and pair[0].endswith("not significant |")
+    assert "## Pairwise comparisons" in md and 'id="pairwise"' in html
+    assert "Minimum detectable difference" in md and "| image | 3 | 1 |" in md
+    assert "cost / 1k calls" in md and "$1.0000" in md  # 0.001 USD per call
+
+
+def test_sections_per_source_and_subset(tmp_path):
+    paths = _build(tmp_path)
+    rows = [json.loads(line) for line in paths["items"].read_text().splitlines()]
+    rows[0]["source"], rows[0]["meta"] = "import:csv", {"subset": "real-users"}
+    rows[1]["meta"] = {"subset": "real-users"}
+    paths["items"].write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_report(paths["items"], paths["scores"], paths["metrics"], paths["out"],
+                 settings=ReportSettings(thumbnail_px=0, plots=False))
+    md = (paths["out"] / "report.md").read_text(encoding="utf-8")
+    assert "### source: human (3 items)" in md and "### source: import (1 items)" in md
+    assert "### subset: real-users (2 items)" in md
+    subset = md.split("### subset: real-users")[1].split("###")[0]
+    assert "| beta | image | 100.0% (" in subset
+
+
+def test_panels_heatmap_difficulty_extraction_variants(report):
+    html, md, _ = report
+    assert "## Capability × model (image)" in md
+    assert "| perception.colour | 0.0% | 100.0% |" in md
+    assert "| series | easy | hard |" in md and "| alpha | 33.3% | n/a |" in md
+    assert "| alpha | image | 2 | 0 | 0 | 1 | 1 | 33.3% | 0.0% | 0 |" in md
+    assert "No variants: every item is an original." in md
+    for alt in ("heatmap of accuracy", "accuracy by authored difficulty",
+                "accuracy per capability by input mode", "cost per 1,000 calls"):
+        assert f'alt="{alt}' in html
+
+
+def test_variant_robustness_and_consistency():
+    from bench_kit.eval.report_data import ModelRun
+    from bench_kit.eval.report_panels import variant_robustness
+
+    items = [Item.model_validate(make_item(id="a", variant_kind="original")),
+             Item.model_validate(make_item(id="a1", variant="v1", variant_of="a",
+                                           variant_kind="negation")),
+             Item.model_validate(make_item(id="b", variant_kind="original")),
+             Item.model_validate(make_item(id="b1", variant="v1", variant_of="b",
+                                           variant_kind="negation"))]
+    hits = {"a": True, "a1": True, "b": True, "b1": False}
+    scores = {i: Score(id=i, model="m", mode="image", metric="exact", extracted="x",
+                       parse="ok", score=float(h), hit=h) for i, h in hits.items()}
+    metrics = model_metrics("m", items, {"image": list(scores.values())}, {"image": []})
+    panel = variant_robustness([ModelRun("m", metrics, {"image": scores})], items)
+    assert panel["kinds"] == ["negation"]
+    row = panel["rows"][0]
+    assert row["original"] == 1.0 and row["cells"][0]["gap"] == -0.5
+    assert (row["families"], row["consistency"]) == (2, 0.5)
+
+
+def test_json_summary_plots_and_metrics_file(tmp_path):
+    paths = _build(tmp_path)
+    result = CliRunner().invoke(cli, _report_args(
+        paths, "--results", str(paths["results"]), "--plots", str(tmp_path / "plots"),
+        "--format", "json", "--params", str(_params(tmp_path))))
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[:result.output.rindex("}") + 1])
+    assert summary == json.loads((paths["out"] / "summary.json").read_text())
+    assert summary["models"]["beta"]["image"]["accuracy"] == 1.0
+    assert summary["pairwise"]["image"]["alpha vs beta"]["only_b"] == 2
+    assert summary["power"]["no_image"]["pairs"] == 0
+    image = json.loads((tmp_path / "plots" / "accuracy_image.json").read_text())
+    assert {"label": "beta / perception.colour", "model": "beta",
+            "capability": "perception.colour", "accuracy": 1.0} in image
+    gains = json.loads((tmp_path / "plots" / "vision_gain.json").read_text())
+    assert {row["model"] for row in gains} == {"alpha"}
+    assert json.loads((tmp_path / "plots" / "accuracy_blank_image.json").read_text()) == []

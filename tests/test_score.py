@@ -94,7 +94,8 @@ def test_scores_and_metrics_follow_the_rules(bench):
     assert metrics["vision_gain"]["overall"] == 0.25
     by_cap = image["by_capability"]
     assert by_cap["perception.shape"] == {"accuracy": None, "ci_low": None, "ci_high": None,
-                                          "n": 0, "hits": 0, "parse_failed": 0, "errors": 1}
+                                          "n": 0, "hits": 0, "parse_failed": 0, "errors": 1,
+                                          "unsupported": 0}
     assert by_cap["perception.count"]["parse_failed"] == 1
     assert "alignment.absent_object" not in by_cap  # q6 has no image prediction
     assert metrics["vision_gain"]["by_capability"] == {
@@ -172,9 +173,6 @@ BAD_INPUTS = [
     ("mode mismatch", lambda b: write_jsonl(b["results"] / "image.jsonl",
                                             [_prediction("q1", "no_image", "A", None)]),
      "image.jsonl:1: field 'mode'"),
-    ("duplicate", lambda b: write_jsonl(b["results"] / "image.jsonl",
-                                        [_prediction("q1", "image", "A", None)] * 2),
-     "image.jsonl:2: field 'id': second prediction for id 'q1' rotation 0 (first on line 1)"),
     ("incomplete rotations", lambda b: write_jsonl(
         b["results"] / "image.jsonl", [_prediction("q1", "image", "A", None),
                                        _prediction("q1", "image", "A", None, rotation=2)]),
@@ -212,3 +210,109 @@ def test_a_mode_no_longer_run_leaves_no_stale_scores(bench):
     score_model(bench["items"], bench["results"], bench["out"], bench["metrics"], model="m")
     assert not (bench["out"] / "no_image.jsonl").exists()
     assert "no_image" not in read_json(bench["metrics"])
+
+
+def test_duplicated_rows_are_counted_and_the_first_kept(bench):
+    rows = [_prediction("q1", "image", "B", None), _prediction("q1", "image", "A", None),
+            _prediction("q1", "image", "B", None), _prediction("q2", "image", "yes", None)]
+    write_jsonl(bench["results"] / "image.jsonl", rows)
+    result = CliRunner().invoke(cli, _args(bench))
+    assert result.exit_code == 0, result.output
+    assert "image 2/2 = 100.0% (0 parse failures, 0 errors, 4 missing, 2 duplicated)" \
+        in result.output
+    image = read_json(bench["metrics"])["image"]
+    assert (image["n"], image["duplicated"], image["missing"], image["coverage"]) == \
+        (2, 2, 4, round(2 / 6, 6))
+
+
+def test_unsupported_items_are_counted_apart_from_errors(bench):
+    rows = [_prediction("q1", "image", "B", None),
+            _prediction("q2", "image", None, "unsupported: 2 images for a single-image model"),
+            _prediction("q3", "image", None, "HTTP 503 after 3 retries"),
+            _prediction("q4", "image", "B", None)]
+    write_jsonl(bench["results"] / "image.jsonl", rows)
+    result = CliRunner().invoke(cli, _args(bench))
+    assert result.exit_code == 0, result.output
+    assert "image 1/2 = 50.0% (0 parse failures, 1 errors, 1 unsupported, 2 missing)" \
+        in result.output
+    image = read_json(bench["metrics"])["image"]
+    assert (image["n"], image["errors"], image["unsupported"]) == (2, 1, 1)
+    assert image["by_capability"]["perception.shape"]["unsupported"] == 1
+
+
+def test_strict_accuracy_sits_next_to_the_lenient_one(bench):
+    rows = [_prediction("q1", "image", "B", None),                       # ok hit
+            _prediction("q4", "image", "Looking closely, the left bar wins, so A seems "
+                                       "right.", None),                 # lenient hit
+            _prediction("q2", "image", "no", None)]                      # ok miss
+    write_jsonl(bench["results"] / "image.jsonl", rows)
+    score_model(bench["items"], bench["results"], bench["out"], bench["metrics"], model="m")
+    image = read_json(bench["metrics"])["image"]
+    assert (image["hits"], image["hits_strict"], image["hits_lenient"]) == (2, 1, 1)
+    assert (image["accuracy"], image["accuracy_strict"]) == (round(2 / 3, 6), round(1 / 3, 6))
+    parses = {s.id: s.parse for s in read_scores(bench["out"] / "image.jsonl")}
+    assert parses == {"q1": "ok", "q2": "ok", "q4": "lenient"}
+
+
+def _foreign_args(b: dict[str, Path], path: Path, *extra: str) -> list[str]:
+    return ["eval", "score", "--items", str(b["items"]), "--model", "other",
+            "--predictions", str(path), "--out", str(b["out"]), "--metrics",
+            str(b["metrics"]), "--params", str(b["params"]), *extra]
+
+
+def test_foreign_predictions_need_only_id_and_response(bench):
+    foreign = bench["tmp"] / "other.jsonl"
+    write_jsonl(foreign, [{"id": "q1", "response": "B", "logprob": -0.1},
+                          {"id": "q3", "response": 3},
+                          {"id": "q6", "response": "No"},
+                          {"id": "q2", "response": None, "error": "timeout"}])
+    result = CliRunner().invoke(cli, _foreign_args(bench, foreign, "--mode", "no_image"))
+    assert result.exit_code == 0, result.output
+    assert "no_image 3/3 = 100.0% (0 parse failures, 1 errors, 2 missing)" in result.output
+    rows = read_scores(bench["out"] / "no_image.jsonl")
+    assert [(r.id, r.model, r.mode, r.hit) for r in rows] == [
+        ("q1", "other", "no_image", True), ("q2", "other", "no_image", False),
+        ("q3", "other", "no_image", True), ("q6", "other", "no_image", True)]
+    first = bench["metrics"].read_bytes()
+    CliRunner().invoke(cli, _foreign_args(bench, foreign, "--mode", "no_image"))
+    assert bench["metrics"].read_bytes() == first
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    ([{"response": "B"}], "other.jsonl:1: field 'id': a predictions row needs 'id'"),
+    ([{"id": "q1"}], "other.jsonl:1: field 'response'"),
+    ([{"id": "q1", "response": "B", "model": "m"}],
+     "field 'model': prediction of model 'm' in the results of 'other'"),
+    ([{"id": "q1", "response": "B", "mode": "no_image"}], "field 'mode'"),
+])
+def test_bad_foreign_rows_give_one_line(bench, rows, message):
+    foreign = bench["tmp"] / "other.jsonl"
+    write_jsonl(foreign, rows)
+    result = CliRunner().invoke(cli, _foreign_args(bench, foreign))
+    assert result.exit_code == 1
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert not bench["metrics"].exists()
+
+
+@pytest.mark.parametrize("extra", [[], ["--results", "somewhere"]])
+def test_results_or_predictions_exactly_one(bench, extra):
+    args = ["eval", "score", "--items", str(bench["items"]), "--model", "m", "--out",
+            str(bench["out"]), "--metrics", str(bench["metrics"]), "--params",
+            str(bench["params"])]
+    if extra:
+        args += extra + ["--predictions", str(bench["tmp"] / "x.jsonl")]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert "exactly one of --results DIR and --predictions FILE" in result.output
+
+
+def test_format_json_prints_the_summary_on_stdout(bench):
+    result = CliRunner().invoke(cli, _args(bench) + ["--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["model"] == "m" and summary["metrics_path"] == str(bench["metrics"])
+    image = summary["modes"]["image"]
+    assert {k: image[k] for k in ("n", "hits", "errors", "missing", "extra")} == \
+        {"n": 4, "hits": 3, "errors": 1, "missing": 1, "extra": 1}
+    assert summary["vision_gain"] == 0.25
+    assert result.stderr == ""

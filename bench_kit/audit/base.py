@@ -28,7 +28,13 @@ SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
 # Score of a yes/no flag without a graded measure: higher = more severe (DESIGN §3.4).
 SEVERITY_SCORE: dict[str, float] = {"info": 0.25, "warn": 0.5, "error": 1.0}
 # Context inputs a check may require, with the hint shown when it is skipped for lack of one.
-REQUIREMENTS: dict[str, str] = {"splits": "needs --splits DIR"}
+REQUIREMENTS: dict[str, str] = {"splits": "needs --splits DIR",
+                                "references": "needs --reference FILE",
+                                "reference_images": "needs --reference-images DIR"}
+
+
+class CheckSkipped(Exception):
+    """Raised by a check, before it yields anything, when its settings leave nothing to do."""
 
 
 class CheckParams(BaseModel):
@@ -184,6 +190,26 @@ def image_hashes(img: Any) -> tuple[str, int, int]:
             int(str(imagehash.phash(flipped)), 16))
 
 
+def channel_phashes(img: Any, flip: bool = False) -> tuple[int, int, int]:
+    """64-bit pHash of each RGB channel (of the horizontally flipped image when `flip`).
+
+    Grayscale pHash ignores colour: two charts with the same layout and different bar
+    colours hash alike; the channel hashes tell them apart.
+    """
+    import imagehash
+    from PIL import Image
+
+    if flip:
+        img = img.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+    red, green, blue = (int(str(imagehash.phash(band)), 16) for band in img.split()[:3])
+    return red, green, blue
+
+
+def channel_distance(a: Sequence[int], b: Sequence[int]) -> int:
+    """The largest per-channel Hamming distance between two channel-pHash triples."""
+    return max(bin(x ^ y).count("1") for x, y in zip(a, b))
+
+
 ProgressFunc = Callable[[str, int, int], None]
 
 
@@ -196,6 +222,10 @@ class AuditContext:
         root: the folder item image paths are relative to.
         items_path: the items file (named in error messages), if any.
         splits: split name -> item ids, when the audit was given `--splits`.
+        references: the reference text corpora (`--reference`), for contamination checks.
+        reference_images: reference image folders (`--reference-images`).
+        params: the whole params document (a check may need e.g. `eval.models` for a judge).
+        params_source: the params file name, for error messages.
         progress: optional callback `(stage, done, total)` for long feature computations.
     """
 
@@ -203,6 +233,10 @@ class AuditContext:
     root: Path
     items_path: Path | None = None
     splits: dict[str, list[str]] | None = None
+    references: Any = None
+    reference_images: list[Path] | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    params_source: str = "params.yaml"
     progress: ProgressFunc | None = None
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 

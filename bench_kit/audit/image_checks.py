@@ -23,8 +23,9 @@ from typing import Any, Iterator
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bench_kit.audit.base import (AuditContext, CheckParams, ImageIndex, NoParams, check, spec_of,
-                                  worst)
+from bench_kit.audit.base import (AuditContext, CheckParams, ImageIndex, NoParams,
+                                  channel_distance, channel_phashes, check, spec_of, worst)
+from bench_kit.io import open_image, resolve_image
 from bench_kit.types import Finding
 
 # Evidence lists are capped so one huge cluster does not bloat every one of its rows.
@@ -33,10 +34,17 @@ _BLOCK_PAIRS = 1 << 22
 
 
 class PhashParams(CheckParams):
-    """pHash thresholds (DOMAIN §5.1), shared by the near-duplicate and leakage checks."""
+    """pHash thresholds (DOMAIN §5.1), shared by the near-duplicate and leakage checks.
+
+    `phash_colour`: a pair within `phash_duplicate` is a duplicate only when the pHash of
+    every RGB channel is also within this distance (null = grayscale pHash alone); otherwise
+    it is sent to review. Same-layout pictures in different colours (templated charts) are
+    the false positives it removes.
+    """
 
     phash_duplicate: int = Field(6, ge=0, le=64)
     phash_review: int = Field(12, ge=0, le=64)
+    phash_colour: int | None = Field(16, ge=0, le=64)
 
     @model_validator(mode="after")
     def _ordered(self) -> "PhashParams":
@@ -132,6 +140,33 @@ def phash_pairs(ctx: AuditContext, radius: int) -> list[Pair]:
     return ctx.memo(("phash_pairs", radius), compute)
 
 
+def colour_distance(ctx: AuditContext, pair: Pair) -> int:
+    """Largest per-channel pHash distance of a pair (b flipped when the pair matched flipped).
+
+    Only candidate pairs get here, so their images are decoded a second time (once each,
+    memoised) instead of hashing three more channels for every image.
+    """
+
+    def hashes(path_index: int, flip: bool) -> tuple[int, int, int]:
+        def compute() -> tuple[int, int, int]:
+            rel = ctx.images.paths[path_index]
+            return channel_phashes(open_image(resolve_image(ctx.root, rel)), flip)
+
+        return ctx.memo(("channel_phash", path_index, flip), compute)
+
+    return channel_distance(hashes(pair.a, False), hashes(pair.b, pair.flipped))
+
+
+def is_duplicate(ctx: AuditContext, pair: Pair, params: PhashParams) -> tuple[bool, int | None]:
+    """(within `phash_duplicate` and confirmed by the colour channels, channel distance)."""
+    if pair.distance > params.phash_duplicate:
+        return False, None
+    if params.phash_colour is None:
+        return True, None
+    colour = colour_distance(ctx, pair)
+    return colour <= params.phash_colour, colour
+
+
 def copies(index: ImageIndex, path_index: int) -> list[int]:
     """Indices of every path with the same pixels as `path_index` (itself included)."""
     return index.by_sha[index.sha256[path_index]]
@@ -201,14 +236,16 @@ def near_duplicate_image(ctx: AuditContext, params: PhashParams) -> Iterator[Fin
         for k in group:
             pair = nearest[nodes[k]]
             other = pair.b if pair.a == nodes[k] else pair.a
-            duplicate = pair.distance <= params.phash_duplicate
+            duplicate, colour = is_duplicate(ctx, pair, params)
+            extra = {} if colour is None else {"colour_distance": colour}
+            why = ", colours differ" if colour is not None and not duplicate else ""
             for member in copies(index, nodes[k]):
                 by_path[member] = spec.finding(
                     "-", f"image '{index.paths[member]}' is a near "
                     f"{'duplicate' if duplicate else 'match (review)'} of '{index.paths[other]}' "
-                    f"(pHash distance {pair.distance}{', flipped' if pair.flipped else ''})",
+                    f"(pHash distance {pair.distance}{', flipped' if pair.flipped else ''}{why})",
                     {"image": index.paths[member], "nearest": index.paths[other],
-                     "distance": pair.distance, "flipped": pair.flipped,
+                     "distance": pair.distance, "flipped": pair.flipped, **extra,
                      "verdict": "duplicate" if duplicate else "review", **evidence},
                     severity="warn" if duplicate else "info", score=1.0 - pair.distance / 64)
     yield from _per_item(index, by_path)

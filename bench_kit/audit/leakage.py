@@ -6,8 +6,8 @@ Three kinds, one finding per item (the most severe kind sets the severity):
 
 - `same_id`: one item id in two split files (error);
 - `image`: an image whose pixels, or a pHash near duplicate (≤ `phash_duplicate`, flip
-  included), are used by items of another split (error) — this includes one image file
-  shared across splits, i.e. a group cut by the split;
+  included, confirmed by the colour channels), are used by items of another split (error) —
+  this includes one image file shared across splits, i.e. a group cut by the split;
 - `question`: the same normalised question in another split. Text-only items with the same
   question are a plain duplicate (warn); the same question asked about different images is
   normal for templated benchmarks and is listed for review only (info).
@@ -19,7 +19,8 @@ from collections import defaultdict
 from typing import Any, Iterator
 
 from bench_kit.audit.base import SEVERITY_RANK, AuditContext, check, spec_of
-from bench_kit.audit.image_checks import MAX_LISTED, PhashParams, clusters, copies, phash_pairs
+from bench_kit.audit.image_checks import (MAX_LISTED, PhashParams, clusters, copies,
+                                          is_duplicate, phash_pairs)
 from bench_kit.types import Finding, Severity
 
 
@@ -45,7 +46,7 @@ def _image_leaks(ctx: AuditContext, params: PhashParams,
     reps = [paths[0] for paths in index.by_sha.values()]
     position = {rep: k for k, rep in enumerate(reps)}
     edges = [(position[p.a], position[p.b]) for p in phash_pairs(ctx, params.phash_review)
-             if p.distance <= params.phash_duplicate]
+             if is_duplicate(ctx, p, params)[0]]
     leaks: dict[str, dict[str, Any]] = {}
     for group in clusters(len(reps), edges):
         paths = [index.paths[i] for k in group for i in copies(index, reps[k])]

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from bench_kit.audit.base import (CHECKS, REQUIREMENTS, AuditContext, CheckParams, CheckSpec,
-                                  ProgressFunc)
+from bench_kit.audit.base import (CHECKS, REQUIREMENTS, AuditContext, CheckParams,
+                                  CheckSkipped, CheckSpec, ProgressFunc)
+from bench_kit.audit.freshness import freshness_summary
+from bench_kit.audit.reference import open_reference
 from bench_kit.errors import ConfigError, InputError, UnknownNameError
 from bench_kit.io import iter_jsonl, write_json, write_jsonl
 from bench_kit.items import default_root, read_items
@@ -24,7 +26,9 @@ GENERAL_KEYS = ("disabled",)
 
 def load_checks() -> None:
     """Import the modules that register the built-in checks."""
-    from bench_kit.audit import image_checks, leakage, text_checks  # noqa: F401
+    from bench_kit.audit import (contamination, contamination_embed,  # noqa: F401
+                                 contamination_images, freshness, image_checks, leakage,
+                                 text_checks)
 
 
 def list_checks() -> list[CheckSpec]:
@@ -91,8 +95,13 @@ def run_checks(ctx: AuditContext, settings: AuditSettings
         if missing:
             skipped.append({"check": spec.name, "reason": REQUIREMENTS[missing[0]]})
             continue
+        try:
+            produced = list(spec.run(ctx, settings.params[spec.name]))
+        except CheckSkipped as exc:
+            skipped.append({"check": spec.name, "reason": str(exc)})
+            continue
         seen: set[str] = set()
-        for finding in spec.run(ctx, settings.params[spec.name]):
+        for finding in produced:
             if finding.id in seen:
                 raise ValueError(f"check {spec.name} returned two findings for item {finding.id}")
             seen.add(finding.id)
@@ -119,11 +128,16 @@ def summarize(ctx: AuditContext, findings: Sequence[Finding], ran: list[str],
         per_item[finding.id].append(finding)
     by_capability: dict[str, dict[str, Any]] = {}
     for capability, count in sorted(Counter(item.capability for item in ctx.items).items()):
-        by_capability[capability] = {"items": count, "flagged": 0, "findings": 0}
+        by_capability[capability] = {"items": count, "flagged": 0, "findings": 0,
+                                     "by_check": {}}
     for item in ctx.items:
         entry = by_capability[item.capability]
         entry["findings"] += len(per_item.get(item.id, []))
         entry["flagged"] += item.id in flagged
+        for finding in per_item.get(item.id, []):
+            entry["by_check"][finding.check] = entry["by_check"].get(finding.check, 0) + 1
+    for entry in by_capability.values():
+        entry["by_check"] = dict(sorted(entry["by_check"].items()))
     for entry in by_capability.values():
         entry["flagged_share"] = _share(entry["flagged"], entry["items"])
     return {
@@ -175,6 +189,8 @@ class AuditResult:
 
 def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path | None = None,
                params_path: str | Path = "params.yaml", splits_dir: str | Path | None = None,
+               references: Sequence[str | Path] = (),
+               reference_images: Sequence[str | Path] = (),
                progress: ProgressFunc | None = None) -> AuditResult:
     """Audit an items file with the enabled data checks; write findings.jsonl and summary.json.
 
@@ -184,6 +200,9 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         root: folder image paths are relative to (default: `default_root(items_path)`).
         params_path: params.yaml with the `audit:` section.
         splits_dir: folder of split files; enables `leakage.cross_split`.
+        references: reference files built by `build_reference`; enable the text
+            contamination checks.
+        reference_images: folders of reference images; enable `contamination.image`.
         progress: optional `(stage, done, total)` callback for long steps.
     """
     params = load_params(params_path)
@@ -192,9 +211,14 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
     ctx = AuditContext(items=items, root=Path(root) if root else default_root(items_path),
                        items_path=Path(items_path),
                        splits=read_splits(splits_dir) if splits_dir else None,
-                       progress=progress)
+                       references=open_reference(references) if references else None,
+                       reference_images=[Path(p) for p in reference_images] or None,
+                       params=params, params_source=str(params_path), progress=progress)
     findings, ran, skipped = run_checks(ctx, settings)
     summary = summarize(ctx, findings, ran, skipped)
+    fresh = freshness_summary(items, settings.params["contamination.exposed"])
+    if fresh is not None:
+        summary["freshness"] = fresh
     out = Path(out_dir)
     write_jsonl(out / FINDINGS_FILE, findings)
     write_json(out / SUMMARY_FILE, summary)

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bench_kit.authoring.bindings import BINDERS, CONSTRAINTS, POOLS, Binding, localise
+from bench_kit.authoring.quotas import QuotaParams
 from bench_kit.authoring.scenes import SCENE_KINDS, SceneAnn
 from bench_kit.authoring.solvers import SOLVERS
 from bench_kit.authoring.vocab import answers_for
@@ -55,6 +56,18 @@ class ChoiceSpec(BaseModel):
     n: int = Field(4, ge=2, le=5)
 
 
+class VariantForms(BaseModel):
+    """`variants:` wordings a template gives its variant families (`{slots}` as in `question`).
+
+    `negation`: the negated question ("Which of these is NOT ..."); yes/no golds are flipped
+    and mc golds become every option the recomputed gold does not match.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    negation: str | None = Field(None, min_length=1)
+
+
 class TemplateSpec(BaseModel):
     """One entry of templates.yaml (see datasets/demo/templates.yaml for every key)."""
 
@@ -77,6 +90,7 @@ class TemplateSpec(BaseModel):
     balance_answers: bool = False
     scene_share: float = Field(1.0, gt=0.0, le=1.0)
     rubric: str | None = None
+    variants: VariantForms = Field(default_factory=VariantForms)
 
     @field_validator("scene", mode="before")
     @classmethod
@@ -92,11 +106,14 @@ class GenerateParams(BaseModel):
     seed: int = 11
     templates: str = "datasets/demo/templates.yaml"
     created_at: datetime = datetime.fromisoformat("2026-11-01T00:00:00+00:00")
+    # Items created after this moment count as fresh (quota `min_fresh_share`); null = off.
+    fresh_after: datetime | None = None
+    quotas: QuotaParams = Field(default_factory=QuotaParams)
 
-    @field_validator("created_at")
+    @field_validator("created_at", "fresh_after")
     @classmethod
-    def _utc(cls, value: datetime) -> datetime:
-        if value.tzinfo is None:
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is None:
             raise ValueError("must carry a timezone, e.g. 2026-11-01T00:00:00Z")
         return value
 
@@ -155,6 +172,8 @@ def _check(spec: TemplateSpec, taxonomy: dict[str, str]) -> None:
         _lookup("constraints", CONSTRAINTS, name)
     _check_return_type(spec, solver)
     for key, text in [("question", spec.question),
+                      *([("variants.negation", spec.variants.negation)]
+                        if spec.variants.negation else []),
                       *((f"gold.args.{k}", v) for k, v in spec.gold.args.items()
                         if isinstance(v, str))]:
         try:
@@ -292,7 +311,8 @@ def _select(spec: TemplateSpec, cands: list[tuple[int, Binding, Any]], rng: rand
     return chosen
 
 
-def _item_id(spec: TemplateSpec, scene: SceneAnn, key: str) -> str:
+def item_id_for(spec: TemplateSpec, scene: SceneAnn, key: str) -> str:
+    """The id of the item a template yields for a scene and binding key."""
     safe = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "_.-") else "_" for ch in key)
     return f"{spec.id}.{scene.scene}" + (f".{safe}" if safe else "")
 
@@ -322,7 +342,7 @@ def fill_template(spec: TemplateSpec, scene: SceneAnn, taxonomy: dict[str, str],
         if spec.lang != "en":
             meta["lang"] = spec.lang
         rows.append({
-            "id": _item_id(spec, scene, binding.key), "image": scene.image,
+            "id": item_id_for(spec, scene, binding.key), "image": scene.image,
             "question": spec.question.format_map(slots), "task": spec.task,
             "choices": fields.get("choices"), "answers": fields["answers"],
             "metric": spec.metric, "tolerance": spec.tolerance,

@@ -11,8 +11,12 @@ import click
 from bench_kit import __version__
 from bench_kit.cli._common import BenchKitGroup
 from bench_kit.cli.audit import audit
+from bench_kit.cli.compare import compare, history
 from bench_kit.cli.author import author
 from bench_kit.cli.evaluate import eval_group
+from bench_kit.cli.models import models
+from bench_kit.cli.init import init
+from bench_kit.cli.io_cmds import export_cmd, import_cmd
 from bench_kit.cli.report import report
 from bench_kit.cli.split import split
 from bench_kit.cli.validate import validate
@@ -26,12 +30,17 @@ def cli() -> None:
     \b
     Example (the demo pipeline, stage by stage):
       bench-kit author scenes && bench-kit author generate
+      bench-kit author variants --annotations datasets/demo/annotations.jsonl
       bench-kit validate datasets/demo/items.jsonl
       bench-kit eval run --model text-only --mode no_image
     """
 
 
-for command in (author, validate, audit, split, eval_group, report):
+for command in (author, validate, audit, split, eval_group, report, models):
+    cli.add_command(command)
+for command in (import_cmd, export_cmd, init):
+    cli.add_command(command)
+for command in (compare, history):
     cli.add_command(command)
 
 

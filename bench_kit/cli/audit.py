@@ -26,8 +26,15 @@ def audit() -> None:
               help="Folder for findings.jsonl and summary.json.")
 @click.option("--splits", "splits_dir", type=click.Path(file_okay=False),
               help="Folder of split files (*.jsonl); enables leakage.cross_split.")
+@click.option("--reference", "references", multiple=True, type=click.Path(dir_okay=False),
+              help="Reference file built by `bench-kit audit reference build` (repeatable); "
+                   "enables the text contamination checks.")
+@click.option("--reference-images", "reference_images", multiple=True,
+              type=click.Path(file_okay=False),
+              help="Folder of reference images (repeatable); enables contamination.image.")
 def audit_data_command(items_path: str, root: str | None, params_path: str, out_dir: str,
-                       splits_dir: str | None) -> None:
+                       splits_dir: str | None, references: tuple[str, ...],
+                       reference_images: tuple[str, ...]) -> None:
     """Run the data checks on an items file; write findings.jsonl and summary.json.
 
     Thresholds and switched-off checks come from the `audit:` section of params.yaml
@@ -38,6 +45,8 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
       bench-kit audit data --items datasets/demo/items.jsonl --out audits/demo
       bench-kit audit data --items datasets/demo/items.jsonl --out audits/demo \\
           --splits datasets/demo/splits
+      bench-kit audit data --items datasets/demo/items.jsonl --out audits/demo \\
+          --reference refs/public.jsonl --reference-images refs/images
     """
     from bench_kit.audit.run import audit_data
 
@@ -48,7 +57,8 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
         info(f"audit: {stage} {done}/{total} ({rate:.0f}/s, ETA {(total - done) / rate:.0f}s)")
 
     result = audit_data(items_path, out_dir, root=root, params_path=params_path,
-                        splits_dir=splits_dir, progress=progress)
+                        splits_dir=splits_dir, references=references,
+                        reference_images=reference_images, progress=progress)
     summary = result.summary
     info(f"audit: {summary['items']} items, {summary['findings']} findings "
          f"({summary['flagged_items']} items flagged) -> {out_dir}")
@@ -75,5 +85,54 @@ def list_checks_command(fmt: str) -> None:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     width = max(len(s.name) for s in specs)
+    family_width = max(len(s.family) for s in specs)
     for s in specs:
-        click.echo(f"{s.name:<{width}}  {s.family:<10}  {s.severity:<5}  {s.description}")
+        click.echo(f"{s.name:<{width}}  {s.family:<{family_width}}  {s.severity:<5}  "
+                   f"{s.description}")
+
+
+def _attach_model_audits() -> None:
+    from bench_kit.cli.audit_results import COMMANDS
+
+    for command in COMMANDS:
+        audit.add_command(command)
+
+
+_attach_model_audits()
+
+
+@audit.group("reference", cls=BenchKitGroup)
+def reference() -> None:
+    """Reference corpora for the contamination checks."""
+
+
+@reference.command("build")
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
+              help="Reference JSONL file to write.")
+@click.option("--text-field", default="question", show_default=True,
+              help="Column holding the question text.")
+@click.option("--id-field", default="id", show_default=True,
+              help="Column holding the row id (missing ids become FILE:ROW).")
+@click.option("--options-field", default="choices", show_default=True,
+              help="Column holding answer options ({letter: text} or a list); '' for none.")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
+def reference_build_command(out_path: str, text_field: str, id_field: str, options_field: str,
+                            sources: tuple[str, ...]) -> None:
+    """Build a normalised reference file from JSONL/CSV/TSV/parquet files or saved HF datasets.
+
+    Each row of the output holds the reference id, its source file, the normalised text
+    (NFKC, lowercase, no punctuation; question + options) and the original question.
+    A folder is read with `datasets.load_from_disk` (every split).
+
+    \b
+    Example:
+      bench-kit audit reference build --out refs/public.jsonl \\
+          mmbench_dev.tsv scienceqa.parquet hf_saved/vqav2
+      bench-kit audit reference build --out refs/web.jsonl --text-field text \\
+          --id-field url --options-field '' scraped.jsonl
+    """
+    from bench_kit.audit.reference import FieldNames, build_reference
+
+    fields = FieldNames(text=text_field, id=id_field or None, options=options_field or None)
+    count = build_reference(sources, out_path, fields)
+    info(f"reference: {count} rows from {len(sources)} source(s) -> {out_path}")

@@ -35,29 +35,215 @@ def scenes(params_path: str, out_dir: str) -> None:
          f"{summary.n_texts} texts) to {summary.out_dir}")
 
 
+def _render_coverage(summary, fmt: str, strict: bool, verb: str) -> None:
+    """Print the coverage (text to stderr, or JSON to stdout), the quota warnings, and exit 1
+    under --strict when a quota is broken."""
+    import json
+
+    from bench_kit.authoring.generate import format_coverage
+
+    if fmt == "json":
+        click.echo(json.dumps(summary.as_dict(), ensure_ascii=False, indent=2, default=str))
+    else:
+        info(format_coverage(summary.coverage))
+    for violation in summary.violations:
+        info(f"warning: quota {violation.rule}: {violation.message}")
+    info(f"{verb} {summary.coverage.total} items {'to' if verb == 'wrote' else 'in'} "
+         f"{summary.out_path}")
+    if strict and summary.violations:
+        info(f"error: {len(summary.violations)} quota violation(s) (--strict)")
+        raise SystemExit(1)
+
+
+_strict_option = click.option(
+    "--strict", is_flag=True,
+    help="Exit 1 when a quota of params generate.quotas is broken (items are still written).")
+_format_option = click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+    help="Coverage as text tables (stderr) or one JSON object (stdout).")
+
+
 @author.command("generate")
 @params_option
 @click.option("--annotations", default="datasets/demo/annotations.jsonl", show_default=True,
               type=click.Path(dir_okay=False), help="Scene annotations written by `scenes`.")
 @click.option("--templates", default=None, type=click.Path(dir_okay=False),
               help="Templates YAML [default: params generate.templates].")
-@click.option("--out", "out_path", default="datasets/demo/items.jsonl", show_default=True,
+@click.option("--out", "out_path", default="datasets/demo/items.v0.jsonl", show_default=True,
               type=click.Path(dir_okay=False),
               help="Items file to write (keep it next to the annotations: image paths are "
                    "relative to that folder).")
-def generate(params_path: str, annotations: str, templates: str | None, out_path: str) -> None:
+@_strict_option
+@_format_option
+def generate(params_path: str, annotations: str, templates: str | None, out_path: str,
+             strict: bool, fmt: str) -> None:
     """Fill the question templates from the scene annotations and write items.
 
-    Prints a coverage table (capability x difficulty, per template, per task and layer)
-    to stderr. A bad template stops with a one-line error naming it; nothing is written.
+    Prints a coverage table (capability x difficulty, per template, per task and layer,
+    fresh items) and checks the quotas of params `generate.quotas` (max share per template,
+    difficulty mix, items per capability, fresh share): each broken quota is a warning line;
+    with --strict the items are still written but the exit code is 1. A bad template stops
+    with a one-line error naming it; nothing is written.
 
     \b
     Example:
       bench-kit author generate --templates datasets/demo/templates.yaml \\
-          --out datasets/demo/items.jsonl
+          --out datasets/demo/items.v0.jsonl --strict
     """
-    from bench_kit.authoring.generate import format_coverage, run_generate
+    from bench_kit.authoring.generate import run_generate
 
-    summary = run_generate(params_path, annotations, templates, out_path)
-    info(format_coverage(summary.coverage))
-    info(f"wrote {summary.coverage.total} items to {summary.out_path}")
+    _render_coverage(run_generate(params_path, annotations, templates, out_path), fmt, strict,
+                     "wrote")
+
+
+@author.command("coverage")
+@params_option
+@click.option("--items", "items_path", default="datasets/demo/items.jsonl", show_default=True,
+              type=click.Path(dir_okay=False), help="Items file to report on.")
+@_strict_option
+@_format_option
+def coverage(params_path: str, items_path: str, strict: bool, fmt: str) -> None:
+    """Coverage table and quota check of any items file (variants, imports, captions).
+
+    \b
+    Example:
+      bench-kit author coverage --items datasets/demo/items.jsonl --format json
+    """
+    from bench_kit.authoring.generate import coverage_of_file
+
+    _render_coverage(coverage_of_file(params_path, items_path), fmt, strict, "counted")
+
+
+@author.command("variants")
+@params_option
+@click.option("--items", "items_path", default="datasets/demo/items.v0.jsonl", show_default=True,
+              type=click.Path(dir_okay=False), help="v0 items (written by `generate`).")
+@click.option("--annotations", default=None, type=click.Path(dir_okay=False),
+              help="Scene annotations; needed to recompute negation and hypothetical golds.")
+@click.option("--templates", default=None, type=click.Path(dir_okay=False),
+              help="Templates YAML [default: params generate.templates].")
+@click.option("--out", "out_path", default="datasets/demo/items.jsonl", show_default=True,
+              type=click.Path(dir_okay=False), help="Items file to write: v0 + variants.")
+@click.option("--rejects", "rejects_path", default=None, type=click.Path(dir_okay=False),
+              help="Gate rejects and skips [default: variant_rejects.jsonl next to --out].")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when a v0 item gets fewer than params variants.min_kinds kinds.")
+def variants(params_path: str, items_path: str, annotations: str | None, templates: str | None,
+             out_path: str, rejects_path: str | None, strict: bool) -> None:
+    """Create parallel variants of each v0 item, gated for meaning and rewriting.
+
+    Kinds (params `variants.kinds`): synonym, negation, hypothetical, deixis, register; plus
+    paraphrase when `variants.paraphraser` names a model of eval.models. Variant ids are
+    `<v0 id>.v<k>` with `variant_of` set. A variant enters --out only if its embedding
+    similarity to the original and its token edit ratio reach the gate thresholds; the others,
+    and kinds that do not apply to an item (with the reason), go to --rejects.
+
+    \b
+    Example:
+      bench-kit author variants --items datasets/demo/items.v0.jsonl \\
+          --annotations datasets/demo/annotations.jsonl --out datasets/demo/items.jsonl
+    """
+    from pathlib import Path
+
+    from bench_kit.authoring.variants import format_variant_summary, run_variants
+
+    rejects = rejects_path or str(Path(out_path).parent / "variant_rejects.jsonl")
+    summary = run_variants(params_path, items_path, out_path, rejects, annotations, templates)
+    info(format_variant_summary(summary))
+    info(f"wrote {summary.n_items} items ({summary.n_base} v0) to {summary.out_path}; "
+         f"rejects and skips to {summary.rejects_path}")
+    if strict and summary.short_items:
+        info(f"error: {summary.short_items} v0 item(s) have fewer than {summary.min_kinds} "
+             "variant kinds (--strict)")
+        raise SystemExit(1)
+
+
+@author.command("from-captions")
+@params_option
+@click.option("--captions", required=True, type=click.Path(),
+              help="JSONL or CSV with image + caption columns (optional id), or a Hugging "
+                   "Face dataset folder (save_to_disk).")
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
+              help="Items file to write; image paths are made relative to its folder.")
+def from_captions(params_path: str, captions: str, out_path: str) -> None:
+    """Turn image captions into questions by rules (English and Chinese).
+
+    Rules (params captions.rules): count, attribute (colour), relation, object; each takes
+    its gold from the statement, e.g. "Two dogs sit on a bench." -> "How many dogs sit on a
+    bench?" (2). Items are marked `source: rewrite:<rule>`.
+
+    \b
+    Example:
+      bench-kit author from-captions --captions datasets/mine/captions.jsonl \\
+          --out datasets/mine/items.captions.jsonl
+    """
+    from bench_kit.authoring.captions import run_from_captions
+
+    summary = run_from_captions(params_path, captions, out_path)
+    rules = ", ".join(f"{rule} {n}" for rule, n in summary.per_rule.items())
+    info(f"wrote {summary.total} items ({rules}) from {summary.n_captions} captions to "
+         f"{summary.out_path}; {summary.unused} captions matched no rule")
+
+
+@author.group("review", cls=BenchKitGroup)
+def review() -> None:
+    """Human review of a sample of every batch: draw a sheet, then apply its verdicts."""
+
+
+@review.command("sample")
+@params_option
+@click.option("--items", "items_path", default="datasets/demo/items.jsonl", show_default=True,
+              type=click.Path(dir_okay=False), help="Items file to sample from.")
+@click.option("--rate", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
+              help="Share of each batch to review [default: params review.rate].")
+@click.option("--out", "out_dir", default="reviews/demo", show_default=True,
+              type=click.Path(file_okay=False),
+              help="Folder for review_sheet.csv and review_sheet.html.")
+def review_sample(params_path: str, items_path: str, rate: float | None, out_dir: str) -> None:
+    """Draw a stratified review sample per batch (template / source).
+
+    Writes a CSV sheet with empty columns fluency, difficulty_ok and answer_ok (fill them
+    with yes/no) and a self-contained HTML page showing each item's image, question and gold.
+
+    \b
+    Example:
+      bench-kit author review sample --items datasets/demo/items.jsonl --rate 0.05 \\
+          --out reviews/demo
+    """
+    from bench_kit.authoring.review import ReviewParams, sample_review
+    from bench_kit.params import load_params, section
+
+    settings = section(load_params(params_path), "review", ReviewParams, source=params_path)
+    result = sample_review(items_path, out_dir, settings, rate)
+    info(f"sampled {result.total} items from {len(result.batches)} batches to {result.sheet} "
+         f"and {result.html}")
+
+
+@review.command("apply")
+@params_option
+@click.argument("sheet", type=click.Path(dir_okay=False))
+@click.option("--items", "items_path", default="datasets/demo/items.jsonl", show_default=True,
+              type=click.Path(dir_okay=False), help="Items file the sheet was drawn from.")
+def review_apply(params_path: str, sheet: str, items_path: str) -> None:
+    """Record a filled review sheet and accept or reject its batches.
+
+    A batch whose failure rate (items with any 'no') exceeds params review.max_failure_rate
+    is rejected: all its items are listed in review_rejected.txt next to the items, which
+    `bench-kit split` can exclude. Verdicts go to review_history.jsonl next to the items.
+
+    \b
+    Example:
+      bench-kit author review apply reviews/demo/review_sheet.csv \\
+          --items datasets/demo/items.jsonl
+    """
+    from bench_kit.authoring.review import ReviewParams, apply_review
+    from bench_kit.params import load_params, section
+
+    settings = section(load_params(params_path), "review", ReviewParams, source=params_path)
+    outcome = apply_review(sheet, items_path, settings)
+    for d in outcome.decisions:
+        info(f"{d.batch}: {d.decision} ({d.failed}/{d.reviewed} failed, "
+             f"{d.failure_rate:.0%} vs max {settings.max_failure_rate:.0%})")
+    note = " (sheet already recorded)" if outcome.already_applied else ""
+    info(f"history: {outcome.history}{note}; {outcome.rejected_ids} rejected ids in "
+         f"{outcome.rejected_path}")

@@ -6,6 +6,9 @@ import click
 
 from bench_kit.cli._common import BenchKitGroup, params_option
 
+# `eval run` stopped by its budget: predictions were written, some as "budget exhausted".
+BUDGET_EXIT_CODE = 3
+
 
 @click.group("eval", cls=BenchKitGroup)
 def eval_group() -> None:
@@ -65,8 +68,18 @@ class _ProgressLine:
               help="Only the first N items.")
 @click.option("--fresh", is_flag=True,
               help="Call the model even for items in the call cache (results are re-cached).")
+@click.option("--circular", is_flag=True,
+              help="CircularEval: ask each mc item once per rotation of its options (one "
+                   "prediction row per id and rotation, each cached separately).")
+@click.option("--max-cost", default=None, type=click.FloatRange(min=0),
+              help="Stop starting calls once this many USD are spent [default: "
+                   "eval.budget.max_cost, else no limit].")
+@click.option("--max-requests", default=None, type=click.IntRange(min=0),
+              help="Stop after this many model calls [default: eval.budget.max_requests, "
+                   "else no limit].")
 def run_command(items_path: str | None, root: str | None, model: str, mode: str,
-                out_path: str | None, params_path: str, limit: int | None, fresh: bool) -> None:
+                out_path: str | None, params_path: str, limit: int | None, fresh: bool,
+                circular: bool, max_cost: float | None, max_requests: int | None) -> None:
     """Run one model on every item in one mode; write one prediction per item.
 
     Calls run concurrently (the model's `concurrency`) and every answer is cached in
@@ -75,10 +88,16 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
     never as a wrong answer. API keys come from the environment variable named by the
     model's `api_key_env`.
 
+    A budget (--max-cost, --max-requests) stops new calls cleanly: answers already
+    received are kept and the items left unasked are written with `error: budget
+    exhausted`; the command then exits with code 3 (re-run with a larger budget to
+    continue from the cache).
+
     \b
     Example:
       bench-kit eval run --items datasets/demo/splits/test.jsonl --model ocr \\
         --mode image --out results/demo/ocr/image.jsonl
+      bench-kit eval run --model gpt-4o-mini --circular --max-cost 2.50
     """
     from pathlib import Path
 
@@ -88,47 +107,126 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
     spec = RunSpec(model=model, mode=mode, items=Path(items_path) if items_path else None,
                    out=Path(out_path) if out_path else None,
                    root=Path(root) if root else None, params=Path(params_path),
-                   limit=limit, fresh=fresh)
+                   limit=limit, fresh=fresh, circular=circular, max_cost=max_cost,
+                   max_requests=max_requests)
     summary = run_eval(spec, progress=_ProgressLine(f"eval {model}/{mode}"))
     info(summary.log_line())
+    if summary.budget_skipped:
+        info(f"error: {summary.stopped}; {summary.budget_skipped} predictions written as "
+             f"errors (re-run with a larger budget to continue)")
+        raise SystemExit(BUDGET_EXIT_CODE)
 
 
 @eval_group.command("score")
 @click.option("--items", "items_path", required=True, type=click.Path(dir_okay=False),
               help="Items (split) file the model was run on.")
 @click.option("--root", default=None, type=click.Path(file_okay=False),
-              help="Benchmark root that image paths are relative to (grounding needs image "
-                   "sizes) [default: the items file's folder].")
-@click.option("--model", required=True, help="Model name; every prediction row must carry it.")
-@click.option("--results", "results_dir", required=True, type=click.Path(file_okay=False),
+              help="Benchmark root that image, mask and map paths are relative to "
+                   "[default: the items file's folder].")
+@click.option("--model", required=True, help="Model name; every prediction row must carry it "
+                                             "(filled in for rows of --predictions without one).")
+@click.option("--results", "results_dir", default=None, type=click.Path(file_okay=False),
               help="results/<bench>/<model> folder with <mode>.jsonl predictions.")
+@click.option("--predictions", "predictions_path", default=None,
+              type=click.Path(dir_okay=False),
+              help="Instead of --results: one JSONL file of any origin with at least `id` "
+                   "and `response` per row (see docs/SCORING.md).")
+@click.option("--mode", default="image", show_default=True,
+              type=click.Choice(["image", "no_image", "blank_image"]),
+              help="Mode of the --predictions file.")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder for the <mode>.jsonl score rows.")
 @click.option("--metrics", "metrics_path", required=True, type=click.Path(dir_okay=False),
               help="Metrics JSON to write (DVC metrics).")
 @click.option("--plots", "plots_path", default=None, type=click.Path(dir_okay=False),
               help="Also write per-capability accuracy rows for `dvc plots` (JSON).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="text: one summary line on stderr; json: the summary as JSON on stdout.")
 @params_option
-def score_command(items_path: str, root: str | None, model: str, results_dir: str,
-                  out_dir: str, metrics_path: str, plots_path: str | None,
-                  params_path: str) -> None:
+def score_command(items_path: str, root: str | None, model: str, results_dir: str | None,
+                  predictions_path: str | None, mode: str, out_dir: str, metrics_path: str,
+                  plots_path: str | None, fmt: str, params_path: str) -> None:
     """Score one model's predictions: per-item scores and the metrics JSON.
 
-    Failed requests are left out of every denominator and counted as errors; unparseable
-    answers count as wrong and as parse failures. Settings: the `score:` section of params.
+    Failed requests are left out of every denominator and counted as errors (items the
+    adapter cannot take as `unsupported`); unparseable answers count as wrong and as parse
+    failures; items without a prediction are `missing`, unknown ids `extra`, repeated rows
+    `duplicated`. Settings: the `score:` section of params.
 
     \b
-    Example:
+    Examples:
       bench-kit eval score --items datasets/demo/splits/test.jsonl --model ocr \\
         --results results/demo/ocr --out scores/demo/ocr --metrics metrics/demo/ocr.json
+      bench-kit eval score --items datasets/demo/splits/test.jsonl --model other \\
+        --predictions other_harness.jsonl --mode image --out scores/demo/other \\
+        --metrics metrics/demo/other.json --format json
     """
+    import json
+
     from bench_kit.cli._common import info
-    from bench_kit.eval.aggregate import summary_line
-    from bench_kit.eval.score import score_model
+    from bench_kit.errors import UsageError
+    from bench_kit.eval.aggregate import summary_dict, summary_line
+    from bench_kit.eval.score import score_model, score_predictions
     from bench_kit.eval.scoring import ScoreSettings
     from bench_kit.params import load_params, section
 
+    if (results_dir is None) == (predictions_path is None):
+        raise UsageError("give exactly one of --results DIR and --predictions FILE")
     settings = section(load_params(params_path), "score", ScoreSettings, source=params_path)
-    run = score_model(items_path, results_dir, out_dir, metrics_path, model=model, root=root,
-                      settings=settings, plots_path=plots_path)
-    info(f"score {run.model}: {summary_line(run.metrics)} -> {run.metrics_path}")
+    if predictions_path is not None:
+        run = score_predictions(items_path, predictions_path, out_dir, metrics_path,
+                                model=model, mode=mode, root=root, settings=settings,
+                                plots_path=plots_path)
+    else:
+        run = score_model(items_path, results_dir, out_dir, metrics_path, model=model,
+                          root=root, settings=settings, plots_path=plots_path)
+    if fmt == "json":
+        click.echo(json.dumps(summary_dict(run.metrics, str(run.metrics_path)), indent=2,
+                              sort_keys=True))
+    else:
+        info(f"score {run.model}: {summary_line(run.metrics)} -> {run.metrics_path}")
+
+
+@eval_group.command("judge")
+@click.option("--items", "items_path", required=True, type=click.Path(dir_okay=False),
+              help="Items (split) file the model was run on (rubrics come from here).")
+@click.option("--results", "results_dir", required=True, type=click.Path(file_okay=False),
+              help="results/<bench>/<model> folder with <mode>.jsonl predictions (any file "
+                   "with `id` and `response` rows).")
+@click.option("--model", required=True, help="Name of the model under test (for the rows).")
+@click.option("--judge", "judge", default=None,
+              help="Judge model under eval.models [default: judge.model from params].")
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
+              help="Verdict rows JSONL to write.")
+@click.option("--metrics", "metrics_path", default=None, type=click.Path(dir_okay=False),
+              help="Also write the judge metrics JSON (counts, pass rate, judge, cost).")
+@click.option("--max-cost", default=None, type=click.FloatRange(min=0),
+              help="Stop starting judge calls once this many USD are spent.")
+@click.option("--max-requests", default=None, type=click.IntRange(min=0),
+              help="Stop after this many judge calls.")
+@params_option
+def judge_command(items_path: str, results_dir: str, model: str, judge: str | None,
+                  out_path: str, metrics_path: str | None, max_cost: float | None,
+                  max_requests: int | None, params_path: str) -> None:
+    """Grade a model's responses with an LLM judge, per rubric dimension.
+
+    Items are judged when they have a `rubric` or their capability has one under
+    `judge.rubrics` in params. Each verdict row records the judge, its served model,
+    the judge prompt version and the cost (apart from the model under test). A reply
+    that does not parse is `parse: failed` and counted, never a silent wrong; judge calls
+    are cached, so a re-run costs nothing.
+
+    \b
+    Example:
+      bench-kit eval judge --items datasets/demo/splits/test.jsonl \\
+        --results results/demo/qwen-vl-vllm --model qwen-vl-vllm --judge gpt-4o-mini \\
+        --out judge/demo/qwen-vl-vllm.jsonl
+    """
+    from bench_kit.cli._common import info
+    from bench_kit.eval.judge import judge_results
+
+    run = judge_results(items_path, results_dir, out_path, model=model, judge=judge,
+                        params=params_path, metrics_path=metrics_path, max_cost=max_cost,
+                        max_requests=max_requests, progress=_ProgressLine("judge"))
+    info(f"{run.log_line()} -> {out_path}")

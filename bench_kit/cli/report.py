@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from bench_kit.cli._common import info, params_option
@@ -23,19 +25,30 @@ from bench_kit.cli._common import info, params_option
                    "[default: the items file's folder].")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder for report.html and report.md.")
+@click.option("--plots", "plots_dir", default=None, type=click.Path(file_okay=False),
+              help="Folder for the dvc plots data: accuracy_<mode>.json, vision_gain.json.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: print the leaderboard, pairwise tests and MDD "
+                                      "to stdout.")
 @params_option
 def report(items_path: str, scores_dir: str, metrics_dir: str, results_dir: str | None,
-           audit_dir: str | None, root: str | None, out_dir: str, params_path: str) -> None:
-    """Write report.md and a self-contained report.html (no scripts, no external files).
+           audit_dir: str | None, root: str | None, out_dir: str, plots_dir: str | None,
+           fmt: str, params_path: str) -> None:
+    """Write report.md, a self-contained report.html (no scripts, no external files) and
+    summary.json (the report's numbers; a DVC metrics file).
 
-    Leaderboard with Wilson 95% CIs, vision gain, per-capability tables, the worst items
-    with raw responses, and the audit summary. Settings: the `report:` section of params.
+    Leaderboard with Wilson 95% CIs, macro accuracy with clustered bootstrap CIs, cost per
+    1,000 calls and the minimum detectable difference; pairwise McNemar tests (Holm);
+    sections per source/subset; capability heatmap, difficulty curves, vision gain,
+    variant robustness, extraction, cost–accuracy; worst items with raw responses, and
+    the audit summary. Settings: the `report:` section of params.
 
     \b
     Example:
       bench-kit report --items datasets/demo/splits/test.jsonl \\
         --scores scores/demo --metrics metrics/demo --results results/demo \\
-        --audit audits/demo --out reports/demo
+        --audit audits/demo --out reports/demo --plots plots/demo/report
+      bench-kit report ... --format json   # numbers on stdout for dashboards
     """
     from bench_kit.eval.report import write_report
     from bench_kit.eval.report_data import ReportSettings
@@ -43,6 +56,9 @@ def report(items_path: str, scores_dir: str, metrics_dir: str, results_dir: str 
 
     settings = section(load_params(params_path), "report", ReportSettings, source=params_path)
     files = write_report(items_path, scores_dir, metrics_dir, out_dir, results_dir=results_dir,
-                         audit_dir=audit_dir, root=root, settings=settings)
+                         audit_dir=audit_dir, root=root, settings=settings,
+                         plots_dir=plots_dir)
+    if fmt == "json":
+        click.echo(json.dumps(files.summary, indent=2, sort_keys=True, ensure_ascii=False))
     info(f"report: {len(files.models)} model(s) x {len(files.modes)} mode(s) "
          f"({', '.join(files.modes)}) -> {files.html} (and {files.markdown.name})")

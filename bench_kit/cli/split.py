@@ -14,10 +14,14 @@ from bench_kit.cli._common import info, params_option
               help="Folder for dev.jsonl, test.jsonl and manifest.json.")
 @params_option
 def split(items_path: str, out_dir: str, params_path: str) -> None:
-    """Split items into stable, grouped dev/test files.
+    """Split items into stable, grouped, stratified dev/test files.
 
-    Groups (one scene/image) are never cut, variants follow their v0 item, and the
-    assignment is a hash of (seed, group): adding items never moves an existing one.
+    Groups (one scene/image) are never cut, variants follow their v0 item, and each group
+    is placed by a hash of (seed, group) within its capability x difficulty stratum
+    (params `split.method`: threshold = adding items never moves one; ranked = exact
+    shares per stratum). With `split.apply_exclusions`, ids listed in
+    `split.exclude_files` (quarantine, rejected review batches) are left out; the
+    manifest lists them with the reason.
 
     \b
     Example:
@@ -30,3 +34,9 @@ def split(items_path: str, out_dir: str, params_path: str) -> None:
     summary = write_splits(items_path, out_dir, settings)
     counts = ", ".join(f"{name} {n}" for name, n in summary["counts"].items())
     info(f"split: {counts} -> {out_dir}")
+    excluded = summary["excluded"]
+    for entry in excluded["files"]:
+        state = f"{entry['ids']} ids" if entry["found"] else "not found (nothing excluded)"
+        info(f"exclude list {entry['path']}: {state}")
+    if excluded["applied"]:
+        info(f"excluded {excluded['count']} items (listed in manifest.json)")

@@ -17,8 +17,7 @@ import re
 from typing import Literal, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.eval.response import (ANSWER_CLAUSE, FAILED, PARSE_LENIENT, PARSE_OK, Extraction,
-                                     clean_response, may_have_clause)
+from bench_kit.eval.response import FAILED, Extraction, clean_response, pick_candidate
 
 Box = tuple[float, float, float, float]
 Convention = Literal["auto", "pixel", "unit", "thousand"]
@@ -31,7 +30,9 @@ _PAIR = re.compile(rf"[\[(]\s*{_N}\s*,\s*{_N}\s*[\])]\s*(?:,|to|-|and)?\s*"
 _BARE = re.compile(rf"\s*{_N}\s*,\s*{_N}\s*,\s*{_N}\s*,\s*{_N}\s*\.?\s*")
 
 
-def _found_boxes(text: str) -> list[tuple[int, Box]]:
+def found_boxes(text: str) -> list[tuple[int, Box]]:
+    """Every raw box written in `text` as `(offset, (x1, y1, x2, y2))`, in text order
+    (coordinates as written: no convention applied)."""
     found = [(m.start(), tuple(float(v) for v in m.groups()))
              for pattern in (_FOUR, _PAIR) for m in pattern.finditer(text)]
     if not found:
@@ -40,6 +41,11 @@ def _found_boxes(text: str) -> list[tuple[int, Box]]:
             found = [(0, tuple(float(v) for v in bare.groups()))]
     found.sort(key=lambda pair: pair[0])
     return found  # type: ignore[return-value]
+
+
+def box_spans(text: str) -> list[tuple[int, int]]:
+    """Where bracketed boxes and point pairs are written in `text` (start, end offsets)."""
+    return sorted(m.span() for pattern in (_FOUR, _PAIR) for m in pattern.finditer(text))
 
 
 def detect_convention(box: Sequence[float], width: int, height: int) -> str:
@@ -84,18 +90,11 @@ def extract_box_detailed(response: str, width: int, height: int, *,
     text = clean_response(response)
     if not text:
         return FAILED
-    found = _found_boxes(text)
+    found = found_boxes(text)
     if not found:
         return FAILED
-    clause_end = max((m.end() for m in ANSWER_CLAUSE.finditer(text)), default=-1) \
-        if may_have_clause(text) else -1
-    after = [box for start, box in found if start >= clause_end] if clause_end >= 0 else []
-    if after:
-        raw, parse = after[0], PARSE_OK
-    else:
-        distinct = {box for _, box in found}
-        raw, parse = found[0][1], PARSE_OK if len(distinct) == 1 else PARSE_LENIENT
-    return Extraction(to_pixels(raw, width, height, convention), parse)
+    picked = pick_candidate(text, found)
+    return Extraction(to_pixels(picked.value, width, height, convention), picked.parse)
 
 
 def extract_box(response: str, width: int, height: int) -> Box | None:

@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 LETTERS = "ABCDEFGHIJ"
+_ALL_OPTIONS = {letter: letter for letter in LETTERS}
 
 _BARE = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
                    r"[)\]]?\s*[.:,;!]?\s*", re.I)
@@ -77,14 +78,21 @@ _ARTICLE_AFTER = re.compile(
 
 def _options(choices: Mapping[str, str]) -> dict[str, str]:
     """{upper-case letter: the caller's key}; the caller's mapping is only read."""
-    options: dict[str, str] = {}
     try:
-        for key in choices:
-            if isinstance(key, str) and len(key.strip()) == 1 and key.strip().upper() in LETTERS:
-                options.setdefault(key.strip().upper(), key)
-    except TypeError:
-        pass
-    return options or {letter: letter for letter in LETTERS}
+        return _options_of(tuple(choices))
+    except TypeError:  # not iterable, or keys that cannot be hashed: no usable options
+        return _ALL_OPTIONS
+
+
+@functools.lru_cache(maxsize=1024)
+def _options_of(keys: tuple) -> dict[str, str]:
+    # Cached per key tuple: every item of a benchmark has the same few option sets. The
+    # result is shared, so callers must not modify it.
+    options: dict[str, str] = {}
+    for key in keys:
+        if isinstance(key, str) and len(key.strip()) == 1 and key.strip().upper() in LETTERS:
+            options.setdefault(key.strip().upper(), key)
+    return options or _ALL_OPTIONS
 
 
 @functools.lru_cache(maxsize=8192)

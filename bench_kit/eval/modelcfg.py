@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import difflib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bench_kit.errors import ConfigError
 from bench_kit.params import DEFAULT_PARAMS
+
+if TYPE_CHECKING:
+    from bench_kit.eval.budget import BudgetParams
+    from bench_kit.eval.imageprep import ImagePrep
 
 DEFAULT_CACHE = ".bench_kit/cache.sqlite"
 
@@ -18,7 +22,9 @@ class ModelConfig(BaseModel):
     """One entry of `eval.models`. Keys are read from the environment, never stored here.
 
     Prices are USD per 1M tokens. `backoff_s` is the first retry delay (doubled per attempt,
-    with jitter); a server's `Retry-After` takes precedence.
+    with jitter); a server's `Retry-After` takes precedence. `max_side` (pixels) and
+    `max_bytes` (encoded bytes) limit each image sent (see bench_kit.eval.imageprep).
+    `http_client` (httpx | aiohttp) is the HTTP library of the HTTP adapters.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -37,6 +43,9 @@ class ModelConfig(BaseModel):
     backoff_s: float = Field(default=1.0, ge=0.0)
     enabled: bool = True
     seed: int = 0
+    max_side: int | None = Field(default=None, ge=16)
+    http_client: str = "httpx"
+    max_bytes: int | None = Field(default=None, ge=1024)
 
     @field_validator("base_url")
     @classmethod
@@ -57,6 +66,14 @@ class ModelConfig(BaseModel):
     def cost(self, tokens_in: int, tokens_out: int) -> float:
         """USD cost of one call from the per-1M-token prices."""
         return round((tokens_in * self.price_input + tokens_out * self.price_output) / 1e6, 10)
+
+    def image_prep(self) -> "ImagePrep | None":
+        """The image limits of this model (None when it sets none)."""
+        from bench_kit.eval.imageprep import ImagePrep
+
+        if self.max_side is None and self.max_bytes is None:
+            return None
+        return ImagePrep(max_side=self.max_side, max_bytes=self.max_bytes)
 
     def api_key(self) -> str | None:
         """The API key from the environment variable named by `api_key_env` (None if unset)."""
@@ -114,6 +131,22 @@ def prompt_params(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> Promp
         raise ConfigError(f"{source}: {loc}: {msg}") from None
 
 
+def budget_params(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> "BudgetParams":
+    """`eval.budget` (max_cost USD, max_requests) validated; absent = unlimited."""
+    from bench_kit.eval.budget import BudgetParams
+
+    node = _eval_section(params, source).get("budget") or {}
+    if not isinstance(node, dict):
+        raise ConfigError(f"{source}: eval.budget: expected a mapping (max_cost, max_requests)")
+    try:
+        return BudgetParams.model_validate(node)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in ("eval.budget", *first["loc"]))
+        msg = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
+        raise ConfigError(f"{source}: {loc}: {msg}") from None
+
+
 def model_names(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list[str]:
     """Names configured under `eval.models`, in file order."""
     models = _eval_section(params, source).get("models") or {}
@@ -165,3 +198,26 @@ def check_runnable(config: ModelConfig, name: str, source: str = DEFAULT_PARAMS)
     if config.api_key_env and config.api_key() is None:
         raise ConfigError(f"{where}.api_key_env: environment variable {config.api_key_env} "
                           f"is not set; export it to run '{name}'")
+
+
+def model_statuses(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list[dict[str, Any]]:
+    """One row per configured model: name, adapter, served model, enabled, the key's
+    environment variable and whether it is set (never the key), concurrency, prices, and
+    `problem` (the ConfigError text) for an entry that does not validate."""
+    rows = []
+    for name in model_names(params, source):
+        try:
+            config = load_model_config(params, name, source)
+        except ConfigError as exc:
+            rows.append({"name": name, "adapter": None, "model": None, "enabled": False,
+                         "api_key_env": None, "key": "n/a", "concurrency": None,
+                         "price_input": None, "price_output": None, "problem": str(exc)})
+            continue
+        key = "not needed" if not config.api_key_env else \
+            "present" if config.api_key() is not None else "missing"
+        rows.append({"name": name, "adapter": config.adapter, "model": config.model,
+                     "enabled": config.enabled, "api_key_env": config.api_key_env,
+                     "key": key, "concurrency": config.concurrency,
+                     "price_input": config.price_input, "price_output": config.price_output,
+                     "problem": None})
+    return rows

@@ -13,10 +13,15 @@ from pathlib import Path
 
 from bench_kit.eval.report_data import ReportSettings, load_inputs
 from bench_kit.eval.report_view import build_view
-from bench_kit.io import write_text
+from bench_kit.io import write_json, write_text
 from bench_kit.items import default_root
 from bench_kit.types import MODES
 
+# Leaderboard fields kept in the summary (metrics file and --format json).
+SUMMARY_KEYS = ("accuracy", "ci_low", "ci_high", "macro", "macro_low", "macro_high", "n",
+                "hits", "parse_failed", "errors", "truncated", "cost", "cost_per_1k", "calls")
+PAIR_KEYS = ("n", "accuracy_a", "accuracy_b", "difference", "diff_low", "diff_high", "only_a",
+             "only_b", "test", "p_value", "p_holm", "significant", "mdd")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|])")
 
 
@@ -28,6 +33,7 @@ class ReportFiles:
     markdown: Path
     models: list[str]
     modes: list[str]
+    summary: dict
 
 
 def pct(value: float | None, digits: int = 1) -> str:
@@ -52,6 +58,16 @@ def money(value: float | None) -> str:
     return "n/a" if value is None else f"${value:.4f}"
 
 
+def mdd(value: float | None) -> str:
+    """A minimum detectable difference: 0.052 -> `±5.2 pts`; None -> `n/a`."""
+    return "n/a" if value is None else f"±{100 * value:.1f} pts"
+
+
+def pval(value: float | None) -> str:
+    """A p-value with two significant digits (`0.0031`, `1.2e-08`)."""
+    return "n/a" if value is None else f"{value:.2g}"
+
+
 def md_escape(value: object) -> str:
     """Any value as one line of Markdown text: specials backslash-escaped, HTML neutralised."""
     text = "" if value is None else str(value)
@@ -72,7 +88,7 @@ def _environment(*, html: bool):
         keep_trailing_newline=True,
         finalize=None if html else md_escape,
     )
-    env.filters.update(pct=pct, pts=pts, ci=ci, money=money)
+    env.filters.update(pct=pct, pts=pts, ci=ci, money=money, mdd=mdd, pval=pval)
     return env
 
 
@@ -86,8 +102,10 @@ def render(view: dict) -> tuple[str, str]:
 def write_report(items_path: str | Path, scores_dir: str | Path, metrics_dir: str | Path,
                  out_dir: str | Path, *, results_dir: str | Path | None = None,
                  audit_dir: str | Path | None = None, root: str | Path | None = None,
-                 settings: ReportSettings | None = None) -> ReportFiles:
-    """Read the scores, metrics, responses and audit, and write report.html + report.md.
+                 settings: ReportSettings | None = None,
+                 plots_dir: str | Path | None = None) -> ReportFiles:
+    """Read the scores, metrics, responses and audit; write report.html, report.md and
+    summary.json (the report's numbers, a DVC metrics file) to `out_dir`.
 
     Args:
         items_path: the items (split) file the models were scored on.
@@ -98,6 +116,7 @@ def write_report(items_path: str | Path, scores_dir: str | Path, metrics_dir: st
         audit_dir: `audits/<bench>` with findings.jsonl (+ summary.json) (optional).
         root: benchmark root for image thumbnails (default: derived from `items_path`).
         settings: the `report:` section of params.yaml.
+        plots_dir: where to write the `dvc plots` data (see `plot_files`), if anywhere.
     """
     settings = settings or ReportSettings()
     inputs = load_inputs(items_path, scores_dir, metrics_dir, results_dir=results_dir,
@@ -107,7 +126,51 @@ def write_report(items_path: str | Path, scores_dir: str | Path, metrics_dir: st
     out = Path(out_dir)
     write_text(out / "report.html", html)
     write_text(out / "report.md", markdown)
+    numbers = summary(view)
+    write_json(out / "summary.json", numbers)
+    if plots_dir is not None:
+        for name, rows in plot_files(view).items():
+            write_json(Path(plots_dir) / name, rows)
     modes = sorted({row["mode"] for row in view["leaderboard"]}, key=MODES.index)
     return ReportFiles(html=out / "report.html", markdown=out / "report.md",
-                       models=[run.model for run in inputs.runs], modes=modes)
+                       models=[run.model for run in inputs.runs], modes=modes,
+                       summary=numbers)
 
+
+def summary(view: dict) -> dict:
+    """The report's numbers, keyed (not listed) so `dvc metrics diff` reads every leaf:
+    `models.<model>.<mode>.*`, `pairwise.<mode>.<A> vs <B>.*`, `power.<mode>.*`. Also what
+    `bench-kit report --format json` prints."""
+    models: dict = {}
+    for row in view["leaderboard"]:
+        models.setdefault(row["model"], {})[row["mode"]] = {
+            key: row.get(key) for key in SUMMARY_KEYS}
+    pairwise: dict = {}
+    for row in view["pairwise"]:
+        pairwise.setdefault(row["mode"], {})[f"{row['model_a']} vs {row['model_b']}"] = {
+            key: row[key] for key in PAIR_KEYS}
+    return {"bench": view["bench"], "items": view["n_items"], "items_sha": view["items_sha"],
+            "models": models, "pairwise": pairwise,
+            "power": {row["mode"]: {k: v for k, v in row.items() if k != "mode"}
+                      for row in view["power"]}}
+
+
+def plot_files(view: dict) -> dict[str, list[dict]]:
+    """Rows for `dvc plots`: accuracy per model and capability, one file per mode, and the
+    vision gain (image − no_image) per model and capability. `label` is the bar's name."""
+    files: dict[str, list[dict]] = {}
+    for mode in MODES:
+        files[f"accuracy_{mode}.json"] = [
+            {"label": f"{run['model']} / {row['capability']}", "model": run["model"],
+             "capability": row["capability"], "accuracy": cell["accuracy"]}
+            for run in view["models"] if mode in run["modes"]
+            for row in run["capabilities"]
+            for cell in [row["cells"][run["modes"].index(mode)]]
+            if cell and cell["accuracy"] is not None]
+    gains = view["vision_gain"]
+    files["vision_gain.json"] = [
+        {"label": f"{model} / {row['capability']}", "model": model,
+         "capability": row["capability"], "gain": gain}
+        for row in gains["by_capability"]
+        for model, gain in zip(gains["models"], row["gains"]) if gain is not None]
+    return files

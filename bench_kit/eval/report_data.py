@@ -27,6 +27,11 @@ class ReportSettings(BaseModel):
     flagged_items: int = Field(20, ge=0, description="audit-flagged items listed")
     response_chars: int = Field(500, ge=20, description="raw response shown, in characters")
     thumbnail_px: int = Field(96, ge=0, description="thumbnail edge in pixels; 0 = none")
+    bootstrap_resamples: int = Field(1000, ge=100, description="bootstrap replicates per CI")
+    seed: int = Field(0, description="seed of every bootstrap (byte-stable reports)")
+    alpha: float = Field(0.05, gt=0, lt=1, description="significance level (Holm-corrected)")
+    power: float = Field(0.8, gt=0, lt=1, description="power of the minimum detectable difference")
+    plots: bool = Field(True, description="embed matplotlib SVG plots in report.html")
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,7 @@ class ModelRun:
     metrics: dict
     scores: dict[str, dict[str, Score]]
     predictions: dict[str, dict[str, Prediction]] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)
 
     @property
     def modes(self) -> list[str]:
@@ -81,6 +87,7 @@ def load_run(model: str, metrics_path: Path, scores_dir: Path,
                          path=str(folder))
     scores = {mode: {s.id: s for s in read_scores(path)} for mode, path in files.items()}
     predictions: dict[str, dict[str, Prediction]] = {}
+    calls: dict[str, int] = {}
     if results_dir is not None:
         result_files = _mode_files(results_dir / model)
         for mode in scores:
@@ -88,9 +95,11 @@ def load_run(model: str, metrics_path: Path, scores_dir: Path,
                 raise InputError(f"no {mode} predictions for model '{model}' (scored but "
                                  "not in --results)", path=str(results_dir / model))
             rows = read_predictions(result_files[mode], model=model, mode=mode)
+            calls[mode] = len(rows)
             # CircularEval rows: show the response to the unrotated question (rotation 0).
             predictions[mode] = {p.id: p for p in sorted(rows, key=lambda p: -p.rotation)}
-    return ModelRun(model=model, metrics=metrics, scores=scores, predictions=predictions)
+    return ModelRun(model=model, metrics=metrics, scores=scores, predictions=predictions,
+                    calls=calls)
 
 
 def read_findings(path: Path) -> list[Finding]:

@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import Callable
 
 from bench_kit.errors import InputError
+from bench_kit.eval import report_panels as panels
 from bench_kit.eval.report_data import AuditData, ModelRun, ReportInputs, ReportSettings
+from bench_kit.eval.report_panels import calls, cost_per_1k, parse_counts
+from bench_kit.eval.report_stats import macro_interval, pairwise, power_note
 from bench_kit.io import file_sha256, open_image, resolve_image
 from bench_kit.types import MODES, Finding, Item, Score
 
@@ -83,8 +86,13 @@ class Thumbnails:
         return self._cache[rel]
 
 
-def leaderboard(runs: list[ModelRun]) -> list[dict]:
-    """One row per (model, mode): mode order first, then accuracy (best first), then name."""
+def leaderboard(runs: list[ModelRun], items: dict[str, Item] | None = None,
+                settings: ReportSettings | None = None) -> list[dict]:
+    """One row per (model, mode): mode order first, then accuracy (best first), then name.
+
+    With `items` and `settings`, rows also carry the clustered bootstrap CIs of macro and
+    micro accuracy and the cost per 1,000 calls.
+    """
     rows = []
     for run in runs:
         for mode in run.modes:
@@ -92,7 +100,11 @@ def leaderboard(runs: list[ModelRun]) -> list[dict]:
             if m is None:
                 raise InputError(f"metrics of '{run.model}' have no '{mode}' section but "
                                  f"scores/{run.model}/{mode}.jsonl exists (stale metrics?)")
-            rows.append({"model": run.model, "mode": mode, **m})
+            extra = {}
+            if items is not None and settings is not None:
+                extra = {**macro_interval(run, mode, items, settings),
+                         "cost_per_1k": cost_per_1k(run, mode), "calls": calls(run, mode)}
+            rows.append({"model": run.model, "mode": mode, **m, **extra})
     return sorted(rows, key=lambda r: (MODES.index(r["mode"]),
                                        -(r["accuracy"] if r["accuracy"] is not None else -1),
                                        r["model"]))
@@ -127,14 +139,6 @@ def capability_table(run: ModelRun, capabilities: list[str]) -> list[dict]:
         if any(cells):
             rows.append({"capability": capability, "cells": cells})
     return rows
-
-
-def parse_counts(scores: dict[str, Score]) -> dict[str, int]:
-    """How each answer was extracted (ok / lenient / judge / failed), errors apart."""
-    counts = {"ok": 0, "lenient": 0, "judge": 0, "failed": 0, "error": 0}
-    for score in scores.values():
-        counts["error" if score.error is not None else score.parse] += 1
-    return counts
 
 
 def _hits_by_model(runs: list[ModelRun], mode: str, item_id: str) -> dict[str, bool]:
@@ -248,6 +252,7 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
     thumbs = Thumbnails(Path(root), settings.thumbnail_px, inputs.items_path)
     capabilities = sorted({item.capability for item in items})
     layer_of = {item.capability: item.layer for item in items}
+    pairs = pairwise(inputs.runs, by_id, settings)
     models = []
     for run in inputs.runs:
         models.append({
@@ -267,7 +272,16 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
         "counts": {title: count_items(items, key) for title, key in ITEM_COUNTS.items()},
         "capabilities": [(c, layer_of[c], sum(i.capability == c for i in items))
                          for c in capabilities],
-        "leaderboard": leaderboard(inputs.runs),
+        "leaderboard": leaderboard(inputs.runs, by_id, settings),
+        "pairwise": pairs,
+        "power": power_note(inputs.runs, pairs, settings),
+        "sources": panels.source_sections(inputs.runs, items),
+        "heatmap": panels.capability_heatmap(inputs.runs, capabilities, settings.plots),
+        "difficulty": panels.difficulty_curves(inputs.runs, items, settings.plots),
+        "vision_plot": panels.vision_panel(inputs.runs, capabilities, settings.plots),
+        "variants": panels.variant_robustness(inputs.runs, items),
+        "extraction": panels.extraction_panel(inputs.runs),
+        "cost": panels.cost_panel(inputs.runs, settings.plots),
         "vision_gain": vision_gain_view(inputs.runs, capabilities),
         "models": models,
         "hardest": hardest_items(inputs.runs, items, thumbs, settings.worst_items),

@@ -10,7 +10,7 @@ import re
 import string
 import unicodedata
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -71,6 +71,8 @@ def strip_reasoning(response: str) -> str:
     """
     if not isinstance(response, str):
         return ""
+    if "think" not in response:  # the common case: one scan, no block
+        return response
     head = response.lstrip()
     for tag in ("think", "thinking"):
         close = f"</{tag}>"
@@ -132,6 +134,20 @@ def clause_tail(text: str) -> str | None:
     rest = text[last.end():].lstrip(" \t\r\n:")
     end = _SENTENCE_END.search(rest)
     return (rest if end is None else rest[:end.start()]).strip()
+
+
+def pick_candidate(text: str, found: Sequence[tuple[int, T]]) -> Extraction[T]:
+    """The answer among candidates found at offsets of `text` (boxes, points …): the first
+    after the last answer clause is "ok"; without one, the first candidate, "ok" when all
+    candidates are equal and "lenient" otherwise. `found` must be non-empty, in text order.
+    """
+    clause_end = max((m.end() for m in ANSWER_CLAUSE.finditer(text)), default=-1) \
+        if may_have_clause(text) else -1
+    after = [value for start, value in found if start >= clause_end] if clause_end >= 0 else []
+    if after:
+        return Extraction(after[0], PARSE_OK)
+    distinct = {value for _, value in found}
+    return Extraction(found[0][1], PARSE_OK if len(distinct) == 1 else PARSE_LENIENT)
 
 
 def answer_text(response: str) -> str:

@@ -7,6 +7,9 @@ the model only for the rest. Predictions are built from the cache record (its
 run that made the calls. For the same reason `cached` means "this response is stored in
 the call cache" (true for every answer, false for a failed call that the next run will
 retry), not "this run found it there"; the run's hit count is in the summary line.
+
+A budget (`max_cost`, `max_requests`; bench_kit.eval.budget) stops new calls cleanly: the
+items it leaves unasked are written with `error: budget exhausted (...)`.
 """
 
 from __future__ import annotations
@@ -20,10 +23,13 @@ from typing import Any, Callable
 
 from bench_kit.errors import InputError, ModelCallError, UsageError
 from bench_kit.eval.adapters import Adapter, ModelRequest, build_adapter
+from bench_kit.eval.budget import Budget
 from bench_kit.eval.cache import CallCache, CallRecord, cache_key, utc_now
-from bench_kit.eval.inputs import IMAGE_PROTOCOL, ImageInfo, blank_info, load_image, probe_image
-from bench_kit.eval.modelcfg import (ModelConfig, cache_path, check_runnable, load_model_config,
-                                     prompt_params)
+from bench_kit.eval.imageprep import ImagePrep
+from bench_kit.eval.inputs import (IMAGE_PROTOCOL, ImageInfo, blank_info, plan_prep,
+                                   prepare_image, probe_image)
+from bench_kit.eval.modelcfg import (ModelConfig, budget_params, cache_path, check_runnable,
+                                     load_model_config, prompt_params)
 from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
 from bench_kit.io import resolve_image, write_jsonl
 from bench_kit.items import default_root, read_items
@@ -31,12 +37,16 @@ from bench_kit.params import load_params
 from bench_kit.types import MODES, Item, Mode, Prediction
 
 Progress = Callable[[int, int], None]
+# Images up to this size (sent as they are) are read on the event loop, larger ones or
+# ones to resize in a worker thread.
+INLINE_IMAGE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
 class RunSpec:
     """What to run. `items`/`out` default to the params' split and results paths; `root`
-    to the items file's benchmark folder. `circular` asks mc items once per rotation."""
+    to the items file's benchmark folder. `circular` asks mc items once per rotation.
+    `max_cost` (USD) / `max_requests` override the params' `eval.budget`."""
 
     model: str
     mode: Mode = "image"
@@ -47,12 +57,15 @@ class RunSpec:
     limit: int | None = None
     fresh: bool = False
     circular: bool = False
+    max_cost: float | None = None
+    max_requests: int | None = None
 
 
 @dataclass(frozen=True)
 class RunSummary:
     """Counts of one run, in predictions: written, answered from the cache, answered by a
-    call in this run (identical requests share one call), failed."""
+    call in this run (identical requests share one call), failed (including those the
+    budget left unasked, also counted in `budget_skipped`, with the reason in `stopped`)."""
 
     model: str
     mode: str
@@ -62,11 +75,15 @@ class RunSummary:
     errors: int
     cost: float
     out: Path
+    budget_skipped: int = 0
+    stopped: str = ""
 
     def log_line(self) -> str:
         """The one line the CLI prints at the end."""
+        skipped = f" ({self.budget_skipped} not asked: {self.stopped})" \
+            if self.budget_skipped else ""
         return (f"eval {self.model}/{self.mode}: {self.total} items: {self.from_cache} from "
-                f"cache, {self.called} called, {self.errors} errors -> {self.out}")
+                f"cache, {self.called} called, {self.errors} errors{skipped} -> {self.out}")
 
 
 @dataclass(frozen=True)
@@ -88,6 +105,7 @@ class _Tally:
     errors: int = 0
     cost: float = 0.0
     done: int = 0
+    skipped: int = 0
 
 
 def default_items(params: dict[str, Any]) -> Path:
@@ -102,8 +120,10 @@ def default_out(params: dict[str, Any], model: str, mode: str) -> Path:
 
 
 def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
-               items_path: Path, circular: bool = False) -> list[WorkUnit]:
-    """Probe every image once and render every prompt, before any call is made.
+               items_path: Path, circular: bool = False,
+               prep: ImagePrep | None = None) -> list[WorkUnit]:
+    """Probe every image once and render every prompt, before any call is made; plan the
+    image transform `prep` asks for (from header facts, without decoding).
 
     Raises:
         InputError: a missing/unreadable image or a prompt that cannot be rendered, naming
@@ -128,6 +148,7 @@ def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
             sent = tuple(blank_info(i.width, i.height) for i in infos)
         else:
             sent = tuple(infos)
+        sent = tuple(plan_prep(info, prep) for info in sent)
         circular_mc = circular and item.task == "mc" and item.choices
         rotations = range(len(item.choices)) if circular_mc else range(1)
         for rotation in rotations:
@@ -147,6 +168,8 @@ def unit_key(unit: WorkUnit, adapter: Adapter, config: ModelConfig, mode: str) -
         "prompt": unit.prompt.text, "images": [i.sha256 for i in unit.images],
         "image_protocol": IMAGE_PROTOCOL, "max_tokens": config.max_tokens,
         "temperature": config.temperature, "mode": mode, "rotation": unit.rotation}
+    if any(i.prep for i in unit.images):  # absent when no image is transformed: keys stay
+        parts["image_prep"] = [i.prep for i in unit.images]
     if adapter.per_item:
         parts["item"] = unit.item.id
     return cache_key(parts)
@@ -167,17 +190,22 @@ def _prediction(unit: WorkUnit, spec: RunSpec, prompts: PromptSet,
                       protocol=_protocol(unit, prompts, record.meta))
 
 
-def _request(unit: WorkUnit, config: ModelConfig, items_path: Path) -> ModelRequest:
+def _request(unit: WorkUnit, config: ModelConfig,
+             items_path: Path) -> tuple[ModelRequest, list[dict[str, Any]]]:
+    """The request for `unit` and the records of the image transforms it needed."""
+    prep = config.image_prep()
     try:
-        images = [load_image(info) for info in unit.images]
+        prepared = [prepare_image(info, prep) for info in unit.images]
     except ValueError as exc:
         raise InputError(f"item {unit.item.id}: {exc}", path=str(items_path),
                          field="image") from None
-    return ModelRequest(prompt=unit.prompt.text, images=images, task=unit.item.task,
-                        question=unit.item.question, choices=unit.prompt.choices,
-                        checks=check_names(unit.item), max_tokens=config.max_tokens,
-                        temperature=config.temperature, image_size=unit.image_size,
-                        item_id=unit.item.id, rotation=unit.rotation)
+    request = ModelRequest(prompt=unit.prompt.text, images=[image for image, _ in prepared],
+                           task=unit.item.task, question=unit.item.question,
+                           choices=unit.prompt.choices, checks=check_names(unit.item),
+                           max_tokens=config.max_tokens, temperature=config.temperature,
+                           image_size=unit.image_size, item_id=unit.item.id,
+                           rotation=unit.rotation)
+    return request, [record for _, record in prepared if record is not None]
 
 
 class _Executor:
@@ -185,10 +213,10 @@ class _Executor:
 
     def __init__(self, spec: RunSpec, config: ModelConfig, adapter: Adapter, cache: CallCache,
                  prompts: PromptSet, items_path: Path, tally: _Tally, total: int,
-                 progress: Progress | None) -> None:
+                 progress: Progress | None, budget: Budget) -> None:
         self.spec, self.config, self.adapter, self.cache = spec, config, adapter, cache
         self.prompts, self.items_path, self.tally = prompts, items_path, tally
-        self.total, self.progress = total, progress
+        self.total, self.progress, self.budget = total, progress, budget
 
     async def run(self, pending: list[tuple[int, WorkUnit]],
                   results: list[Prediction | None]) -> None:
@@ -200,8 +228,13 @@ class _Executor:
 
         async def one(group: list[tuple[int, WorkUnit]]) -> None:
             async with semaphore:
-                outcome = await self._call(group[0][1])
-            self.tally.called += len(group)
+                if self.budget.try_start():
+                    outcome = await self._call(group[0][1])
+                    self.budget.finish(outcome.cost if isinstance(outcome, CallRecord) else 0.0)
+                    self.tally.called += len(group)
+                else:
+                    outcome = (self.budget.reason, 0.0)
+                    self.tally.skipped += len(group)
             for index, unit in group:
                 if isinstance(outcome, CallRecord):
                     results[index] = _prediction(unit, self.spec, self.prompts, outcome)
@@ -225,13 +258,19 @@ class _Executor:
 
     async def _call(self, unit: WorkUnit) -> CallRecord | tuple[str, float]:
         """The cached record of a successful call, or (error, latency) of a failed one."""
-        request = await asyncio.to_thread(_request, unit, self.config, self.items_path)
+        if any(i.prep for i in unit.images) or \
+                sum(i.size_bytes for i in unit.images) > INLINE_IMAGE_BYTES:
+            request, image_prep = await asyncio.to_thread(_request, unit, self.config,
+                                                          self.items_path)
+        else:  # a thread hop costs more client CPU than reading a small file
+            request, image_prep = _request(unit, self.config, self.items_path)
         started = time.perf_counter()
         try:
             response = await self.adapter.complete(request)
         except ModelCallError as exc:
             return str(exc), round(time.perf_counter() - started, 3)
         tokens_in, tokens_out = response.tokens_in, response.tokens_out
+        meta = {**response.meta, "image_prep": image_prep} if image_prep else response.meta
         latency = response.latency_s if response.latency_s is not None \
             else time.perf_counter() - started
         record = CallRecord(response=response.text, tokens_in=tokens_in, tokens_out=tokens_out,
@@ -239,7 +278,7 @@ class _Executor:
                             cost=self.config.cost(tokens_in, tokens_out),
                             truncated=response.truncated,
                             # canonical key order, as a cache read returns it
-                            meta=json.loads(json.dumps(response.meta, sort_keys=True)),
+                            meta=json.loads(json.dumps(meta, sort_keys=True)),
                             created_at=utc_now())
         self.cache.put(unit.key, record)
         self.tally.cost += record.cost
@@ -265,8 +304,13 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     items = read_items(items_path)
     if spec.limit is not None:
         items = items[:spec.limit]
+    limits = budget_params(params, source)
+    budget = Budget(max_cost=spec.max_cost if spec.max_cost is not None else limits.max_cost,
+                    max_requests=spec.max_requests if spec.max_requests is not None
+                    else limits.max_requests)
     units = plan_units(items, mode=spec.mode, root=spec.root or default_root(items_path),
-                       prompts=prompts, items_path=items_path, circular=spec.circular)
+                       prompts=prompts, items_path=items_path, circular=spec.circular,
+                       prep=config.image_prep())
     tally = _Tally()
     with CallCache(cache_path(params, source)) as cache:
         adapter = build_adapter(config, name=spec.model, cache=cache, source=source)
@@ -284,9 +328,10 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
         if progress and tally.done:
             progress(tally.done, len(units))
         executor = _Executor(spec, config, adapter, cache, prompts, Path(items_path), tally,
-                             len(units), progress)
+                             len(units), progress, budget)
         asyncio.run(executor.run(pending, results))
     write_jsonl(out, results)
     return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
                       from_cache=tally.from_cache, called=tally.called, errors=tally.errors,
-                      cost=round(tally.cost, 10), out=Path(out))
+                      cost=round(tally.cost, 10), out=Path(out), budget_skipped=tally.skipped,
+                      stopped=budget.reason if tally.skipped else "")

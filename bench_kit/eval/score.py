@@ -1,35 +1,41 @@
-"""Score one model's predictions: `results/<bench>/<model>/<mode>.jsonl` -> scores + metrics.
+"""Score one model's predictions: `results/<bench>/<model>/<mode>.jsonl` (or any JSONL
+with `id` and `response`) -> per-item scores + the metrics JSON.
 
 Everything is read and checked before anything is written, so a bad input leaves no
-partial output behind.
+partial output behind. Coverage against the items (the frozen split) is always reported:
+items without a prediction are `missing`, predicted ids that are no item are `extra`,
+repeated rows are `duplicated`; none of them changes `n` silently.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
-
+from typing import Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.eval.aggregate import model_metrics, plot_rows
+from bench_kit.eval.predictions import PredictionFile, load_predictions
+from bench_kit.eval.prompts import rotate_choices, rotated_gold
+from bench_kit.eval.scoring import ScoreSettings, metric_name, score_item
 from bench_kit.io import resolve_image, write_json, write_jsonl
 from bench_kit.items import default_root, iter_models, read_items
 from bench_kit.types import MODES, Item, Prediction, Score
 
-if TYPE_CHECKING:
-    from bench_kit.eval.scoring import ScoreSettings
 
 
 @dataclass(frozen=True)
 class ModeScores:
-    """One mode's Score rows (items order), the predictions behind them, and the number
-    of predicted ids that are not items (`extra`)."""
+    """One mode's Score rows (items order), the predictions behind them, the number of
+    predicted ids that are not items (`extra`), of repeated rows (`duplicated`) and the
+    corpus-level metric blocks."""
 
     mode: str
     scores: list[Score]
     predictions: list[Prediction]
     extra: int = 0
+    duplicated: int = 0
+    corpus: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -44,32 +50,13 @@ class ScoreRun:
 
 
 def read_predictions(path: str | Path, *, model: str, mode: str) -> list[Prediction]:
-    """Read one `<mode>.jsonl` predictions file, checking each row's model, mode and id.
+    """Read one `<mode>.jsonl` predictions file (first row per id and rotation).
 
     Raises:
-        InputError: naming the file and line of a malformed row, a row of another model
-            or mode, or a second prediction for the same id and rotation.
+        InputError: naming the file and line of a malformed row or a row of another model
+            or mode.
     """
-    path = Path(path)
-    predictions: list[Prediction] = []
-    first_line: dict[tuple[str, int], int] = {}
-    # Runners may add columns of their own; the contract's columns are validated.
-    for line, prediction in iter_models(path, Prediction, known_only=True):
-        if prediction.model != model:
-            raise InputError(f"prediction of model '{prediction.model}' in the results of "
-                             f"'{model}' (wrong --model or --results?)",
-                             path=str(path), line=line, field="model")
-        if prediction.mode != mode:
-            raise InputError(f"mode '{prediction.mode}' in the {mode} file",
-                             path=str(path), line=line, field="mode")
-        key = (prediction.id, prediction.rotation)
-        if key in first_line:
-            raise InputError(f"second prediction for id '{prediction.id}' rotation "
-                             f"{prediction.rotation} (first on line {first_line[key]})",
-                             path=str(path), line=line, field="id")
-        first_line[key] = line
-        predictions.append(prediction)
-    return predictions
+    return load_predictions(path, model=model, mode=mode).predictions
 
 
 class ImageSizes:
@@ -107,8 +94,6 @@ _PARSE_RANK = {"ok": 0, "judge": 1, "lenient": 2, "failed": 3}
 
 def _rotated(item: Item, rotation: int) -> Item:
     """The item as the model saw it at a CircularEval rotation (choices and gold moved)."""
-    from bench_kit.eval.prompts import rotate_choices, rotated_gold
-
     if rotation == 0:
         return item
     if item.task != "mc" or not item.choices:
@@ -130,7 +115,8 @@ def _unrotate(letter: str | None, item: Item, rotation: int) -> str:
 
 
 def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
-                         size: tuple[int, int] | None, settings: ScoreSettings) -> Score:
+                         size: tuple[int, int] | None, settings: ScoreSettings,
+                         root: Path | None = None) -> Score:
     """One Score for an item from its prediction(s).
 
     One prediction: scored as is. Several (CircularEval, one per rotation of an mc item):
@@ -139,8 +125,6 @@ def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
     makes the whole item an error row (score 0, parse `failed`, `error` set), which
     aggregation keeps out of every denominator.
     """
-    from bench_kit.eval.scoring import metric_name, score_item
-
     first = predictions[0]
     rotations = sorted(p.rotation for p in predictions)
     if len(predictions) > 1 and rotations != list(range(len(item.choices or {}))):
@@ -153,7 +137,7 @@ def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
         return Score(**common, extracted=None, parse="failed", score=0.0, hit=False,
                      error=errors[0])
     results = [score_item(_rotated(item, p.rotation), p.response or "", image_size=size,
-                          settings=settings) for p in predictions]
+                          settings=settings, root=root) for p in predictions]
     if len(results) == 1:
         only = results[0]
         return Score(**common, extracted=only.extracted, parse=only.parse,
@@ -166,22 +150,34 @@ def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
 
 
 def score_mode(mode: str, items: Sequence[Item], predictions: Sequence[Prediction], *,
-               sizes: ImageSizes, settings: ScoreSettings) -> ModeScores:
+               sizes: ImageSizes, settings: ScoreSettings, duplicated: int = 0) -> ModeScores:
     """Score one mode's predictions against the items: one Score per predicted item, in
-    items order; predictions for ids not in the items are counted as `extra`."""
+    items order, plus the corpus-level blocks; predictions for ids not in the items are
+    counted as `extra`."""
+    from bench_kit.eval.corpus import CorpusContext, CorpusRow, corpus_metrics
+    from bench_kit.eval.scorers import SIZED_METRICS
+
+    def size_of(item: Item) -> tuple[int, int] | None:
+        return sizes.of(item) if metric_name(item) in SIZED_METRICS else None
+
     by_id: dict[str, list[Prediction]] = {}
     for prediction in sorted(predictions, key=lambda p: p.rotation):
         by_id.setdefault(prediction.id, []).append(prediction)
     scores: list[Score] = []
     kept: list[Prediction] = []
+    rows: list[CorpusRow] = []
     for item in items:
         found = by_id.pop(item.id, None)
         if found is None:
             continue
         kept.extend(found)
-        size = sizes.of(item) if item.task == "grounding" or item.metric == "iou" else None
-        scores.append(score_prediction_set(item, found, size=size, settings=settings))
-    return ModeScores(mode=mode, scores=scores, predictions=kept, extra=len(by_id))
+        score = score_prediction_set(item, found, size=size_of(item), settings=settings,
+                                     root=sizes.root)
+        scores.append(score)
+        rows.append(CorpusRow(item, score, found[0].response or "", len(found)))
+    corpus = corpus_metrics(rows, CorpusContext(settings, sizes.root, size_of))
+    return ModeScores(mode=mode, scores=scores, predictions=kept, extra=len(by_id),
+                      duplicated=duplicated, corpus=corpus)
 
 
 def prediction_files(results_dir: str | Path) -> dict[str, Path]:
@@ -218,32 +214,63 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
         settings: the `score:` section of params.yaml.
         plots_path: optional JSON list of `{model, mode, capability, accuracy}` rows.
     """
-    from bench_kit.eval.scoring import ScoreSettings
+    files = [load_predictions(path, model=model, mode=mode)
+             for mode, path in prediction_files(results_dir).items()]
+    return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
+                        settings=settings, plots_path=plots_path, clear_other_modes=True)
 
+
+def score_predictions(items_path: str | Path, predictions_path: str | Path,
+                      out_dir: str | Path, metrics_path: str | Path, *, model: str,
+                      mode: str = "image", root: str | Path | None = None,
+                      settings: ScoreSettings | None = None,
+                      plots_path: str | Path | None = None) -> ScoreRun:
+    """Score one predictions file of any origin: rows need only `id` and `response`
+    (`model`, `mode`, `rotation`, `prompt_sha`, `created_at` are filled when absent; see
+    `bench_kit.eval.predictions`). Writes `<out_dir>/<mode>.jsonl` and the metrics JSON.
+
+    Raises:
+        InputError: a bad row (file, line, field), or a row of another model or mode.
+    """
+    if mode not in MODES:
+        raise InputError(f"unknown mode '{mode}' (known: {', '.join(MODES)})", field="mode")
+    if not Path(predictions_path).is_file():
+        raise InputError("predictions file not found", path=str(predictions_path))
+    files = [load_predictions(predictions_path, model=model, mode=mode, foreign=True)]
+    return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
+                        settings=settings, plots_path=plots_path, clear_other_modes=False)
+
+
+def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
+                 out_dir: str | Path, metrics_path: str | Path, *, model: str,
+                 root: str | Path | None, settings: ScoreSettings | None,
+                 plots_path: str | Path | None, clear_other_modes: bool) -> ScoreRun:
     settings = settings or ScoreSettings()
     items = read_items(items_path)
-    files = prediction_files(results_dir)
     sizes = ImageSizes(root if root is not None else default_root(items_path))
     by_mode: dict[str, ModeScores] = {}
-    for mode, path in files.items():
-        predictions = read_predictions(path, model=model, mode=mode)
+    for file in files:
         try:
-            by_mode[mode] = score_mode(mode, items, predictions, sizes=sizes, settings=settings)
+            by_mode[file.mode] = score_mode(file.mode, items, file.predictions, sizes=sizes,
+                                            settings=settings, duplicated=file.duplicated)
         except InputError as exc:
             # Rotation problems are in the predictions; gold and image problems in the items.
-            where = path if exc.field == "rotation" else items_path
+            where = file.path if exc.field == "rotation" else items_path
             raise InputError(exc.reason, path=str(where), field=exc.field) from None
     metrics = model_metrics(model, items,
                             {m: s.scores for m, s in by_mode.items()},
                             {m: s.predictions for m, s in by_mode.items()},
-                            {m: s.extra for m, s in by_mode.items()})
+                            {m: s.extra for m, s in by_mode.items()},
+                            duplicated_by_mode={m: s.duplicated for m, s in by_mode.items()},
+                            corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()})
     out = Path(out_dir)
     score_paths = {mode: out / f"{mode}.jsonl" for mode in by_mode}
     for mode, scores in by_mode.items():
         write_jsonl(score_paths[mode], scores.scores)
-    for mode in MODES:
-        if mode not in by_mode:  # a mode no longer run must not leave stale scores behind
-            (out / f"{mode}.jsonl").unlink(missing_ok=True)
+    if clear_other_modes:
+        for mode in MODES:
+            if mode not in by_mode:  # a mode no longer run must not leave stale scores behind
+                (out / f"{mode}.jsonl").unlink(missing_ok=True)
     write_json(metrics_path, metrics)
     if plots_path is not None:
         write_json(plots_path, plot_rows(metrics))

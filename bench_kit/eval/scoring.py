@@ -13,6 +13,7 @@ two annotators agree). An answer that cannot be parsed scores 0 with parse "fail
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,6 +46,8 @@ class ScoreSettings(BaseModel):
 
     numeric_tolerance: float = Field(0.0, ge=0.0)
     iou_threshold: float = Field(0.5, gt=0.0, le=1.0)
+    embedding_threshold: float = Field(0.8, gt=0.0, le=1.0)
+    pro_max_fpr: float = Field(0.3, gt=0.0, le=1.0)
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ class ScoreContext:
 
     image_size: tuple[int, int] | None
     settings: ScoreSettings
+    root: Path | None = None
 
 
 _DEFAULT_SETTINGS = ScoreSettings()
@@ -88,7 +92,8 @@ def metric_name(item: Item) -> str:
 
 
 def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None = None,
-               settings: ScoreSettings | None = None) -> ItemScore:
+               settings: ScoreSettings | None = None,
+               root: str | Path | None = None) -> ItemScore:
     """Score one response to one item.
 
     Args:
@@ -96,6 +101,7 @@ def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None 
         response: the raw model response.
         image_size: (width, height) of the item's image; needed by grounding items.
         settings: the `score:` section of params.yaml (defaults when None).
+        root: the benchmark root that mask and score-map paths are relative to.
 
     Raises:
         UnknownNameError: the item names a metric that is not registered.
@@ -105,7 +111,9 @@ def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None 
     name = metric_name(item)
     scorer = METRICS.get(name)
     text = strip_reasoning(response if isinstance(response, str) else "")
-    outcome = scorer(item, text, ScoreContext(image_size, settings or _DEFAULT_SETTINGS))
+    context = ScoreContext(image_size, settings or _DEFAULT_SETTINGS,
+                           root if root is None or isinstance(root, Path) else Path(root))
+    outcome = scorer(item, text, context)
     if outcome.parse == PARSE_FAILED:
         outcome = FAILED
     return ItemScore(name, outcome.extracted, outcome.parse, float(outcome.score),
@@ -136,7 +144,7 @@ def _gold_number(item: Item, gold: str) -> tuple[float, bool]:
     return number
 
 
-@_register("accuracy", "choice")
+@_register("accuracy", "choice", "circular")
 def _score_choice(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     found = extract_choice_detailed(text, item.choices or {})
     return _binary(found.value, found.parse, found.value in item.answers)
@@ -223,30 +231,42 @@ def _score_vqa(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     return Outcome(_clip(answer), PARSE_OK, score, score >= 0.5)
 
 
-def _gold_box(item: Item) -> tuple[float, float, float, float]:
-    parts = item.answers[0].strip().strip("[]() ").split(",") if item.answers else []
+def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float, float]:
+    """A gold box "x1,y1,x2,y2" in pixels (the item's first answer unless `answer` is given).
+
+    Raises:
+        InputError: the answer is not four numbers (field `answers`).
+    """
+    text = answer if answer is not None else (item.answers[0] if item.answers else "")
+    parts = text.strip().strip("[]() ").split(",")
     try:
         if len(parts) != 4:
             raise ValueError
         x1, y1, x2, y2 = (float(p) for p in parts)
     except ValueError:
-        raise InputError(f"item '{item.id}': a grounding answer must be 'x1,y1,x2,y2' in "
-                         f"pixels, got {item.answers[:1]}", field="answers") from None
+        raise InputError(f"item '{item.id}': a box answer must be 'x1,y1,x2,y2' in "
+                         f"pixels, got {text!r}", field="answers") from None
     return x1, y1, x2, y2
 
 
-@_register("iou")
-def _score_iou(item: Item, text: str, ctx: ScoreContext) -> Outcome:
-    gold = _gold_box(item)
-    if not clean_response(text):
-        return FAILED
+def image_size_of(item: Item, ctx: ScoreContext) -> tuple[int, int]:
+    """The item's image size from the context, or an InputError naming the item."""
     if ctx.image_size is None:
-        raise InputError(f"item '{item.id}': grounding needs the image size (does the item "
-                         f"have an image?)", field="image")
+        raise InputError(f"item '{item.id}': metric {metric_name(item)} needs the image size "
+                         f"(does the item have an image?)", field="image")
     width, height = ctx.image_size
     if width <= 0 or height <= 0:
         raise InputError(f"item '{item.id}': image size {width}x{height} is not positive",
                          field="image")
+    return width, height
+
+
+@_register("iou")
+def _score_iou(item: Item, text: str, ctx: ScoreContext) -> Outcome:
+    gold = gold_box(item)
+    if not clean_response(text):
+        return FAILED
+    width, height = image_size_of(item, ctx)
     found = extract_box_detailed(text, width, height)
     if found.value is None:
         return FAILED
@@ -278,3 +298,7 @@ def _score_checklist(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     extracted = ",".join("?" if v is None else ("yes" if v else "no") for v in verdicts)
     parse = PARSE_OK if found == len(checks) else "lenient"
     return Outcome(extracted, parse, right / len(checks), right == len(checks))
+
+
+# The metrics of DOMAIN §3 beyond the task defaults register themselves on import.
+from bench_kit.eval import scorers as _scorers  # noqa: E402,F401

@@ -36,7 +36,9 @@ def build_adapter(config: "ModelConfig", *, name: str, cache: "CallCache | None"
 
 
 # Registration happens on import; these modules import their heavy libraries lazily.
-from bench_kit.eval.adapters import chance, ocr, openai_compat, text_only  # noqa: E402
+from bench_kit.eval.adapters import (anthropic, chance, gemini, ocr, ollama,  # noqa: E402
+                                     openai_compat, text_only)
 
 __all__ = ["ADAPTERS", "Adapter", "AdapterContext", "ImageInput", "ModelRequest",
-           "ModelResponse", "build_adapter", "chance", "ocr", "openai_compat", "text_only"]
+           "ModelResponse", "anthropic", "build_adapter", "chance", "gemini", "ocr", "ollama",
+           "openai_compat", "text_only"]

@@ -1,0 +1,323 @@
+"""Contamination against reference corpora, text side (DOMAIN §5.2): exact, n-gram, MinHash.
+
+Items are few (thousands to 100k) and the reference corpus is large (up to millions of
+questions), so every check indexes the *items* and streams the reference once: cost is
+linear in the corpus size and nothing compares all pairs.
+
+- `contamination.exact`: the normalised question + options (or the question alone) equals a
+  reference row's normalised text;
+- `contamination.ngram`: word n-grams (13, or 8 for questions shorter than 13 words; each
+  CJK character counts as a word, i.e. character n-grams for Chinese) shared with one
+  reference row, through a hash index of the items' n-grams;
+- `contamination.minhash`: MinHash LSH (datasketch) on character 5-gram shingles, every
+  candidate verified by exact Jaccard ≥ `minhash_threshold`. Reference signatures are
+  cached on disk under the corpus content hash.
+
+Evidence names the reference row (`ref_id`, `source`, its original text) and the score.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import Any, Iterator
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from bench_kit.audit.base import AuditContext, CheckParams, check, spec_of
+from bench_kit.audit.feature_cache import DEFAULT_CACHE_DIR, feature_key, load_array, save_array
+from bench_kit.audit.reference import ReferenceSet, reference_text
+from bench_kit.errors import ConfigError
+from bench_kit.types import Finding
+
+_CJK_CHAR = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK_CHAR}]|[^\s{_CJK_CHAR}]+")
+# Reference rows whose MinHash signatures are computed in one datasketch bulk call.
+_CHUNK = 4096
+_QUOTE_CHARS = 200
+
+
+class ContaminationSettings(BaseModel):
+    """`audit.contamination`: thresholds of the contamination checks (DOMAIN §5.2)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ngram_n: int = Field(13, ge=2)
+    ngram_short_n: int = Field(8, ge=2)
+    minhash_threshold: float = Field(0.8, gt=0.0, le=1.0)
+    minhash_shingle: int = Field(5, ge=1)
+    minhash_perm: int = Field(128, ge=16, le=1024)
+    rephrase: float = Field(0.9, gt=0.0, le=1.0)
+    review: float = Field(0.6, gt=0.0, le=1.0)
+    judge: str | None = None
+    cache_dir: str | None = DEFAULT_CACHE_DIR
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "ContaminationSettings":
+        if self.review > self.rephrase:
+            raise PydanticCustomError("threshold_order", "review ({review}) must be <= "
+                                      "rephrase ({rephrase})",
+                                      {"review": self.review, "rephrase": self.rephrase})
+        if self.ngram_short_n > self.ngram_n:
+            raise PydanticCustomError("threshold_order", "ngram_short_n must be <= ngram_n", {})
+        return self
+
+
+class ContaminationParams(CheckParams):
+    """The nested `audit.contamination` mapping."""
+
+    contamination: ContaminationSettings = ContaminationSettings()
+
+
+def tokens(text: str) -> list[str]:
+    """Words of a normalised text, each CJK character a word of its own.
+
+    >>> tokens("how many 红色 circles")
+    ['how', 'many', '红', '色', 'circles']
+    """
+    return _TOKEN.findall(text)
+
+
+def ngrams(words: list[str], n: int) -> set[str]:
+    """The distinct word n-grams (joined by spaces)."""
+    return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def shingles(text: str, size: int) -> set[bytes]:
+    """Character `size`-gram shingles of a text (the whole text when it is shorter)."""
+    data = text.encode("utf-8") if len(text) <= size else None
+    if data is not None:
+        return {data}
+    return {text[i:i + size].encode("utf-8") for i in range(len(text) - size + 1)}
+
+
+_ROLL = 1_000_003  # multiplier of the polynomial shingle hash
+
+
+def shingle_hashes(text: str, size: int) -> Any:
+    """32-bit hashes of the distinct character `size`-gram shingles (numpy uint64 array).
+
+    A polynomial rolling hash over the code points, vectorised with numpy: deterministic
+    across processes (the on-disk signature cache relies on it) and about 4x cheaper than
+    hashing each shingle with sha1. Exact Jaccard verification uses the shingles themselves.
+    """
+    import numpy as np
+
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    width = min(size, len(codes))
+    count = len(codes) - width + 1
+    hashes = np.zeros(max(count, 1), dtype=np.uint64)
+    for offset in range(width):
+        hashes += codes[offset:offset + count] * np.uint64(pow(_ROLL, width - 1 - offset, 2**32))
+    return np.unique(hashes & np.uint64(0xFFFFFFFF))
+
+
+def signatures(texts: list[str], size: int, perm: int) -> list[Any]:
+    """datasketch MinHash signatures of the texts' shingle hashes (seed 1)."""
+    from datasketch import MinHash
+
+    return MinHash.bulk([shingle_hashes(t, size).tolist() for t in texts], num_perm=perm,
+                        hashfunc=int)
+
+
+def item_texts(ctx: AuditContext) -> list[tuple[str, str, str]]:
+    """(id, normalised question + options, normalised question) per item, computed once."""
+
+    def compute() -> list[tuple[str, str, str]]:
+        rows = []
+        for item in ctx.items:
+            options = [item.choices[k] for k in sorted(item.choices)] if item.choices else []
+            text = reference_text(item.question, options)
+            if text:
+                rows.append((item.id, text, ctx.questions[item.id]))
+        return rows
+
+    return ctx.memo("contamination_texts", compute)
+
+
+def ref_evidence(row: dict[str, Any]) -> dict[str, Any]:
+    """Evidence naming a reference row: id, source and (shortened) original text."""
+    original = row["original"]
+    if len(original) > _QUOTE_CHARS:
+        original = original[:_QUOTE_CHARS - 1] + "…"
+    return {"ref_id": row["ref_id"], "source": row["source"], "reference": original}
+
+
+def _reference(ctx: AuditContext) -> ReferenceSet:
+    return ctx.references
+
+
+def _progress(ctx: AuditContext, stage: str, done: int, total: int) -> None:
+    if ctx.progress and (done % 100_000 == 0 or done == total):
+        ctx.progress(stage, done, total)
+
+
+@check("contamination.exact", severity="error", params=ContaminationParams,
+       requires=("references",))
+def exact_match(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+    """Normalised question (+ options) equal to a reference question (NFKC, case, punctuation)."""
+    spec = spec_of("contamination.exact")
+    by_text: dict[str, list[str]] = defaultdict(list)
+    by_question: dict[str, list[str]] = defaultdict(list)
+    for ident, text, question in item_texts(ctx):
+        by_text[text].append(ident)
+        if question:
+            by_question[question].append(ident)
+    found: dict[str, tuple[str, dict[str, Any]]] = {}
+    reference = _reference(ctx)
+    for done, row in enumerate(reference.rows(), start=1):
+        hits = [(i, "question+options") for i in by_text.get(row["text"], ())]
+        hits += [(i, "question") for i in by_question.get(row["question"], ())]
+        for ident, kind in hits:
+            if ident not in found or (found[ident][0] == "question" and kind != "question"):
+                found[ident] = (kind, row)
+        _progress(ctx, "contamination.exact", done, reference.size)
+    for ident in sorted(found):
+        kind, row = found[ident]
+        yield spec.finding(ident, f"{kind.replace('+', ' + ')} equal to reference "
+                           f"'{row['ref_id']}' ({row['source']}) after normalisation",
+                           {**ref_evidence(row), "matched": kind, "score": 1.0}, score=1.0)
+
+
+def _ngram_size(count: int, settings: ContaminationSettings) -> int | None:
+    if count >= settings.ngram_n:
+        return settings.ngram_n
+    if count >= settings.ngram_short_n:
+        return settings.ngram_short_n
+    return None  # shorter questions: exact, MinHash and embeddings cover them
+
+
+@check("contamination.ngram", severity="warn", params=ContaminationParams,
+       requires=("references",))
+def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+    """Word n-grams (13; 8 for short questions; CJK by character) shared with a reference row."""
+    spec = spec_of("contamination.ngram")
+    settings = params.contamination
+    index: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    items: list[tuple[str, int, int]] = []  # (id, n, number of distinct n-grams)
+    for ident, text, _ in item_texts(ctx):
+        words = tokens(text)
+        size = _ngram_size(len(words), settings)
+        if size is None:
+            continue
+        grams = ngrams(words, size)
+        for gram in grams:
+            index[size][gram].append(len(items))
+        items.append((ident, size, len(grams)))
+    best: dict[int, tuple[int, dict[str, Any], str]] = {}
+    reference = _reference(ctx)
+    sizes = sorted(index)
+    for done, row in enumerate(reference.rows(), start=1):
+        words = tokens(row["text"])
+        shared: Counter[int] = Counter()
+        example: dict[int, str] = {}
+        for size in sizes:
+            table = index[size]
+            for gram in ngrams(words, size):
+                for position in table.get(gram, ()):
+                    shared[position] += 1
+                    example.setdefault(position, gram)
+        for position, count in shared.items():
+            if position not in best or count > best[position][0]:
+                best[position] = (count, row, example[position])
+        _progress(ctx, "contamination.ngram", done, reference.size)
+    for position in sorted(best, key=lambda p: items[p][0]):
+        count, row, gram = best[position]
+        ident, size, total = items[position]
+        share = count / total
+        yield spec.finding(
+            ident, f"shares {count}/{total} {size}-grams with reference '{row['ref_id']}' "
+            f"({row['source']})", {**ref_evidence(row), "span": gram, "n": size,
+                                   "shared": count, "total": total, "score": round(share, 4)},
+            severity="error" if share >= 0.5 else "warn", score=share)
+
+
+def _jaccard(a: set[bytes], b: set[bytes]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
+
+
+def _signature_chunks(ctx: AuditContext, settings: ContaminationSettings
+                      ) -> Iterator[tuple[list[dict[str, Any]], Any]]:
+    """(rows, uint32 signatures) of the reference in chunks, from the cache when present."""
+    import numpy as np
+    reference = _reference(ctx)
+    key = feature_key("minhash", corpus=reference.content_hash, perm=settings.minhash_perm,
+                      shingle=settings.minhash_shingle,
+                      scheme="rolling-utf32+datasketch-affine32-seed1")
+    cached = load_array(settings.cache_dir, key)
+    if cached is not None and cached.shape != (reference.size, settings.minhash_perm):
+        cached = None
+    fresh = None if cached is not None else np.zeros((reference.size, settings.minhash_perm),
+                                                     dtype=np.uint32)
+    start = 0
+    chunk: list[dict[str, Any]] = []
+
+    def flush() -> Any:
+        stop = start + len(chunk)
+        if cached is not None:
+            return cached[start:stop]
+        texts = [row["text"] for row in chunk]
+        for offset, sig in enumerate(signatures(texts, settings.minhash_shingle,
+                                                settings.minhash_perm)):
+            fresh[start + offset] = sig.hashvalues
+        return fresh[start:stop]
+
+    for row in reference.rows():
+        chunk.append(row)
+        if len(chunk) == _CHUNK:
+            yield chunk, flush()
+            start += len(chunk)
+            chunk = []
+            _progress(ctx, "contamination.minhash", start, reference.size)
+    if chunk:
+        yield chunk, flush()
+        start += len(chunk)
+    if fresh is not None:
+        save_array(settings.cache_dir, key, fresh)
+
+
+@check("contamination.minhash", severity="warn", params=ContaminationParams,
+       requires=("references",))
+def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+    """MinHash LSH on character 5-gram shingles; candidates verified by exact Jaccard ≥ 0.8."""
+    from datasketch import LeanMinHash, MinHashLSH
+
+    spec = spec_of("contamination.minhash")
+    settings = params.contamination
+    texts = item_texts(ctx)
+    item_sets = [shingles(text, settings.minhash_shingle) for _, text, _ in texts]
+    try:
+        lsh = MinHashLSH(threshold=settings.minhash_threshold, num_perm=settings.minhash_perm)
+    except ValueError as exc:  # datasketch: too few bands for this threshold and perm count
+        raise ConfigError(f"{ctx.params_source}: audit.contamination.minhash_threshold: "
+                          f"{settings.minhash_threshold} with minhash_perm "
+                          f"{settings.minhash_perm}: {exc}; lower the threshold or raise "
+                          "minhash_perm") from None
+    item_sigs = signatures([text for _, text, _ in texts], settings.minhash_shingle,
+                           settings.minhash_perm)
+    with lsh.insertion_session() as session:
+        for position, signature in enumerate(item_sigs):
+            session.insert(position, signature)
+    scheme = item_sigs[0].scheme if item_sigs else None
+    best: dict[int, tuple[float, dict[str, Any]]] = {}
+    for rows, sigs in _signature_chunks(ctx, settings):
+        if scheme is None:
+            continue
+        for row, sig in zip(rows, sigs):
+            candidates = lsh.query(LeanMinHash(seed=1, hashvalues=sig, scheme=scheme))
+            if not candidates:
+                continue
+            ref_set = shingles(row["text"], settings.minhash_shingle)
+            for position in candidates:
+                score = _jaccard(item_sets[position], ref_set)
+                if score >= settings.minhash_threshold and (
+                        position not in best or score > best[position][0]):
+                    best[position] = (score, row)
+    for position in sorted(best, key=lambda p: texts[p][0]):
+        score, row = best[position]
+        yield spec.finding(texts[position][0], f"near-duplicate of reference '{row['ref_id']}' "
+                           f"({row['source']}): Jaccard {score:.2f} on "
+                           f"{settings.minhash_shingle}-character shingles",
+                           {**ref_evidence(row), "jaccard": round(score, 4),
+                            "score": round(score, 4)}, score=score)

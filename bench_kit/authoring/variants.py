@@ -1,0 +1,260 @@
+"""`bench-kit author variants`: parallel variant families of every v0 item (DOMAIN §5.4).
+
+Kinds (fixed variant numbers, so ids stay stable when a kind is switched off): v1 synonym,
+v2 negation, v3 hypothetical, v4 deixis (reference erasure, marked intentionally harder),
+v5 register (colloquial or formal), v6 paraphrase (an LLM through a model adapter). Every
+variant passes the gate (bench_kit.authoring.gate) or goes to the rejects file with the
+reason and both scores; a kind that does not apply is recorded there as a skip.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from bench_kit.authoring import counterfactual as cf
+from bench_kit.authoring.gate import GateResult, GateThresholds, judge, score_pairs
+from bench_kit.authoring.lexicon import deixis_rewrite, register_rewrite, synonym_rewrite
+from bench_kit.authoring.scenes import SceneAnn, read_annotations
+from bench_kit.authoring.templates import GenerateParams, TemplateSpec, load_taxonomy, load_templates
+from bench_kit.errors import InputError
+from bench_kit.io import write_jsonl
+from bench_kit.items import read_items
+from bench_kit.params import load_params, section
+from bench_kit.registry import Registry
+from bench_kit.types import Item
+
+KIND_NUMBERS = {"synonym": 1, "negation": 2, "hypothetical": 3, "deixis": 4, "register": 5,
+                "paraphrase": 6}
+
+
+class VariantParams(BaseModel):
+    """The `variants:` section of params.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int = 5
+    kinds: list[str] = Field(default_factory=lambda: ["synonym", "negation", "hypothetical",
+                                                      "deixis", "register"])
+    paraphraser: str | None = None   # a model name under eval.models, or null
+    min_kinds: int = Field(4, ge=0)  # accepted kinds each v0 item should get (reported)
+    gate: GateThresholds = Field(default_factory=GateThresholds)
+    gate_by_kind: dict[str, GateThresholds] = Field(default_factory=dict)
+
+    @field_validator("kinds")
+    @classmethod
+    def _known(cls, value: list[str]) -> list[str]:
+        unknown = [k for k in value if k not in KIND_NUMBERS or k == "paraphrase"]
+        if unknown:
+            raise ValueError(f"unknown kind(s) {unknown}; known: "
+                             f"{', '.join(k for k in KIND_NUMBERS if k != 'paraphrase')} "
+                             "(the paraphrase kind is switched on by `paraphraser`)")
+        return value
+
+    def limits(self, kind: str) -> GateThresholds:
+        """The gate thresholds of one kind."""
+        return self.gate_by_kind.get(kind, self.gate)
+
+
+@dataclass
+class Context:
+    """What the rule-based kinds need besides the item."""
+
+    specs: dict[str, TemplateSpec]
+    scenes: dict[str, SceneAnn]
+    seed: int
+    sources: dict[str, cf.TemplateSource | cf.Skip] = field(default_factory=dict)
+
+    def source(self, item: Item) -> cf.TemplateSource | cf.Skip:
+        """The item's template source (computed once per item)."""
+        if item.id not in self.sources:
+            self.sources[item.id] = cf.find_source(item, self.specs, self.scenes)
+        return self.sources[item.id]
+
+    def pick(self, item: Item, salt: str) -> int:
+        """A stable per-item number (for choices such as the register style)."""
+        digest = hashlib.sha256(f"{self.seed}:{salt}:{item.id}".encode()).digest()
+        return int.from_bytes(digest[:4], "big")
+
+
+VariantRule = Callable[[Item, Context], "cf.Draft | cf.Skip"]
+VARIANT_KINDS: Registry[VariantRule] = Registry("variant kind")
+
+
+def _text_rule(rewrite: Callable[[str], str], why: str, **meta: Any) -> VariantRule:
+    def rule(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
+        question = rewrite(item.question)
+        if question == item.question:
+            return cf.Skip(why)
+        return cf.Draft(question, list(item.answers), item.choices, meta=dict(meta))
+    return rule
+
+
+VARIANT_KINDS.register("synonym")(_text_rule(synonym_rewrite, "no lexicon entry matches"))
+VARIANT_KINDS.register("deixis")(_text_rule(deixis_rewrite, "no explicit reference to erase",
+                                            intentionally_harder=True))
+
+
+@VARIANT_KINDS.register("register")
+def _register(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
+    style = ("colloquial", "formal")[ctx.pick(item, "register") % 2]
+    question = register_rewrite(item.question, style, ctx.pick(item, "prefix"))
+    return cf.Draft(question, list(item.answers), item.choices, meta={"register": style})
+
+
+@VARIANT_KINDS.register("negation")
+def _negation(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
+    return cf.negation(item, ctx.source(item))
+
+
+@VARIANT_KINDS.register("hypothetical")
+def _hypothetical(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
+    return cf.hypothetical(item, ctx.source(item), ctx.seed)
+
+
+@dataclass
+class VariantSummary:
+    """What `run_variants` wrote, with per-kind tallies for the acceptance report."""
+
+    out_path: Path
+    rejects_path: Path
+    n_base: int = 0
+    n_items: int = 0
+    proposed: Counter = field(default_factory=Counter)
+    accepted: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)
+    kinds_per_item: Counter = field(default_factory=Counter)
+    min_kinds: int = 4
+
+    @property
+    def short_items(self) -> int:
+        """v0 items with fewer than `min_kinds` accepted variant kinds."""
+        return sum(n for kinds, n in self.kinds_per_item.items() if kinds < self.min_kinds)
+
+    def rates(self) -> dict[str, dict[str, Any]]:
+        """Per kind: proposed, accepted, skipped and the gate's acceptance rate."""
+        return {kind: {"proposed": self.proposed[kind], "accepted": self.accepted[kind],
+                       "skipped": self.skipped[kind],
+                       "acceptance": round(self.accepted[kind] / self.proposed[kind], 4)
+                       if self.proposed[kind] else None}
+                for kind in KIND_NUMBERS if self.proposed[kind] or self.skipped[kind]}
+
+
+def _variant_item(item: Item, kind: str, draft: cf.Draft, result: GateResult) -> Item:
+    meta = {**item.meta, "variant": {"rule": kind, **draft.meta,
+                                     "similarity": result.similarity,
+                                     "edit_ratio": result.edit_ratio}}
+    number = KIND_NUMBERS[kind]
+    row = {**item.model_dump(), "id": f"{item.id}.v{number}", "question": draft.question,
+           "answers": draft.answers, "choices": draft.choices, "variant": f"v{number}",
+           "variant_of": item.id, "variant_kind": kind, "meta": meta}
+    return Item.model_validate(row)
+
+
+def build_variants(items: list[Item], ctx: Context, params: VariantParams,
+                   paraphrase: Callable[[list[Item]], dict[str, str | cf.Skip]] | None = None,
+                   ) -> tuple[list[Item], list[dict[str, Any]], VariantSummary]:
+    """Variants of every v0 item, gated; returns (items in family order, reject rows, tally).
+
+    `paraphrase`, when given, maps v0 items to {id: LLM rewrite of the question, or Skip}.
+    """
+    bases = [item for item in items if item.variant == "v0"]
+    proposals: list[tuple[Item, str, cf.Draft]] = []
+    rejects: list[dict[str, Any]] = []
+    summary = VariantSummary(Path(), Path(), n_base=len(bases), min_kinds=params.min_kinds)
+    rewrites = paraphrase(bases) if paraphrase else {}
+    for item in bases:
+        for kind in params.kinds + (["paraphrase"] if paraphrase else []):
+            if kind == "paraphrase":
+                text = rewrites.get(item.id, cf.Skip("the paraphraser gave no text"))
+                draft: cf.Draft | cf.Skip = (text if isinstance(text, cf.Skip) else
+                                            cf.Draft(text, list(item.answers), item.choices))
+            else:
+                draft = VARIANT_KINDS.get(kind)(item, ctx)
+            if isinstance(draft, cf.Skip):
+                summary.skipped[kind] += 1
+                rejects.append({"id": f"{item.id}.v{KIND_NUMBERS[kind]}", "variant_of": item.id,
+                                "variant_kind": kind, "stage": "skip", "reason": draft.reason,
+                                "original": item.question, "question": None,
+                                "similarity": None, "edit_ratio": None})
+            else:
+                proposals.append((item, kind, draft))
+    scores = score_pairs([(item.question, draft.question) for item, _, draft in proposals])
+    families: dict[str, list[Item]] = {item.id: [] for item in bases}
+    for (item, kind, draft), (similarity, ratio) in zip(proposals, scores, strict=True):
+        summary.proposed[kind] += 1
+        result = judge(similarity, ratio, params.limits(kind))
+        if result.accepted:
+            summary.accepted[kind] += 1
+            families[item.id].append(_variant_item(item, kind, draft, result))
+        else:
+            rejects.append({"id": f"{item.id}.v{KIND_NUMBERS[kind]}", "variant_of": item.id,
+                            "variant_kind": kind, "stage": "gate", "reason": result.reason,
+                            "original": item.question, "question": draft.question,
+                            "similarity": result.similarity, "edit_ratio": result.edit_ratio})
+    out: list[Item] = []
+    for item in items:
+        out.append(item)
+        out.extend(families.get(item.id, []))
+        if item.variant == "v0":
+            summary.kinds_per_item[len(families[item.id])] += 1
+    seen: set[str] = set()
+    for item in out:
+        if item.id in seen:
+            raise InputError(f"variant id '{item.id}' already exists in the input; run "
+                             "variants on the v0 items only", field="id")
+        seen.add(item.id)
+    summary.n_items = len(out)
+    return out, rejects, summary
+
+
+def run_variants(params_path: str | Path, items_path: str | Path, out: str | Path,
+                 rejects_path: str | Path, annotations: str | Path | None = None,
+                 templates: str | Path | None = None) -> VariantSummary:
+    """Read v0 items (+ annotations and templates, for the kinds that recompute golds), build
+    and gate the variant families, write items and rejects atomically.
+
+    Without annotations, negation and hypothetical variants are skipped (stated per item).
+    """
+    params = load_params(params_path)
+    source = str(params_path)
+    settings = section(params, "variants", VariantParams, source=source)
+    generate = section(params, "generate", GenerateParams, source=source)
+    items = read_items(items_path)
+    specs: dict[str, TemplateSpec] = {}
+    scenes: dict[str, SceneAnn] = {}
+    if annotations is not None:
+        taxonomy = load_taxonomy(params, source=source)
+        specs = {s.id: s for s in load_templates(templates or generate.templates, taxonomy)}
+        scenes = {s.scene: s for s in read_annotations(annotations)}
+    paraphrase = None
+    if settings.paraphraser:
+        from bench_kit.authoring.paraphrase import llm_paraphraser
+
+        paraphrase = llm_paraphraser(params, settings.paraphraser, source=source)
+    ctx = Context(specs=specs, scenes=scenes, seed=settings.seed)
+    out_items, rejects, summary = build_variants(items, ctx, settings, paraphrase)
+    write_jsonl(out, out_items)
+    write_jsonl(rejects_path, rejects)
+    summary.out_path, summary.rejects_path = Path(out), Path(rejects_path)
+    return summary
+
+
+def format_variant_summary(summary: VariantSummary) -> str:
+    """Acceptance per kind and the family-size histogram, as plain text."""
+    lines = [f"{'kind':<14}{'proposed':>9}{'accepted':>9}{'rate':>8}{'skipped':>9}",
+             "-" * 49]
+    for kind, row in summary.rates().items():
+        rate = f"{row['acceptance']:.1%}" if row["acceptance"] is not None else "-"
+        lines.append(f"{kind:<14}{row['proposed']:>9}{row['accepted']:>9}{rate:>8}"
+                     f"{row['skipped']:>9}")
+    sizes = "  ".join(f"{k}: {n}" for k, n in sorted(summary.kinds_per_item.items()))
+    lines.append(f"accepted kinds per v0 item -> items: {sizes}")
+    lines.append(f"v0 items with fewer than {summary.min_kinds} kinds: {summary.short_items} "
+                 f"of {summary.n_base}")
+    return "\n".join(lines)
