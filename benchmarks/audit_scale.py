@@ -134,6 +134,8 @@ def run_text(n_items: int, n_ref: int, tmp: Path) -> dict[str, Any]:
     _timed("build_s", out, lambda: build_reference([tmp / "public.jsonl"], tmp / "ref.jsonl"))
     ctx = _context(_planted_items(n_items, reference, 2), tmp / "ref.jsonl", tmp)
     del reference
+    # Baseline: one bare pass over the reference file (read + parse every row).
+    _timed("stream_s", out, lambda: sum(1 for _ in ctx.references.rows()))
     params = {"contamination": {"cache_dir": str(tmp / "cache")}}
     out["exact_found"] = _timed("exact_s", out,
                                 lambda: _findings("contamination.exact", ctx, params))

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import make_item
 
 from bench_kit.cli import cli
 from bench_kit.eval.compare import compare_revisions, data_changes, format_comparison
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.types import Item
-from conftest import make_item
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 DVC = str(Path(sys.executable).parent / "dvc")
@@ -59,7 +59,7 @@ def _write(root, items: list[dict], hits: dict[str, dict[str, bool]]) -> None:
 
 
 def _dvc(root, *args):
-    proc = subprocess.run([DVC, *args], cwd=root, capture_output=True, text=True,
+    proc = subprocess.run([DVC, *args], cwd=root, capture_output=True, text=True, check=False,
                           env={**os.environ, **ENV})
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
@@ -162,3 +162,12 @@ def test_cli_errors_are_one_line(repo, args, message):
     assert result.exit_code in (1, 2)
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.output
+
+
+def test_a_clone_without_the_dvc_cache_says_dvc_pull(repo, tmp_path):
+    clone = tmp_path / "clone"
+    _git(tmp_path, "clone", "-q", str(repo), str(clone))
+    result = CliRunner().invoke(cli, ["compare", "--repo", str(clone), "--rev", "HEAD~1",
+                                      "--rev", "HEAD"])
+    assert result.exit_code == 1
+    assert "not found at revision HEAD~1" in result.output and "dvc pull" in result.output

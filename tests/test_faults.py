@@ -33,7 +33,7 @@ EXPECTED_REASON = {
     "500": r"^HTTP 500 \(gave up after 3 attempts\)$",
     "502": r"^HTTP 502 \(gave up after 3 attempts\)$",
     "503": r"^HTTP 503 \(gave up after 3 attempts\)$",
-    "timeout": r"^timeout after 0\.3s \(gave up after 3 attempts\)$",
+    "timeout": r"^timeout after 1\.5s \(gave up after 3 attempts\)$",
     "reset": r"^connection error \(\w+\) \(gave up after 3 attempts\)$",
     "badjson": r"^malformed response body \(not JSON\)$",
     "nochoices": r"^response has no choices$",
@@ -58,7 +58,7 @@ def _items(path: Path) -> list[dict[str, Any]]:
 
 def _params(path: Path, url: str, cache: Path) -> Path:
     model = {"adapter": "openai", "model": "vlm-faulty", "base_url": url, "concurrency": 16,
-             "timeout_s": 0.3, "max_retries": MAX_RETRIES, "backoff_s": 0.01}
+             "timeout_s": 1.5, "max_retries": MAX_RETRIES, "backoff_s": 0.01}
     path.write_text(yaml.safe_dump({"bench": "faults", "eval": {
         "cache": str(cache), "models": {"vlm": model}}}))
     return path
@@ -91,7 +91,7 @@ def faulty_run(tmp_path_factory):
     items = tmp / "items.jsonl"
     rows = _items(items)
     cache = tmp / "cache" / "calls.sqlite"
-    with FaultServer(seed=20261130, rate=0.2, persistent=MAX_RETRIES + 1, hang_s=0.6,
+    with FaultServer(seed=20261130, rate=0.2, persistent=MAX_RETRIES + 1, hang_s=2.5,
                      slow_s=0.1) as server:
         first, first_out = _run(tmp, "first", items, server.url, cache)
         first_preds = read_jsonl(first_out)

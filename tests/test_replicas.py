@@ -32,7 +32,7 @@ def _bench(tmp_path: Path, urls: list[str], *, max_retries: int = 3) -> tuple[Pa
     write_jsonl(items, [make_item(id=f"r{n:03d}", question=f"Is box {n} open?", task="yesno",
                                   answers=["yes"]) for n in range(N_ITEMS)])
     model = {"adapter": "openai", "model": "vlm-dp", "base_url": urls, "concurrency": 12,
-             "timeout_s": 2.0, "max_retries": max_retries, "backoff_s": 0.01}
+             "timeout_s": 10.0, "max_retries": max_retries, "backoff_s": 0.01}
     params = tmp_path / "params.yaml"
     params.write_text(yaml.safe_dump({"bench": "dp", "eval": {
         "cache": str(tmp_path / "calls.sqlite"), "models": {"vlm": model}}}))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import make_item, write_png
 
 from bench_kit.cli import cli
 from bench_kit.eval.aggregate import model_metrics
@@ -16,7 +17,6 @@ from bench_kit.eval.report import md_escape, write_report
 from bench_kit.eval.report_data import ReportSettings
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.types import Item, Prediction, Score
-from conftest import make_item, write_png
 
 SCRIPT = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"

@@ -1,11 +1,29 @@
-"""Wilson intervals against reference values (scipy.stats.binomtest(...).proportion_ci
-(method="wilson"), equal to Newcombe 1998, method 3)."""
+"""Wilson intervals, bootstrap, McNemar, Holm and power against reference values.
+
+Wilson: scipy.stats.binomtest(...).proportion_ci(method="wilson") (Newcombe 1998, method 3).
+"""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from bench_kit.eval.stats import mean_or_none, proportion, wilson_interval
+from bench_kit.eval.paired import (
+    holm,
+    mcnemar,
+    min_detectable_difference,
+    min_detectable_difference_unpaired,
+    paired_bootstrap,
+    paired_sample_size,
+)
+from bench_kit.eval.stats import (
+    bootstrap_accuracy,
+    cluster_draws,
+    mean_or_none,
+    proportion,
+    wilson_interval,
+)
 
 REFERENCE = [
     # hits, n, low, high
@@ -55,13 +73,6 @@ def test_proportion_and_mean_of_empty_groups_are_none():
 
 
 # ---- bootstrap, McNemar, Holm, minimum detectable difference ---------------------------
-
-import math  # noqa: E402
-
-from bench_kit.eval.paired import (holm, mcnemar, min_detectable_difference,  # noqa: E402
-                                   min_detectable_difference_unpaired, paired_bootstrap,
-                                   paired_sample_size)
-from bench_kit.eval.stats import bootstrap_accuracy, cluster_weights  # noqa: E402
 
 MCNEMAR = [
     # b, c, method, statistic, p — exact: scipy.stats.binomtest(b, b+c, .5); chi2: Agresti
@@ -155,11 +166,12 @@ def test_macro_bootstrap_weighs_strata_equally():
     assert bootstrap_accuracy(hits, seed=0).value == pytest.approx(90 / 110)
 
 
-def test_cluster_weights_draw_whole_clusters():
-    weights = cluster_weights(["g1", "g1", "g2", "g3"], 50, seed=1)
-    assert weights.shape == (50, 4)
-    assert (weights[:, 0] == weights[:, 1]).all()  # members of g1 drawn together
-    assert (weights[:, [0, 2, 3]].sum(axis=1) == 3).all()  # three clusters per replicate
+def test_cluster_draws_take_whole_clusters():
+    sample = cluster_draws(["g1", "g1", "g2", "g3"], 50, seed=1)
+    assert sample.draws.shape == (50, 3) and list(sample.index) == [0, 0, 1, 2]
+    assert (sample.draws.sum(axis=1) == 3).all()  # three clusters per replicate
+    # both members of g1 count each time g1 is drawn
+    assert (sample.totals([1, 1, 0, 0]) == 2 * sample.draws[:, 0]).all()
 
 
 def test_paired_bootstrap_difference():

@@ -1,4 +1,4 @@
-"""`bench-kit author` commands: demo scenes and template-generated items."""
+"""`bench-kit author` commands: demo scenes, templates + quotas, variants, captions, review."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from bench_kit.cli._common import BenchKitGroup, info, params_option
 
 @click.group("author", cls=BenchKitGroup)
 def author() -> None:
-    """Author benchmark items: demo scenes, templates, variants."""
+    """Author benchmark items: demo scenes, templates, variants, captions, review."""
 
 
 @author.command("scenes")

@@ -163,10 +163,10 @@ def _verdict(test: dict) -> str:
 def format_comparison(result: dict, *, capabilities: bool = True) -> str:
     """The comparison as text: data changes first, then one block per model and mode."""
     d = result["data"]
-    lines = [f"{result['bench']}: {result['rev_a']} ({result['commit_a'][:8]}) -> "
-             f"{result['rev_b']} ({result['commit_b'][:8]})",
-             f"data: {d['items_a']} -> {d['items_b']} items; {d['added']} added, "
-             f"{d['removed']} removed, {d['edited']} edited, {d['unchanged']} unchanged"]
+    lines = [(f"{result['bench']}: {result['rev_a']} ({result['commit_a'][:8]}) -> "
+              f"{result['rev_b']} ({result['commit_b'][:8]})"),
+             (f"data: {d['items_a']} -> {d['items_b']} items; {d['added']} added, "
+              f"{d['removed']} removed, {d['edited']} edited, {d['unchanged']} unchanged")]
     for model in result["models"]:
         head = f"{model['model']} [{model['mode']}]"
         if model["status"] != "both":

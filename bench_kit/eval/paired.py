@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bench_kit.eval.stats import Estimate, cluster_weights, percentile_interval
+from bench_kit.eval.stats import Estimate, cluster_draws, percentile_interval
 
 # Below this many discordant pairs the chi-square approximation is poor: use the exact test.
 EXACT_BELOW = 25
@@ -79,8 +79,9 @@ def paired_bootstrap(hits_a: list[bool], hits_b: list[bool], *,
         raise ValueError("paired bootstrap needs two equally long, non-empty outcome lists")
     clusters = clusters or [f"\x00{i}" for i in range(len(hits_a))]
     diff = np.asarray(hits_a, dtype=float) - np.asarray(hits_b, dtype=float)
-    weights = cluster_weights(clusters, n_resamples, seed)
-    low, high = percentile_interval(weights @ diff / weights.sum(axis=1), level)
+    sample = cluster_draws(clusters, n_resamples, seed)
+    replicates = sample.totals(diff) / sample.totals(np.ones(len(diff)))
+    low, high = percentile_interval(replicates, level)
     return Estimate(value=float(diff.mean()), low=low, high=high, n_resamples=n_resamples,
                     clusters=len(set(clusters)))
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 MODE_COLOURS = {"image": "#0969da", "no_image": "#cf222e", "blank_image": "#9a6700"}
 PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#1b7c83",
@@ -83,8 +83,10 @@ def vision_dots(capabilities: list[str], panels: dict[str, dict[str, list[float 
     with _figure(1.8 + 2.4 * len(panels), 0.9 + 0.32 * len(capabilities)) as fig:
         axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
         for ax, (model, by_mode) in zip(axes, panels.items()):
-            for mode, values in by_mode.items():
-                points = [(v, i) for i, v in enumerate(values) if v is not None]
+            for k, (mode, values) in enumerate(by_mode.items()):
+                # dodge the modes vertically so equal accuracies stay visible
+                shift = 0.22 * (k - (len(by_mode) - 1) / 2)
+                points = [(v, i + shift) for i, v in enumerate(values) if v is not None]
                 ax.scatter([p[0] for p in points], [p[1] for p in points], s=18,
                            color=MODE_COLOURS.get(mode, "#57606a"), label=mode)
             ax.set_xlim(-0.05, 1.05)

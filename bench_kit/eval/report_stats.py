@@ -9,8 +9,13 @@ from __future__ import annotations
 from itertools import combinations
 from statistics import median
 
-from bench_kit.eval.paired import (holm, mcnemar, min_detectable_difference,
-                                   min_detectable_difference_unpaired, paired_bootstrap)
+from bench_kit.eval.paired import (
+    holm,
+    mcnemar,
+    min_detectable_difference,
+    min_detectable_difference_unpaired,
+    paired_bootstrap,
+)
 from bench_kit.eval.report_data import ModelRun, ReportSettings
 from bench_kit.eval.stats import bootstrap_accuracy
 from bench_kit.types import MODES, Item

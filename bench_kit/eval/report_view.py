@@ -8,8 +8,8 @@ from __future__ import annotations
 import base64
 import io
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bench_kit.errors import InputError
 from bench_kit.eval import report_panels as panels
@@ -17,7 +17,7 @@ from bench_kit.eval.report_data import AuditData, ModelRun, ReportInputs, Report
 from bench_kit.eval.report_panels import calls, cost_per_1k, parse_counts
 from bench_kit.eval.report_stats import macro_interval, pairwise, power_note
 from bench_kit.io import file_sha256, open_image, resolve_image
-from bench_kit.types import MODES, Finding, Item, Score
+from bench_kit.types import MODES, Finding, Item
 
 SEVERITY_RANK = {"info": 0, "warn": 1, "error": 2}
 # The benchmark-summary tables: title -> what each item is counted by.
@@ -180,8 +180,7 @@ def hardest_items(runs: list[ModelRun], items: list[Item], thumbs: Thumbnails,
                   limit: int) -> dict:
     """Items most models get wrong in the image mode (or the first mode any model ran);
     items every model got right are left out."""
-    present = [m for m in MODES if any(m in run.scores for run in runs)]
-    mode = "image" if "image" in present else (present[0] if present else "image")
+    mode = panels.primary_mode(runs)
     ranked = []
     for item in items:
         hits = _hits_by_model(runs, mode, item.id)

@@ -56,18 +56,28 @@ def item_hash(item: Item) -> str:
                           .encode("utf-8")).hexdigest()
 
 
+def _lines(fs, path: str, rev: str) -> list[str]:
+    from dvc.exceptions import DvcException
+
+    try:
+        with fs.open(path, "r", encoding="utf-8") as handle:
+            return handle.read().splitlines()
+    except (OSError, DvcException) as exc:
+        raise InputError(f"cannot read at revision {rev} ({exc}; run `dvc pull`?)",
+                         path=path) from None
+
+
 def _rows(fs, path: str, model_type, rev: str):
-    with fs.open(path, "r", encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield model_type.model_validate_json(line)
-            except ValidationError as exc:
-                error = exc.errors()[0]
-                field = ".".join(str(p) for p in error["loc"]) or None
-                raise InputError(f"at revision {rev}: {error['msg']}", path=path, line=number,
-                                 field=field) from None
+    for number, line in enumerate(_lines(fs, path, rev), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield model_type.model_validate_json(line)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            field = ".".join(str(p) for p in error["loc"]) or None
+            raise InputError(f"at revision {rev}: {error['msg']}", path=path, line=number,
+                             field=field) from None
 
 
 def load_snapshot(repo: str | Path, rev: str, items_path: str, scores_dir: str) -> Snapshot:

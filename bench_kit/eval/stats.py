@@ -79,44 +79,64 @@ def percentile_interval(samples, level: float = 0.95) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def cluster_weights(clusters: list[str], n_resamples: int, seed: int):
-    """Per replicate, how many times each item is drawn when whole clusters are resampled.
+@dataclass(frozen=True)
+class ClusterDraws:
+    """Bootstrap draws of whole clusters: `draws[r, c]` = how often replicate r drew
+    cluster c; `index[i]` = the cluster of item i."""
 
-    Returns an (n_resamples x items) integer array. Resampling clusters (`group`: the
-    questions sharing one image) keeps their correlation inside every replicate, which is
-    what widens the interval when an image carries several questions.
+    draws: object  # numpy (n_resamples x clusters) int array
+    index: object  # numpy (items,) int array
+    clusters: int
+
+    def totals(self, values):
+        """Per replicate, the sum of `values` (one per item) over the drawn items."""
+        import numpy as np
+
+        per_cluster = np.bincount(self.index, weights=np.asarray(values, dtype=float),
+                                  minlength=self.clusters)
+        return self.draws @ per_cluster
+
+
+def cluster_draws(clusters: list[str], n_resamples: int, seed: int) -> ClusterDraws:
+    """Seeded resampling of whole clusters with replacement.
+
+    Resampling clusters (`group`: the questions sharing one image) keeps their
+    correlation inside every replicate, which is what widens the interval when an image
+    carries several questions. Memory is replicates x clusters, not x items.
     """
     import numpy as np
 
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     names = sorted(set(clusters))
-    index = {name: i for i, name in enumerate(names)}
-    member = np.zeros((len(names), len(clusters)), dtype=np.int64)
-    for item, name in enumerate(clusters):
-        member[index[name], item] = 1
+    position = {name: i for i, name in enumerate(names)}
     rng = np.random.default_rng(seed)
     draws = rng.multinomial(len(names), [1.0 / len(names)] * len(names), size=n_resamples)
-    return draws @ member
+    return ClusterDraws(draws=draws, clusters=len(names),
+                        index=np.array([position[c] for c in clusters], dtype=np.int64))
 
 
-def macro_accuracy(hits, weights, strata: list[str]):
-    """Mean over strata (capabilities) of the weighted accuracy in each stratum.
-
-    `hits` is a 0/1 vector over items; `weights` one row per replicate (or a single row).
-    A stratum absent from a replicate is left out of that replicate's mean.
-    """
+def macro_replicates(hits, sample: ClusterDraws, strata: list[str]):
+    """Per replicate, the mean over strata (capabilities) of the accuracy in each stratum;
+    a stratum absent from a replicate is left out of that replicate's mean."""
     import numpy as np
 
     hits = np.asarray(hits, dtype=float)
-    weights = np.atleast_2d(np.asarray(weights, dtype=float))
     rates = []
     for name in sorted(set(strata)):
-        mask = np.array([s == name for s in strata])
-        count = weights[:, mask].sum(axis=1)
+        mask = np.array([s == name for s in strata], dtype=float)
+        count = sample.totals(mask)
         with np.errstate(invalid="ignore", divide="ignore"):
-            rates.append(np.where(count > 0, weights[:, mask] @ hits[mask] / count, np.nan))
+            rates.append(np.where(count > 0, sample.totals(hits * mask) / count, np.nan))
     return np.nanmean(np.vstack(rates), axis=0)
+
+
+def macro_accuracy(hits: list[bool], strata: list[str]) -> float:
+    """Mean over strata of the accuracy in each stratum (every capability weighs the same)."""
+    groups: dict[str, list[bool]] = {}
+    for hit, name in zip(hits, strata):
+        groups.setdefault(name, []).append(hit)
+    return sum(sum(g) / len(g) for g in groups.values()) / len(groups)
 
 
 @dataclass(frozen=True)
@@ -153,14 +173,14 @@ def bootstrap_accuracy(hits: list[bool], *, strata: list[str] | None = None,
     clusters = clusters or [f"\x00{i}" for i in range(len(hits))]
     if len(clusters) != len(hits) or (strata is not None and len(strata) != len(hits)):
         raise ValueError("hits, strata and clusters must have one entry per item")
-    weights = cluster_weights(clusters, n_resamples, seed)
+    sample = cluster_draws(clusters, n_resamples, seed)
     outcome = np.asarray(hits, dtype=float)
     if strata is None:
         value = float(outcome.mean())
-        replicates = weights @ outcome / weights.sum(axis=1)
+        replicates = sample.totals(outcome) / sample.totals(np.ones(len(hits)))
     else:
-        value = float(macro_accuracy(outcome, np.ones(len(hits)), strata)[0])
-        replicates = macro_accuracy(outcome, weights, strata)
+        value = macro_accuracy(hits, strata)
+        replicates = macro_replicates(outcome, sample, strata)
     low, high = percentile_interval(replicates, level)
     return Estimate(value=value, low=low, high=high, n_resamples=n_resamples,
                     clusters=len(set(clusters)))
