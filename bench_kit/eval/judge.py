@@ -21,7 +21,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bench_kit.errors import InputError, ModelCallError
+from bench_kit.errors import ConfigError, InputError, ModelCallError
 from bench_kit.eval.adapters import Adapter, ModelRequest, build_adapter
 from bench_kit.eval.budget import Budget
 from bench_kit.eval.cache import CallCache, CallRecord, cache_key, utc_now
@@ -277,8 +277,6 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
         InputError: no predictions file in `results_dir`, or bad rows.
         ConfigError: no judge given and no `judge.model` in params.
     """
-    from bench_kit.errors import ConfigError
-
     settings = section(load_params(params), "judge", JudgeSettings, source=str(params))
     judge = judge or settings.model
     if not judge:
