@@ -13,7 +13,7 @@ import os
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from bench_kit.errors import InputError
 
@@ -39,16 +39,20 @@ def parse_json_line(text: str) -> Any:
     return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
 
 
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
-    """Yield (line_number, object) for each non-blank line; raise InputError on a bad line."""
-    path = Path(path)
+def open_binary(path: str | Path) -> BinaryIO:
+    """Open a data file for reading bytes; a missing or unreadable file is an InputError."""
     try:
-        handle = path.open("rb")
+        return Path(path).open("rb")
     except FileNotFoundError:
         raise InputError("file not found", path=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from None
-    with handle:
+
+
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """Yield (line_number, object) for each non-blank line; raise InputError on a bad line."""
+    path = Path(path)
+    with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
             try:
                 text = raw.decode("utf-8")

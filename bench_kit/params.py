@@ -55,11 +55,12 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
 
 
 def section(params: dict[str, Any], dotted: str, model: type[M], *,
-            source: str = DEFAULT_PARAMS) -> M:
+            source: str = DEFAULT_PARAMS, unknown: str = "unknown key") -> M:
     """Validate `params[dotted]` (e.g. "audit" or "eval.models.ocr") against `model`.
 
     A missing section gives the model's defaults; a bad value raises ConfigError naming
-    the full key path, e.g. `params.yaml: audit.max_words: Input should be a valid integer`.
+    the full key path, e.g. `params.yaml: audit.max_words: Input should be a valid integer`;
+    a key the model does not declare is reported as `unknown` (e.g. "unknown task").
     """
     node: Any = params
     for part in dotted.split("."):
@@ -71,4 +72,5 @@ def section(params: dict[str, Any], dotted: str, model: type[M], *,
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in (dotted, *first["loc"]))
-        raise ConfigError(f"{source}: {loc}: {first['msg']}") from None
+        msg = unknown if first["type"] == "extra_forbidden" else first["msg"]
+        raise ConfigError(f"{source}: {loc}: {msg}") from None

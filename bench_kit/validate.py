@@ -20,8 +20,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, RootModel, ValidationError
 
-from bench_kit.errors import ConfigError, InputError
-from bench_kit.io import open_image, parse_json_line, resolve_image
+from bench_kit.errors import ConfigError
+from bench_kit.io import open_binary, open_image, parse_json_line, resolve_image
 from bench_kit.items import default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import Item, Layer, task_rule_violations
@@ -118,13 +118,7 @@ def validate_items_file(path: str | Path, *, root: str | Path | None = None,
     taxonomy, warning = load_taxonomy(params_path)
     checker = _ItemsChecker(str(path), Path(root) if root is not None else default_root(path),
                             taxonomy, metric_names())
-    try:
-        handle = Path(path).open("rb")
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from None
-    with handle:
+    with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
             checker.check_line(number, raw)
     problems = checker.finish()

@@ -179,3 +179,37 @@ class FakeOpenAI:
                 self.wfile.write(payload)
 
         return Handler
+
+
+def make_adapter(kind: str, urls, *, key_env: str | None = None, sleeps: list | None = None,
+                 **settings):
+    """An adapter of `kind` for `urls` with instant backoff; sleeps are recorded, not slept."""
+    from bench_kit.eval.adapters import build_adapter
+    from bench_kit.eval.modelcfg import ModelConfig
+
+    config = ModelConfig(adapter=kind, model="vlm-test", base_url=urls, api_key_env=key_env,
+                         backoff_s=0.0, **settings)
+
+    async def record_sleep(seconds: float) -> None:
+        if sleeps is not None:
+            sleeps.append(seconds)
+
+    return build_adapter(config, name="vlm", sleep=record_sleep)
+
+
+def complete_once(adapter, prompt: str = "What is it?", images=()):
+    """Run one mc request through `adapter` and close it."""
+    import asyncio
+
+    from bench_kit.eval.adapters import ModelRequest
+
+    request = ModelRequest(prompt=prompt, images=list(images), task="mc", question=prompt,
+                           max_tokens=64, temperature=0.0)
+
+    async def go():
+        try:
+            return await adapter.complete(request)
+        finally:
+            await adapter.aclose()
+
+    return asyncio.run(go())

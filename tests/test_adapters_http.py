@@ -12,7 +12,7 @@ from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.eval.adapters import ImageInput, ModelRequest, build_adapter
 from bench_kit.eval.modelcfg import ModelConfig
 from bench_kit.eval.retry import RetryPolicy, parse_retry_after
-from openai_server import ANSWER, FakeOpenAI
+from openai_server import ANSWER, FakeOpenAI, complete_once, make_adapter
 
 KEY = "sk-test-SENTINEL-7f3a9c"
 PNG = ImageInput(data=b"\x89PNG fake bytes", mime="image/png", width=4, height=3,
@@ -25,28 +25,11 @@ def server():
         yield running
 
 
-def _adapter(urls, *, key_env: str | None = None, sleeps: list | None = None, **settings):
-    config = ModelConfig(adapter="openai", model="vlm-test", base_url=urls,
-                         api_key_env=key_env, backoff_s=0.0, **settings)
-
-    async def record_sleep(seconds: float) -> None:
-        if sleeps is not None:
-            sleeps.append(seconds)
-
-    return build_adapter(config, name="vlm", sleep=record_sleep)
+def _adapter(urls, **kwargs):
+    return make_adapter("openai", urls, **kwargs)
 
 
-def _complete(adapter, prompt: str = "What is it?", images=()):
-    request = ModelRequest(prompt=prompt, images=list(images), task="mc", question=prompt,
-                           max_tokens=64, temperature=0.0)
-
-    async def go():
-        try:
-            return await adapter.complete(request)
-        finally:
-            await adapter.aclose()
-
-    return asyncio.run(go())
+_complete = complete_once
 
 
 def test_wire_format_sends_data_url_images_and_a_bearer_key(server, monkeypatch) -> None:

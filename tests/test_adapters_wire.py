@@ -11,7 +11,7 @@ import pytest
 from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.eval.adapters import ImageInput, ModelRequest, build_adapter
 from bench_kit.eval.modelcfg import ModelConfig
-from openai_server import ANSWER
+from openai_server import ANSWER, complete_once, make_adapter
 from wire_servers import THOUGHT, FakeAnthropic, FakeGemini, FakeOllama
 
 KEY = "sk-wire-SENTINEL-93be11"
@@ -35,28 +35,10 @@ def wire(request):
         yield request.param, server
 
 
-def _adapter(kind: str, url: str, *, key_env: str | None = None, sleeps=None, **settings):
-    config = ModelConfig(adapter=kind, model="vlm-test", base_url=url, api_key_env=key_env,
-                         backoff_s=0.0, **settings)
-
-    async def record_sleep(seconds: float) -> None:
-        if sleeps is not None:
-            sleeps.append(seconds)
-
-    return build_adapter(config, name="vlm", sleep=record_sleep)
+_adapter = make_adapter
 
 
-def _complete(adapter, prompt: str = "What is it?", images=()):
-    request = ModelRequest(prompt=prompt, images=list(images), task="mc", question=prompt,
-                           max_tokens=64, temperature=0.0)
-
-    async def go():
-        try:
-            return await adapter.complete(request)
-        finally:
-            await adapter.aclose()
-
-    return asyncio.run(go())
+_complete = complete_once
 
 
 def test_wire_format_images_key_header_and_usage(wire, monkeypatch) -> None:

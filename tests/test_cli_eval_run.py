@@ -44,7 +44,7 @@ def test_run_writes_predictions_and_a_rerun_comes_from_the_cache(bench) -> None:
     result = _run("--model", "random")  # items, root, mode and out from the defaults
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[-1] == \
-        f"eval random/image: 4 items: 0 from cache, 4 called, 0 errors -> {out}"
+        f"eval random/image: 4 items: 0 from cache, 4 called, 0 errors, 0 unsupported -> {out}"
     first = (bench / out).read_bytes()
     assert [p["id"] for p in read_jsonl(bench / out)] == ["q0", "q1", "q2", "q3"]
     result = _run("--model", "random")

@@ -58,7 +58,8 @@ def test_predictions_keep_item_order_and_record_failures_as_errors(server, tmp_p
     preds = {p["id"]: p for p in read_jsonl(out)}
     assert list(preds) == ["q1", "q2", "q3", "q4", "q5", "q6", "q7"]
     assert (summary.total, summary.from_cache, summary.called, summary.errors) == (7, 0, 7, 2)
-    assert summary.log_line() == f"eval vlm/image: 7 items: 0 from cache, 7 called, 2 errors -> {out}"
+    assert summary.log_line() == (f"eval vlm/image: 7 items: 0 from cache, 7 called, 2 errors, "
+                                  f"0 unsupported -> {out}")
     for ident in ("q1", "q2", "q3", "q4", "q6"):
         assert preds[ident]["response"] == ANSWER and preds[ident]["error"] is None
         assert preds[ident]["cost"] == pytest.approx((1000 * 0.5 + 10 * 2.0) / 1e6)

@@ -20,6 +20,10 @@ from bench_kit.cli._common import info, params_option
               help="results/<bench> folder, for the raw responses of the worst items.")
 @click.option("--audit", "audit_dir", default=None, type=click.Path(file_okay=False),
               help="audits/<bench> folder with findings.jsonl (and summary.json).")
+@click.option("--model-audit", "model_audit_dir", default=None,
+              type=click.Path(file_okay=False),
+              help="audits/<bench>/results folder from `bench-kit audit results` "
+                   "(blind panel, MG/ML, label findings).")
 @click.option("--root", default=None, type=click.Path(file_okay=False),
               help="Benchmark root that image paths are relative to (for thumbnails) "
                    "[default: the items file's folder].")
@@ -32,7 +36,8 @@ from bench_kit.cli._common import info, params_option
                                       "to stdout.")
 @params_option
 def report(items_path: str, scores_dir: str, metrics_dir: str, results_dir: str | None,
-           audit_dir: str | None, root: str | None, out_dir: str, plots_dir: str | None,
+           audit_dir: str | None, model_audit_dir: str | None, root: str | None,
+           out_dir: str, plots_dir: str | None,
            fmt: str, params_path: str) -> None:
     """Write report.md, a self-contained report.html (no scripts, no external files) and
     summary.json (the report's numbers; a DVC metrics file).
@@ -40,14 +45,17 @@ def report(items_path: str, scores_dir: str, metrics_dir: str, results_dir: str 
     Leaderboard with Wilson 95% CIs, macro accuracy with clustered bootstrap CIs, cost per
     1,000 calls and the minimum detectable difference; pairwise McNemar tests (Holm);
     sections per source/subset; capability heatmap, difficulty curves, vision gain,
-    variant robustness, extraction, cost–accuracy; worst items with raw responses, and
-    the audit summary. Settings: the `report:` section of params.
+    variant robustness, extraction, cost–accuracy; worst items with raw responses, the
+    audit summary and (with --model-audit) the model-based audit: blind-panel verdicts,
+    blind hits per item, MG/ML, label findings and observed difficulty. Settings: the
+    `report:` section of params.
 
     \b
     Example:
       bench-kit report --items datasets/demo/splits/test.jsonl \\
         --scores scores/demo --metrics metrics/demo --results results/demo \\
-        --audit audits/demo --out reports/demo --plots plots/demo/report
+        --audit audits/demo --model-audit audits/demo/results \\
+        --out reports/demo --plots plots/demo/report
       bench-kit report ... --format json   # numbers on stdout for dashboards
     """
     from bench_kit.eval.report import write_report
@@ -56,7 +64,8 @@ def report(items_path: str, scores_dir: str, metrics_dir: str, results_dir: str 
 
     settings = section(load_params(params_path), "report", ReportSettings, source=params_path)
     files = write_report(items_path, scores_dir, metrics_dir, out_dir, results_dir=results_dir,
-                         audit_dir=audit_dir, root=root, settings=settings,
+                         audit_dir=audit_dir, model_audit_dir=model_audit_dir, root=root,
+                         settings=settings,
                          plots_dir=plots_dir)
     if fmt == "json":
         click.echo(json.dumps(files.summary, indent=2, sort_keys=True, ensure_ascii=False))

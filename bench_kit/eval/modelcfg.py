@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bench_kit.errors import ConfigError
-from bench_kit.params import DEFAULT_PARAMS
+from bench_kit.params import DEFAULT_PARAMS, section
 
 if TYPE_CHECKING:
     from bench_kit.eval.budget import BudgetParams
@@ -25,6 +25,9 @@ class ModelConfig(BaseModel):
     with jitter); a server's `Retry-After` takes precedence. `max_side` (pixels) and
     `max_bytes` (encoded bytes) limit each image sent (see bench_kit.eval.imageprep).
     `http_client` (httpx | aiohttp) is the HTTP library of the HTTP adapters.
+    `max_images` (None = any number) and `supports_images` (False for a text-only
+    endpoint) say which items the model can take; the runner writes the others as
+    `unsupported:` predictions without calling it (see `unsupported_reason`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -46,6 +49,8 @@ class ModelConfig(BaseModel):
     max_side: int | None = Field(default=None, ge=16)
     http_client: str = "httpx"
     max_bytes: int | None = Field(default=None, ge=1024)
+    max_images: int | None = Field(default=None, ge=1)
+    supports_images: bool = True
 
     @field_validator("base_url")
     @classmethod
@@ -74,6 +79,19 @@ class ModelConfig(BaseModel):
         if self.max_side is None and self.max_bytes is None:
             return None
         return ImagePrep(max_side=self.max_side, max_bytes=self.max_bytes)
+
+    def unsupported_reason(self, n_images: int) -> str | None:
+        """Why this model cannot take a request with `n_images` images (None if it can).
+
+        >>> ModelConfig(adapter="openai", max_images=1).unsupported_reason(3)
+        '3 images, model takes at most 1'
+        """
+        if n_images and not self.supports_images:
+            return f"{n_images} image{'s' if n_images > 1 else ''}, model takes none " \
+                   f"(supports_images: false)"
+        if self.max_images is not None and n_images > self.max_images:
+            return f"{n_images} images, model takes at most {self.max_images}"
+        return None
 
     def api_key(self) -> str | None:
         """The API key from the environment variable named by `api_key_env` (None if unset)."""
@@ -119,32 +137,16 @@ def cache_path(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> str:
 
 def prompt_params(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> PromptParams:
     """`eval.prompts` validated; an unknown task name is a ConfigError naming the key."""
-    node = _eval_section(params, source).get("prompts") or {}
-    if not isinstance(node, dict):
-        raise ConfigError(f"{source}: eval.prompts: expected a mapping of task -> template")
-    try:
-        return PromptParams.model_validate(node)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in ("eval.prompts", *first["loc"]))
-        msg = "unknown task" if first["type"] == "extra_forbidden" else first["msg"]
-        raise ConfigError(f"{source}: {loc}: {msg}") from None
+    _eval_section(params, source)
+    return section(params, "eval.prompts", PromptParams, source=source, unknown="unknown task")
 
 
 def budget_params(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> "BudgetParams":
     """`eval.budget` (max_cost USD, max_requests) validated; absent = unlimited."""
     from bench_kit.eval.budget import BudgetParams
 
-    node = _eval_section(params, source).get("budget") or {}
-    if not isinstance(node, dict):
-        raise ConfigError(f"{source}: eval.budget: expected a mapping (max_cost, max_requests)")
-    try:
-        return BudgetParams.model_validate(node)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in ("eval.budget", *first["loc"]))
-        msg = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
-        raise ConfigError(f"{source}: {loc}: {msg}") from None
+    _eval_section(params, source)
+    return section(params, "eval.budget", BudgetParams, source=source)
 
 
 def model_names(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list[str]:

@@ -102,6 +102,7 @@ def render(view: dict) -> tuple[str, str]:
 def write_report(items_path: str | Path, scores_dir: str | Path, metrics_dir: str | Path,
                  out_dir: str | Path, *, results_dir: str | Path | None = None,
                  audit_dir: str | Path | None = None, root: str | Path | None = None,
+                 model_audit_dir: str | Path | None = None,
                  settings: ReportSettings | None = None,
                  plots_dir: str | Path | None = None) -> ReportFiles:
     """Read the scores, metrics, responses and audit; write report.html, report.md and
@@ -114,13 +115,15 @@ def write_report(items_path: str | Path, scores_dir: str | Path, metrics_dir: st
         out_dir: where `report.html` and `report.md` go.
         results_dir: `results/<bench>` for raw responses (optional).
         audit_dir: `audits/<bench>` with findings.jsonl (+ summary.json) (optional).
+        model_audit_dir: `audits/<bench>/results` from `bench-kit audit results`
+            (model_summary.json, item_stats.jsonl, model_findings.jsonl) (optional).
         root: benchmark root for image thumbnails (default: derived from `items_path`).
         settings: the `report:` section of params.yaml.
         plots_dir: where to write the `dvc plots` data (see `plot_files`), if anywhere.
     """
     settings = settings or ReportSettings()
     inputs = load_inputs(items_path, scores_dir, metrics_dir, results_dir=results_dir,
-                         audit_dir=audit_dir)
+                         audit_dir=audit_dir, model_audit_dir=model_audit_dir)
     view = build_view(inputs, settings, root if root is not None else default_root(items_path))
     html, markdown = render(view)
     out = Path(out_dir)

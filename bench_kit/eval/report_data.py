@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from bench_kit.errors import InputError
+from bench_kit.eval.report_model_audit import ModelAuditData, load_model_audit
 from bench_kit.eval.score import read_predictions, read_scores
 from bench_kit.io import read_json
 from bench_kit.items import iter_models, read_items
@@ -67,6 +68,7 @@ class ReportInputs:
     items: list[Item]
     runs: list[ModelRun]
     audit: AuditData | None = None
+    model_audit: ModelAuditData | None = None
 
 
 def _mode_files(folder: Path) -> dict[str, Path]:
@@ -120,7 +122,8 @@ def load_audit(audit_dir: Path) -> AuditData:
 
 def load_inputs(items_path: str | Path, scores_dir: str | Path, metrics_dir: str | Path, *,
                 results_dir: str | Path | None = None,
-                audit_dir: str | Path | None = None) -> ReportInputs:
+                audit_dir: str | Path | None = None,
+                model_audit_dir: str | Path | None = None) -> ReportInputs:
     """Read every input of the report; models are the `<model>.json` files in `metrics_dir`.
 
     Raises:
@@ -146,6 +149,7 @@ def load_inputs(items_path: str | Path, scores_dir: str | Path, metrics_dir: str
                                  f"e.g. '{unknown[0]}' (scored against another items file?)",
                                  path=str(items_path))
     audit = load_audit(Path(audit_dir)) if audit_dir is not None else None
+    model_audit = load_model_audit(model_audit_dir) if model_audit_dir is not None else None
     return ReportInputs(bench=scores_dir.name, items_path=Path(items_path), items=items,
-                        runs=runs, audit=audit)
+                        runs=runs, audit=audit, model_audit=model_audit)
 

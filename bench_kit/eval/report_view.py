@@ -14,6 +14,7 @@ from pathlib import Path
 from bench_kit.errors import InputError
 from bench_kit.eval import report_panels as panels
 from bench_kit.eval.report_data import AuditData, ModelRun, ReportInputs, ReportSettings
+from bench_kit.eval.report_model_audit import model_audit_view
 from bench_kit.eval.report_panels import calls, cost_per_1k, parse_counts
 from bench_kit.eval.report_stats import macro_interval, pairwise, power_note
 from bench_kit.io import file_sha256, open_image, resolve_image
@@ -286,6 +287,8 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
         "hardest": hardest_items(inputs.runs, items, thumbs, settings.worst_items),
         "audit": audit_overview(inputs.audit, by_id, settings.flagged_items)
         if inputs.audit is not None else None,
+        "model_audit": model_audit_view(inputs.model_audit, by_id, settings.flagged_items)
+        if inputs.model_audit is not None else None,
         "settings": settings.model_dump(),
     }
 

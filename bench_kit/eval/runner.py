@@ -9,7 +9,10 @@ the call cache" (true for every answer, false for a failed call that the next ru
 retry), not "this run found it there"; the run's hit count is in the summary line.
 
 A budget (`max_cost`, `max_requests`; bench_kit.eval.budget) stops new calls cleanly: the
-items it leaves unasked are written with `error: budget exhausted (...)`.
+items it leaves unasked are written with `error: budget exhausted (...)`. An item the model
+cannot take (more images than its `max_images`, or any image when `supports_images` is
+false) is written with `error: "unsupported: <reason>"` before any call: nothing is sent or
+cached for it, and scoring counts it as `unsupported`, apart from errors.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from bench_kit.eval.inputs import (IMAGE_PROTOCOL, ImageInfo, blank_info, plan_p
                                    prepare_image, probe_image)
 from bench_kit.eval.modelcfg import (ModelConfig, budget_params, cache_path, check_runnable,
                                      load_model_config, prompt_params)
+from bench_kit.eval.predictions import FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX
 from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
 from bench_kit.io import resolve_image, write_jsonl
 from bench_kit.items import default_root, read_items
@@ -65,7 +69,9 @@ class RunSpec:
 class RunSummary:
     """Counts of one run, in predictions: written, answered from the cache, answered by a
     call in this run (identical requests share one call), failed (including those the
-    budget left unasked, also counted in `budget_skipped`, with the reason in `stopped`)."""
+    budget left unasked, also counted in `budget_skipped`, with the reason in `stopped`),
+    and `unsupported` (never asked: the model cannot take them; outside the other counts,
+    so total = from_cache + called + unsupported)."""
 
     model: str
     mode: str
@@ -77,13 +83,15 @@ class RunSummary:
     out: Path
     budget_skipped: int = 0
     stopped: str = ""
+    unsupported: int = 0
 
     def log_line(self) -> str:
         """The one line the CLI prints at the end."""
         skipped = f" ({self.budget_skipped} not asked: {self.stopped})" \
             if self.budget_skipped else ""
         return (f"eval {self.model}/{self.mode}: {self.total} items: {self.from_cache} from "
-                f"cache, {self.called} called, {self.errors} errors{skipped} -> {self.out}")
+                f"cache, {self.called} called, {self.errors} errors{skipped}, "
+                f"{self.unsupported} unsupported -> {self.out}")
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,7 @@ class _Tally:
     cost: float = 0.0
     done: int = 0
     skipped: int = 0
+    unsupported: int = 0
 
 
 def default_items(params: dict[str, Any]) -> Path:
@@ -176,8 +185,21 @@ def unit_key(unit: WorkUnit, adapter: Adapter, config: ModelConfig, mode: str) -
 
 
 def _protocol(unit: WorkUnit, prompts: PromptSet, meta: dict[str, Any]) -> dict[str, Any]:
-    return {"prompt_version": prompts.version,
-            "images": [i.describe() for i in unit.images], **meta}
+    """The input protocol: prompt version and the images sent, in order, each with the item
+    file it stands for (a blank too); `meta` adds `image_prep` (sizes sent after a
+    transform) and adapter facts such as `ocr_text`."""
+    # zip: the images sent are the item's, in its order (none in no_image mode)
+    images = [{"file": f, **i.describe()} for f, i in zip(unit.item.images, unit.images)]
+    return {"prompt_version": prompts.version, "images": images, **meta}
+
+
+def _unsupported(unit: WorkUnit, spec: RunSpec, prompts: PromptSet,
+                 reason: str) -> Prediction:
+    # No call was made: a fixed timestamp keeps a re-run's file byte-identical.
+    return Prediction(id=unit.item.id, model=spec.model, mode=spec.mode, rotation=unit.rotation,
+                      prompt_sha=unit.prompt.sha, response=None,
+                      error=f"{UNSUPPORTED_PREFIX} {reason}", created_at=FOREIGN_CREATED_AT,
+                      protocol=_protocol(unit, prompts, {}))
 
 
 def _prediction(unit: WorkUnit, spec: RunSpec, prompts: PromptSet,
@@ -318,13 +340,18 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
         results: list[Prediction | None] = [None] * len(units)
         pending = []
         for index, unit in enumerate(units):
+            reason = config.unsupported_reason(len(unit.images))
+            if reason is not None:
+                results[index] = _unsupported(unit, spec, prompts, reason)
+                tally.unsupported += 1
+                continue
             record = None if spec.fresh else cache.get(unit.key)
             if record is None:
                 pending.append((index, unit))
             else:
                 results[index] = _prediction(unit, spec, prompts, record)
                 tally.from_cache += 1
-        tally.done = tally.from_cache
+        tally.done = tally.from_cache + tally.unsupported
         if progress and tally.done:
             progress(tally.done, len(units))
         executor = _Executor(spec, config, adapter, cache, prompts, Path(items_path), tally,
@@ -334,4 +361,5 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
                       from_cache=tally.from_cache, called=tally.called, errors=tally.errors,
                       cost=round(tally.cost, 10), out=Path(out), budget_skipped=tally.skipped,
-                      stopped=budget.reason if tally.skipped else "")
+                      stopped=budget.reason if tally.skipped else "",
+                      unsupported=tally.unsupported)

@@ -1,0 +1,171 @@
+"""The report's "Model-based audit" section, read from `bench-kit audit results` output.
+
+Reads `model_summary.json`, `item_stats.jsonl` and `model_findings.jsonl` from the
+audit-results folder and turns them into plain, sorted tables for both templates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench_kit.errors import InputError
+from bench_kit.io import read_json, read_jsonl
+from bench_kit.items import iter_models
+from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
+
+SUMMARY_FILE = "model_summary.json"
+ITEMS_FILE = "item_stats.jsonl"
+FINDINGS_FILE = "model_findings.jsonl"
+VERDICTS = ("text_answerable", "vision_required", "review", "no_blind_runs")
+# The label-quality checks whose top items the report lists.
+LISTED_CHECKS = ("label.suspect_gold", "ambiguity.model_split", "label.difficulty_mismatch")
+TOP_FINDINGS = 5
+
+
+@dataclass(frozen=True)
+class ModelAuditData:
+    """The audit-results folder's summary, per-item rows and findings."""
+
+    folder: Path
+    summary: dict
+    item_stats: list[dict]
+    findings: list[Finding]
+
+
+def load_model_audit(folder: str | Path) -> ModelAuditData:
+    """Read an `audit results --out` folder (summary and item_stats required).
+
+    Raises:
+        InputError: the folder or a required file is missing or malformed.
+    """
+    folder = Path(folder)
+    summary_path, items_path = folder / SUMMARY_FILE, folder / ITEMS_FILE
+    for path in (summary_path, items_path):
+        if not path.is_file():
+            raise InputError(f"no {path.name} (run `bench-kit audit results` first)",
+                             path=str(folder))
+    summary = read_json(summary_path)
+    if not isinstance(summary, dict) or not isinstance(summary.get("blind_panel"), dict):
+        raise InputError("not a model-audit summary (no \"blind_panel\" object)",
+                         path=str(summary_path))
+    rows = read_jsonl(items_path)
+    for line, row in enumerate(rows, 1):
+        if not isinstance(row.get("id"), str):
+            raise InputError("item row without a string \"id\"", path=str(items_path),
+                             line=line, field="id")
+    findings_path = folder / FINDINGS_FILE
+    findings = [f for _, f in iter_models(findings_path, Finding)] \
+        if findings_path.is_file() else []
+    return ModelAuditData(folder=folder, summary=summary, item_stats=rows, findings=findings)
+
+
+def _verdict_row(name: str, block: dict) -> dict:
+    return {"name": name, **{k: block.get(k, 0) for k in VERDICTS},
+            "text_answerable_share": block.get("text_answerable_share")}
+
+
+def _blind_items(data: ModelAuditData, items: dict[str, Item], limit: int) -> list[dict]:
+    """Items the panel flags (text_answerable first), most blind hits first."""
+    flagged = [r for r in data.item_stats if r.get("verdict") in ("text_answerable", "review")]
+    flagged.sort(key=lambda r: (r["verdict"] != "text_answerable",
+                                -(r.get("blind_fraction") or 0.0), r["id"]))
+    rows = []
+    for r in flagged[:limit]:
+        item = items.get(r["id"])
+        runs = r.get("runs") or {}
+        rows.append({"id": r["id"], "question": item.question if item else None,
+                     "capability": r.get("capability"), "verdict": r["verdict"],
+                     "hits": r.get("blind_hits"), "n": r.get("blind_runs"),
+                     "fraction": r.get("blind_fraction"), "chance": r.get("chance"),
+                     "p_value": r.get("p_value"), "vision_delta": r.get("vision_delta"),
+                     "hit_runs": sorted(run for run, hit in runs.items() if hit),
+                     "miss_runs": sorted(run for run, hit in runs.items() if not hit)})
+    return rows
+
+
+def _vision_gain(summary: dict) -> dict:
+    """MG / ML per model (overall, with accuracies) and per capability."""
+    gains = summary.get("vision_gain") or {}
+    models = sorted(gains)
+    overall = [{"model": m, "base_model": gains[m].get("base_model"),
+                **{mode: (gains[m].get("accuracy") or {}).get(mode) for mode in MODES},
+                "mg": gains[m].get("mg"), "mg_blank": gains[m].get("mg_blank"),
+                "ml": gains[m].get("ml")} for m in models]
+    capabilities = sorted({cap for m in models for cap in gains[m].get("by_capability", {})})
+    matrix = [{"capability": cap,
+               "cells": [gains[m].get("by_capability", {}).get(cap, {"mg": None, "ml": None})
+                         for m in models]} for cap in capabilities]
+    return {"models": models, "overall": overall, "by_capability": matrix}
+
+
+def _findings(data: ModelAuditData, items: dict[str, Item]) -> dict:
+    """Counts per model check and the top findings (highest score first) of LISTED_CHECKS."""
+    counts = data.summary.get("findings") or {}
+    rows = [{"check": name, "items": c.get("items", 0), "error": c.get("error", 0),
+             "warn": c.get("warn", 0), "info": c.get("info", 0)}
+            for name, c in sorted(counts.items()) if isinstance(c, dict)]
+    top = []
+    for check in LISTED_CHECKS:
+        found = sorted((f for f in data.findings if f.check == check),
+                       key=lambda f: (-f.score, f.id))
+        if found:
+            top.append({"check": check, "total": len(found), "rows": [
+                {"id": f.id, "severity": f.severity, "message": f.message,
+                 "question": items[f.id].question if f.id in items else None}
+                for f in found[:TOP_FINDINGS]]})
+    return {"counts": rows, "top": top}
+
+
+def _level_rank(level: str) -> tuple[int, str]:
+    """easy < medium < hard, unknown levels last (by name)."""
+    order = DIFFICULTIES.index(level) if level in DIFFICULTIES else len(DIFFICULTIES)
+    return order, level
+
+
+def _difficulty(summary: dict) -> dict:
+    block = summary.get("difficulty") or {}
+    rows = [{"capability": cap, "level": level, **stats}
+            for cap, levels in sorted((block.get("by_capability") or {}).items())
+            for level, stats in sorted(levels.items(), key=lambda kv: _level_rank(kv[0]))]
+    return {"rasch_fitted": bool(block.get("rasch_fitted")),
+            "rasch_min_models": block.get("rasch_min_models"),
+            "abilities": sorted((block.get("abilities") or {}).items()), "rows": rows}
+
+
+def _robustness(summary: dict) -> dict:
+    block = summary.get("robustness") or {}
+    rows = [{"model": model, "families": r.get("families"), "consistency": r.get("consistency"),
+             "flip_rate": r.get("flip_rate"),
+             "kinds": [{"kind": k, **v} for k, v in sorted(r.get("by_variant_kind", {}).items())]}
+            for model, r in sorted((block.get("by_model") or {}).items())]
+    return {"families": block.get("families", 0), "rows": rows}
+
+
+def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -> dict:
+    """Every table of the "Model-based audit" section; `limit` caps the blind-hit items."""
+    summary = data.summary
+    panel = summary["blind_panel"]
+    flagged = sum(r.get("verdict") in ("text_answerable", "review") for r in data.item_stats)
+    sensitivity = summary.get("extraction_sensitivity") or {}
+    return {
+        "folder": data.folder.as_posix(),
+        "items": summary.get("items", len(data.item_stats)),
+        "models": summary.get("models", []),
+        "blind_modes": summary.get("blind_modes", []),
+        "verdicts": _verdict_row("all", panel.get("overall") or {}),
+        "judged": panel.get("judged"),
+        "verdicts_by_capability": [_verdict_row(cap, block) for cap, block in
+                                   sorted((panel.get("by_capability") or {}).items())],
+        "hits_by_run": [{"run": run, **v} for run, v in
+                        sorted((panel.get("hits_by_run") or {}).items())],
+        "blind_items": _blind_items(data, items, limit),
+        "blind_flagged": flagged,
+        "vision_gain": _vision_gain(summary),
+        "findings": _findings(data, items),
+        "difficulty": _difficulty(summary),
+        "extraction": [{"run": run, **v} for run, v in
+                       sorted((sensitivity.get("by_run") or {}).items())],
+        "extractor_dependent_items": sensitivity.get("extractor_dependent_items", 0),
+        "robustness": _robustness(summary),
+    }
