@@ -247,7 +247,7 @@ def test_reference_images_exact_flipped_and_cached(tmp_path, monkeypatch):
 
 def test_contamination_settings_are_validated(bench):
     for extra, message in [("    rephrase: 0.5\n", "review (0.6) must be <= rephrase"),
-                           ("    ngram: 13\n", "audit.contamination.ngram: Extra inputs"),
+                           ("    ngram: 13\n", "audit.contamination.ngram: unknown key"),
                            ("    minhash_threshold: 0.99\n", "lower the threshold")]:
         write_params(bench / "params.yaml", bench / "cache", extra)
         result = CliRunner().invoke(cli, ["audit", "data", "--items",

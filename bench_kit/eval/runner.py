@@ -71,7 +71,7 @@ class RunSummary:
     call in this run (identical requests share one call), failed (including those the
     budget left unasked, also counted in `budget_skipped`, with the reason in `stopped`),
     and `unsupported` (never asked: the model cannot take them; outside the other counts,
-    so total = from_cache + called + unsupported)."""
+    so total = from_cache + called + budget_skipped + unsupported)."""
 
     model: str
     mode: str
