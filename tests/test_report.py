@@ -365,3 +365,29 @@ def test_json_summary_plots_and_metrics_file(tmp_path):
     gains = json.loads((tmp_path / "plots" / "vision_gain.json").read_text())
     assert {row["model"] for row in gains} == {"alpha"}
     assert json.loads((tmp_path / "plots" / "accuracy_blank_image.json").read_text()) == []
+
+
+def test_a_mcnemar_win_with_a_clustered_ci_through_zero_is_not_called_significant():
+    from bench_kit.eval.report_stats import pairwise
+
+    rows = [{"p_value": 0.001, "diff_low": -0.02, "diff_high": 0.1},
+            {"p_value": 0.001, "diff_low": 0.01, "diff_high": 0.1},
+            {"p_value": 0.6, "diff_low": 0.01, "diff_high": 0.1}]
+
+    class Settings:
+        alpha = 0.05
+
+    import bench_kit.eval.report_stats as rs
+    original = rs.compare_pair
+    rs.compare_pair = lambda a, b, mode, items, settings: rows.pop(0)
+    try:
+        class Run:
+            def __init__(self, model):
+                self.model, self.scores = model, {"image": {}}
+
+        out = pairwise([Run("a"), Run("b"), Run("c")], {}, Settings())
+    finally:
+        rs.compare_pair = original
+    assert [r["verdict"] for r in out] == [
+        "not significant (clustered CI includes 0)", "significant", "not significant"]
+    assert [r["significant"] for r in out] == [False, True, False]

@@ -56,7 +56,10 @@ def _build(root: Path) -> list[str]:
     params.write_text("audit_results:\n  expansion: false\n  blind_modes: [no_image]\n"
                       "  base_models: {m0: text-only}\nreport:\n  flagged_items: 5\n",
                       encoding="utf-8")
-    audit_results(root / "items.jsonl", root / "scores", root / "ma", params_path=params)
+    # a reviewer labelled m0's one failure in image mode (s1) as a perception error
+    write_jsonl(root / "layers.jsonl", [{"id": "s1", "model": "m0", "error_layer": "perception"}])
+    audit_results(root / "items.jsonl", root / "scores", root / "ma", params_path=params,
+                  error_layers_path=root / "layers.jsonl")
     return ["report", "--items", str(root / "items.jsonl"), "--scores", str(root / "scores"),
             "--metrics", str(root / "metrics"), "--out", str(root / "out"),
             "--params", str(params)]
@@ -142,3 +145,11 @@ def test_missing_model_audit_folder_is_one_line(tmp_path):
     result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "nope")])
     assert result.exit_code != 0
     assert "model_summary.json" in result.output and "Traceback" not in result.output
+
+
+def test_error_layers_show_both_denominators(outputs):
+    html, md = outputs
+    section = _section(md, "### Error layers")
+    # m0 failed 1 of 4 items in image mode; the one label is 100% of failures, 25% of items
+    assert "| m0 | 1 | 1 | perception | 1 | 100.0% | 25.0% |" in section
+    assert "Error layers (reviewer labels)" in html

@@ -142,6 +142,18 @@ def _robustness(summary: dict) -> dict:
     return {"families": block.get("families", 0), "rows": rows}
 
 
+def _error_layers(summary: dict) -> list[dict]:
+    """Reviewer-labelled error layers per model, with both denominators (MMMU style)."""
+    rows = []
+    for model, block in sorted((summary.get("error_layers") or {}).items()):
+        layers = [{"layer": name, **stats} for name, stats in block.get("layers", {}).items()
+                  if stats.get("count")]
+        rows.append({"model": model, "failures": block.get("failures"),
+                     "items": block.get("items"), "labelled": block.get("labelled"),
+                     "unlabelled": block.get("unlabelled_failures"), "layers": layers})
+    return rows
+
+
 def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -> dict:
     """Every table of the "Model-based audit" section; `limit` caps the blind-hit items."""
     summary = data.summary
@@ -168,4 +180,6 @@ def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -
                        sorted((sensitivity.get("by_run") or {}).items())],
         "extractor_dependent_items": sensitivity.get("extractor_dependent_items", 0),
         "robustness": _robustness(summary),
+        "error_layers": _error_layers(summary),
+        "expansion": summary.get("answer_expansion") or {},
     }

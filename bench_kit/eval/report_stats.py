@@ -88,7 +88,8 @@ def pairwise(runs: list[ModelRun], items: dict[str, Item],
              settings: ReportSettings) -> list[dict]:
     """Every pair of models in every mode both ran, Holm-corrected across all of them.
 
-    Rows are ordered by mode, then model names; `significant` uses the Holm p-value.
+    Rows are ordered by mode, then model names; `significant` needs the Holm p-value below
+    alpha and the clustered paired-bootstrap CI of the difference to exclude 0.
     """
     rows = []
     for mode in MODES:
@@ -99,7 +100,14 @@ def pairwise(runs: list[ModelRun], items: dict[str, Item],
                 rows.append(row)
     for row, adjusted in zip(rows, holm([row["p_value"] for row in rows])):
         row["p_holm"] = _sig(adjusted)
-        row["significant"] = adjusted < settings.alpha
+        # McNemar treats items as independent; questions sharing an image are not, so a
+        # difference counts only when the group-clustered bootstrap CI also excludes 0.
+        low, high = row["diff_low"], row["diff_high"]
+        clear = low is not None and high is not None and (low > 0 or high < 0)
+        row["significant"] = adjusted < settings.alpha and clear
+        row["verdict"] = ("significant" if row["significant"] else
+                          "not significant (clustered CI includes 0)"
+                          if adjusted < settings.alpha else "not significant")
     return rows
 
 
