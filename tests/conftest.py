@@ -51,3 +51,8 @@ def cases(name: str) -> list:
     assert len(names) == len(set(names)), f"{name}.json: duplicate case names"
     defaults = table.get("defaults", {})
     return [pytest.param({**defaults, **case}, id=case["name"]) for case in table["cases"]]
+
+
+def shape_obj(oid: str, shape: str, colour: str, size: str, bbox: list[int]) -> dict[str, Any]:
+    """One object annotation of a shapes scene."""
+    return {"id": oid, "shape": shape, "colour": colour, "size": size, "bbox": bbox}

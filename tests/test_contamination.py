@@ -165,12 +165,18 @@ def test_second_audit_reuses_cached_embeddings_and_signatures(bench, monkeypatch
     assert calls == {"encode": 3, "bulk": 5}
 
 
-def test_judge_decides_the_review_band_over_http(tmp_path):
+def _red_planet_reference(tmp_path) -> None:
+    """A one-question reference (a rephrase of the items' red-planet question) at ref.jsonl."""
     write_items(tmp_path / "public.jsonl",
                 [{"id": "pub-body", "question": "Which celestial body is nicknamed the red "
                                                 "planet?"}])
-    CliRunner().invoke(cli, ["audit", "reference", "build", "--out", str(tmp_path / "ref.jsonl"),
-                             str(tmp_path / "public.jsonl")])
+    result = CliRunner().invoke(cli, ["audit", "reference", "build", "--out",
+                                      str(tmp_path / "ref.jsonl"), str(tmp_path / "public.jsonl")])
+    assert result.exit_code == 0, result.output
+
+
+def test_judge_decides_the_review_band_over_http(tmp_path):
+    _red_planet_reference(tmp_path)
     write_items(tmp_path / "bench" / "items.jsonl", [
         make_item(id="judged", question="Which planet is known as the red planet? "
                                         "[scenario:verdict]", task="open", answers=["Mars"])])
@@ -196,11 +202,7 @@ def test_judge_decides_the_review_band_over_http(tmp_path):
 
 
 def test_review_band_without_a_judge_is_info(tmp_path):
-    write_items(tmp_path / "public.jsonl",
-                [{"id": "pub-body", "question": "Which celestial body is nicknamed the red "
-                                                "planet?"}])
-    CliRunner().invoke(cli, ["audit", "reference", "build", "--out", str(tmp_path / "ref.jsonl"),
-                             str(tmp_path / "public.jsonl")])
+    _red_planet_reference(tmp_path)
     write_items(tmp_path / "bench" / "items.jsonl", [
         make_item(id="q", question="Which planet is known as the red planet?", task="open",
                   answers=["Mars"])])

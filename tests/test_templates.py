@@ -17,6 +17,7 @@ from bench_kit.errors import ConfigError
 from bench_kit.items import read_items
 from bench_kit.params import load_params, section
 from bench_kit.types import ID_PATTERN, LAYERS
+from conftest import shape_obj
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS = ROOT / "params.yaml"
@@ -24,8 +25,7 @@ TEMPLATES = ROOT / "datasets" / "demo" / "templates.yaml"
 TAXONOMY = load_taxonomy(load_params(PARAMS))
 
 
-def _obj(oid, shape, colour, size, bbox):
-    return {"id": oid, "shape": shape, "colour": colour, "size": size, "bbox": bbox}
+_obj = shape_obj
 
 
 SHAPES = SceneAnn.model_validate({

@@ -23,14 +23,14 @@ from bench_kit.io import read_jsonl
 from bench_kit.items import read_items
 from bench_kit.params import load_params
 from tests.openai_server import FakeOpenAI
+from conftest import shape_obj
 
 ROOT = Path(__file__).resolve().parents[1]
 TAXONOMY = load_taxonomy(load_params(ROOT / "params.yaml"))
 SPECS = {s.id: s for s in load_templates(ROOT / "datasets/demo/templates.yaml", TAXONOMY)}
 
 
-def _obj(oid, shape, colour, size, bbox):
-    return {"id": oid, "shape": shape, "colour": colour, "size": size, "bbox": bbox}
+_obj = shape_obj
 
 
 SCENE = SceneAnn.model_validate({
