@@ -22,8 +22,16 @@ import pandera.pandas as pa
 from pandera.typing import Series
 
 from bench_kit.errors import ValidationFailed
-from bench_kit.types import (CHECK_PATTERN, DIFFICULTIES, ID_PATTERN, LAYERS, MODES, PARSES,
-                             SEVERITIES, TASKS)
+from bench_kit.types import (
+    CHECK_PATTERN,
+    DIFFICULTIES,
+    ID_PATTERN,
+    LAYERS,
+    MODES,
+    PARSES,
+    SEVERITIES,
+    TASKS,
+)
 from bench_kit.validate import Problem
 
 UTC_MICROSECONDS = {"unit": "us", "tz": "UTC"}

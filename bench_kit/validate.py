@@ -91,11 +91,11 @@ def load_taxonomy(params_path: str | Path | None) -> tuple[dict[str, str] | None
 
 
 def metric_names() -> set[str] | None:
-    """Names in the metric registry, or None while bench_kit.eval.scoring does not exist."""
+    """Names in the metric registry, or None while bench_kit.scoring.item does not exist."""
     try:
-        scoring = importlib.import_module("bench_kit.eval.scoring")
+        scoring = importlib.import_module("bench_kit.scoring.item")
     except ModuleNotFoundError as exc:
-        if exc.name in ("bench_kit.eval", "bench_kit.eval.scoring"):
+        if exc.name in ("bench_kit.eval", "bench_kit.scoring.item"):
             return None
         raise
     metrics = getattr(scoring, "METRICS", None)

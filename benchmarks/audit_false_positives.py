@@ -51,7 +51,7 @@ def _run(*args: str) -> None:
 def measure(folder: Path, scale: float = 1.0) -> dict[str, Any]:
     """Build the clean items and references in `folder`, audit, count the flags."""
     from bench_kit.audit.reference import build_reference
-    from bench_kit.audit.run import audit_data
+    from bench_kit.audit.stage import audit_data
     from bench_kit.io import write_jsonl
 
     bench, refs = folder / "bench", folder / "refs"

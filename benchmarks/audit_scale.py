@@ -88,8 +88,8 @@ def _timed(label: str, out: dict[str, Any], func: Callable[[], Any]) -> Any:
 
 
 def _context(items_text: list[str], ref_path: Path | None, root: Path) -> Any:
-    from bench_kit.audit.base import AuditContext
     from bench_kit.audit.reference import open_reference
+    from bench_kit.audit.registry import AuditContext
     from bench_kit.types import Item
 
     items = [Item.model_validate({"id": f"q{k}", "question": q, "task": "open",
@@ -102,7 +102,7 @@ def _context(items_text: list[str], ref_path: Path | None, root: Path) -> Any:
 
 
 def _findings(name: str, ctx: Any, params: dict[str, Any]) -> int:
-    from bench_kit.audit.base import spec_of
+    from bench_kit.audit.registry import spec_of
 
     spec = spec_of(name)
     return len(list(spec.run(ctx, spec.params.model_validate(params))))
@@ -123,7 +123,7 @@ def _planted_items(n_items: int, reference: list[str], seed: int,
 def run_text(n_items: int, n_ref: int, tmp: Path) -> dict[str, Any]:
     """Reference build, exact, n-gram, MinHash (cold, then cached) at one size."""
     from bench_kit.audit.reference import build_reference
-    from bench_kit.audit.run import load_checks
+    from bench_kit.audit.stage import load_checks
     from bench_kit.io import write_jsonl
 
     load_checks()
@@ -156,7 +156,7 @@ def run_embed(n_items: int, n_ref: int, tmp: Path) -> dict[str, Any]:
     """Embedding check cold (time inside the encoder measured) and from the cache."""
     from bench_kit import embed
     from bench_kit.audit.reference import build_reference
-    from bench_kit.audit.run import load_checks
+    from bench_kit.audit.stage import load_checks
     from bench_kit.io import write_jsonl
 
     load_checks()
@@ -207,9 +207,9 @@ def _write_images(folder: Path, count: int) -> None:
 
 def run_images(count: int, tmp: Path) -> dict[str, Any]:
     """Hashing vs search for the near-duplicate check over `count` distinct images."""
-    from bench_kit.audit.base import AuditContext
     from bench_kit.audit.image_checks import phash_pairs
-    from bench_kit.audit.run import load_checks
+    from bench_kit.audit.registry import AuditContext
+    from bench_kit.audit.stage import load_checks
     from bench_kit.types import Item
 
     load_checks()

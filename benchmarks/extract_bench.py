@@ -7,7 +7,7 @@ Three figures, each measured in a fresh child process (so peak memory is its own
    capital letter" extractor DOMAIN §2 calls a bug) over the same responses;
 2. `stream`: read the predictions JSONL line by line, `score_item` each against its item
    (items held by id), count hits — extract + score with nothing else;
-3. `library`: `bench_kit.eval.score.score_predictions` on the same files — the real
+3. `library`: `bench_kit.scoring.stage.score_predictions` on the same files — the real
    `bench-kit eval score --predictions` path: JSON and pydantic validation of every item
    and prediction, coverage, corpus metrics, score rows and metrics JSON written.
 
@@ -72,9 +72,9 @@ def _peak_mb() -> float:
 
 
 def _extract(preds: Path, queue) -> None:
-    from bench_kit.eval.extract import extract_choice
-
     import re
+
+    from bench_kit.scoring.extract.answers import extract_choice
 
     responses = [json.loads(line)["response"] for line in preds.open(encoding="utf-8")]
     # Baseline: the naive "first capital letter A-D" extractor (a known reference bug).
@@ -90,7 +90,7 @@ def _extract(preds: Path, queue) -> None:
 
 
 def _stream(items: Path, preds: Path, queue) -> None:
-    from bench_kit.eval.scoring import score_item
+    from bench_kit.scoring.item import score_item
     from bench_kit.types import Item
 
     first = json.loads(items.open(encoding="utf-8").readline())
@@ -109,7 +109,7 @@ def _stream(items: Path, preds: Path, queue) -> None:
 
 
 def _library(items: Path, preds: Path, out: Path, queue) -> None:
-    from bench_kit.eval.score import score_predictions
+    from bench_kit.scoring.stage import score_predictions
 
     start_wall, start = time.perf_counter(), time.process_time()
     run = score_predictions(items, preds, out / "scores", out / "metrics.json", model="bench")

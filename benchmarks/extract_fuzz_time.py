@@ -28,10 +28,10 @@ from typing import Callable
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench_kit.eval.boxes import extract_box  # noqa: E402
-from bench_kit.eval.checklist import parse_checklist  # noqa: E402
-from bench_kit.eval.extract import extract_choice, extract_yesno  # noqa: E402
-from bench_kit.eval.numbers import extract_number  # noqa: E402
+from bench_kit.scoring.extract.answers import extract_choice, extract_yesno  # noqa: E402
+from bench_kit.scoring.extract.boxes import extract_box  # noqa: E402
+from bench_kit.scoring.extract.checklist import parse_checklist  # noqa: E402
+from bench_kit.text.numbers import extract_number  # noqa: E402
 
 CHOICES = {"A": "red", "B": "blue", "C": "green (dark)", "D": "none of the above"}
 ALPHABET = list("ABCDabcd()[]{}.:;,*#!?-/<> \n\t0123456789一二三十百千万") + [

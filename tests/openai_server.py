@@ -184,8 +184,8 @@ class FakeOpenAI:
 def make_adapter(kind: str, urls, *, key_env: str | None = None, sleeps: list | None = None,
                  **settings):
     """An adapter of `kind` for `urls` with instant backoff; sleeps are recorded, not slept."""
-    from bench_kit.eval.adapters import build_adapter
-    from bench_kit.eval.modelcfg import ModelConfig
+    from bench_kit.models.adapters import build_adapter
+    from bench_kit.models.config import ModelConfig
 
     config = ModelConfig(adapter=kind, model="vlm-test", base_url=urls, api_key_env=key_env,
                          backoff_s=0.0, **settings)
@@ -201,7 +201,7 @@ def complete_once(adapter, prompt: str = "What is it?", images=()):
     """Run one mc request through `adapter` and close it."""
     import asyncio
 
-    from bench_kit.eval.adapters import ModelRequest
+    from bench_kit.models.adapters import ModelRequest
 
     request = ModelRequest(prompt=prompt, images=list(images), task="mc", question=prompt,
                            max_tokens=64, temperature=0.0)

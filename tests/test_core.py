@@ -73,7 +73,7 @@ def test_resolve_image_refuses_symlink_out(tmp_path):
 
 
 def test_params_section_names_the_key(tmp_path):
-    from bench_kit.authoring.split import SplitParams
+    from bench_kit.split.assign import SplitParams
 
     path = tmp_path / "params.yaml"
     path.write_text("split:\n  seed: 1\n  dev_share: lots\n")

@@ -22,16 +22,16 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import make_item, write_png
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench_kit.cli import cli
-from bench_kit.eval.boxes import extract_box
-from bench_kit.eval.checklist import parse_checklist
-from bench_kit.eval.extract import extract_choice, extract_yesno
-from bench_kit.eval.numbers import extract_number
 from bench_kit.io import write_jsonl
-from conftest import make_item, write_png
+from bench_kit.scoring.extract.answers import extract_choice, extract_yesno
+from bench_kit.scoring.extract.boxes import extract_box
+from bench_kit.scoring.extract.checklist import parse_checklist
+from bench_kit.text.numbers import extract_number
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH_KIT = [sys.executable, "-m", "bench_kit"]

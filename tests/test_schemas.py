@@ -12,8 +12,14 @@ from annotated_types import Ge, Le, MinLen
 
 from bench_kit.errors import ValidationFailed
 from bench_kit.io import read_jsonl, write_jsonl
-from bench_kit.schemas import (FindingSchema, ItemSchema, PredictionSchema, ScoreSchema,
-                               check_table, validate_table)
+from bench_kit.schemas import (
+    FindingSchema,
+    ItemSchema,
+    PredictionSchema,
+    ScoreSchema,
+    check_table,
+    validate_table,
+)
 from bench_kit.types import Finding, Item, Prediction, Score
 
 TWINS = [(Item, ItemSchema), (Prediction, PredictionSchema), (Score, ScoreSchema),

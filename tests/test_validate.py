@@ -101,13 +101,13 @@ DEFECTS: list[tuple[str, dict[str, Any] | bytes, list[tuple[str | None, str | No
 
 @pytest.fixture
 def fake_metrics(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A metric registry standing in for bench_kit.eval.scoring.METRICS."""
+    """A metric registry standing in for bench_kit.scoring.item.METRICS."""
     metrics: Registry = Registry("metric")
     for name in ("exact", "accuracy", "iou"):
         metrics.register(name)(lambda *args: 1.0)
-    module = types.ModuleType("bench_kit.eval.scoring")
+    module = types.ModuleType("bench_kit.scoring.item")
     module.METRICS = metrics  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bench_kit.eval.scoring", module)
+    monkeypatch.setitem(sys.modules, "bench_kit.scoring.item", module)
 
 
 def _bench(tmp_path: Path, lines: list[dict[str, Any] | bytes]) -> tuple[Path, Path]:
@@ -211,7 +211,7 @@ def test_malformed_taxonomy_is_a_config_error(tmp_path: Path) -> None:
 
 def test_metric_check_is_skipped_without_a_registry(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "bench_kit.eval.scoring", None)
+    monkeypatch.setitem(sys.modules, "bench_kit.scoring.item", None)
     items, params = _bench(tmp_path, [_item(metric="anything")])
     assert validate_items_file(items, params_path=params).valid
 

@@ -25,9 +25,14 @@ from typing import Any, Iterator
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bench_kit.audit.base import AuditContext, CheckParams, check, spec_of
-from bench_kit.audit.feature_cache import DEFAULT_CACHE_DIR, feature_key, load_array, save_array
+from bench_kit.audit.feature_cache import (
+    DEFAULT_CACHE_DIR,
+    feature_key,
+    load_array,
+    save_array,
+)
 from bench_kit.audit.reference import ReferenceSet, reference_text
+from bench_kit.audit.registry import AuditContext, CheckParams, check, spec_of
 from bench_kit.errors import ConfigError
 from bench_kit.types import Finding
 

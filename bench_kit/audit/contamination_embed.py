@@ -17,10 +17,10 @@ from importlib import metadata
 from typing import Any, Iterator, Sequence
 
 from bench_kit import embed
-from bench_kit.audit.base import AuditContext, check, spec_of
 from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_evidence
 from bench_kit.audit.contamination_judge import judge_pairs
 from bench_kit.audit.feature_cache import cached_array, feature_key, text_digest
+from bench_kit.audit.registry import AuditContext, check, spec_of
 from bench_kit.types import Finding
 
 MODEL_NAME = "all-MiniLM-L6-v2"

@@ -15,11 +15,17 @@ import hashlib
 from pathlib import Path
 from typing import Any, Iterator
 
-from bench_kit.audit.base import (AuditContext, channel_distance, channel_phashes, check,
-                                  image_hashes, spec_of)
 from bench_kit.audit.contamination import ContaminationParams
 from bench_kit.audit.feature_cache import cached_array, feature_key
 from bench_kit.audit.image_checks import PhashParams, _per_item, popcount
+from bench_kit.audit.registry import (
+    AuditContext,
+    channel_distance,
+    channel_phashes,
+    check,
+    image_hashes,
+    spec_of,
+)
 from bench_kit.errors import InputError
 from bench_kit.io import file_sha256, open_image, resolve_image
 from bench_kit.types import Finding

@@ -59,9 +59,9 @@ def judge_pairs(params: dict[str, Any], model: str, pairs: Sequence[tuple[str, s
     Raises:
         ConfigError: unknown or disabled model, missing API key.
     """
-    from bench_kit.eval.adapters import ModelRequest, build_adapter
-    from bench_kit.eval.cache import CallCache, CallRecord, cache_key
-    from bench_kit.eval.modelcfg import cache_path, check_runnable, load_model_config
+    from bench_kit.models.adapters import ModelRequest, build_adapter
+    from bench_kit.models.cache import CallCache, CallRecord, cache_key
+    from bench_kit.models.config import cache_path, check_runnable, load_model_config
 
     config = load_model_config(params, model, source)
     check_runnable(config, model, source)

@@ -17,7 +17,13 @@ from typing import Any, Iterator, Sequence
 
 from pydantic import Field, field_validator
 
-from bench_kit.audit.base import AuditContext, CheckParams, CheckSkipped, check, spec_of
+from bench_kit.audit.registry import (
+    AuditContext,
+    CheckParams,
+    CheckSkipped,
+    check,
+    spec_of,
+)
 from bench_kit.types import Finding, Item
 
 

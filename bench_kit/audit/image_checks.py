@@ -23,8 +23,17 @@ from typing import Any, Iterator
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bench_kit.audit.base import (AuditContext, CheckParams, ImageIndex, NoParams,
-                                  channel_distance, channel_phashes, check, spec_of, worst)
+from bench_kit.audit.registry import (
+    AuditContext,
+    CheckParams,
+    ImageIndex,
+    NoParams,
+    channel_distance,
+    channel_phashes,
+    check,
+    spec_of,
+    worst,
+)
 from bench_kit.io import open_image, resolve_image
 from bench_kit.types import Finding
 

@@ -18,9 +18,15 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterator
 
-from bench_kit.audit.base import SEVERITY_RANK, AuditContext, check, spec_of
-from bench_kit.audit.image_checks import (MAX_LISTED, PhashParams, clusters, copies,
-                                          is_duplicate, phash_pairs)
+from bench_kit.audit.image_checks import (
+    MAX_LISTED,
+    PhashParams,
+    clusters,
+    copies,
+    is_duplicate,
+    phash_pairs,
+)
+from bench_kit.audit.registry import SEVERITY_RANK, AuditContext, check, spec_of
 from bench_kit.types import Finding, Severity
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from bench_kit.audit.base import normalize_text
+from bench_kit.audit.registry import normalize_text
 from bench_kit.errors import InputError
 from bench_kit.io import file_sha256, iter_jsonl, write_jsonl
 

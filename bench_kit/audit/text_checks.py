@@ -15,8 +15,16 @@ from typing import Iterator, Sequence
 from pydantic import Field
 
 from bench_kit.audit import text_patterns as tp
-from bench_kit.audit.base import (AuditContext, CheckParams, NoParams, check, cjk_count, has_cjk,
-                                  normalize_text, spec_of)
+from bench_kit.audit.registry import (
+    AuditContext,
+    CheckParams,
+    NoParams,
+    check,
+    cjk_count,
+    has_cjk,
+    normalize_text,
+    spec_of,
+)
 from bench_kit.types import Finding, Item
 
 

@@ -112,7 +112,7 @@ def _en_rules(sentence: str) -> Iterator[Question]:
 
 
 def _zh_number(text: str) -> int:
-    from bench_kit.eval.numbers import chinese_to_number
+    from bench_kit.text.numbers import chinese_to_number
 
     return int(text) if text.isdigit() else chinese_to_number(text)
 

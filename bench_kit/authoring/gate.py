@@ -38,7 +38,9 @@ def edit_ratio(a: str, b: str) -> float:
     >>> edit_ratio("what colour is the circle", "what colour is this object")
     0.4
     """
-    from bench_kit.eval.metrics import levenshtein  # works on any sequences, tokens here
+    from bench_kit.scoring.metrics.answers import (
+        levenshtein,  # works on any sequences, tokens here
+    )
 
     x, y = tokens(a), tokens(b)
     if not x and not y:

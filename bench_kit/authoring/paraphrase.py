@@ -72,8 +72,8 @@ def llm_paraphraser(params: dict[str, Any], name: str, source: str = "params.yam
                     ) -> Callable[[list[Item]], dict[str, "str | Skip"]]:
     """A function mapping items to checked rewrites from model `name` (eval.models.<name>);
     a failed call becomes a Skip with the error, never an exception mid-run."""
-    from bench_kit.eval.adapters import ModelRequest, build_adapter
-    from bench_kit.eval.modelcfg import check_runnable, load_model_config
+    from bench_kit.models.adapters import ModelRequest, build_adapter
+    from bench_kit.models.config import check_runnable, load_model_config
 
     config = load_model_config(params, name, source=source)
     check_runnable(config, name, source)

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from bench_kit.authoring.coverage import Coverage
 from bench_kit.types import DIFFICULTIES
-
-if TYPE_CHECKING:
-    from bench_kit.authoring.generate import Coverage
 
 
 class QuotaParams(BaseModel):
@@ -52,11 +49,6 @@ class QuotaViolation:
     def as_dict(self) -> dict[str, str]:
         """JSON form for `--format json`."""
         return {"rule": self.rule, "subject": self.subject, "message": self.message}
-
-
-def is_fresh(created_at: datetime, fresh_after: datetime | None) -> bool:
-    """Whether an item counts as fresh (created strictly after `fresh_after`)."""
-    return fresh_after is not None and created_at > fresh_after
 
 
 def check_quotas(coverage: Coverage, quotas: QuotaParams,

@@ -16,7 +16,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bench_kit.authoring import scene_draw as sd
-from bench_kit.authoring.vocab import CHART_THEMES, COLOURS, PLATES, SHAPES, SIGN_WORDS, SIZES
+from bench_kit.authoring.vocab import (
+    CHART_THEMES,
+    COLOURS,
+    PLATES,
+    SHAPES,
+    SIGN_WORDS,
+    SIZES,
+)
 from bench_kit.errors import InputError
 from bench_kit.io import iter_jsonl, write_bytes, write_jsonl
 from bench_kit.params import load_params, section

@@ -19,9 +19,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bench_kit.authoring import counterfactual as cf
 from bench_kit.authoring.gate import GateResult, GateThresholds, judge, score_pairs
-from bench_kit.authoring.lexicon import deixis_rewrite, register_rewrite, synonym_rewrite
+from bench_kit.authoring.lexicon import (
+    deixis_rewrite,
+    register_rewrite,
+    synonym_rewrite,
+)
 from bench_kit.authoring.scenes import SceneAnn, read_annotations
-from bench_kit.authoring.templates import GenerateParams, TemplateSpec, load_taxonomy, load_templates
+from bench_kit.authoring.templates import (
+    GenerateParams,
+    TemplateSpec,
+    load_taxonomy,
+    load_templates,
+)
 from bench_kit.errors import InputError
 from bench_kit.io import write_jsonl
 from bench_kit.items import read_items

@@ -11,12 +11,12 @@ import click
 from bench_kit import __version__
 from bench_kit.cli._common import BenchKitGroup
 from bench_kit.cli.audit import audit
-from bench_kit.cli.compare import compare, history
 from bench_kit.cli.author import author
+from bench_kit.cli.compare import compare, history
 from bench_kit.cli.evaluate import eval_group
-from bench_kit.cli.models import models
 from bench_kit.cli.init import init
 from bench_kit.cli.io_cmds import export_cmd, import_cmd
+from bench_kit.cli.models import models
 from bench_kit.cli.report import report
 from bench_kit.cli.split import split
 from bench_kit.cli.validate import validate

@@ -48,7 +48,7 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
       bench-kit audit data --items datasets/demo/items.jsonl --out audits/demo \\
           --reference refs/public.jsonl --reference-images refs/images
     """
-    from bench_kit.audit.run import audit_data
+    from bench_kit.audit.stage import audit_data
 
     started = time.monotonic()
 
@@ -75,7 +75,7 @@ def list_checks_command(fmt: str) -> None:
       bench-kit audit list-checks
       bench-kit audit list-checks --format json
     """
-    from bench_kit.audit.run import list_checks
+    from bench_kit.audit.stage import list_checks
 
     specs = list_checks()
     if fmt == "json":

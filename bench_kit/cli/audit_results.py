@@ -36,7 +36,7 @@ def audit_results_command(items_path: str, scores_dir: str, out_dir: str,
           --scores scores/demo --out audits/demo/results \\
           --metrics metrics/demo/audit/model_audit.json
     """
-    from bench_kit.audit.results.run import audit_results
+    from bench_kit.audit.results.stage import audit_results
 
     result = audit_results(items_path, scores_dir, out_dir, params_path=params_path,
                            metrics_path=metrics_path, error_layers_path=error_layers_path)

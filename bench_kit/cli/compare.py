@@ -42,7 +42,7 @@ def compare(revs: tuple[str, ...], bench: str, items_path: str | None,
       bench-kit compare --rev v1.0 --rev main --format json
     """
     from bench_kit.errors import UsageError
-    from bench_kit.eval.compare import compare_revisions, format_comparison
+    from bench_kit.history.compare import compare_revisions, format_comparison
 
     if len(revs) != 2:
         raise UsageError(f"give --rev exactly twice (older, newer), got {len(revs)}")
@@ -76,7 +76,7 @@ def history(metric: str, limit: int, bench: str, metrics_dir: str | None, rev: s
       bench-kit history --metric image.accuracy -n 10
       bench-kit history --metric vision_gain.overall --format json
     """
-    from bench_kit.eval.history import format_history, metric_history
+    from bench_kit.history.metric_history import format_history, metric_history
 
     result = metric_history(repo, metric=metric, limit=limit, bench=bench,
                             metrics_dir=metrics_dir, rev=rev)

@@ -166,10 +166,10 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
 
     from bench_kit.cli._common import info
     from bench_kit.errors import UsageError
-    from bench_kit.eval.aggregate import summary_dict, summary_line
-    from bench_kit.eval.score import score_model, score_predictions
-    from bench_kit.eval.scoring import ScoreSettings
     from bench_kit.params import load_params, section
+    from bench_kit.scoring.aggregate import summary_dict, summary_line
+    from bench_kit.scoring.item import ScoreSettings
+    from bench_kit.scoring.stage import score_model, score_predictions
 
     if (results_dir is None) == (predictions_path is None):
         raise UsageError("give exactly one of --results DIR and --predictions FILE")

@@ -25,7 +25,7 @@ def init(directory: str, name: str | None, remote: str | None, no_commit: bool) 
     Example:
       bench-kit init my-bench && cd my-bench && dvc repro && dvc push
     """
-    from bench_kit.authoring.scaffold import init_project
+    from bench_kit.scaffold.project import init_project
 
     summary = init_project(directory, name=name, remote=remote, git_commit=not no_commit)
     info(f"created benchmark '{summary.name}' in {summary.root} ({summary.images} example "

@@ -54,7 +54,7 @@ def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
       bench-kit import jsonl checklist.jsonl --out datasets/mine/items.jsonl \\
           --capability perception.count
     """
-    from bench_kit.authoring.importers import run_import
+    from bench_kit.exchange.importers import run_import
 
     summary = run_import(fmt, src, out_path, params_path=params_path,
                          category_map=category_map, created_at=created_at,
@@ -87,7 +87,7 @@ def export_cmd(fmt: str, items_path: str, out_path: str, root: str | None) -> No
       bench-kit export vlmevalkit --items datasets/demo/splits/test.jsonl --out demo.tsv
       bench-kit export hf --items datasets/demo/items.jsonl --out export/demo-hf
     """
-    from bench_kit.authoring.exporters import export_items
+    from bench_kit.exchange.exporters import export_items
 
     summary = export_items(fmt, items_path, out_path, root)
     info(f"exported {summary.items} items ({summary.images} images) -> {summary.out_path}")

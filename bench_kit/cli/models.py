@@ -29,7 +29,7 @@ def list_command(fmt: str, params_path: str) -> None:
     """
     import json
 
-    from bench_kit.eval.modelcfg import model_statuses
+    from bench_kit.models.config import model_statuses
     from bench_kit.params import load_params
 
     rows = model_statuses(load_params(params_path), params_path)

@@ -58,9 +58,9 @@ def report(items_path: str, scores_dir: str, metrics_dir: str, results_dir: str 
         --out reports/demo --plots plots/demo/report
       bench-kit report ... --format json   # numbers on stdout for dashboards
     """
-    from bench_kit.eval.report import write_report
-    from bench_kit.eval.report_data import ReportSettings
     from bench_kit.params import load_params, section
+    from bench_kit.report.inputs import ReportSettings
+    from bench_kit.report.render import write_report
 
     settings = section(load_params(params_path), "report", ReportSettings, source=params_path)
     files = write_report(items_path, scores_dir, metrics_dir, out_dir, results_dir=results_dir,

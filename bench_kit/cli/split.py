@@ -27,8 +27,8 @@ def split(items_path: str, out_dir: str, params_path: str) -> None:
     Example:
       bench-kit split --items datasets/demo/items.jsonl --out datasets/demo/splits
     """
-    from bench_kit.authoring.split import SplitParams, write_splits
     from bench_kit.params import load_params, section
+    from bench_kit.split.assign import SplitParams, write_splits
 
     settings = section(load_params(params_path), "split", SplitParams, source=params_path)
     summary = write_splits(items_path, out_dir, settings)

@@ -5,7 +5,7 @@ cache never decodes an image. PNG, JPEG, WebP and GIF files are sent as they are
 pixels were checked by `bench-kit validate`; decoding them again per call would cost more
 client CPU than the HTTP request); other formats are decoded and re-encoded as PNG.
 `blank_image` mode sends a mid-grey PNG of the same size. A model's `max_side` /
-`max_bytes` limits are applied by `bench_kit.eval.imageprep` when an image exceeds them.
+`max_bytes` limits are applied by `bench_kit.models.imageprep` when an image exceeds them.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench_kit.eval.adapters.base import ImageInput
-from bench_kit.eval.imageprep import ImagePrep, facts, transform
 from bench_kit.io import MAX_IMAGE_PIXELS
+from bench_kit.models.adapters.contract import ImageInput
+from bench_kit.models.imageprep import ImagePrep, facts, transform
 
 # Part of the cache key: change it when what is sent for a given file changes.
 IMAGE_PROTOCOL = "original-or-png/1"

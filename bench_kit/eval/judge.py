@@ -22,14 +22,24 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from bench_kit.errors import ConfigError, InputError, ModelCallError
-from bench_kit.eval.adapters import Adapter, ModelRequest, build_adapter
-from bench_kit.eval.budget import Budget
-from bench_kit.eval.cache import CallCache, CallRecord, cache_key, utc_now
-from bench_kit.eval.judge_rubric import (JUDGE_PROMPT_VERSION, find_rubric, judge_prompt,
-                                         parse_verdicts, rubric_sha)
-from bench_kit.eval.modelcfg import ModelConfig, cache_path, check_runnable, load_model_config
+from bench_kit.eval.judge_rubric import (
+    JUDGE_PROMPT_VERSION,
+    find_rubric,
+    judge_prompt,
+    parse_verdicts,
+    rubric_sha,
+)
 from bench_kit.io import read_jsonl, write_json, write_jsonl
 from bench_kit.items import read_items
+from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
+from bench_kit.models.budget import Budget
+from bench_kit.models.cache import CallCache, CallRecord, cache_key, utc_now
+from bench_kit.models.config import (
+    ModelConfig,
+    cache_path,
+    check_runnable,
+    load_model_config,
+)
 from bench_kit.params import load_params, section
 from bench_kit.types import MODES, Item
 

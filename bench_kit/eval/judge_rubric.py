@@ -13,7 +13,7 @@ import hashlib
 import re
 from typing import Mapping, Sequence
 
-from bench_kit.eval.response import strip_reasoning
+from bench_kit.scoring.extract.response import strip_reasoning
 from bench_kit.types import Item
 
 JUDGE_PROMPT_VERSION = "judge/1"

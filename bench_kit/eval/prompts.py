@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from bench_kit.errors import ConfigError
-from bench_kit.eval.modelcfg import PromptParams
+from bench_kit.models.config import PromptParams
 from bench_kit.types import Item
 
 PROMPT_VERSION = "default/1"

@@ -8,7 +8,7 @@ run that made the calls. For the same reason `cached` means "this response is st
 the call cache" (true for every answer, false for a failed call that the next run will
 retry), not "this run found it there"; the run's hit count is in the summary line.
 
-A budget (`max_cost`, `max_requests`; bench_kit.eval.budget) stops new calls cleanly: the
+A budget (`max_cost`, `max_requests`; bench_kit.models.budget) stops new calls cleanly: the
 items it leaves unasked are written with `error: budget exhausted (...)`. An item the model
 cannot take (more images than its `max_images`, or any image when `supports_images` is
 false) is written with `error: "unsupported: <reason>"` before any call: nothing is sent or
@@ -24,19 +24,31 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from bench_kit.artifacts.predictions import FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX
 from bench_kit.errors import InputError, ModelCallError, UsageError
-from bench_kit.eval.adapters import Adapter, ModelRequest, build_adapter
-from bench_kit.eval.budget import Budget
-from bench_kit.eval.cache import CallCache, CallRecord, cache_key, utc_now
-from bench_kit.eval.imageprep import ImagePrep
-from bench_kit.eval.inputs import (IMAGE_PROTOCOL, ImageInfo, blank_info, plan_prep,
-                                   prepare_image, probe_image)
-from bench_kit.eval.modelcfg import (ModelConfig, budget_params, cache_path, check_runnable,
-                                     load_model_config, prompt_params)
-from bench_kit.eval.predictions import FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX
+from bench_kit.eval.inputs import (
+    IMAGE_PROTOCOL,
+    ImageInfo,
+    blank_info,
+    plan_prep,
+    prepare_image,
+    probe_image,
+)
 from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
 from bench_kit.io import resolve_image, write_jsonl
 from bench_kit.items import default_root, read_items
+from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
+from bench_kit.models.budget import Budget
+from bench_kit.models.cache import CallCache, CallRecord, cache_key, utc_now
+from bench_kit.models.config import (
+    ModelConfig,
+    budget_params,
+    cache_path,
+    check_runnable,
+    load_model_config,
+    prompt_params,
+)
+from bench_kit.models.imageprep import ImagePrep
 from bench_kit.params import load_params
 from bench_kit.types import MODES, Item, Mode, Prediction
 

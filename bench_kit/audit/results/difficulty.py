@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Sequence
 
-from bench_kit.audit.results.data import (
+from bench_kit.audit.results.inputs import (
     ResultsAuditParams,
     ScoreTable,
     model_check,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from bench_kit.audit.results.data import ResultsAuditParams, ScoreTable, model_check
-from bench_kit.audit.results.panel import binomial_p_greater, chance_rates
+from bench_kit.audit.results.blind_panel import binomial_p_greater, chance_rates
+from bench_kit.audit.results.inputs import ResultsAuditParams, ScoreTable, model_check
 from bench_kit.types import Finding
 
 MODEL_SPLIT = model_check(

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
-from bench_kit.audit.results.data import ScoreTable, read_csv_rows, share
+from bench_kit.audit.results.inputs import ScoreTable, read_csv_rows, share
 from bench_kit.errors import InputError
 from bench_kit.io import read_jsonl, write_jsonl
 

@@ -18,8 +18,8 @@ from typing import Any, Callable, Sequence
 
 from pydantic import ValidationError
 
-from bench_kit.audit.base import normalize_text
-from bench_kit.audit.results.data import ScoreTable, read_csv_rows
+from bench_kit.audit.registry import normalize_text
+from bench_kit.audit.results.inputs import ScoreTable, read_csv_rows
 from bench_kit.errors import InputError
 from bench_kit.io import iter_jsonl, write_jsonl, write_text
 from bench_kit.items import pydantic_problem

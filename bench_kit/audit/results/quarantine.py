@@ -1,5 +1,5 @@
 """The quarantine list: items with an `error` finding, one `id<TAB>check<TAB>reason` line each
-(an exclude list `bench-kit split` reads: see bench_kit.authoring.exclusions).
+(an exclude list `bench-kit split` reads: see bench_kit.split.exclusions).
 
 Splitting runs before evaluation, so a quarantine built from model findings cannot be a
 pipeline stage feeding `split` (that would be a cycle). The file is a committed input,
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from bench_kit.audit.base import SEVERITY_RANK
+from bench_kit.audit.registry import SEVERITY_RANK
 from bench_kit.errors import InputError
 from bench_kit.io import write_text
 from bench_kit.items import iter_models
@@ -23,7 +23,7 @@ HEADER = ("# bench-kit quarantine: `bench-kit split` leaves these ids out when t
 
 
 def _one_line(text: str) -> str:
-    # `#` starts a comment in exclude lists (bench_kit.authoring.exclusions).
+    # `#` starts a comment in exclude lists (bench_kit.split.exclusions).
     return " ".join(text.replace("\t", " ").replace("#", "no.").split())
 
 

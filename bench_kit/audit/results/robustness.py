@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from bench_kit.audit.results.data import ScoreTable, share
+from bench_kit.audit.results.inputs import ScoreTable, share
 
 
 def variant_families(table: ScoreTable) -> dict[str, list[str]]:

@@ -7,7 +7,7 @@ the lenient extractor or a judge are listed, since a stricter extractor would fl
 
 from __future__ import annotations
 
-from bench_kit.audit.results.data import ScoreTable, share
+from bench_kit.audit.results.inputs import ScoreTable, share
 
 LOOSE_PARSES = ("lenient", "judge")
 

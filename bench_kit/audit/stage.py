@@ -1,0 +1,239 @@
+"""Running the data audit: settings from params.yaml, the enabled checks, findings + summary."""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from bench_kit.audit.freshness import freshness_summary
+from bench_kit.audit.reference import open_reference
+from bench_kit.audit.registry import (
+    CHECKS,
+    REQUIREMENTS,
+    AuditContext,
+    CheckParams,
+    CheckSkipped,
+    CheckSpec,
+    ProgressFunc,
+)
+from bench_kit.errors import ConfigError, InputError, UnknownNameError
+from bench_kit.io import iter_jsonl, write_json, write_jsonl
+from bench_kit.items import default_root, read_items
+from bench_kit.params import load_params, section
+from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
+
+FINDINGS_FILE = "findings.jsonl"
+SUMMARY_FILE = "summary.json"
+# Keys of the `audit:` section that belong to no single check.
+GENERAL_KEYS = ("disabled",)
+
+
+def load_checks() -> None:
+    """Import the modules that register the built-in checks."""
+    from bench_kit.audit import (  # noqa: F401
+        contamination,
+        contamination_embed,
+        contamination_images,
+        freshness,
+        image_checks,
+        leakage,
+        text_checks,
+    )
+
+
+def list_checks() -> list[CheckSpec]:
+    """Every registered check, sorted by name."""
+    load_checks()
+    return [CHECKS.get(name) for name in CHECKS.names()]
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    """The `audit:` section: checks switched off and each check's validated params."""
+
+    disabled: frozenset[str]
+    params: dict[str, CheckParams]
+
+
+def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> AuditSettings:
+    """Validate the `audit:` section: unknown keys and unknown disabled names are errors.
+
+    Raises:
+        ConfigError: naming the key, with a did-you-mean suggestion.
+    """
+    load_checks()
+    node = params.get("audit") or {}
+    if not isinstance(node, dict):
+        raise ConfigError(f"{source}: audit: expected a mapping")
+    specs = list_checks()
+    known = set(GENERAL_KEYS) | {key for spec in specs for key in spec.params.model_fields}
+    for key in node:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise ConfigError(f"{source}: audit.{key}: unknown setting{hint} "
+                              f"(known: {', '.join(sorted(known))})")
+    disabled = node.get("disabled") or []
+    if not isinstance(disabled, list) or not all(isinstance(n, str) for n in disabled):
+        raise ConfigError(f"{source}: audit.disabled: expected a list of check names")
+    for name in disabled:
+        try:
+            CHECKS.get(name)
+        except UnknownNameError as exc:
+            raise ConfigError(f"{source}: audit.disabled: {exc}") from None
+    return AuditSettings(disabled=frozenset(disabled),
+                         params={spec.name: section(params, "audit", spec.params, source=source)
+                                 for spec in specs})
+
+
+def run_checks(ctx: AuditContext, settings: AuditSettings
+               ) -> tuple[list[Finding], list[str], list[dict[str, str]]]:
+    """Run every enabled check whose inputs are present.
+
+    Returns:
+        (findings sorted by (id, check), names of the checks run, skipped checks as
+        {"check", "reason"}).
+    """
+    findings: list[Finding] = []
+    ran: list[str] = []
+    skipped: list[dict[str, str]] = []
+    for spec in list_checks():
+        missing = [r for r in spec.requires if getattr(ctx, r) is None]
+        if spec.name in settings.disabled:
+            skipped.append({"check": spec.name, "reason": "disabled in params (audit.disabled)"})
+            continue
+        if missing:
+            skipped.append({"check": spec.name, "reason": REQUIREMENTS[missing[0]]})
+            continue
+        try:
+            produced = list(spec.run(ctx, settings.params[spec.name]))
+        except CheckSkipped as exc:
+            skipped.append({"check": spec.name, "reason": str(exc)})
+            continue
+        seen: set[str] = set()
+        for finding in produced:
+            if finding.id in seen:
+                raise ValueError(f"check {spec.name} returned two findings for item {finding.id}")
+            seen.add(finding.id)
+            findings.append(finding)
+        ran.append(spec.name)
+    findings.sort(key=lambda f: (f.id, f.check))
+    return findings, ran, skipped
+
+
+def summarize(ctx: AuditContext, findings: Sequence[Finding], ran: list[str],
+              skipped: list[dict[str, str]]) -> dict[str, Any]:
+    """The summary.json document: counts per check, severity and capability; flagged share.
+
+    An item is *flagged* when it has at least one warn or error finding.
+    """
+    total = len(ctx.items)
+    flagged = {f.id for f in findings if f.severity != "info"}
+    by_check = {name: {**{s: 0 for s in SEVERITIES}, "items": 0} for name in ran}
+    for finding in findings:
+        by_check[finding.check][finding.severity] += 1
+        by_check[finding.check]["items"] += 1
+    per_item = defaultdict(list)
+    for finding in findings:
+        per_item[finding.id].append(finding)
+    by_capability: dict[str, dict[str, Any]] = {}
+    for capability, count in sorted(Counter(item.capability for item in ctx.items).items()):
+        by_capability[capability] = {"items": count, "flagged": 0, "findings": 0,
+                                     "by_check": {}}
+    for item in ctx.items:
+        entry = by_capability[item.capability]
+        entry["findings"] += len(per_item.get(item.id, []))
+        entry["flagged"] += item.id in flagged
+        for finding in per_item.get(item.id, []):
+            entry["by_check"][finding.check] = entry["by_check"].get(finding.check, 0) + 1
+    for entry in by_capability.values():
+        entry["by_check"] = dict(sorted(entry["by_check"].items()))
+    for entry in by_capability.values():
+        entry["flagged_share"] = _share(entry["flagged"], entry["items"])
+    return {
+        "format_version": FORMAT_VERSION,
+        "items": total,
+        "findings": len(findings),
+        "flagged_items": len(flagged),
+        "flagged_share": _share(len(flagged), total),
+        "by_severity": {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES},
+        "by_check": by_check,
+        "by_capability": by_capability,
+        "checks_run": ran,
+        "checks_skipped": skipped,
+    }
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def read_splits(folder: str | Path) -> dict[str, list[str]]:
+    """Split name (file stem) -> item ids, for every `*.jsonl` file in `folder`."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("splits folder not found", path=str(folder))
+    files = sorted(folder.glob("*.jsonl"))
+    if not files:
+        raise InputError("no *.jsonl split files in this folder", path=str(folder))
+    splits: dict[str, list[str]] = {}
+    for path in files:
+        ids = []
+        for line, row in iter_jsonl(path):
+            if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+                raise InputError("expected an item object with a string id", path=str(path),
+                                 line=line, field="id")
+            ids.append(row["id"])
+        splits[path.stem] = ids
+    return splits
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """What `audit_data` wrote."""
+
+    findings_path: Path
+    summary_path: Path
+    summary: dict[str, Any]
+
+
+def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path | None = None,
+               params_path: str | Path = "params.yaml", splits_dir: str | Path | None = None,
+               references: Sequence[str | Path] = (),
+               reference_images: Sequence[str | Path] = (),
+               progress: ProgressFunc | None = None) -> AuditResult:
+    """Audit an items file with the enabled data checks; write findings.jsonl and summary.json.
+
+    Args:
+        items_path: the items JSONL file.
+        out_dir: folder for `findings.jsonl` and `summary.json` (written atomically).
+        root: folder image paths are relative to (default: `default_root(items_path)`).
+        params_path: params.yaml with the `audit:` section.
+        splits_dir: folder of split files; enables `leakage.cross_split`.
+        references: reference files built by `build_reference`; enable the text
+            contamination checks.
+        reference_images: folders of reference images; enable `contamination.image`.
+        progress: optional `(stage, done, total)` callback for long steps.
+    """
+    params = load_params(params_path)
+    settings = load_audit_settings(params, source=str(params_path))
+    items = read_items(items_path)
+    ctx = AuditContext(items=items, root=Path(root) if root else default_root(items_path),
+                       items_path=Path(items_path),
+                       splits=read_splits(splits_dir) if splits_dir else None,
+                       references=open_reference(references) if references else None,
+                       reference_images=[Path(p) for p in reference_images] or None,
+                       params=params, params_source=str(params_path), progress=progress)
+    findings, ran, skipped = run_checks(ctx, settings)
+    summary = summarize(ctx, findings, ran, skipped)
+    fresh = freshness_summary(items, settings.params["contamination.exposed"])
+    if fresh is not None:
+        summary["freshness"] = fresh
+    out = Path(out_dir)
+    write_jsonl(out / FINDINGS_FILE, findings)
+    write_json(out / SUMMARY_FILE, summary)
+    return AuditResult(findings_path=out / FINDINGS_FILE, summary_path=out / SUMMARY_FILE,
+                       summary=summary)

@@ -1,0 +1,267 @@
+"""Import rows -> `Item`s: the options, the reader registry, and the field parsers every
+format shares (choices, answers, checklists, task inference)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterator, Literal
+
+from pydantic import ValidationError
+
+from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
+from bench_kit.items import pydantic_problem
+from bench_kit.registry import Registry
+from bench_kit.types import LAYERS, LETTERS, Item
+
+CHECKLIST_QUESTION = "Check each statement against the image."
+_CHECK_NAME_KEYS = ("name", "question", "check", "statement", "item", "text")
+_CHECK_ANSWER_KEYS = ("answer", "gold", "label", "expected")
+_TRUE = {"yes", "y", "true", "1", "是", "对"}
+_FALSE = {"no", "n", "false", "0", "否", "不是"}
+
+
+@dataclass
+class ImportOptions:
+    """How rows without a field get one, and how source categories map to capabilities."""
+
+    created_at: datetime | None = None
+    capability: str | None = None
+    layer: str | None = None
+    difficulty: str = "medium"
+    category_map: dict[str, str] = field(default_factory=dict)
+    taxonomy: dict[str, str] = field(default_factory=dict)
+    id_prefix: str = ""
+    hint: Literal["meta", "prepend"] = "meta"
+    split: str | None = None
+    max_image_bytes: int = MAX_IMAGE_BYTES
+
+
+@dataclass
+class ImportSummary:
+    """What an import wrote."""
+
+    out_path: Path
+    items: int
+    images: int
+    by_task: dict[str, int]
+    not_in_taxonomy: list[str]
+
+
+class RowError(Exception):
+    """A row-level problem: which field and why (the caller adds file and line)."""
+
+    def __init__(self, field_name: str, reason: str) -> None:
+        super().__init__(f"{field_name}: {reason}")
+        self.field, self.reason = field_name, reason
+
+
+Reader = Callable[[Path, ImportOptions, ImageStore], Iterator[tuple[int, dict[str, Any]]]]
+IMPORTERS: Registry[Reader] = Registry("import format")
+
+
+def _blank(value: Any) -> bool:
+    return value is None or value == [] or (isinstance(value, str) and not value.strip())
+
+
+def _maybe_json(value: Any, name: str) -> Any:
+    """Strings that look like a JSON list/object (CSV/TSV cells) are parsed."""
+    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise RowError(name, "looks like JSON but does not parse") from None
+    return value
+
+
+def _answer_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def parse_bool(value: Any, name: str) -> bool:
+    """A yes/no answer in any common spelling (bool, yes/no, true/false, 1/0, 是/否)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise RowError(name, f"expected yes/no, got '{value}'")
+
+
+def parse_checks(value: Any) -> list[dict[str, Any]]:
+    """vlmeter-style checks: a list of {name|question|…, answer: yes/no} or {name: answer}."""
+    value = _maybe_json(value, "checks")
+    if isinstance(value, dict):
+        value = [{"name": k, "answer": v} for k, v in value.items()]
+    if not isinstance(value, list) or not value:
+        raise RowError("checks", "expected a non-empty list of {name, answer} checks")
+    checks = []
+    for n, check in enumerate(value):
+        where = f"checks.{n}"
+        if not isinstance(check, dict):
+            raise RowError(where, "expected an object with a name and a yes/no answer")
+        name = next((check[k] for k in _CHECK_NAME_KEYS if not _blank(check.get(k))), None)
+        answer = next((check[k] for k in _CHECK_ANSWER_KEYS if check.get(k) is not None), None)
+        if name is None or answer is None:
+            raise RowError(where, "a check needs a name (or question) and an answer")
+        out = {"name": str(name), "answer": parse_bool(answer, f"{where}.answer")}
+        if not _blank(check.get("criteria")):
+            out["criteria"] = str(check["criteria"])
+        checks.append(out)
+    return checks
+
+
+def _pair_checks(names: list[str], row: dict[str, Any]) -> list[dict[str, Any]]:
+    """Check texts in one list and their yes/no answers in `answers`, position by position."""
+    answers = _maybe_json(row.pop("answers", None) or row.pop("answer", None), "answers")
+    if not isinstance(answers, list) or len(answers) != len(names):
+        raise RowError("answers", f"{len(names)} check texts need a list of {len(names)} "
+                                  "yes/no answers")
+    return [{"name": name, "answer": answer} for name, answer in zip(names, answers)]
+
+
+def parse_choices(row: dict[str, Any]) -> dict[str, str] | None:
+    """Choices from a `choices`/`options` dict or list, or from A-J option columns."""
+    value = row.pop("choices", None)
+    if _blank(value):
+        value = row.pop("options", None)
+    letters = {k: row.pop(k) for k in LETTERS if k in row}
+    if _blank(value):
+        present = {k: v for k, v in letters.items() if not _blank(v)}
+        return {k: _answer_text(v) for k, v in present.items()} or None
+    value = _maybe_json(value, "choices")
+    if isinstance(value, list):
+        if len(value) > len(LETTERS):
+            raise RowError("choices", f"more than {len(LETTERS)} options")
+        value = dict(zip(LETTERS, value))
+    if not isinstance(value, dict):
+        raise RowError("choices", "expected {letter: text} or a list of options")
+    return {str(k): _answer_text(v) for k, v in value.items()}
+
+
+def parse_answers(row: dict[str, Any], choices: dict[str, str] | None) -> list[str]:
+    """Answers from `answers` (list) or `answer` (one value); mc option text -> its letter."""
+    value = row.pop("answers", None)
+    single = row.pop("answer", None)
+    if _blank(value):
+        value = single
+    value = _maybe_json(value, "answers")
+    if _blank(value):
+        return []
+    values = value if isinstance(value, list) else [value]
+    answers = [_answer_text(v) for v in values]
+    if choices:
+        by_text = {text: letter for letter, text in choices.items()}
+        answers = [a.upper() if a.upper() in choices else by_text.get(a, a) for a in answers]
+    return answers
+
+
+def infer_task(answers: list[str], choices: dict | None, checks: list | None) -> str:
+    """The task a row without one most likely has."""
+    if checks:
+        return "checklist"
+    if choices:
+        return "mc"
+    if answers and all(a.lower() in ("yes", "no") for a in answers):
+        return "yesno"
+    try:
+        [float(a) for a in answers]
+        return "numeric" if answers else "open"
+    except ValueError:
+        return "open"
+
+
+def _capability(row: dict[str, Any], opts: ImportOptions) -> str:
+    if not _blank(row.get("capability")):
+        return str(row.pop("capability"))
+    for key in ("l2-category", "l2_category", "category"):
+        mapped = opts.category_map.get(str(row.get(key, "")).strip())
+        if mapped:
+            return mapped
+    if opts.capability:
+        return opts.capability
+    raise RowError("capability", "missing: give a capability column, --capability, or a "
+                                 "--category-map entry for this row's category")
+
+
+def _layer(row: dict[str, Any], capability: str, opts: ImportOptions) -> str:
+    if not _blank(row.get("layer")):
+        return str(row.pop("layer")).strip().lower()
+    if capability in opts.taxonomy:
+        return opts.taxonomy[capability]
+    prefix = capability.split(".", 1)[0]
+    if prefix in LAYERS:
+        return prefix
+    if opts.layer:
+        return opts.layer
+    raise RowError("layer", f"cannot derive a layer for capability '{capability}': add it to "
+                            "the params taxonomy, give a layer column, or --layer")
+
+
+def _json_safe(name: str, value: Any) -> Any:
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        raise RowError(name, f"column holds a value JSON cannot store ({type(value).__name__})") \
+            from None
+    return value
+
+
+def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetime,
+                number: int) -> Item:
+    """Turn one source row into a validated Item (raises RowError naming the field)."""
+    row = {str(k).strip(): v for k, v in row.items() if not _blank(v)}
+    meta = _maybe_json(row.pop("meta", None), "meta") or {}
+    if not isinstance(meta, dict):
+        raise RowError("meta", "expected a JSON object")
+    checks_value = _maybe_json(row.pop("checks", None) or row.pop("checklist", None), "checks")
+    if isinstance(checks_value, list) and all(isinstance(c, str) for c in checks_value):
+        checks_value = _pair_checks(checks_value, row)
+    checks = parse_checks(checks_value) if checks_value is not None else None
+    choices = parse_choices(row)
+    answers = parse_answers(row, choices)
+    task = str(row.pop("task", "")).strip().lower() or infer_task(answers, choices, checks)
+    if task == "yesno":
+        answers = [a.lower() for a in answers]
+    capability = _capability(row, opts)
+    fields: dict[str, Any] = {
+        "id": f"{opts.id_prefix}{row.pop('id', number)}".strip(),
+        "image": row.pop("image", None),
+        "question": str(row.pop("question", CHECKLIST_QUESTION if checks else "")),
+        "task": task, "choices": choices, "answers": answers, "checks": checks,
+        "capability": capability, "layer": _layer(row, capability, opts),
+        "difficulty": str(row.pop("difficulty", opts.difficulty)).strip().lower(),
+        "created_at": row.pop("created_at", None) or opts.created_at or now,
+        "source": f"import:{fmt}",
+    }
+    original_source = row.pop("source", None)
+    if original_source and original_source != fields["source"]:
+        meta.setdefault("source_before_import", original_source)
+    if opts.hint == "prepend" and not _blank(row.get("hint")):
+        fields["question"] = f"Hint: {row['hint']}\n{fields['question']}"
+    if "tolerance" in row:
+        try:
+            fields["tolerance"] = float(row.pop("tolerance"))
+        except (TypeError, ValueError):
+            raise RowError("tolerance", "expected a number") from None
+    for name in ("metric", "variant", "variant_of", "variant_kind", "group", "rubric", "note"):
+        if name in row:
+            fields[name] = str(row.pop(name))
+    if "group" not in fields and fields["image"]:
+        first = fields["image"] if isinstance(fields["image"], str) else fields["image"][0]
+        fields["group"] = "image:" + Path(first).stem
+    for name, value in row.items():
+        meta.setdefault(name, _json_safe(name, value))
+    fields["meta"] = meta
+    try:
+        return Item.model_validate(fields)
+    except ValidationError as exc:
+        raise RowError(*pydantic_problem(exc)) from None

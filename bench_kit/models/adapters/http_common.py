@@ -1,0 +1,196 @@
+"""What every HTTP model adapter shares: connection pools, replica load balancing, retries,
+status handling and error messages that never carry the API key.
+
+A subclass says only what differs between wire formats: the URL of a call, the auth
+headers, the request body and how a 200 body becomes a `ModelResponse`. Several
+`base_url`s are load-balanced: each attempt goes to the replica with the fewest requests
+in flight (ties in round-robin order), and a retry may land on another replica. A replica
+that fails (connection error, timeout, 5xx) rests for a cool-down that doubles per failure
+and then gets one probe, so a dead replica's items move to the live ones.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+from bench_kit.errors import ModelCallError
+from bench_kit.models.adapters.contract import (
+    AdapterContext,
+    ModelRequest,
+    ModelResponse,
+)
+from bench_kit.models.retry import (
+    RetryableError,
+    RetryPolicy,
+    call_with_retries,
+    parse_retry_after,
+)
+from bench_kit.models.transport import TRANSPORTS, Transport
+
+if TYPE_CHECKING:
+    from bench_kit.models.config import ModelConfig
+
+RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})
+MAX_REASON = 160
+# A failing replica's first rest (seconds); doubled per consecutive failure, capped.
+REPLICA_COOLDOWN_S = 1.0
+REPLICA_MAX_COOLDOWN_S = 30.0
+
+
+def short_reason(text: str, secret: str | None) -> str:
+    """One line, bounded, with the API key (if any) cut out."""
+    text = " ".join(str(text).split())
+    if secret:
+        text = text.replace(secret, "[key]")
+    return text if len(text) <= MAX_REASON else text[:MAX_REASON - 3] + "..."
+
+
+def error_message(data: Any) -> str:
+    """The message of an `{"error": ...}` body (OpenAI, Anthropic, Gemini and Ollama shapes)."""
+    error = data.get("error") if isinstance(data, dict) else None
+    if isinstance(error, dict):
+        return str(error.get("message") or error.get("type") or error.get("status") or "error")
+    return str(error or "")
+
+
+def as_count(value: Any) -> int:
+    """A token count from a usage field (0 when absent or malformed)."""
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
+def load_body(content: bytes, secret: str | None) -> dict[str, Any]:
+    """A 200 body as a JSON object.
+
+    Raises:
+        ModelCallError: not JSON, not an object, or an `error` object.
+    """
+    try:
+        data = json.loads(content)
+    except (ValueError, UnicodeDecodeError):
+        raise ModelCallError("malformed response body (not JSON)") from None
+    if not isinstance(data, dict):
+        raise ModelCallError("malformed response body (not a JSON object)")
+    if data.get("error"):
+        raise ModelCallError(f"server returned an error: "
+                             f"{short_reason(error_message(data), secret)}")
+    return data
+
+
+class HttpAdapter(abc.ABC):
+    """An adapter that POSTs one JSON body per call, with retries and replica balancing."""
+
+    per_item = False
+    wire = "http"
+    example_url = "http://localhost:8000"
+    needs_model = True
+
+    def __init__(self, config: "ModelConfig", context: AdapterContext) -> None:
+        if self.needs_model and not config.model:
+            raise context.config_error("model", f"required for adapter '{config.adapter}' "
+                                                f"(the served model name)")
+        if not config.base_urls:
+            raise context.config_error("base_url", f"required for adapter '{config.adapter}', "
+                                                   f"e.g. {self.example_url}")
+        bad = [u for u in config.base_urls if not u.startswith(("http://", "https://"))]
+        if bad:
+            raise context.config_error("base_url", f"'{bad[0]}' must start with http(s)://")
+        self.config = config
+        self._urls = config.base_urls
+        self._in_flight = [0] * len(self._urls)
+        self._failures = [0] * len(self._urls)
+        self._down_until = [0.0] * len(self._urls)
+        self._turn = 0
+        self._key = config.api_key()
+        self._policy = RetryPolicy(max_retries=config.max_retries, backoff_s=config.backoff_s)
+        self._sleep = context.sleep
+        self._jitter = random.Random()
+        if config.http_client not in TRANSPORTS:
+            raise context.config_error("http_client", f"unknown client '{config.http_client}' "
+                                                      f"(known: {', '.join(TRANSPORTS)})")
+        self._transport: Transport = TRANSPORTS[config.http_client](
+            self.auth_headers(self._key), config.concurrency, config.timeout_s)
+
+    def identity(self) -> dict[str, Any]:
+        """The served model name; URLs, key and concurrency do not change answers."""
+        return {"model": self.config.model}
+
+    @abc.abstractmethod
+    def endpoint(self, base_url: str) -> str:
+        """The URL one call is POSTed to."""
+
+    def auth_headers(self, key: str | None) -> dict[str, str]:
+        """Headers that carry the API key (never the URL, so it cannot reach a log)."""
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    @abc.abstractmethod
+    def build_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The JSON body of one call."""
+
+    @abc.abstractmethod
+    def parse(self, content: bytes) -> ModelResponse:
+        """A 200 response body as a ModelResponse; raises ModelCallError if malformed."""
+
+    def _pick_replica(self) -> int:
+        count = len(self._urls)
+        order = [(self._turn + i) % count for i in range(count)]
+        now = time.monotonic()
+        healthy = [i for i in order if self._down_until[i] <= now]
+        if healthy:
+            chosen = min(healthy, key=lambda i: self._in_flight[i])
+        else:  # every replica is resting: try the one back soonest
+            chosen = min(order, key=lambda i: self._down_until[i])
+        if self._failures[chosen]:  # a recovering replica gets one probe at a time
+            self._down_until[chosen] = now + self._cooldown(chosen)
+        self._turn = (chosen + 1) % count
+        return chosen
+
+    def _cooldown(self, index: int) -> float:
+        return min(REPLICA_MAX_COOLDOWN_S, REPLICA_COOLDOWN_S * 2 ** (self._failures[index] - 1))
+
+    def _replica_failed(self, index: int) -> None:
+        self._failures[index] = min(self._failures[index] + 1, 16)
+        self._down_until[index] = time.monotonic() + self._cooldown(index)
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        """One call, retried on 408/429/5xx/timeouts/connection errors; raises ModelCallError."""
+        body = self.build_body(request)
+        return await call_with_retries(lambda: self._attempt(body), self._policy,
+                                       sleep=self._sleep, rng=self._jitter)
+
+    async def _attempt(self, body: dict[str, Any]) -> ModelResponse:
+        index = self._pick_replica()
+        self._in_flight[index] += 1
+        try:
+            status, headers, content = await self._transport.post(
+                self.endpoint(self._urls[index]), body)
+        except RetryableError:  # timeout or connection-level failure
+            self._replica_failed(index)
+            raise
+        finally:
+            self._in_flight[index] -= 1
+        if status >= 500:
+            self._replica_failed(index)
+        else:
+            self._failures[index], self._down_until[index] = 0, 0.0
+        if status in RETRYABLE_STATUS:
+            raise RetryableError(f"HTTP {status}",
+                                 parse_retry_after(headers.get("retry-after")))
+        if status in (401, 403):
+            hint = f" (check ${self.config.api_key_env})" if self.config.api_key_env else ""
+            raise ModelCallError(f"HTTP {status}: not authorised{hint}")
+        if status != 200:
+            try:
+                detail = error_message(json.loads(content))
+            except (ValueError, UnicodeDecodeError):
+                detail = ""
+            detail = short_reason(detail, self._key)
+            raise ModelCallError(f"HTTP {status}" + (f": {detail}" if detail else ""))
+        return self.parse(content)
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections."""
+        await self._transport.aclose()

@@ -1,0 +1,225 @@
+"""Typed settings of one model (`eval.models.<name>` in params.yaml) and of the eval section."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bench_kit.errors import ConfigError
+from bench_kit.params import DEFAULT_PARAMS, section
+
+if TYPE_CHECKING:
+    from bench_kit.models.budget import BudgetParams
+    from bench_kit.models.imageprep import ImagePrep
+
+DEFAULT_CACHE = ".bench_kit/cache.sqlite"
+
+
+class ModelConfig(BaseModel):
+    """One entry of `eval.models`. Keys are read from the environment, never stored here.
+
+    Prices are USD per 1M tokens. `backoff_s` is the first retry delay (doubled per attempt,
+    with jitter); a server's `Retry-After` takes precedence. `max_side` (pixels) and
+    `max_bytes` (encoded bytes) limit each image sent (see bench_kit.models.imageprep).
+    `http_client` (httpx | aiohttp) is the HTTP library of the HTTP adapters.
+    `max_images` (None = any number) and `supports_images` (False for a text-only
+    endpoint) say which items the model can take; the runner writes the others as
+    `unsupported:` predictions without calling it (see `unsupported_reason`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    adapter: str = Field(min_length=1)
+    model: str | None = None
+    base_url: str | list[str] | None = None
+    api_key_env: str | None = None
+    concurrency: int = Field(default=4, ge=1, le=1024)
+    max_tokens: int = Field(default=512, ge=1)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    price_input: float = Field(default=0.0, ge=0.0)
+    price_output: float = Field(default=0.0, ge=0.0)
+    timeout_s: float = Field(default=120.0, gt=0.0)
+    max_retries: int = Field(default=5, ge=0, le=50)
+    backoff_s: float = Field(default=1.0, ge=0.0)
+    enabled: bool = True
+    seed: int = 0
+    max_side: int | None = Field(default=None, ge=16)
+    http_client: str = "httpx"
+    max_bytes: int | None = Field(default=None, ge=1024)
+    max_images: int | None = Field(default=None, ge=1)
+    supports_images: bool = True
+
+    @field_validator("base_url")
+    @classmethod
+    def _urls_not_empty(cls, value: str | list[str] | None) -> str | list[str] | None:
+        urls = [value] if isinstance(value, str) else (value or [])
+        if value is not None and (not urls or not all(u.strip() for u in urls)):
+            raise ValueError("must be a URL or a non-empty list of URLs")
+        return value
+
+    @property
+    def base_urls(self) -> list[str]:
+        """`base_url` as a list (several URLs = load-balanced replicas)."""
+        if self.base_url is None:
+            return []
+        urls = [self.base_url] if isinstance(self.base_url, str) else self.base_url
+        return [u.rstrip("/") for u in urls]
+
+    def cost(self, tokens_in: int, tokens_out: int) -> float:
+        """USD cost of one call from the per-1M-token prices."""
+        return round((tokens_in * self.price_input + tokens_out * self.price_output) / 1e6, 10)
+
+    def image_prep(self) -> "ImagePrep | None":
+        """The image limits of this model (None when it sets none)."""
+        from bench_kit.models.imageprep import ImagePrep
+
+        if self.max_side is None and self.max_bytes is None:
+            return None
+        return ImagePrep(max_side=self.max_side, max_bytes=self.max_bytes)
+
+    def unsupported_reason(self, n_images: int) -> str | None:
+        """Why this model cannot take a request with `n_images` images (None if it can).
+
+        >>> ModelConfig(adapter="openai", max_images=1).unsupported_reason(3)
+        '3 images, model takes at most 1'
+        """
+        if n_images and not self.supports_images:
+            return f"{n_images} image{'s' if n_images > 1 else ''}, model takes none " \
+                   f"(supports_images: false)"
+        if self.max_images is not None and n_images > self.max_images:
+            return f"{n_images} images, model takes at most {self.max_images}"
+        return None
+
+    def api_key(self) -> str | None:
+        """The API key from the environment variable named by `api_key_env` (None if unset)."""
+        if not self.api_key_env:
+            return None
+        return os.environ.get(self.api_key_env) or None
+
+
+class PromptParams(BaseModel):
+    """`eval.prompts`: optional template override per task, and the version label."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: str | None = None
+    mc: str | None = None
+    yesno: str | None = None
+    numeric: str | None = None
+    open: str | None = None
+    grounding: str | None = None
+    checklist: str | None = None
+
+    def overrides(self) -> dict[str, str]:
+        """The task templates given in params (task -> template)."""
+        return {k: v for k, v in self.model_dump().items() if k != "version" and v is not None}
+
+
+def _eval_section(params: dict[str, Any], source: str) -> dict[str, Any]:
+    node = params.get("eval")
+    if node is None:
+        return {}
+    if not isinstance(node, dict):
+        raise ConfigError(f"{source}: eval: expected a mapping")
+    return node
+
+
+def cache_path(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> str:
+    """`eval.cache`: where the SQLite call cache lives (default .bench_kit/cache.sqlite)."""
+    value = _eval_section(params, source).get("cache", DEFAULT_CACHE)
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{source}: eval.cache: expected a file path")
+    return value
+
+
+def prompt_params(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> PromptParams:
+    """`eval.prompts` validated; an unknown task name is a ConfigError naming the key."""
+    _eval_section(params, source)
+    return section(params, "eval.prompts", PromptParams, source=source, unknown="unknown task")
+
+
+def budget_params(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> "BudgetParams":
+    """`eval.budget` (max_cost USD, max_requests) validated; absent = unlimited."""
+    from bench_kit.models.budget import BudgetParams
+
+    _eval_section(params, source)
+    return section(params, "eval.budget", BudgetParams, source=source)
+
+
+def model_names(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list[str]:
+    """Names configured under `eval.models`, in file order."""
+    models = _eval_section(params, source).get("models") or {}
+    if not isinstance(models, dict):
+        raise ConfigError(f"{source}: eval.models: expected a mapping of name -> settings")
+    return list(models)
+
+
+def load_model_config(params: dict[str, Any], name: str,
+                      source: str = DEFAULT_PARAMS) -> ModelConfig:
+    """Validate `eval.models.<name>`.
+
+    Raises:
+        ConfigError: unknown model name (with a suggestion), unknown key or bad value, each
+            naming the full key path, e.g. `params.yaml: eval.models.gpt.colour: unknown key`.
+    """
+    names = model_names(params, source)
+    if name not in names:
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise ConfigError(f"{source}: eval.models: no model named '{name}'{hint} "
+                          f"(configured: {', '.join(names) or 'none'})")
+    node = _eval_section(params, source)["models"][name]
+    where = f"{source}: eval.models.{name}"
+    if not isinstance(node, dict):
+        raise ConfigError(f"{where}: expected a mapping of settings")
+    known = list(ModelConfig.model_fields)
+    for key in node:
+        if key not in ModelConfig.model_fields:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise ConfigError(f"{where}.{key}: unknown key{hint}")
+    try:
+        return ModelConfig.model_validate(node)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"] if not isinstance(p, int)) or "(entry)"
+        if first["loc"] and first["loc"][0] == "base_url":
+            loc = "base_url"
+        raise ConfigError(f"{where}.{loc}: {first['msg']}") from None
+
+
+def check_runnable(config: ModelConfig, name: str, source: str = DEFAULT_PARAMS) -> None:
+    """Refuse a disabled model or a missing API key before any call is made."""
+    where = f"{source}: eval.models.{name}"
+    if not config.enabled:
+        raise ConfigError(f"{where}: model '{name}' is disabled (enabled: false); "
+                          f"set enabled: true to run it")
+    if config.api_key_env and config.api_key() is None:
+        raise ConfigError(f"{where}.api_key_env: environment variable {config.api_key_env} "
+                          f"is not set; export it to run '{name}'")
+
+
+def model_statuses(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list[dict[str, Any]]:
+    """One row per configured model: name, adapter, served model, enabled, the key's
+    environment variable and whether it is set (never the key), concurrency, prices, and
+    `problem` (the ConfigError text) for an entry that does not validate."""
+    rows = []
+    for name in model_names(params, source):
+        try:
+            config = load_model_config(params, name, source)
+        except ConfigError as exc:
+            rows.append({"name": name, "adapter": None, "model": None, "enabled": False,
+                         "api_key_env": None, "key": "n/a", "concurrency": None,
+                         "price_input": None, "price_output": None, "problem": str(exc)})
+            continue
+        key = "not needed" if not config.api_key_env else \
+            "present" if config.api_key() is not None else "missing"
+        rows.append({"name": name, "adapter": config.adapter, "model": config.model,
+                     "enabled": config.enabled, "api_key_env": config.api_key_env,
+                     "key": key, "concurrency": config.concurrency,
+                     "price_input": config.price_input, "price_output": config.price_output,
+                     "problem": None})
+    return rows

@@ -1,0 +1,314 @@
+"""Answer extraction: model response text -> letter / yes-no / number / box (DOMAIN §2).
+
+Each extractor returns None when it finds no answer (never a random guess), and has a
+`*_detailed` twin returning an `Extraction(value, parse)` with parse "ok" (a clean answer
+form), "lenient" (found by a fallback) or "failed". All of them accept any string and
+never raise on it; a leading `<think>…</think>` block, `<answer>` tags, `\\boxed{}`,
+markdown emphasis and full-width forms are handled by `clean_response` first.
+
+Multiple choice, in order (the first rule that answers wins):
+1. the whole response is a letter form: "B", "(B)", "B.", "[B]", "Option B", "选项B" (ok);
+2. the last explicit answer clause: "The answer is B", "Answer: D", "答案是B", "选B",
+   "I choose B" (ok; a clause naming a letter that is not an option -> failed);
+3. the last line is a letter form after some reasoning (lenient);
+4. the response starts with a letter and a delimiter, "B. cat …", "(B) because …" (ok),
+   unless its lines enumerate several options;
+5. the response equals one option's text (lenient);
+6. word-bounded capital letters in the prose, skipping negated ones ("not A", "A is
+   wrong"), letters inside echoed option texts, and "A"/"I" used as an article or pronoun:
+   one distinct letter -> it (lenient), several -> ambiguous -> failed;
+7. the option texts contained in the answer clause or the response: exactly one (after
+   dropping texts contained in a longer matched text) -> it (lenient);
+otherwise failed: an article "A" or pronoun "I" is never read as a letter.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Mapping
+
+from bench_kit.scoring.extract.boxes import (
+    box_from_padded,
+    box_to_padded,
+    extract_box,
+    extract_box_detailed,
+    square_padding,
+)
+from bench_kit.scoring.extract.response import (
+    ANSWER_CLAUSE,
+    FAILED,
+    PARSE_LENIENT,
+    PARSE_OK,
+    Extraction,
+    clause_tail,
+    clean_response,
+    contains_phrase,
+    may_have_clause,
+    normalize_text,
+    strip_reasoning,
+)
+from bench_kit.text.numbers import extract_number, extract_number_detailed
+
+__all__ = [
+    "Extraction", "extract_choice", "extract_choice_detailed", "extract_yesno",
+    "extract_yesno_detailed", "extract_number", "extract_number_detailed", "extract_box",
+    "extract_box_detailed", "square_padding", "box_to_padded", "box_from_padded",
+    "strip_reasoning",
+]
+
+LETTERS = "ABCDEFGHIJ"
+_ALL_OPTIONS = {letter: letter for letter in LETTERS}
+
+_BARE = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
+                   r"[)\]]?\s*[.:,;!]?\s*", re.I)
+_LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
+                   r"(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)\]]|([A-J])(?=\s*\n)"
+                   r"|([A-J])\s+[-–—]\s)")
+_LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M)
+_CHOICE_CLAUSE = re.compile(
+    rf"(?:{ANSWER_CLAUSE.pattern}"
+    r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?)"
+    r"\s*(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
+    r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*:?\s*)*"
+    r"[(\[]?\s*([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
+    re.I,
+)
+_CHOOSE_KEYS = ("choose", "select", "pick", "go with")
+_LETTER = re.compile(r"(?<![A-Za-z0-9_])[A-J](?![A-Za-z0-9_']|-[A-Za-z])")
+_NEGATED_BEFORE = re.compile(
+    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
+    r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
+_REJECTED_AFTER = re.compile(
+    r"\s*[)\]]?\s*[.:,-]?\s*(?:is|are|was|seems|would\s+be)?\s*"
+    r"(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't|wrong|incorrect|false"
+    r"|invalid|unlikely|eliminated|ruled\s+out"
+    r"|错|不对|不正确|排除)", re.I)
+# "A cat is …" / "I think …": A or I followed by an ordinary lowercase word.
+_ARTICLE_AFTER = re.compile(
+    r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
+    r"will|appears|looks|fits|matches|describes|shows|corresponds|remains|has|best)\b)[a-z]")
+
+
+def _options(choices: Mapping[str, str]) -> dict[str, str]:
+    """{upper-case letter: the caller's key}; the caller's mapping is only read."""
+    try:
+        return _options_of(tuple(choices))
+    except TypeError:  # not iterable, or keys that cannot be hashed: no usable options
+        return _ALL_OPTIONS
+
+
+@functools.lru_cache(maxsize=1024)
+def _options_of(keys: tuple) -> dict[str, str]:
+    # Cached per key tuple: every item of a benchmark has the same few option sets. The
+    # result is shared, so callers must not modify it.
+    options: dict[str, str] = {}
+    for key in keys:
+        if isinstance(key, str) and len(key.strip()) == 1 and key.strip().upper() in LETTERS:
+            options.setdefault(key.strip().upper(), key)
+    return options or _ALL_OPTIONS
+
+
+@functools.lru_cache(maxsize=8192)
+def _normalized_option(text: str) -> str:
+    return normalize_text(text)  # the same items' options recur across models and modes
+
+
+def _option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[str, str]:
+    texts: dict[str, str] = {}
+    for letter, key in options.items():
+        value = choices.get(key) if isinstance(choices, Mapping) else None
+        if value is not None:
+            norm = _normalized_option(str(value))
+            if norm:
+                texts[letter] = norm
+    return texts
+
+
+def _clause_letter(text: str) -> str | None:
+    """The upper-case letter named by the last answer clause, or None without one."""
+    if not may_have_clause(text, _CHOOSE_KEYS):
+        return None
+    last = None
+    for match in _CHOICE_CLAUSE.finditer(text):
+        letter, end = match.group(1), match.end()
+        rest = text[end:].lstrip()
+        if letter.islower() and rest[:1].isalpha():
+            continue  # "the answer is a cat"
+        if letter in "AI" and _ARTICLE_AFTER.match(text, end):
+            continue  # "the answer is I think …"
+        last = letter.upper()
+    return last
+
+
+def _enumerates(text: str, options: dict[str, str]) -> bool:
+    leads = {a or b for a, b in _LINE_LEAD.findall(text)}
+    return len(leads & options.keys()) > 1
+
+
+def _masked_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
+    """Where option texts that contain a capital letter ("Vitamin C") are echoed."""
+    spans = []
+    lowered = None
+    for raw in raw_texts:
+        if _LETTER.search(raw):
+            lowered = lowered if lowered is not None else text.lower()
+            needle, start = raw.lower(), 0
+            while (start := lowered.find(needle, start)) >= 0:
+                spans.append((start, start + len(needle)))
+                start += len(needle)
+    return spans
+
+
+def _prose_letters(text: str, options: dict[str, str],
+                   spans: list[tuple[int, int]]) -> set[str]:
+    """Distinct option letters in prose that are not negated, echoed or an article."""
+    strong: set[str] = set()
+    for match in _LETTER.finditer(text):
+        letter, start, end = match.group(), match.start(), match.end()
+        if letter not in options or any(a <= start < b for a, b in spans):
+            continue
+        if (_NEGATED_BEFORE.search(text, max(0, start - 24), start)
+                or _REJECTED_AFTER.match(text, end)):
+            continue
+        if not (letter in "AI" and _ARTICLE_AFTER.match(text, end)):
+            strong.add(letter)
+    return strong
+
+
+def _by_option_text(answer: str, texts: dict[str, str]) -> str | None:
+    norm = normalize_text(answer)
+    if not norm:
+        return None
+    exact = [letter for letter, text in texts.items() if text == norm]
+    if exact:
+        return exact[0] if len(exact) == 1 else None
+    found = {letter: text for letter, text in texts.items() if contains_phrase(norm, text)}
+    maximal = [letter for letter, text in found.items()
+               if not any(other != text and text in other for other in found.values())]
+    return maximal[0] if len(maximal) == 1 else None
+
+
+def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extraction[str]:
+    """`extract_choice` with the parse path; rules in the module docstring."""
+    text = clean_response(response)
+    if not text:
+        return FAILED
+    options = _options(choices)
+    bare = _BARE.fullmatch(text)
+    if bare:
+        letter = bare.group(1).upper()
+        return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+    clause = _clause_letter(text)
+    if clause is not None:
+        return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
+    if "\n" in text:
+        last_line = _BARE.fullmatch(text.rsplit("\n", 1)[1])
+        if last_line and last_line.group(1).upper() in options:
+            return Extraction(options[last_line.group(1).upper()], PARSE_LENIENT)
+    lead = _LEAD.match(text)
+    if lead:
+        letter = next(g for g in lead.groups() if g)
+        if letter in options and not _enumerates(text, options):
+            return Extraction(options[letter], PARSE_OK)
+    texts = _option_texts(choices, options)
+    if texts and len(text) <= 200:
+        norm = normalize_text(text)
+        exact = [letter for letter, t in texts.items() if t == norm]
+        if len(exact) == 1:
+            return Extraction(options[exact[0]], PARSE_LENIENT)
+    raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
+    strong = _prose_letters(text, options, _masked_spans(text, raw_texts))
+    if strong:
+        return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
+    if texts:
+        tail = clause_tail(text)
+        for answer in ([tail] if tail else []) + [text]:
+            letter = _by_option_text(answer, texts)
+            if letter:
+                return Extraction(options[letter], PARSE_LENIENT)
+    return FAILED
+
+
+def extract_choice(response: str, choices: Mapping[str, str]) -> str | None:
+    """The option letter a response chose (the key as given in `choices`), or None.
+
+    Empty `choices` means "any letter A-J" (no option-text matching).
+
+    >>> extract_choice("The answer is clearly B, not A.", {"A": "cat", "B": "dog"})
+    'B'
+    >>> extract_choice("Answer: D", {"A": "1", "B": "2", "C": "3", "D": "4"})
+    'D'
+    >>> extract_choice("I think it is definitely the dog.", {"A": "cat", "B": "dog"})
+    'B'
+    """
+    return extract_choice_detailed(response, choices).value
+
+
+_YESNO_WHOLE = {
+    **dict.fromkeys(("yes", "yeah", "yep", "yup", "true", "是", "是的", "对", "对的", "有",
+                     "正确"), "yes"),
+    **dict.fromkeys(("no", "nope", "false", "否", "不", "不是", "不对", "没有", "没", "无",
+                     "错", "不正确"), "no"),
+}
+_YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
+_YN_EN = r"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z])"
+_YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是"  # "whether" words echoed from the question
+_YN_ZH = r"(不是|不对|不正确|没有|没|否|无|错|不)|(是|对|有|正确)"
+_LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{_YN_ZH_SKIP})(?:{_YN_ZH}))", re.I)
+_ANY_YESNO = re.compile(
+    r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct)|(no|nope|not|never|none|nothing|false"
+    rf"|incorrect))(?![A-Za-z])|(n't)(?![A-Za-z])|({_YN_ZH_SKIP})|{_YN_ZH}", re.I)
+_UNSURE = re.compile(
+    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:determined?|tell|say)"
+    r"|can't\s+(?:be\s+)?(?:determined?|tell|say)|unclear|impossible\s+to\s+(?:tell|say|determine)"
+    r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
+
+
+def _lead_yesno(text: str) -> str | None:
+    match = _LEAD_YESNO.match(text)
+    if not match:
+        return None
+    yes_en, no_en, no_zh, yes_zh = match.groups()
+    return "yes" if (yes_en or yes_zh) else "no"
+
+
+def extract_yesno_detailed(response: str) -> Extraction[str]:
+    """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
+    leading yes/no is "ok"; the first decisive word elsewhere is "lenient"."""
+    text = clean_response(response)
+    if not text:
+        return FAILED
+    whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
+    if whole:
+        return Extraction(whole, PARSE_OK)
+    tail = clause_tail(text)
+    if tail:
+        stated = _YESNO_WHOLE.get(tail.strip(_YESNO_STRIP).casefold()) or _lead_yesno(tail)
+        if stated:
+            return Extraction(stated, PARSE_OK)
+    if _UNSURE.match(text):
+        return FAILED
+    lead = _lead_yesno(text)
+    if lead:
+        return Extraction(lead, PARSE_OK)
+    if _UNSURE.search(text):
+        return FAILED
+    for match in _ANY_YESNO.finditer(text):
+        yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
+        if skip:
+            continue
+        return Extraction("yes" if (yes_en or yes_zh) else "no", PARSE_LENIENT)
+    return FAILED
+
+
+def extract_yesno(response: str) -> str | None:
+    """The yes/no answer of a response, "yes" or "no" (English and Chinese, negation-aware).
+
+    >>> extract_yesno("No, there is only a dog.")
+    'no'
+    >>> extract_yesno("图中没有猫。")
+    'no'
+    """
+    return extract_yesno_detailed(response).value

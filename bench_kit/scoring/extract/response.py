@@ -1,0 +1,229 @@
+"""A model response as text to extract from: cleaning, answer clauses, normalisation.
+
+Shared by the extractors (`bench_kit.scoring.extract.answers`) and the per-item scorers
+(`bench_kit.scoring.item`). Every function here is total: any string in, a string out.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from dataclasses import dataclass
+from typing import Generic, Sequence, TypeVar
+
+T = TypeVar("T")
+
+PARSE_OK, PARSE_LENIENT, PARSE_FAILED = "ok", "lenient", "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction(Generic[T]):
+    """What an extractor found and how.
+
+    `parse` is "ok" (a clean, strict answer form such as "B" or "The answer is B"),
+    "lenient" (found only by a fallback: option text, a letter amid prose, the last number
+    of a sentence ...) or "failed" (nothing; `value` is None).
+    """
+
+    value: T | None
+    parse: str
+
+
+FAILED: Extraction = Extraction(None, PARSE_FAILED)
+
+# Full-width forms (U+FF01-FF5E) map onto ASCII; a few CJK brackets and marks too, so
+# "（B）", "答案：Ｂ" and "１２３" read like their ASCII twins.
+_WIDTH_MAP = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_WIDTH_MAP.update({
+    0x3000: " ", 0x00A0: " ", 0x200B: "", 0xFEFF: "", 0x3002: ".", 0x3001: ",",
+    0x3010: "[", 0x3011: "]", 0x300C: '"', 0x300D: '"', 0x201C: '"', 0x201D: '"',
+    0x2018: "'", 0x2019: "'", 0x2212: "-",
+})
+_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
+_SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>")
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
+
+# "the answer is", "final answer:", "答案是", "答案：" ... (the letter/number comes after).
+ANSWER_CLAUSE = re.compile(
+    r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?"
+    r"|\banswers?(?:\s+to\s+(?:the|this)\s+question)?)"
+    r"\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
+    r"|正确(?:答案|选项)\s*(?:是|为|应为|应该是)?\s*:?"
+    r"|答案\s*(?:是|为|应为|应该是)?\s*:?",
+    re.I,
+)
+# Every answer clause contains one of these; checking them first skips a regex scan.
+_CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选")
+_SENTENCE_END = re.compile(r"\n|[.!?;](?:\s|$)|,\s|[。！？；，]")
+
+
+def strip_reasoning(response: str) -> str:
+    """Remove a leading `<think>…</think>` block (reasoning models keep it in the raw text).
+
+    A block opened by the chat template shows only its closing tag; everything before that
+    tag is removed too. A block that never closes (cut by the token limit) leaves "".
+
+    >>> strip_reasoning("<think>count: 1, 2, 3</think> There are 3.")
+    ' There are 3.'
+    """
+    if not isinstance(response, str):
+        return ""
+    if "think" not in response:  # the common case: one scan, no block
+        return response
+    head = response.lstrip()
+    for tag in ("think", "thinking"):
+        close = f"</{tag}>"
+        if head.startswith(f"<{tag}>"):
+            end = head.find(close)
+            return "" if end < 0 else head[end + len(close):]
+        end = response.find(close)
+        if end >= 0 and f"<{tag}>" not in response[:end]:
+            return response[end + len(close):]
+    return response
+
+
+def clean_response(response: str) -> str:
+    """The answer-bearing text of a response: reasoning removed, `<answer>` / `\\boxed{}`
+    content preferred, special tokens and markdown emphasis dropped, full-width forms made
+    ASCII.
+
+    >>> clean_response("<answer>**（B）**</answer>")
+    '(B)'
+    """
+    text = strip_reasoning(response)
+    if "<" in text:
+        text = _SPECIAL_TOKEN.sub(" ", text)
+        tags = _ANSWER_TAG.findall(text)
+        if tags:
+            text = tags[-1]
+    if "\\" in text:
+        boxed = _BOXED.findall(text)
+        if boxed:
+            text = boxed[-1]
+        text = _LATEX_TEXT.sub(r"\1", text)
+    if not text.isascii():
+        text = text.translate(_WIDTH_MAP)
+    if "*" in text or "`" in text or "__" in text:
+        text = text.replace("**", "").replace("__", "").replace("`", "").replace("*", " ")
+    if "#" in text:
+        text = _HEADING.sub("", text)
+    if "$" in text:
+        text = text.replace("$", " ")
+    return text.strip()
+
+
+def may_have_clause(text: str, extra: tuple[str, ...] = ()) -> bool:
+    """Cheap pre-check: False when `text` cannot contain an answer clause."""
+    lowered = text.lower()
+    return any(key in lowered for key in _CLAUSE_KEYS + extra)
+
+
+def clause_tail(text: str) -> str | None:
+    """The rest of the sentence after the last answer clause ("The answer is X." -> "X"),
+    or None when the text has no answer clause."""
+    if not may_have_clause(text):
+        return None
+    last = None
+    for last in ANSWER_CLAUSE.finditer(text):
+        pass
+    if last is None:
+        return None
+    rest = text[last.end():].lstrip(" \t\r\n:")
+    end = _SENTENCE_END.search(rest)
+    return (rest if end is None else rest[:end.start()]).strip()
+
+
+def pick_candidate(text: str, found: Sequence[tuple[int, T]]) -> Extraction[T]:
+    """The answer among candidates found at offsets of `text` (boxes, points …): the first
+    after the last answer clause is "ok"; without one, the first candidate, "ok" when all
+    candidates are equal and "lenient" otherwise. `found` must be non-empty, in text order.
+    """
+    clause_end = max((m.end() for m in ANSWER_CLAUSE.finditer(text)), default=-1) \
+        if may_have_clause(text) else -1
+    after = [value for start, value in found if start >= clause_end] if clause_end >= 0 else []
+    if after:
+        return Extraction(after[0], PARSE_OK)
+    distinct = {value for _, value in found}
+    return Extraction(found[0][1], PARSE_OK if len(distinct) == 1 else PARSE_LENIENT)
+
+
+def answer_text(response: str) -> str:
+    """The open answer of a response: the last answer clause's sentence if there is one,
+    else the whole cleaned response.
+
+    >>> answer_text("I looked closely. The answer is Paris. It is the capital.")
+    'Paris'
+    """
+    text = clean_response(response)
+    tail = clause_tail(text)
+    return text if tail is None or not tail else tail
+
+
+# Regexes start with a literal so the scan skips ordinary characters quickly.
+_THOUSANDS = re.compile(r",(?<=\d,)(?=\d{3}(?!\d))")
+_NUMERIC_MARK = re.compile(r"\.(?<=\d\.)(?=\d)|-(?<![\w.]-)(?=\d)")
+_PUNCT = re.compile(r"[^\w\s\x01\x02]|_")
+_ASCII_PUNCT = str.maketrans({ch: " " for ch in string.punctuation})
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _mark_numeric(match: re.Match) -> str:
+    return "\x01" if match.group() == "." else "\x02"
+
+
+def normalize_text(text: str) -> str:
+    """Normalise an open answer for comparison: NFKC, casefold, punctuation to spaces (a
+    decimal point, a leading minus and thousands commas are kept as numbers), English
+    articles dropped, whitespace collapsed.
+
+    >>> normalize_text("  The Eiffel-Tower, 1,063 ft! ")
+    'eiffel tower 1063 ft'
+    """
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if "\x01" in text or "\x02" in text:
+        text = text.replace("\x01", " ").replace("\x02", " ")
+    if "," in text:
+        text = _THOUSANDS.sub("", text)
+    marked = "." in text or "-" in text
+    if marked:  # decimal points and minus signs survive as \x01 / \x02
+        text = _NUMERIC_MARK.sub(_mark_numeric, text)
+    text = text.translate(_ASCII_PUNCT) if text.isascii() else _PUNCT.sub(" ", text)
+    if marked:
+        text = text.replace("\x01", ".").replace("\x02", "-")
+    return " ".join(word for word in text.split() if word not in _ARTICLES)
+
+
+def _edge_ok(text: str, index: int, phrase_char: str) -> bool:
+    if index < 0 or index >= len(text) or not phrase_char.isascii():
+        return True
+    return not (text[index].isascii() and text[index].isalnum())
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """Whether `phrase` occurs in `text` word-bounded at its ASCII edges ("cat" is not in
+    "concatenate"); CJK has no spaces, so a CJK edge needs no boundary.
+
+    >>> contains_phrase("a black cat.", "cat"), contains_phrase("concatenate", "cat")
+    (True, False)
+    """
+    if not phrase:
+        return False
+    start = text.find(phrase)
+    while start >= 0:
+        end = start + len(phrase)
+        if _edge_ok(text, start - 1, phrase[0]) and _edge_ok(text, end, phrase[-1]):
+            return True
+        start = text.find(phrase, start + 1)
+    return False
+
+
+def format_number(value: float) -> str:
+    """A number as text without trailing zeros: 12.0 -> "12", 0.50 -> "0.5"."""
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return repr(value)

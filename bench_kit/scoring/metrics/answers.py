@@ -1,0 +1,299 @@
+"""Metric definitions of DOMAIN §3: per-answer scores and the POPE / MME / AUROC aggregates.
+
+Each function implements the published definition, with its known quirks fixed and said
+so: ChartQA's relaxed accuracy with gold 0 compares numbers (not strings), VQA's
+normalisation maps every punctuation mark to a space and drops apostrophes (which makes
+its contraction table unnecessary), and a failed parse is never a "yes" in POPE.
+Bad inputs (mismatched lengths, a single-class AUROC) raise `InputError`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from typing import Iterable, Mapping, Sequence
+
+from bench_kit.errors import InputError
+from bench_kit.text.numbers import number_tokens, parse_number
+
+# The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
+MME_PERCEPTION = ("existence", "count", "position", "color", "posters", "celebrity", "scene",
+                  "landmark", "artwork", "ocr")
+MME_COGNITION = ("commonsense_reasoning", "numerical_calculation", "text_translation",
+                 "code_reasoning")
+
+
+def relaxed_match(pred: str, gold: str, tolerance: float = 0.05) -> bool:
+    """ChartQA relaxed accuracy: numbers within `tolerance` relative error, else
+    case-insensitive exact match.
+
+    A gold of 0 needs a prediction of exactly 0 (the relative error is undefined). A percent
+    on one side only ("45%" vs "0.45") is compared both as written and divided by 100.
+
+    >>> relaxed_match("104", "100"), relaxed_match("106", "100"), relaxed_match("0.0", "0")
+    (True, False, True)
+    """
+    p, g = parse_number(pred), parse_number(gold)
+    if p is None or g is None:
+        return str(pred).strip().rstrip(".").casefold() == str(gold).strip().rstrip(".").casefold()
+    (pv, p_pct), (gv, g_pct) = p, g
+    pairs = [(pv, gv)]
+    if p_pct and not g_pct:
+        pairs.append((pv / 100, gv))
+    elif g_pct and not p_pct:
+        pairs.append((pv, gv / 100))
+    for a, b in pairs:
+        if b == 0:
+            if a == 0:
+                return True
+        elif abs(a - b) / abs(b) <= tolerance + 1e-12:
+            return True
+    return False
+
+
+def levenshtein(a: str, b: str) -> int:
+    """Edit distance (insertions, deletions, substitutions) between two strings."""
+    if a == b:
+        return 0
+    if len(a) < len(b):
+        a, b = b, a
+    if not b:
+        return len(a)
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1,
+                               previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def anls(pred: str, golds: Sequence[str], threshold: float = 0.5) -> float:
+    """Average Normalized Levenshtein Similarity for one item (DocVQA): per gold,
+    NL = distance / max length after lowercasing and collapsing whitespace; the score is
+    1 - NL when NL < threshold, else 0; the item's score is the best over golds.
+
+    >>> anls("abce", ["abcd"]), anls("abef", ["abcd"])
+    (0.75, 0.0)
+    """
+    p = " ".join(str(pred).lower().split())
+    best = 0.0
+    for gold in golds:
+        g = " ".join(str(gold).lower().split())
+        longest = max(len(p), len(g))
+        nl = levenshtein(p, g) / longest if longest else 0.0
+        best = max(best, 1.0 - nl if nl < threshold else 0.0)
+    return best
+
+
+_VQA_NUMBERS = {"none": "0", "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+                "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+_VQA_ARTICLES = frozenset({"a", "an", "the"})
+_VQA_DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_VQA_PERIOD = re.compile(r"\.(?!\d)")
+_VQA_PUNCT = re.compile(r"[;/\[\]\"{}()=+\\_\-><@`,?!*#%&:|~^$]")
+
+
+def vqa_normalize(answer: str) -> str:
+    """The VQA answer normalisation: lowercase, digit commas and sentence periods removed,
+    other punctuation to spaces, apostrophes dropped, number words to digits, articles out.
+
+    >>> vqa_normalize("Two dogs, running!"), vqa_normalize("1,000"), vqa_normalize("don't")
+    ('2 dogs running', '1000', 'dont')
+    """
+    text = str(answer).replace("\n", " ").replace("\t", " ").strip().lower()
+    text = _VQA_DIGIT_COMMA.sub("", text)
+    text = _VQA_PERIOD.sub("", text)
+    text = _VQA_PUNCT.sub(" ", text).replace("'", "").replace("\u2019", "")
+    words = (_VQA_NUMBERS.get(word, word) for word in text.split())
+    return " ".join(word for word in words if word not in _VQA_ARTICLES)
+
+
+def vqa_accuracy(pred: str, golds: Sequence[str]) -> float:
+    """VQA accuracy: min(#other annotators who gave `pred` / 3, 1), averaged over the
+    leave-one-out subsets of the annotators (10 in VQAv2). `golds` are the raw annotator
+    answers, repeats included; with a single gold the score is simply 1 or 0.
+
+    >>> vqa_accuracy("cat", ["cat"] * 2 + ["dog"] * 8)
+    0.6
+    """
+    n = len(golds)
+    if n == 0:
+        return 0.0
+    p = vqa_normalize(pred)
+    same = sum(1 for gold in golds if vqa_normalize(gold) == p)
+    if n == 1:
+        return float(same)
+    total = same * min(1.0, (same - 1) / 3) + (n - same) * min(1.0, same / 3)
+    return round(total / n, 12)
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two boxes `(x1, y1, x2, y2)` (corner order is normalised).
+
+    Two zero-area boxes score 1.0 when identical and 0.0 otherwise.
+
+    >>> iou((0, 0, 10, 10), (5, 0, 15, 10))
+    0.3333333333333333
+    """
+    if len(a) != 4 or len(b) != 4:
+        raise InputError(f"a box needs 4 numbers (x1, y1, x2, y2), got {list(a)} and {list(b)}")
+    ax1, ax2 = sorted((float(a[0]), float(a[2])))
+    ay1, ay2 = sorted((float(a[1]), float(a[3])))
+    bx1, bx2 = sorted((float(b[0]), float(b[2])))
+    by1, by2 = sorted((float(b[1]), float(b[3])))
+    iw = max(0.0, min(ax2, bx2) - max(ax1, bx1))
+    ih = max(0.0, min(ay2, by2) - max(ay1, by1))
+    inter = iw * ih
+    union = (ax2 - ax1) * (ay2 - ay1) + (bx2 - bx1) * (by2 - by1) - inter
+    if union <= 0:
+        return 1.0 if (ax1, ay1, ax2, ay2) == (bx1, by1, bx2, by2) else 0.0
+    return inter / union
+
+
+def pope(golds: Sequence[str], preds: Sequence[str | None]) -> dict:
+    """POPE metrics with "yes" as the positive class: precision, recall, f1 (the headline),
+    accuracy and yes_ratio, all 0-1. An unparsed prediction (None or not yes/no) counts as
+    wrong and as not-"yes".
+
+    >>> pope(["yes", "no"], ["yes", "yes"])["precision"]
+    0.5
+    """
+    if len(golds) != len(preds):
+        raise InputError(f"pope: {len(golds)} golds but {len(preds)} predictions")
+    tp = fp = tn = fn = said_yes = 0
+    for gold, pred in zip(golds, preds):
+        g = str(gold).strip().lower()
+        if g not in ("yes", "no"):
+            raise InputError(f"pope: gold answers must be 'yes' or 'no', got {gold!r}")
+        p = pred.strip().lower() if isinstance(pred, str) else None
+        said_yes += p == "yes"
+        if g == "yes":
+            tp += p == "yes"
+            fn += p != "yes"
+        else:
+            fp += p == "yes"
+            tn += p == "no"
+    n = len(golds)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1,
+            "accuracy": (tp + tn) / n if n else 0.0, "yes_ratio": said_yes / n if n else 0.0}
+
+
+def _mme_category(name: object) -> str:
+    canonical = re.sub(r"[\s-]+", "_", str(name).strip().lower())
+    return {"colour": "color"}.get(canonical, canonical)
+
+
+def mme(rows: Iterable[Mapping]) -> dict:
+    """MME scores from per-question rows `{image, category, hit}`.
+
+    Per category: acc = share of questions right x 100, acc_plus = share of images with
+    every question right x 100, score = acc + acc_plus (0-200). `perception` sums the 10
+    perception categories and `cognition` the 4 cognition ones (max 2000 + 800 = 2800).
+    Categories outside the standard lists are reported but enter neither sum.
+
+    Returns:
+        `{"perception": float, "cognition": float, "total": float,
+        "categories": {category: {"acc", "acc_plus", "score"}}}`.
+    """
+    by_image: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for number, row in enumerate(rows, start=1):
+        missing = [key for key in ("image", "category", "hit") if key not in row]
+        if missing:
+            raise InputError(f"mme: row {number} lacks {', '.join(missing)}")
+        by_image[_mme_category(row["category"])][str(row["image"])].append(bool(row["hit"]))
+    categories: dict[str, dict[str, float]] = {}
+    for category in sorted(by_image):
+        images = by_image[category]
+        hits = [hit for answers in images.values() for hit in answers]
+        acc = 100.0 * sum(hits) / len(hits)
+        acc_plus = 100.0 * sum(all(answers) for answers in images.values()) / len(images)
+        categories[category] = {"acc": acc, "acc_plus": acc_plus, "score": acc + acc_plus}
+    perception = sum((categories[c]["score"] for c in MME_PERCEPTION if c in categories), 0.0)
+    cognition = sum((categories[c]["score"] for c in MME_COGNITION if c in categories), 0.0)
+    return {"perception": perception, "cognition": cognition,
+            "total": perception + cognition, "categories": categories}
+
+
+_MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
+_MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
+                             r"|答案是?|是", re.I)
+
+
+def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
+    """MMMU's open-answer candidates: per sentence, the text after its last indicator word
+    ("is", "so", "thus", "answer" …; "=" too in the last sentence), or the whole response
+    when no sentence has one; plus every number in those texts."""
+    text = str(response).strip().strip(".").lower()
+    sentences = [s for s in _MMMU_SENTENCE.split(text) if s.strip()]
+    keys: list[str] = []
+    for index, sentence in enumerate(sentences):
+        ends = [m.end() for m in _MMMU_INDICATOR.finditer(sentence)]
+        if index == len(sentences) - 1 and "=" in sentence:
+            ends.append(sentence.rindex("=") + 1)
+        if ends:
+            key = sentence[max(ends):].strip().strip(".,:;!?\"'()[] ")
+            if key:
+                keys.append(key)
+    if not keys and text:
+        keys = [text]
+    numbers = [t.value for key in keys for t in number_tokens(key)]
+    return keys, numbers
+
+
+def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
+    """MMMU open-question match: a numeric gold equals a candidate number after rounding
+    both to 2 decimals; a text gold (lowercased) is a substring of a candidate text.
+
+    >>> mmmu_open_match("So the area is 3.14159 square meters.", ["3.14"])
+    True
+    """
+    keys, numbers = mmmu_candidates(response)
+    rounded = {round(v, 2) for v in numbers}
+    for gold in golds:
+        number = parse_number(str(gold))
+        if number is not None:
+            if round(number[0], 2) in rounded:
+                return True
+        else:
+            needle = str(gold).strip().lower()
+            if needle and any(needle in key for key in keys):
+                return True
+    return False
+
+
+def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
+    """Area under the ROC curve: the probability that a random positive scores above a
+    random negative, ties counting one half (so equal scores give 0.5).
+
+    >>> auroc([0.1, 0.4, 0.35, 0.8], [0, 0, 1, 1])
+    0.75
+    """
+    if len(scores) != len(labels):
+        raise InputError(f"auroc: {len(scores)} scores but {len(labels)} labels")
+    values = [float(s) for s in scores]
+    if any(math.isnan(v) for v in values):
+        raise InputError("auroc: scores contain NaN")
+    if any(label not in (0, 1) for label in labels):
+        raise InputError("auroc: labels must be 0 or 1")
+    positives = sum(1 for label in labels if label == 1)
+    negatives = len(labels) - positives
+    if not positives or not negatives:
+        raise InputError("auroc needs at least one positive and one negative label, "
+                         f"got {positives} positive and {negatives} negative")
+    order = sorted(range(len(values)), key=values.__getitem__)
+    rank_sum = 0.0
+    i = 0
+    while i < len(order):  # average ranks over runs of tied scores
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        average_rank = (i + j) / 2 + 1
+        rank_sum += average_rank * sum(1 for k in order[i:j + 1] if labels[k] == 1)
+        i = j + 1
+    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)

@@ -1,0 +1,216 @@
+"""Numbers in model responses: digits, English number words and Chinese numerals.
+
+Rules (DOMAIN §2): thousands commas ("1,234"), percents ("45%" reads 45 with a percent
+flag; metrics decide what a percent means), negatives, fractions ("3/4"), Chinese numerals
+(三个 -> 3, 十二 -> 12, 两 -> 2, 一百零五 -> 105), number words (three -> 3, twenty-one ->
+21); units are dropped, and so is a scale word written after digits ("5.2 million" -> 5.2,
+"3万" -> 3: charts state the unit elsewhere). The answer is the last number of the last
+"the answer is" clause, else the last number of the response.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from bench_kit.scoring.extract.response import (
+    FAILED,
+    PARSE_LENIENT,
+    PARSE_OK,
+    Extraction,
+    clause_tail,
+    clean_response,
+)
+
+_SMALL = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORD_VALUES: dict[str, tuple[str, int]] = {w: ("unit" if i < 10 else "teen", i)
+                                             for i, w in enumerate(_SMALL)}
+_WORD_VALUES.update({w: ("ten", 20 + 10 * i) for i, w in enumerate(_TENS)})
+_WORD_VALUES.update({"hundred": ("hundred", 100), "thousand": ("scale", 1000),
+                     "million": ("scale", 10**6), "billion": ("scale", 10**9)})
+_WORD = "|".join(sorted(_WORD_VALUES, key=len, reverse=True))
+
+_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CN_BIG = {"万": 10**4, "亿": 10**8}
+# "一" in these words is not a count: 一共 (in total), 一些 (some), 一样 (same) ...
+_CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方")
+_CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
+
+_TOKEN = re.compile(
+    r"(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?:e[-+]?\d{1,3}(?![A-Za-z0-9]))?)"
+    r"(?:\s*/\s*(?P<den>\d{1,9})(?![\d.]))?(?P<pct>\s*%)?"
+    r"(?:\s*(?:hundred|thousand|million|billion|trillion)(?![A-Za-z])|\s*[百千万亿])?"
+    rf"|(?P<words>(?<![A-Za-z])(?:{_WORD})(?:(?:\s+and\s+|\s+|-)(?:{_WORD}))*(?![A-Za-z]))"
+    r"|(?P<cn>[零〇一二两三四五六七八九十百千万亿]+)",
+    re.I,
+)
+_PRONOUN_ONE = re.compile(r"(?<![A-Za-z])(?:the|this|that|which|each|any|no|every|another|"
+                          r"some)\s+$", re.I)
+_MAX_NUMERAL_RUN = 16  # longer runs of number words / numerals are not one number
+_CLAUSE_MARKS = frozenset(",，;；.。\n")
+_STRICT_WRAP = re.compile(r"\s*[$€£¥]?\s*(.*?)\s*\.?\s*$", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class NumberToken:
+    """One number found in a text: its value, where it is, and whether a % followed it."""
+
+    value: float
+    start: int
+    end: int
+    percent: bool = False
+
+
+def _words_to_numbers(span: str) -> list[float]:
+    """Parse a run of number words; "three four" is two numbers, "one hundred and five" one."""
+    out: list[float] = []
+    total = current = 0
+    last = None
+    for word in re.split(r"[\s-]+", span.lower()):
+        if word in ("", "and"):
+            continue
+        kind, value = _WORD_VALUES[word]
+        starts_new = ((kind in ("unit", "teen") and last in ("unit", "teen"))
+                      or (kind == "teen" and last == "ten")
+                      or (kind == "ten" and last in ("unit", "teen", "ten")))
+        if starts_new:
+            out.append(total + current)
+            total = current = 0
+        if kind == "hundred":
+            current = (current or 1) * 100
+        elif kind == "scale":
+            total += (current or 1) * value
+            current = 0
+        else:
+            current += value
+        last = kind
+    out.append(total + current)
+    return [float(v) for v in out]
+
+
+def chinese_to_number(run: str) -> int:
+    """Value of a run of Chinese numerals: 十二 -> 12, 两百 -> 200, 二〇二四 -> 2024.
+
+    >>> chinese_to_number("一百零五"), chinese_to_number("三万五千")
+    (105, 35000)
+    """
+    if len(run) > 1 and all(ch in _CN_DIGITS for ch in run):
+        return int("".join(str(_CN_DIGITS[ch]) for ch in run))
+    total = section = number = 0
+    for ch in run:
+        if ch in _CN_DIGITS:
+            number = _CN_DIGITS[ch]
+        elif ch in _CN_UNITS:
+            section += (number or 1) * _CN_UNITS[ch]
+            number = 0
+        elif ch == "亿":
+            total = (total + section + number) * _CN_BIG[ch]
+            section = number = 0
+        else:
+            total += (section + number or 1) * _CN_BIG[ch]
+            section = number = 0
+    return total + section + number
+
+
+def _chinese_is_number(text: str, start: int, end: int) -> bool:
+    if start > 0 and text[start - 1] == "第":  # an ordinal: 第一 = "the first"
+        return False
+    if text[start:end] == "一":
+        before = text[start - 1] if start > 0 else ""
+        after = text[end] if end < len(text) else ""
+        return (after not in _CN_ONE_NOT_NUMBER_AFTER
+                and before not in _CN_ONE_NOT_NUMBER_BEFORE)
+    if text[start:end] == "十" and text[end:end + 1] == "分" and text[end + 1:end + 2] != "钟":
+        return False  # 十分 = "very", 十分钟 = ten minutes
+    return True
+
+
+def number_tokens(text: str) -> list[NumberToken]:
+    """Every number in `text`, in order.
+
+    >>> [t.value for t in number_tokens("1,234 apples, -3.5 and twenty-one, 三个, 45%")]
+    [1234.0, -3.5, 21.0, 3.0, 45.0]
+    """
+    tokens: list[NumberToken] = []
+    for match in _TOKEN.finditer(text):
+        start, end = match.span()
+        if match.group("num") is not None:
+            value = float(match.group("num").replace(",", ""))
+            den = match.group("den")
+            if den is not None and int(den) != 0:
+                value /= int(den)
+            if math.isfinite(value):
+                tokens.append(NumberToken(value, start, end, match.group("pct") is not None))
+        elif match.group("words") is not None:
+            span = match.group("words")
+            if span.lower() == "one" and _PRONOUN_ONE.search(text, max(0, start - 12), start):
+                continue
+            if span.count(" ") + span.count("-") < _MAX_NUMERAL_RUN:
+                tokens.extend(NumberToken(v, start, end) for v in _words_to_numbers(span))
+        elif end - start <= _MAX_NUMERAL_RUN and _chinese_is_number(text, start, end):
+            tokens.append(NumberToken(float(chinese_to_number(match.group("cn"))), start, end))
+    return tokens
+
+
+def answer_number(response: str) -> tuple[Extraction[float], bool]:
+    """The answer number of a response and whether it was written as a percent.
+
+    The last number of the last answer clause ("The answer is 3 + 4 = 7." -> 7) is "ok"; so
+    is a lone number with at most a short unit ("12 apples", "3个"). Otherwise the last
+    number of the response is taken, "lenient".
+    """
+    text = clean_response(response)
+    if not text:
+        return FAILED, False
+    tail = clause_tail(text)
+    if tail:
+        found = number_tokens(tail)
+        if found:
+            return Extraction(found[-1].value, PARSE_OK), found[-1].percent
+    found = number_tokens(text)
+    if not found:
+        return FAILED, False
+    last = found[-1]
+    rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
+    lone = len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS)
+    return Extraction(last.value, PARSE_OK if lone else PARSE_LENIENT), last.percent
+
+
+def extract_number_detailed(response: str) -> Extraction[float]:
+    """`extract_number` with the parse path ("ok", "lenient" or "failed")."""
+    return answer_number(response)[0]
+
+
+def extract_number(response: str) -> float | None:
+    """The answer number of a response, or None.
+
+    >>> extract_number("Counting them, there are 1,204 birds.")
+    1204.0
+    >>> extract_number("答案是十二")
+    12.0
+    """
+    return answer_number(response)[0].value
+
+
+def parse_number(text: str) -> tuple[float, bool] | None:
+    """Read a whole string as one number (a gold answer): `(value, is_percent)` or None.
+
+    Accepts a currency sign, thousands commas, a fraction, a trailing % and a final period.
+
+    >>> parse_number("$1,234.50"), parse_number("45%"), parse_number("12 apples")
+    ((1234.5, False), (45.0, True), None)
+    """
+    if not isinstance(text, str):
+        return None
+    body = _STRICT_WRAP.fullmatch(text)
+    inner = body.group(1) if body else text
+    found = number_tokens(inner)
+    if len(found) != 1 or found[0].start != 0 or found[0].end != len(inner):
+        return None
+    return found[0].value, found[0].percent

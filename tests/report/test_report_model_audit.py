@@ -1,0 +1,155 @@
+"""The report's "Model-based audit" section, from a real `audit results` run on a fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import make_item
+
+from bench_kit.audit.results.stage import audit_results
+from bench_kit.cli import cli
+from bench_kit.io import write_json, write_jsonl
+from bench_kit.scoring.aggregate import model_metrics
+from bench_kit.types import Item, Score
+
+SCRIPT = "<script>alert(1)</script>"
+ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
+MC = {"task": "mc", "choices": {"A": "red", "B": "blue", "C": "green", "D": "black"},
+      "answers": ["A"]}
+ITEMS = [
+    make_item(id="t1", question=f"{SCRIPT} Which colour is the sky?",
+              capability="perception.colour", **MC),
+    make_item(id="t2", question="Which colour is the left circle?", capability="perception.colour",
+              **MC),
+    make_item(id="s1", question="Which colour is the square?", capability="perception.shape", **MC),
+    make_item(id="h1", question="Which colour is the bar?", capability="perception.shape",
+              difficulty="hard", **MC),
+]
+# (model, mode) -> answer per item (gold is A everywhere).
+ANSWERS = {
+    ("m0", "image"): {"t1": "A", "t2": "A", "s1": "C", "h1": "A"},
+    ("m0", "no_image"): {"t1": "A", "t2": "A", "s1": "B", "h1": "B"},
+    ("m1", "image"): {"t1": "A", "t2": "B", "s1": "C", "h1": "A"},
+    ("m1", "no_image"): {"t1": "A", "t2": "B", "s1": "B", "h1": "B"},
+    ("m2", "image"): {"t1": "A", "t2": "A", "s1": "C", "h1": "A"},
+    ("m2", "no_image"): {"t1": "A", "t2": "C", "s1": "D", "h1": "C"},
+    ("text-only", "no_image"): {"t1": "A", "t2": "A", "s1": "B", "h1": "D"},
+}
+
+
+def _build(root: Path) -> list[str]:
+    """Items, scores, metrics and the audit-results folder under `root`; the report args."""
+    items = [Item.model_validate(row) for row in ITEMS]
+    write_jsonl(root / "items.jsonl", [i.model_dump(mode="json", exclude_none=True)
+                                       for i in items])
+    by_model: dict[str, dict[str, list[Score]]] = {}
+    for (model, mode), answers in ANSWERS.items():
+        rows = [Score(id=i, model=model, mode=mode, metric="exact", extracted=a, parse="ok",
+                      score=float(a == "A"), hit=a == "A") for i, a in answers.items()]
+        write_jsonl(root / "scores" / model / f"{mode}.jsonl", rows)
+        by_model.setdefault(model, {})[mode] = rows
+    for model, modes in by_model.items():
+        write_json(root / "metrics" / f"{model}.json", model_metrics(model, items, modes, {}))
+    params = root / "params.yaml"
+    params.write_text("audit_results:\n  expansion: false\n  blind_modes: [no_image]\n"
+                      "  base_models: {m0: text-only}\nreport:\n  flagged_items: 5\n",
+                      encoding="utf-8")
+    # a reviewer labelled m0's one failure in image mode (s1) as a perception error
+    write_jsonl(root / "layers.jsonl", [{"id": "s1", "model": "m0", "error_layer": "perception"}])
+    audit_results(root / "items.jsonl", root / "scores", root / "ma", params_path=params,
+                  error_layers_path=root / "layers.jsonl")
+    return ["report", "--items", str(root / "items.jsonl"), "--scores", str(root / "scores"),
+            "--metrics", str(root / "metrics"), "--out", str(root / "out"),
+            "--params", str(params)]
+
+
+@pytest.fixture
+def outputs(tmp_path) -> tuple[str, str]:
+    args = _build(tmp_path)
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+    assert result.exit_code == 0, result.output
+    return ((tmp_path / "out/report.html").read_text(encoding="utf-8"),
+            (tmp_path / "out/report.md").read_text(encoding="utf-8"))
+
+
+def _section(text: str, start: str) -> str:
+    assert start in text
+    return text[text.index(start):]
+
+
+def test_verdicts_and_blind_hits_per_item_in_both_outputs(outputs):
+    html, md = outputs
+    section = _section(md, "## Model-based audit")
+    # t1: 4/4 blind runs right (text_answerable); t2: 2/4 (review); s1, h1: 0/4.
+    assert "| all | 1 | 2 | 1 | 0 | 25.0% |" in section
+    assert "| perception.colour | 1 | 0 | 1 | 0 | 50.0% |" in section
+    assert "| perception.shape | 0 | 2 | 0 | 0 | 0.0% |" in section
+    assert "| m0/no\\_image | 4 | 2 | 50.0% |" in section
+    assert "### Blind hits per flagged item (2 of 2)" in section
+    assert ("| t1 | &lt;script&gt;alert(1)&lt;/script&gt; Which colour is the sky? | "
+            "text\\_answerable | 4/4 | 25% | 0.0039 | +0.0 | m0/no\\_image, m1/no\\_image, "
+            "m2/no\\_image, text-only/no\\_image |") in section
+    assert "| t2 |" in section and "| review | 2/4 |" in section
+    html_section = _section(html, '<h2 id="model-audit">')
+    assert '<a href="#model-audit">' in html
+    assert "<td>text_answerable</td><td class=\"num\">4/4</td>" in html_section
+    assert ('<span class="hit">✓ m0/no_image, text-only/no_image</span><br>'
+            '<span class="muted">✗ m1/no_image, m2/no_image</span>') in html_section
+
+
+def test_mg_ml_findings_and_difficulty(outputs):
+    html, md = outputs
+    section = _section(md, "## Model-based audit")
+    # m0: image 3/4 right, no_image 2/4 -> MG +25.0; text-only 2/4 -> ML 0.
+    assert "| m0 | 75.0% | 50.0% | n/a | +25.0 | n/a | text-only | +0.0 |" in section
+    assert "| m1 | 50.0% | 25.0% | n/a | +25.0 | n/a | — | n/a |" in section
+    assert ("| perception.colour | +0.0 / +0.0 | +0.0 / n/a | +50.0 / n/a | n/a / n/a |"
+            in section)
+    assert ("| perception.shape | +50.0 / +0.0 | +50.0 / n/a | +50.0 / n/a | n/a / n/a |"
+            in section)
+    # s1: the whole panel says C -> suspect gold; h1 (hard) solved by every model.
+    assert "#### label.suspect\\_gold (top 1 of 1)" in section
+    assert "| s1 | Which colour is the square? | error 3/3 models answer 'C'" in section
+    assert "#### label.difficulty\\_mismatch (top 2 of 2)" in section
+    assert "| h1 | Which colour is the bar? | info authored hard, but 3/3" in section
+    assert "| perception.shape | hard | 1 | 100.0% | n/a |" in section
+    assert "Rasch fit skipped (needs at least 5 models)." in section
+    assert "| m0/image | 4 | 75.0% | 75.0% | 0 | 0.0% |" in section
+    assert "<code>label.suspect_gold</code> (top 1 of 1)" in html
+
+
+def test_planted_script_is_escaped(outputs):
+    html, md = outputs
+    assert SCRIPT not in html and SCRIPT not in md
+    assert f"{ESCAPED} Which colour is the sky?" in _section(html, '<h2 id="model-audit">')
+
+
+def test_report_renders_without_model_audit_and_is_deterministic(tmp_path):
+    args = _build(tmp_path)
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    html = (tmp_path / "out/report.html").read_text(encoding="utf-8")
+    assert "Model-based audit" not in html
+    runs = []
+    for _ in range(2):
+        result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+        assert result.exit_code == 0, result.output
+        runs.append((tmp_path / "out/report.html").read_bytes()
+                    + (tmp_path / "out/report.md").read_bytes())
+    assert runs[0] == runs[1]
+
+
+def test_missing_model_audit_folder_is_one_line(tmp_path):
+    args = _build(tmp_path)
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "nope")])
+    assert result.exit_code != 0
+    assert "model_summary.json" in result.output and "Traceback" not in result.output
+
+
+def test_error_layers_show_both_denominators(outputs):
+    html, md = outputs
+    section = _section(md, "### Error layers")
+    # m0 failed 1 of 4 items in image mode; the one label is 100% of failures, 25% of items
+    assert "| m0 | 1 | 1 | perception | 1 | 100.0% | 25.0% |" in section
+    assert "Error layers (reviewer labels)" in html

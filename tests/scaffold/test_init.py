@@ -1,0 +1,80 @@
+"""`bench-kit init`: the scaffold, its git/DVC setup, and (slow) `dvc repro` + `dvc push`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from bench_kit.cli import cli
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "DVC_NO_ANALYTICS": "1"}
+
+
+@pytest.fixture
+def git_identity(monkeypatch):
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+
+
+def test_init_scaffolds_git_dvc_remote_and_tracked_images(tmp_path, git_identity):
+    result = CliRunner().invoke(cli, ["init", str(tmp_path / "My Bench")])
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "My Bench"
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    assert params["bench"] == "my-bench"
+    assert (root / "dvc.yaml").is_file() and (root / "datasets/my-bench/templates.yaml").is_file()
+    assert (root / "datasets/my-bench/images.dvc").is_file()
+    assert len(list((root / "datasets/my-bench/images").glob("*.png"))) == 14
+    config = (root / ".dvc/config").read_text()
+    assert "analytics = false" in config and "remote = local" in config
+    assert (tmp_path / "my-bench-dvc-remote").is_dir()
+    tracked = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True,
+                             check=True).stdout.split()
+    assert "datasets/my-bench/images.dvc" in tracked and "params.yaml" in tracked
+    assert not any(p.startswith("datasets/my-bench/images/") for p in tracked)
+    assert "What to edit first" in (root / "README.md").read_text()
+    log = subprocess.run(["git", "log", "--oneline"], cwd=root, capture_output=True, text=True,
+                         check=True)
+    assert "bench-kit init my-bench" in log.stdout
+
+
+def test_init_refuses_a_non_empty_folder(tmp_path):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "keep.txt").write_text("mine")
+    result = CliRunner().invoke(cli, ["init", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "not an empty folder" in result.output
+    assert sorted(p.name for p in (tmp_path / "x").iterdir()) == ["keep.txt"]
+
+
+def test_scaffold_templates_do_not_look_like_dvc_files():
+    # DVC collects every dvc.yaml in a repository: the templates must not be named so
+    folder = Path(__file__).resolve().parents[2] / "bench_kit" / "scaffold" / "templates"
+    assert not list(folder.rglob("dvc.yaml")) and list(folder.glob("*.j2"))
+
+
+@pytest.mark.slow
+def test_init_then_dvc_repro_and_push_work_as_is(tmp_path):
+    env = dict(os.environ, **GIT_ENV,
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+
+    def run(cmd: str, cwd: Path) -> str:
+        proc = subprocess.run(cmd, shell=True, cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=900, check=False)
+        assert proc.returncode == 0, f"{cmd}:\n{(proc.stdout + proc.stderr)[-3000:]}"
+        return proc.stdout + proc.stderr
+
+    run("bench-kit init x && cd x && dvc repro", tmp_path)
+    root = tmp_path / "x"
+    assert "<html" in (root / "reports/x/report.html").read_text().lower()
+    assert (root / "datasets/x/splits/test.jsonl").stat().st_size > 0
+    assert "up to date" in run("dvc repro", root)
+    run("dvc push", root)
+    remote = tmp_path / "x-dvc-remote"
+    assert sum(1 for p in remote.rglob("*") if p.is_file()) >= 14

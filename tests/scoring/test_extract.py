@@ -1,0 +1,162 @@
+"""Answer extraction: the case tables in tests/cases/, plus robustness properties."""
+
+from __future__ import annotations
+
+import copy
+import random
+from types import MappingProxyType
+
+import pytest
+from conftest import cases
+
+from bench_kit.scoring.extract.answers import (
+    box_from_padded,
+    box_to_padded,
+    extract_box,
+    extract_box_detailed,
+    extract_choice,
+    extract_choice_detailed,
+    extract_number,
+    extract_number_detailed,
+    extract_yesno,
+    extract_yesno_detailed,
+    square_padding,
+)
+from bench_kit.scoring.extract.response import (
+    clean_response,
+    normalize_text,
+    strip_reasoning,
+)
+
+
+@pytest.mark.parametrize("case", cases("extract_choice"))
+def test_extract_choice(case):
+    choices = case["choices"]
+    before = copy.deepcopy(choices)
+    # A read-only mapping: any attempt to mutate the caller's choices raises.
+    found = extract_choice_detailed(case["input"], MappingProxyType(choices))
+    assert (found.value, found.parse) == (case["expected"], case["parse"])
+    assert extract_choice(case["input"], choices) == case["expected"]
+    assert choices == before
+
+
+@pytest.mark.parametrize("case", cases("extract_yesno"))
+def test_extract_yesno(case):
+    found = extract_yesno_detailed(case["input"])
+    assert (found.value, found.parse) == (case["expected"], case["parse"])
+    assert extract_yesno(case["input"]) == case["expected"]
+
+
+@pytest.mark.parametrize("case", cases("extract_number"))
+def test_extract_number(case):
+    found = extract_number_detailed(case["input"])
+    expected = case["expected"]
+    assert found.parse == case["parse"]
+    if expected is None:
+        assert found.value is None and extract_number(case["input"]) is None
+    else:
+        assert found.value == pytest.approx(expected)
+        assert extract_number(case["input"]) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("case", cases("extract_box"))
+def test_extract_box(case):
+    found = extract_box_detailed(case["input"], case["width"], case["height"])
+    assert found.parse == case["parse"]
+    if case["expected"] is None:
+        assert found.value is None
+    else:
+        assert found.value == pytest.approx(tuple(case["expected"]))
+        assert extract_box(case["input"], case["width"], case["height"]) == found.value
+
+
+def test_extract_box_with_a_known_convention():
+    found = extract_box_detailed("[100, 100, 200, 200]", 640, 480, convention="thousand")
+    assert found.value == pytest.approx((64.0, 48.0, 128.0, 96.0))
+
+
+@pytest.mark.parametrize("case", cases("padding"))
+def test_square_padding(case):
+    width, height = case["width"], case["height"]
+    assert square_padding(width, height) == tuple(case["padding"])
+    assert box_to_padded(case["box"], width, height) == pytest.approx(tuple(case["padded"]))
+    assert box_from_padded(case["padded"], width, height) == pytest.approx(tuple(case["box"]))
+
+
+def test_extraction_is_deterministic_and_never_guesses():
+    response = "I cannot tell which option is right."
+    choices = {"A": "cat", "B": "dog", "C": "fox", "D": "owl"}
+    assert {extract_choice(response, choices) for _ in range(50)} == {None}
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("<think>a</think>b", "b"),
+    ("  <think>\nx\n</think>\n\nB", "\n\nB"),
+    ("reasoning without an opening tag</think>B", "B"),
+    ("<think>never closed", ""),
+    ("no block here", "no block here"),
+    ("B <think>late</think>", "B <think>late</think>"),
+])
+def test_strip_reasoning(raw, expected):
+    assert strip_reasoning(raw) == expected
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("<answer>**（B）**</answer>", "(B)"),
+    ("# Answer\n`C`", "Answer\nC"),
+    ("x <|im_end|>", "x"),
+    ("$\\boxed{\\frac{1}{2}}$", "\\frac{1}{2}"),
+])
+def test_clean_response(raw, expected):
+    assert clean_response(raw) == expected
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("  The Eiffel-Tower, 1,063 ft! ", "eiffel tower 1063 ft"),
+    ("-3.5 degrees", "-3.5 degrees"),
+    ("3-4", "3 4"),
+    ("Ｈｅｌｌｏ，World", "hello world"),
+    ("答案：北京。", "答案 北京"),
+    ("An apple", "apple"),
+])
+def test_normalize_text(raw, expected):
+    assert normalize_text(raw) == expected
+
+
+_FUZZ_ALPHABET = list("ABCDEFGHIJabcdefij0123456789 .,:;()[]{}<>/\\-+%$*_`#'\"\n\t") + [
+    "答案", "是", "不", "没有", "选项", "一", "十", "万", "<think>", "</think>", "<answer>",
+    "</answer>", "\\boxed{", "answer is ", "The answer is ", "yes", "no", "not ", "one",
+    "hundred", "−", "（", "）", "Ｂ", "\u200b", "e5", "\ud800"]
+
+
+def test_extractors_accept_any_string():
+    rng = random.Random(1234)
+    choices = {"A": "x", "B": "Plan B", "C": "一"}
+    for _ in range(2000):
+        text = "".join(rng.choice(_FUZZ_ALPHABET) for _ in range(rng.randint(0, 40)))
+        for found, allowed in (
+            (extract_choice_detailed(text, choices), (None, "A", "B", "C")),
+            (extract_yesno_detailed(text), (None, "yes", "no")),
+        ):
+            assert found.value in allowed
+            assert (found.value is None) == (found.parse == "failed")
+        number = extract_number_detailed(text)
+        assert number.value is None or isinstance(number.value, float)
+        assert (number.value is None) == (number.parse == "failed")
+        box = extract_box_detailed(text, 640, 480)
+        assert box.value is None or len(box.value) == 4
+
+
+@pytest.mark.parametrize("text", [
+    "(" * 20000, "1," * 10000, "answer is " * 2000, "[1 " * 5000, "A " * 10000, "一" * 20000,
+    "亿" * 5000, "hundred " * 3000, "9" * 5000, "<answer>" * 3000, "\\boxed{" * 3000,
+    "{" * 10000 + "}" * 10000, "<think>" * 3000, "1.1." * 5000, "(1,2)" * 4000, "not " * 5000 + "A",
+    "B, " * 7000, "答案" * 8000, "选" * 20000, "1e" * 10000, "\n" * 20000, "x" * 100000,
+])
+def test_extractors_handle_long_pathological_input(text):
+    # Linear-time regexes: these finish at once; catastrophic backtracking would hang here.
+    extract_choice(text, {"A": "a", "B": "Vitamin B"})
+    extract_yesno(text)
+    number = extract_number(text)
+    assert number is None or number == number  # not NaN
+    extract_box(text, 640, 480)
