@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 CASES = Path(__file__).parent / "cases"
+
+# Test modules share helpers across folders (`from test_runner import make_bench`): every
+# test folder is importable, whichever file pytest happens to collect first.
+for _folder in sorted(p for p in Path(__file__).parent.rglob("*") if p.is_dir()
+                      and p.name not in ("cases", "fixtures", "__pycache__")
+                      and "fixtures" not in p.parts):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 
 def make_item(**overrides: Any) -> dict[str, Any]:
