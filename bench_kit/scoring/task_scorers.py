@@ -37,7 +37,8 @@ from bench_kit.scoring.metrics.answers import (
     vqa_accuracy,
     vqa_normalize,
 )
-from bench_kit.text.numbers import answer_number, parse_number
+from bench_kit.scoring.extract.numbers import answer_number
+from bench_kit.text.numbers import parse_number
 from bench_kit.types import Item
 
 
