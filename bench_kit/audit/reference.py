@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.errors import InputError
 from bench_kit.io import file_sha256, iter_jsonl, write_jsonl
+from bench_kit.text.normalize import normalize_for_audit
 
 TEXT_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
 REFERENCE_FIELDS = ("ref_id", "source", "text", "question", "original")

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from bench_kit.text.edit import edit_ratio
 
 
-
 class GateThresholds(BaseModel):
     """Minimum similarity and edit ratio a variant needs."""
 

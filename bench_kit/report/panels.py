@@ -14,7 +14,6 @@ from bench_kit.scoring.aggregate import accuracy_block
 from bench_kit.types import DIFFICULTIES, MODES, Item, Score
 
 
-
 def primary_mode(runs: list[ModelRun]) -> str:
     """`image` when any model ran it, else the first mode any model ran."""
     present = [m for m in MODES if any(m in run.scores for run in runs)]

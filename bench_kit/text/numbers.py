@@ -14,7 +14,6 @@ import math
 import re
 from dataclasses import dataclass
 
-
 _SMALL = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
           "fourteen fifteen sixteen seventeen eighteen nineteen").split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()

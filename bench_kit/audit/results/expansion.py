@@ -18,11 +18,11 @@ from typing import Any, Callable, Sequence
 
 from pydantic import ValidationError
 
-from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.audit.results.inputs import ScoreTable, read_csv_rows
 from bench_kit.errors import InputError
 from bench_kit.io import iter_jsonl, write_jsonl, write_text
 from bench_kit.items import pydantic_problem
+from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Item
 
 SHEET_COLUMNS = ("id", "question", "gold", "candidate", "similarity", "models", "accept")

@@ -35,6 +35,7 @@ from bench_kit.scoring.extract.boxes import (
     extract_box_detailed,
     square_padding,
 )
+from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.response import (
     ANSWER_CLAUSE,
     FAILED,
@@ -48,7 +49,6 @@ from bench_kit.scoring.extract.response import (
     normalize_text,
     strip_reasoning,
 )
-from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.types import LETTERS
 
 __all__ = [
