@@ -235,7 +235,7 @@ class PredictionSchema(pa.DataFrameModel):
 
 
 class ScoreSchema(pa.DataFrameModel):
-    """Scores table (docs/METRICS.md#score-rows), `scores/<bench>/<model>/<mode>.jsonl`."""
+    """Scores table (docs/ITEMS.md#scores), `scores/<bench>/<model>/<mode>.jsonl`."""
 
     id: Series[str]
     model: Series[str]
