@@ -156,19 +156,21 @@ class ItemsFileSchema(ItemSchema):
 
     @pa.dataframe_check(name="group_images")
     def _group_images(cls, df: pd.DataFrame) -> pd.Series:
-        if "image" not in df.columns:
-            return pd.Series(True, index=df.index)
-        images = df["image"].map(_image_set)
-        first = _first_of_group(df, images)
-        return first.isna() | (images == first)
+        return _same_within_group(df, "image", _image_set)
 
     @pa.dataframe_check(name="group_split")
     def _group_split(cls, df: pd.DataFrame) -> pd.Series:
-        if "split" not in df.columns:
-            return pd.Series(True, index=df.index)
-        splits = df["split"].map(str)
-        first = _first_of_group(df, splits)
-        return first.isna() | (splits == first)
+        return _same_within_group(df, "split", str)
+
+
+def _same_within_group(df: pd.DataFrame, column: str, key: Any) -> pd.Series:
+    """True where `key(value)` of `column` equals that of its group's first row (and for
+    rows outside a group, or when the table has no such column)."""
+    if column not in df.columns:
+        return pd.Series(True, index=df.index)
+    values = df[column].map(key)
+    first = _first_of_group(df, values)
+    return first.isna() | (values == first)
 
 
 def _variants(df: pd.DataFrame) -> dict[str, str]:
