@@ -2,6 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem in a table: where it is (line, id, field) and why it is wrong.
+
+    `str(problem)` is the one format every table problem is printed in:
+    `FILE:LINE: id=ID field=FIELD: reason` (`-` for an unknown id or field).
+    """
+
+    line: int | None
+    id: str | None
+    field: str | None
+    reason: str
+    path: str = ""
+
+    def __str__(self) -> str:
+        where = ":".join(str(part) for part in (self.path, self.line) if part not in ("", None))
+        return (f"{where}: id={_one_line(self.id or '-')} field={_one_line(self.field or '-')}: "
+                f"{_one_line(self.reason)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The problem as a JSON-ready dict (the path is the report's, not repeated)."""
+        return {"line": self.line, "id": self.id, "field": self.field, "reason": self.reason}
+
+
+def _one_line(text: str) -> str:
+    """Escape control characters so one problem always prints as one line."""
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+
 
 class BenchKitError(Exception):
     """Base class for every error a user can act on. `exit_code` is used by the CLI."""
@@ -34,7 +66,7 @@ class InputError(BenchKitError):
 class ValidationFailed(BenchKitError):
     """A table failed validation; `problems` holds every problem found (not just the first)."""
 
-    def __init__(self, problems: list, path: str | None = None) -> None:
+    def __init__(self, problems: list[Problem], path: str | None = None) -> None:
         self.problems = problems
         super().__init__(f"{path or 'input'}: {len(problems)} problem(s) found")
 

@@ -4,8 +4,9 @@ Each DataFrameModel has the same columns, nullability, enumerations and patterns
 pydantic type (tests/test_schemas.py keeps them equal). Columns whose pydantic field has a
 default are optional here (a column may be absent, but a present column is read as written:
 a row lacking the key holds null there, which a non-nullable column rejects); extra columns
-are kept (`strict = False`). Cross-field rules of
-an item (mc gold among the choices, ...) are row-level and stay with `bench_kit.validate`.
+are kept (`strict = False`). `ItemsFileSchema` adds the table-level rules of one items file
+(unique ids, `variant_of` targets, groups). Cross-field rules of an item (mc gold among the
+choices, ...) are row-level and stay in Python in `bench_kit.validate`.
 
 This module imports pandas and pandera: import it inside functions, not at CLI start-up.
 """
@@ -21,7 +22,7 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
-from bench_kit.errors import ValidationFailed
+from bench_kit.errors import Problem, ValidationFailed
 from bench_kit.types import (
     CHECK_PATTERN,
     DIFFICULTIES,
@@ -32,7 +33,6 @@ from bench_kit.types import (
     SEVERITIES,
     TASKS,
 )
-from bench_kit.validate import Problem
 
 UTC_MICROSECONDS = {"unit": "us", "tz": "UTC"}
 NON_EMPTY = {"min_value": 1}
@@ -47,7 +47,7 @@ def _is_object(value: Any) -> bool:
 
 
 class ItemSchema(pa.DataFrameModel):
-    """Items table (DESIGN §3.1), e.g. `datasets/<bench>/items.jsonl` as a DataFrame."""
+    """Items table (docs/ITEMS.md), e.g. `datasets/<bench>/items.jsonl` as a DataFrame."""
 
     id: Series[str] = pa.Field(unique=True, str_matches=ID_PATTERN)
     image: Optional[Series[Any]] = pa.Field(nullable=True)
@@ -99,8 +99,116 @@ class ItemSchema(pa.DataFrameModel):
         return _is_object(value)
 
 
+def _text(column: pd.Series) -> pd.Series:
+    """The column's strings; anything else (a wrong type, null) as NA."""
+    return column.where(column.map(lambda v: isinstance(v, str)))
+
+
+def _image_set(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list):
+        return tuple(sorted(str(v) for v in value))
+    return ()
+
+
+def _first_of_group(df: pd.DataFrame, values: pd.Series) -> pd.Series:
+    """Per row: the value of the first row of the same group (NA outside any group)."""
+    groups = _text(df["group"]) if "group" in df.columns else pd.Series(pd.NA, index=df.index)
+    first = values.groupby(groups, dropna=True).transform("first")
+    return first.where(groups.notna())
+
+
+class ItemsFileSchema(ItemSchema):
+    """One items file as a whole: `ItemSchema` plus its table-level rules.
+
+    Ids are unique (a repeat is reported on the later line); `variant_of` names an item of
+    the same file that is an original (`variant` "v0"); the items of a `group` share one
+    image set and, when the table has a `split` column, one split. Table checks skip cells
+    of the wrong type (the column checks report those).
+    """
+
+    id: Series[str] = pa.Field(str_matches=ID_PATTERN)
+
+    class Config:
+        name = "ItemsFile"
+        strict = False
+
+    @pa.dataframe_check(name="unique_id")
+    def _unique_id(cls, df: pd.DataFrame) -> pd.Series:
+        ids = _text(df["id"])
+        return ids.isna() | ~ids.duplicated(keep="first")
+
+    @pa.dataframe_check(name="variant_of_exists")
+    def _variant_of_exists(cls, df: pd.DataFrame) -> pd.Series:
+        if "variant_of" not in df.columns:
+            return pd.Series(True, index=df.index)
+        target = _text(df["variant_of"])
+        return target.isna() | target.isin(set(_text(df["id"]).dropna()))
+
+    @pa.dataframe_check(name="variant_of_original")
+    def _variant_of_original(cls, df: pd.DataFrame) -> pd.Series:
+        if "variant_of" not in df.columns or "variant" not in df.columns:
+            return pd.Series(True, index=df.index)
+        variant_by_id = _variants(df)
+        target = _text(df["variant_of"])
+        return target.map(lambda t: pd.isna(t) or variant_by_id.get(t, "v0") == "v0")
+
+    @pa.dataframe_check(name="group_images")
+    def _group_images(cls, df: pd.DataFrame) -> pd.Series:
+        return _same_within_group(df, "image", _image_set)
+
+    @pa.dataframe_check(name="group_split")
+    def _group_split(cls, df: pd.DataFrame) -> pd.Series:
+        return _same_within_group(df, "split", str)
+
+
+def _same_within_group(df: pd.DataFrame, column: str, key: Any) -> pd.Series:
+    """True where `key(value)` of `column` equals that of its group's first row (and for
+    rows outside a group, or when the table has no such column)."""
+    if column not in df.columns:
+        return pd.Series(True, index=df.index)
+    values = df[column].map(key)
+    first = _first_of_group(df, values)
+    return first.isna() | (values == first)
+
+
+def _variants(df: pd.DataFrame) -> dict[str, str]:
+    """id -> its `variant` label (first row of each id)."""
+    out: dict[str, str] = {}
+    for ident, variant in zip(df["id"], df["variant"]):
+        if isinstance(ident, str) and isinstance(variant, str):
+            out.setdefault(ident, variant)
+    return out
+
+
+def _table_reason(check: str, df: pd.DataFrame, position: int,
+                  lines: Sequence[int] | None) -> tuple[str, str] | None:
+    """(field, reason) of a failed `ItemsFileSchema` table check on one row; None if unknown."""
+    def line_of(pos: int) -> int:
+        return lines[pos] if lines is not None else pos + 1
+
+    row = df.iloc[position]
+    if check == "unique_id":
+        first = int((_text(df["id"]) == row["id"]).to_numpy().argmax())
+        return "id", f"duplicate id (first on line {line_of(first)})"
+    if check == "variant_of_exists":
+        return "variant_of", f"names id '{row['variant_of']}', which is not in this file"
+    if check == "variant_of_original":
+        target = row["variant_of"]
+        return "variant_of", (f"names id '{target}', which is variant "
+                              f"'{_variants(df)[target]}', not an original (v0)")
+    if check in ("group_images", "group_split"):
+        first = int((_text(df["group"]) == row["group"]).to_numpy().argmax())
+        what = "image set" if check == "group_images" else "split"
+        field = "image" if check == "group_images" else "split"
+        return field, (f"group '{row['group']}' must share one {what}: this item differs from "
+                       f"the group's first item (line {line_of(first)})")
+    return None
+
+
 class PredictionSchema(pa.DataFrameModel):
-    """Predictions table (DESIGN §3.2), `results/<bench>/<model>/<mode>.jsonl`."""
+    """Predictions table (docs/ITEMS.md#predictions), `results/<bench>/<model>/<mode>.jsonl`."""
 
     id: Series[str]
     model: Series[str]
@@ -129,7 +237,7 @@ class PredictionSchema(pa.DataFrameModel):
 
 
 class ScoreSchema(pa.DataFrameModel):
-    """Scores table (DESIGN §3.3), `scores/<bench>/<model>/<mode>.jsonl`."""
+    """Scores table (docs/ITEMS.md#scores), `scores/<bench>/<model>/<mode>.jsonl`."""
 
     id: Series[str]
     model: Series[str]
@@ -147,7 +255,7 @@ class ScoreSchema(pa.DataFrameModel):
 
 
 class FindingSchema(pa.DataFrameModel):
-    """Audit findings table (DESIGN §3.4), `audits/<bench>/findings.jsonl`."""
+    """Audit findings table (docs/AUDIT_METHODS.md#findings), `audits/<bench>/findings.jsonl`."""
 
     id: Series[str]
     check: Series[str] = pa.Field(str_matches=CHECK_PATTERN)
@@ -224,15 +332,20 @@ def _problems(failures: pd.DataFrame, df: pd.DataFrame, path: str,
             problems.append(Problem(None, None, str(case["failure_case"]),
                                     "missing required column", path))
             continue
-        line, ident = None, None
+        line, ident, position = None, None, -1
         if label is not None and not _is_na(label) and label in df.index:
             position = df.index.get_loc(label)
             if isinstance(position, numbers.Integral):
                 line = lines[position] if lines is not None else position + 1
                 ident = df["id"].iloc[position] if "id" in df.columns else None
-        reason = _reason(check, case["failure_case"], whole_column=line is None)
-        problems.append(Problem(line, ident if isinstance(ident, str) else None,
-                                str(case.get("column")), reason, path))
+        table = None if line is None else _table_reason(check, df, position, lines)
+        if table is not None:
+            field, reason = table
+        else:
+            field = str(case.get("column"))
+            reason = _reason(check, case["failure_case"], whole_column=line is None)
+        problems.append(Problem(line, ident if isinstance(ident, str) else None, field,
+                                reason, path))
     # A failed coercion is reported twice by pandera (coerce_dtype, then dtype): keep one.
     unique = list(dict.fromkeys(problems))
     return sorted(unique, key=lambda p: (p.line or 0, p.field or ""))

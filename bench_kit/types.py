@@ -17,6 +17,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 MODES = ("image", "no_image", "blank_image")
 PARSES = ("ok", "lenient", "judge", "failed")
 SEVERITIES = ("info", "warn", "error")
+SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}  # higher = more severe
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
 LETTERS = "ABCDEFGHIJ"
 CHECK_PATTERN = r"^[a-z_]+\.[a-z0-9_]+$"

@@ -2,51 +2,40 @@
 
 `read_items` (bench_kit.items) stops at the first bad row; `validate_items_file` reads the
 whole file and returns a `ValidationReport` listing each problem with its line, id and field,
-so an author can fix a file in one pass. Whole-table validation of other artifacts lives in
-`bench_kit.schemas`.
+so an author can fix a file in one pass.
+
+The checks, in three layers (docs/ITEMS.md#validation):
+1. each line: UTF-8, JSON syntax, a JSON object, and the strict pydantic parse of `Item`
+   (it sees inside values: `image[1]`, `checks[0].answer`, a time zone, unknown fields);
+2. the whole table: the pandera `ItemsFileSchema` (bench_kit.schemas) runs every column rule
+   (types, enums, patterns, nullability) and the table rules (unique ids, `variant_of`
+   pointing at an original of this file, one image set and one split per group);
+3. row rules pandera cannot express, in Python: the task rules (mc gold among the choices,
+   ...), capability/layer against the params taxonomy, metric names, image files.
+A field flagged by both 1 and 2 on one line is reported once, with the reason of layer 1
+(it names the exact place inside the value). Problems print in one format (`Problem`).
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
 import json
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
 from pathlib import Path
 from types import NoneType, UnionType
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Collection, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, RootModel, ValidationError
 
-from bench_kit.errors import ConfigError
+from bench_kit.errors import ConfigError, Problem
 from bench_kit.io import open_binary, open_image, parse_json_line, resolve_image
 from bench_kit.items import default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import Item, Layer, task_rule_violations
 
 RULE_FIELDS = ("task", "answers", "choices", "checks")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem in a table: where it is (line, id, field) and why it is wrong."""
-
-    line: int | None
-    id: str | None
-    field: str | None
-    reason: str
-    path: str = ""
-
-    def __str__(self) -> str:
-        where = ":".join(str(part) for part in (self.path, self.line) if part not in ("", None))
-        return (f"{where}: id={_one_line(self.id or '-')} field={_one_line(self.field or '-')}: "
-                f"{_one_line(self.reason)}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The problem as a JSON-ready dict (the path is the report's, not repeated)."""
-        return {"line": self.line, "id": self.id, "field": self.field, "reason": self.reason}
 
 
 @dataclass
@@ -90,26 +79,17 @@ def load_taxonomy(params_path: str | Path | None) -> tuple[dict[str, str] | None
     return dict(taxonomy), None
 
 
-def metric_names() -> set[str] | None:
-    """Names in the metric registry, or None while bench_kit.scoring.item does not exist."""
-    try:
-        scoring = importlib.import_module("bench_kit.scoring.item")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("bench_kit.eval", "bench_kit.scoring.item"):
-            return None
-        raise
-    metrics = getattr(scoring, "METRICS", None)
-    return None if metrics is None else set(metrics)
-
-
 def validate_items_file(path: str | Path, *, root: str | Path | None = None,
-                        params_path: str | Path | None = None) -> ValidationReport:
-    """Check every line of an items JSONL file against DESIGN §3.1; collect all problems.
+                        params_path: str | Path | None = None,
+                        metrics: Collection[str] | None = None) -> ValidationReport:
+    """Check every line of an items JSONL file against docs/ITEMS.md; collect all problems.
 
     Args:
         path: the items file.
         root: folder image paths are relative to (default: `default_root(path)`).
         params_path: params.yaml with the `taxonomy`; None = ./params.yaml if it exists.
+        metrics: the metric names an item may name (the caller knows the scoring registry);
+            None skips the metric-name check.
 
     Raises:
         InputError: the file cannot be read at all.
@@ -117,7 +97,7 @@ def validate_items_file(path: str | Path, *, root: str | Path | None = None,
     """
     taxonomy, warning = load_taxonomy(params_path)
     checker = _ItemsChecker(str(path), Path(root) if root is not None else default_root(path),
-                            taxonomy, metric_names())
+                            taxonomy, None if metrics is None else set(metrics))
     with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
             checker.check_line(number, raw)
@@ -133,8 +113,8 @@ class _ItemsChecker:
         self.path, self.root, self.taxonomy, self.metrics = path, root, taxonomy, metrics
         self.rows = 0
         self.problems: list[Problem] = []
-        self.first_line: dict[str, int] = {}
-        self.variant_refs: list[tuple[int, str | None, str]] = []
+        self.table: list[dict[str, Any]] = []  # parsed JSON objects, for the table checks
+        self.table_lines: list[int] = []
         self.resolved: dict[str, tuple[Path | None, str | None]] = {}
         self.decoded: dict[Path, str | None] = {}
 
@@ -164,10 +144,8 @@ class _ItemsChecker:
             self.add(line, None, None, f"expected a JSON object, got {_json_type(row)}")
             return
         ident = row["id"] if isinstance(row.get("id"), str) else None
-        if ident is not None:
-            first = self.first_line.setdefault(ident, line)
-            if first != line:
-                self.add(line, ident, "id", f"duplicate id (first on line {first})")
+        self.table.append(row)
+        self.table_lines.append(line)
         self._check_fields(line, ident, text, row)
         self._check_references(line, ident, row)
         self._check_images(line, ident, row.get("image"))
@@ -213,8 +191,6 @@ class _ItemsChecker:
             known = ", ".join(sorted(self.metrics)) or "none"
             self.add(line, ident, "metric", f"unknown metric '{metric}'"
                      f"{_did_you_mean(metric, self.metrics)} (known: {known})")
-        if isinstance(row.get("variant_of"), str):
-            self.variant_refs.append((line, ident, row["variant_of"]))
 
     def _check_images(self, line: int, ident: str | None, image: Any) -> None:
         if isinstance(image, str):
@@ -248,14 +224,36 @@ class _ItemsChecker:
         return self.decoded[full]
 
     def finish(self) -> list[Problem]:
-        """Run the whole-file checks and return every problem, ordered by line."""
-        for line, ident, target in self.variant_refs:
-            if target not in self.first_line:
-                self.add(line, ident, "variant_of",
-                         f"names id '{target}', which is not in this file")
+        """Run the table checks (pandera) and return every problem, ordered by line."""
         if self.rows == 0:
             self.add(None, None, None, "no items: the file is empty")
+        flagged = {(p.line, _root_field(p.field)) for p in self.problems}
+        for problem in self._table_problems():
+            if (problem.line, _root_field(problem.field)) not in flagged:
+                self.problems.append(problem)
         return sorted(self.problems, key=lambda p: p.line or 0)
+
+    def _table_problems(self) -> list[Problem]:
+        """`ItemsFileSchema` on the parsed rows, a field absent from a row read as its default."""
+        if not self.table:
+            return []
+        import pandas as pd
+
+        from bench_kit.schemas import ItemsFileSchema, validate_table
+
+        defaults = {name: info.get_default(call_default_factory=True)
+                    for name, info in Item.model_fields.items() if not info.is_required()}
+        frame = pd.DataFrame([{**defaults, **row} for row in self.table])
+        problems = validate_table(frame, ItemsFileSchema, path=self.path, lines=self.table_lines)
+        missing = {(line, name) for line, row in zip(self.table_lines, self.table)
+                   for name in Item.model_fields if name not in row}
+        return [Problem(p.line, p.id, p.field, "missing required field", p.path)
+                if (p.line, p.field) in missing else p for p in problems]
+
+
+def _root_field(field_name: str | None) -> str | None:
+    """`image[1]` -> `image`, `checks[0].answer` -> `checks`."""
+    return None if field_name is None else field_name.split("[", 1)[0].split(".", 1)[0]
 
 
 # --- pydantic errors -> short human reasons -------------------------------------------------
@@ -360,11 +358,6 @@ def _json_type(value: Any) -> str:
 def _show(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
     return _clip(text, 60)
-
-
-def _one_line(text: str) -> str:
-    """Escape control characters so one problem always prints as one line."""
-    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
 def _clip(text: str, limit: int = 160) -> str:

@@ -31,7 +31,7 @@ from bench_kit.io import write_jsonl
 from bench_kit.scoring.extract.answers import extract_choice, extract_yesno
 from bench_kit.scoring.extract.boxes import extract_box
 from bench_kit.scoring.extract.checklist import parse_checklist
-from bench_kit.text.numbers import extract_number
+from bench_kit.scoring.extract.numbers import extract_number
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH_KIT = [sys.executable, "-m", "bench_kit"]

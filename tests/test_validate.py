@@ -259,3 +259,51 @@ def test_help_has_an_example() -> None:
     result = _run("--help")
     assert result.exit_code == 0
     assert "bench-kit validate datasets/demo/items.jsonl" in result.output
+
+
+def test_pandera_table_checks_are_reported_by_line(tmp_path: Path) -> None:
+    rows = [_item(id="orig", group="g1"),
+            _item(id="orig.v1", variant="v1", variant_of="orig", variant_kind="synonym",
+                  group="g1"),
+            _item(id="dangling", variant="v1", variant_of="gone", variant_kind="synonym"),
+            _item(id="second", variant="v2", variant_of="orig.v1", variant_kind="synonym"),
+            _item(id="other", image="imgs/blue.png", group="g1"),
+            _item(id="orig", question="Which shape?")]
+    items, params = _bench(tmp_path, rows)
+    report = validate_items_file(items, params_path=params)
+    assert [(p.line, p.id, p.field, p.reason) for p in report.problems] == [
+        (3, "dangling", "variant_of", "names id 'gone', which is not in this file"),
+        (4, "second", "variant_of",
+         "names id 'orig.v1', which is variant 'v1', not an original (v0)"),
+        (5, "other", "image", "group 'g1' must share one image set: this item differs from "
+                              "the group's first item (line 1)"),
+        (6, "orig", "id", "duplicate id (first on line 1)"),
+    ]
+
+
+def test_the_table_checks_are_the_pandera_schema() -> None:
+    import pandas as pd
+
+    from bench_kit.schemas import ItemsFileSchema, validate_table
+
+    frame = pd.DataFrame([{**_item(id="a", group="g", split="train"), "variant": "v0",
+                           "variant_of": None},
+                          {**_item(id="b", group="g", split="test"), "variant": "v1",
+                           "variant_of": "nowhere"}])
+    problems = validate_table(frame, ItemsFileSchema, path="items.jsonl", lines=[4, 7])
+    assert [str(p) for p in problems] == [
+        "items.jsonl:7: id=b field=split: group 'g' must share one split: this item differs "
+        "from the group's first item (line 4)",
+        "items.jsonl:7: id=b field=variant_of: names id 'nowhere', which is not in this file",
+    ]
+    checks = {c.name for c in ItemsFileSchema.to_schema().checks}
+    assert checks == {"unique_id", "variant_of_exists", "variant_of_original", "group_images",
+                      "group_split"}
+
+
+def test_validate_takes_metric_names_from_its_caller(tmp_path: Path) -> None:
+    items, params = _bench(tmp_path, [_item(metric="iou"), _item(id="q2", metric="exactt")])
+    report = validate_items_file(items, params_path=params, metrics={"exact", "iou"})
+    assert [(p.line, p.field) for p in report.problems] == [(2, "metric")]
+    source = Path(validate_module.__file__).read_text()
+    assert "importlib" not in source and "bench_kit.scoring" not in source

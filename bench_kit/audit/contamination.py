@@ -34,10 +34,9 @@ from bench_kit.audit.feature_cache import (
 from bench_kit.audit.reference import ReferenceSet, reference_text
 from bench_kit.audit.registry import AuditContext, CheckParams, check, spec_of
 from bench_kit.errors import ConfigError
+from bench_kit.text.tokens import word_tokens
 from bench_kit.types import Finding
 
-_CJK_CHAR = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK_CHAR}]|[^\s{_CJK_CHAR}]+")
 # Reference rows whose MinHash signatures are computed in one datasketch bulk call.
 _CHUNK = 4096
 _QUOTE_CHARS = 200
@@ -73,15 +72,6 @@ class ContaminationParams(CheckParams):
     """The nested `audit.contamination` mapping."""
 
     contamination: ContaminationSettings = ContaminationSettings()
-
-
-def tokens(text: str) -> list[str]:
-    """Words of a normalised text, each CJK character a word of its own.
-
-    >>> tokens("how many 红色 circles")
-    ['how', 'many', '红', '色', 'circles']
-    """
-    return _TOKEN.findall(text)
 
 
 def ngrams(words: list[str], n: int) -> set[str]:
@@ -202,7 +192,7 @@ def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Fi
     index: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     items: list[tuple[str, int, int]] = []  # (id, n, number of distinct n-grams)
     for ident, text, _ in item_texts(ctx):
-        words = tokens(text)
+        words = word_tokens(text)
         size = _ngram_size(len(words), settings)
         if size is None:
             continue
@@ -214,7 +204,7 @@ def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Fi
     reference = _reference(ctx)
     sizes = sorted(index)
     for done, row in enumerate(reference.rows(), start=1):
-        words = tokens(row["text"])
+        words = word_tokens(row["text"])
         shared: Counter[int] = Counter()
         example: dict[int, str] = {}
         for size in sizes:

@@ -26,8 +26,8 @@ from bench_kit.audit.image_checks import (
     is_duplicate,
     phash_pairs,
 )
-from bench_kit.audit.registry import SEVERITY_RANK, AuditContext, check, spec_of
-from bench_kit.types import Finding, Severity
+from bench_kit.audit.registry import AuditContext, check, spec_of
+from bench_kit.types import SEVERITY_RANK, Finding, Severity
 
 
 def _membership(ctx: AuditContext) -> dict[str, list[str]]:

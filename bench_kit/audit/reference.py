@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from bench_kit.audit.registry import normalize_text
 from bench_kit.errors import InputError
 from bench_kit.io import file_sha256, iter_jsonl, write_jsonl
+from bench_kit.text.normalize import normalize_for_audit
 
 TEXT_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
 REFERENCE_FIELDS = ("ref_id", "source", "text", "question", "original")
@@ -57,7 +57,7 @@ def options_of(value: Any) -> list[str]:
 
 def reference_text(question: str, options: Sequence[str]) -> str:
     """The normalised text matched against: question followed by its options."""
-    return normalize_text(" ".join([question, *options]))
+    return normalize_for_audit(" ".join([question, *options]))
 
 
 def _rows_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -143,7 +143,7 @@ def reference_rows(sources: Sequence[str | Path], fields: FieldNames = FieldName
             ref_id = str(raw_id) if raw_id not in (None, "") else f"{name}:{number}"
             options = options_of(row.get(fields.options)) if fields.options else []
             out = {"ref_id": ref_id, "source": name, "text": reference_text(question, options),
-                   "question": normalize_text(question), "original": question}
+                   "question": normalize_for_audit(question), "original": question}
             if options:
                 out["options"] = options
             if out["text"]:

@@ -9,8 +9,6 @@ image three times.
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -21,10 +19,10 @@ from pydantic import BaseModel, ConfigDict
 from bench_kit.errors import InputError
 from bench_kit.io import open_image, resolve_image
 from bench_kit.registry import Registry
-from bench_kit.types import SEVERITIES, Finding, Item, Severity
+from bench_kit.text.normalize import normalize_for_audit
+from bench_kit.types import SEVERITY_RANK, Finding, Item, Severity  # noqa: F401 (re-exported)
 
 FAMILIES = ("ambiguity", "label", "contamination", "redundancy", "leakage")
-SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
 # Score of a yes/no flag without a graded measure: higher = more severe (DESIGN §3.4).
 SEVERITY_SCORE: dict[str, float] = {"info": 0.25, "warn": 0.5, "error": 1.0}
 # Context inputs a check may require, with the hint shown when it is skipped for lack of one.
@@ -112,33 +110,6 @@ def check(name: str, *, severity: Severity, params: type[CheckParams] = NoParams
 def spec_of(name: str) -> CheckSpec:
     """The registered CheckSpec called `name`."""
     return CHECKS.get(name)
-
-
-# --- text features -----------------------------------------------------------------------
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SPACES = re.compile(r"\s+")
-
-
-def normalize_text(text: str) -> str:
-    """NFKC, lowercase, punctuation and symbols to spaces, whitespace collapsed (DOMAIN §5.2).
-
-    >>> normalize_text("  Is the RED circle\\u3000left of it？ ")
-    'is the red circle left of it'
-    """
-    text = unicodedata.normalize("NFKC", text).lower()
-    text = "".join(" " if unicodedata.category(ch)[0] in "PSZC" else ch for ch in text)
-    return _SPACES.sub(" ", text).strip()
-
-
-def has_cjk(text: str) -> bool:
-    """True when the text contains a CJK ideograph."""
-    return _CJK.search(text) is not None
-
-
-def cjk_count(text: str) -> int:
-    """Number of CJK ideographs in the text."""
-    return len(_CJK.findall(text))
 
 
 # --- image features ----------------------------------------------------------------------
@@ -253,8 +224,8 @@ class AuditContext:
 
     @cached_property
     def questions(self) -> dict[str, str]:
-        """Item id -> normalised question text (see `normalize_text`)."""
-        return {item.id: normalize_text(item.question) for item in self.items}
+        """Item id -> normalised question text (see `normalize_for_audit`)."""
+        return {item.id: normalize_for_audit(item.question) for item in self.items}
 
     @cached_property
     def images(self) -> ImageIndex:

@@ -20,11 +20,11 @@ from bench_kit.audit.registry import (
     CheckParams,
     NoParams,
     check,
-    cjk_count,
-    has_cjk,
-    normalize_text,
     spec_of,
 )
+from bench_kit.text.cjk import cjk_count, has_cjk
+from bench_kit.text.normalize import normalize_for_audit
+from bench_kit.text.numbers import leading_number
 from bench_kit.types import Finding, Item
 
 
@@ -186,7 +186,7 @@ class DuplicateOptionsParams(CheckParams):
 
 
 def _option_key(text: str) -> str:
-    return normalize_text(text).replace(" ", "")
+    return normalize_for_audit(text).replace(" ", "")
 
 
 @check("label.duplicate_options", severity="warn", params=DuplicateOptionsParams)
@@ -221,7 +221,7 @@ def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams) -> Iter
 
 
 def _yes_no_conflict(answers: Sequence[str]) -> list[str] | None:
-    norm = [normalize_text(a) for a in answers]
+    norm = [normalize_for_audit(a) for a in answers]
     yes = [a for a, n in zip(answers, norm) if n in tp.YES_WORDS]
     no = [a for a, n in zip(answers, norm) if n in tp.NO_WORDS]
     return [yes[0], no[0]] if yes and no else None
@@ -229,7 +229,7 @@ def _yes_no_conflict(answers: Sequence[str]) -> list[str] | None:
 
 def _number_conflict(item: Item) -> list[str] | None:
     values = [(answer, parse_value) for answer in item.answers
-              if (parse_value := tp.parse_number(answer)) is not None]
+              if (parse_value := leading_number(answer)) is not None]
     if len(values) < 2:
         return None
     low = min(values, key=lambda v: v[1])
@@ -244,7 +244,7 @@ def _number_conflict(item: Item) -> list[str] | None:
 def _checklist_conflict(item: Item) -> list[str] | None:
     seen: dict[str, bool] = {}
     for entry in item.checks or []:
-        key = normalize_text(entry.name)
+        key = normalize_for_audit(entry.name)
         if key in seen and seen[key] != entry.answer:
             return [entry.name, f"{entry.answer} and {seen[key]}"]
         seen.setdefault(key, entry.answer)

@@ -115,39 +115,3 @@ DIRTY: dict[str, re.Pattern[str]] = {
 YES_WORDS = frozenset({"yes", "true", "是", "是的", "对", "有"})
 NO_WORDS = frozenset({"no", "false", "否", "不", "不是", "不对", "没有"})
 
-NUMBER_WORDS = {word: value for value, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
-              "六": 6, "七": 7, "八": 8, "九": 9}
-_LEADING_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
-
-
-def parse_number(text: str) -> float | None:
-    """A gold answer as a number: digits (thousands commas, trailing unit ignored), English
-    number words up to twenty, Chinese numerals up to 99; None when it is not a number.
-
-    >>> [parse_number(t) for t in ("1,234", "3 cm", "three", "十二", "两个", "red")]
-    [1234.0, 3.0, 3.0, 12.0, 2.0, None]
-    """
-    text = text.strip().lower()
-    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
-    match = _LEADING_NUMBER.match(text)
-    if match:
-        rest = text[match.end():].strip()
-        return float(match.group(0)) if not rest or not rest[0].isdigit() else None
-    if text in NUMBER_WORDS:
-        return float(NUMBER_WORDS[text])
-    return _parse_zh_number(text.removesuffix("个"))
-
-
-def _parse_zh_number(text: str) -> float | None:
-    if not text or any(ch not in _ZH_DIGITS and ch != "十" for ch in text):
-        return None
-    if "十" not in text:
-        return float(_ZH_DIGITS[text]) if len(text) == 1 else None
-    tens, _, units = text.partition("十")
-    if len(tens) > 1 or len(units) > 1 or "十" in units:
-        return None
-    value = (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[units] if units else 0)
-    return float(value)

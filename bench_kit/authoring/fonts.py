@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_kit.errors import ConfigError
+from bench_kit.text.cjk import has_cjk
 
 DEJAVU_DIRS = (
     "/usr/share/fonts/truetype/dejavu",
@@ -63,11 +64,6 @@ def cjk_font_path() -> str:
     if not path.is_file():
         raise ConfigError(CJK_INSTALL_HINT)
     return str(path)
-
-
-def has_cjk(text: str) -> bool:
-    """True when `text` contains a CJK ideograph (so it needs the Chinese font)."""
-    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
 
 
 def font_for(text: str, size: int, bold: bool = True) -> Any:

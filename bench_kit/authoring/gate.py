@@ -5,13 +5,11 @@ at or above `min_edit_ratio`). Thresholds can differ per variant kind.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# Words (Latin letters/digits) are tokens; each CJK ideograph is a token; so is punctuation.
-_TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9']+|[^\sA-Za-z0-9\u3400-\u9fff]")
+from bench_kit.text.edit import edit_ratio
 
 
 class GateThresholds(BaseModel):
@@ -21,31 +19,6 @@ class GateThresholds(BaseModel):
 
     min_similarity: float = Field(0.7, ge=-1.0, le=1.0)
     min_edit_ratio: float = Field(0.15, ge=0.0, le=1.0)
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased word / CJK-character / punctuation tokens.
-
-    >>> tokens("Is it red?  是红色吗")
-    ['is', 'it', 'red', '?', '是', '红', '色', '吗']
-    """
-    return [t.lower() for t in _TOKEN.findall(text)]
-
-
-def edit_ratio(a: str, b: str) -> float:
-    """Token-level Levenshtein distance divided by the longer token count (0 = same).
-
-    >>> edit_ratio("what colour is the circle", "what colour is this object")
-    0.4
-    """
-    from bench_kit.scoring.metrics.answers import (
-        levenshtein,  # works on any sequences, tokens here
-    )
-
-    x, y = tokens(a), tokens(b)
-    if not x and not y:
-        return 0.0
-    return levenshtein(x, y) / max(len(x), len(y))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,15 @@ import re
 from typing import Callable
 
 from bench_kit.authoring.vocab import COLOURS, SHAPES, plural, zh
+from bench_kit.text.cjk import has_cjk
 
 Rule = tuple[re.Pattern[str], str]
 _QUOTED = re.compile(r'("[^"]*"|“[^”]*”|「[^」]*」)')
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def is_chinese(text: str) -> bool:
     """Whether the text outside quotes contains CJK ideographs (the Chinese rules apply)."""
-    return bool(_CJK.search(_QUOTED.sub("", text)))
+    return has_cjk(_QUOTED.sub("", text))
 
 
 def _rules(pairs: list[tuple[str, str]], flags: int = re.IGNORECASE) -> list[Rule]:

@@ -25,8 +25,10 @@ def validate(path: str, root: str | None, params_path: str | None,
     Each problem is printed to stderr as PATH:LINE: id=ID field=FIELD: reason. Checks:
     JSON syntax, required fields and types, id pattern and uniqueness, task, difficulty
     and layer values, capability against the taxonomy, mc gold among the choices, non-empty
-    answers, created_at, variant_of targets, metric names, and every image (inside the
-    benchmark folder, present, decodable). Exit 0 when valid, 1 otherwise.
+    answers, created_at, variant_of targets (an original of this file), one image set per
+    group, metric names, and every image (inside the benchmark folder, present,
+    decodable). Column and table rules run as the pandera schema; see docs/ITEMS.md.
+    Exit 0 when valid, 1 otherwise.
 
     \b
     Example:
@@ -35,7 +37,8 @@ def validate(path: str, root: str | None, params_path: str | None,
     from bench_kit.io import write_json
     from bench_kit.validate import validate_items_file
 
-    result = validate_items_file(path, root=root, params_path=params_path)
+    result = validate_items_file(path, root=root, params_path=params_path,
+                                 metrics=_metric_names())
     for warning in result.warnings:
         info(f"warning: {warning}")
     if report_path:
@@ -43,3 +46,10 @@ def validate(path: str, root: str | None, params_path: str | None,
     if not result.valid:
         raise ValidationFailed(result.problems, path)
     click.echo(f"OK: {result.items} items in {path}")
+
+
+def _metric_names() -> set[str]:
+    """The names registered in the scoring engine's metric registry."""
+    from bench_kit.scoring.item import METRICS
+
+    return set(METRICS)

@@ -11,9 +11,7 @@ from collections import defaultdict
 from bench_kit.report import plots
 from bench_kit.report.inputs import ModelRun
 from bench_kit.scoring.aggregate import accuracy_block
-from bench_kit.types import MODES, Item, Score
-
-DIFFICULTY_ORDER = ["easy", "medium", "hard"]
+from bench_kit.types import DIFFICULTIES, MODES, Item, Score
 
 
 def primary_mode(runs: list[ModelRun]) -> str:
@@ -82,7 +80,7 @@ def difficulty_curves(runs: list[ModelRun], items: list[Item], with_plot: bool) 
     """Observed accuracy per authored difficulty level, per model and over all models."""
     mode = primary_mode(runs)
     ran = [run for run in runs if mode in run.scores]
-    levels = [d for d in DIFFICULTY_ORDER if any(i.difficulty == d for i in items)]
+    levels = [d for d in DIFFICULTIES if any(i.difficulty == d for i in items)]
     series = {run.model: [_accuracy(run, mode, "by_difficulty", d) for d in levels]
               for run in ran}
     # Observed difficulty: each item's hit rate over the models, averaged per authored level.

@@ -18,9 +18,8 @@ from bench_kit.report.inputs import AuditData, ModelRun, ReportInputs, ReportSet
 from bench_kit.report.model_audit import model_audit_view
 from bench_kit.report.panels import calls, cost_per_1k, parse_counts
 from bench_kit.report.statistics import macro_interval, pairwise, power_note
-from bench_kit.types import MODES, Finding, Item
+from bench_kit.types import MODES, SEVERITY_RANK, Finding, Item
 
-SEVERITY_RANK = {"info": 0, "warn": 1, "error": 2}
 # The benchmark-summary tables: title -> what each item is counted by.
 ITEM_COUNTS: dict[str, Callable[[Item], str]] = {
     "layer": lambda item: item.layer,

@@ -20,6 +20,7 @@ from bench_kit.scoring.extract.answers import (
 )
 from bench_kit.scoring.extract.boxes import extract_box_detailed
 from bench_kit.scoring.extract.checklist import parse_checklist
+from bench_kit.scoring.extract.numbers import answer_number
 from bench_kit.scoring.extract.response import (
     PARSE_OK,
     answer_text,
@@ -37,7 +38,7 @@ from bench_kit.scoring.metrics.answers import (
     vqa_accuracy,
     vqa_normalize,
 )
-from bench_kit.text.numbers import answer_number, parse_number
+from bench_kit.text.numbers import parse_number
 from bench_kit.types import Item
 
 

@@ -1,11 +1,11 @@
 """Numbers in model responses: digits, English number words and Chinese numerals.
 
-Rules (DOMAIN §2): thousands commas ("1,234"), percents ("45%" reads 45 with a percent
+Rules (docs/METRICS.md#numbers): thousands commas ("1,234"), percents ("45%" reads 45 with a percent
 flag; metrics decide what a percent means), negatives, fractions ("3/4"), Chinese numerals
 (三个 -> 3, 十二 -> 12, 两 -> 2, 一百零五 -> 105), number words (three -> 3, twenty-one ->
 21); units are dropped, and so is a scale word written after digits ("5.2 million" -> 5.2,
-"3万" -> 3: charts state the unit elsewhere). The answer is the last number of the last
-"the answer is" clause, else the last number of the response.
+"3万" -> 3: charts state the unit elsewhere). Which number of a response is the answer is
+decided by `bench_kit.scoring.extract.numbers`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-
-from bench_kit.scoring.extract.response import (
-    FAILED,
-    PARSE_LENIENT,
-    PARSE_OK,
-    Extraction,
-    clause_tail,
-    clean_response,
-)
 
 _SMALL = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
           "fourteen fifteen sixteen seventeen eighteen nineteen").split()
@@ -53,7 +44,6 @@ _TOKEN = re.compile(
 _PRONOUN_ONE = re.compile(r"(?<![A-Za-z])(?:the|this|that|which|each|any|no|every|another|"
                           r"some)\s+$", re.I)
 _MAX_NUMERAL_RUN = 16  # longer runs of number words / numerals are not one number
-_CLAUSE_MARKS = frozenset(",，;；.。\n")
 _STRICT_WRAP = re.compile(r"\s*[$€£¥]?\s*(.*?)\s*\.?\s*$", re.S)
 
 
@@ -158,46 +148,6 @@ def number_tokens(text: str) -> list[NumberToken]:
     return tokens
 
 
-def answer_number(response: str) -> tuple[Extraction[float], bool]:
-    """The answer number of a response and whether it was written as a percent.
-
-    The last number of the last answer clause ("The answer is 3 + 4 = 7." -> 7) is "ok"; so
-    is a lone number with at most a short unit ("12 apples", "3个"). Otherwise the last
-    number of the response is taken, "lenient".
-    """
-    text = clean_response(response)
-    if not text:
-        return FAILED, False
-    tail = clause_tail(text)
-    if tail:
-        found = number_tokens(tail)
-        if found:
-            return Extraction(found[-1].value, PARSE_OK), found[-1].percent
-    found = number_tokens(text)
-    if not found:
-        return FAILED, False
-    last = found[-1]
-    rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
-    lone = len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS)
-    return Extraction(last.value, PARSE_OK if lone else PARSE_LENIENT), last.percent
-
-
-def extract_number_detailed(response: str) -> Extraction[float]:
-    """`extract_number` with the parse path ("ok", "lenient" or "failed")."""
-    return answer_number(response)[0]
-
-
-def extract_number(response: str) -> float | None:
-    """The answer number of a response, or None.
-
-    >>> extract_number("Counting them, there are 1,204 birds.")
-    1204.0
-    >>> extract_number("答案是十二")
-    12.0
-    """
-    return answer_number(response)[0].value
-
-
 def parse_number(text: str) -> tuple[float, bool] | None:
     """Read a whole string as one number (a gold answer): `(value, is_percent)` or None.
 
@@ -214,3 +164,36 @@ def parse_number(text: str) -> tuple[float, bool] | None:
     if len(found) != 1 or found[0].start != 0 or found[0].end != len(inner):
         return None
     return found[0].value, found[0].percent
+
+
+_LEADING_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def leading_number(text: str) -> float | None:
+    """A gold answer read loosely as a number (audits): digits with thousands commas and an
+    ignored trailing unit, English number words up to twenty, Chinese numerals up to 99
+    (a trailing 个 dropped); None when it is not a number.
+
+    >>> [leading_number(t) for t in ("1,234", "3 cm", "three", "十二", "两个", "red")]
+    [1234.0, 3.0, 3.0, 12.0, 2.0, None]
+    """
+    text = text.strip().lower()
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    match = _LEADING_NUMBER.match(text)
+    if match:
+        rest = text[match.end():].strip()
+        return float(match.group(0)) if not rest or not rest[0].isdigit() else None
+    if text in _SMALL or text == "twenty":
+        return float(_SMALL.index(text) if text in _SMALL else 20)
+    return _two_digit_chinese(text.removesuffix("个"))
+
+
+def _two_digit_chinese(text: str) -> float | None:
+    if not text or any(ch not in _CN_DIGITS and ch != "十" for ch in text):
+        return None
+    if "十" not in text:
+        return float(_CN_DIGITS[text]) if len(text) == 1 else None
+    tens, _, units = text.partition("十")
+    if len(tens) > 1 or len(units) > 1 or "十" in units:
+        return None
+    return float((_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[units] if units else 0))

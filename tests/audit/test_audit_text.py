@@ -10,7 +10,7 @@ import pytest
 from conftest import make_item
 
 from bench_kit.audit import registry as base
-from bench_kit.audit import text_checks, text_patterns
+from bench_kit.audit import text_checks
 from bench_kit.audit.registry import AuditContext, spec_of
 from bench_kit.audit.stage import list_checks
 from bench_kit.types import Finding, Item
@@ -203,7 +203,7 @@ def test_gold_not_in_choices_as_defence_in_depth():
     assert finding.evidence["missing"] == ["C"] and finding.evidence["choices"] == ["A", "B"]
 
 
-@pytest.mark.parametrize("module", [base, text_patterns, text_checks])
+@pytest.mark.parametrize("module", [text_checks])  # text helpers: tests/text
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

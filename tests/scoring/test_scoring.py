@@ -111,7 +111,7 @@ def test_strip_reasoning_is_exported():
     assert strip_reasoning("<think>B?</think>C") == "C"
 
 
-@pytest.mark.parametrize("module", ["scoring.extract.response", "text.numbers",
+@pytest.mark.parametrize("module", ["scoring.extract.response", "scoring.extract.numbers",
                                     "scoring.extract.boxes", "scoring.extract.answers",
                                     "scoring.metrics.answers", "scoring.extract.checklist",
                                     "scoring.item"])

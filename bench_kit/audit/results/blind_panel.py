@@ -14,7 +14,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from bench_kit.audit.registry import normalize_text
 from bench_kit.audit.results.inputs import (
     ResultsAuditParams,
     ScoreTable,
@@ -22,6 +21,7 @@ from bench_kit.audit.results.inputs import (
     share,
 )
 from bench_kit.scoring.aggregate import accuracy_block, breakdown
+from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Finding, Item
 
 TEXT_ANSWERABLE = model_check(
@@ -47,7 +47,7 @@ def binomial_p_greater(hits: int, n: int, chance: float) -> float:
 
 
 def _gold_key(item: Item) -> str:
-    return normalize_text(item.answers[0]) if item.answers else ""
+    return normalize_for_audit(item.answers[0]) if item.answers else ""
 
 
 def _chance_group(item: Item) -> str:

@@ -18,11 +18,11 @@ from typing import Any, Callable, Sequence
 
 from pydantic import ValidationError
 
-from bench_kit.audit.registry import normalize_text
 from bench_kit.audit.results.inputs import ScoreTable, read_csv_rows
 from bench_kit.errors import InputError
 from bench_kit.io import iter_jsonl, write_jsonl, write_text
 from bench_kit.items import pydantic_problem
+from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Item
 
 SHEET_COLUMNS = ("id", "question", "gold", "candidate", "similarity", "models", "accept")
@@ -43,8 +43,8 @@ def answer_candidates(table: ScoreTable, threshold: float, *,
             item = table.by_id[item_id]
             if item.task not in EXPANDABLE_TASKS or score.hit or not score.extracted:
                 continue
-            golds = {normalize_text(g) for g in item.answers}
-            if normalize_text(score.extracted) in golds:
+            golds = {normalize_for_audit(g) for g in item.answers}
+            if normalize_for_audit(score.extracted) in golds:
                 continue
             proposals[(item_id, score.extracted)].add(model)
     if not proposals:
@@ -140,7 +140,7 @@ def accept_answers(sheet: str | Path, items_path: str | Path) -> AcceptResult:
                              path=str(sheet), line=entry["_line"], field="id")
         answer = entry["candidate"].strip()
         answers = list(row.get("answers") or [])
-        if normalize_text(answer) in {normalize_text(a) for a in answers}:
+        if normalize_for_audit(answer) in {normalize_for_audit(a) for a in answers}:
             present += 1
             continue
         meta = dict(row.get("meta") or {})

@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from bench_kit.audit.registry import SEVERITY_RANK
 from bench_kit.errors import InputError
 from bench_kit.io import write_text
 from bench_kit.items import iter_models
-from bench_kit.types import Finding, Severity
+from bench_kit.types import SEVERITY_RANK, Finding, Severity
 
 HEADER = ("# bench-kit quarantine: `bench-kit split` leaves these ids out when this file is in "
           "split.exclude_files\n# and split.apply_exclusions is on. One line per finding: "

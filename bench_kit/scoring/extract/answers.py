@@ -35,6 +35,7 @@ from bench_kit.scoring.extract.boxes import (
     extract_box_detailed,
     square_padding,
 )
+from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.response import (
     ANSWER_CLAUSE,
     FAILED,
@@ -48,7 +49,7 @@ from bench_kit.scoring.extract.response import (
     normalize_text,
     strip_reasoning,
 )
-from bench_kit.text.numbers import extract_number, extract_number_detailed
+from bench_kit.types import LETTERS
 
 __all__ = [
     "Extraction", "extract_choice", "extract_choice_detailed", "extract_yesno",
@@ -57,7 +58,6 @@ __all__ = [
     "strip_reasoning",
 ]
 
-LETTERS = "ABCDEFGHIJ"
 _ALL_OPTIONS = {letter: letter for letter in LETTERS}
 
 _BARE = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"

@@ -7,14 +7,15 @@ Shared by the extractors (`bench_kit.scoring.extract.answers`) and the per-item 
 from __future__ import annotations
 
 import re
-import string
-import unicodedata
 from dataclasses import dataclass
 from typing import Generic, Sequence, TypeVar
+
+from bench_kit.text.normalize import normalize_for_match
 
 T = TypeVar("T")
 
 PARSE_OK, PARSE_LENIENT, PARSE_FAILED = "ok", "lenient", "failed"
+normalize_text = normalize_for_match  # the name the extractors and scorers import
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,40 +161,6 @@ def answer_text(response: str) -> str:
     text = clean_response(response)
     tail = clause_tail(text)
     return text if tail is None or not tail else tail
-
-
-# Regexes start with a literal so the scan skips ordinary characters quickly.
-_THOUSANDS = re.compile(r",(?<=\d,)(?=\d{3}(?!\d))")
-_NUMERIC_MARK = re.compile(r"\.(?<=\d\.)(?=\d)|-(?<![\w.]-)(?=\d)")
-_PUNCT = re.compile(r"[^\w\s\x01\x02]|_")
-_ASCII_PUNCT = str.maketrans({ch: " " for ch in string.punctuation})
-_ARTICLES = frozenset({"a", "an", "the"})
-
-
-def _mark_numeric(match: re.Match) -> str:
-    return "\x01" if match.group() == "." else "\x02"
-
-
-def normalize_text(text: str) -> str:
-    """Normalise an open answer for comparison: NFKC, casefold, punctuation to spaces (a
-    decimal point, a leading minus and thousands commas are kept as numbers), English
-    articles dropped, whitespace collapsed.
-
-    >>> normalize_text("  The Eiffel-Tower, 1,063 ft! ")
-    'eiffel tower 1063 ft'
-    """
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if "\x01" in text or "\x02" in text:
-        text = text.replace("\x01", " ").replace("\x02", " ")
-    if "," in text:
-        text = _THOUSANDS.sub("", text)
-    marked = "." in text or "-" in text
-    if marked:  # decimal points and minus signs survive as \x01 / \x02
-        text = _NUMERIC_MARK.sub(_mark_numeric, text)
-    text = text.translate(_ASCII_PUNCT) if text.isascii() else _PUNCT.sub(" ", text)
-    if marked:
-        text = text.replace("\x01", ".").replace("\x02", "-")
-    return " ".join(word for word in text.split() if word not in _ARTICLES)
 
 
 def _edge_ok(text: str, index: int, phrase_char: str) -> bool:

@@ -15,6 +15,7 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
+from bench_kit.text.edit import levenshtein
 from bench_kit.text.numbers import number_tokens, parse_number
 
 # The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
@@ -50,24 +51,6 @@ def relaxed_match(pred: str, gold: str, tolerance: float = 0.05) -> bool:
         elif abs(a - b) / abs(b) <= tolerance + 1e-12:
             return True
     return False
-
-
-def levenshtein(a: str, b: str) -> int:
-    """Edit distance (insertions, deletions, substitutions) between two strings."""
-    if a == b:
-        return 0
-    if len(a) < len(b):
-        a, b = b, a
-    if not b:
-        return len(a)
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1,
-                               previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
 
 
 def anls(pred: str, golds: Sequence[str], threshold: float = 0.5) -> float:

@@ -1,0 +1,72 @@
+"""bench_kit.text: the two normalisations, tokens, CJK detection, numbers, edit distance."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+from bench_kit.text.cjk import cjk_count, has_cjk
+from bench_kit.text.edit import edit_ratio, levenshtein
+from bench_kit.text.normalize import normalize_for_audit, normalize_for_match
+from bench_kit.text.numbers import chinese_to_number, leading_number, parse_number
+from bench_kit.text.tokens import edit_tokens, word_tokens
+
+
+@pytest.mark.parametrize(("raw", "match", "audit"), [
+    ("The answer: 3.5", "answer 3.5", "the answer 3 5"),
+    ("  -12 apples ", "-12 apples", "12 apples"),
+    ("1,063 FT", "1063 ft", "1 063 ft"),
+    ("红色的圆？", "红色的圆", "红色的圆"),
+    ("a\u3000b\tc", "b c", "a b c"),
+])
+def test_match_and_audit_normalisation_differ_on_numbers_and_articles(raw, match, audit):
+    assert normalize_for_match(raw) == match
+    assert normalize_for_audit(raw) == audit
+
+
+def test_tokens() -> None:
+    assert word_tokens("图中 有 red circles") == ["图", "中", "有", "red", "circles"]
+    assert edit_tokens("Red, 是吗") == ["red", ",", "是", "吗"]
+
+
+def test_cjk() -> None:
+    assert has_cjk("出口") and not has_cjk("EXIT") and not has_cjk("")
+    assert cjk_count("a红b色") == 2
+
+
+@pytest.mark.parametrize(("a", "b", "distance"), [
+    ("", "", 0), ("abc", "", 3), ("kitten", "sitting", 3), ("flaw", "lawn", 2)])
+def test_levenshtein_is_symmetric(a, b, distance) -> None:
+    assert levenshtein(a, b) == distance == levenshtein(b, a)
+
+
+def test_edit_ratio_counts_tokens() -> None:
+    assert edit_ratio("", "") == 0.0
+    assert edit_ratio("is it red", "is it blue") == pytest.approx(1 / 3)
+
+
+def test_numbers() -> None:
+    assert chinese_to_number("两百") == 200 and chinese_to_number("二〇二四") == 2024
+    assert parse_number("3/4") == (0.75, False) and parse_number("three apples") is None
+    assert leading_number("12 cm") == 12.0 and leading_number("一百") is None
+    assert leading_number("twenty") == 20.0 and leading_number("twenty-one") is None
+
+
+@pytest.mark.parametrize("module", ["cjk", "edit", "normalize", "numbers", "tokens"])
+def test_docstring_examples(module) -> None:
+    result = doctest.testmod(importlib.import_module(f"bench_kit.text.{module}"))
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_text_imports_nothing_above_it() -> None:
+    import ast
+    from pathlib import Path
+
+    import bench_kit.text as text
+
+    for path in Path(text.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bench_kit"):
+                assert node.module.startswith("bench_kit.text"), (path.name, node.module)
