@@ -12,6 +12,7 @@ and then gets one probe, so a dead replica's items move to the live ones.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import json
 import random
 import time
@@ -80,6 +81,22 @@ def load_body(content: bytes, secret: str | None) -> dict[str, Any]:
     return data
 
 
+def no_answer(reason: str) -> RetryableError:
+    """A 200 that carries no answer (null or missing content, no choices): retried like a
+    transport failure, and never cached or scored as an empty answer."""
+    return RetryableError(reason)
+
+
+def cap_answer(response: ModelResponse, max_chars: int) -> ModelResponse:
+    """`response` with its text cut to `max_chars` (`truncated`, full length in
+    `meta.answer_chars`); unchanged when it fits."""
+    if len(response.text) <= max_chars:
+        return response
+    meta = {**response.meta, "answer_chars": len(response.text)}
+    return dataclasses.replace(response, text=response.text[:max_chars], truncated=True,
+                               meta=meta)
+
+
 class HttpAdapter(abc.ABC):
     """An adapter that POSTs one JSON body per call, with retries and replica balancing."""
 
@@ -112,7 +129,8 @@ class HttpAdapter(abc.ABC):
             raise context.config_error("http_client", f"unknown client '{config.http_client}' "
                                                       f"(known: {', '.join(TRANSPORTS)})")
         self._transport: Transport = TRANSPORTS[config.http_client](
-            self.auth_headers(self._key), config.concurrency, config.timeout_s)
+            self.auth_headers(self._key), config.concurrency, config.timeout_s,
+            config.max_response_bytes)
 
     def identity(self) -> dict[str, Any]:
         """The served model name; URLs, key and concurrency do not change answers."""
@@ -179,6 +197,10 @@ class HttpAdapter(abc.ABC):
         if status in RETRYABLE_STATUS:
             raise RetryableError(f"HTTP {status}",
                                  parse_retry_after(headers.get("retry-after")))
+        if 300 <= status < 400:
+            location = short_reason(headers.get("location") or "?", self._key)
+            raise ModelCallError(f"HTTP {status}: redirect to {location} not followed (model "
+                                 f"calls never follow redirects: set base_url to the final URL)")
         if status in (401, 403):
             hint = f" (check ${self.config.api_key_env})" if self.config.api_key_env else ""
             raise ModelCallError(f"HTTP {status}: not authorised{hint}")
@@ -189,7 +211,7 @@ class HttpAdapter(abc.ABC):
                 detail = ""
             detail = short_reason(detail, self._key)
             raise ModelCallError(f"HTTP {status}" + (f": {detail}" if detail else ""))
-        return self.parse(content)
+        return cap_answer(self.parse(content), self.config.max_answer_chars)
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""
