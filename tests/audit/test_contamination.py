@@ -13,7 +13,7 @@ from conftest import make_item
 from openai_server import FakeOpenAI
 from test_audit_images import blob, write_items
 
-from bench_kit import embed
+from bench_kit.embed import local_torch
 from bench_kit.audit import contamination_images
 from bench_kit.audit.stage import audit_data
 from bench_kit.cli import cli
@@ -135,7 +135,7 @@ def test_second_audit_reuses_cached_embeddings_and_signatures(bench, monkeypatch
     import datasketch
 
     calls = {"encode": 0, "bulk": 0}
-    real_encode, real_bulk = embed.encode, datasketch.MinHash.bulk
+    real_encode, real_bulk = local_torch.encode, datasketch.MinHash.bulk
 
     def counting_encode(texts, *args, **kwargs):
         calls["encode"] += 1
@@ -145,7 +145,7 @@ def test_second_audit_reuses_cached_embeddings_and_signatures(bench, monkeypatch
         calls["bulk"] += 1
         return real_bulk(sets, **kwargs)
 
-    monkeypatch.setattr(embed, "encode", counting_encode)
+    monkeypatch.setattr(local_torch, "encode", counting_encode)
     monkeypatch.setattr(datasketch.MinHash, "bulk", staticmethod(counting_bulk))
     first = run_audit(bench, "--reference", str(bench / "ref.jsonl"), out="a")
     assert calls == {"encode": 2, "bulk": 2}  # reference + items each

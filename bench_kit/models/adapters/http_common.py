@@ -16,7 +16,7 @@ import dataclasses
 import json
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from bench_kit.errors import ModelCallError
 from bench_kit.models.adapters.contract import (
@@ -35,6 +35,7 @@ from bench_kit.models.transport import TRANSPORTS, Transport
 if TYPE_CHECKING:
     from bench_kit.models.config import ModelConfig
 
+T = TypeVar("T")
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})
 MAX_REASON = 160
 # A failing replica's first rest (seconds); doubled per consecutive failure, capped.
@@ -97,8 +98,9 @@ def cap_answer(response: ModelResponse, max_chars: int) -> ModelResponse:
                                meta=meta)
 
 
-class HttpAdapter(abc.ABC):
-    """An adapter that POSTs one JSON body per call, with retries and replica balancing."""
+class HttpClient(abc.ABC):
+    """POSTs JSON bodies to one or more replicas, with retries and replica balancing; the
+    base of the chat adapters and of the embeddings client (bench_kit/embed/remote.py)."""
 
     per_item = False
     wire = "http"
@@ -144,14 +146,6 @@ class HttpAdapter(abc.ABC):
         """Headers that carry the API key (never the URL, so it cannot reach a log)."""
         return {"Authorization": f"Bearer {key}"} if key else {}
 
-    @abc.abstractmethod
-    def build_body(self, request: ModelRequest) -> dict[str, Any]:
-        """The JSON body of one call."""
-
-    @abc.abstractmethod
-    def parse(self, content: bytes) -> ModelResponse:
-        """A 200 response body as a ModelResponse; raises ModelCallError if malformed."""
-
     def _pick_replica(self) -> int:
         count = len(self._urls)
         order = [(self._turn + i) % count for i in range(count)]
@@ -173,13 +167,13 @@ class HttpAdapter(abc.ABC):
         self._failures[index] = min(self._failures[index] + 1, 16)
         self._down_until[index] = time.monotonic() + self._cooldown(index)
 
-    async def complete(self, request: ModelRequest) -> ModelResponse:
-        """One call, retried on 408/429/5xx/timeouts/connection errors; raises ModelCallError."""
-        body = self.build_body(request)
-        return await call_with_retries(lambda: self._attempt(body), self._policy,
+    async def call(self, body: dict[str, Any], parse: Callable[[bytes], T]) -> T:
+        """POST `body` to a replica with retries and failover; `parse` turns a 200 body into
+        the result (it may raise RetryableError for a reply without an answer)."""
+        return await call_with_retries(lambda: self._attempt(body, parse), self._policy,
                                        sleep=self._sleep, rng=self._jitter)
 
-    async def _attempt(self, body: dict[str, Any]) -> ModelResponse:
+    async def _attempt(self, body: dict[str, Any], parse: Callable[[bytes], T]) -> T:
         index = self._pick_replica()
         self._in_flight[index] += 1
         try:
@@ -211,8 +205,27 @@ class HttpAdapter(abc.ABC):
                 detail = ""
             detail = short_reason(detail, self._key)
             raise ModelCallError(f"HTTP {status}" + (f": {detail}" if detail else ""))
-        return cap_answer(self.parse(content), self.config.max_answer_chars)
+        return parse(content)
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""
         await self._transport.aclose()
+
+
+class HttpAdapter(HttpClient):
+    """A chat adapter: one request body per item, one `ModelResponse` per 200 reply."""
+
+    @abc.abstractmethod
+    def build_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The JSON body of one call."""
+
+    @abc.abstractmethod
+    def parse(self, content: bytes) -> ModelResponse:
+        """A 200 response body as a ModelResponse; raises ModelCallError if malformed."""
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        """One call, retried on 408/429/5xx/timeouts/connection errors; raises ModelCallError."""
+        return await self.call(self.build_body(request), self._parse_answer)
+
+    def _parse_answer(self, content: bytes) -> ModelResponse:
+        return cap_answer(self.parse(content), self.config.max_answer_chars)
