@@ -10,12 +10,15 @@ bundled all-MiniLM-L6-v2, see bench_kit/embed) and are cached on disk: the refer
 under its content hash, the items' under the hash of their texts, both with the
 embedder's name (and, for the local model, the package versions), so a second audit
 encodes nothing. The top-1 search
-is a numpy matrix product in tiles (items × reference), with memory bounded by the tile.
+is exact (a tiled matrix product) below `index_exact_below` reference vectors and a faiss
+index above it, whose measured recall@1 goes into the audit summary's `notes`
+(bench_kit/audit/vector_index.py).
 """
 
 from __future__ import annotations
 
 from importlib import metadata
+from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from bench_kit import embed
@@ -23,12 +26,11 @@ from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_e
 from bench_kit.audit.contamination_judge import judge_pairs
 from bench_kit.audit.feature_cache import cached_array, feature_key, text_digest
 from bench_kit.audit.registry import AuditContext, check, spec_of
+from bench_kit.audit.vector_index import IndexSettings, nearest
 from bench_kit.types import Finding
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 _ENCODE_CHUNK = 2048
-_ITEM_TILE = 1024
-_REF_TILE = 16384
 
 
 def model_tag(embedder: Any = None) -> str:
@@ -57,24 +59,6 @@ def encode_all(texts: Sequence[str], ctx: AuditContext | None = None, stage: str
         if ctx is not None and ctx.progress:
             ctx.progress(stage, min(start + _ENCODE_CHUNK, len(texts)), len(texts))
     return np.concatenate(parts) if parts else np.zeros((0, 384), dtype="float32")
-
-
-def top1(queries: Any, corpus: Any) -> tuple[Any, Any]:
-    """Best cosine and its corpus index per query row (unit vectors; first index on ties)."""
-    import numpy as np
-
-    best = np.full(len(queries), -np.inf, dtype=np.float32)
-    where = np.zeros(len(queries), dtype=np.int64)
-    for q0 in range(0, len(queries), _ITEM_TILE):
-        block = queries[q0:q0 + _ITEM_TILE]
-        for c0 in range(0, len(corpus), _REF_TILE):
-            sims = block @ corpus[c0:c0 + _REF_TILE].T
-            arg = sims.argmax(axis=1)
-            value = sims[np.arange(len(block)), arg]
-            better = value > best[q0:q0 + len(block)]
-            best[q0:q0 + len(block)][better] = value[better]
-            where[q0:q0 + len(block)][better] = arg[better] + c0
-    return best, where
 
 
 def _shown(question: str, options: Any) -> str:
@@ -114,7 +98,13 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
     item_vectors = cached_array(
         settings.cache_dir, feature_key("emb-items", texts=text_digest(item_strings), model=tag),
         lambda: encode_all(item_strings, ctx, "embedding items", embedder))
-    scores, where = top1(item_vectors, ref_vectors)
+    index_key = feature_key("ivf", corpus=reference.content_hash, model=tag)
+    index_path = Path(settings.cache_dir) / f"{index_key}.faiss" if settings.cache_dir else None
+    scores, where, info = nearest(item_vectors, ref_vectors,
+                                  IndexSettings(exact_below=settings.index_exact_below,
+                                                nprobe=settings.index_nprobe),
+                                  index_path=index_path)
+    ctx.notes["contamination.embedding"] = {"embedder": embedder.name, **info.as_dict()}
     flagged = [p for p in range(len(texts)) if round(float(scores[p]), 4) >= settings.review]
     rows = _rows_at(ctx, {int(where[p]) for p in flagged})
     review = [p for p in flagged if round(float(scores[p]), 4) < settings.rephrase]

@@ -294,22 +294,6 @@ def test_tokens_split_cjk_into_characters():
     assert ngrams(["a", "b", "c"], 2) == {"a b", "b c"} and ngrams(["a"], 2) == set()
 
 
-def test_tiled_top1_matches_brute_force(monkeypatch):
-    import numpy as np
-
-    from bench_kit.audit import contamination_embed
-
-    rng = np.random.default_rng(0)
-    queries = rng.normal(size=(37, 8)).astype("float32")
-    corpus = rng.normal(size=(101, 8)).astype("float32")
-    monkeypatch.setattr(contamination_embed, "_ITEM_TILE", 5)
-    monkeypatch.setattr(contamination_embed, "_REF_TILE", 9)
-    best, where = contamination_embed.top1(queries, corpus)
-    sims = queries @ corpus.T
-    assert where.tolist() == sims.argmax(axis=1).tolist()
-    assert np.allclose(best, sims.max(axis=1), atol=1e-5)
-
-
 def test_reference_image_search_matches_brute_force(monkeypatch):
     import numpy as np
 
