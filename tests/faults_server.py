@@ -15,7 +15,8 @@ Fault kinds (`FAULTS`):
 
 Retryable faults last `fails` attempts, chosen from (1, 2, `persistent`); with
 `persistent` above the client's attempts the first run gives up on that prompt and a later
-run (whose attempts continue the count) gets the answer. The 200-with-a-bad-body faults and
+run (whose attempts continue the count) gets the answer. A 200 without choices carries no
+answer and is retried like a transport failure; the other 200-with-a-bad-body faults and
 `slow` happen on the first attempt only.
 
 Replicas: `fail_after=N` makes the server fail every request after the N-th, either with a
@@ -40,7 +41,8 @@ from typing import Any
 
 FAULTS = ("429", "429_retry_after", "500", "502", "503", "timeout", "reset", "badjson",
           "nochoices", "error200", "slow")
-RETRYABLE = frozenset({"429", "429_retry_after", "500", "502", "503", "timeout", "reset"})
+RETRYABLE = frozenset({"429", "429_retry_after", "500", "502", "503", "timeout", "reset",
+                       "nochoices"})
 ANSWERS = ("The answer is A.", "B", "yes", "No, it is not.", "I think the answer is C.", "3")
 
 

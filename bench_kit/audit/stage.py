@@ -232,6 +232,8 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
     fresh = freshness_summary(items, settings.params["contamination.exposed"])
     if fresh is not None:
         summary["freshness"] = fresh
+    if ctx.notes:
+        summary["notes"] = ctx.notes
     out = Path(out_dir)
     write_jsonl(out / FINDINGS_FILE, findings)
     write_json(out / SUMMARY_FILE, summary)

@@ -25,6 +25,9 @@ class ModelConfig(BaseModel):
     with jitter); a server's `Retry-After` takes precedence. `max_side` (pixels) and
     `max_bytes` (encoded bytes) limit each image sent (see bench_kit.models.imageprep).
     `http_client` (httpx | aiohttp) is the HTTP library of the HTTP adapters.
+    `max_response_bytes` caps a reply body (read in chunks; a larger reply is an error) and
+    `max_answer_chars` an answer's text (a longer one is cut, `truncated: true`, with its
+    full length in `meta.answer_chars`).
     `max_images` (None = any number) and `supports_images` (False for a text-only
     endpoint) say which items the model can take; the runner writes the others as
     `unsupported:` predictions without calling it (see `unsupported_reason`).
@@ -51,6 +54,8 @@ class ModelConfig(BaseModel):
     max_bytes: int | None = Field(default=None, ge=1024)
     max_images: int | None = Field(default=None, ge=1)
     supports_images: bool = True
+    max_response_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    max_answer_chars: int = Field(default=200_000, ge=100)
 
     @field_validator("base_url")
     @classmethod

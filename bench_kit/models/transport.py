@@ -4,17 +4,46 @@
 headers, body) or raises RetryableError for a timeout or a connection-level failure.
 aiohttp spends about a fifth of httpx's client CPU per call, which matters when one
 process drives 64+ concurrent calls (docs/BENCHMARKS.md, `## Runner`).
+
+Both clients bound a call the same way, whatever the server does:
+- `timeout_s` is a deadline for the whole attempt (connect, send, every byte of the
+  body), not a per-read timeout: a server that drips one byte a second cannot hold a call;
+- redirects are never followed (the request carries the prompt and images: a 3xx is
+  returned to the adapter, which reports it as an error naming the location);
+- the body is read in chunks and abandoned past `max_response_bytes` (`ResponseTooLarge`),
+  so a 50 MB reply never sits in memory whole.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol
+import asyncio
+from typing import Any, AsyncIterator, Mapping, Protocol
 
+from bench_kit.errors import ModelCallError
 from bench_kit.models.retry import RetryableError
 
 # httpcore's pool scans every connection on each request (cost grows with pool size), so
 # high concurrency is spread over several small httpx clients instead of one large pool.
 CONNECTIONS_PER_CLIENT = 8
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+CHUNK_BYTES = 64 * 1024
+
+
+class ResponseTooLarge(ModelCallError):
+    """The reply body passed `max_response_bytes` (not retried: the server would repeat it)."""
+
+
+async def read_capped(chunks: AsyncIterator[bytes], limit: int) -> bytes:
+    """Join `chunks` into one body; raise ResponseTooLarge as soon as it passes `limit`."""
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in chunks:
+        size += len(chunk)
+        if size > limit:
+            raise ResponseTooLarge(f"response body larger than max_response_bytes ({limit:,} "
+                                   f"bytes); not read further")
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 class Transport(Protocol):
@@ -29,8 +58,10 @@ class Transport(Protocol):
 class HttpxTransport:
     """Several small httpx.AsyncClient pools; each call goes to the least busy one."""
 
-    def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float) -> None:
+    def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float,
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
         self.headers, self.concurrency, self.timeout_s = headers, concurrency, timeout_s
+        self.max_response_bytes = max_response_bytes
         self._clients: list[Any] = []
         self._load: list[int] = []
 
@@ -42,7 +73,8 @@ class HttpxTransport:
         limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
         tls = httpx.create_ssl_context()  # one CA bundle load, shared by every client
         self._clients = [httpx.AsyncClient(headers=self.headers, limits=limits, verify=tls,
-                                           timeout=httpx.Timeout(self.timeout_s))
+                                           timeout=httpx.Timeout(self.timeout_s),
+                                           follow_redirects=False)
                          for _ in range(count)]
         self._load = [0] * count
 
@@ -56,15 +88,19 @@ class HttpxTransport:
         # The least busy client never has a full pool while calls stay within concurrency.
         index = min(range(len(self._clients)), key=self._load.__getitem__)
         self._load[index] += 1
+        client = self._clients[index]
         try:
-            reply = await self._clients[index].post(url, json=body)
-        except httpx.TimeoutException:
+            async with asyncio.timeout(self.timeout_s):
+                async with client.stream("POST", url, json=body) as reply:
+                    content = await read_capped(reply.aiter_bytes(CHUNK_BYTES),
+                                                self.max_response_bytes)
+                    return reply.status_code, reply.headers, content
+        except (httpx.TimeoutException, TimeoutError):
             raise RetryableError(f"timeout after {self.timeout_s:g}s") from None
         except httpx.RequestError as exc:  # connection, protocol, decoding errors
             raise RetryableError(f"connection error ({type(exc).__name__})") from None
         finally:
             self._load[index] -= 1
-        return reply.status_code, reply.headers, reply.content
 
     async def aclose(self) -> None:
         """Close the pools."""
@@ -76,14 +112,15 @@ class HttpxTransport:
 class AiohttpTransport:
     """One aiohttp.ClientSession whose connector holds `concurrency` connections."""
 
-    def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float) -> None:
+    def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float,
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
         self.headers, self.concurrency, self.timeout_s = headers, concurrency, timeout_s
+        self.max_response_bytes = max_response_bytes
         self._session: Any = None
 
     async def post(self, url: str, body: dict[str, Any]) -> tuple[int, Mapping[str, str],
                                                                    bytes]:
         """One POST; RetryableError on timeouts and connection errors."""
-        import asyncio
         import ssl
 
         import aiohttp
@@ -95,9 +132,12 @@ class AiohttpTransport:
                 connector=connector, headers=self.headers,
                 timeout=aiohttp.ClientTimeout(total=self.timeout_s))
         try:
-            async with self._session.post(url, json=body) as reply:
-                return reply.status, reply.headers, await reply.read()
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(self.timeout_s):
+                async with self._session.post(url, json=body, allow_redirects=False) as reply:
+                    content = await read_capped(reply.content.iter_chunked(CHUNK_BYTES),
+                                                self.max_response_bytes)
+                    return reply.status, reply.headers, content
+        except (asyncio.TimeoutError, TimeoutError):
             raise RetryableError(f"timeout after {self.timeout_s:g}s") from None
         except aiohttp.ClientError as exc:
             raise RetryableError(f"connection error ({type(exc).__name__})") from None

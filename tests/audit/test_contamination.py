@@ -13,7 +13,7 @@ from conftest import make_item
 from openai_server import FakeOpenAI
 from test_audit_images import blob, write_items
 
-from bench_kit import embed
+from bench_kit.embed import local_torch
 from bench_kit.audit import contamination_images
 from bench_kit.audit.stage import audit_data
 from bench_kit.cli import cli
@@ -135,7 +135,7 @@ def test_second_audit_reuses_cached_embeddings_and_signatures(bench, monkeypatch
     import datasketch
 
     calls = {"encode": 0, "bulk": 0}
-    real_encode, real_bulk = embed.encode, datasketch.MinHash.bulk
+    real_encode, real_bulk = local_torch.encode, datasketch.MinHash.bulk
 
     def counting_encode(texts, *args, **kwargs):
         calls["encode"] += 1
@@ -145,7 +145,7 @@ def test_second_audit_reuses_cached_embeddings_and_signatures(bench, monkeypatch
         calls["bulk"] += 1
         return real_bulk(sets, **kwargs)
 
-    monkeypatch.setattr(embed, "encode", counting_encode)
+    monkeypatch.setattr(local_torch, "encode", counting_encode)
     monkeypatch.setattr(datasketch.MinHash, "bulk", staticmethod(counting_bulk))
     first = run_audit(bench, "--reference", str(bench / "ref.jsonl"), out="a")
     assert calls == {"encode": 2, "bulk": 2}  # reference + items each
@@ -293,22 +293,6 @@ def test_tokens_split_cjk_into_characters():
 
     assert tokens("图中 有 red circles") == ["图", "中", "有", "red", "circles"]
     assert ngrams(["a", "b", "c"], 2) == {"a b", "b c"} and ngrams(["a"], 2) == set()
-
-
-def test_tiled_top1_matches_brute_force(monkeypatch):
-    import numpy as np
-
-    from bench_kit.audit import contamination_embed
-
-    rng = np.random.default_rng(0)
-    queries = rng.normal(size=(37, 8)).astype("float32")
-    corpus = rng.normal(size=(101, 8)).astype("float32")
-    monkeypatch.setattr(contamination_embed, "_ITEM_TILE", 5)
-    monkeypatch.setattr(contamination_embed, "_REF_TILE", 9)
-    best, where = contamination_embed.top1(queries, corpus)
-    sims = queries @ corpus.T
-    assert where.tolist() == sims.argmax(axis=1).tolist()
-    assert np.allclose(best, sims.max(axis=1), atol=1e-5)
 
 
 def test_reference_image_search_matches_brute_force(monkeypatch):

@@ -36,7 +36,7 @@ EXPECTED_REASON = {
     "timeout": r"^timeout after 1\.5s \(gave up after 3 attempts\)$",
     "reset": r"^connection error \(\w+\) \(gave up after 3 attempts\)$",
     "badjson": r"^malformed response body \(not JSON\)$",
-    "nochoices": r"^response has no choices$",
+    "nochoices": r"^response has no choices \(gave up after 3 attempts\)$",
     "error200": r"^server returned an error: model overloaded$",
 }
 

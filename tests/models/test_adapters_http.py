@@ -73,7 +73,7 @@ def test_500_is_retried(server) -> None:
     ("400", 1, "HTTP 400: Incorrect API key provided: [key]"),
     ("401", 1, "HTTP 401: not authorised (check $BK_TEST_KEY)"),
     ("badjson", 1, "malformed response body (not JSON)"),
-    ("nochoices", 1, "response has no choices"),
+    ("nochoices", 3, "response has no choices (gave up after 3 attempts)"),
     ("error200", 1, "server returned an error: model overloaded"),
 ])
 def test_failures_raise_a_short_error_without_the_key(server, monkeypatch, scenario, attempts,

@@ -104,8 +104,9 @@ def test_429_honours_retry_after_and_500_is_retried(wire) -> None:
     ("401", {"*": "HTTP 401: not authorised (check $BK_WIRE_KEY)"}),
     ("badjson", {"*": "malformed response body (not JSON)"}),
     ("error200", {"*": "server returned an error: model overloaded"}),
-    ("nochoices", {"anthropic": "response has no content blocks",
-                   "gemini": "prompt blocked (SAFETY)", "ollama": "response has no message"}),
+    ("nochoices", {"anthropic": "response has no content blocks (gave up after 2 attempts)",
+                   "gemini": "prompt blocked (SAFETY)",
+                   "ollama": "response has no message (gave up after 2 attempts)"}),
     ("503", {"*": "HTTP 503 (gave up after 2 attempts)"}),
 ])
 def test_failures_are_short_errors_without_the_key(wire, monkeypatch, scenario,

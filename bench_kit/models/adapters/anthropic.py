@@ -10,9 +10,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from bench_kit.errors import ModelCallError
 from bench_kit.models.adapters.contract import ModelRequest, ModelResponse
-from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body
+from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body, no_answer
 from bench_kit.models.adapters.registry import ADAPTERS
 
 API_VERSION = "2023-06-01"
@@ -37,7 +36,7 @@ def parse_message(content: bytes, secret: str | None = None) -> ModelResponse:
     data = load_body(content, secret)
     blocks = data.get("content")
     if not isinstance(blocks, list) or not blocks:
-        raise ModelCallError("response has no content blocks")
+        raise no_answer("response has no content blocks")
     pieces = []
     for block in blocks:
         if not isinstance(block, dict):

@@ -15,8 +15,11 @@ from urllib.parse import quote
 
 from bench_kit.errors import ModelCallError
 from bench_kit.models.adapters.contract import ModelRequest, ModelResponse
-from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body
+from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body, no_answer
 from bench_kit.models.adapters.registry import ADAPTERS
+
+# finishReason values of an answer withheld on purpose (deterministic: not retried)
+BLOCKED_FINISH = frozenset({"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII"})
 
 
 def build_contents(request: ModelRequest) -> list[dict[str, Any]]:
@@ -41,8 +44,9 @@ def parse_generation(content: bytes, secret: str | None = None) -> ModelResponse
             not isinstance(candidates[0], dict):
         feedback = data.get("promptFeedback")
         reason = feedback.get("blockReason") if isinstance(feedback, dict) else None
-        raise ModelCallError(f"prompt blocked ({reason})" if reason
-                             else "response has no candidates")
+        if reason:
+            raise ModelCallError(f"prompt blocked ({reason})")
+        raise no_answer("response has no candidates")
     candidate = candidates[0]
     content_node = candidate.get("content") if isinstance(candidate.get("content"), dict) else {}
     parts = content_node.get("parts") if isinstance(content_node.get("parts"), list) else []
@@ -51,6 +55,11 @@ def parse_generation(content: bytes, secret: str | None = None) -> ModelResponse
         if isinstance(part, dict) and isinstance(part.get("text"), str):
             pieces.append(f"<think>{part['text']}</think>" if part.get("thought")
                           else part["text"])
+    if not pieces:
+        finish = candidate.get("finishReason")
+        if finish in BLOCKED_FINISH:
+            raise ModelCallError(f"answer blocked ({finish})")
+        raise no_answer("response candidate has no text")
     usage = data.get("usageMetadata") if isinstance(data.get("usageMetadata"), dict) else {}
     out = as_count(usage.get("candidatesTokenCount")) + as_count(usage.get("thoughtsTokenCount"))
     return ModelResponse(text="".join(pieces), tokens_in=as_count(usage.get("promptTokenCount")),

@@ -12,10 +12,11 @@ and then gets one probe, so a dead replica's items move to the live ones.
 from __future__ import annotations
 
 import abc
+import dataclasses
 import json
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from bench_kit.errors import ModelCallError
 from bench_kit.models.adapters.contract import (
@@ -34,6 +35,7 @@ from bench_kit.models.transport import TRANSPORTS, Transport
 if TYPE_CHECKING:
     from bench_kit.models.config import ModelConfig
 
+T = TypeVar("T")
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})
 MAX_REASON = 160
 # A failing replica's first rest (seconds); doubled per consecutive failure, capped.
@@ -80,8 +82,25 @@ def load_body(content: bytes, secret: str | None) -> dict[str, Any]:
     return data
 
 
-class HttpAdapter(abc.ABC):
-    """An adapter that POSTs one JSON body per call, with retries and replica balancing."""
+def no_answer(reason: str) -> RetryableError:
+    """A 200 that carries no answer (null or missing content, no choices): retried like a
+    transport failure, and never cached or scored as an empty answer."""
+    return RetryableError(reason)
+
+
+def cap_answer(response: ModelResponse, max_chars: int) -> ModelResponse:
+    """`response` with its text cut to `max_chars` (`truncated`, full length in
+    `meta.answer_chars`); unchanged when it fits."""
+    if len(response.text) <= max_chars:
+        return response
+    meta = {**response.meta, "answer_chars": len(response.text)}
+    return dataclasses.replace(response, text=response.text[:max_chars], truncated=True,
+                               meta=meta)
+
+
+class HttpClient(abc.ABC):
+    """POSTs JSON bodies to one or more replicas, with retries and replica balancing; the
+    base of the chat adapters and of the embeddings client (bench_kit/embed/remote.py)."""
 
     per_item = False
     wire = "http"
@@ -112,7 +131,8 @@ class HttpAdapter(abc.ABC):
             raise context.config_error("http_client", f"unknown client '{config.http_client}' "
                                                       f"(known: {', '.join(TRANSPORTS)})")
         self._transport: Transport = TRANSPORTS[config.http_client](
-            self.auth_headers(self._key), config.concurrency, config.timeout_s)
+            self.auth_headers(self._key), config.concurrency, config.timeout_s,
+            config.max_response_bytes)
 
     def identity(self) -> dict[str, Any]:
         """The served model name; URLs, key and concurrency do not change answers."""
@@ -125,14 +145,6 @@ class HttpAdapter(abc.ABC):
     def auth_headers(self, key: str | None) -> dict[str, str]:
         """Headers that carry the API key (never the URL, so it cannot reach a log)."""
         return {"Authorization": f"Bearer {key}"} if key else {}
-
-    @abc.abstractmethod
-    def build_body(self, request: ModelRequest) -> dict[str, Any]:
-        """The JSON body of one call."""
-
-    @abc.abstractmethod
-    def parse(self, content: bytes) -> ModelResponse:
-        """A 200 response body as a ModelResponse; raises ModelCallError if malformed."""
 
     def _pick_replica(self) -> int:
         count = len(self._urls)
@@ -155,13 +167,13 @@ class HttpAdapter(abc.ABC):
         self._failures[index] = min(self._failures[index] + 1, 16)
         self._down_until[index] = time.monotonic() + self._cooldown(index)
 
-    async def complete(self, request: ModelRequest) -> ModelResponse:
-        """One call, retried on 408/429/5xx/timeouts/connection errors; raises ModelCallError."""
-        body = self.build_body(request)
-        return await call_with_retries(lambda: self._attempt(body), self._policy,
+    async def call(self, body: dict[str, Any], parse: Callable[[bytes], T]) -> T:
+        """POST `body` to a replica with retries and failover; `parse` turns a 200 body into
+        the result (it may raise RetryableError for a reply without an answer)."""
+        return await call_with_retries(lambda: self._attempt(body, parse), self._policy,
                                        sleep=self._sleep, rng=self._jitter)
 
-    async def _attempt(self, body: dict[str, Any]) -> ModelResponse:
+    async def _attempt(self, body: dict[str, Any], parse: Callable[[bytes], T]) -> T:
         index = self._pick_replica()
         self._in_flight[index] += 1
         try:
@@ -179,6 +191,10 @@ class HttpAdapter(abc.ABC):
         if status in RETRYABLE_STATUS:
             raise RetryableError(f"HTTP {status}",
                                  parse_retry_after(headers.get("retry-after")))
+        if 300 <= status < 400:
+            location = short_reason(headers.get("location") or "?", self._key)
+            raise ModelCallError(f"HTTP {status}: redirect to {location} not followed (model "
+                                 f"calls never follow redirects: set base_url to the final URL)")
         if status in (401, 403):
             hint = f" (check ${self.config.api_key_env})" if self.config.api_key_env else ""
             raise ModelCallError(f"HTTP {status}: not authorised{hint}")
@@ -189,8 +205,27 @@ class HttpAdapter(abc.ABC):
                 detail = ""
             detail = short_reason(detail, self._key)
             raise ModelCallError(f"HTTP {status}" + (f": {detail}" if detail else ""))
-        return self.parse(content)
+        return parse(content)
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""
         await self._transport.aclose()
+
+
+class HttpAdapter(HttpClient):
+    """A chat adapter: one request body per item, one `ModelResponse` per 200 reply."""
+
+    @abc.abstractmethod
+    def build_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The JSON body of one call."""
+
+    @abc.abstractmethod
+    def parse(self, content: bytes) -> ModelResponse:
+        """A 200 response body as a ModelResponse; raises ModelCallError if malformed."""
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        """One call, retried on 408/429/5xx/timeouts/connection errors; raises ModelCallError."""
+        return await self.call(self.build_body(request), self._parse_answer)
+
+    def _parse_answer(self, content: bytes) -> ModelResponse:
+        return cap_answer(self.parse(content), self.config.max_answer_chars)

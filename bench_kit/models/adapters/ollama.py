@@ -10,9 +10,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from bench_kit.errors import ModelCallError
 from bench_kit.models.adapters.contract import ModelRequest, ModelResponse
-from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body
+from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body, no_answer
 from bench_kit.models.adapters.registry import ADAPTERS
 
 
@@ -33,9 +32,13 @@ def parse_chat(content: bytes, secret: str | None = None) -> ModelResponse:
     data = load_body(content, secret)
     message = data.get("message")
     if not isinstance(message, dict):
-        raise ModelCallError("response has no message")
-    text = message.get("content") if isinstance(message.get("content"), str) else ""
+        raise no_answer("response has no message")
+    text = message.get("content")
     thinking = message.get("thinking")
+    if not isinstance(text, str):
+        if not (isinstance(thinking, str) and thinking):
+            raise no_answer("response content is null")
+        text = ""
     if isinstance(thinking, str) and thinking:
         text = f"<think>{thinking}</think>{text}"
     return ModelResponse(text=text, tokens_in=as_count(data.get("prompt_eval_count")),

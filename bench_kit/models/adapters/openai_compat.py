@@ -8,9 +8,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from bench_kit.errors import ModelCallError
 from bench_kit.models.adapters.contract import ModelRequest, ModelResponse
-from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body
+from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body, no_answer
 from bench_kit.models.adapters.registry import ADAPTERS
 
 
@@ -36,15 +35,18 @@ def parse_completion(content: bytes, secret: str | None = None) -> ModelResponse
     data = load_body(content, secret)
     choices = data.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise ModelCallError("response has no choices")
+        raise no_answer("response has no choices")
     message = choices[0].get("message")
     if not isinstance(message, dict):
-        raise ModelCallError("response choice has no message")
+        raise no_answer("response choice has no message")
     text = message.get("content")
     if isinstance(text, list):  # some servers return content parts
         text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
-    text = text if isinstance(text, str) else ""
     reasoning = message.get("reasoning_content") or message.get("reasoning")
+    if not isinstance(text, str):
+        if not (isinstance(reasoning, str) and reasoning):
+            raise no_answer("response content is null")
+        text = ""  # a reasoning model cut off before its answer: the reasoning is kept
     if isinstance(reasoning, str) and reasoning:
         # Raw output is never lost: a server-side reasoning parser's text goes back in front.
         text = f"<think>{reasoning}</think>{text}"

