@@ -202,9 +202,11 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
 @click.option("--metrics", "metrics_path", default=None, type=click.Path(dir_okay=False),
               help="Also write the judge metrics JSON (counts, pass rate, judge, cost).")
 @click.option("--max-cost", default=None, type=click.FloatRange(min=0),
-              help="Stop starting judge calls once this many USD are spent.")
+              help="Stop starting judge calls once this many USD are spent [default: "
+                   "eval.budget.max_cost, else no limit].")
 @click.option("--max-requests", default=None, type=click.IntRange(min=0),
-              help="Stop after this many judge calls.")
+              help="Stop after this many judge calls [default: eval.budget.max_requests, "
+                   "else no limit].")
 @params_option
 def judge_command(items_path: str, results_dir: str, model: str, judge: str | None,
                   out_path: str, metrics_path: str | None, max_cost: float | None,
@@ -215,7 +217,10 @@ def judge_command(items_path: str, results_dir: str, model: str, judge: str | No
     `judge.rubrics` in params. Each verdict row records the judge, its served model,
     the judge prompt version and the cost (apart from the model under test). A reply
     that does not parse is `parse: failed` and counted, never a silent wrong; judge calls
-    are cached, so a re-run costs nothing.
+    are cached, so a re-run costs nothing. A budget (--max-cost, --max-requests, else
+    eval.budget) stops new judge calls: the responses left unjudged are written with
+    `error: budget exhausted (...)` and the command exits with code 3. Feed the verdicts
+    into the score rows with `bench-kit eval score --judgements FILE`.
 
     \b
     Example:
@@ -230,3 +235,7 @@ def judge_command(items_path: str, results_dir: str, model: str, judge: str | No
                         params=params_path, metrics_path=metrics_path, max_cost=max_cost,
                         max_requests=max_requests, progress=_ProgressLine("judge"))
     info(f"{run.log_line()} -> {out_path}")
+    if run.budget_skipped:
+        info(f"error: {run.stopped}; {run.budget_skipped} responses written unjudged "
+             f"(re-run with a larger budget to continue)")
+        raise SystemExit(BUDGET_EXIT_CODE)
