@@ -143,16 +143,23 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True,
               help="text: one summary line on stderr; json: the summary as JSON on stdout.")
+@click.option("--judgements", "judgements_path", default=None,
+              type=click.Path(dir_okay=False),
+              help="Verdicts of `bench-kit eval judge` for this model: the judged items' "
+                   "rows get parse `judge` and the judge's hit and score (see docs/EVAL.md).")
 @params_option
 def score_command(items_path: str, root: str | None, model: str, results_dir: str | None,
                   predictions_path: str | None, mode: str, out_dir: str, metrics_path: str,
-                  plots_path: str | None, fmt: str, params_path: str) -> None:
+                  plots_path: str | None, fmt: str, judgements_path: str | None,
+                  params_path: str) -> None:
     """Score one model's predictions: per-item scores and the metrics JSON.
 
     Failed requests are left out of every denominator and counted as errors (items the
     adapter cannot take as `unsupported`); unparseable answers count as wrong and as parse
     failures; items without a prediction are `missing`, unknown ids `extra`, repeated rows
-    `duplicated`. Settings: the `score:` section of params.
+    `duplicated`. Settings: the `score:` section of params. With --judgements, the items
+    an LLM judge graded (`bench-kit eval judge`) are scored by its verdict (parse
+    `judge`); replies it could not settle keep the extractor's score and are counted.
 
     \b
     Examples:
@@ -161,6 +168,9 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
       bench-kit eval score --items datasets/demo/splits/test.jsonl --model other \\
         --predictions other_harness.jsonl --mode image --out scores/demo/other \\
         --metrics metrics/demo/other.json --format json
+      bench-kit eval score --items datasets/demo/splits/test.jsonl --model gpt \\
+        --results results/demo/gpt --out scores/demo/gpt --metrics metrics/demo/gpt.json \\
+        --judgements judge/demo/gpt.jsonl
     """
     import json
 
@@ -177,10 +187,11 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
     if predictions_path is not None:
         run = score_predictions(items_path, predictions_path, out_dir, metrics_path,
                                 model=model, mode=mode, root=root, settings=settings,
-                                plots_path=plots_path)
+                                plots_path=plots_path, judgements=judgements_path)
     else:
         run = score_model(items_path, results_dir, out_dir, metrics_path, model=model,
-                          root=root, settings=settings, plots_path=plots_path)
+                          root=root, settings=settings, plots_path=plots_path,
+                          judgements=judgements_path)
     if fmt == "json":
         click.echo(json.dumps(summary_dict(run.metrics, str(run.metrics_path)), indent=2,
                               sort_keys=True))
