@@ -1,11 +1,14 @@
 """A per-run budget: stop starting new model calls once the cost or request limit is reached.
 
-Calls already in flight finish and are kept (cached, written). Items never started are
-written as predictions with `error` set to `budget exhausted (...)`: failed requests, never
-wrong answers, and called on the next run. A call is started only while the money spent
-plus an estimate for the calls in flight (their count times the mean cost so far) stays
-under `max_cost`, so a run overshoots by at most the calls in flight. `max_requests`
-counts model calls (identical requests share one call), not retry attempts.
+The one call loop (bench_kit.models.batch) asks it before every request, for every command
+that calls a model (eval run, eval judge, the paraphraser, the contamination judge; see
+docs/EVAL.md). Calls already in flight finish and are kept (cached, written). Calls never
+started come back as `budget exhausted (...)`: an eval run writes them as predictions with
+that `error` (failed requests, never wrong answers), and every caller asks them on the
+next run. A call is started only while the money spent plus an estimate for the calls in
+flight (their count times the mean cost so far) stays under `max_cost`, so a run
+overshoots by at most the calls in flight. `max_requests` counts model calls (identical
+requests share one call), not retry attempts.
 """
 
 from __future__ import annotations
