@@ -194,4 +194,6 @@ def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
     asyncio.run(go())
     loop.counts.cost = round(loop.counts.cost, 10)
     loop.counts.stopped = budget.reason if loop.counts.budget_skipped else ""
-    return [o for o in outcomes if o is not None], loop.counts
+    answered = [o for o in outcomes if o is not None]
+    assert len(answered) == len(calls), "every call gets an outcome"
+    return answered, loop.counts
