@@ -64,7 +64,6 @@ def judge_pairs(params: dict[str, Any], model: str, pairs: Sequence[tuple[str, s
     """
     from bench_kit.models.adapters import ModelRequest, build_adapter
     from bench_kit.models.batch import Call, run_calls
-    from bench_kit.models.budget import Budget
     from bench_kit.models.cache import CallCache, cache_key
     from bench_kit.models.config import (
         budget_params,
@@ -89,9 +88,8 @@ def judge_pairs(params: dict[str, Any], model: str, pairs: Sequence[tuple[str, s
             calls.append(Call(key, ModelRequest(
                 prompt=prompt, images=[], task="yesno", question=prompt,
                 max_tokens=min(config.max_tokens, 16), temperature=0.0)))
-        budget = Budget(max_cost=limits.max_cost, max_requests=limits.max_requests)
         outcomes, _ = run_calls(calls, adapter=adapter, config=config, cache=cache,
-                                budget=budget)
+                                budget=limits.start())
     return [Verdict(parse_verdict(o.record.response), response=o.record.response)
             if o.record is not None else Verdict(None, error=str(o.error)[:200])
             for o in outcomes]

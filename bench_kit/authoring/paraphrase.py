@@ -78,7 +78,6 @@ def llm_paraphraser(params: dict[str, Any], name: str, source: str = "params.yam
     """
     from bench_kit.models.adapters import ModelRequest, build_adapter
     from bench_kit.models.batch import Call, run_calls
-    from bench_kit.models.budget import Budget
     from bench_kit.models.cache import CallCache, cache_key
     from bench_kit.models.config import (
         budget_params,
@@ -106,9 +105,8 @@ def llm_paraphraser(params: dict[str, Any], name: str, source: str = "params.yam
                     prompt=prompt, images=[], task="open", question=item.question,
                     max_tokens=config.max_tokens, temperature=config.temperature,
                     item_id=item.id)))
-            budget = Budget(max_cost=limits.max_cost, max_requests=limits.max_requests)
             outcomes, _ = run_calls(calls, adapter=adapter, config=config, cache=cache,
-                                    budget=budget)
+                                    budget=limits.start())
         found: dict[str, str | Skip] = {}
         for item, outcome in zip(items, outcomes):
             if outcome.record is not None:

@@ -189,8 +189,7 @@ def judge_responses(items: Sequence[Item], predictions: Sequence[Mapping[str, An
     by_id = {item.id: item for item in items}
     run = JudgeRun(judge=judge, judge_model=config.model)
     if budget is None:
-        limits = budget_params(loaded, source)
-        budget = Budget(max_cost=limits.max_cost, max_requests=limits.max_requests)
+        budget = budget_params(loaded, source).start()
     with CallCache(cache_path(loaded, source)) as cache:
         adapter = build_adapter(config, name=judge, cache=cache, source=source)
         tasks: list[_Task | None] = []
@@ -286,10 +285,7 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
     for path in found:
         for row in read_jsonl(path):
             rows.append({**row, "mode": row.get("mode") or path.stem})
-    loaded = load_params(params)
-    limits = budget_params(loaded, str(params))
-    budget = Budget(max_cost=limits.max_cost if max_cost is None else max_cost,
-                    max_requests=limits.max_requests if max_requests is None else max_requests)
+    budget = budget_params(load_params(params), str(params)).start(max_cost, max_requests)
     run = judge_responses(read_items(items_path), rows, judge=judge, model=model,
                           params=params, budget=budget, progress=progress)
     write_jsonl(out, run.verdicts)

@@ -38,7 +38,6 @@ from bench_kit.io import resolve_image, write_jsonl
 from bench_kit.items import default_root, read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
 from bench_kit.models.batch import Call, Outcome, run_calls
-from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, cache_key, utc_now
 from bench_kit.models.config import (
     ModelConfig,
@@ -277,9 +276,7 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     if spec.limit is not None:
         items = items[:spec.limit]
     limits = budget_params(params, source)
-    budget = Budget(max_cost=spec.max_cost if spec.max_cost is not None else limits.max_cost,
-                    max_requests=spec.max_requests if spec.max_requests is not None
-                    else limits.max_requests)
+    budget = limits.start(spec.max_cost, spec.max_requests)
     units = plan_units(items, mode=spec.mode, root=spec.root or default_root(items_path),
                        prompts=prompts, items_path=items_path, circular=spec.circular,
                        prep=config.image_prep())

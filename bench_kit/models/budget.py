@@ -28,6 +28,16 @@ class BudgetParams(BaseModel):
     max_cost: float | None = Field(default=None, ge=0.0)
     max_requests: int | None = Field(default=None, ge=0)
 
+    def start(self, max_cost: float | None = None,
+              max_requests: int | None = None) -> "Budget":
+        """A fresh run's Budget with these limits; a limit given here (a CLI option) wins.
+
+        >>> BudgetParams(max_requests=5).start(max_cost=1.0)
+        Budget(max_cost=1.0, max_requests=5, spent=0.0, started=0, finished=0, refused=0, reason='')
+        """
+        return Budget(max_cost=self.max_cost if max_cost is None else max_cost,
+                      max_requests=self.max_requests if max_requests is None else max_requests)
+
 
 @dataclass
 class Budget:
