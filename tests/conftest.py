@@ -65,3 +65,10 @@ def cases(name: str) -> list:
 def shape_obj(oid: str, shape: str, colour: str, size: str, bbox: list[int]) -> dict[str, Any]:
     """One object annotation of a shapes scene."""
     return {"id": oid, "shape": shape, "colour": colour, "size": size, "bbox": bbox}
+
+
+def without_cached(path: Path) -> list[dict[str, Any]]:
+    """A predictions file's rows without `cached` (which says whether THAT run took the
+    answer from the call cache, so a re-run from the cache differs only there)."""
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    return [{k: v for k, v in row.items() if k != "cached"} for row in rows]

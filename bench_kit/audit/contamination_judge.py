@@ -1,18 +1,18 @@
 """An optional LLM judge for the embedding review band: "is B a rephrase of A?".
 
 Any model configured under `eval.models` can judge (`audit.contamination.judge: NAME`); its
-calls go through the shared call cache (`eval.cache`), so a re-run asks nothing twice. A
-failed call leaves the pair at review (evidence `judge_error`), it never fails the audit.
+calls go through the one model-call loop (bench_kit.models.batch): the shared call cache
+(`eval.cache`), so a re-run asks nothing twice, and the budget (`eval.budget`). A failed
+call, or one the budget left unasked, leaves the pair at review (evidence `judge_error`);
+it never fails the audit.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from bench_kit.errors import ModelCallError
 
 JUDGE_PROMPT = (
     "You check a benchmark for contamination. Question A is from the benchmark, question B "
@@ -54,48 +54,42 @@ def parse_verdict(text: str) -> bool | None:
 
 def judge_pairs(params: dict[str, Any], model: str, pairs: Sequence[tuple[str, str]], *,
                 source: str = "params.yaml") -> list[Verdict]:
-    """Ask `model` (a name under `eval.models`) about each (item text, reference text) pair.
+    """Ask `model` (a name under `eval.models`) about each (item text, reference text) pair,
+    through the one model-call loop (bench_kit.models.batch): cached, at most `concurrency`
+    in flight, bounded by `eval.budget`. A pair the budget leaves unasked gets a Verdict
+    with `error: budget exhausted (...)` (it stays at review and is asked on the next run).
 
     Raises:
         ConfigError: unknown or disabled model, missing API key.
     """
     from bench_kit.models.adapters import ModelRequest, build_adapter
-    from bench_kit.models.cache import CallCache, CallRecord, cache_key
-    from bench_kit.models.config import cache_path, check_runnable, load_model_config
+    from bench_kit.models.batch import Call, run_calls
+    from bench_kit.models.cache import CallCache, cache_key
+    from bench_kit.models.config import (
+        budget_params,
+        cache_path,
+        check_runnable,
+        load_model_config,
+    )
 
     config = load_model_config(params, model, source)
     check_runnable(config, model, source)
     if not pairs:
         return []
-
-    async def run(cache: CallCache) -> list[Verdict]:
+    limits = budget_params(params, source)
+    with CallCache(cache_path(params, source)) as cache:
         adapter = build_adapter(config, name=model, cache=cache, source=source)
-        gate = asyncio.Semaphore(config.concurrency)
-
-        async def one(item: str, reference: str) -> Verdict:
+        calls = []
+        for item, reference in pairs:
             prompt = JUDGE_PROMPT.format(item=item, reference=reference)
             key = cache_key({"purpose": "audit.contamination.judge", "adapter": config.adapter,
                              "identity": adapter.identity(), "prompt": prompt,
                              "temperature": 0.0})
-            record = cache.get(key)
-            if record is None:
-                request = ModelRequest(prompt=prompt, images=[], task="yesno", question=prompt,
-                                       max_tokens=min(config.max_tokens, 16), temperature=0.0)
-                async with gate:
-                    try:
-                        response = await adapter.complete(request)
-                    except ModelCallError as exc:
-                        return Verdict(None, error=str(exc)[:200])
-                record = CallRecord(response=response.text, tokens_in=response.tokens_in,
-                                    tokens_out=response.tokens_out,
-                                    cost=config.cost(response.tokens_in, response.tokens_out))
-                cache.put(key, record)
-            return Verdict(parse_verdict(record.response), response=record.response)
-
-        try:
-            return list(await asyncio.gather(*(one(a, b) for a, b in pairs)))
-        finally:
-            await adapter.aclose()
-
-    with CallCache(cache_path(params, source)) as cache:
-        return asyncio.run(run(cache))
+            calls.append(Call(key, ModelRequest(
+                prompt=prompt, images=[], task="yesno", question=prompt,
+                max_tokens=min(config.max_tokens, 16), temperature=0.0)))
+        outcomes, _ = run_calls(calls, adapter=adapter, config=config, cache=cache,
+                                budget=limits.start())
+    return [Verdict(parse_verdict(o.record.response), response=o.record.response)
+            if o.record is not None else Verdict(None, error=str(o.error)[:200])
+            for o in outcomes]

@@ -7,7 +7,6 @@ a number, a quoted text or a vocabulary name of the original is refused before t
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any, Callable
 
@@ -70,33 +69,52 @@ def check_rewrite(item: Item, reply: str) -> str | Skip:
 
 def llm_paraphraser(params: dict[str, Any], name: str, source: str = "params.yaml",
                     ) -> Callable[[list[Item]], dict[str, "str | Skip"]]:
-    """A function mapping items to checked rewrites from model `name` (eval.models.<name>);
-    a failed call becomes a Skip with the error, never an exception mid-run."""
+    """A function mapping items to checked rewrites from model `name` (eval.models.<name>).
+
+    Calls go through the one model-call loop (bench_kit.models.batch): cached in the call
+    cache (`eval.cache`, key space `paraphrase`), so a re-run asks nothing twice, and
+    bounded by `eval.budget` per call of the function. A failed call, or one the budget
+    left unasked, becomes a Skip with the reason, never an exception mid-run.
+    """
     from bench_kit.models.adapters import ModelRequest, build_adapter
-    from bench_kit.models.config import check_runnable, load_model_config
+    from bench_kit.models.batch import Call, run_calls
+    from bench_kit.models.cache import CallCache, cache_key
+    from bench_kit.models.config import (
+        budget_params,
+        cache_path,
+        check_runnable,
+        load_model_config,
+    )
 
     config = load_model_config(params, name, source=source)
     check_runnable(config, name, source)
+    limits = budget_params(params, source)
 
-    async def run(items: list[Item]) -> dict[str, str | Skip]:
-        adapter = build_adapter(config, name=name, source=source)
-        limit = asyncio.Semaphore(config.concurrency)
+    def run(items: list[Item]) -> dict[str, str | Skip]:
+        with CallCache(cache_path(params, source)) as cache:
+            adapter = build_adapter(config, name=name, cache=cache, source=source)
+            calls = []
+            for item in items:
+                prompt = build_prompt(item)
+                parts = {"space": "paraphrase", "adapter": config.adapter,
+                         "identity": adapter.identity(), "prompt": prompt,
+                         "max_tokens": config.max_tokens, "temperature": config.temperature}
+                if adapter.per_item:
+                    parts["item"] = item.id
+                calls.append(Call(cache_key(parts), ModelRequest(
+                    prompt=prompt, images=[], task="open", question=item.question,
+                    max_tokens=config.max_tokens, temperature=config.temperature,
+                    item_id=item.id)))
+            outcomes, _ = run_calls(calls, adapter=adapter, config=config, cache=cache,
+                                    budget=limits.start())
+        found: dict[str, str | Skip] = {}
+        for item, outcome in zip(items, outcomes):
+            if outcome.record is not None:
+                found[item.id] = check_rewrite(item, outcome.record.response)
+            elif outcome.source == "budget":
+                found[item.id] = Skip(f"paraphraser not asked: {outcome.error}")
+            else:
+                found[item.id] = Skip(f"paraphraser call failed: {str(outcome.error)[:160]}")
+        return found
 
-        async def one(item: Item) -> tuple[str, str | Skip]:
-            request = ModelRequest(prompt=build_prompt(item), images=[], task="open",
-                                   question=item.question, max_tokens=config.max_tokens,
-                                   temperature=config.temperature, item_id=item.id)
-            async with limit:
-                try:
-                    response = await adapter.complete(request)
-                except Exception as exc:  # transport faults, bad payloads: recorded per item
-                    return item.id, Skip(f"paraphraser call failed: {type(exc).__name__}: "
-                                         f"{str(exc)[:120]}")
-            return item.id, check_rewrite(item, response.text)
-
-        try:
-            return dict(await asyncio.gather(*(one(item) for item in items)))
-        finally:
-            await adapter.aclose()
-
-    return lambda items: asyncio.run(run(items))
+    return run

@@ -143,16 +143,23 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True,
               help="text: one summary line on stderr; json: the summary as JSON on stdout.")
+@click.option("--judgements", "judgements_path", default=None,
+              type=click.Path(dir_okay=False),
+              help="Verdicts of `bench-kit eval judge` for this model: the judged items' "
+                   "rows get parse `judge` and the judge's hit and score (see docs/EVAL.md).")
 @params_option
 def score_command(items_path: str, root: str | None, model: str, results_dir: str | None,
                   predictions_path: str | None, mode: str, out_dir: str, metrics_path: str,
-                  plots_path: str | None, fmt: str, params_path: str) -> None:
+                  plots_path: str | None, fmt: str, judgements_path: str | None,
+                  params_path: str) -> None:
     """Score one model's predictions: per-item scores and the metrics JSON.
 
     Failed requests are left out of every denominator and counted as errors (items the
     adapter cannot take as `unsupported`); unparseable answers count as wrong and as parse
     failures; items without a prediction are `missing`, unknown ids `extra`, repeated rows
-    `duplicated`. Settings: the `score:` section of params.
+    `duplicated`. Settings: the `score:` section of params. With --judgements, the items
+    an LLM judge graded (`bench-kit eval judge`) are scored by its verdict (parse
+    `judge`); replies it could not settle keep the extractor's score and are counted.
 
     \b
     Examples:
@@ -161,6 +168,9 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
       bench-kit eval score --items datasets/demo/splits/test.jsonl --model other \\
         --predictions other_harness.jsonl --mode image --out scores/demo/other \\
         --metrics metrics/demo/other.json --format json
+      bench-kit eval score --items datasets/demo/splits/test.jsonl --model gpt \\
+        --results results/demo/gpt --out scores/demo/gpt --metrics metrics/demo/gpt.json \\
+        --judgements judge/demo/gpt.jsonl
     """
     import json
 
@@ -177,10 +187,11 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
     if predictions_path is not None:
         run = score_predictions(items_path, predictions_path, out_dir, metrics_path,
                                 model=model, mode=mode, root=root, settings=settings,
-                                plots_path=plots_path)
+                                plots_path=plots_path, judgements=judgements_path)
     else:
         run = score_model(items_path, results_dir, out_dir, metrics_path, model=model,
-                          root=root, settings=settings, plots_path=plots_path)
+                          root=root, settings=settings, plots_path=plots_path,
+                          judgements=judgements_path)
     if fmt == "json":
         click.echo(json.dumps(summary_dict(run.metrics, str(run.metrics_path)), indent=2,
                               sort_keys=True))
@@ -202,9 +213,11 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
 @click.option("--metrics", "metrics_path", default=None, type=click.Path(dir_okay=False),
               help="Also write the judge metrics JSON (counts, pass rate, judge, cost).")
 @click.option("--max-cost", default=None, type=click.FloatRange(min=0),
-              help="Stop starting judge calls once this many USD are spent.")
+              help="Stop starting judge calls once this many USD are spent [default: "
+                   "eval.budget.max_cost, else no limit].")
 @click.option("--max-requests", default=None, type=click.IntRange(min=0),
-              help="Stop after this many judge calls.")
+              help="Stop after this many judge calls [default: eval.budget.max_requests, "
+                   "else no limit].")
 @params_option
 def judge_command(items_path: str, results_dir: str, model: str, judge: str | None,
                   out_path: str, metrics_path: str | None, max_cost: float | None,
@@ -215,7 +228,10 @@ def judge_command(items_path: str, results_dir: str, model: str, judge: str | No
     `judge.rubrics` in params. Each verdict row records the judge, its served model,
     the judge prompt version and the cost (apart from the model under test). A reply
     that does not parse is `parse: failed` and counted, never a silent wrong; judge calls
-    are cached, so a re-run costs nothing.
+    are cached, so a re-run costs nothing. A budget (--max-cost, --max-requests, else
+    eval.budget) stops new judge calls: the responses left unjudged are written with
+    `error: budget exhausted (...)` and the command exits with code 3. Feed the verdicts
+    into the score rows with `bench-kit eval score --judgements FILE`.
 
     \b
     Example:
@@ -230,3 +246,7 @@ def judge_command(items_path: str, results_dir: str, model: str, judge: str | No
                         params=params_path, metrics_path=metrics_path, max_cost=max_cost,
                         max_requests=max_requests, progress=_ProgressLine("judge"))
     info(f"{run.log_line()} -> {out_path}")
+    if run.budget_skipped:
+        info(f"error: {run.stopped}; {run.budget_skipped} responses written unjudged "
+             f"(re-run with a larger budget to continue)")
+        raise SystemExit(BUDGET_EXIT_CODE)

@@ -5,7 +5,11 @@ Judge calls share the call cache with model runs but live in their own key space
 total is in `JudgeRun.cost`), and every row records the judge, its served model and the
 judge prompt version. A reply that does not parse is `parse="failed"` and counted; a
 failed judge call is `error` (not judged, retried on the next run); a prediction that
-failed is passed through as `error` without a judge call.
+failed is passed through as `error` without a judge call. Calls go through the one
+model-call loop (bench_kit.models.batch): cached, at most `concurrency` in flight, and
+bounded by the budget (`eval.budget`, or `--max-cost`/`--max-requests`); responses the
+budget leaves unjudged get `error: budget exhausted (...)` and are judged on the next run.
+Verdicts become score rows with `bench-kit eval score --judgements` (bench_kit.scoring.judged).
 
 Library entry points: `judge_responses` (many predictions, one judge) and `judge_item`
 (one response); `judge_results` is the file-level call behind `bench-kit eval judge`.
@@ -13,7 +17,6 @@ Library entry points: `judge_responses` (many predictions, one judge) and `judge
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +24,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bench_kit.errors import ConfigError, InputError, ModelCallError
+from bench_kit.errors import ConfigError, InputError
 from bench_kit.eval.judge_rubric import (
     JUDGE_PROMPT_VERSION,
     find_rubric,
@@ -32,10 +35,12 @@ from bench_kit.eval.judge_rubric import (
 from bench_kit.io import read_jsonl, write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
+from bench_kit.models.batch import Call, Outcome, run_calls
 from bench_kit.models.budget import Budget
-from bench_kit.models.cache import CallCache, CallRecord, cache_key, utc_now
+from bench_kit.models.cache import CallCache, CallRecord, cache_key
 from bench_kit.models.config import (
     ModelConfig,
+    budget_params,
     cache_path,
     check_runnable,
     load_model_config,
@@ -94,6 +99,8 @@ class JudgeRun:
     skipped: int = 0
     called: int = 0
     from_cache: int = 0
+    budget_skipped: int = 0
+    stopped: str = ""
 
     @property
     def cost(self) -> float:
@@ -107,7 +114,7 @@ class JudgeRun:
                 "prompt_version": JUDGE_PROMPT_VERSION, "judged": len(ok),
                 "parse_failed": sum(v.parse == "failed" for v in self.verdicts),
                 "errors": sum(v.error is not None for v in self.verdicts),
-                "skipped_no_rubric": self.skipped,
+                "skipped_no_rubric": self.skipped, "budget_skipped": self.budget_skipped,
                 "pass_rate": round(sum(bool(v.hit) for v in ok) / len(ok), 6) if ok else None,
                 "cost": self.cost}
 
@@ -116,8 +123,9 @@ class JudgeRun:
         m = self.metrics()
         return (f"judge {self.judge}: {len(self.verdicts)} responses: {m['judged']} judged, "
                 f"{m['parse_failed']} unparseable, {m['errors']} errors, {self.skipped} "
-                f"without rubric; {self.from_cache} from cache, {self.called} called, "
-                f"cost {m['cost']:g} USD")
+                f"without rubric; {self.from_cache} from cache, {self.called} called"
+                + (f" ({self.budget_skipped} not asked: {self.stopped})"
+                   if self.budget_skipped else "") + f", cost {m['cost']:g} USD")
 
 
 @dataclass(frozen=True)
@@ -159,22 +167,6 @@ def _verdict(task: _Task, judge: str, config: ModelConfig, model: str,
                         hit=all(passed.values()), **spent)
 
 
-async def _call(adapter: Adapter, config: ModelConfig, cache: CallCache,
-                prompt: str, key: str) -> CallRecord | str:
-    request = ModelRequest(prompt=prompt, images=[], task="open", question=prompt,
-                           max_tokens=config.max_tokens, temperature=config.temperature)
-    try:
-        response = await adapter.complete(request)
-    except ModelCallError as exc:
-        return f"judge call failed: {exc}"
-    record = CallRecord(response=response.text, tokens_in=response.tokens_in,
-                        tokens_out=response.tokens_out, latency_s=0.0,
-                        cost=config.cost(response.tokens_in, response.tokens_out),
-                        truncated=response.truncated, created_at=utc_now())
-    cache.put(key, record)
-    return record
-
-
 def judge_responses(items: Sequence[Item], predictions: Sequence[Mapping[str, Any]], *,
                     judge: str, model: str, params: str | Path = "params.yaml",
                     rubrics: Mapping[str, str] | None = None, budget: Budget | None = None,
@@ -196,7 +188,8 @@ def judge_responses(items: Sequence[Item], predictions: Sequence[Mapping[str, An
     check_runnable(config, judge, source)
     by_id = {item.id: item for item in items}
     run = JudgeRun(judge=judge, judge_model=config.model)
-    budget = budget or Budget()
+    if budget is None:
+        budget = budget_params(loaded, source).start()
     with CallCache(cache_path(loaded, source)) as cache:
         adapter = build_adapter(config, name=judge, cache=cache, source=source)
         tasks: list[_Task | None] = []
@@ -217,43 +210,34 @@ def judge_responses(items: Sequence[Item], predictions: Sequence[Mapping[str, An
             tasks.append(_Task(item, row, str(row.get("mode") or "image"), rubric, prompt,
                                dimensions, _key(adapter, config, prompt)))
         live = [t for t in tasks if t is not None]
-        outcomes = asyncio.run(_judge_all(live, adapter, config, cache, budget, run, progress))
+        asked = [t for t in live if t.row.get("response") is not None and
+                 not t.row.get("error")]
+        outcomes, counts = run_calls(
+            [Call(t.key, _request(config, t.prompt)) for t in asked], adapter=adapter,
+            config=config, cache=cache, budget=budget, progress=progress)
+    by_task = {id(t): o for t, o in zip(asked, outcomes)}
+    run.from_cache, run.called = counts.from_cache, counts.called
+    run.budget_skipped, run.stopped = counts.budget_skipped, counts.stopped
     run.verdicts = [_verdict(task, judge, config, str(task.row.get("model") or model),
-                             outcome) for task, outcome in zip(live, outcomes)]
+                             _outcome(task, by_task.get(id(task)))) for task in live]
     return run
 
 
-async def _judge_all(tasks: list[_Task], adapter: Adapter, config: ModelConfig,
-                     cache: CallCache, budget: Budget, run: JudgeRun,
-                     progress: Progress | None) -> list[CallRecord | str]:
-    semaphore = asyncio.Semaphore(config.concurrency)
-    done = 0
+def _request(config: ModelConfig, prompt: str) -> ModelRequest:
+    return ModelRequest(prompt=prompt, images=[], task="open", question=prompt,
+                        max_tokens=config.max_tokens, temperature=config.temperature)
 
-    async def one(task: _Task) -> CallRecord | str:
-        nonlocal done
-        if task.row.get("response") is None or task.row.get("error"):
-            outcome: CallRecord | str = \
-                f"prediction failed: {task.row.get('error') or 'no response'}"
-        elif (cached := cache.get(task.key)) is not None:
-            run.from_cache += 1
-            outcome = cached
-        else:
-            async with semaphore:
-                if budget.try_start():
-                    outcome = await _call(adapter, config, cache, task.prompt, task.key)
-                    budget.finish(outcome.cost if isinstance(outcome, CallRecord) else 0.0)
-                    run.called += 1
-                else:
-                    outcome = budget.reason
-        done += 1
-        if progress:
-            progress(done, len(tasks))
-        return outcome
 
-    try:
-        return list(await asyncio.gather(*(one(task) for task in tasks)))
-    finally:
-        await adapter.aclose()
+def _outcome(task: _Task, outcome: Outcome | None) -> CallRecord | str:
+    """The judge's record, or why there is none: the prediction failed, the judge call
+    failed, or the budget left it unasked (`budget exhausted (...)`)."""
+    if outcome is None:
+        return f"prediction failed: {task.row.get('error') or 'no response'}"
+    if outcome.record is not None:
+        return outcome.record
+    if outcome.source == "budget":
+        return str(outcome.error)
+    return f"judge call failed: {outcome.error}"
 
 
 def judge_item(item: Item, response: str, *, judge: str, model: str = "",
@@ -301,9 +285,9 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
     for path in found:
         for row in read_jsonl(path):
             rows.append({**row, "mode": row.get("mode") or path.stem})
+    budget = budget_params(load_params(params), str(params)).start(max_cost, max_requests)
     run = judge_responses(read_items(items_path), rows, judge=judge, model=model,
-                          params=params, budget=Budget(max_cost, max_requests),
-                          progress=progress)
+                          params=params, budget=budget, progress=progress)
     write_jsonl(out, run.verdicts)
     if metrics_path:
         write_json(metrics_path, run.metrics())

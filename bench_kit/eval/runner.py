@@ -1,12 +1,13 @@
 """Run one model on every item in one mode; write one Prediction per item, in item order.
 
-Every successful call is stored in the call cache before its prediction is counted, so an
-interrupted run loses nothing: the re-run answers completed items from the cache and calls
-the model only for the rest. Predictions are built from the cache record (its
-`created_at`, latency and cost), which makes a re-run from the cache byte-identical to the
-run that made the calls. For the same reason `cached` means "this response is stored in
-the call cache" (true for every answer, false for a failed call that the next run will
-retry), not "this run found it there"; the run's hit count is in the summary line.
+Calls go through the one model-call loop (bench_kit.models.batch): every successful call
+is stored in the call cache before its prediction is counted, so an interrupted run loses
+nothing: the re-run answers completed items from the cache and calls the model only for
+the rest. Predictions are built from the cache record (its `created_at`, latency and
+cost), so a re-run from the cache writes the same rows except `cached`, which says
+whether THIS run took the answer from the cache (false for an answer of this run's
+request, and for a failed call that the next run will retry). `latency_s` is the
+request's own time (see bench_kit.models.batch).
 
 A budget (`max_cost`, `max_requests`; bench_kit.models.budget) stops new calls cleanly: the
 items it leaves unasked are written with `error: budget exhausted (...)`. An item the model
@@ -18,14 +19,12 @@ cached for it, and scoring counts it as `unsupported`, apart from errors.
 from __future__ import annotations
 
 import asyncio
-import json
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from bench_kit.artifacts.predictions import FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX
-from bench_kit.errors import InputError, ModelCallError, UsageError
+from bench_kit.errors import InputError, UsageError
 from bench_kit.eval.inputs import (
     IMAGE_PROTOCOL,
     ImageInfo,
@@ -38,8 +37,8 @@ from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
 from bench_kit.io import resolve_image, write_jsonl
 from bench_kit.items import default_root, read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
-from bench_kit.models.budget import Budget
-from bench_kit.models.cache import CallCache, CallRecord, cache_key, utc_now
+from bench_kit.models.batch import Call, Outcome, run_calls
+from bench_kit.models.cache import CallCache, cache_key, utc_now
 from bench_kit.models.config import (
     ModelConfig,
     budget_params,
@@ -116,17 +115,6 @@ class WorkUnit:
     images: tuple[ImageInfo, ...]
     image_size: tuple[int, int] | None
     key: str = ""
-
-
-@dataclass
-class _Tally:
-    from_cache: int = 0
-    called: int = 0
-    errors: int = 0
-    cost: float = 0.0
-    done: int = 0
-    skipped: int = 0
-    unsupported: int = 0
 
 
 def default_items(params: dict[str, Any]) -> Path:
@@ -215,11 +203,15 @@ def _unsupported(unit: WorkUnit, spec: RunSpec, prompts: PromptSet,
 
 
 def _prediction(unit: WorkUnit, spec: RunSpec, prompts: PromptSet,
-                record: CallRecord) -> Prediction:
+                outcome: Outcome) -> Prediction:
+    """An answered unit: `cached` says whether this run took it from the cache; latency,
+    cost and `created_at` are those of the request that produced the answer."""
+    record = outcome.record
+    assert record is not None
     return Prediction(id=unit.item.id, model=spec.model, mode=spec.mode, rotation=unit.rotation,
                       prompt_sha=unit.prompt.sha, response=record.response,
                       latency_s=record.latency_s, tokens_in=record.tokens_in,
-                      tokens_out=record.tokens_out, cost=record.cost, cached=True,
+                      tokens_out=record.tokens_out, cost=record.cost, cached=outcome.cached,
                       truncated=record.truncated, created_at=record.created_at,
                       protocol=_protocol(unit, prompts, record.meta))
 
@@ -242,81 +234,26 @@ def _request(unit: WorkUnit, config: ModelConfig,
     return request, [record for _, record in prepared if record is not None]
 
 
-class _Executor:
-    """Makes the calls that missed the cache, at most `concurrency` at a time."""
+def _failure(unit: WorkUnit, spec: RunSpec, prompts: PromptSet, outcome: Outcome) -> Prediction:
+    return Prediction(id=unit.item.id, model=spec.model, mode=spec.mode, rotation=unit.rotation,
+                      prompt_sha=unit.prompt.sha, response=None, error=outcome.error,
+                      latency_s=outcome.latency_s, created_at=utc_now(),
+                      protocol=_protocol(unit, prompts, {}))
 
-    def __init__(self, spec: RunSpec, config: ModelConfig, adapter: Adapter, cache: CallCache,
-                 prompts: PromptSet, items_path: Path, tally: _Tally, total: int,
-                 progress: Progress | None, budget: Budget) -> None:
-        self.spec, self.config, self.adapter, self.cache = spec, config, adapter, cache
-        self.prompts, self.items_path, self.tally = prompts, items_path, tally
-        self.total, self.progress, self.budget = total, progress, budget
 
-    async def run(self, pending: list[tuple[int, WorkUnit]],
-                  results: list[Prediction | None]) -> None:
-        """Call once per distinct key (identical requests share one call and one record)."""
-        semaphore = asyncio.Semaphore(self.config.concurrency)
-        groups: dict[str, list[tuple[int, WorkUnit]]] = {}
-        for index, unit in pending:
-            groups.setdefault(unit.key, []).append((index, unit))
+def _call(unit: WorkUnit, config: ModelConfig, items_path: Path) -> Call:
+    """The call for `unit`: its request is built (images read, maybe resized) only when it
+    is sent, off the event loop when that means real work."""
 
-        async def one(group: list[tuple[int, WorkUnit]]) -> None:
-            async with semaphore:
-                if self.budget.try_start():
-                    outcome = await self._call(group[0][1])
-                    self.budget.finish(outcome.cost if isinstance(outcome, CallRecord) else 0.0)
-                    self.tally.called += len(group)
-                else:
-                    outcome = (self.budget.reason, 0.0)
-                    self.tally.skipped += len(group)
-            for index, unit in group:
-                if isinstance(outcome, CallRecord):
-                    results[index] = _prediction(unit, self.spec, self.prompts, outcome)
-                else:
-                    results[index] = self._failure(unit, *outcome)
-                self.tally.errors += not isinstance(outcome, CallRecord)
-            self.tally.done += len(group)
-            if self.progress:
-                self.progress(self.tally.done, self.total)
-
-        try:
-            await asyncio.gather(*(one(group) for group in groups.values()))
-        finally:
-            await self.adapter.aclose()
-
-    def _failure(self, unit: WorkUnit, error: str, latency: float) -> Prediction:
-        return Prediction(id=unit.item.id, model=self.spec.model, mode=self.spec.mode,
-                          rotation=unit.rotation, prompt_sha=unit.prompt.sha, response=None,
-                          error=error, latency_s=latency, created_at=utc_now(),
-                          protocol=_protocol(unit, self.prompts, {}))
-
-    async def _call(self, unit: WorkUnit) -> CallRecord | tuple[str, float]:
-        """The cached record of a successful call, or (error, latency) of a failed one."""
+    async def prepare() -> tuple[ModelRequest, dict[str, Any]]:
         if any(i.prep for i in unit.images) or \
                 sum(i.size_bytes for i in unit.images) > INLINE_IMAGE_BYTES:
-            request, image_prep = await asyncio.to_thread(_request, unit, self.config,
-                                                          self.items_path)
+            request, image_prep = await asyncio.to_thread(_request, unit, config, items_path)
         else:  # a thread hop costs more client CPU than reading a small file
-            request, image_prep = _request(unit, self.config, self.items_path)
-        started = time.perf_counter()
-        try:
-            response = await self.adapter.complete(request)
-        except ModelCallError as exc:
-            return str(exc), round(time.perf_counter() - started, 3)
-        tokens_in, tokens_out = response.tokens_in, response.tokens_out
-        meta = {**response.meta, "image_prep": image_prep} if image_prep else response.meta
-        latency = response.latency_s if response.latency_s is not None \
-            else time.perf_counter() - started
-        record = CallRecord(response=response.text, tokens_in=tokens_in, tokens_out=tokens_out,
-                            latency_s=round(latency, 3),
-                            cost=self.config.cost(tokens_in, tokens_out),
-                            truncated=response.truncated,
-                            # canonical key order, as a cache read returns it
-                            meta=json.loads(json.dumps(meta, sort_keys=True)),
-                            created_at=utc_now())
-        self.cache.put(unit.key, record)
-        self.tally.cost += record.cost
-        return record
+            request, image_prep = _request(unit, config, items_path)
+        return request, ({"image_prep": image_prep} if image_prep else {})
+
+    return Call(key=unit.key, prepare=prepare)
 
 
 def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
@@ -339,39 +276,35 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     if spec.limit is not None:
         items = items[:spec.limit]
     limits = budget_params(params, source)
-    budget = Budget(max_cost=spec.max_cost if spec.max_cost is not None else limits.max_cost,
-                    max_requests=spec.max_requests if spec.max_requests is not None
-                    else limits.max_requests)
+    budget = limits.start(spec.max_cost, spec.max_requests)
     units = plan_units(items, mode=spec.mode, root=spec.root or default_root(items_path),
                        prompts=prompts, items_path=items_path, circular=spec.circular,
                        prep=config.image_prep())
-    tally = _Tally()
     with CallCache(cache_path(params, source)) as cache:
         adapter = build_adapter(config, name=spec.model, cache=cache, source=source)
         units = [replace(u, key=unit_key(u, adapter, config, spec.mode)) for u in units]
         results: list[Prediction | None] = [None] * len(units)
-        pending = []
+        asked: list[tuple[int, WorkUnit]] = []
         for index, unit in enumerate(units):
             reason = config.unsupported_reason(len(unit.images))
-            if reason is not None:
-                results[index] = _unsupported(unit, spec, prompts, reason)
-                tally.unsupported += 1
-                continue
-            record = None if spec.fresh else cache.get(unit.key)
-            if record is None:
-                pending.append((index, unit))
+            if reason is None:
+                asked.append((index, unit))
             else:
-                results[index] = _prediction(unit, spec, prompts, record)
-                tally.from_cache += 1
-        tally.done = tally.from_cache + tally.unsupported
-        if progress and tally.done:
-            progress(tally.done, len(units))
-        executor = _Executor(spec, config, adapter, cache, prompts, Path(items_path), tally,
-                             len(units), progress, budget)
-        asyncio.run(executor.run(pending, results))
+                results[index] = _unsupported(unit, spec, prompts, reason)
+        unsupported = len(units) - len(asked)
+        if progress and unsupported:
+            progress(unsupported, len(units))
+        outcomes, counts = run_calls(
+            [_call(unit, config, Path(items_path)) for _, unit in asked], adapter=adapter,
+            config=config, cache=cache, budget=budget, fresh=spec.fresh,
+            progress=(lambda done, _: progress(unsupported + done, len(units)))
+            if progress else None)
+    for (index, unit), outcome in zip(asked, outcomes):
+        results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
+            else _failure(unit, spec, prompts, outcome)
     write_jsonl(out, results)
     return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
-                      from_cache=tally.from_cache, called=tally.called, errors=tally.errors,
-                      cost=round(tally.cost, 10), out=Path(out), budget_skipped=tally.skipped,
-                      stopped=budget.reason if tally.skipped else "",
-                      unsupported=tally.unsupported)
+                      from_cache=counts.from_cache, called=counts.called,
+                      errors=counts.errors + counts.budget_skipped, cost=counts.cost,
+                      out=Path(out), budget_skipped=counts.budget_skipped,
+                      stopped=counts.stopped, unsupported=unsupported)

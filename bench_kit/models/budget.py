@@ -1,11 +1,14 @@
 """A per-run budget: stop starting new model calls once the cost or request limit is reached.
 
-Calls already in flight finish and are kept (cached, written). Items never started are
-written as predictions with `error` set to `budget exhausted (...)`: failed requests, never
-wrong answers, and called on the next run. A call is started only while the money spent
-plus an estimate for the calls in flight (their count times the mean cost so far) stays
-under `max_cost`, so a run overshoots by at most the calls in flight. `max_requests`
-counts model calls (identical requests share one call), not retry attempts.
+The one call loop (bench_kit.models.batch) asks it before every request, for every command
+that calls a model (eval run, eval judge, the paraphraser, the contamination judge; see
+docs/EVAL.md). Calls already in flight finish and are kept (cached, written). Calls never
+started come back as `budget exhausted (...)`: an eval run writes them as predictions with
+that `error` (failed requests, never wrong answers), and every caller asks them on the
+next run. A call is started only while the money spent plus an estimate for the calls in
+flight (their count times the mean cost so far) stays under `max_cost`, so a run
+overshoots by at most the calls in flight. `max_requests` counts model calls (identical
+requests share one call), not retry attempts.
 """
 
 from __future__ import annotations
@@ -24,6 +27,16 @@ class BudgetParams(BaseModel):
 
     max_cost: float | None = Field(default=None, ge=0.0)
     max_requests: int | None = Field(default=None, ge=0)
+
+    def start(self, max_cost: float | None = None,
+              max_requests: int | None = None) -> "Budget":
+        """A fresh run's Budget with these limits; a limit given here (a CLI option) wins.
+
+        >>> BudgetParams(max_requests=5).start(max_cost=1.0)
+        Budget(max_cost=1.0, max_requests=5, spent=0.0, started=0, finished=0, refused=0, reason='')
+        """
+        return Budget(max_cost=self.max_cost if max_cost is None else max_cost,
+                      max_requests=self.max_requests if max_requests is None else max_requests)
 
 
 @dataclass

@@ -9,7 +9,7 @@ repeated rows are `duplicated`; none of them changes `n` silently.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -200,7 +200,8 @@ def prediction_files(results_dir: str | Path) -> dict[str, Path]:
 def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | Path,
                 metrics_path: str | Path, *, model: str, root: str | Path | None = None,
                 settings: ScoreSettings | None = None,
-                plots_path: str | Path | None = None) -> ScoreRun:
+                plots_path: str | Path | None = None,
+                judgements: str | Path | None = None) -> ScoreRun:
     """Score every mode of one model and write scores, metrics and (optionally) plot rows.
 
     Args:
@@ -212,18 +213,22 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
         root: benchmark root for image paths (default: derived from `items_path`).
         settings: the `score:` section of params.yaml.
         plots_path: optional JSON list of `{model, mode, capability, accuracy}` rows.
+        judgements: optional `bench-kit eval judge` verdicts file: the judged items'
+            rows get `parse: judge` and the verdict's hit (bench_kit.scoring.judged).
     """
     files = [load_predictions(path, model=model, mode=mode)
              for mode, path in prediction_files(results_dir).items()]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
-                        settings=settings, plots_path=plots_path, clear_other_modes=True)
+                        settings=settings, plots_path=plots_path, clear_other_modes=True,
+                        judgements=judgements)
 
 
 def score_predictions(items_path: str | Path, predictions_path: str | Path,
                       out_dir: str | Path, metrics_path: str | Path, *, model: str,
                       mode: str = "image", root: str | Path | None = None,
                       settings: ScoreSettings | None = None,
-                      plots_path: str | Path | None = None) -> ScoreRun:
+                      plots_path: str | Path | None = None,
+                      judgements: str | Path | None = None) -> ScoreRun:
     """Score one predictions file of any origin: rows need only `id` and `response`
     (`model`, `mode`, `rotation`, `prompt_sha`, `created_at` are filled when absent; see
     `bench_kit.artifacts.predictions`). Writes `<out_dir>/<mode>.jsonl` and the metrics JSON.
@@ -237,13 +242,15 @@ def score_predictions(items_path: str | Path, predictions_path: str | Path,
         raise InputError("predictions file not found", path=str(predictions_path))
     files = [load_predictions(predictions_path, model=model, mode=mode, foreign=True)]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
-                        settings=settings, plots_path=plots_path, clear_other_modes=False)
+                        settings=settings, plots_path=plots_path, clear_other_modes=False,
+                        judgements=judgements)
 
 
 def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                  out_dir: str | Path, metrics_path: str | Path, *, model: str,
                  root: str | Path | None, settings: ScoreSettings | None,
-                 plots_path: str | Path | None, clear_other_modes: bool) -> ScoreRun:
+                 plots_path: str | Path | None, clear_other_modes: bool,
+                 judgements: str | Path | None = None) -> ScoreRun:
     settings = settings or ScoreSettings()
     items = read_items(items_path)
     sizes = ImageSizes(root if root is not None else default_root(items_path))
@@ -256,12 +263,22 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
             # Rotation problems are in the predictions; gold and image problems in the items.
             where = file.path if exc.field == "rotation" else items_path
             raise InputError(exc.reason, path=str(where), field=exc.field) from None
+    judged: dict[str, dict] = {}
+    if judgements is not None:
+        from bench_kit.scoring.judged import Judgements
+
+        verdicts = Judgements(judgements, model)
+        for mode, block in by_mode.items():
+            rows, judged[mode] = verdicts.apply(mode, block.scores, block.predictions)
+            by_mode[mode] = replace(block, scores=rows)
     metrics = model_metrics(model, items,
                             {m: s.scores for m, s in by_mode.items()},
                             {m: s.predictions for m, s in by_mode.items()},
                             {m: s.extra for m, s in by_mode.items()},
                             duplicated_by_mode={m: s.duplicated for m, s in by_mode.items()},
                             corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()})
+    for mode, counts in judged.items():
+        metrics[mode]["judge"] = counts
     out = Path(out_dir)
     score_paths = {mode: out / f"{mode}.jsonl" for mode in by_mode}
     for mode, scores in by_mode.items():

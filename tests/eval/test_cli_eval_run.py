@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import make_item, write_png
+from conftest import make_item, without_cached, write_png
 from openai_server import FakeOpenAI
 
 from bench_kit.cli import cli
@@ -45,11 +45,13 @@ def test_run_writes_predictions_and_a_rerun_comes_from_the_cache(bench) -> None:
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[-1] == \
         f"eval random/image: 4 items: 0 from cache, 4 called, 0 errors, 0 unsupported -> {out}"
-    first = (bench / out).read_bytes()
+    first = without_cached(bench / out)
     assert [p["id"] for p in read_jsonl(bench / out)] == ["q0", "q1", "q2", "q3"]
+    assert [p["cached"] for p in read_jsonl(bench / out)] == [False] * 4
     result = _run("--model", "random")
     assert "4 items: 4 from cache, 0 called, 0 errors" in result.stderr
-    assert (bench / out).read_bytes() == first
+    assert without_cached(bench / out) == first  # only `cached` changed
+    assert [p["cached"] for p in read_jsonl(bench / out)] == [True] * 4
 
 
 def test_explicit_paths_limit_and_mode(bench) -> None:

@@ -177,7 +177,10 @@ def test_a_second_run_fills_in_the_errors_and_matches_a_fault_free_run(faulty_ru
     kept = {p["id"]: p for p in faulty_run["first_preds"] if p["error"] is None}
     for pred in faulty_run["second_preds"]:
         if pred["id"] in kept:  # answers from the first run are reused as they were
-            assert json.dumps(pred) == json.dumps(kept[pred["id"]])
+            assert pred["cached"] and not kept[pred["id"]]["cached"]
+            assert json.dumps({**pred, "cached": False}) == json.dumps(kept[pred["id"]])
+        else:  # asked in the second run
+            assert pred["cached"] is False
 
 
 def test_the_fault_plan_is_deterministic_by_seed() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import make_item
+from conftest import make_item, write_png
 from openai_server import FakeOpenAI
 
 from bench_kit.cli import cli
@@ -184,3 +184,82 @@ def read_items_row(row: dict):
 def test_doctests(module) -> None:
     result = doctest.testmod(importlib.import_module(f"bench_kit.{module}"))
     assert result.attempted > 0 and result.failed == 0
+
+
+def _judged_project(tmp_path: Path, url: str) -> tuple[list[str], Path]:
+    """Items q1-q4 (q4 without a rubric), predictions of `vlm`, a judge run over them."""
+    rows = [make_item(id="q1", task="open", question="What colour? [scenario:verdict]",
+                      answers=["red"], rubric="- accuracy: names red"),
+            make_item(id="q2", task="open", question="Which shape? [scenario:verdict]",
+                      answers=["circle"], rubric="- accuracy: names a circle"),
+            make_item(id="q3", task="open", question="Any text? [scenario:verdict]",
+                      answers=["exit"], rubric="- accuracy: reads EXIT"),
+            make_item(id="q4", task="open", question="Which animal?", answers=["cat"],
+                      capability="motion.speed")]
+    items = tmp_path / "items.jsonl"
+    write_jsonl(items, rows)
+    write_png(tmp_path / "img" / "a.png")
+    responses = {"q1": "Red.", "q2": "A round ball shape.", "q3": "EXIT", "q4": "A dog."}
+    write_jsonl(tmp_path / "results" / "vlm" / "image.jsonl", [
+        {"id": i, "model": "vlm", "mode": "image", "prompt_sha": "s", "response": r,
+         "created_at": "2026-01-01T00:00:00Z"} for i, r in responses.items()])
+    params = tmp_path / "params.yaml"
+    params.write_text(yaml.safe_dump({
+        "eval": {"cache": str(tmp_path / "cache.sqlite"), "models": {"grader": {
+            "adapter": "openai", "model": "judge-llm", "base_url": url, "concurrency": 1,
+            "backoff_s": 0, "max_retries": 0}}}, "judge": {"model": "grader"}}))
+    common = ["--items", str(items), "--params", str(params), "--model", "vlm"]
+    result = CliRunner().invoke(cli, ["eval", "judge", *common, "--results",
+                                      str(tmp_path / "results" / "vlm"), "--out",
+                                      str(tmp_path / "judge.jsonl")])
+    assert result.exit_code == 0, result.output
+    return common, tmp_path / "judge.jsonl"
+
+
+def _score(tmp_path: Path, common: list[str], name: str, *extra: str):
+    result = CliRunner().invoke(cli, ["eval", "score", *common, "--results",
+                                      str(tmp_path / "results" / "vlm"), "--out",
+                                      str(tmp_path / name), "--metrics",
+                                      str(tmp_path / f"{name}.json"), *extra])
+    return result, {r["id"]: r for r in read_jsonl(tmp_path / name / "image.jsonl")} \
+        if result.exit_code == 0 else None
+
+
+def test_judge_verdicts_become_score_rows(server, tmp_path) -> None:
+    from bench_kit.report.panels import parse_counts
+    from bench_kit.scoring.stage import read_scores
+
+    # q1: the extractor hits, the judge fails it; q2: the extractor misses, the judge
+    # passes it; q3: the judge's reply does not parse, so the extractor's outcome stays.
+    server.verdicts = ["accuracy: fail - says red but hedges", "accuracy: pass - a circle",
+                       "I am not sure."]
+    common, judgements = _judged_project(tmp_path, server.url)
+    _, plain = _score(tmp_path, common, "plain")
+    assert (plain["q1"]["hit"], plain["q2"]["hit"], plain["q3"]["hit"]) == (True, False, True)
+    result, judged = _score(tmp_path, common, "judged", "--judgements", str(judgements))
+    assert result.exit_code == 0, result.output
+    assert {i: (r["parse"], r["hit"], r["score"]) for i, r in judged.items()} == {
+        "q1": ("judge", False, 0.0), "q2": ("judge", True, 1.0),
+        "q3": (plain["q3"]["parse"], True, plain["q3"]["score"]),
+        "q4": (plain["q4"]["parse"], plain["q4"]["hit"], plain["q4"]["score"])}
+    assert judged["q2"]["extracted"] == plain["q2"]["extracted"]  # the extractor's reading
+    metrics = read_json(tmp_path / "judged.json")["image"]
+    assert metrics["judge"] == {"file": judgements.as_posix(), "judges": ["grader"],
+                                "judged": 2, "hits_changed": 2, "unsettled": 1,
+                                "unscored": 0}
+    assert metrics["hits"] == read_json(tmp_path / "plain.json")["image"]["hits"]
+    counts = parse_counts({s.id: s for s in read_scores(tmp_path / "judged" / "image.jsonl")})
+    assert counts["judge"] == 2  # the report's judge column
+
+
+def test_judgements_of_another_model_are_refused_by_line(server, tmp_path) -> None:
+    server.verdicts = ["accuracy: pass - ok"] * 3
+    common, judgements = _judged_project(tmp_path, server.url)
+    rows = read_jsonl(judgements)
+    rows[1]["model"] = "other"
+    write_jsonl(judgements, rows)
+    result, _ = _score(tmp_path, common, "judged", "--judgements", str(judgements))
+    assert result.exit_code == 1
+    assert f"{judgements}:2: field 'model': id=q2: verdict for model 'other', scoring " \
+           f"'vlm'" in result.stderr
+    assert not (tmp_path / "judged").exists()

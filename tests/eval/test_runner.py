@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +67,17 @@ def test_predictions_keep_item_order_and_record_failures_as_errors(server, tmp_p
         assert (preds[ident]["tokens_in"], preds[ident]["tokens_out"]) == (1000, 10)
     assert preds["q5"]["response"] is None and "HTTP 503" in preds["q5"]["error"]
     assert preds["q7"]["response"] is None and "not JSON" in preds["q7"]["error"]
-    assert (preds["q5"]["cached"], preds["q1"]["cached"]) == (False, True)
+    assert (preds["q5"]["cached"], preds["q1"]["cached"]) == (False, False)  # none from cache
     assert preds["q6"]["truncated"] is True and preds["q1"]["truncated"] is False
     image = preds["q1"]["protocol"]["images"][0]
     assert (image["width"], image["height"], image["mime"]) == (64, 48, "image/png")
     assert preds["q2"]["protocol"]["images"] == []
     assert preds["q1"]["mode"] == "image" and preds["q1"]["rotation"] == 0
+
+
+def _without_cached(data: bytes) -> list[dict]:
+    return [{k: v for k, v in row.items() if k != "cached"}
+            for row in map(json.loads, data.decode().splitlines())]
 
 
 def test_rerun_is_answered_from_the_cache_byte_for_byte(server, tmp_path) -> None:
@@ -82,8 +88,12 @@ def test_rerun_is_answered_from_the_cache_byte_for_byte(server, tmp_path) -> Non
     assert calls == 5
     summary, out = _run(items, params, tmp_path)
     assert server.count() == calls
-    assert out.read_bytes() == first
+    # Only `cached` differs: this run took every answer from the cache.
+    second = out.read_bytes()
+    assert _without_cached(second) == _without_cached(first)
+    assert [r["cached"] for r in map(json.loads, second.splitlines())] == [True] * 5
     assert (summary.from_cache, summary.called) == (5, 0)
+    assert _run(items, params, tmp_path)[1].read_bytes() == second
     summary, _ = _run(items, params, tmp_path, fresh=True)
     assert server.count() == calls + 5 and summary.called == 5
 
@@ -214,5 +224,7 @@ def test_identical_requests_share_one_call(server, tmp_path) -> None:
     first = read_jsonl(out)
     assert first[0]["created_at"] == first[1]["created_at"]
     assert [p["id"] for p in first] == ["q1", "q2", "q3"]
+    assert [p["cached"] for p in first] == [False] * 3  # q2 shares q1's call of this run
     before = out.read_bytes()
-    assert _run(items, params, tmp_path)[1].read_bytes() == before
+    assert _without_cached(_run(items, params, tmp_path)[1].read_bytes()) == \
+        _without_cached(before)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import make_item, write_png
+from conftest import make_item, without_cached, write_png
 from openai_server import FakeOpenAI
 
 from bench_kit.eval.inputs import blank_info, plan_prep, prepare_image, probe_image
@@ -116,9 +116,9 @@ def test_runner_sends_the_small_image_records_it_and_keys_the_cache(tmp_path) ->
     (record,) = protocol["image_prep"]
     assert (record["original"]["width"], record["sent"]["width"]) == (64, 32)
     assert protocol["images"][0]["prep"] == "imageprep/1 side<=32"
-    first = (tmp_path / "out.jsonl").read_bytes()
+    first = without_cached(tmp_path / "out.jsonl")
     summary, _ = run(max_side=32)
-    assert summary.from_cache == 1 and (tmp_path / "out.jsonl").read_bytes() == first
+    assert summary.from_cache == 1 and without_cached(tmp_path / "out.jsonl") == first
     summary, images = run(max_side=16)  # another limit is another request
     assert summary.called == 1 and images[0][1].size == (16, 12)
     summary, images = run()  # no limit: the original, a fresh key

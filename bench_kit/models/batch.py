@@ -1,0 +1,199 @@
+"""The one model-call loop: every model call anywhere (eval runs, the LLM judge, the LLM
+paraphraser, the contamination judge) goes through `run_calls`.
+
+For a list of `Call`s (a cache key and a request) it
+- answers each key found in the call cache without a request (unless `fresh`);
+- makes one request per distinct remaining key (identical requests share one call), at
+  most `concurrency` in flight, through the adapter (whose transport retries with
+  backoff; bench_kit.models.retry);
+- asks the run's `Budget` before each request: once a limit is reached the remaining
+  calls are not made and come back as `budget` outcomes with the reason
+  (`budget exhausted (...)`), to be asked on the next run;
+- stores every successful call in the cache before it counts, so a killed run loses at
+  most the calls in flight; a failed call (`ModelCallError` after the retries) is an
+  `error` outcome, never stored, so the next run asks again.
+
+Each `Outcome` says what happened to its call in THIS run: `cache` (taken from the cache),
+`called` (answered by a request of this run), `error` (the request failed) or `budget`
+(not asked). `latency_s` is the request's own time (from the start of its request to its
+answer, without the time spent waiting for a concurrency slot; a local adapter's own
+compute time), stored with the record, so a cache hit reports the latency of the request
+that produced it. See docs/EVAL.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Literal, Sequence
+
+from bench_kit.errors import ModelCallError
+from bench_kit.models.adapters.contract import Adapter, ModelRequest
+from bench_kit.models.budget import Budget
+from bench_kit.models.cache import CallCache, CallRecord, utc_now
+from bench_kit.models.config import ModelConfig
+
+Source = Literal["cache", "called", "error", "budget"]
+# Built when the call is made (e.g. images read and resized off the event loop): the
+# request and facts to store with the record's meta (e.g. the image transforms applied).
+Prepare = Callable[[], Awaitable[tuple[ModelRequest, dict[str, Any]]]]
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One model call to make or find in the cache: its key and its request (given, or
+    built by `prepare` only when a request is actually sent)."""
+
+    key: str
+    request: ModelRequest | None = None
+    prepare: Prepare | None = None
+
+    async def build(self) -> tuple[ModelRequest, dict[str, Any]]:
+        """The request to send and the facts to add to the record's meta."""
+        if self.prepare is not None:
+            return await self.prepare()
+        if self.request is None:
+            raise ValueError(f"call {self.key[:12]}: neither a request nor a prepare step")
+        return self.request, {}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one call in this run (see the module docstring)."""
+
+    source: Source
+    record: CallRecord | None = None
+    error: str | None = None
+    latency_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Whether there is an answer (from the cache or from a request of this run)."""
+        return self.record is not None
+
+    @property
+    def cached(self) -> bool:
+        """Whether this run took the answer from the call cache."""
+        return self.source == "cache"
+
+
+@dataclass
+class CallCounts:
+    """Counts of one `run_calls`, per call given: `from_cache` + `called` (sent in this
+    run, identical calls sharing one request each counted; `errors` of them failed) +
+    `budget_skipped` = all calls. `requests` is the number of requests actually started
+    and `cost` the USD they cost (cache hits cost nothing)."""
+
+    from_cache: int = 0
+    called: int = 0
+    errors: int = 0
+    budget_skipped: int = 0
+    requests: int = 0
+    cost: float = 0.0
+    stopped: str = ""
+
+
+@dataclass
+class _Loop:
+    adapter: Adapter
+    config: ModelConfig
+    cache: CallCache
+    budget: Budget
+    progress: Progress | None
+    counts: CallCounts = field(default_factory=CallCounts)
+    done: int = 0
+    total: int = 0
+
+    def tick(self, n: int) -> None:
+        self.done += n
+        if self.progress and n:
+            self.progress(self.done, self.total)
+
+    async def request(self, call: Call) -> Outcome:
+        """Send one call (the caller holds a concurrency slot and a budget start)."""
+        request, extra_meta = await call.build()
+        started = time.perf_counter()
+        try:
+            response = await self.adapter.complete(request)
+        except ModelCallError as exc:
+            return Outcome("error", error=str(exc),
+                           latency_s=round(time.perf_counter() - started, 3))
+        latency = response.latency_s if response.latency_s is not None \
+            else time.perf_counter() - started
+        meta = {**response.meta, **extra_meta}
+        record = CallRecord(response=response.text, tokens_in=response.tokens_in,
+                            tokens_out=response.tokens_out, latency_s=round(latency, 3),
+                            cost=self.config.cost(response.tokens_in, response.tokens_out),
+                            truncated=response.truncated,
+                            # canonical key order, as a cache read returns it
+                            meta=json.loads(json.dumps(meta, sort_keys=True)),
+                            created_at=utc_now())
+        self.cache.put(call.key, record)
+        return Outcome("called", record=record, latency_s=record.latency_s)
+
+    async def run(self, groups: dict[str, list[int]], calls: Sequence[Call],
+                  outcomes: list[Outcome | None]) -> None:
+        semaphore = asyncio.Semaphore(self.config.concurrency)
+
+        async def one(indices: list[int]) -> None:
+            async with semaphore:
+                if self.budget.try_start():
+                    self.counts.requests += 1
+                    outcome = await self.request(calls[indices[0]])
+                    cost = outcome.record.cost if outcome.record is not None else 0.0
+                    self.budget.finish(cost)
+                    self.counts.cost += cost
+                else:
+                    outcome = Outcome("budget", error=self.budget.reason)
+            for index in indices:
+                outcomes[index] = outcome
+            if outcome.source == "budget":
+                self.counts.budget_skipped += len(indices)
+            else:
+                self.counts.called += len(indices)
+                self.counts.errors += outcome.source == "error" and len(indices)
+            self.tick(len(indices))
+
+        await asyncio.gather(*(one(indices) for indices in groups.values()))
+
+
+def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
+              cache: CallCache, budget: Budget | None = None, fresh: bool = False,
+              progress: Progress | None = None) -> tuple[list[Outcome], CallCounts]:
+    """Answer every call from the cache or by a request (see the module docstring); the
+    outcomes come back in the order of `calls`. Closes the adapter at the end.
+
+    `progress(done, total)` is called as calls are answered (cache hits at once).
+
+    Raises:
+        Whatever a call's `prepare` raises (e.g. InputError for an unreadable image);
+        a failed request is an `error` outcome, never an exception.
+    """
+    budget = budget if budget is not None else Budget()
+    loop = _Loop(adapter, config, cache, budget, progress, total=len(calls))
+    outcomes: list[Outcome | None] = [None] * len(calls)
+    groups: dict[str, list[int]] = {}
+    for index, call in enumerate(calls):
+        record = None if fresh else cache.get(call.key)
+        if record is not None:
+            outcomes[index] = Outcome("cache", record=record, latency_s=record.latency_s)
+            loop.counts.from_cache += 1
+        else:
+            groups.setdefault(call.key, []).append(index)
+    loop.tick(loop.counts.from_cache)
+
+    async def go() -> None:
+        try:
+            await loop.run(groups, calls, outcomes)
+        finally:
+            await adapter.aclose()
+
+    asyncio.run(go())
+    loop.counts.cost = round(loop.counts.cost, 10)
+    loop.counts.stopped = budget.reason if loop.counts.budget_skipped else ""
+    answered = [o for o in outcomes if o is not None]
+    assert len(answered) == len(calls), "every call gets an outcome"
+    return answered, loop.counts
