@@ -76,7 +76,7 @@ def test_from_jsonl_captions(tmp_path):
     result = _run(project, path)
     assert result.exit_code == 0, result.stderr
     assert "wrote 3 items (count 2, attribute 1, relation 0, object 0) from 3 captions" in result.stderr
-    assert "1 captions matched no rule" in result.stderr
+    assert "1 captions gave no well-formed question" in result.stderr
     items = {i.id: i for i in read_items(project / "bench/items.captions.jsonl")}
     dogs = items["cap.a.count1"]
     assert dogs.question == "How many dogs sit on a bench?" and dogs.answers == ["2"]
