@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -46,8 +46,29 @@ def load_yaml(path: str | Path) -> Any:
         raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from None
 
 
+DEFAULTS_NOTICE = ("no params.yaml here: using the documented defaults of every section "
+                   "(bench-kit init writes a params.yaml to edit)")
+_notice: dict[str, Any] = {"callback": None, "shown": False}
+
+
+def on_defaults(callback: Callable[[str], None] | None) -> None:
+    """Register who is told (once) that a command runs without a params.yaml (the CLI
+    prints the line; the library never prints)."""
+    _notice["callback"], _notice["shown"] = callback, False
+
+
 def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
-    """Load params.yaml as a dict (empty file = empty dict)."""
+    """Load params.yaml as a dict (empty file = empty dict).
+
+    Outside a project — the default `params.yaml` does not exist in the working folder —
+    every section takes its documented defaults: an empty dict is returned and the
+    `on_defaults` callback is told once. A missing file given by another name is an error.
+    """
+    if str(path) == DEFAULT_PARAMS and not Path(path).exists():
+        if _notice["callback"] is not None and not _notice["shown"]:
+            _notice["shown"] = True
+            _notice["callback"](DEFAULTS_NOTICE)
+        return {}
     data = load_yaml(path) or {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")

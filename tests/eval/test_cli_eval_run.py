@@ -40,7 +40,7 @@ def _run(*args: str):
 
 
 def test_run_writes_predictions_and_a_rerun_comes_from_the_cache(bench) -> None:
-    out = "results/t/random/image.jsonl"
+    out = "scratch/eval/random/image.jsonl"  # a hand run never writes over results/
     result = _run("--model", "random")  # items, root, mode and out from the defaults
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[-1] == \
