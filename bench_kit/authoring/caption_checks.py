@@ -87,6 +87,8 @@ def count_problem(noun: str, rest: str, inserted_are_there: bool) -> str | None:
     if problem:
         return problem
     following = _words(rest)
+    if inserted_are_there and rest.lstrip().startswith((",", ";")):
+        return "'are there,' starts an appended clause"
     if not inserted_are_there:
         if not following or following[0] not in FINITE_PLURAL_VERBS:
             return "no finite verb after the counted noun"
