@@ -251,6 +251,9 @@ def parse_answers(row: dict[str, Any], choices: dict[str, str] | None) -> list[s
     value = _maybe_json(value, name)
     if _blank(value) or _is_nan(value):
         return []
+    if isinstance(value, list) and len(value) == 4 and not choices and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        value = ",".join(_answer_text(float(v)) for v in value)   # a box [x1, y1, x2, y2]
     values = value if isinstance(value, list) else [value]
     answers = [_answer_text(v) for v in values]
     for text in answers:
