@@ -23,10 +23,10 @@ from bench_kit.exchange.rows import (
     ImportSummary,
     Reader,
     RowError,
-    expand_pairs,
     no_question_reason,
     row_to_item,
 )
+from bench_kit.exchange.expand import expand_pairs
 from bench_kit.io import write_jsonl
 from bench_kit.types import Item
 
