@@ -3,6 +3,7 @@ exactly as their READMEs say, and the quirks they carry."""
 
 from __future__ import annotations
 
+import base64
 import shutil
 from pathlib import Path
 
@@ -97,6 +98,8 @@ def test_mmbench_row_keeps_filled_options_and_round_trips_by_vlmevalkit_rules(he
     options = [c for c in "ABCDEFGHIJ" if c in row and not pd.isna(row[c])]
     assert options == ["A", "B"] and row["answer"] == "B"
     assert row["question"] == item.question and row["hint"] == item.meta["hint"]
+    # VLMEvalKit decodes the base64 cell into the image file: the same bytes as imported
+    assert base64.b64decode(row["image"]) == (here / item.image).read_bytes()
 
 
 def _caption_run(here, captions: Path, image_root: Path, *extra: str):
