@@ -173,3 +173,20 @@ def test_table_in_docs_lists_every_real_fixture():
     for folder in REAL.iterdir():
         if folder.is_dir():
             assert f"`{folder.name}`" in doc, folder.name
+
+
+def test_docvqa_donut_imagefolder_pairs_expand(here):
+    result = _run("import", "hf", str(REAL / "docvqa_donut"), "--split", "test", "--out",
+                  "items.jsonl", "--capability", "understanding.document", "--layer",
+                  "understanding")
+    assert result.exit_code == 0, result.output
+    items = read_items(here / "items.jsonl")
+    assert len(items) == 13 and "(7 numeric, 6 open)" in result.stderr
+    by_id = {i.id: i for i in items}
+    assert by_id["1-1"].question == "What time is the \u2018coffee break\u2019?"
+    assert by_id["1-1"].answers == ["11:14 to 11:39 a.m.", "11.14 to 11.39 a.m."]
+    assert by_id["3-1"].answers == ["A. C. Monk"] and by_id["3-3"].task == "numeric"
+    for row in ("1", "2", "3"):
+        same = [i for i in items if i.id.startswith(f"{row}-")]
+        assert len({i.image for i in same}) == 1 and len({i.group for i in same}) == 1
+    assert len({i.image for i in items}) == 3
