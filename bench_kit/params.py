@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -46,8 +46,47 @@ def load_yaml(path: str | Path) -> Any:
         raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from None
 
 
+# What a command outside a project reads instead of params.yaml: every section takes its
+# settings model's defaults; the only non-empty section lists the offline models any
+# machine can run (the same entries `bench-kit init` writes), so `bench-kit eval run
+# --model random|text-only|ocr` works without a project.
+# NOTE: keep in step with where params.yaml keeps its models (eval.models today).
+OFFLINE_MODELS: dict[str, dict[str, Any]] = {
+    "random": {"adapter": "random", "seed": 0},
+    "text-only": {"adapter": "text-only"},
+    "ocr": {"adapter": "ocr"},
+}
+
+
+def no_project_params() -> dict[str, Any]:
+    """The params a command uses when there is no params.yaml (a fresh copy)."""
+    return {"eval": {"models": {name: dict(cfg) for name, cfg in OFFLINE_MODELS.items()}}}
+
+
+DEFAULTS_NOTICE = ("no params.yaml here: using the documented defaults of every section "
+                   "(bench-kit init writes a params.yaml to edit)")
+_notice: dict[str, Any] = {"callback": None, "shown": False}
+
+
+def on_defaults(callback: Callable[[str], None] | None) -> None:
+    """Register who is told (once) that a command runs without a params.yaml (the CLI
+    prints the line; the library never prints)."""
+    _notice["callback"], _notice["shown"] = callback, False
+
+
 def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
-    """Load params.yaml as a dict (empty file = empty dict)."""
+    """Load params.yaml as a dict (empty file = empty dict).
+
+    Outside a project — the default `params.yaml` does not exist in the working folder —
+    every section takes its documented defaults (`no_project_params`: the offline models,
+    nothing else) and the `on_defaults` callback is told once. A missing file given by
+    another name is an error.
+    """
+    if str(path) == DEFAULT_PARAMS and not Path(path).exists():
+        if _notice["callback"] is not None and not _notice["shown"]:
+            _notice["shown"] = True
+            _notice["callback"](DEFAULTS_NOTICE)
+        return no_project_params()
     data = load_yaml(path) or {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")

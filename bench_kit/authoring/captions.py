@@ -10,9 +10,7 @@ Items are marked `source: rewrite:<rule>`.
 
 from __future__ import annotations
 
-import csv
 import io
-import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -21,10 +19,20 @@ from typing import Any, Callable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bench_kit.authoring import caption_checks as checks
+from bench_kit.authoring.caption_sources import (
+    CAPTION_KEYS,
+    IMAGE_KEYS,
+    CaptionProblem,
+    CaptionRow,
+    ImagePlacer,
+    read_caption_rows,
+    safe_key,
+)
 from bench_kit.authoring.lexicon import is_chinese
 from bench_kit.errors import ConfigError, InputError
-from bench_kit.io import iter_jsonl, write_bytes, write_jsonl
-from bench_kit.types import Item
+from bench_kit.io import write_bytes, write_jsonl
+from bench_kit.types import LAYERS, Item
 
 RULES = ("count", "attribute", "relation", "object")
 
@@ -51,6 +59,7 @@ class Question:
     question: str
     task: str
     answers: list[str]
+    problem: str | None = None   # why the question is malformed (then it is never emitted)
 
 
 _EN_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine "
@@ -85,30 +94,40 @@ _ZH_OBJECT = re.compile(r"^(?:这是)?一(?:张|幅)(?P<obj>[\u4e00-\u9fff]{1,8}
 
 
 def _en_rules(sentence: str) -> Iterator[Question]:
-    s = sentence.strip().rstrip(".!").strip()
+    s = re.sub(r"\s+([,.;!?])", r"\1", " ".join(sentence.split())).rstrip(".!,;").strip()
     low = s[:1].lower() + s[1:]
     m = _EN_COUNT.match(low)
     if m:
         n = int(m["num"]) if m["num"].isdigit() else _EN_NUMBERS[m["num"]]
-        rest = m["rest"]
+        rest = m["rest"].rstrip(" ,;")
         if n >= 2:
-            verbs = (" are ", " lie ", " sit ", " stand ", " hang ", " wait", " play")
-            tail = rest if rest.startswith(verbs) else f" are there{rest}"
-            yield Question("count", f"How many {m['noun']}{tail}?", "numeric", [str(n)])
+            first = rest.split()[0] if rest.split() else ""
+            inserted = first not in checks.FINITE_PLURAL_VERBS
+            tail = f" are there{rest}" if inserted else rest
+            question = f"How many {m['noun']}{tail}?"
+            problem = checks.count_problem(m["noun"], rest, inserted) or \
+                checks.question_problem(question)
+            yield Question("count", question, "numeric", [str(n)], problem)
     m = _EN_ATTR_PRED.match(low) or _EN_ATTR.search(low)
     if m:
         colour = "grey" if m["colour"] == "gray" else m["colour"]
         answers = [colour] + (["gray"] if colour == "grey" else [])
-        yield Question("attribute", f"What colour is the {m['noun']}?", "open", answers)
+        question = f"What colour is the {m['noun']}?"
+        problem = None if m.re is _EN_ATTR_PRED else checks.attribute_problem(m["noun"], low)
+        yield Question("attribute", question, "open", answers,
+                       problem or checks.question_problem(question))
     m = _EN_REL.match(low)
     if m:
         obj = re.sub(r"^(?:a|an) ", "the ", m["obj"])
-        yield Question("relation", f"What {m['verb']} {m['rel']} {obj}?", "open",
-                       list(dict.fromkeys([m["subj"], m["subj"].split()[-1]])))
+        answers = list(dict.fromkeys([m["subj"], m["subj"].split()[-1]]))
+        question = f"What {m['verb']} {m['rel']} {obj}?"
+        yield Question("relation", question, "open", answers,
+                       checks.answer_problem(answers) or checks.question_problem(question))
     m = _EN_OBJECT.match(low)
     if m:
-        yield Question("object", "What is shown in the image?", "open",
-                       list(dict.fromkeys([m["obj"], m["obj"].split()[-1]])))
+        answers = list(dict.fromkeys([m["obj"], m["obj"].split()[-1]]))
+        yield Question("object", "What is shown in the image?", "open", answers,
+                       checks.answer_problem(answers))
 
 
 def _zh_number(text: str) -> int:
@@ -136,11 +155,18 @@ def _zh_rules(sentence: str) -> Iterator[Question]:
 
 
 def caption_questions(caption: str, rules: list[str] | tuple[str, ...] = RULES) -> list[Question]:
-    """Every question the rules make from a caption (one pass per sentence), deduplicated.
+    """Every well-formed question the rules make from a caption, deduplicated.
 
     >>> [(q.question, q.answers) for q in caption_questions("Two dogs sit on a bench.")]
     [('How many dogs sit on a bench?', ['2'])]
     """
+    return [q for q in caption_candidates(caption, rules) if q.problem is None]
+
+
+def caption_candidates(caption: str,
+                       rules: list[str] | tuple[str, ...] = RULES) -> list[Question]:
+    """Every question the rules make from a caption (one pass per sentence), deduplicated,
+    each with `problem` set when it is malformed."""
     splitter = r"[。！；;]" if is_chinese(caption) else r"(?<=[.!?;])\s+"
     apply: Callable[[str], Iterator[Question]] = _zh_rules if is_chinese(caption) else _en_rules
     found: dict[str, Question] = {}
@@ -152,60 +178,62 @@ def caption_questions(caption: str, rules: list[str] | tuple[str, ...] = RULES) 
     return list(found.values())
 
 
-@dataclass(frozen=True)
-class CaptionRow:
-    """One captioned image: its key, image path (relative to the output folder), caption."""
+@dataclass
+class CaptionSummary:
+    """What `run_from_captions` wrote: items per rule, captions that gave none, rejects."""
 
-    key: str
-    image: str
-    caption: str
+    out_path: Path
+    per_rule: dict[str, int] = field(default_factory=dict)
+    n_captions: int = 0
+    unused: int = 0
+    generated: int = 0
+    rejected_questions: int = 0
+    rejected_rows: int = 0
+    rejects_path: Path | None = None
 
-
-def _safe(text: str) -> str:
-    out = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "_.-") else "_" for ch in text)
-    return out.strip("._-")[:80] or "row"
-
-
-def _relative_image(source_dir: Path, image: str, out_dir: Path, where: str) -> str:
-    path = (source_dir / image).resolve()
-    rel = os.path.relpath(path, out_dir.resolve())
-    if rel.startswith(".."):
-        raise InputError(f"image '{image}' lies outside the output folder {out_dir}; write "
-                         "--out into a folder that contains the images", path=where,
-                         field="image")
-    return Path(rel).as_posix()
+    @property
+    def total(self) -> int:
+        """Items written."""
+        return sum(self.per_rule.values())
 
 
-def _pick(row: dict[str, Any], names: tuple[str, ...]) -> Any:
-    return next((row[n] for n in names if row.get(n) not in (None, "")), None)
+@dataclass
+class CaptionReject:
+    """A caption row that could not be read, or a generated question that was malformed."""
+
+    where: str
+    field: str
+    reason: str
+    row: dict[str, Any]
+
+    def message(self) -> str:
+        """`WHERE: field=FIELD: reason` (one line)."""
+        return f"{self.where}: field={self.field}: {self.reason}"
 
 
-_CAPTION_KEYS = ("caption", "text", "description", "sentence")
-_IMAGE_KEYS = ("image", "image_path", "file_name", "filename", "path")
-
-
-def _table_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
-    if path.suffix.lower() == ".csv":
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            raise InputError("file not found", path=str(path)) from None
-        numbered = enumerate(csv.DictReader(io.StringIO(text)), start=2)
+def read_captions(path: str | Path, out_dir: str | Path, image_root: str | Path | None = None
+                  ) -> tuple[list[CaptionRow], list[CaptionReject], ImagePlacer]:
+    """Captioned images from COCO captions JSON, a Flickr8k token file, JSONL or CSV
+    (columns image + caption, optional id), or a Hugging Face dataset folder; image paths
+    are made relative to `out_dir` (images outside it are copied in when written)."""
+    path, out_dir = Path(path), Path(out_dir)
+    placer = ImagePlacer(out_dir, Path(image_root) if image_root else None)
+    if not path.exists():
+        raise InputError("file not found", path=str(path))
+    if path.is_dir():
+        found = [(str(path), row) for row in _hf_rows(path, out_dir)]
     else:
-        numbered = iter_jsonl(path)
-    for line, row in numbered:
-        if not isinstance(row, dict):
-            raise InputError("expected a JSON object", path=str(path), line=line)
-        caption, image = _pick(row, _CAPTION_KEYS), _pick(row, _IMAGE_KEYS)
-        if not isinstance(caption, str) or not caption.strip():
-            raise InputError(f"no caption (one of {', '.join(_CAPTION_KEYS)})", path=str(path),
-                             line=line, field="caption")
-        if not isinstance(image, str):
-            raise InputError(f"no image path (one of {', '.join(_IMAGE_KEYS)})",
-                             path=str(path), line=line, field="image")
-        key = str(row.get("id") or Path(image).stem)
-        yield CaptionRow(_safe(key), _relative_image(path.parent, image, out_dir,
-                                                     f"{path}:{line}"), caption)
+        found = list(read_caption_rows(path, placer))
+    rows, rejects = [], []
+    keys: dict[str, int] = {}
+    for where, row in found:
+        if isinstance(row, CaptionProblem):
+            rejects.append(CaptionReject(where, row.field, row.reason, row.row))
+            continue
+        keys[row.key] = keys.get(row.key, 0) + 1
+        key = row.key if keys[row.key] == 1 else f"{row.key}_{keys[row.key]}"
+        rows.append(CaptionRow(key, row.image, row.caption))
+    return rows, rejects, placer
 
 
 def _hf_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
@@ -222,13 +250,17 @@ def _hf_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
                          path=str(path)) from None
     if hasattr(data, "keys"):  # a DatasetDict: take its first split
         data = data[sorted(data.keys())[0]]
+    placer = ImagePlacer(out_dir, None)
     for index, row in enumerate(data):
         caption, image = _pick(row, _CAPTION_KEYS), _pick(row, _IMAGE_KEYS)
         if not isinstance(caption, str):
             raise InputError(f"row {index}: no caption column", path=str(path), field="caption")
-        key = _safe(str(row.get("id") or f"r{index:05d}"))
+        key = safe_key(str(row.get("id") or f"r{index:05d}"))
         if isinstance(image, str):
-            yield CaptionRow(key, _relative_image(path, image, out_dir, str(path)), caption)
+            try:
+                yield CaptionRow(key, placer.place(path, image), caption)
+            except ValueError as exc:
+                raise InputError(f"row {index}: {exc}", path=str(path), field="image") from None
             continue
         if image is None or not hasattr(image, "save"):
             raise InputError(f"row {index}: no image column", path=str(path), field="image")
@@ -238,76 +270,86 @@ def _hf_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
         yield CaptionRow(key, f"images/{key}.png", caption)
 
 
-def read_captions(path: str | Path, out_dir: str | Path) -> list[CaptionRow]:
-    """Captioned images from a JSONL or CSV file (columns image + caption, optional id) or a
-    Hugging Face dataset folder; image paths are made relative to `out_dir`."""
-    path, out_dir = Path(path), Path(out_dir)
-    rows = list(_hf_rows(path, out_dir) if path.is_dir() else _table_rows(path, out_dir))
-    keys: dict[str, int] = {}
-    unique = []
-    for row in rows:
-        keys[row.key] = keys.get(row.key, 0) + 1
-        key = row.key if keys[row.key] == 1 else f"{row.key}_{keys[row.key]}"
-        unique.append(CaptionRow(key, row.image, row.caption))
-    return unique
+def _pick(row: dict[str, Any], names: tuple[str, ...]) -> Any:
+    return next((row[n] for n in names if row.get(n) not in (None, "")), None)
 
 
-@dataclass
-class CaptionSummary:
-    """What `run_from_captions` wrote: items per rule and captions that gave none."""
+_CAPTION_KEYS = CAPTION_KEYS
+_IMAGE_KEYS = IMAGE_KEYS
 
-    out_path: Path
-    per_rule: dict[str, int] = field(default_factory=dict)
-    n_captions: int = 0
-    unused: int = 0
 
-    @property
-    def total(self) -> int:
-        """Items written."""
-        return sum(self.per_rule.values())
+def _layer_of(capability: str, taxonomy: dict[str, str]) -> str | None:
+    if capability in taxonomy:
+        return taxonomy[capability]
+    prefix = capability.split(".", 1)[0]
+    return prefix if not taxonomy and prefix in LAYERS else None
 
 
 def caption_items(rows: list[CaptionRow], params: CaptionParams, taxonomy: dict[str, str],
-                  created_at: datetime) -> tuple[list[Item], int]:
-    """Items from captioned rows, and the number of captions no rule understood."""
+                  created_at: datetime) -> tuple[list[Item], int, list[CaptionReject]]:
+    """Items from captioned rows, the number of captions no rule understood, and the
+    malformed questions that were rejected (with their reasons)."""
     unknown = [r for r in params.rules if r not in RULES]
     if unknown:
         raise ConfigError(f"captions.rules: unknown rule(s) {unknown} (known: {', '.join(RULES)})")
     for rule in params.rules:
         capability = params.capabilities.get(rule)
-        if capability not in taxonomy:
+        if capability is None or _layer_of(capability, taxonomy) is None:
             raise ConfigError(f"captions.capabilities.{rule}: '{capability}' is not in the "
                               f"params taxonomy (known: {', '.join(sorted(taxonomy))})")
-    items, unused = [], 0
+    items, unused, rejected = [], 0, []
     for row in rows:
-        questions = caption_questions(row.caption, params.rules)
-        unused += not questions
-        for n, q in enumerate(questions, start=1):
+        candidates = caption_candidates(row.caption, params.rules)
+        good = [q for q in candidates if q.problem is None]
+        unused += not good
+        for q in candidates:
+            if q.problem:
+                rejected.append(CaptionReject(f"caption {row.key}", "question", q.problem, {
+                    "caption": row.caption, "image": row.image, "rule": q.rule,
+                    "question": q.question, "answers": q.answers}))
+        for n, q in enumerate(good, start=1):
             capability = params.capabilities[q.rule]
             items.append(Item.model_validate({
                 "id": f"cap.{row.key}.{q.rule}{n}", "image": row.image, "question": q.question,
                 "task": q.task, "answers": q.answers, "capability": capability,
-                "layer": taxonomy[capability], "difficulty": params.difficulty.get(q.rule, "medium"),
+                "layer": _layer_of(capability, taxonomy),
+                "difficulty": params.difficulty.get(q.rule, "medium"),
                 "source": f"rewrite:{q.rule}", "group": row.image, "created_at": created_at,
                 "meta": {"caption": row.caption, "lang": "zh" if is_chinese(row.caption) else "en"},
             }))
-    return items, unused
+    return items, unused, rejected
 
 
-def run_from_captions(params_path: str | Path, captions: str | Path, out: str | Path,
+def run_from_captions(params_path: str | Path, captions: str | Path, out: str | Path, *,
+                      image_root: str | Path | None = None, on_error: str = "fail"
                       ) -> CaptionSummary:
-    """Read captions, apply the rules of params `captions`, write items atomically."""
+    """Read captions, apply the rules of params `captions`, write items atomically.
+
+    Caption rows that cannot be used (no caption, image not found) are problems: with
+    `on_error="fail"` they are all raised at once (ValidationFailed) and nothing is written;
+    with `"skip"` they go to `<out>.rejects.jsonl` with the malformed questions.
+    """
     from bench_kit.authoring.templates import load_taxonomy
+    from bench_kit.errors import ValidationFailed
     from bench_kit.params import load_params, section
 
     params = load_params(params_path)
     settings = section(params, "captions", CaptionParams, source=str(params_path))
-    taxonomy = load_taxonomy(params, source=str(params_path))
+    taxonomy = load_taxonomy(params, source=str(params_path)) if params.get("taxonomy") else {}
     created = settings.created_at or datetime.now(timezone.utc).replace(microsecond=0)
     if created.tzinfo is None:
         raise ConfigError(f"{params_path}: captions.created_at: must carry a timezone")
-    rows = read_captions(captions, Path(out).parent)
-    items, unused = caption_items(rows, settings, taxonomy, created)
+    out = Path(out)
+    rows, row_rejects, placer = read_captions(captions, out.parent, image_root)
+    if row_rejects and on_error != "skip":
+        raise ValidationFailed([r.message() for r in row_rejects], path=str(captions))
+    items, unused, question_rejects = caption_items(rows, settings, taxonomy, created)
+    placer.write()
     write_jsonl(out, items)
+    rejects = row_rejects + question_rejects
+    rejects_file = out.with_name(out.stem + ".rejects.jsonl")
+    write_jsonl(rejects_file, [{"where": r.where, "field": r.field, "reason": r.reason,
+                                "row": r.row} for r in rejects])
     per_rule = {rule: sum(i.source == f"rewrite:{rule}" for i in items) for rule in settings.rules}
-    return CaptionSummary(Path(out), per_rule, len(rows), unused)
+    return CaptionSummary(out, per_rule, len(rows), unused, len(items) + len(question_rejects),
+                          len(question_rejects), len(row_rejects), rejects_file)

@@ -14,6 +14,9 @@ class BenchKitGroup(click.Group):
     """A click group whose commands turn BenchKitError into a one-line message + exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from bench_kit.params import on_defaults
+
+        on_defaults(info)
         try:
             return super().invoke(ctx)
         except ValidationFailed as exc:
@@ -30,10 +33,11 @@ class BenchKitGroup(click.Group):
 
 
 def params_option(func: Callable) -> Callable:
-    """`--params FILE` (default params.yaml)."""
+    """`--params FILE` (default params.yaml; without one, the documented defaults)."""
     return click.option("--params", "params_path", default="params.yaml", show_default=True,
                         type=click.Path(dir_okay=False),
-                        help="params.yaml to read settings from.")(func)
+                        help="params.yaml to read settings from (when ./params.yaml does not "
+                             "exist, every section takes its documented defaults).")(func)
 
 
 def info(message: str) -> None:

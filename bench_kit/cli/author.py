@@ -161,28 +161,46 @@ def variants(params_path: str, items_path: str, annotations: str | None, templat
 @author.command("from-captions")
 @params_option
 @click.option("--captions", required=True, type=click.Path(),
-              help="JSONL or CSV with image + caption columns (optional id), or a Hugging "
-                   "Face dataset folder (save_to_disk).")
+              help="COCO captions JSON (annotations + images), a Flickr8k token file "
+                   "(NAME.jpg#N<TAB>caption), JSONL or CSV with image + caption columns "
+                   "(optional id), or a Hugging Face dataset folder (save_to_disk).")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
-              help="Items file to write; image paths are made relative to its folder.")
-def from_captions(params_path: str, captions: str, out_path: str) -> None:
+              help="Items file to write; image paths are made relative to its folder "
+                   "(images outside it are copied to images/ next to it).")
+@click.option("--image-root", default=None, type=click.Path(file_okay=False),
+              help="Folder holding the images the captions name [default: the captions "
+                   "file's folder]; paths that do not exist are found by their trailing parts.")
+@click.option("--on-error", type=click.Choice(["fail", "skip"]), default="fail",
+              show_default=True,
+              help="fail: list every unusable caption row and write nothing; skip: write the "
+                   "good ones and the rejects (with reasons) to OUT.rejects.jsonl.")
+def from_captions(params_path: str, captions: str, out_path: str, image_root: str | None,
+                  on_error: str) -> None:
     """Turn image captions into questions by rules (English and Chinese).
 
     Rules (params captions.rules): count, attribute (colour), relation, object; each takes
     its gold from the statement, e.g. "Two dogs sit on a bench." -> "How many dogs sit on a
-    bench?" (2). Items are marked `source: rewrite:<rule>`.
+    bench?" (2). Every generated question is checked (the counted or coloured word is a
+    whole noun, the question parses, no dangling words); malformed ones are never written:
+    they go to OUT.rejects.jsonl with the reason. Items are marked `source: rewrite:<rule>`.
 
     \b
     Example:
       bench-kit author from-captions --captions datasets/mine/captions.jsonl \\
           --out datasets/mine/items.captions.jsonl
+      bench-kit author from-captions --captions annotations/captions_val2017.json \\
+          --image-root val2017 --out datasets/coco/items.jsonl --on-error skip
     """
     from bench_kit.authoring.captions import run_from_captions
 
-    summary = run_from_captions(params_path, captions, out_path)
+    summary = run_from_captions(params_path, captions, out_path, image_root=image_root,
+                                on_error=on_error)
     rules = ", ".join(f"{rule} {n}" for rule, n in summary.per_rule.items())
     info(f"wrote {summary.total} items ({rules}) from {summary.n_captions} captions to "
-         f"{summary.out_path}; {summary.unused} captions matched no rule")
+         f"{summary.out_path}; {summary.unused} captions gave no well-formed question")
+    info(f"kept {summary.total} of {summary.generated} generated questions; rejected "
+         f"{summary.rejected_questions} malformed questions and {summary.rejected_rows} "
+         f"caption rows (reasons in {summary.rejects_path})")
 
 
 @author.group("review", cls=BenchKitGroup)

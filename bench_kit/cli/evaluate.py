@@ -61,7 +61,8 @@ class _ProgressLine:
               help="Show the image, no image (question only), or a mid-grey image of the "
                    "same size.")
 @click.option("--out", "out_path", default=None, type=click.Path(dir_okay=False),
-              help="Predictions JSONL to write [default: results/<bench>/<model>/<mode>.jsonl].")
+              help="Predictions JSONL to write [default: scratch/eval/<model>/<mode>.jsonl, "
+                   "never a pipeline output; the pipeline's stages give --out themselves].")
 @click.option("--params", "params_path", default="params.yaml", show_default=True,
               type=click.Path(dir_okay=False), help="params.yaml to read settings from.")
 @click.option("--limit", default=None, type=click.IntRange(min=1),
@@ -104,8 +105,10 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
     from bench_kit.cli._common import info
     from bench_kit.eval.runner import RunSpec, run_eval
 
+    if out_path is None:  # a hand run must not overwrite the DVC stage's results/ output
+        out_path = str(Path("scratch") / "eval" / model / f"{mode}.jsonl")
     spec = RunSpec(model=model, mode=mode, items=Path(items_path) if items_path else None,
-                   out=Path(out_path) if out_path else None,
+                   out=Path(out_path),
                    root=Path(root) if root else None, params=Path(params_path),
                    limit=limit, fresh=fresh, circular=circular, max_cost=max_cost,
                    max_requests=max_requests)

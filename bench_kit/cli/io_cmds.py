@@ -6,7 +6,7 @@ import click
 
 from bench_kit.cli._common import info
 
-IMPORT_FORMATS = ("csv", "jsonl", "vlmevalkit", "hf")
+IMPORT_FORMATS = ("csv", "jsonl", "vlmevalkit", "hf", "checklist-csv")
 EXPORT_FORMATS = ("vlmevalkit", "hf")
 
 
@@ -35,17 +35,45 @@ EXPORT_FORMATS = ("vlmevalkit", "hf")
                                             "the first].")
 @click.option("--max-image-mb", default=32, show_default=True, type=click.IntRange(1, 1024),
               help="Refuse images (and base64 fields) larger than this.")
+@click.option("--map", "column_map", multiple=True, metavar="FIELD=COLUMN",
+              help="Read FIELD (question, answer, answers, choices, image, id, category, "
+                   "hint) from COLUMN; repeatable.")
+@click.option("--image-root", default=None, type=click.Path(file_okay=False),
+              help="Find stored image paths that do not exist (e.g. absolute paths from "
+                   "another machine) by their trailing parts under this folder.")
+@click.option("--expand", is_flag=True,
+              help="Every row's ground_truth holds Donut-style question/answer pairs: one "
+                   "item per pair (detected without the flag; with it, a row without pairs "
+                   "is a problem).")
+@click.option("--on-error", type=click.Choice(["fail", "skip"]), default="fail",
+              show_default=True,
+              help="fail: list every problem and write nothing; skip: write the good rows "
+                   "and the rejected ones (with reasons) to ITEMS.rejects.jsonl.")
 @click.option("--params", "params_path", default=None, type=click.Path(dir_okay=False),
               help="params.yaml whose taxonomy gives layers [default: ./params.yaml if any].")
 def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
                capability: str | None, layer: str | None, difficulty: str,
                category_map: str | None, id_prefix: str, hint: str, split: str | None,
-               max_image_mb: int, params_path: str | None) -> None:
-    """Import items from CSV, JSONL, VLMEvalKit TSV or a local Hugging Face dataset.
+               max_image_mb: int, column_map: tuple[str, ...], image_root: str | None,
+               expand: bool, on_error: str, params_path: str | None) -> None:
+    """Import items from an existing benchmark file.
 
-    Every row is validated before anything is written; a bad row stops the import with
-    one line naming the file, line and field. Images are stored by content hash under
-    images/ next to the output; imported items get `source: import:FORMAT`.
+    \b
+    FORMAT is one of:
+      csv            CSV with a header (image paths relative to the file)
+      jsonl          JSON Lines (vlmeter-style checks too)
+      vlmevalkit     VLMEvalKit TSV (base64 images or image_path)
+      hf             Hugging Face dataset: save_to_disk folder, parquet file(s),
+                     or an imagefolder with metadata.jsonl/metadata.csv
+      checklist-csv  long-form checklists (DSG/TIFA): one row per (prompt, check)
+
+    Columns are recognised by common names (question/problem/query/prompt,
+    answer/answers/gt/label, image/images/image_path/file_name); use --map for others.
+    Multi-answer golds (A;C, A,C, ["A","C"]) make multi-answer items, box answers
+    (x1,y1,x2,y2) grounding items. Every row is read first: problems are listed one per
+    line (FILE:LINE: field=FIELD: reason) and nothing is written, unless --on-error skip.
+    Images are stored by content hash under images/ next to the output; imported items
+    get `source: import:FORMAT`.
 
     \b
     Example:
@@ -53,17 +81,25 @@ def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
           --category-map mmb_categories.yaml --created-at 2026-01-31T00:00:00Z
       bench-kit import jsonl checklist.jsonl --out datasets/mine/items.jsonl \\
           --capability perception.count
+      bench-kit import csv mine.csv --out datasets/mine/items.jsonl \\
+          --map question=prompt_text --map answer=gold --on-error skip
     """
+    from pathlib import Path
+
     from bench_kit.exchange.importers import run_import
 
     summary = run_import(fmt, src, out_path, params_path=params_path,
                          category_map=category_map, created_at=created_at,
                          capability=capability, layer=layer, difficulty=difficulty,
                          id_prefix=id_prefix, hint=hint, split=split,
-                         max_image_bytes=max_image_mb * 1024 * 1024)
+                         max_image_bytes=max_image_mb * 1024 * 1024, column_map=column_map,
+                         image_root=Path(image_root) if image_root else None, expand=expand,
+                         on_error=on_error)
     tasks = ", ".join(f"{n} {task}" for task, n in summary.by_task.items())
     info(f"imported {summary.items} items ({tasks}) and {summary.images} images "
          f"-> {summary.out_path}")
+    if summary.rejected:
+        info(f"rejected {summary.rejected} rows (reasons in {summary.rejects_path})")
     if summary.not_in_taxonomy:
         info(f"warning: capabilities not in the taxonomy: {', '.join(summary.not_in_taxonomy)}")
 

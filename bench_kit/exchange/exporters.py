@@ -57,6 +57,17 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+def vlmevalkit_answer(item: Item) -> str:
+    """The `answer` cell: the gold letter, or for a multi-answer mc item its letters joined
+    by commas in option order ("A,C"), the form our importer and the VLMEvalKit reading in
+    tests/exchange/test_real_fixtures.py split back into several golds."""
+    if not item.answers:
+        return ""
+    if item.task == "mc" and len(item.answers) > 1:
+        return ",".join(sorted(item.answers))
+    return item.answers[0]
+
+
 def tsv_row(item: Item, root: Path, seen: dict[str, str] | None = None) -> dict[str, str]:
     """One item as a VLMEvalKit TSV row (images base64-embedded).
 
@@ -79,7 +90,7 @@ def tsv_row(item: Item, root: Path, seen: dict[str, str] | None = None) -> dict[
         "image": image_cell,
         "question": item.question,
         "hint": _cell(meta.get("hint")),
-        "answer": item.answers[0] if item.answers else "",
+        "answer": vlmevalkit_answer(item),
         "category": _cell(meta.get("category", item.capability)),
         "l2-category": _cell(meta.get("l2-category", item.layer)),
         "split": _cell(meta.get("split")),

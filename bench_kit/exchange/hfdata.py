@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from bench_kit.errors import InputError
-from bench_kit.exchange.imagefiles import ImageStore
-from bench_kit.exchange.rows import IMPORTERS, ImportOptions
+from bench_kit.exchange.imagefiles import ImageStore, locate_image
+from bench_kit.exchange.rows import IMPORTERS, BadRow, ImportOptions, RowError, map_columns
+from bench_kit.exchange.tabular import store_local_images
 from bench_kit.io import atomic_path, resolve_image
 from bench_kit.types import Item
 
@@ -29,19 +30,23 @@ def _is_image_value(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(_is_image_value(v) for v in value)
 
 
-def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore) -> str:
+def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
+                 image_root: Path | None) -> str:
     if value.get("bytes"):
         return store.add(bytes(value["bytes"]))
     path = value.get("path")
     if not path:
         raise ValueError("image has neither bytes nor a path")
-    full = Path(path) if Path(path).is_absolute() else resolve_image(folder, path)
-    return store.add_file(full)
+    return store.add_file(locate_image(folder, str(path), image_root))
 
 
-def _rows_with_images(rows: Iterator[dict[str, Any]], folder: Path, src: Path,
-                      store: ImageStore) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Replace every image-valued column by stored paths (several columns -> a list)."""
+def _rows_with_images(rows: Iterator[dict[str, Any]], folder: Path, opts: ImportOptions,
+                      store: ImageStore) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
+    """Replace every image-valued column ({bytes, path} structs, lists of them, or path
+    strings in the image column) by stored paths; several images -> a list, in order.
+
+    A row whose image cannot be found or decoded comes as a `BadRow`.
+    """
     for number, row in enumerate(rows, start=1):
         columns = [k for k, v in row.items() if _is_image_value(v)]
         stored: list[str] = []
@@ -51,14 +56,23 @@ def _rows_with_images(rows: Iterator[dict[str, Any]], folder: Path, src: Path,
                 value = row.pop(key)
                 as_list = as_list or isinstance(value, list)
                 for one in value if isinstance(value, list) else [value]:
-                    stored.append(_image_bytes(one, folder, store))
-        except ValueError as exc:
-            raise InputError(str(exc), path=str(src), line=number,
-                             field=columns[0] if columns else "image") from None
-        if stored:
-            row["image"] = stored if as_list else stored[0]
-        if row.get("images") == []:
-            del row["images"]
+                    stored.append(_image_bytes(one, folder, store, opts.image_root))
+            if row.get("images") == []:
+                del row["images"]
+            row = map_columns(row, opts.column_map)
+            paths = row.get("image")
+            if stored:
+                row["image"] = stored if as_list else stored[0]
+            elif isinstance(paths, str) and paths.strip() or \
+                    isinstance(paths, list) and paths and all(isinstance(p, str) for p in paths):
+                row["image"] = store_local_images(paths, folder, store, opts.image_root)
+        except (ValueError, RowError) as exc:
+            reason = exc.reason if isinstance(exc, RowError) else str(exc)
+            field = exc.field if isinstance(exc, RowError) else (columns[0] if columns
+                                                                  else "image")
+            yield number, BadRow(field, reason, {k: v for k, v in row.items()
+                                                 if not _is_image_value(v)})
+            continue
         yield number, row
 
 
@@ -109,7 +123,6 @@ def _imagefolder_rows(folder: Path) -> Iterator[dict[str, Any]]:
     for row in rows:
         if not isinstance(row, dict) or not row.get("file_name"):
             raise InputError("every metadata row needs a file_name", path=str(meta))
-        row["image"] = {"bytes": None, "path": str(row.pop("file_name"))}
         yield row
 
 
@@ -119,17 +132,18 @@ def read_hf(src: Path, opts: ImportOptions, store: ImageStore):
     if not src.exists():
         raise InputError("not found", path=str(src))
     if src.is_dir() and any((src / m).is_file() for m in _DISK_MARKERS):
-        yield from _rows_with_images(_disk_rows(src, opts.split), src, src, store)
+        yield from _rows_with_images(_disk_rows(src, opts.split), src, opts, store)
         return
     folder = src / opts.split if src.is_dir() and opts.split else src
     if folder.is_dir() and any((folder / m).is_file() for m in _METADATA):
-        yield from _rows_with_images(_imagefolder_rows(folder), folder, src, store)
+        yield from _rows_with_images(_imagefolder_rows(folder), folder, opts, store)
         return
     files = _parquet_files(src, opts.split)
     if not files:
         raise InputError("no dataset found: expected a save_to_disk folder, parquet files, or "
                          "an imagefolder with metadata.jsonl/metadata.csv", path=str(src))
-    yield from _rows_with_images(_parquet_rows(files), src, src, store)
+    yield from _rows_with_images(_parquet_rows(files), src if src.is_dir() else src.parent,
+                                 opts, store)
 
 
 def _json_or_none(value: Any) -> str | None:

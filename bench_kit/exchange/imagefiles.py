@@ -91,11 +91,59 @@ class ImageStore:
             raise ValueError(f"image file '{path.name}' larger than {self.max_bytes} bytes")
         return self.add(path.read_bytes())
 
-    def write(self, root: str | Path) -> int:
-        """Write every image under `root` (skipping identical files); return how many."""
+    def write(self, root: str | Path, only: set[str] | None = None) -> int:
+        """Write the images (those in `only`, if given) under `root`, skipping identical
+        files; return how many."""
         root = Path(root)
-        for rel, data in sorted(self.files.items()):
+        files = {k: v for k, v in self.files.items() if only is None or k in only}
+        for rel, data in sorted(files.items()):
             target = root / rel
             if not (target.is_file() and target.read_bytes() == data):
                 write_bytes(target, data)
-        return len(self.files)
+        return len(files)
+
+
+def _stored_parts(stored: str) -> tuple[str, ...]:
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    pure = PureWindowsPath(stored) if "\\" in stored or stored[1:2] == ":" else \
+        PurePosixPath(stored)
+    return tuple(p for p in pure.parts if p not in ("/", "\\") and not p.endswith((":\\", ":")))
+
+
+def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> Path:
+    """The existing file a stored image path names.
+
+    A relative path is looked up under `folder` (never escaping it); an absolute path is used
+    when it exists. A path that does not exist (e.g. an absolute path from another machine,
+    as VLMEvalKit's localised TSVs carry) is looked up by its trailing parts under
+    `image_root`, longest first: `/data/LMUData/images/MMBench/1.jpg` finds
+    `<image_root>/MMBench/1.jpg` or `<image_root>/1.jpg`.
+
+    Raises ValueError naming the path when no file is found.
+    """
+    from bench_kit.io import resolve_image
+
+    stored = str(stored).strip()
+    if not stored:
+        raise ValueError("image path is empty")
+    parts = _stored_parts(stored)
+    absolute = stored.startswith(("/", "\\")) or stored[1:2] == ":"
+    if absolute:
+        if Path(stored).is_file():
+            return Path(stored)
+    elif ".." not in parts:
+        full = resolve_image(folder, "/".join(parts))
+        if full.is_file():
+            return full
+    if image_root is not None:
+        for k in range(len(parts), 0, -1):
+            candidate = Path(image_root, *parts[-k:])
+            if candidate.is_file():
+                return candidate
+        raise ValueError(f"image file '{stored}' not found (nor by its trailing parts under "
+                         f"--image-root {image_root})")
+    if ".." in parts:
+        raise ValueError(f"image path '{stored}' escapes the source folder")
+    hint = "; give --image-root DIR to find it by its trailing path parts" if absolute else ""
+    raise ValueError(f"image file '{stored}' not found{hint}")

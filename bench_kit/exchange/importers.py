@@ -8,37 +8,95 @@ leaves no partial output.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, ValidationFailed
 from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.rows import (
     IMPORTERS,
+    BadRow,
     ImportOptions,
     ImportSummary,
     Reader,
     RowError,
+    no_question_reason,
     row_to_item,
 )
+from bench_kit.exchange.expand import expand_pairs
 from bench_kit.io import write_jsonl
 from bench_kit.types import Item
 
 
 def _reader(fmt: str) -> Reader:
     # the format modules register their readers when imported
-    from bench_kit.exchange import hfdata, tabular  # noqa: F401
+    from bench_kit.exchange import checklists, hfdata, tabular  # noqa: F401
 
     return IMPORTERS.get(fmt)
 
 
+def import_formats() -> list[str]:
+    """Every registered import format."""
+    _reader("csv")
+    return sorted(IMPORTERS.names())
+
+
+@dataclass
+class Reject:
+    """A source row that did not become an item, and why."""
+
+    line: int
+    field: str
+    reason: str
+    id: str | None = None
+    row: dict[str, Any] = field(default_factory=dict)
+
+    def message(self, src: str | Path) -> str:
+        """`FILE:LINE: id=ID field=FIELD: reason` (one line)."""
+        who = f"id={self.id} " if self.id else ""
+        return f"{src}:{self.line}: {who}field={self.field}: {self.reason}"
+
+
+@dataclass
+class ImportResult:
+    """Everything read from a source: the good items, their images, the rejected rows."""
+
+    items: list[Item]
+    store: ImageStore
+    rejects: list[Reject]
+
+
+class ImportFailed(ValidationFailed):
+    """Rows of the source have problems; `problems` holds one line per problem."""
+
+
+def _safe_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A rejected row as JSON can store it (long cells such as base64 images shortened)."""
+    out = {}
+    for key, value in row.items():
+        if key.startswith("_"):
+            continue
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError):
+            value = repr(value)[:200]
+        if isinstance(value, str) and len(value) > 500:
+            value = value[:200] + f"… ({len(value)} characters)"
+        out[str(key)] = value
+    return out
+
+
 def read_import(fmt: str, src: str | Path, opts: ImportOptions,
-                now: datetime | None = None) -> tuple[list[Item], ImageStore]:
+                now: datetime | None = None) -> ImportResult:
     """Read and validate every row of `src`; nothing is written.
 
+    Row problems are collected (never raised); file-level problems raise.
+
     Raises:
-        InputError: the first bad row, naming the file, line and field.
+        InputError: an unreadable file, or a source without a question column.
         UnknownNameError: an unknown format.
     """
     reader = _reader(fmt)
@@ -46,38 +104,83 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
     now = now or datetime.now(timezone.utc).replace(microsecond=0)
     store = ImageStore(opts.max_image_bytes)
     items: list[Item] = []
+    rejects: list[Reject] = []
     seen: dict[str, int] = {}
-    for number, row in reader(src, opts, store):
+    for line, row in reader(src, opts, store):
+        if isinstance(row, BadRow):
+            rejects.append(Reject(line, row.field, row.reason, _row_id(row.row),
+                                  _safe_row(row.row)))
+            continue
         try:
-            item = row_to_item(row, fmt, opts, now, number)
+            rows = expand_pairs(row, line, opts.expand)
         except RowError as exc:
-            raise InputError(exc.reason, path=str(src), line=number, field=exc.field) from None
-        if item.id in seen:
-            raise InputError(f"duplicate id '{item.id}' (first at {seen[item.id]})",
-                             path=str(src), line=number, field="id")
-        seen[item.id] = number
-        items.append(item)
-    if not items:
+            rejects.append(Reject(line, exc.field, exc.reason, _row_id(row), _safe_row(row)))
+            continue
+        for one in rows:
+            try:
+                item = row_to_item(dict(one), fmt, opts, now, line)
+            except RowError as exc:
+                rejects.append(Reject(line, exc.field, exc.reason, _row_id(one),
+                                      _safe_row(one)))
+                continue
+            if item.id in seen:
+                rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
+                                                  f"{seen[item.id]})", item.id, _safe_row(one)))
+                continue
+            seen[item.id] = line
+            items.append(item)
+    if rejects and not items and all(r.reason == no_question_reason() for r in rejects):
+        raise InputError(no_question_reason(), path=str(src))
+    if not items and not rejects:
         raise InputError("no rows to import", path=str(src))
-    return items, store
+    return ImportResult(items, store, rejects)
+
+
+def _row_id(row: dict[str, Any]) -> str | None:
+    value = row.get("id", row.get("index"))
+    return str(value).strip() or None if value not in (None, "") else None
+
+
+def rejects_path(out_path: str | Path) -> Path:
+    """Where rejected rows go: `items.jsonl` -> `items.rejects.jsonl`."""
+    out_path = Path(out_path)
+    return out_path.with_name(out_path.stem + ".rejects.jsonl")
+
+
+def write_rejects(path: Path, src: str | Path, rejects: list[Reject]) -> None:
+    """Rejected rows, one JSON object each: line, field, reason, the row itself."""
+    write_jsonl(path, [{"source": str(src), "line": r.line, "id": r.id, "field": r.field,
+                        "reason": r.reason, "row": r.row} for r in rejects])
 
 
 def import_items(fmt: str, src: str | Path, out_path: str | Path,
-                 opts: ImportOptions | None = None) -> ImportSummary:
+                 opts: ImportOptions | None = None, on_error: str = "fail") -> ImportSummary:
     """Import `src` in format `fmt` into an items JSONL file; images go to `<out dir>/images/`.
 
-    All rows are read and validated first; the files are written only when every row passed.
+    Every row is read first. With `on_error="fail"` any row problem raises ImportFailed
+    listing all of them and nothing is written; with `"skip"` the good rows are written and
+    the rejected ones go to `<items>.rejects.jsonl` with their reasons.
     """
     opts = opts or ImportOptions()
-    items, store = read_import(fmt, src, opts)
+    result = read_import(fmt, src, opts)
+    problems = [r.message(src) for r in result.rejects]
+    if problems and (on_error != "skip" or not result.items):
+        raise ImportFailed(problems, path=str(src))
+    items = result.items
     out_path = Path(out_path)
-    n_images = store.write(out_path.parent)
+    used = {rel for item in items for rel in item.images}
+    n_images = result.store.write(out_path.parent, only=used)
     write_jsonl(out_path, items)
+    rejected_to = None
+    if result.rejects:
+        rejected_to = rejects_path(out_path)
+        write_rejects(rejected_to, src, result.rejects)
     by_task: dict[str, int] = {}
     for item in items:
         by_task[item.task] = by_task.get(item.task, 0) + 1
     unknown = sorted({i.capability for i in items} - set(opts.taxonomy)) if opts.taxonomy else []
-    return ImportSummary(out_path, len(items), n_images, dict(sorted(by_task.items())), unknown)
+    return ImportSummary(out_path, len(items), n_images, dict(sorted(by_task.items())), unknown,
+                         rejected=len(result.rejects), rejects_path=rejected_to)
 
 
 def load_category_map(path: str | Path) -> dict[str, str]:
@@ -104,9 +207,28 @@ def parse_created_at(text: str) -> datetime:
     return value
 
 
+def parse_column_map(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """`--map FIELD=COLUMN` values -> {field: column}."""
+    from bench_kit.errors import UsageError
+    from bench_kit.exchange.rows import MAPPABLE_FIELDS
+
+    mapping: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, column = pair.partition("=")
+        name, column = name.strip(), column.strip()
+        if not sep or not name or not column:
+            raise UsageError(f"--map '{pair}': expected FIELD=COLUMN, e.g. question=prompt")
+        if name not in MAPPABLE_FIELDS:
+            raise UsageError(f"--map '{pair}': unknown field '{name}' (one of "
+                             f"{', '.join(MAPPABLE_FIELDS)})")
+        mapping[name] = column
+    return mapping
+
+
 def run_import(fmt: str, src: str | Path, out_path: str | Path, *,
                params_path: str | Path | None = None, category_map: str | Path | None = None,
-               created_at: str | None = None, **options: Any) -> ImportSummary:
+               created_at: str | None = None, column_map: list[str] | tuple[str, ...] = (),
+               on_error: str = "fail", **options: Any) -> ImportSummary:
     """`bench-kit import`: build the options (taxonomy from params, category map) and import."""
     from bench_kit.validate import load_taxonomy
 
@@ -115,5 +237,6 @@ def run_import(fmt: str, src: str | Path, out_path: str | Path, *,
         taxonomy=taxonomy or {},
         category_map=load_category_map(category_map) if category_map else {},
         created_at=parse_created_at(created_at) if created_at else None,
+        column_map=parse_column_map(column_map),
         **{k: v for k, v in options.items() if v is not None})
-    return import_items(fmt, src, out_path, opts)
+    return import_items(fmt, src, out_path, opts, on_error=on_error)

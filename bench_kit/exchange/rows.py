@@ -4,6 +4,7 @@ format shares (choices, answers, checklists, task inference)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +38,9 @@ class ImportOptions:
     hint: Literal["meta", "prepend"] = "meta"
     split: str | None = None
     max_image_bytes: int = MAX_IMAGE_BYTES
+    column_map: dict[str, str] = field(default_factory=dict)
+    image_root: Path | None = None
+    expand: bool = False
 
 
 @dataclass
@@ -48,6 +52,8 @@ class ImportSummary:
     images: int
     by_task: dict[str, int]
     not_in_taxonomy: list[str]
+    rejected: int = 0
+    rejects_path: Path | None = None
 
 
 class RowError(Exception):
@@ -56,6 +62,60 @@ class RowError(Exception):
     def __init__(self, field_name: str, reason: str) -> None:
         super().__init__(f"{field_name}: {reason}")
         self.field, self.reason = field_name, reason
+
+
+@dataclass
+class BadRow:
+    """A row a reader could not prepare (e.g. a missing image): reported, never a crash."""
+
+    field: str
+    reason: str
+    row: dict[str, Any]
+
+
+# Column names recognised without --map, per item field, in order of preference.
+COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
+    "question": ("question", "problem", "query", "prompt", "question_natural_language"),
+    "answer": ("answer", "gt", "label", "gold"),
+    "answers": ("answers",),
+    "image": ("image", "images", "image_path", "file_name"),
+    "choices": ("choices", "options"),
+    "id": ("id", "index", "question_id", "qid"),
+    "category": ("category",),
+    "hint": ("hint",),
+}
+MAPPABLE_FIELDS = tuple(COLUMN_ALIASES)
+# Gold values that say the question has no answer: reported, never taken as golds.
+NON_ANSWERS = {"unanswerable", "unsuitable", "unsuitable image", "n/a"}
+
+
+def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, Any]:
+    """Rename source columns to item fields: `--map FIELD=COLUMN` first, then known aliases.
+
+    Raises RowError when a mapped column is missing from the row.
+    """
+    row = {str(k).strip(): v for k, v in row.items()}
+    for name, column in column_map.items():
+        if column not in row:
+            raise RowError(name, f"--map {name}={column}: no column '{column}' (columns: "
+                                 f"{', '.join(sorted(row))})")
+        value = row.pop(column)
+        row.pop(name, None)
+        row[name] = value
+    for name, aliases in COLUMN_ALIASES.items():
+        if name in column_map or not _blank(row.get(name)):
+            continue
+        for alias in aliases:
+            if alias != name and not _blank(row.get(alias)):
+                row[name] = row.pop(alias)
+                break
+    return row
+
+
+def no_question_reason() -> str:
+    """The message for a source without any question column."""
+    return (f"no question column (looked for {', '.join(COLUMN_ALIASES['question'])}; "
+            "use --map question=COLUMN)")
 
 
 Reader = Callable[[Path, ImportOptions, ImageStore], Iterator[tuple[int, dict[str, Any]]]]
@@ -135,7 +195,7 @@ def parse_choices(row: dict[str, Any]) -> dict[str, str] | None:
         value = row.pop("options", None)
     letters = {k: row.pop(k) for k in LETTERS if k in row}
     if _blank(value):
-        present = {k: v for k, v in letters.items() if not _blank(v)}
+        present = {k: v for k, v in letters.items() if not _blank(v) and not _is_nan(v)}
         return {k: _answer_text(v) for k, v in present.items()} or None
     value = _maybe_json(value, "choices")
     if isinstance(value, list):
@@ -147,20 +207,69 @@ def parse_choices(row: dict[str, Any]) -> dict[str, str] | None:
     return {str(k): _answer_text(v) for k, v in value.items()}
 
 
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and value != value
+
+
+_MULTI_LETTERS = re.compile(r"^\s*[A-J](\s*[;,]\s*[A-J])+\s*$")
+_BOX = re.compile(r"^\s*[\[(]?\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*,\s*"
+                  r"(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*[\])]?\s*$")
+
+
+def box_answer(text: str) -> str | None:
+    """"x1,y1,x2,y2" for a box written as `x1,y1,x2,y2` or `[x1, y1, x2, y2]`, else None."""
+    match = _BOX.match(text)
+    if not match:
+        return None
+    return ",".join(_answer_text(float(v)) for v in match.groups())
+
+
+def non_answer_reason(text: str) -> str | None:
+    """Why a gold value is not an answer (`unanswerable`, `unsuitable`, repeated tokens)."""
+    low = text.strip().lower()
+    if not low:
+        return "empty answer"
+    if low in NON_ANSWERS:
+        return f"'{text}' is not an answer"
+    tokens = low.split()
+    if len(tokens) > 1 and len(set(tokens)) == 1:
+        return f"'{text}' repeats one token; not an answer"
+    return None
+
+
 def parse_answers(row: dict[str, Any], choices: dict[str, str] | None) -> list[str]:
-    """Answers from `answers` (list) or `answer` (one value); mc option text -> its letter."""
+    """Answers from `answers` (list) or `answer` (one value); mc option text -> its letter.
+
+    Multi-answer golds (`A;C`, `A,C`, `["A","C"]`) become several letters; a gold letter
+    naming an empty option and non-answers (`unanswerable`, …) raise RowError.
+    """
     value = row.pop("answers", None)
     single = row.pop("answer", None)
+    name = "answers" if not _blank(value) else "answer"
     if _blank(value):
         value = single
-    value = _maybe_json(value, "answers")
-    if _blank(value):
+    value = _maybe_json(value, name)
+    if _blank(value) or _is_nan(value):
         return []
+    if isinstance(value, list) and len(value) == 4 and not choices and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        value = ",".join(_answer_text(float(v)) for v in value)   # a box [x1, y1, x2, y2]
     values = value if isinstance(value, list) else [value]
     answers = [_answer_text(v) for v in values]
+    for text in answers:
+        reason = non_answer_reason(text)
+        if reason:
+            raise RowError(name, reason)
+    empty = row.pop("_empty_options", [])
     if choices:
+        if len(answers) == 1 and _MULTI_LETTERS.match(answers[0]):
+            answers = re.split(r"\s*[;,]\s*", answers[0].strip())
         by_text = {text: letter for letter, text in choices.items()}
-        answers = [a.upper() if a.upper() in choices else by_text.get(a, a) for a in answers]
+        answers = [a.upper() if a.upper() in choices or a.upper() in empty
+                   else by_text.get(a, a) for a in answers]
+        at_empty = [a for a in answers if a in empty]
+        if at_empty:
+            raise RowError(name, f"gold {at_empty} points at an empty option")
     return answers
 
 
@@ -170,6 +279,8 @@ def infer_task(answers: list[str], choices: dict | None, checks: list | None) ->
         return "checklist"
     if choices:
         return "mc"
+    if answers and all(box_answer(a) for a in answers):
+        return "grounding"
     if answers and all(a.lower() in ("yes", "no") for a in answers):
         return "yesno"
     try:
@@ -182,12 +293,19 @@ def infer_task(answers: list[str], choices: dict | None, checks: list | None) ->
 def _capability(row: dict[str, Any], opts: ImportOptions) -> str:
     if not _blank(row.get("capability")):
         return str(row.pop("capability"))
+    looked_up = []
     for key in ("l2-category", "l2_category", "category"):
-        mapped = opts.category_map.get(str(row.get(key, "")).strip())
+        value = str(row.get(key, "")).strip()
+        mapped = opts.category_map.get(value)
         if mapped:
             return mapped
+        if value:
+            looked_up.append(f"{key}='{value}'")
     if opts.capability:
         return opts.capability
+    if opts.category_map and looked_up:
+        raise RowError("capability", f"--category-map has no entry for {' or '.join(looked_up)}"
+                                     " (add one, or give --capability)")
     raise RowError("capability", "missing: give a capability column, --capability, or a "
                                  "--category-map entry for this row's category")
 
@@ -218,7 +336,11 @@ def _json_safe(name: str, value: Any) -> Any:
 def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetime,
                 number: int) -> Item:
     """Turn one source row into a validated Item (raises RowError naming the field)."""
-    row = {str(k).strip(): v for k, v in row.items() if not _blank(v)}
+    columns = {str(k).strip() for k in row}
+    empty_options = [k for k in LETTERS if k in row and (_blank(row[k]) or _is_nan(row[k]))]
+    row = {str(k).strip(): v for k, v in row.items() if not _blank(v) and not _is_nan(v)}
+    if empty_options:
+        row["_empty_options"] = empty_options
     meta = _maybe_json(row.pop("meta", None), "meta") or {}
     if not isinstance(meta, dict):
         raise RowError("meta", "expected a JSON object")
@@ -231,6 +353,13 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     task = str(row.pop("task", "")).strip().lower() or infer_task(answers, choices, checks)
     if task == "yesno":
         answers = [a.lower() for a in answers]
+    if task == "grounding":
+        answers = [box_answer(a) or a for a in answers]
+    if task == "mc" and len(answers) > 1:
+        meta.setdefault("multi_answer", True)
+    if _blank(row.get("question")) and not checks:
+        raise RowError("question", no_question_reason() if "question" not in columns
+                       else "must not be blank")
     capability = _capability(row, opts)
     fields: dict[str, Any] = {
         "id": f"{opts.id_prefix}{row.pop('id', number)}".strip(),
@@ -265,3 +394,4 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
         return Item.model_validate(fields)
     except ValidationError as exc:
         raise RowError(*pydantic_problem(exc)) from None
+

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from bench_kit.errors import InputError
-from bench_kit.exchange.imagefiles import ImageStore
-from bench_kit.exchange.rows import IMPORTERS, ImportOptions, RowError
-from bench_kit.io import iter_jsonl, resolve_image
+from bench_kit.exchange.imagefiles import ImageStore, locate_image
+from bench_kit.exchange.rows import IMPORTERS, BadRow, ImportOptions, RowError, map_columns
+from bench_kit.io import iter_jsonl
 
 # VLMEvalKit columns that a bench-kit export derives from other fields: when the row also
 # carries the full `meta` column (a bench-kit export), they are not copied into meta again.
@@ -49,8 +49,10 @@ def _field_limit(limit: int) -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
-def iter_table(path: Path, delimiter: str, max_field: int) -> Iterator[tuple[int, dict[str, str]]]:
-    """Yield (line, {column: cell}) for each record of a CSV/TSV file with a header row."""
+def iter_table(path: Path, delimiter: str,
+               max_field: int) -> Iterator[tuple[int, dict[str, str] | BadRow]]:
+    """Yield (line, {column: cell}) for each record of a CSV/TSV file with a header row
+    (a record with the wrong number of cells comes as a `BadRow`)."""
     text = read_utf8(path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     with _field_limit(max_field):
@@ -67,9 +69,10 @@ def iter_table(path: Path, delimiter: str, max_field: int) -> Iterator[tuple[int
             for cells in reader:
                 if any(c.strip() for c in cells):
                     if len(cells) != len(header):
-                        raise InputError(f"{len(cells)} cells but the header has {len(header)}",
-                                         path=str(path), line=start)
-                    yield start, dict(zip(header, cells))
+                        yield start, BadRow("row", f"{len(cells)} cells but the header has "
+                                                   f"{len(header)}", {"cells": cells})
+                    else:
+                        yield start, dict(zip(header, cells))
                 start = reader.line_num + 1
         except csv.Error as exc:
             reason = str(exc)
@@ -78,8 +81,10 @@ def iter_table(path: Path, delimiter: str, max_field: int) -> Iterator[tuple[int
             raise InputError(reason, path=str(path), line=reader.line_num) from None
 
 
-def _local_images(value: Any, folder: Path, store: ImageStore) -> str | list[str]:
-    """Image path(s) relative to the source file's folder -> stored relative paths."""
+def store_local_images(value: Any, folder: Path, store: ImageStore,
+                  image_root: Path | None = None) -> str | list[str]:
+    """Image path(s) as stored in a row (relative to the source's folder, or absolute and
+    found under `image_root`) -> stored relative paths."""
     if isinstance(value, str) and value.strip().startswith("["):
         try:
             value = json.loads(value)
@@ -87,30 +92,36 @@ def _local_images(value: Any, folder: Path, store: ImageStore) -> str | list[str
             raise RowError("image", "looks like a JSON list but does not parse") from None
     paths = value if isinstance(value, list) else [value]
     stored = []
-    for rel in paths:
+    for stored_path in paths:
         try:
-            stored.append(store.add_file(resolve_image(folder, str(rel).strip())))
+            stored.append(store.add_file(locate_image(folder, str(stored_path), image_root)))
         except ValueError as exc:
             raise RowError("image", str(exc)) from None
     return stored[0] if isinstance(value, str) else stored
 
 
-def _with_images(rows: Iterator[tuple[int, dict[str, Any]]], path: Path,
-                 store: ImageStore) -> Iterator[tuple[int, dict[str, Any]]]:
+def prepared_rows(rows: Iterator[tuple[int, Any]], path: Path, opts: ImportOptions,
+                  store: ImageStore) -> Iterator[tuple[int, Any]]:
+    """Map columns (`--map`, known aliases) and store local images; a row that fails
+    becomes a `BadRow` (reported with its line), never an exception."""
     for line, row in rows:
-        if row.get("image") not in (None, "", []):
-            try:
-                row["image"] = _local_images(row["image"], path.parent, store)
-            except RowError as exc:
-                raise InputError(exc.reason, path=str(path), line=line, field=exc.field) \
-                    from None
+        if isinstance(row, BadRow):
+            yield line, row
+            continue
+        try:
+            row = map_columns(row, opts.column_map)
+            if row.get("image") not in (None, "", []) and not isinstance(row["image"], dict):
+                row["image"] = store_local_images(row["image"], path.parent, store, opts.image_root)
+        except RowError as exc:
+            yield line, BadRow(exc.field, exc.reason, row)
+            continue
         yield line, row
 
 
 @IMPORTERS.register("csv")
 def read_csv(path: Path, opts: ImportOptions, store: ImageStore):
     """CSV with a header; `image` holds a path (or a JSON list of paths) next to the file."""
-    yield from _with_images(iter_table(path, ",", opts.max_image_bytes), path, store)
+    yield from prepared_rows(iter_table(path, ",", opts.max_image_bytes), path, opts, store)
 
 
 @IMPORTERS.register("jsonl")
@@ -121,7 +132,7 @@ def read_jsonl_rows(path: Path, opts: ImportOptions, store: ImageStore):
             if not isinstance(row, dict):
                 raise InputError("expected a JSON object", path=str(path), line=line)
             yield line, row
-    yield from _with_images(rows(), path, store)
+    yield from prepared_rows(rows(), path, opts, store)
 
 
 def _tsv_images(value: str, row: dict[str, str], by_index: dict[str, str],
@@ -143,24 +154,31 @@ def _tsv_images(value: str, row: dict[str, str], by_index: dict[str, str],
 def read_vlmevalkit(path: Path, opts: ImportOptions, store: ImageStore):
     """VLMEvalKit TSV: `index`, base64 `image`, `question`, `hint`, A-J, `answer`, `category`.
 
-    `image_path` (relative to the TSV) is used when `image` is absent. Images are decoded
-    to files named by content hash. Extra bench-kit columns of an export (id, task, meta …)
-    are read back as item fields.
+    `image_path` (relative to the TSV, or absolute and found with `--image-root`) is used
+    when `image` is absent. Images are decoded to files named by content hash. Extra
+    bench-kit columns of an export (id, task, meta …) are read back as item fields.
     """
     by_index: dict[str, Any] = {}
     for line, row in iter_table(path, "\t", (opts.max_image_bytes // 3 + 1) * 4 + 16):
+        if isinstance(row, BadRow):
+            yield line, row
+            continue
+        index = row.pop("index", "").strip()
         try:
             if row.get("image", "").strip():
                 row["image"] = _tsv_images(row["image"], row, by_index, store)
             elif row.get("image_path", "").strip():
-                row["image"] = _local_images(row.pop("image_path"), path.parent, store)
+                row["image"] = store_local_images(row.pop("image_path"), path.parent, store,
+                                             opts.image_root)
+            row = map_columns(row, opts.column_map)
         except (RowError, ValueError) as exc:
             reason = exc.reason if isinstance(exc, RowError) else str(exc)
-            raise InputError(reason, path=str(path), line=line, field="image") from None
-        index = row.pop("index", "").strip()
+            field = exc.field if isinstance(exc, RowError) else "image"
+            yield line, BadRow(field, reason, {"index": index, **row, "image": None})
+            continue
         if index and row.get("image"):
             by_index[index] = row["image"]
-        if not row.get("id", "").strip():
+        if not str(row.get("id", "")).strip():
             row["id"] = index or str(line)
         if row.get("meta", "").strip():
             for name in DERIVED_TSV_COLUMNS:

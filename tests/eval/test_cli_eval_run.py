@@ -40,7 +40,7 @@ def _run(*args: str):
 
 
 def test_run_writes_predictions_and_a_rerun_comes_from_the_cache(bench) -> None:
-    out = "results/t/random/image.jsonl"
+    out = "scratch/eval/random/image.jsonl"  # a hand run never writes over results/
     result = _run("--model", "random")  # items, root, mode and out from the defaults
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[-1] == \
@@ -76,7 +76,7 @@ def test_user_mistakes_get_one_line_and_no_output(bench, args, message) -> None:
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1 and message in result.stderr
     assert result.stderr.startswith("error: ")
-    assert not (bench / "results").exists()
+    assert not (bench / "results").exists() and not (bench / "scratch").exists()
 
 
 def test_a_missing_image_names_the_item(bench) -> None:
@@ -98,7 +98,7 @@ def test_failed_calls_are_counted_not_fatal(bench) -> None:
         result = _run("--model", "vlm", "--limit", "2")
     assert result.exit_code == 0, result.output
     assert "2 items: 0 from cache, 2 called, 2 errors" in result.stderr
-    rows = read_jsonl(bench / "results" / "t" / "vlm" / "image.jsonl")
+    rows = read_jsonl(bench / "scratch" / "eval" / "vlm" / "image.jsonl")
     assert all(r["response"] is None and r["error"].startswith("HTTP 503") for r in rows)
 
 
