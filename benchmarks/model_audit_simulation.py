@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_kit.audit.results.simulation import (  # noqa: E402
+from bench_kit.audit.results.simulation import (
     format_table,
     pool,
     run_simulation,

@@ -10,10 +10,10 @@ as a user would, and compares every verdict with the planted truth. The planted 
   skewed (90% one value); blind models guess that value with probability U(0.3, 0.9);
 - `vision_required`: blind runs guess uniformly over the answer space (at chance);
 - `wrong_gold`: the gold is wrong; models that see the image answer the true value with
-  probability min(0.98, ability + 0.1), blind runs are at chance;
+  probability `WRONG_GOLD_KNOW` (0.97), blind runs are at chance;
 - `ambiguous`: two answers are right; models that know split between them 50/50;
-- `hard_correct`: the gold is right, models hit with probability U(0.05, 0.3) and scatter
-  their misses uniformly over the wrong answers.
+- `hard_correct`: the gold is right, models hit with probability U(0.05, 0.3) (yes/no:
+  U(0.3, 0.5)) and scatter their misses uniformly over the wrong answers.
 
 Each vision model has an ability U(0.7, 0.92) and runs in `image`, `no_image` and
 `blank_image`; each has a text-only base model that runs `no_image` (for ML). Rows fail
@@ -46,6 +46,13 @@ TEMPLATE_ITEMS = 10
 PRIOR_TEMPLATES = 2          # per task, out of TEMPLATES_PER_TASK
 TEMPLATES_PER_TASK = 15
 PARSE_FAIL = {"image": 0.03, "blind": 0.08}
+# A wrong gold on an item whose true answer is plain to see: each model names the true
+# value with this probability (recall falls fast below it, docs/MODEL_AUDITS.md).
+WRONG_GOLD_KNOW = 0.97
+# Hit rate of hard-but-correct items. A yes/no item models get right far *below* 1/2 is
+# systematically misleading, and no vote pattern tells it from a wrong gold; "hard" yes/no
+# is near chance.
+HARD_RATE = {"other": (0.05, 0.3), "yesno": (0.3, 0.5)}
 ERROR_RATE = 0.02
 
 
@@ -116,7 +123,8 @@ def plant_items(rng: random.Random) -> list[PlantedItem]:
                     chance = 1 / len(space)
                     planted.blind_rate = chance + rng.uniform(0.6, 0.95) * (1 - chance)
                 if truth == "hard_correct":
-                    planted.hard_rate = rng.uniform(0.05, 0.3)
+                    low, high = HARD_RATE["yesno" if task == "yesno" else "other"]
+                    planted.hard_rate = rng.uniform(low, high)
                 items.append(planted)
     return items
 
@@ -124,7 +132,7 @@ def plant_items(rng: random.Random) -> list[PlantedItem]:
 def _answer_with_image(rng: random.Random, item: PlantedItem, ability: float) -> str:
     space = ANSWER_SPACE[item.row["task"]]
     if item.truth == "wrong_gold":
-        know = min(0.98, ability + 0.1)
+        know = WRONG_GOLD_KNOW
         return item.true_answer if rng.random() < know else _other(rng, space, item.true_answer)
     if item.truth == "ambiguous" and rng.random() < ability:
         return item.true_answer if rng.random() < 0.5 else item.alt_answer
