@@ -71,6 +71,9 @@ def audit_results_command(items_path: str, scores_dir: str, out_dir: str,
          f"review; {len(result.findings)} findings -> {out_dir}")
     if params_path is None:
         info("  (no params.yaml: default thresholds, docs/MODEL_AUDITS.md)")
+    calls = summary["false_calls"]
+    info("  expected false calls at most: " + "; ".join(
+        f"{check} {c['expected_false_at_most']} of {c['calls']}" for check, c in calls.items()))
     for model, gain in summary["vision_gain"].items():
         mg, ml = gain["mg"], gain["ml"]
         base = f" vs {gain['base_model']}" if gain["base_model"] else ""

@@ -15,6 +15,7 @@ from bench_kit.audit.results.blind_panel import (
     vision_gain,
 )
 from bench_kit.audit.results.chance import (
+    PriorVerdict,
     prior_by_template,
     prior_findings,
     prior_groups,
@@ -78,11 +79,14 @@ def _vision_delta(table: ScoreTable, item_id: str) -> float | None:
     return round(sum(a for a, _ in pairs) / len(pairs) - sum(b for _, b in pairs) / len(pairs), 4)
 
 
-def item_rows(table: ScoreTable, verdicts: dict[str, BlindVerdict], observed: dict) -> list[dict]:
-    """One row per item: blind-panel result, vision necessity Δ and observed difficulty."""
+def item_rows(table: ScoreTable, verdicts: dict[str, BlindVerdict], observed: dict,
+              prior: dict[str, PriorVerdict] | None = None) -> list[dict]:
+    """One row per item: blind-panel result, prior test, vision necessity Δ and observed
+    difficulty."""
     rows = []
     for item in table.items:
         v, o = verdicts[item.id], observed["items"][item.id]
+        p = prior.get(item.id) if prior else None
         rows.append({"id": item.id, "capability": item.capability, "task": item.task,
                      "difficulty": item.difficulty, "verdict": v.verdict,
                      "blind_hits": v.hits, "blind_runs": v.n, "blind_fraction": v.fraction,
@@ -90,7 +94,10 @@ def item_rows(table: ScoreTable, verdicts: dict[str, BlindVerdict], observed: di
                      "q_value": v.q_value, "parse_failed": v.parse_failed, "runs": v.runs,
                      "vision_delta": _vision_delta(table, item.id),
                      "accuracy": o["accuracy"], "n_models": o["n_models"],
-                     "rasch_difficulty": o.get("rasch_difficulty")})
+                     "rasch_difficulty": o.get("rasch_difficulty"),
+                     "prior_share": p.group.share if p and p.majority_gold else None,
+                     "prior_p_value": p.p_value if p else None,
+                     "prior_q_value": p.q_value if p else None})
     return rows
 
 
@@ -209,7 +216,7 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
     summary["blind_panel"]["hits_by_run"] = _blind_hits_by_run(verdicts)
     out = Path(out_dir)
     write_jsonl(out / FINDINGS_FILE, findings)
-    write_jsonl(out / ITEMS_FILE, item_rows(table, verdicts, observed))
+    write_jsonl(out / ITEMS_FILE, item_rows(table, verdicts, observed, prior))
     write_review_sheet(out / SHEET_FILE, candidates)
     write_json(out / SUMMARY_FILE, summary)
     if metrics_path is not None:

@@ -182,6 +182,11 @@ def test_prior_answerable_template_is_its_own_finding(tmp_path):
     assert templates[0]["group"] == "template:absent_count|numeric"
     assert templates[0]["prior_accuracy"] == 1.0 and templates[0]["skewed"] is True
     assert summary["false_calls"]["redundancy.prior_answerable"]["calls"] == 8
+    stats = {json.loads(line)["id"]: json.loads(line)
+             for line in (tmp_path / "out/item_stats.jsonl").read_text().splitlines()}
+    assert stats["absent0"]["verdict"] == "prior_answerable"
+    assert stats["absent0"]["prior_share"] == 1.0 and stats["count1"]["prior_share"] is None
+    assert stats["absent0"]["prior_q_value"] < 0.05 and stats["count1"]["prior_p_value"] == 1.0
 
 
 def test_vision_gain_and_leakage_per_model_and_capability(tmp_path):
