@@ -28,7 +28,7 @@ from bench_kit.audit.results.inputs import (
     model_check,
     share,
 )
-from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater
+from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater, sig
 from bench_kit.scoring.aggregate import accuracy_block, breakdown
 from bench_kit.types import Finding, Item
 
@@ -97,7 +97,7 @@ def blind_verdicts(table: ScoreTable, params: ResultsAuditParams,
         else:
             verdict = "review"
         out[item.id] = BlindVerdict(item.id, hits, n, round(fraction, 4), round(chance, 4),
-                                    round(p, 8), verdict, outcome, round(gain, 4), q, failed)
+                                    sig(p), verdict, outcome, round(gain, 4), q, failed)
     return out
 
 

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from bench_kit.audit.registry import normalize_text
 from bench_kit.audit.results.inputs import ResultsAuditParams, model_check
-from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater
+from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater, sig
 from bench_kit.types import Finding, Item
 
 PRIOR_ANSWERABLE = model_check(
@@ -104,7 +104,7 @@ def prior_groups(items: Sequence[Item], params: ResultsAuditParams) -> dict[str,
         p = min(1.0, d * binomial_p_greater(count, n, 1.0 / d))
         share = count / n
         out[group] = PriorGroup(group, n, majority, shown[(group, majority)], count,
-                                round(share, 4), d, round(p, 8),
+                                round(share, 4), d, sig(p),
                                 n >= params.prior_min_items and share >= params.prior_share)
     return out
 

@@ -29,7 +29,7 @@ from typing import Iterable
 
 from bench_kit.audit.results.chance import answer_spaces
 from bench_kit.audit.results.inputs import ResultsAuditParams, ScoreTable, model_check
-from bench_kit.audit.results.significance import bh_qvalues, max_share_p
+from bench_kit.audit.results.significance import bh_qvalues, max_share_p, sig
 from bench_kit.types import Finding
 
 MODEL_SPLIT = model_check(
@@ -130,7 +130,7 @@ def disagreement_findings(table: ScoreTable, params: ResultsAuditParams) -> Iter
                           f"{test.extra['gold']} (p={test.p_value:.3g}, q={q:.3g})",
             {"statistic": "max_wrong_share", "popular_answer": test.answer,
              "votes": test.votes, "panel": test.panel, "fraction": round(fraction, 4),
-             "p_value": round(test.p_value, 8), "q_value": q, **test.extra,
+             "p_value": sig(test.p_value), "q_value": q, **test.extra,
              "models": sorted(m for m, a in votes.items() if a == test.answer)},
             severity=severity, score=fraction))
     for test, q in zip(split_tests, bh_qvalues([t.p_value for t in split_tests])):
@@ -144,7 +144,7 @@ def disagreement_findings(table: ScoreTable, params: ResultsAuditParams) -> Iter
                           f"of {test.panel} (p={test.p_value:.3g}, q={q:.3g})",
             {"statistic": "runner_up_share", "answers": [first, second],
              "fraction": round(n2 / test.panel, 4), "votes": test.votes,
-             "panel": test.panel, "p_value": round(test.p_value, 8), "q_value": q,
+             "panel": test.panel, "p_value": sig(test.p_value), "q_value": q,
              **test.extra},
             severity=severity, score=(n1 + n2) / test.panel))
     order = {item.id: n for n, item in enumerate(table.items)}

@@ -15,6 +15,15 @@ import math
 from typing import Sequence
 
 
+def sig(value: float, digits: int = 4) -> float:
+    """`value` to `digits` significant digits (tiny p-values stay visible, unlike round()).
+
+    >>> sig(4.1234e-08), sig(0.053333)
+    (4.123e-08, 0.05333)
+    """
+    return float(f"{value:.{digits}g}")
+
+
 def binomial_p_greater(hits: int, n: int, chance: float) -> float:
     """One-sided exact binomial p-value P(X >= hits) for X ~ Bin(n, chance).
 
@@ -65,7 +74,7 @@ def bh_qvalues(p_values: Sequence[float]) -> list[float]:
     """Benjamini–Hochberg adjusted p-values (q-values), in the input order.
 
     >>> bh_qvalues([0.01, 0.04, 0.03, 0.5])
-    [0.04, 0.0533, 0.0533, 0.5]
+    [0.04, 0.05333, 0.05333, 0.5]
     """
     m = len(p_values)
     if not m:
@@ -76,7 +85,7 @@ def bh_qvalues(p_values: Sequence[float]) -> list[float]:
     for rank in range(m, 0, -1):
         i = order[rank - 1]
         running = min(running, p_values[i] * m / rank)
-        q[i] = round(min(1.0, running), 4)
+        q[i] = sig(min(1.0, running))
     return q
 
 
