@@ -5,7 +5,18 @@ from __future__ import annotations
 
 import click
 
-from bench_kit.cli._common import info, params_option
+from bench_kit.cli._common import info
+
+
+def _base_model_pairs(ctx: click.Context, param: click.Parameter,
+                      values: tuple[str, ...]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for value in values:
+        model, sep, base = value.partition("=")
+        if not sep or not model.strip() or not base.strip():
+            raise click.BadParameter(f"{value!r}: expected VISION_MODEL=BASE_MODEL")
+        pairs[model.strip()] = base.strip()
+    return pairs
 
 
 @click.command("results")
@@ -20,36 +31,54 @@ from bench_kit.cli._common import info, params_option
               help="Also write a compact metrics JSON (MG/ML per model) for `dvc metrics`.")
 @click.option("--error-layers", "error_layers_path", type=click.Path(dir_okay=False),
               help="Error-layers JSONL from `bench-kit audit import-error-layers`.")
-@params_option
+@click.option("--base-model", "base_models", multiple=True, callback=_base_model_pairs,
+              metavar="VL=LM", help="Pair a vision model with its text-only base model "
+                                    "(repeatable); ML is reported for each pair.")
+@click.option("--params", "params_path", default=None, type=click.Path(dir_okay=False),
+              help="params.yaml to read `audit_results:` from [default: ./params.yaml if "
+                   "it exists, else the documented defaults].")
 def audit_results_command(items_path: str, scores_dir: str, out_dir: str,
                           metrics_path: str | None, error_layers_path: str | None,
-                          params_path: str) -> None:
-    """Audit items with the scores of several models (blind panel, MG/ML, disagreement,
-    observed difficulty, variant robustness, extraction sensitivity, answer expansion).
+                          base_models: dict[str, str], params_path: str | None) -> None:
+    """Audit items with the scores of several models (blind panel against chance,
+    prior-answerable templates, MG/ML, suspect golds, ambiguity, observed difficulty,
+    variant robustness, extraction sensitivity, answer expansion).
 
-    Thresholds and the model -> base-model pairing come from the `audit_results:` section
-    of params.yaml. Needs runs in modes image, no_image and/or blank_image.
+    Thresholds come from the `audit_results:` section of params.yaml; outside a project
+    the defaults of docs/MODEL_AUDITS.md apply. Needs runs in modes image, no_image
+    and/or blank_image.
 
     \b
     Example:
       bench-kit audit results --items datasets/demo/splits/test.jsonl \\
           --scores scores/demo --out audits/demo/results \\
-          --metrics metrics/demo/audit/model_audit.json
+          --metrics metrics/demo/audit/model_audit.json --base-model ocr=text-only
     """
+    from pathlib import Path
+
     from bench_kit.audit.results.stage import audit_results
 
+    if params_path is None and Path("params.yaml").is_file():
+        params_path = "params.yaml"
     result = audit_results(items_path, scores_dir, out_dir, params_path=params_path,
-                           metrics_path=metrics_path, error_layers_path=error_layers_path)
+                           metrics_path=metrics_path, error_layers_path=error_layers_path,
+                           base_models=base_models)
     summary = result.summary
     panel = summary["blind_panel"]["overall"]
     info(f"audit results: {summary['items']} items, {len(summary['models'])} models; blind "
-         f"panel: {panel['text_answerable']} text_answerable, {panel['vision_required']} "
-         f"vision_required, {panel['review']} review; {len(result.findings)} findings "
-         f"-> {out_dir}")
+         f"panel: {panel['text_answerable']} text_answerable, {panel['prior_answerable']} "
+         f"prior_answerable, {panel['vision_required']} vision_required, {panel['review']} "
+         f"review; {len(result.findings)} findings -> {out_dir}")
+    if params_path is None:
+        info("  (no params.yaml: default thresholds, docs/MODEL_AUDITS.md)")
+    calls = summary["false_calls"]
+    info("  expected false calls at most: " + "; ".join(
+        f"{check} {c['expected_false_at_most']} of {c['calls']}" for check, c in calls.items()))
     for model, gain in summary["vision_gain"].items():
         mg, ml = gain["mg"], gain["ml"]
+        base = f" vs {gain['base_model']}" if gain["base_model"] else ""
         info(f"  {model}: MG {'n/a' if mg is None else f'{100 * mg:+.1f} pts'}, "
-             f"ML {'n/a' if ml is None else f'{100 * ml:.1f} pts'}")
+             f"ML{base} {'n/a' if ml is None else f'{100 * ml:.1f} pts'}")
 
 
 @click.command("import-error-layers")

@@ -17,10 +17,14 @@ from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
 SUMMARY_FILE = "model_summary.json"
 ITEMS_FILE = "item_stats.jsonl"
 FINDINGS_FILE = "model_findings.jsonl"
-VERDICTS = ("text_answerable", "vision_required", "review", "no_blind_runs")
+VERDICTS = ("text_answerable", "prior_answerable", "vision_required", "review", "no_blind_runs")
+FLAGGED = ("text_answerable", "prior_answerable", "review")
 # The label-quality checks whose top items the report lists.
 LISTED_CHECKS = ("label.suspect_gold", "ambiguity.model_split", "label.difficulty_mismatch")
 TOP_FINDINGS = 5
+# Items listed per review list on the first screen, and templates in the prior table.
+FIRST_SCREEN_ITEMS = 10
+PRIOR_TEMPLATES = 15
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,14 @@ def load_model_audit(folder: str | Path) -> ModelAuditData:
 
 def _verdict_row(name: str, block: dict) -> dict:
     return {"name": name, **{k: block.get(k, 0) for k in VERDICTS},
-            "text_answerable_share": block.get("text_answerable_share")}
+            **{f"{k}_share": block.get(f"{k}_share")
+               for k in ("text_answerable", "prior_answerable", "vision_required")}}
 
 
 def _blind_items(data: ModelAuditData, items: dict[str, Item], limit: int) -> list[dict]:
     """Items the panel flags (text_answerable first), most blind hits first."""
-    flagged = [r for r in data.item_stats if r.get("verdict") in ("text_answerable", "review")]
-    flagged.sort(key=lambda r: (r["verdict"] != "text_answerable",
+    flagged = [r for r in data.item_stats if r.get("verdict") in FLAGGED]
+    flagged.sort(key=lambda r: (FLAGGED.index(r["verdict"]),
                                 -(r.get("blind_fraction") or 0.0), r["id"]))
     rows = []
     for r in flagged[:limit]:
@@ -78,7 +83,8 @@ def _blind_items(data: ModelAuditData, items: dict[str, Item], limit: int) -> li
                      "capability": r.get("capability"), "verdict": r["verdict"],
                      "hits": r.get("blind_hits"), "n": r.get("blind_runs"),
                      "fraction": r.get("blind_fraction"), "chance": r.get("chance"),
-                     "p_value": r.get("p_value"), "vision_delta": r.get("vision_delta"),
+                     "p_value": r.get("p_value"), "q_value": r.get("q_value"),
+                     "vision_delta": r.get("vision_delta"),
                      "hit_runs": sorted(run for run, hit in runs.items() if hit),
                      "miss_runs": sorted(run for run, hit in runs.items() if not hit)})
     return rows
@@ -158,7 +164,7 @@ def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -
     """Every table of the "Model-based audit" section; `limit` caps the blind-hit items."""
     summary = data.summary
     panel = summary["blind_panel"]
-    flagged = sum(r.get("verdict") in ("text_answerable", "review") for r in data.item_stats)
+    flagged = sum(r.get("verdict") in FLAGGED for r in data.item_stats)
     sensitivity = summary.get("extraction_sensitivity") or {}
     return {
         "folder": data.folder.as_posix(),
@@ -182,4 +188,44 @@ def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -
         "robustness": _robustness(summary),
         "error_layers": _error_layers(summary),
         "expansion": summary.get("answer_expansion") or {},
+        "prior_templates": (summary.get("prior_by_template") or [])[:PRIOR_TEMPLATES],
+        "prior_templates_total": len(summary.get("prior_by_template") or []),
+        "first_screen": first_screen(data, items),
     }
+
+
+def _review_list(data: ModelAuditData, items: dict[str, Item], check: str) -> dict:
+    """One check's findings for the first screen: statistical calls (warn/error) first,
+    lowest q first."""
+    found = sorted((f for f in data.findings if f.check == check),
+                   key=lambda f: (f.severity == "info", f.evidence.get("q_value", 1.0), f.id))
+    rows = [{"id": f.id, "severity": f.severity, "message": f.message,
+             "q_value": f.evidence.get("q_value"),
+             "question": items[f.id].question if f.id in items else None}
+            for f in found[:FIRST_SCREEN_ITEMS]]
+    return {"total": len(found), "calls": sum(f.severity != "info" for f in found),
+            "rows": rows}
+
+
+def first_screen(data: ModelAuditData, items: dict[str, Item]) -> dict:
+    """"Do these scores reflect vision?": verdict shares with counts, MG/ML per model,
+    suspect golds and ambiguous items to review, and the expected false calls."""
+    summary = data.summary
+    overall = (summary.get("blind_panel") or {}).get("overall") or {}
+    judged = sum(overall.get(k, 0) for k in FLAGGED + ("vision_required",))
+    shares = [{"verdict": k, "count": overall.get(k, 0),
+               "share": overall.get(k, 0) / judged if judged else None}
+              for k in ("vision_required", "text_answerable", "prior_answerable", "review")]
+    gains = summary.get("vision_gain") or {}
+    models = [{"model": m, "mg": g.get("mg"), "mg_blank": g.get("mg_blank"), "ml": g.get("ml"),
+               "base_model": g.get("base_model")} for m, g in sorted(gains.items())
+              if g.get("mg") is not None or g.get("ml") is not None]
+    skewed = [r for r in summary.get("prior_by_template") or [] if r.get("skewed")]
+    false_calls = [{"check": check, **block}
+                   for check, block in sorted((summary.get("false_calls") or {}).items())]
+    return {"judged": judged, "shares": shares, "models": models,
+            "suspect_gold": _review_list(data, items, "label.suspect_gold"),
+            "ambiguous": _review_list(data, items, "ambiguity.model_split"),
+            "skewed_templates": len(skewed), "false_calls": false_calls,
+            "label_tests": summary.get("label_tests") or {},
+            "thresholds": summary.get("thresholds") or {}}

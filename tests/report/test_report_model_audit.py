@@ -53,8 +53,11 @@ def _build(root: Path) -> list[str]:
     for model, modes in by_model.items():
         write_json(root / "metrics" / f"{model}.json", model_metrics(model, items, modes, {}))
     params = root / "params.yaml"
+    # label_fdr 0.25: three unanimous models (p = 3 * 0.25^3 = 0.047, q = 0.19 over four
+    # items) cannot reach the default 0.1 -- a 3-model panel is too small to impeach a gold
     params.write_text("audit_results:\n  expansion: false\n  blind_modes: [no_image]\n"
-                      "  base_models: {m0: text-only}\nreport:\n  flagged_items: 5\n",
+                      "  base_models: {m0: text-only}\n  label_fdr: 0.25\n"
+                      "report:\n  flagged_items: 5\n",
                       encoding="utf-8")
     # a reviewer labelled m0's one failure in image mode (s1) as a perception error
     write_jsonl(root / "layers.jsonl", [{"id": "s1", "model": "m0", "error_layer": "perception"}])
@@ -82,21 +85,50 @@ def _section(text: str, start: str) -> str:
 def test_verdicts_and_blind_hits_per_item_in_both_outputs(outputs):
     html, md = outputs
     section = _section(md, "## Model-based audit")
-    # t1: 4/4 blind runs right (text_answerable); t2: 2/4 (review); s1, h1: 0/4.
-    assert "| all | 1 | 2 | 1 | 0 | 25.0% |" in section
-    assert "| perception.colour | 1 | 0 | 1 | 0 | 50.0% |" in section
-    assert "| perception.shape | 0 | 2 | 0 | 0 | 0.0% |" in section
+    # t1: 4/4 blind runs right (text_answerable, q = 4 * 0.0039); t2: 2/4 on a 4-option item
+    # is consistent with guessing (p = 0.26): vision_required, like s1 and h1 (0/4).
+    assert "| all | 1 | 0 | 3 | 0 | 0 | 25.0% |" in section
+    assert "| perception.colour | 1 | 0 | 1 | 0 | 0 | 50.0% |" in section
+    assert "| perception.shape | 0 | 0 | 2 | 0 | 0 | 0.0% |" in section
     assert "| m0/no\\_image | 4 | 2 | 50.0% |" in section
-    assert "### Blind hits per flagged item (2 of 2)" in section
+    assert "### Blind hits per flagged item (1 of 1)" in section
     assert ("| t1 | &lt;script&gt;alert(1)&lt;/script&gt; Which colour is the sky? | "
-            "text\\_answerable | 4/4 | 25% | 0.0039 | +0.0 | m0/no\\_image, m1/no\\_image, "
-            "m2/no\\_image, text-only/no\\_image |") in section
-    assert "| t2 |" in section and "| review | 2/4 |" in section
+            "text\\_answerable | 4/4 | 25% | 0.0039 | 0.016 | +0.0 | m0/no\\_image, "
+            "m1/no\\_image, m2/no\\_image, text-only/no\\_image |") in section
     html_section = _section(html, '<h2 id="model-audit">')
     assert '<a href="#model-audit">' in html
     assert "<td>text_answerable</td><td class=\"num\">4/4</td>" in html_section
-    assert ('<span class="hit">✓ m0/no_image, text-only/no_image</span><br>'
-            '<span class="muted">✗ m1/no_image, m2/no_image</span>') in html_section
+    assert ('<span class="hit">✓ m0/no_image, m1/no_image, m2/no_image, text-only/no_image'
+            '</span>') in html_section
+
+
+def test_first_screen_answers_the_vision_question_before_the_leaderboard(outputs):
+    html, md = outputs
+    for text, first, board in ((md, "## Do these scores reflect vision?", "## Leaderboard"),
+                               (html, '<h2 id="vision-first">', '<h2 id="leaderboard">')):
+        assert text.index(first) < text.index(board)
+    screen = md[md.index("## Do these scores reflect vision?"):md.index("## Benchmark")]
+    assert "Of 4 item(s) judged by the blind panel" in screen
+    assert "| vision\\_required | 3 | 75.0% | [blind hits per item](#ma-blind-items) |" in screen
+    assert "| text\\_answerable | 1 | 25.0% |" in screen
+    assert "| prior\\_answerable | 0 | 0.0% | [templates by prior accuracy](#ma-prior-templates) |" \
+        in screen
+    assert "| m0 | +25.0 | n/a | +0.0 | text-only |" in screen
+    assert "Suspect golds: 1 (1 listed)" in screen
+    assert "| s1 | Which colour is the square? | error 3/3 models answer 'C'" in screen
+    assert "label.suspect\\_gold 0.19 of 1" in screen     # expected false calls <= 1 x q
+    assert "at least 3 models voting unanimously" in screen  # 2^-3 < label_fdr 0.25
+    for anchor in ("ma-blind-items", "ma-prior-templates", "ma-vision-gain", "ma-labels"):
+        assert f'<a id="{anchor}"></a>' in md and f'id="{anchor}"' in html
+        assert f'href="#{anchor}"' in html
+
+
+def test_templates_listed_by_prior_accuracy(outputs):
+    html, md = outputs
+    section = _section(md, "### Templates by prior accuracy")
+    # hand-written items group by capability and task; every gold is A (4 options)
+    assert "| perception.colour\\|mc | 2 | A | 100.0% | 25% |" in section
+    assert '<h3 id="ma-prior-templates">' in html
 
 
 def test_mg_ml_findings_and_difficulty(outputs):

@@ -1,91 +1,51 @@
 """The blind panel and the vision gain of DOMAIN §5.1.
 
-Per item, every run without the image (each model in each of `blind_modes`) is one trial;
-the blind-hit fraction f and a one-sided binomial test against the item's chance rate
-give the verdict `text_answerable`, `vision_required` or `review`. Per model and
-capability, MG = accuracy with image − without, and ML = max(0, accuracy without image −
-accuracy of the paired text-only base model).
+Per item, every parsed answer given without the image (each model in each of
+`blind_modes`) is one trial. The blind hits are tested against the hit rate of an
+uninformed guesser (chance.py) in a one-sided binomial test; Benjamini–Hochberg over the
+items gives q-values. Verdicts (docs/MODEL_AUDITS.md, "Statistics"):
+
+- `prior_answerable`: the gold is the majority answer of a skewed template (chance.py);
+- `text_answerable`: q < `fdr` and the chance-corrected hit rate (f − c)/(1 − c) is at
+  least `text_answerable_gain`;
+- `vision_required`: the hits are consistent with guessing (p > `vision_required_p`);
+- `review`: neither (or fewer than `min_blind_runs` parsed blind answers).
+
+Per model and capability, MG = accuracy with image − without, and ML = max(0, accuracy
+without image − accuracy of the paired text-only base model).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from bench_kit.audit.results.chance import PriorVerdict, chance_rates
 from bench_kit.audit.results.inputs import (
     ResultsAuditParams,
     ScoreTable,
     model_check,
     share,
 )
+from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater, sig
 from bench_kit.scoring.aggregate import accuracy_block, breakdown
-from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Finding, Item
 
 TEXT_ANSWERABLE = model_check(
     "redundancy.text_answerable", "warn",
-    "most models answer right without the image, beating chance (DOMAIN §5.1)")
+    "the runs without the image answer right clearly more often than a blind guesser "
+    "(DOMAIN §5.1)")
 BLIND_REVIEW = model_check(
     "redundancy.blind_review", "info",
-    "the blind panel is neither clearly text-answerable nor clearly vision-bound")
-
-
-def binomial_p_greater(hits: int, n: int, chance: float) -> float:
-    """One-sided exact binomial p-value P(X >= hits) for X ~ Bin(n, chance).
-
-    >>> round(binomial_p_greater(3, 3, 0.25), 4)
-    0.0156
-    >>> binomial_p_greater(0, 4, 0.5)
-    1.0
-    """
-    if hits <= 0:
-        return 1.0
-    return min(1.0, sum(math.comb(n, k) * chance ** k * (1 - chance) ** (n - k)
-                        for k in range(hits, n + 1)))
-
-
-def _gold_key(item: Item) -> str:
-    return normalize_for_audit(item.answers[0]) if item.answers else ""
-
-
-def _chance_group(item: Item) -> str:
-    # Items of one template share an answer distribution; hand-written ones are pooled by
-    # capability and task.
-    if item.source.startswith("template:"):
-        return item.source
-    return f"{item.capability}|{item.task}"
-
-
-def chance_rates(items: Sequence[Item]) -> dict[str, float]:
-    """Item id -> the hit rate of a blind guess.
-
-    mc: 1/k; yesno: 1/2; checklist: 1/2 per check; numeric, open and grounding: the share
-    of the most common gold among the items of the same template (or capability and task),
-    i.e. the rate of always guessing the most frequent answer.
-    """
-    groups: dict[str, Counter] = defaultdict(Counter)
-    for item in items:
-        if item.task in ("numeric", "open", "grounding"):
-            groups[_chance_group(item)][_gold_key(item)] += 1
-    rates: dict[str, float] = {}
-    for item in items:
-        if item.task == "mc":
-            rates[item.id] = 1 / max(1, len(item.choices or {}))
-        elif item.task == "yesno":
-            rates[item.id] = 0.5
-        elif item.task == "checklist":
-            rates[item.id] = 0.5 ** max(1, len(item.checks or []))
-        else:
-            counts = groups[_chance_group(item)]
-            rates[item.id] = counts.most_common(1)[0][1] / sum(counts.values())
-    return rates
+    "the blind panel is neither clearly text-answerable nor consistent with guessing")
+VERDICTS = ("text_answerable", "prior_answerable", "vision_required", "review")
 
 
 @dataclass(frozen=True)
 class BlindVerdict:
-    """One item's blind-panel result."""
+    """One item's blind-panel result: hits among parsed blind answers, chance, the
+    chance-corrected rate (`gain`), p and q above chance, and the verdict."""
 
     id: str
     hits: int
@@ -95,44 +55,65 @@ class BlindVerdict:
     p_value: float | None
     verdict: str | None
     runs: dict[str, bool]
+    gain: float | None = None
+    q_value: float | None = None
+    parse_failed: int = 0
 
 
-def blind_verdicts(table: ScoreTable, params: ResultsAuditParams) -> dict[str, BlindVerdict]:
-    """Item id -> its blind-panel verdict (`None` verdict when no blind run scored it)."""
+def blind_verdicts(table: ScoreTable, params: ResultsAuditParams,
+                   prior: dict[str, PriorVerdict] | None = None) -> dict[str, BlindVerdict]:
+    """Item id -> its blind-panel verdict (`None` verdict when no blind answer parsed)."""
     runs = table.runs_in(params.blind_modes)
-    chances = chance_rates(table.items)
-    out: dict[str, BlindVerdict] = {}
+    chances = chance_rates(table.items, params)
+    raw = []
     for item in table.items:
-        outcome = {f"{model}/{mode}": table.run(model, mode)[item.id].hit
-                   for model, mode in runs if item.id in table.run(model, mode)}
+        scores = {f"{model}/{mode}": table.run(model, mode)[item.id]
+                  for model, mode in runs if item.id in table.run(model, mode)}
+        outcome = {run: s.hit for run, s in scores.items() if s.parse != "failed"}
+        failed = len(scores) - len(outcome)
         n, hits = len(outcome), sum(outcome.values())
+        p = binomial_p_greater(hits, n, chances[item.id]) if n else None
+        raw.append((item, outcome, failed, n, hits, p))
+    tested = [p for *_, p in raw if p is not None]
+    qs = iter(bh_qvalues(tested))
+    out: dict[str, BlindVerdict] = {}
+    for item, outcome, failed, n, hits, p in raw:
         chance = chances[item.id]
-        if not n:
-            out[item.id] = BlindVerdict(item.id, 0, 0, None, round(chance, 4), None, None, {})
+        if p is None:
+            out[item.id] = BlindVerdict(item.id, 0, 0, None, round(chance, 4), None, None, {},
+                                        parse_failed=failed)
             continue
+        q = next(qs)
         fraction = hits / n
-        p_value = binomial_p_greater(hits, n, chance)
-        if fraction <= params.vision_required:
-            verdict = "vision_required"
-        elif fraction >= params.text_answerable and p_value < params.alpha:
+        gain = (fraction - chance) / (1 - chance) if chance < 1 else 0.0
+        if prior is not None and prior[item.id].answerable:
+            verdict = "prior_answerable"
+        elif n < params.min_blind_runs:
+            verdict = "review"
+        elif q < params.fdr and gain >= params.text_answerable_gain:
             verdict = "text_answerable"
+        elif p > params.vision_required_p:
+            verdict = "vision_required"
         else:
             verdict = "review"
         out[item.id] = BlindVerdict(item.id, hits, n, round(fraction, 4), round(chance, 4),
-                                    round(p_value, 6), verdict, outcome)
+                                    sig(p), verdict, outcome, round(gain, 4), q, failed)
     return out
 
 
 def blind_findings(verdicts: dict[str, BlindVerdict]) -> Iterable[Finding]:
-    """`redundancy.text_answerable` and `redundancy.blind_review` findings."""
+    """`redundancy.text_answerable` and `redundancy.blind_review` findings (prior-answerable
+    items get `redundancy.prior_answerable` from chance.py instead)."""
     for v in verdicts.values():
         if v.verdict not in ("text_answerable", "review"):
             continue
         spec = TEXT_ANSWERABLE if v.verdict == "text_answerable" else BLIND_REVIEW
-        evidence = {"blind_hits": v.hits, "blind_runs": v.n, "fraction": v.fraction,
-                    "chance": v.chance, "p_value": v.p_value, "runs": v.runs}
-        message = (f"{v.hits}/{v.n} runs without the image answer right "
-                   f"(chance {v.chance:.2f}, p={v.p_value:.3g})")
+        evidence = {"statistic": "blind_hits", "blind_hits": v.hits, "blind_runs": v.n,
+                    "fraction": v.fraction, "chance": v.chance, "gain": v.gain,
+                    "p_value": v.p_value, "q_value": v.q_value,
+                    "parse_failed": v.parse_failed, "runs": v.runs}
+        message = (f"{v.hits}/{v.n} answers without the image are right "
+                   f"(chance {v.chance:.2f}, p={v.p_value:.3g}, q={v.q_value:.3g})")
         score = v.fraction if spec is TEXT_ANSWERABLE else None
         yield spec.finding(v.id, message, evidence, score=score)
 
@@ -191,19 +172,18 @@ def vision_gain(table: ScoreTable, params: ResultsAuditParams) -> dict[str, dict
 
 
 def verdict_counts(verdicts: dict[str, BlindVerdict], items: Sequence[Item]) -> dict:
-    """Verdict counts overall and per capability, with the share of judged items."""
+    """Verdict counts overall and per capability, with the shares of judged items."""
     by_cap: dict[str, Counter] = defaultdict(Counter)
     capability = {item.id: item.capability for item in items}
     for v in verdicts.values():
         by_cap[capability[v.id]][v.verdict or "no_blind_runs"] += 1
     total: Counter = sum(by_cap.values(), Counter())
-    judged = sum(total[k] for k in ("text_answerable", "vision_required", "review"))
+    judged = sum(total[k] for k in VERDICTS)
 
     def block(counts: Counter) -> dict:
-        keys = ("text_answerable", "vision_required", "review", "no_blind_runs")
-        return {**{k: counts[k] for k in keys},
-                "text_answerable_share": share(counts["text_answerable"],
-                                               sum(counts[k] for k in keys[:3]))}
+        whole = sum(counts[k] for k in VERDICTS)
+        return {**{k: counts[k] for k in (*VERDICTS, "no_blind_runs")},
+                **{f"{k}_share": share(counts[k], whole) for k in VERDICTS[:3]}}
 
     return {"overall": block(total), "judged": judged,
             "by_capability": {cap: block(by_cap[cap]) for cap in sorted(by_cap)}}

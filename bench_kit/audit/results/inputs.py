@@ -26,9 +26,15 @@ class ResultsAuditParams(BaseModel):
     # model -> its text-only base model, for multi-modal leakage ML.
     base_models: dict[str, str] = Field(default_factory=dict)
     blind_modes: list[Mode] = Field(default_factory=lambda: ["no_image", "blank_image"])
-    text_answerable: float = Field(0.75, ge=0.0, le=1.0)
-    vision_required: float = Field(0.25, ge=0.0, le=1.0)
-    alpha: float = Field(0.05, gt=0.0, lt=1.0)
+    # Blind-panel verdicts relative to chance (docs/MODEL_AUDITS.md, "Statistics").
+    fdr: float = Field(0.05, gt=0.0, lt=1.0)           # BH level, redundancy verdicts
+    text_answerable_gain: float = Field(0.4, ge=0.0, le=1.0)  # (f - chance) / (1 - chance)
+    vision_required_p: float = Field(0.1, gt=0.0, lt=1.0)     # p above chance > this
+    min_blind_runs: int = Field(3, ge=1)
+    open_min_options: int = Field(4, ge=2)             # answer space floor, numeric/open
+    prior_share: float = Field(0.7, gt=0.0, le=1.0)    # majority gold share of a template
+    prior_min_items: int = Field(5, ge=2)
+    label_fdr: float = Field(0.1, gt=0.0, lt=1.0)      # BH level, suspect gold and split
     min_panel: int = Field(3, ge=1)
     split_share: float = Field(0.35, gt=0.0, le=0.5)
     suspect_gold: float = Field(0.6, gt=0.0, le=1.0)
@@ -41,8 +47,6 @@ class ResultsAuditParams(BaseModel):
 
     @model_validator(mode="after")
     def _ordered(self) -> "ResultsAuditParams":
-        if self.vision_required >= self.text_answerable:
-            raise ValueError("vision_required must be below text_answerable")
         if "image" in self.blind_modes:
             raise ValueError("blind_modes must not contain 'image'")
         return self

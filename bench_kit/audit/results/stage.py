@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from bench_kit.audit.results.blind_panel import (
     BlindVerdict,
@@ -14,12 +14,22 @@ from bench_kit.audit.results.blind_panel import (
     verdict_counts,
     vision_gain,
 )
+from bench_kit.audit.results.chance import (
+    PriorVerdict,
+    prior_by_template,
+    prior_findings,
+    prior_groups,
+    prior_verdicts,
+)
 from bench_kit.audit.results.difficulty import (
     difficulty_table,
     mismatch_findings,
     observed_difficulty,
 )
-from bench_kit.audit.results.disagreement import disagreement_findings
+from bench_kit.audit.results.disagreement import (
+    disagreement_findings,
+    label_tests_summary,
+)
 from bench_kit.audit.results.error_layers import (
     error_layer_distribution,
     read_error_layers,
@@ -38,6 +48,7 @@ from bench_kit.audit.results.inputs import (
 )
 from bench_kit.audit.results.robustness import robustness
 from bench_kit.audit.results.sensitivity import extraction_sensitivity
+from bench_kit.audit.results.significance import false_call_bound
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.params import load_params, section
@@ -68,18 +79,25 @@ def _vision_delta(table: ScoreTable, item_id: str) -> float | None:
     return round(sum(a for a, _ in pairs) / len(pairs) - sum(b for _, b in pairs) / len(pairs), 4)
 
 
-def item_rows(table: ScoreTable, verdicts: dict[str, BlindVerdict], observed: dict) -> list[dict]:
-    """One row per item: blind-panel result, vision necessity Δ and observed difficulty."""
+def item_rows(table: ScoreTable, verdicts: dict[str, BlindVerdict], observed: dict,
+              prior: dict[str, PriorVerdict] | None = None) -> list[dict]:
+    """One row per item: blind-panel result, prior test, vision necessity Δ and observed
+    difficulty."""
     rows = []
     for item in table.items:
         v, o = verdicts[item.id], observed["items"][item.id]
+        p = prior.get(item.id) if prior else None
         rows.append({"id": item.id, "capability": item.capability, "task": item.task,
                      "difficulty": item.difficulty, "verdict": v.verdict,
                      "blind_hits": v.hits, "blind_runs": v.n, "blind_fraction": v.fraction,
-                     "chance": v.chance, "p_value": v.p_value, "runs": v.runs,
+                     "chance": v.chance, "gain": v.gain, "p_value": v.p_value,
+                     "q_value": v.q_value, "parse_failed": v.parse_failed, "runs": v.runs,
                      "vision_delta": _vision_delta(table, item.id),
                      "accuracy": o["accuracy"], "n_models": o["n_models"],
-                     "rasch_difficulty": o.get("rasch_difficulty")})
+                     "rasch_difficulty": o.get("rasch_difficulty"),
+                     "prior_share": p.group.share if p and p.majority_gold else None,
+                     "prior_p_value": p.p_value if p else None,
+                     "prior_q_value": p.q_value if p else None})
     return rows
 
 
@@ -106,10 +124,36 @@ def model_audit_metrics(summary: dict) -> dict:
     }
 
 
+def load_audit_params(params_path: str | Path | None,
+                      base_models: Mapping[str, str] | None = None) -> ResultsAuditParams:
+    """The `audit_results:` settings: params.yaml's section (defaults when `params_path` is
+    None), with `base_models` pairs added on top (e.g. from `--base-model VL=LM`)."""
+    data = load_params(params_path) if params_path is not None else {}
+    params = section(data, "audit_results", ResultsAuditParams, source=str(params_path))
+    if base_models:
+        params = params.model_copy(update={"base_models": {**params.base_models,
+                                                           **base_models}})
+    return params
+
+
+def false_calls(findings: Sequence[Finding]) -> dict:
+    """Per statistical check: calls, the largest q among them, and the bound on the expected
+    number of false calls (calls × max q; Benjamini–Hochberg)."""
+    out = {}
+    for check in ("redundancy.text_answerable", "redundancy.prior_answerable",
+                  "label.suspect_gold", "ambiguity.model_split"):
+        qs = [f.evidence["q_value"] for f in findings if f.check == check]
+        out[check] = {"calls": len(qs), "max_q": max(qs) if qs else None,
+                      "expected_false_at_most": false_call_bound(qs)}
+    return out
+
+
 def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str | Path, *,
-                  params_path: str | Path = "params.yaml", metrics_path: str | Path | None = None,
+                  params_path: str | Path | None = "params.yaml",
+                  metrics_path: str | Path | None = None,
                   error_layers_path: str | Path | None = None,
-                  encode: Encoder | None = None) -> ResultsAudit:
+                  encode: Encoder | None = None,
+                  base_models: Mapping[str, str] | None = None) -> ResultsAudit:
     """Run every model-based audit and write the findings, summary and per-item table.
 
     Args:
@@ -117,18 +161,20 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
         scores_dir: `scores/<bench>`, holding `<model>/<mode>.jsonl` Score rows.
         out_dir: folder for model_findings.jsonl, model_summary.json, item_stats.jsonl and
             answer_candidates.csv (all written atomically).
-        params_path: params.yaml with the `audit_results:` section.
+        params_path: params.yaml with the `audit_results:` section; None: the defaults.
         metrics_path: optional compact metrics JSON for `dvc metrics`.
         error_layers_path: optional error-layers JSONL (`bench-kit audit import-error-layers`).
         encode: text -> unit vectors for answer expansion (default: the bundled encoder).
+        base_models: model -> text-only base model, added to params' `base_models`.
     """
-    params = section(load_params(params_path), "audit_results", ResultsAuditParams,
-                     source=str(params_path))
+    params = load_audit_params(params_path, base_models)
     items = read_items(items_path)
     table = read_score_table(items, scores_dir)
-    verdicts = blind_verdicts(table, params)
+    prior = prior_verdicts(items, params)
+    verdicts = blind_verdicts(table, params, prior)
     observed = observed_difficulty(table, params)
-    findings = [*blind_findings(verdicts), *disagreement_findings(table, params),
+    findings = [*blind_findings(verdicts), *prior_findings(prior, verdicts),
+                *disagreement_findings(table, params),
                 *mismatch_findings(table, observed, params)]
     findings.sort(key=lambda f: (f.id, f.check))
     candidates = answer_candidates(table, params.expansion_threshold, encode=encode) \
@@ -142,6 +188,15 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
                  for m, mode in table.runs_in(("image", "no_image", "blank_image"))},
         "blind_modes": list(params.blind_modes),
         "blind_panel": verdict_counts(verdicts, items),
+        "thresholds": {"fdr": params.fdr, "text_answerable_gain": params.text_answerable_gain,
+                       "vision_required_p": params.vision_required_p,
+                       "min_blind_runs": params.min_blind_runs,
+                       "prior_share": params.prior_share,
+                       "open_min_options": params.open_min_options},
+        "prior_by_template": prior_by_template(prior_groups(items, params), verdicts, items,
+                                               params),
+        "label_tests": label_tests_summary(params, table),
+        "false_calls": false_calls(findings),
         "vision_gain": vision_gain(table, params),
         "findings": finding_counts(findings),
         "flagged_items": len({f.id for f in findings if f.severity != "info"}),
@@ -161,7 +216,7 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
     summary["blind_panel"]["hits_by_run"] = _blind_hits_by_run(verdicts)
     out = Path(out_dir)
     write_jsonl(out / FINDINGS_FILE, findings)
-    write_jsonl(out / ITEMS_FILE, item_rows(table, verdicts, observed))
+    write_jsonl(out / ITEMS_FILE, item_rows(table, verdicts, observed, prior))
     write_review_sheet(out / SHEET_FILE, candidates)
     write_json(out / SUMMARY_FILE, summary)
     if metrics_path is not None:

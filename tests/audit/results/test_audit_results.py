@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import make_item
 
-from bench_kit.audit.results.blind_panel import binomial_p_greater, chance_rates
+from bench_kit.audit.results.chance import chance_rates
 from bench_kit.audit.results.difficulty import fit_rasch
 from bench_kit.audit.results.inputs import ResultsAuditParams, read_score_table
+from bench_kit.audit.results.significance import binomial_p_greater
 from bench_kit.cli import cli
 from bench_kit.errors import InputError
 from bench_kit.types import Item
@@ -96,24 +97,31 @@ def test_chance_rates_per_task():
                                            choices={"A": "x", "B": "y", "C": "z"})),
              Item.model_validate(make_item(id="yn", **YESNO)),
              *[Item.model_validate(make_item(id=f"n{i}", answers=[gold], source="template:count"))
-               for i, gold in enumerate(["2", "2", "2", "3"])]]
+               for i, gold in enumerate(["2", "2", "2", "3"])],
+             *[Item.model_validate(make_item(id=f"o{i}", answers=[str(i)], source="template:many"))
+               for i in range(6)]]
     rates = chance_rates(items)
     assert rates["mc3"] == pytest.approx(1 / 3)
     assert rates["yn"] == 0.5
-    assert rates["n3"] == pytest.approx(0.75)  # always guessing "2" is right 3 times in 4
+    # an uninformed guesser: uniform over the group's answers, at least open_min_options (4)
+    # of them -- not the share of the most common gold (that is the prior, tested apart)
+    assert rates["n3"] == pytest.approx(0.25)
+    assert rates["o0"] == pytest.approx(1 / 6)
 
 
 # item -> (item fields, blind hits of 4 models, expected verdict)
 BLIND_CASES = {
     "mc_all_blind": (MC, [True] * 4, "text_answerable"),
     "mc_none_blind": (MC, [False] * 4, "vision_required"),
-    "mc_half": (MC, [True, True, False, False], "review"),
-    # 3/4 = 0.75 on a coin-flip item is not better than luck (p = 0.31)
-    "yesno_lucky": (YESNO, [True, True, True, False], "review"),
+    "mc_three": (MC, [True, True, True, False], "review"),   # p = 0.051: not text (q), not chance
+    # 3/4 on a coin-flip item is consistent with guessing (p = 0.31): vision_required,
+    # which the old absolute threshold (blind fraction <= 0.25) could never say for yes/no
+    "yesno_lucky": (YESNO, [True, True, True, False], "vision_required"),
+    "yesno_chance": (YESNO, [True, True, False, False], "vision_required"),
 }
 
 
-def test_blind_panel_verdicts_and_findings(tmp_path):
+def test_blind_panel_verdicts_are_relative_to_chance(tmp_path):
     items = [make_item(id=name, **fields) for name, (fields, _, _) in BLIND_CASES.items()]
     scores: dict = {}
     for name, (fields, hits, _) in BLIND_CASES.items():
@@ -128,12 +136,57 @@ def test_blind_panel_verdicts_and_findings(tmp_path):
     for name, (_, hits, verdict) in BLIND_CASES.items():
         assert stats[name]["verdict"] == verdict, name
         assert stats[name]["blind_hits"] == sum(hits)
+        assert stats[name]["q_value"] is not None
     answerable = by_check(findings, "redundancy.text_answerable")
     assert set(answerable) == {"mc_all_blind"}
-    assert answerable["mc_all_blind"]["evidence"]["p_value"] == pytest.approx(0.25 ** 4, abs=1e-6)
-    assert set(by_check(findings, "redundancy.blind_review")) == {"mc_half", "yesno_lucky"}
+    evidence = answerable["mc_all_blind"]["evidence"]
+    assert evidence["p_value"] == pytest.approx(0.25 ** 4, abs=1e-6)
+    assert evidence["q_value"] == pytest.approx(5 * 0.25 ** 4, abs=1e-4)  # BH over 5 items
+    assert evidence["statistic"] == "blind_hits" and evidence["gain"] == 1.0
+    assert set(by_check(findings, "redundancy.blind_review")) == {"mc_three"}
     assert summary["blind_panel"]["overall"]["text_answerable"] == 1
-    assert summary["blind_panel"]["hits_by_run"]["m0/no_image"]["hits"] == 3
+    assert summary["blind_panel"]["overall"]["vision_required"] == 3
+    assert summary["blind_panel"]["hits_by_run"]["m0/no_image"]["hits"] == 4
+
+
+def test_blind_parse_failures_are_not_trials(tmp_path):
+    # 4 blind runs: 3 right, 1 unparseable -> 3/3, not 3/4
+    runs = [("A", True), ("A", True), ("A", True), (None, False, "failed")]
+    scores = {f"m{n}": {"no_image": {"q": run}} for n, run in enumerate(runs)}
+    run_audit(tmp_path, [make_item(id="q", **MC)], scores)
+    stats = json.loads((tmp_path / "out/item_stats.jsonl").read_text())
+    assert (stats["blind_hits"], stats["blind_runs"], stats["parse_failed"]) == (3, 3, 1)
+
+
+def test_prior_answerable_template_is_its_own_finding(tmp_path):
+    # every "how many are absent?" item answers 0; a blind guesser of the prior gets them all
+    absent = [make_item(id=f"absent{i}", answers=["0"], source="template:absent_count")
+              for i in range(8)]
+    varied = [make_item(id=f"count{i}", answers=[str(i % 5)], source="template:count")
+              for i in range(10)]
+    items = absent + varied
+    blind = {item["id"]: ("0", item["answers"] == ["0"]) for item in items}
+    scores = {f"m{n}": {"no_image": blind, "image": {i["id"]: (i["answers"][0], True)
+                                                      for i in items}} for n in range(3)}
+    summary, findings = run_audit(tmp_path, items, scores)
+    prior = by_check(findings, "redundancy.prior_answerable")
+    assert set(prior) == {f"absent{i}" for i in range(8)}
+    evidence = prior["absent0"]["evidence"]
+    assert evidence["share"] == 1.0 and evidence["majority_answer"] == "0"
+    assert evidence["answer_space"] == 4           # at least open_min_options answers
+    assert evidence["p_value"] == pytest.approx(4 * 0.25 ** 8, rel=1e-3)
+    assert evidence["q_value"] < 0.05
+    # the old chance (the majority share, 1.0) made these unflaggable; now they are counted
+    assert summary["blind_panel"]["overall"]["prior_answerable"] == 8
+    templates = summary["prior_by_template"]
+    assert templates[0]["group"] == "template:absent_count|numeric"
+    assert templates[0]["prior_accuracy"] == 1.0 and templates[0]["skewed"] is True
+    assert summary["false_calls"]["redundancy.prior_answerable"]["calls"] == 8
+    stats = {json.loads(line)["id"]: json.loads(line)
+             for line in (tmp_path / "out/item_stats.jsonl").read_text().splitlines()}
+    assert stats["absent0"]["verdict"] == "prior_answerable"
+    assert stats["absent0"]["prior_share"] == 1.0 and stats["count1"]["prior_share"] is None
+    assert stats["absent0"]["prior_q_value"] < 0.05 and stats["count1"]["prior_p_value"] == 1.0
 
 
 def test_vision_gain_and_leakage_per_model_and_capability(tmp_path):
@@ -163,29 +216,43 @@ def test_vision_gain_and_leakage_per_model_and_capability(tmp_path):
 
 def test_suspect_gold_and_model_split(tmp_path):
     answers = {
-        "popular_wrong": ["B", "B", "B", "B", "A"],   # 4/5 on B, gold A -> warn
-        "unanimous_wrong": ["C"] * 5,                  # 5/5 -> error
-        "split": ["A", "A", "B", "B", "C"],            # 2 vs 2
-        "agree_right": ["A"] * 5,
+        "popular_wrong": ["B"] * 7 + ["C"],            # 7/8 on B, gold A -> warn
+        "unanimous_wrong": ["C"] * 8,                   # 8/8 -> error
+        "split": ["A"] * 4 + ["B"] * 4,                 # 4 vs 4
+        **{f"agree_right{i}": ["A"] * 8 for i in range(5)},
     }
     items = [make_item(id=name, **MC) for name in answers]
     summary, findings = run_audit(tmp_path, items, panel_scores(answers, {k: "A" for k in answers}))
     suspect = by_check(findings, "label.suspect_gold")
     assert set(suspect) == {"popular_wrong", "unanimous_wrong"}
     assert suspect["popular_wrong"]["severity"] == "warn"
-    assert suspect["popular_wrong"]["evidence"]["popular_answer"] == "B"
-    assert suspect["popular_wrong"]["evidence"]["votes"] == {"B": 4, "A": 1}
+    evidence = suspect["popular_wrong"]["evidence"]
+    assert evidence["popular_answer"] == "B" and evidence["votes"] == {"B": 7, "C": 1}
+    assert evidence["statistic"] == "max_wrong_share" and evidence["wrong_options"] == 3
+    assert evidence["q_value"] < 0.1 and evidence["p_value"] < evidence["q_value"]
     assert suspect["unanimous_wrong"]["severity"] == "error"
     split = by_check(findings, "ambiguity.model_split")
     assert set(split) == {"split"}
     assert split["split"]["evidence"]["answers"] == ["A", "B"]
+    assert "q_value" in split["split"]["evidence"]
     assert summary["findings"]["label.suspect_gold"]["error"] == 1
+    assert summary["false_calls"]["label.suspect_gold"]["calls"] == 2
 
 
 def test_agreement_a_coin_could_explain_is_not_suspect(tmp_path):
     answers = {"yn": ["no", "no", "yes"]}  # 2/3 >= 60%, but p = 0.5 for yes/no guessers
-    _, findings = run_audit(tmp_path, [make_item(id="yn", **YESNO)],
-                            panel_scores(answers, {"yn": "yes"}))
+    summary, findings = run_audit(tmp_path, [make_item(id="yn", **YESNO)],
+                                  panel_scores(answers, {"yn": "yes"}))
+    assert not by_check(findings, "label.suspect_gold")
+    # 2^-n < label_fdr (0.1) needs n >= 4 unanimous models, stated in the summary
+    assert summary["label_tests"]["yesno_panel_needed"] == 4
+
+
+def test_hard_item_with_scattered_misses_is_not_suspect(tmp_path):
+    # 4 of 6 on one distractor happens about one time in nine when misses scatter
+    answers = {"hard": ["B", "B", "B", "B", "C", "D"]}
+    _, findings = run_audit(tmp_path, [make_item(id="hard", **MC)],
+                            panel_scores(answers, {"hard": "A"}))
     assert not by_check(findings, "label.suspect_gold")
 
 
@@ -275,8 +342,8 @@ def test_score_row_for_unknown_item_is_an_input_error(tmp_path):
 
 
 @pytest.mark.parametrize("params, message", [
-    ("audit_results:\n  alpah: 0.1\n", "audit_results"),
-    ("audit_results:\n  vision_required: 0.9\n", "vision_required must be below"),
+    ("audit_results:\n  alpah: 0.1\n", "audit_results.alpah: unknown key"),
+    ("audit_results:\n  fdr: 1.5\n", "audit_results.fdr"),
 ])
 def test_bad_params_are_one_line_errors(tmp_path, params, message):
     write_items(tmp_path / "items.jsonl", [make_item(id="q", **MC)])
@@ -290,10 +357,31 @@ def test_bad_params_are_one_line_errors(tmp_path, params, message):
     assert message in result.output and "Traceback" not in result.output
 
 
-def test_params_defaults_follow_the_domain_thresholds():
+def test_params_defaults_are_documented_levels():
     params = ResultsAuditParams()
-    assert (params.text_answerable, params.vision_required, params.suspect_gold) == \
-        (0.75, 0.25, 0.6)
+    assert (params.fdr, params.label_fdr, params.text_answerable_gain,
+            params.vision_required_p, params.suspect_gold) == (0.05, 0.1, 0.4, 0.1, 0.6)
+
+
+def test_runs_outside_a_project_with_base_model_on_the_command_line(tmp_path, monkeypatch):
+    items = [make_item(id=f"c{i}", **MC) for i in range(4)]
+    right = {f"c{i}": ("A", True) for i in range(4)}
+    wrong = {f"c{i}": ("B", False) for i in range(4)}
+    write_items(tmp_path / "items.jsonl", items)
+    write_scores(tmp_path / "scores", {"vlm": {"image": right, "no_image": {**wrong,
+                                                                            "c0": ("A", True)}},
+                                       "llm": {"no_image": wrong}})
+    monkeypatch.chdir(tmp_path)  # no params.yaml here
+    result = CliRunner().invoke(cli, ["audit", "results", "--items", "items.jsonl", "--scores",
+                                      "scores", "--out", "out", "--base-model", "vlm=llm"])
+    assert result.exit_code == 0, result.output
+    assert "default thresholds" in result.output
+    assert "vlm: MG +75.0 pts, ML vs llm 25.0 pts" in result.output
+    summary = json.loads((tmp_path / "out/model_summary.json").read_text())
+    assert summary["vision_gain"]["vlm"]["ml"] == 0.25
+    bad = CliRunner().invoke(cli, ["audit", "results", "--items", "items.jsonl", "--scores",
+                                   "scores", "--out", "out", "--base-model", "vlm"])
+    assert bad.exit_code != 0 and "VISION_MODEL=BASE_MODEL" in bad.output
 
 
 def test_every_model_check_is_documented():
