@@ -57,6 +57,7 @@ class ScoreContext:
     image_size: tuple[int, int] | None
     settings: ScoreSettings
     root: Path | None = None
+    box_format: str = "auto"  # the model's box coordinate scale (ModelConfig.box_format)
 
 
 Scorer = Callable[[Item, str, ScoreContext], Outcome]

@@ -37,7 +37,7 @@ _DEFAULT_SETTINGS = ScoreSettings()
 
 def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None = None,
                settings: ScoreSettings | None = None,
-               root: str | Path | None = None) -> ItemScore:
+               root: str | Path | None = None, box_format: str = "auto") -> ItemScore:
     """Score one response to one item.
 
     Args:
@@ -46,6 +46,7 @@ def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None 
         image_size: (width, height) of the item's image; needed by grounding items.
         settings: the `score:` section of params.yaml (defaults when None).
         root: the benchmark root that mask and score-map paths are relative to.
+        box_format: the model's box coordinates: pixel | norm1 | norm1000 | auto.
 
     Raises:
         UnknownNameError: the item names a metric that is not registered.
@@ -56,7 +57,8 @@ def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None 
     scorer = METRICS.get(name)
     text = strip_reasoning(response if isinstance(response, str) else "")
     context = ScoreContext(image_size, settings or _DEFAULT_SETTINGS,
-                           root if root is None or isinstance(root, Path) else Path(root))
+                           root if root is None or isinstance(root, Path) else Path(root),
+                           box_format)
     outcome = scorer(item, text, context)
     if outcome.parse == PARSE_FAILED:
         outcome = FAILED

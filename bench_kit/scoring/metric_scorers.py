@@ -121,7 +121,7 @@ def _score_detection(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     golds = [gold_box(item, answer) for answer in item.answers]
     if not text.strip():
         return FAILED
-    found = extract_detections(text, *image_size_of(item, ctx))
+    found = extract_detections(text, *image_size_of(item, ctx), box_format=ctx.box_format)
     if not found:
         return FAILED
     threshold = ctx.settings.iou_threshold

@@ -18,7 +18,7 @@ from bench_kit.scoring.extract.answers import (
     extract_choice_detailed,
     extract_yesno_detailed,
 )
-from bench_kit.scoring.extract.boxes import extract_box_detailed
+from bench_kit.scoring.extract.boxes import NO_BOX, extract_box_detailed
 from bench_kit.scoring.extract.checklist import parse_checklist
 from bench_kit.scoring.extract.response import (
     PARSE_OK,
@@ -137,12 +137,16 @@ def _score_vqa(item: Item, text: str, ctx: ScoreContext) -> Outcome:
 
 
 def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float, float]:
-    """A gold box "x1,y1,x2,y2" in pixels (the item's first answer unless `answer` is given).
+    """A gold box "x1,y1,x2,y2" in pixels (the item's first answer unless `answer` is given);
+    `NO_BOX` for a gold that says the object is absent ("none", "no such object",
+    "0,0,0,0").
 
     Raises:
         InputError: the answer is not four numbers (field `answers`).
     """
     text = answer if answer is not None else (item.answers[0] if item.answers else "")
+    if text.strip().casefold() in NO_BOX_GOLDS:
+        return NO_BOX
     parts = text.strip().strip("[]() ").split(",")
     try:
         if len(parts) != 4:
@@ -152,6 +156,9 @@ def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float
         raise InputError(f"item '{item.id}': a box answer must be 'x1,y1,x2,y2' in "
                          f"pixels, got {text!r}", field="answers") from None
     return x1, y1, x2, y2
+
+
+NO_BOX_GOLDS = frozenset({"none", "no such object", "no box", "absent"})
 
 
 def image_size_of(item: Item, ctx: ScoreContext) -> tuple[int, int]:
@@ -172,12 +179,19 @@ def _score_iou(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     if not clean_response(text):
         return FAILED
     width, height = image_size_of(item, ctx)
-    found = extract_box_detailed(text, width, height)
+    found = extract_box_detailed(text, width, height, box_format=ctx.box_format)
     if found.value is None:
         return FAILED
+    if found.value == NO_BOX or gold == NO_BOX:  # only an explicit rejection meets "absent"
+        return binary_outcome("none" if found.value == NO_BOX else _box_text(found.value),
+                              found.parse, found.value == gold)
     score = iou(found.value, gold)
-    extracted = ",".join(format_number(round(v, 1)) for v in found.value)
+    extracted = f"{_box_text(found.value)} ({found.detail})"
     return Outcome(extracted, found.parse, score, score >= ctx.settings.iou_threshold)
+
+
+def _box_text(box) -> str:
+    return ",".join(format_number(round(v, 1)) for v in box)
 
 
 @register_scorer("mmmu_open")

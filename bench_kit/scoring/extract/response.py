@@ -28,6 +28,7 @@ class Extraction(Generic[T]):
 
     value: T | None
     parse: str
+    detail: str = ""  # how it was read where that matters (e.g. a box's coordinate scale)
 
 
 FAILED: Extraction = Extraction(None, PARSE_FAILED)

@@ -115,7 +115,8 @@ class Detection:
     rank: int
 
 
-def extract_detections(response: str, width: int, height: int) -> list[Detection]:
+def extract_detections(response: str, width: int, height: int, *,
+                       box_format: str = "auto") -> list[Detection]:
     """Every box of a response, in order, converted to pixels; duplicates dropped.
 
     >>> [d.box for d in extract_detections("[0, 0, 10, 10] and [20, 20, 30, 30]", 64, 64)]
@@ -134,7 +135,7 @@ def extract_detections(response: str, width: int, height: int) -> list[Detection
     out: list[Detection] = []
     seen: set[Box] = set()
     for start, raw in found_boxes(text):
-        box = to_pixels(raw, width, height)
+        box = to_pixels(raw, width, height, box_format)
         if box not in seen:
             seen.add(box)
             out.append(Detection(box, confidences.get(start), len(out)))
