@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 LETTERS = "ABCDEFGHIJ"
+_AMBIGUOUS = "?"  # several options offered where one answer was asked
 _ALL_OPTIONS = {letter: letter for letter in LETTERS}
 
 _BARE = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
@@ -69,13 +70,31 @@ _LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M
 _CHOICE_CLAUSE = re.compile(
     rf"(?:{ANSWER_CLAUSE.pattern}"
     r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
+    r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
+    r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*(?:it'?s\s+|it\s+is\s+)?"
     r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?)"
     r"\s*(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
     r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*:?\s*)*"
     r"[(\[]?\s*([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
     re.I,
 )
-_CHOOSE_KEYS = ("choose", "select", "pick", "go with")
+_CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
+                "second thought", "actually", "不对", "更正", "等等")
+# "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
+_OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|choice\s*|选项\s*)?"
+                      r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])", re.I)
+# What the rest of a segment says about the option just named.
+_NEGATIVE = re.compile(
+    r"\bnot\b|n't\b|\bunlikely|\bincorrect|\bwrong|\bfalse\b|\bimpossible|\beliminat"
+    r"|\brul(?:e|ed|es)\s+out|\btoo\s+(?:high|low|small|large|big|many|few|long|short)"
+    r"|\bcannot\b|\bno\s+(?:match|sense)|\bexclude|不对|错误|不正确|排除|不符合|不是", re.I)
+_POSITIVE = re.compile(
+    r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
+    r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
+_LINK = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|and|/|或者?|和|还是)\s*(?:option\s*|choice\s*)?[(\[]?\s*",
+                   re.I)
+_SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 _LETTER = re.compile(r"(?<![A-Za-z0-9_])[A-J](?![A-Za-z0-9_']|-[A-Za-z])")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
@@ -89,6 +108,19 @@ _REJECTED_AFTER = re.compile(
 _ARTICLE_AFTER = re.compile(
     r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
     r"will|appears|looks|fits|matches|describes|shows|corresponds|remains|has|best)\b)[a-z]")
+
+
+# "I can't …", "I think …": the pronoun, unless a copula follows ("I is correct").
+_PRONOUN_AFTER = re.compile(
+    r"\s+(?!(?:is|was|seems|appears|would\s+be|fits|matches|describes|corresponds|remains"
+    r"|because|since|and|or|but)\b)[a-z]")
+
+
+def _is_word(text: str, letter: str, end: int) -> bool:
+    """Whether the capital A or I ending at `end` is the article or pronoun, not a letter."""
+    if letter == "I":
+        return _PRONOUN_AFTER.match(text, end) is not None
+    return letter == "A" and _ARTICLE_AFTER.match(text, end) is not None
 
 
 def _options(choices: Mapping[str, str]) -> dict[str, str]:
@@ -136,10 +168,18 @@ def _clause_letter(text: str) -> str | None:
         rest = text[end:].lstrip()
         if letter.islower() and rest[:1].isalpha():
             continue  # "the answer is a cat"
-        if letter in "AI" and _ARTICLE_AFTER.match(text, end):
+        if letter in "AI" and _is_word(text, letter, end):
             continue  # "the answer is I think …"
         last = letter.upper()
+        other = _OR_NEXT.match(text, end)
+        if other and other.group(1).upper() != last:
+            last = _AMBIGUOUS  # "the answer is A or C"
     return last
+
+
+def _segment_after(text: str, end: int) -> str:
+    stop = _SEGMENT_END.search(text, end)
+    return text[end:stop.start() if stop else len(text)]
 
 
 def _enumerates(text: str, options: dict[str, str]) -> bool:
@@ -163,18 +203,50 @@ def _masked_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
 
 def _prose_letters(text: str, options: dict[str, str],
                    spans: list[tuple[int, int]]) -> set[str]:
-    """Distinct option letters in prose that are not negated, echoed or an article."""
-    strong: set[str] = set()
+    """The option letters the prose chooses: letters that are not negated, echoed in an
+    option text or an article/pronoun. A letter whose own segment (up to the next letter
+    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
+    segments affirm their letter ("B fits best"), only those letters count."""
+    named: list[tuple[str, int, int]] = []
     for match in _LETTER.finditer(text):
         letter, start, end = match.group(), match.start(), match.end()
         if letter not in options or any(a <= start < b for a, b in spans):
             continue
-        if (_NEGATED_BEFORE.search(text, max(0, start - 24), start)
-                or _REJECTED_AFTER.match(text, end)):
+        if _NEGATED_BEFORE.search(text, max(0, start - 24), start) \
+                or _REJECTED_AFTER.match(text, end):
+            named.append((letter, start, -1))  # ruled out right here
             continue
-        if not (letter in "AI" and _ARTICLE_AFTER.match(text, end)):
-            strong.add(letter)
-    return strong
+        if not _is_word(text, letter, end):
+            named.append((letter, start, end))
+    affirmed: set[str] = set()
+    neutral: set[str] = set()
+    ruled_out: set[str] = set()
+    linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
+    for index, (letter, start, end) in enumerate(named):
+        if end < 0:
+            ruled_out.add(letter)
+            continue
+        stop = named[index + 1][1] if index + 1 < len(named) else len(text)
+        sentence = _SEGMENT_END.search(text, end, stop)
+        segment = text[end:sentence.start() if sentence else stop]
+        if index + 1 < len(named) and named[index + 1][2] < 0:
+            negation = _NEGATED_BEFORE.search(segment)  # "B, not A": the "not" is A's
+            segment = segment[:negation.start()] if negation else segment
+        if sentence is None and index + 1 < len(named) and _LINK.fullmatch(segment):
+            linked.append(letter)
+            continue
+        group = linked + [letter]
+        linked = []
+        if _NEGATIVE.search(segment):
+            ruled_out.update(group)
+        elif _POSITIVE.search(segment):
+            affirmed.update(group)
+        else:
+            neutral.update(group)
+    neutral.update(linked)
+    if affirmed:
+        return affirmed
+    return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
 
 
 def _by_option_text(answer: str, texts: dict[str, str]) -> str | None:
@@ -210,8 +282,13 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extrac
     lead = _LEAD.match(text)
     if lead:
         letter = next(g for g in lead.groups() if g)
-        if letter in options and not _enumerates(text, options):
-            return Extraction(options[letter], PARSE_OK)
+        if letter in options and not _enumerates(text, options) \
+                and not _NEGATIVE.search(_segment_after(text, lead.end())):
+            other = _OR_NEXT.match(text, lead.end(lead.lastindex))
+            if other and other.group(1).upper() != letter:
+                return FAILED  # "(A) or (C)"
+            if not (letter == "I" and _is_word(text, letter, lead.end())):
+                return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
     if texts and len(text) <= 200:
         norm = normalize_text(text)
