@@ -129,10 +129,11 @@ def _score_anls(item: Item, text: str, ctx: ScoreContext) -> Outcome:
 
 @register_scorer("vqa")
 def _score_vqa(item: Item, text: str, ctx: ScoreContext) -> Outcome:
-    answer = vqa_normalize(answer_text(text))
+    raw = answer_text(text)
+    answer = vqa_normalize(raw)
     if not answer:
         return FAILED
-    score = vqa_accuracy(answer, item.answers)
+    score = vqa_accuracy(raw, item.answers)
     return Outcome(clip_extracted(answer), PARSE_OK, score, score >= 0.5)
 
 

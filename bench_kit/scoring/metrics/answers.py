@@ -1,9 +1,9 @@
 """Metric definitions of DOMAIN §3: per-answer scores and the POPE / MME / AUROC aggregates.
 
 Each function implements the published definition, with its known quirks fixed and said
-so: ChartQA's relaxed accuracy with gold 0 compares numbers (not strings), VQA's
-normalisation maps every punctuation mark to a space and drops apostrophes (which makes
-its contraction table unnecessary), and a failed parse is never a "yes" in POPE.
+so: ChartQA's relaxed accuracy with gold 0 compares numbers (not strings) and a failed
+parse is never a "yes" in POPE. VQA accuracy lives in `bench_kit.scoring.metrics.vqa`
+(re-exported here).
 Bad inputs (mismatched lengths, a single-class AUROC) raise `InputError`.
 """
 
@@ -15,6 +15,7 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
+from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.numbers import number_tokens, parse_number
 
 # The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
@@ -86,48 +87,6 @@ def anls(pred: str, golds: Sequence[str], threshold: float = 0.5) -> float:
         nl = levenshtein(p, g) / longest if longest else 0.0
         best = max(best, 1.0 - nl if nl < threshold else 0.0)
     return best
-
-
-_VQA_NUMBERS = {"none": "0", "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4",
-                "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
-_VQA_ARTICLES = frozenset({"a", "an", "the"})
-_VQA_DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
-_VQA_PERIOD = re.compile(r"\.(?!\d)")
-_VQA_PUNCT = re.compile(r"[;/\[\]\"{}()=+\\_\-><@`,?!*#%&:|~^$]")
-
-
-def vqa_normalize(answer: str) -> str:
-    """The VQA answer normalisation: lowercase, digit commas and sentence periods removed,
-    other punctuation to spaces, apostrophes dropped, number words to digits, articles out.
-
-    >>> vqa_normalize("Two dogs, running!"), vqa_normalize("1,000"), vqa_normalize("don't")
-    ('2 dogs running', '1000', 'dont')
-    """
-    text = str(answer).replace("\n", " ").replace("\t", " ").strip().lower()
-    text = _VQA_DIGIT_COMMA.sub("", text)
-    text = _VQA_PERIOD.sub("", text)
-    text = _VQA_PUNCT.sub(" ", text).replace("'", "").replace("\u2019", "")
-    words = (_VQA_NUMBERS.get(word, word) for word in text.split())
-    return " ".join(word for word in words if word not in _VQA_ARTICLES)
-
-
-def vqa_accuracy(pred: str, golds: Sequence[str]) -> float:
-    """VQA accuracy: min(#other annotators who gave `pred` / 3, 1), averaged over the
-    leave-one-out subsets of the annotators (10 in VQAv2). `golds` are the raw annotator
-    answers, repeats included; with a single gold the score is simply 1 or 0.
-
-    >>> vqa_accuracy("cat", ["cat"] * 2 + ["dog"] * 8)
-    0.6
-    """
-    n = len(golds)
-    if n == 0:
-        return 0.0
-    p = vqa_normalize(pred)
-    same = sum(1 for gold in golds if vqa_normalize(gold) == p)
-    if n == 1:
-        return float(same)
-    total = same * min(1.0, (same - 1) / 3) + (n - same) * min(1.0, same / 3)
-    return round(total / n, 12)
 
 
 def iou(a: Sequence[float], b: Sequence[float]) -> float:
