@@ -6,8 +6,8 @@ checklist -> checklist). Every scorer first drops a leading `<think>…</think>`
 
 `hit` is the item's 0/1 correctness: exact for letter, yes/no, text and number metrics;
 IoU >= `iou_threshold` for boxes (Acc@0.5 by default); every check right for checklists;
-score >= 0.5 for the graded text metrics (ANLS: within the 0.5 threshold; VQA: at least
-two annotators agree). An answer that cannot be parsed scores 0 with parse "failed".
+score >= the `score:` settings `anls_hit`, `vqa_hit`, `rouge_l_hit`, `defect_map_hit`
+(0.5 each by default) for the graded metrics. An answer that cannot be parsed scores 0 with parse "failed".
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ from bench_kit.scoring.metrics.answers import (
     iou,
     mmmu_candidates,
     mmmu_open_match,
-    relaxed_match,
+    chart_number,
+    relaxed_accuracy,
     vqa_accuracy,
     vqa_normalize,
 )
@@ -104,17 +105,23 @@ def _score_numeric(item: Item, text: str, ctx: ScoreContext) -> Outcome:
 
 @register_scorer("relaxed")
 def _score_relaxed(item: Item, text: str, ctx: ScoreContext) -> Outcome:
-    tolerance = item.tolerance if item.tolerance is not None else 0.05
-    numeric = [gold for gold in item.answers if parse_number(gold) is not None]
-    found, percent = answer_number(text) if numeric else (None, False)
-    if found is not None and found.value is not None:
-        pred = format_number(found.value) + ("%" if percent else "")
-        hit = any(relaxed_match(pred, gold, tolerance) for gold in numeric)
-        return binary_outcome(pred, found.parse, hit)
+    tolerance = item.tolerance if item.tolerance is not None else ctx.settings.relaxed_tolerance
     answer = answer_text(text).strip().rstrip(".")
+    numeric = [gold for gold in item.answers if chart_number(gold) is not None]
+    if numeric:
+        number = chart_number(answer)
+        if number is not None:
+            pred = format_number(number[0]) + ("%" if number[1] else "")
+            return binary_outcome(pred, PARSE_OK, relaxed_accuracy(pred, numeric, tolerance))
+        found, percent = answer_number(text)
+        if found.value is not None:
+            pred = format_number(found.value) + ("%" if percent else "")
+            hit = relaxed_accuracy(pred, numeric, tolerance) or \
+                relaxed_accuracy(answer, item.answers, tolerance)
+            return binary_outcome(pred, found.parse, hit)
     if not answer:
         return FAILED
-    hit = any(relaxed_match(answer, gold, tolerance) for gold in item.answers)
+    hit = relaxed_accuracy(answer, item.answers, tolerance)
     return binary_outcome(clip_extracted(answer.casefold()), PARSE_OK, hit)
 
 
@@ -123,8 +130,8 @@ def _score_anls(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     answer = " ".join(answer_text(text).lower().split())
     if not answer:
         return FAILED
-    score = anls(answer, item.answers)
-    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= 0.5)
+    score = anls(answer, item.answers, ctx.settings.anls_threshold)
+    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= ctx.settings.anls_hit)
 
 
 @register_scorer("vqa")
@@ -134,7 +141,7 @@ def _score_vqa(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     if not answer:
         return FAILED
     score = vqa_accuracy(raw, item.answers)
-    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= 0.5)
+    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= ctx.settings.vqa_hit)
 
 
 def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float, float]:

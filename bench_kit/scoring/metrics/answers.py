@@ -25,17 +25,49 @@ MME_COGNITION = ("commonsense_reasoning", "numerical_calculation", "text_transla
                  "code_reasoning")
 
 
+_UNIT_TAIL = re.compile(r"(?:\s*[A-Za-z][A-Za-z.]*){1,2}\s*$")
+_CURRENCY_HEAD = re.compile(r"^(?:US\$|(?:USD|EUR|GBP|RMB|CNY|JPY)\s)\s*")
+
+
+def chart_number(text: str) -> tuple[float, bool] | None:
+    """A ChartQA value as a number, `(value, is_percent)`, or None when it is text.
+
+    Stripped before reading: surrounding space and a final period, a leading currency
+    sign (`$12`, `US$ 12`, `€3.5`), thousands separators (`1,296`), and a trailing unit of
+    one or two words (`12 kg`, `1296 million`, `45 per cent` — a scale word is a unit,
+    because chart values are written in the chart's own unit). A trailing `%` is kept as
+    the percent flag.
+
+    >>> chart_number("$12"), chart_number("1296 million"), chart_number("45%"), chart_number("Asia")
+    ((12.0, False), (1296.0, False), (45.0, True), None)
+    """
+    body = str(text).strip().rstrip(".").strip()
+    if not body or not any(ch.isdigit() for ch in body):
+        return None
+    body = _CURRENCY_HEAD.sub("", body)
+    found = parse_number(body)
+    if found is not None:
+        return found
+    unitless = _UNIT_TAIL.sub("", body)
+    if unitless != body and unitless:
+        return parse_number(unitless)
+    return None
+
+
 def relaxed_match(pred: str, gold: str, tolerance: float = 0.05) -> bool:
-    """ChartQA relaxed accuracy: numbers within `tolerance` relative error, else
-    case-insensitive exact match.
+    """ChartQA relaxed accuracy of one prediction against one gold.
 
-    A gold of 0 needs a prediction of exactly 0 (the relative error is undefined). A percent
-    on one side only ("45%" vs "0.45") is compared both as written and divided by 100.
+    Both read as numbers (`chart_number`: currency, thousands separators and units
+    stripped): right when |pred - gold| / |gold| <= `tolerance`; a gold of 0 needs a
+    prediction of exactly 0 (the relative error is undefined); a percent on one side only
+    ("45%" vs "0.45") is compared both as written and divided by 100. Otherwise (either is
+    text): case-insensitive exact match after trimming space and a final period. Several
+    golds: `relaxed_accuracy` takes the best.
 
-    >>> relaxed_match("104", "100"), relaxed_match("106", "100"), relaxed_match("0.0", "0")
+    >>> relaxed_match("104", "100"), relaxed_match("106", "100"), relaxed_match("$12", "12")
     (True, False, True)
     """
-    p, g = parse_number(pred), parse_number(gold)
+    p, g = chart_number(pred), chart_number(gold)
     if p is None or g is None:
         return str(pred).strip().rstrip(".").casefold() == str(gold).strip().rstrip(".").casefold()
     (pv, p_pct), (gv, g_pct) = p, g
@@ -51,6 +83,15 @@ def relaxed_match(pred: str, gold: str, tolerance: float = 0.05) -> bool:
         elif abs(a - b) / abs(b) <= tolerance + 1e-12:
             return True
     return False
+
+
+def relaxed_accuracy(pred: str, golds: Sequence[str], tolerance: float = 0.05) -> bool:
+    """ChartQA relaxed accuracy against several golds: right when any gold matches.
+
+    >>> relaxed_accuracy("1296 million", ["Asia", "1296"])
+    True
+    """
+    return any(relaxed_match(pred, gold, tolerance) for gold in golds)
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -182,6 +223,22 @@ def mme(rows: Iterable[Mapping]) -> dict:
 _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
                              r"|答案是?|是", re.I)
+_KEY_EDGES = ".,:;!?\"' "
+# "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates.
+_HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
+_EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
+
+
+def _trim_key(key: str) -> str:
+    """A candidate with its edges trimmed; brackets only when unbalanced, so `o(n log n)`
+    keeps its closing parenthesis."""
+    key = key.strip(_KEY_EDGES)
+    for left, right in ("()", "[]"):
+        while key.endswith(right) and key.count(right) > key.count(left):
+            key = key[:-1].rstrip(_KEY_EDGES)
+        while key.startswith(left) and key.count(left) > key.count(right):
+            key = key[1:].lstrip(_KEY_EDGES)
+    return key
 
 
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
@@ -196,34 +253,53 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         if index == len(sentences) - 1 and "=" in sentence:
             ends.append(sentence.rindex("=") + 1)
         if ends:
-            key = sentence[max(ends):].strip().strip(".,:;!?\"'()[] ")
+            key = _trim_key(sentence[max(ends):])
             if key:
                 keys.append(key)
     if not keys and text:
-        keys = [text]
+        keys = [_trim_key(text)]
     numbers = [t.value for key in keys for t in number_tokens(key)]
     return keys, numbers
+
+
+def _gold_in(key: str, gold: str) -> bool:
+    number = parse_number(gold)
+    if number is not None:
+        return round(number[0], 2) in {round(t.value, 2) for t in number_tokens(key)}
+    needle = gold.strip().lower()
+    return bool(needle) and needle in key
+
+
+def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
+    """The candidates of a key that offers several ("-402 or 48"), else None. A gold that
+    itself contains the separator ("black or white") is no hedge."""
+    if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
+        return None
+    parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
+    parts = [part for part in parts if part]
+    return parts if len(parts) > 1 else None
 
 
 def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     """MMMU open-question match: a numeric gold equals a candidate number after rounding
     both to 2 decimals; a text gold (lowercased) is a substring of a candidate text.
 
+    A candidate that offers several answers ("It could be -402 or 48", "either X or Y")
+    is right only when every one of them is a gold; when the last such hedge is the
+    response's final word, the response is wrong otherwise.
+
     >>> mmmu_open_match("So the area is 3.14159 square meters.", ["3.14"])
     True
+    >>> mmmu_open_match("It could be -402 or 48.", ["48"])
+    False
     """
-    keys, numbers = mmmu_candidates(response)
-    rounded = {round(v, 2) for v in numbers}
-    for gold in golds:
-        number = parse_number(str(gold))
-        if number is not None:
-            if round(number[0], 2) in rounded:
-                return True
-        else:
-            needle = str(gold).strip().lower()
-            if needle and any(needle in key for key in keys):
-                return True
-    return False
+    keys, _ = mmmu_candidates(response)
+    golds = [str(g) for g in golds]
+    if keys:
+        parts = _hedged(keys[-1], golds)
+        if parts is not None:
+            return all(any(_gold_in(part, gold) for gold in golds) for part in parts)
+    return any(_gold_in(key, gold) for key in keys for gold in golds)
 
 
 def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
