@@ -195,29 +195,35 @@ def mme(rows: Iterable[Mapping]) -> dict:
     Per category: acc = share of questions right x 100, acc_plus = share of images with
     every question right x 100, score = acc + acc_plus (0-200). `perception` sums the 10
     perception categories and `cognition` the 4 cognition ones (max 2000 + 800 = 2800).
-    Categories outside the standard lists are reported but enter neither sum.
+    Categories are matched to the standard lists case- and spacing-insensitively but
+    reported under the name the rows use (the first spelling seen: `OCR` stays `OCR`);
+    categories outside the standard lists are reported but enter neither sum.
 
     Returns:
         `{"perception": float, "cognition": float, "total": float,
         "categories": {category: {"acc", "acc_plus", "score"}}}`.
     """
     by_image: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    shown: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
         missing = [key for key in ("image", "category", "hit") if key not in row]
         if missing:
             raise InputError(f"mme: row {number} lacks {', '.join(missing)}")
-        by_image[_mme_category(row["category"])][str(row["image"])].append(bool(row["hit"]))
-    categories: dict[str, dict[str, float]] = {}
-    for category in sorted(by_image):
-        images = by_image[category]
+        canonical = _mme_category(row["category"])
+        shown.setdefault(canonical, str(row["category"]).strip())
+        by_image[canonical][str(row["image"])].append(bool(row["hit"]))
+    scores: dict[str, dict[str, float]] = {}
+    for canonical in sorted(by_image):
+        images = by_image[canonical]
         hits = [hit for answers in images.values() for hit in answers]
         acc = 100.0 * sum(hits) / len(hits)
         acc_plus = 100.0 * sum(all(answers) for answers in images.values()) / len(images)
-        categories[category] = {"acc": acc, "acc_plus": acc_plus, "score": acc + acc_plus}
-    perception = sum((categories[c]["score"] for c in MME_PERCEPTION if c in categories), 0.0)
-    cognition = sum((categories[c]["score"] for c in MME_COGNITION if c in categories), 0.0)
+        scores[canonical] = {"acc": acc, "acc_plus": acc_plus, "score": acc + acc_plus}
+    perception = sum((scores[c]["score"] for c in MME_PERCEPTION if c in scores), 0.0)
+    cognition = sum((scores[c]["score"] for c in MME_COGNITION if c in scores), 0.0)
     return {"perception": perception, "cognition": cognition,
-            "total": perception + cognition, "categories": categories}
+            "total": perception + cognition,
+            "categories": {shown[c]: block for c, block in scores.items()}}
 
 
 _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
