@@ -202,7 +202,8 @@ def prediction_files(results_dir: str | Path) -> dict[str, Path]:
 def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | Path,
                 metrics_path: str | Path, *, model: str, root: str | Path | None = None,
                 settings: ScoreSettings | None = None,
-                plots_path: str | Path | None = None, box_format: str = "auto") -> ScoreRun:
+                plots_path: str | Path | None = None, box_format: str = "auto",
+                alpha: float = 0.05) -> ScoreRun:
     """Score every mode of one model and write scores, metrics and (optionally) plot rows.
 
     Args:
@@ -215,12 +216,13 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
         settings: the `score:` section of params.yaml.
         plots_path: optional JSON list of `{model, mode, capability, accuracy}` rows.
         box_format: the model's box coordinates (`models.<name>.box_format`).
+        alpha: Wilson intervals are (1 - alpha) intervals (`report.alpha`).
     """
     files = [load_predictions(path, model=model, mode=mode)
              for mode, path in prediction_files(results_dir).items()]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
                         settings=settings, plots_path=plots_path, clear_other_modes=True,
-                        box_format=box_format)
+                        box_format=box_format, alpha=alpha)
 
 
 def score_predictions(items_path: str | Path, predictions_path: str | Path,
@@ -228,7 +230,7 @@ def score_predictions(items_path: str | Path, predictions_path: str | Path,
                       mode: str = "image", root: str | Path | None = None,
                       settings: ScoreSettings | None = None,
                       plots_path: str | Path | None = None,
-                      box_format: str = "auto") -> ScoreRun:
+                      box_format: str = "auto", alpha: float = 0.05) -> ScoreRun:
     """Score one predictions file of any origin: rows need only `id` and `response`
     (`model`, `mode`, `rotation`, `prompt_sha`, `created_at` are filled when absent; see
     `bench_kit.artifacts.predictions`). Writes `<out_dir>/<mode>.jsonl` and the metrics JSON.
@@ -243,14 +245,14 @@ def score_predictions(items_path: str | Path, predictions_path: str | Path,
     files = [load_predictions(predictions_path, model=model, mode=mode, foreign=True)]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
                         settings=settings, plots_path=plots_path, clear_other_modes=False,
-                        box_format=box_format)
+                        box_format=box_format, alpha=alpha)
 
 
 def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                  out_dir: str | Path, metrics_path: str | Path, *, model: str,
                  root: str | Path | None, settings: ScoreSettings | None,
                  plots_path: str | Path | None, clear_other_modes: bool,
-                 box_format: str = "auto") -> ScoreRun:
+                 box_format: str = "auto", alpha: float = 0.05) -> ScoreRun:
     settings = settings or ScoreSettings()
     items = read_items(items_path)
     sizes = ImageSizes(root if root is not None else default_root(items_path))
@@ -269,7 +271,8 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                             {m: s.predictions for m, s in by_mode.items()},
                             {m: s.extra for m, s in by_mode.items()},
                             duplicated_by_mode={m: s.duplicated for m, s in by_mode.items()},
-                            corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()})
+                            corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()},
+                            alpha=alpha)
     out = Path(out_dir)
     score_paths = {mode: out / f"{mode}.jsonl" for mode in by_mode}
     for mode, scores in by_mode.items():

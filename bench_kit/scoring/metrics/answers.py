@@ -327,14 +327,18 @@ def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
     if not positives or not negatives:
         raise InputError("auroc needs at least one positive and one negative label, "
                          f"got {positives} positive and {negatives} negative")
-    order = sorted(range(len(values)), key=values.__getitem__)
-    rank_sum = 0.0
-    i = 0
-    while i < len(order):  # average ranks over runs of tied scores
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        average_rank = (i + j) / 2 + 1
-        rank_sum += average_rank * sum(1 for k in order[i:j + 1] if labels[k] == 1)
-        i = j + 1
+    return rank_auroc(values, [label == 1 for label in labels])
+
+
+def rank_auroc(scores, positive) -> float:
+    """AUROC by the Mann-Whitney rank sum with average ranks for ties (scipy's `rankdata`);
+    `positive` is a boolean per score and both classes must be present."""
+    import numpy as np
+    from scipy.stats import rankdata
+
+    flags = np.asarray(positive, dtype=bool)
+    positives = int(flags.sum())
+    negatives = flags.size - positives
+    ranks = rankdata(np.asarray(scores, dtype=np.float64))
+    rank_sum = float(ranks[flags].sum())
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
