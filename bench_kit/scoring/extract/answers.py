@@ -41,8 +41,10 @@ from bench_kit.scoring.extract.response import (
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
+    _CLAUSE_KEYS,
     clause_tail,
     clean_response,
+    last_clause,
     contains_phrase,
     may_have_clause,
     normalize_text,
@@ -158,23 +160,31 @@ def _option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[s
     return texts
 
 
-def _clause_letter(text: str) -> str | None:
-    """The upper-case letter named by the last answer clause, or None without one."""
-    if not may_have_clause(text, _CHOOSE_KEYS):
+def _names_letter(match: re.Match) -> bool:
+    """Whether a choice-clause match names an option letter (not "a cat", "I think")."""
+    text, letter, end = match.string, match.group(1), match.end()
+    if letter.islower() and text[end:end + 16].lstrip()[:1].isalpha():
+        return False  # "the answer is a cat"
+    return not (letter in "AI" and _is_word(text, letter, end))  # "the answer is I think"
+
+
+def _clause_letter(text: str, *, scan: bool = False) -> str | None:
+    """The upper-case letter named by the last answer clause (`_AMBIGUOUS` when it offers
+    two), or None without one. `scan=True` scans the whole text (the reference the fast
+    keyword-anchored search is tested against)."""
+    if scan:
+        if not may_have_clause(text, _CHOOSE_KEYS):
+            return None
+        last = None
+        for last in filter(_names_letter, _CHOICE_CLAUSE.finditer(text)):
+            pass
+    else:
+        last = last_clause(text, _CHOICE_CLAUSE, _CLAUSE_KEYS + _CHOOSE_KEYS, _names_letter)
+    if last is None:
         return None
-    last = None
-    for match in _CHOICE_CLAUSE.finditer(text):
-        letter, end = match.group(1), match.end()
-        rest = text[end:].lstrip()
-        if letter.islower() and rest[:1].isalpha():
-            continue  # "the answer is a cat"
-        if letter in "AI" and _is_word(text, letter, end):
-            continue  # "the answer is I think …"
-        last = letter.upper()
-        other = _OR_NEXT.match(text, end)
-        if other and other.group(1).upper() != last:
-            last = _AMBIGUOUS  # "the answer is A or C"
-    return last
+    letter = last.group(1).upper()
+    other = _OR_NEXT.match(text, last.end())
+    return _AMBIGUOUS if other and other.group(1).upper() != letter else letter
 
 
 def _segment_after(text: str, end: int) -> str:
@@ -183,6 +193,8 @@ def _segment_after(text: str, end: int) -> str:
 
 
 def _enumerates(text: str, options: dict[str, str]) -> bool:
+    if "\n" not in text:
+        return False  # one line holds one lead at most
     leads = {a or b for a, b in _LINE_LEAD.findall(text)}
     return len(leads & options.keys()) > 1
 
