@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from bench_kit.scoring.extract.boxes import (
     box_from_padded,

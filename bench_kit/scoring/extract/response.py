@@ -6,6 +6,7 @@ Shared by the extractors (`bench_kit.scoring.extract.answers`) and the per-item 
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 import unicodedata
@@ -143,6 +144,33 @@ def _starts_near(text: str, at: int) -> list[int]:
     return sorted(set(starts))
 
 
+@functools.lru_cache(maxsize=16)
+def _keys_pattern(keys: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(map(re.escape, keys)))
+
+
+def _keyword_positions(lowered: str, keys: tuple[str, ...]):
+    """Start offsets of the keywords in `lowered`, last first: one regex pass on short
+    texts, one `rfind` per keyword (moving back) on long ones, whichever is cheaper."""
+    if len(lowered) < 160:
+        yield from reversed([m.start() for m in _keys_pattern(keys).finditer(lowered)])
+        return
+    found = {}
+    for key in keys:
+        at = lowered.rfind(key)
+        if at >= 0:
+            found[key] = at
+    while found:
+        key = max(found, key=found.__getitem__)
+        at = found[key]
+        yield at
+        before = lowered.rfind(key, 0, at)
+        if before >= 0:
+            found[key] = before
+        else:
+            del found[key]
+
+
 def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
                 accept=None) -> re.Match | None:
     """The last match of `pattern` in `text` that `accept` (a predicate; any when None)
@@ -152,17 +180,14 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
     cost on long reasoning (tests/scoring/test_extract_fast.py checks the two agree).
     """
     lowered = text.lower()
-    found = {}
-    for key in keys:
-        at = lowered.rfind(key)
-        if at >= 0:
-            found[key] = at
-    if not found:
-        return None
+    if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
+        last = None
+        for match in pattern.finditer(text):
+            if accept is None or accept(match):
+                last = match
+        return last
     tried: set[int] = set()
-    while found:
-        key = max(found, key=found.__getitem__)
-        at = found[key]
+    for at in _keyword_positions(lowered, keys):
         match = pattern.match(text, at)  # most clauses start at their keyword
         if match is not None and (accept is None or accept(match)):
             return match
@@ -174,11 +199,6 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
             match = pattern.match(text, start)
             if match is not None and match.end() > at and (accept is None or accept(match)):
                 return match
-        before = lowered.rfind(key, 0, at)
-        if before >= 0:
-            found[key] = before
-        else:
-            del found[key]
     return None
 
 
