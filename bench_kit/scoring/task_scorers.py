@@ -30,10 +30,10 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.scoring.metrics.answers import (
     anls,
+    chart_number,
     iou,
     mmmu_candidates,
     mmmu_open_match,
-    chart_number,
     relaxed_accuracy,
     vqa_accuracy,
     vqa_normalize,

@@ -9,6 +9,7 @@ from types import MappingProxyType
 import pytest
 from conftest import cases
 
+from bench_kit.errors import InputError
 from bench_kit.scoring.extract.answers import (
     box_from_padded,
     box_to_padded,
@@ -22,7 +23,6 @@ from bench_kit.scoring.extract.answers import (
     extract_yesno_detailed,
     square_padding,
 )
-from bench_kit.errors import InputError
 from bench_kit.scoring.extract.boxes import NO_BOX
 from bench_kit.scoring.extract.response import (
     clean_response,
