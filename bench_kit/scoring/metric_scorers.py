@@ -109,7 +109,7 @@ def _score_point(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     boxes = [gold_box(item, answer) for answer in item.answers]
     if not text.strip():
         return FAILED
-    found = extract_point_detailed(text, *image_size_of(item, ctx))
+    found = extract_point_detailed(text, *image_size_of(item, ctx), box_format=ctx.box_format)
     if found.value is None:
         return FAILED
     extracted = ",".join(format_number(round(v, 1)) for v in found.value)

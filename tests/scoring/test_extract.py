@@ -173,3 +173,13 @@ def test_extractors_handle_long_pathological_input(text):
     number = extract_number(text)
     assert number is None or number == number  # not NaN
     extract_box(text, 640, 480)
+
+
+def test_points_follow_the_declared_box_format():
+    from bench_kit.scoring.metrics.detection import extract_point_detailed
+
+    assert extract_point_detailed("(500, 250)", 640, 480).value == (500.0, 250.0)
+    assert extract_point_detailed("(500, 250)", 640, 480, box_format="norm1000").value \
+        == pytest.approx((320.0, 120.0))
+    assert extract_point_detailed("(0.5, 0.5)", 640, 480, box_format="pixel").value \
+        == (0.5, 0.5)
