@@ -300,7 +300,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extrac
             other = _OR_NEXT.match(text, lead.end(lead.lastindex))
             if other and other.group(1).upper() != letter:
                 return FAILED  # "(A) or (C)"
-            if not (letter == "I" and _is_word(text, letter, lead.end())):
+            if not (letter == "I" and _is_word(text, letter, lead.end(lead.lastindex))):
                 return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
     if texts and len(text) <= 200:
