@@ -186,15 +186,22 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
 
     if (results_dir is None) == (predictions_path is None):
         raise UsageError("give exactly one of --results DIR and --predictions FILE")
-    settings = section(load_params(params_path), "score", ScoreSettings, source=params_path)
+    from bench_kit.models.config import model_box_format
+    from bench_kit.report.inputs import ReportSettings
+
+    params = load_params(params_path)
+    settings = section(params, "score", ScoreSettings, source=params_path)
+    box_format = model_box_format(params, model, params_path)
+    alpha = section(params, "report", ReportSettings, source=params_path).alpha
     if predictions_path is not None:
         run = score_predictions(items_path, predictions_path, out_dir, metrics_path,
                                 model=model, mode=mode, root=root, settings=settings,
-                                plots_path=plots_path, judgements=judgements_path)
+                                plots_path=plots_path, judgements=judgements_path,
+                                box_format=box_format, alpha=alpha)
     else:
         run = score_model(items_path, results_dir, out_dir, metrics_path, model=model,
                           root=root, settings=settings, plots_path=plots_path,
-                          judgements=judgements_path)
+                          judgements=judgements_path, box_format=box_format, alpha=alpha)
     if fmt == "json":
         click.echo(json.dumps(summary_dict(run.metrics, str(run.metrics_path)), indent=2,
                               sort_keys=True))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -56,6 +56,9 @@ class ModelConfig(BaseModel):
     supports_images: bool = True
     max_response_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     max_answer_chars: int = Field(default=200_000, ge=100)
+    # Scale of the boxes this model writes: pixel | norm1 (0-1) | norm1000 (Qwen-VL grid) |
+    # auto (decided per box; see bench_kit.scoring.extract.boxes and docs/SCORING.md).
+    box_format: Literal["auto", "pixel", "norm1", "norm1000"] = "auto"
 
     @field_validator("base_url")
     @classmethod
@@ -228,3 +231,11 @@ def model_statuses(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list
                      "price_input": config.price_input, "price_output": config.price_output,
                      "problem": None})
     return rows
+
+
+def model_box_format(params: dict[str, Any], name: str, source: str = DEFAULT_PARAMS) -> str:
+    """The `box_format` of model `name`, or "auto" when no model of that name is configured
+    (predictions of any origin can be scored)."""
+    if name not in model_names(params, source):
+        return "auto"
+    return load_model_config(params, name, source).box_format

@@ -115,7 +115,7 @@ def _unrotate(letter: str | None, item: Item, rotation: int) -> str:
 
 def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
                          size: tuple[int, int] | None, settings: ScoreSettings,
-                         root: Path | None = None) -> Score:
+                         root: Path | None = None, box_format: str = "auto") -> Score:
     """One Score for an item from its prediction(s).
 
     One prediction: scored as is. Several (CircularEval, one per rotation of an mc item):
@@ -136,7 +136,8 @@ def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
         return Score(**common, extracted=None, parse="failed", score=0.0, hit=False,
                      error=errors[0])
     results = [score_item(_rotated(item, p.rotation), p.response or "", image_size=size,
-                          settings=settings, root=root) for p in predictions]
+                          settings=settings, root=root, box_format=box_format)
+               for p in predictions]
     if len(results) == 1:
         only = results[0]
         return Score(**common, extracted=only.extracted, parse=only.parse,
@@ -149,7 +150,8 @@ def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
 
 
 def score_mode(mode: str, items: Sequence[Item], predictions: Sequence[Prediction], *,
-               sizes: ImageSizes, settings: ScoreSettings, duplicated: int = 0) -> ModeScores:
+               sizes: ImageSizes, settings: ScoreSettings, duplicated: int = 0,
+               box_format: str = "auto") -> ModeScores:
     """Score one mode's predictions against the items: one Score per predicted item, in
     items order, plus the corpus-level blocks; predictions for ids not in the items are
     counted as `extra`."""
@@ -171,10 +173,10 @@ def score_mode(mode: str, items: Sequence[Item], predictions: Sequence[Predictio
             continue
         kept.extend(found)
         score = score_prediction_set(item, found, size=size_of(item), settings=settings,
-                                     root=sizes.root)
+                                     root=sizes.root, box_format=box_format)
         scores.append(score)
         rows.append(CorpusRow(item, score, found[0].response or "", len(found)))
-    corpus = corpus_metrics(rows, CorpusContext(settings, sizes.root, size_of))
+    corpus = corpus_metrics(rows, CorpusContext(settings, sizes.root, size_of, box_format))
     return ModeScores(mode=mode, scores=scores, predictions=kept, extra=len(by_id),
                       duplicated=duplicated, corpus=corpus)
 
@@ -201,7 +203,8 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
                 metrics_path: str | Path, *, model: str, root: str | Path | None = None,
                 settings: ScoreSettings | None = None,
                 plots_path: str | Path | None = None,
-                judgements: str | Path | None = None) -> ScoreRun:
+                judgements: str | Path | None = None, box_format: str = "auto",
+                alpha: float = 0.05) -> ScoreRun:
     """Score every mode of one model and write scores, metrics and (optionally) plot rows.
 
     Args:
@@ -215,12 +218,14 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
         plots_path: optional JSON list of `{model, mode, capability, accuracy}` rows.
         judgements: optional `bench-kit eval judge` verdicts file: the judged items'
             rows get `parse: judge` and the verdict's hit (bench_kit.scoring.judged).
+        box_format: the model's box coordinates (`models.<name>.box_format`).
+        alpha: Wilson intervals are (1 - alpha) intervals (`report.alpha`).
     """
     files = [load_predictions(path, model=model, mode=mode)
              for mode, path in prediction_files(results_dir).items()]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
                         settings=settings, plots_path=plots_path, clear_other_modes=True,
-                        judgements=judgements)
+                        judgements=judgements, box_format=box_format, alpha=alpha)
 
 
 def score_predictions(items_path: str | Path, predictions_path: str | Path,
@@ -228,7 +233,8 @@ def score_predictions(items_path: str | Path, predictions_path: str | Path,
                       mode: str = "image", root: str | Path | None = None,
                       settings: ScoreSettings | None = None,
                       plots_path: str | Path | None = None,
-                      judgements: str | Path | None = None) -> ScoreRun:
+                      judgements: str | Path | None = None, box_format: str = "auto",
+                      alpha: float = 0.05) -> ScoreRun:
     """Score one predictions file of any origin: rows need only `id` and `response`
     (`model`, `mode`, `rotation`, `prompt_sha`, `created_at` are filled when absent; see
     `bench_kit.artifacts.predictions`). Writes `<out_dir>/<mode>.jsonl` and the metrics JSON.
@@ -243,14 +249,15 @@ def score_predictions(items_path: str | Path, predictions_path: str | Path,
     files = [load_predictions(predictions_path, model=model, mode=mode, foreign=True)]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
                         settings=settings, plots_path=plots_path, clear_other_modes=False,
-                        judgements=judgements)
+                        judgements=judgements, box_format=box_format, alpha=alpha)
 
 
 def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                  out_dir: str | Path, metrics_path: str | Path, *, model: str,
                  root: str | Path | None, settings: ScoreSettings | None,
                  plots_path: str | Path | None, clear_other_modes: bool,
-                 judgements: str | Path | None = None) -> ScoreRun:
+                 judgements: str | Path | None = None, box_format: str = "auto",
+                 alpha: float = 0.05) -> ScoreRun:
     settings = settings or ScoreSettings()
     items = read_items(items_path)
     sizes = ImageSizes(root if root is not None else default_root(items_path))
@@ -258,7 +265,8 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
     for file in files:
         try:
             by_mode[file.mode] = score_mode(file.mode, items, file.predictions, sizes=sizes,
-                                            settings=settings, duplicated=file.duplicated)
+                                            settings=settings, duplicated=file.duplicated,
+                                            box_format=box_format)
         except InputError as exc:
             # Rotation problems are in the predictions; gold and image problems in the items.
             where = file.path if exc.field == "rotation" else items_path
@@ -276,7 +284,8 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                             {m: s.predictions for m, s in by_mode.items()},
                             {m: s.extra for m, s in by_mode.items()},
                             duplicated_by_mode={m: s.duplicated for m, s in by_mode.items()},
-                            corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()})
+                            corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()},
+                            alpha=alpha)
     for mode, counts in judged.items():
         metrics[mode]["judge"] = counts
     out = Path(out_dir)

@@ -53,8 +53,27 @@ def wilson_interval(hits: int, n: int, z: float = Z_95) -> tuple[float, float]:
     return low, high
 
 
+def z_for_alpha(alpha: float) -> float:
+    """The two-sided normal quantile of a (1 - alpha) interval (scipy's `norm.ppf`).
+
+    >>> round(z_for_alpha(0.05), 6), round(z_for_alpha(0.01), 6)
+    (1.959964, 2.575829)
+
+    Raises:
+        ValueError: alpha outside (0, 1).
+    """
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be within (0, 1), got {alpha}")
+    if alpha == 0.05:
+        return Z_95
+    from scipy.stats import norm
+
+    return float(norm.ppf(1.0 - alpha / 2.0))
+
+
 def proportion(hits: int, n: int, z: float = Z_95) -> Proportion | None:
-    """`hits / n` with its Wilson interval, or None for an empty group (n = 0)."""
+    """`hits / n` with its Wilson interval, or None for an empty group (n = 0); `z` from
+    `z_for_alpha(report.alpha)` (1.96 for a 95% interval)."""
     if n == 0:
         return None
     low, high = wilson_interval(hits, n, z)
