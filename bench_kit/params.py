@@ -56,7 +56,7 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
 
 def section(params: dict[str, Any], dotted: str, model: type[M], *,
             source: str = DEFAULT_PARAMS, unknown: str = "unknown key") -> M:
-    """Validate `params[dotted]` (e.g. "audit" or "eval.models.ocr") against `model`.
+    """Validate `params[dotted]` (e.g. "audit" or "models.ocr") against `model`.
 
     A missing section gives the model's defaults; a bad value raises ConfigError naming
     the full key path, e.g. `params.yaml: audit.max_words: Input should be a valid integer`;

@@ -1,6 +1,6 @@
 """An optional LLM judge for the embedding review band: "is B a rephrase of A?".
 
-Any model configured under `eval.models` can judge (`audit.contamination.judge: NAME`); its
+Any model configured under `models:` can judge (`audit.contamination.judge: NAME`); its
 calls go through the shared call cache (`eval.cache`), so a re-run asks nothing twice. A
 failed call leaves the pair at review (evidence `judge_error`), it never fails the audit.
 """
@@ -54,7 +54,7 @@ def parse_verdict(text: str) -> bool | None:
 
 def judge_pairs(params: dict[str, Any], model: str, pairs: Sequence[tuple[str, str]], *,
                 source: str = "params.yaml") -> list[Verdict]:
-    """Ask `model` (a name under `eval.models`) about each (item text, reference text) pair.
+    """Ask `model` (a name under `models:`) about each (item text, reference text) pair.
 
     Raises:
         ConfigError: unknown or disabled model, missing API key.

@@ -180,7 +180,7 @@ def judge_responses(items: Sequence[Item], predictions: Sequence[Mapping[str, An
                     rubrics: Mapping[str, str] | None = None, budget: Budget | None = None,
                     progress: Progress | None = None) -> JudgeRun:
     """Judge each prediction row (`id`, `response`, optional `error`, `mode`, `rotation`)
-    whose item has a rubric, with the model configured as `eval.models.<judge>`.
+    whose item has a rubric, with the model configured as `models.<judge>`.
 
     Rows come out in prediction order. `rubrics` defaults to the params' `judge.rubrics`.
 
