@@ -188,3 +188,14 @@ def test_model_readers_are_the_stages_that_import_the_model_config():
                    " ".join(stage_body(pipeline()[name])["cmd"].split()))}
     assert readers <= MODEL_READERS | {"score", "report", "audit-results"}, readers
     assert MODEL_READERS <= readers
+
+
+@pytest.mark.parametrize("name", STAGES)
+def test_every_params_key_a_stage_lists_exists(name):
+    doc = params()
+    for key in stage_body(pipeline()[name]).get("params", []):
+        key = str(key).replace("${item.model}", doc["eval"]["run_models"][0])
+        node = doc
+        for part in key.split("."):
+            assert isinstance(node, dict) and part in node, f"{name}: params key {key} missing"
+            node = node[part]
