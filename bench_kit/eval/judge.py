@@ -29,7 +29,8 @@ from bench_kit.eval.judge_rubric import (
     parse_verdicts,
     rubric_sha,
 )
-from bench_kit.io import read_jsonl, write_json, write_jsonl
+from bench_kit.artifacts.rows import iter_objects
+from bench_kit.io import write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
 from bench_kit.models.budget import Budget
@@ -299,7 +300,7 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
                          path=str(results_dir))
     rows = []
     for path in found:
-        for row in read_jsonl(path):
+        for _, row in iter_objects(path, kind="predictions"):
             rows.append({**row, "mode": row.get("mode") or path.stem})
     run = judge_responses(read_items(items_path), rows, judge=judge, model=model,
                           params=params, budget=Budget(max_cost, max_requests),
