@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Sequence
 
 from bench_kit.artifacts.predictions import PredictionFile, load_predictions
-from bench_kit.artifacts.tables import read_scores, write_metrics, write_scores
+# read_scores lives in bench_kit.artifacts.tables; still importable from here
+from bench_kit.artifacts.tables import read_scores, write_metrics, write_scores  # noqa: F401
 from bench_kit.errors import InputError
 from bench_kit.eval.prompts import rotate_choices, rotated_gold
 from bench_kit.io import resolve_image, write_json
@@ -278,5 +279,3 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                     score_paths=score_paths,
                     plots_path=Path(plots_path) if plots_path is not None else None)
 
-
-__all__ = ["read_scores"]  # the reader lives in bench_kit.artifacts.tables

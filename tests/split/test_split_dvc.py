@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,16 +15,10 @@ import yaml
 
 from bench_kit.io import write_json, write_jsonl
 from conftest import make_item
+from test_pipeline_dvc import _run  # runs a command, failing with its output
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-
-
-def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
-    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
-    output = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{output[-3000:]}"
-    return output
 
 
 @pytest.fixture
