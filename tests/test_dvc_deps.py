@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import click
@@ -61,7 +61,7 @@ def imported_modules(path: Path, within: ast.AST | None = None) -> set[str]:
             if name.split(".")[0] == "bench_kit" and module_file(name) is not None}
 
 
-@lru_cache(maxsize=None)
+@cache
 def closure(*start: str) -> frozenset[str]:
     """Repo-relative files of the modules `start` and every bench_kit module they import,
     transitively, with the packages (`__init__.py`) they sit in."""

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from typing import Iterable
+from typing import Any, Iterable
 
 from bench_kit.artifacts.rows import iter_objects, validate_row
 from bench_kit.artifacts.tables import write_rows

@@ -11,7 +11,6 @@ import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-
 from typing import TypeVar
 
 from pydantic import BaseModel

@@ -13,7 +13,14 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
 
 from bench_kit.errors import BenchKitWarning, ConfigError
 from bench_kit.params import DEFAULT_PARAMS, section

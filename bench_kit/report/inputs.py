@@ -13,8 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bench_kit.artifacts import paths
 from bench_kit.artifacts.predictions import load_predictions
-from bench_kit.artifacts.tables import (read_audit_summary, read_findings, read_metrics,
-                                       read_scores)
+from bench_kit.artifacts.tables import (
+    read_audit_summary,
+    read_findings,
+    read_metrics,
+    read_scores,
+)
 from bench_kit.errors import InputError
 from bench_kit.items import read_items
 from bench_kit.report.model_audit import ModelAuditData, load_model_audit

@@ -4,7 +4,6 @@ never through the engine that wrote them (scoring, the eval runner)."""
 from __future__ import annotations
 
 import pytest
-
 from test_dvc_deps import closure
 
 READERS = ["bench_kit.report.inputs", "bench_kit.report.model_audit",

@@ -13,9 +13,17 @@ from click.testing import CliRunner
 from bench_kit.artifacts import paths
 from bench_kit.artifacts.exclusions import read_exclusions, write_exclusion_list
 from bench_kit.artifacts.predictions import load_predictions, write_predictions
-from bench_kit.artifacts.tables import (read_audit_summary, read_findings, read_item_stats,
-                                       read_metrics, read_scores, write_audit_summary,
-                                       write_item_stats, write_metrics, write_scores)
+from bench_kit.artifacts.tables import (
+    read_audit_summary,
+    read_findings,
+    read_item_stats,
+    read_metrics,
+    read_scores,
+    write_audit_summary,
+    write_item_stats,
+    write_metrics,
+    write_scores,
+)
 from bench_kit.artifacts.versions import CURRENT, KEY
 from bench_kit.audit.results.inputs import read_score_table
 from bench_kit.cli import cli

@@ -10,8 +10,12 @@ import pytest
 import yaml
 
 from bench_kit.errors import ConfigError
-from bench_kit.models.config import (ParamsDeprecation, check_runnable, load_model_config,
-                                     model_names)
+from bench_kit.models.config import (
+    ParamsDeprecation,
+    check_runnable,
+    load_model_config,
+    model_names,
+)
 
 ENTRY = {"adapter": "random", "seed": 3, "enabled": False}
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from bench_kit.io import write_json, write_jsonl
 from conftest import make_item
 from test_pipeline_dvc import _run  # runs a command, failing with its output
+
+from bench_kit.io import write_json, write_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
