@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+# The layout version stamped on files that cross a stage (per kind: bench_kit.artifacts.versions).
 FORMAT_VERSION = 1
 TASKS = ("mc", "yesno", "open", "numeric", "grounding", "checklist")
 LAYERS = ("perception", "understanding", "reasoning", "alignment")

@@ -195,7 +195,7 @@ class AuditContext:
         splits: split name -> item ids, when the audit was given `--splits`.
         references: the reference text corpora (`--reference`), for contamination checks.
         reference_images: reference image folders (`--reference-images`).
-        params: the whole params document (a check may need e.g. `eval.models` for a judge).
+        params: the whole params document (a check may need e.g. `models` for a judge).
         params_source: the params file name, for error messages.
         progress: optional callback `(stage, done, total)` for long feature computations.
         notes: facts a check reports for the summary (e.g. how a nearest-neighbour search

@@ -20,13 +20,15 @@ from bench_kit.audit.registry import (
     ProgressFunc,
 )
 from bench_kit.errors import ConfigError, InputError, UnknownNameError
-from bench_kit.io import iter_jsonl, write_json, write_jsonl
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.tables import write_audit_summary
+from bench_kit.io import iter_jsonl, write_jsonl
 from bench_kit.items import default_root, read_items
 from bench_kit.params import load_params, section
 from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
 
-FINDINGS_FILE = "findings.jsonl"
-SUMMARY_FILE = "summary.json"
+FINDINGS_FILE = paths.DATA_FINDINGS
+SUMMARY_FILE = paths.DATA_SUMMARY
 # Keys of the `audit:` section that belong to no single check.
 GENERAL_KEYS = ("disabled",)
 
@@ -236,6 +238,6 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         summary["notes"] = ctx.notes
     out = Path(out_dir)
     write_jsonl(out / FINDINGS_FILE, findings)
-    write_json(out / SUMMARY_FILE, summary)
+    write_audit_summary(out / SUMMARY_FILE, summary)
     return AuditResult(findings_path=out / FINDINGS_FILE, summary_path=out / SUMMARY_FILE,
                        summary=summary)

@@ -50,7 +50,7 @@ class VariantParams(BaseModel):
     seed: int = 5
     kinds: list[str] = Field(default_factory=lambda: ["synonym", "negation", "hypothetical",
                                                       "deixis", "register"])
-    paraphraser: str | None = None   # a model name under eval.models, or null
+    paraphraser: str | None = None   # a model name under `models:`, or null
     min_kinds: int = Field(4, ge=0)  # accepted kinds each v0 item should get (reported)
     gate: GateThresholds = Field(default_factory=GateThresholds)
     gate_by_kind: dict[str, GateThresholds] = Field(default_factory=dict)

@@ -133,7 +133,7 @@ def variants(params_path: str, items_path: str, annotations: str | None, templat
     """Create parallel variants of each v0 item, gated for meaning and rewriting.
 
     Kinds (params `variants.kinds`): synonym, negation, hypothetical, deixis, register; plus
-    paraphrase when `variants.paraphraser` names a model of eval.models. Variant ids are
+    paraphrase when `variants.paraphraser` names a model of `models:`. Variant ids are
     `<v0 id>.v<k>` with `variant_of` set. A variant enters --out only if its embedding
     similarity to the original and its token edit ratio reach the gate thresholds; the others,
     and kinds that do not apply to an item (with the reason), go to --rejects.

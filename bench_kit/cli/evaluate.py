@@ -55,7 +55,7 @@ class _ProgressLine:
 @click.option("--root", default=None, type=click.Path(file_okay=False),
               help="Benchmark root that image paths are relative to [default: the items "
                    "file's folder, or its parent for a file in splits/].")
-@click.option("--model", required=True, help="Model name under eval.models in params.yaml.")
+@click.option("--model", required=True, help="Model name under `models:` in params.yaml.")
 @click.option("--mode", default="image", show_default=True,
               type=click.Choice(["image", "no_image", "blank_image"]),
               help="Show the image, no image (question only), or a mid-grey image of the "
@@ -217,7 +217,7 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
                    "with `id` and `response` rows).")
 @click.option("--model", required=True, help="Name of the model under test (for the rows).")
 @click.option("--judge", "judge", default=None,
-              help="Judge model under eval.models [default: judge.model from params].")
+              help="Judge model under `models:` [default: judge.model from params].")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
               help="Verdict rows JSONL to write.")
 @click.option("--metrics", "metrics_path", default=None, type=click.Path(dir_okay=False),

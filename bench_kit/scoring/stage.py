@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Sequence
 
 from bench_kit.artifacts.predictions import PredictionFile, load_predictions
+# read_scores lives in bench_kit.artifacts.tables; still importable from here
+from bench_kit.artifacts.tables import read_scores, write_metrics, write_scores  # noqa: F401
 from bench_kit.errors import InputError
 from bench_kit.eval.prompts import rotate_choices, rotated_gold
-from bench_kit.io import resolve_image, write_json, write_jsonl
-from bench_kit.items import default_root, iter_models, read_items
+from bench_kit.io import resolve_image, write_json
+from bench_kit.items import default_root, read_items
 from bench_kit.scoring.aggregate import model_metrics, plot_rows
 from bench_kit.scoring.item import ScoreSettings, metric_name, score_item
 from bench_kit.types import MODES, Item, Prediction, Score
@@ -291,19 +293,15 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
     out = Path(out_dir)
     score_paths = {mode: out / f"{mode}.jsonl" for mode in by_mode}
     for mode, scores in by_mode.items():
-        write_jsonl(score_paths[mode], scores.scores)
+        write_scores(score_paths[mode], scores.scores)
     if clear_other_modes:
         for mode in MODES:
             if mode not in by_mode:  # a mode no longer run must not leave stale scores behind
                 (out / f"{mode}.jsonl").unlink(missing_ok=True)
-    write_json(metrics_path, metrics)
+    write_metrics(metrics_path, metrics)
     if plots_path is not None:
         write_json(plots_path, plot_rows(metrics))
     return ScoreRun(model=model, metrics=metrics, metrics_path=Path(metrics_path),
                     score_paths=score_paths,
                     plots_path=Path(plots_path) if plots_path is not None else None)
 
-
-def read_scores(path: str | Path) -> list[Score]:
-    """Read a scores `<mode>.jsonl` file; a bad row raises InputError naming its line."""
-    return [score for _, score in iter_models(path, Score)]

@@ -253,8 +253,8 @@ def test_llm_paraphraser_through_an_openai_compatible_server(tmp_path, fast_gate
     with Paraphraser() as server:
         project = _project(tmp_path, kinds=["synonym"], paraphraser="para")
         params = yaml.safe_load((project / "params.yaml").read_text(encoding="utf-8"))
-        params["eval"]["models"]["para"] = {"adapter": "openai", "model": "p",
-                                            "base_url": server.url, "max_retries": 0}
+        params["models"]["para"] = {"adapter": "openai", "model": "p",
+                                    "base_url": server.url, "max_retries": 0}
         params["eval"]["cache"] = str(tmp_path / "calls.sqlite")  # paraphrases are cached
         (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True),
                                              encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Model adapters, registered by name in `ADAPTERS` (params: `eval.models.<name>.adapter`).
+"""Model adapters, registered by name in `ADAPTERS` (params: `models.<name>.adapter`).
 
 Importing this package is cheap: httpx, torch and the OCR engine load on first use.
 """
