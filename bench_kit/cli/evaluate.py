@@ -187,12 +187,12 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
     if (results_dir is None) == (predictions_path is None):
         raise UsageError("give exactly one of --results DIR and --predictions FILE")
     from bench_kit.models.config import model_box_format
-    from bench_kit.report.inputs import ReportSettings
+    from bench_kit.stats.intervals import ReportAlpha
 
     params = load_params(params_path)
     settings = section(params, "score", ScoreSettings, source=params_path)
     box_format = model_box_format(params, model, params_path)
-    alpha = section(params, "report", ReportSettings, source=params_path).alpha
+    alpha = section(params, "report", ReportAlpha, source=params_path).alpha
     if predictions_path is not None:
         run = score_predictions(items_path, predictions_path, out_dir, metrics_path,
                                 model=model, mode=mode, root=root, settings=settings,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict, Field
+
 # Two-sided 95%: the 0.975 quantile of the standard normal distribution.
 Z_95 = 1.959963984540054
 
@@ -203,3 +205,12 @@ def bootstrap_accuracy(hits: list[bool], *, strata: list[str] | None = None,
     low, high = percentile_interval(replicates, level)
     return Estimate(value=value, low=low, high=high, n_resamples=n_resamples,
                     clusters=len(set(clusters)))
+
+
+class ReportAlpha(BaseModel):
+    """`report.alpha` alone (other `report:` keys ignored): the significance level that
+    sets every interval's confidence level, read by the stages that compute intervals."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    alpha: float = Field(0.05, gt=0, lt=1)
