@@ -69,7 +69,7 @@ def _item(template: str, key_part: str = ""):
     (deixis_rewrite, 'Give the bounding box of the text "出口" as x1,y1,x2,y2 in image pixels.',
      "Give the bounding box of this text as x1,y1,x2,y2 in image pixels."),
     (deixis_rewrite, "图中的三角形是什么颜色？", "这个物体是什么颜色？"),
-    (deixis_rewrite, "图中有几个红色的五角星？", "图中有几个这种物体？"),
+    (deixis_rewrite, "图中有几个红色的五角星？", "图中有几个这种颜色、这种形状的物体？"),
     (deixis_rewrite, "Which bar in the chart is the tallest?", "Which bar here is the tallest?"),
     (lambda q: register_rewrite(q, "colloquial", 0), "What colour is the triangle?",
      "Hey, quick question: what colour is the triangle?"),
