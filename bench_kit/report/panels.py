@@ -116,11 +116,27 @@ def vision_panel(runs: list[ModelRun], capabilities: list[str], with_plot: bool)
     return {"plot": plot, "models": [run.model for run in multi]}
 
 
+MARKED_DEIXIS = "deixis (marked region)"
+OTHER_DEIXIS = "deixis (other)"
+
+
+def robustness_kind(item: Item) -> str:
+    """The item's column in the variant-robustness panel: its variant kind, with deixis
+    split into "marked-region" deixis (the referent marked on the image,
+    `meta.visual_prompt`) and the other deixis (options, the whole image)."""
+    if item.variant_kind != "deixis":
+        return item.variant_kind
+    return MARKED_DEIXIS if isinstance((item.meta or {}).get("visual_prompt"), dict) \
+        else OTHER_DEIXIS
+
+
 def variant_robustness(runs: list[ModelRun], items: list[Item]) -> dict:
-    """Per model (primary mode): accuracy per variant kind, the gap to the originals, and
-    consistency (share of variant families with every member right)."""
+    """Per model (primary mode): accuracy per variant kind (deixis split into marked-region
+    and other), the gap to the originals, and consistency (share of variant families with
+    every member right)."""
     mode = primary_mode(runs)
-    kinds = sorted({i.variant_kind for i in items} - {"original"})
+    column = {i.id: robustness_kind(i) for i in items}
+    kinds = sorted(set(column.values()) - {"original"})
     if not kinds:
         return {"mode": mode, "kinds": [], "rows": []}
     family = {i.id: i.variant_of or i.id for i in items}
@@ -128,7 +144,11 @@ def variant_robustness(runs: list[ModelRun], items: list[Item]) -> dict:
     rows = []
     for run in sorted((r for r in runs if mode in r.scores), key=lambda r: r.model):
         scores = run.scores[mode]
-        by_kind = run.metrics.get(mode, {}).get("by_variant_kind", {})
+        by_kind = dict(run.metrics.get(mode, {}).get("by_variant_kind", {}))
+        for split in (MARKED_DEIXIS, OTHER_DEIXIS):
+            if split in kinds:
+                by_kind[split] = accuracy_block([s for item_id, s in scores.items()
+                                                 if column.get(item_id) == split])
         original = by_kind.get("original", {}).get("accuracy")
         members: dict[str, list[bool]] = defaultdict(list)
         for item_id, score in scores.items():
