@@ -156,17 +156,22 @@ def place_mark(scene: SceneAnn, bbox: Box, style: MarkStyle,
 
 
 def contrast_colour(pixels: Any, bbox: Box, names: list[str]) -> tuple[str, tuple[int, int, int]]:
-    """The palette colour farthest (least squared RGB distance, maximised) from the scene's
-    colours: every vocabulary and plate colour, plus the pixels around the referent."""
-    scene_colours = [rgb for rgb, _ in COLOURS.values()]
-    scene_colours += [rgb for pair in PLATES.values() for rgb in pair]
+    """The palette colour farthest (smallest squared RGB distance, maximised) from the
+    colours around the referent (its box and a 24 px band: the referent, its neighbours and
+    the background); without pixels, from every vocabulary and sign-plate colour. The
+    palette holds no vocabulary colour, so the mark is never read as an object's colour."""
     if pixels is not None:
         x1, y1, x2, y2 = bbox
         pad = 24
         crop = pixels.crop((max(x1 - pad, 0), max(y1 - pad, 0), min(x2 + pad, pixels.width),
-                            min(y2 + pad, pixels.height))).convert("RGB").quantize(8)
-        palette = crop.getpalette() or []
-        scene_colours += [tuple(palette[k:k + 3]) for k in range(0, min(len(palette), 24), 3)]
+                            min(y2 + pad, pixels.height))).convert("RGB")
+        counts = crop.getcolors(maxcolors=crop.width * crop.height) or []
+        total = sum(n for n, _ in counts)
+        # colours covering at least 1% of the crop (anti-aliased edges left out)
+        scene_colours = [rgb for n, rgb in counts if n * 100 >= total]
+    else:
+        scene_colours = [rgb for rgb, _ in COLOURS.values()]
+        scene_colours += [rgb for pair in PLATES.values() for rgb in pair]
 
     def distance(rgb: tuple[int, int, int]) -> int:
         return min(sum((a - b) ** 2 for a, b in zip(rgb, other)) for other in scene_colours)

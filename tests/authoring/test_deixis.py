@@ -341,3 +341,16 @@ def test_generate_sends_audit_flagged_items_to_the_rejects_unless_keep_flagged(t
     assert json.loads(json.dumps(rejects[0]["findings"]))[0]["check"] == "ambiguity.vague_deixis"
     result = run.invoke(cli, [*args, "--keep-flagged"])
     assert result.exit_code == 0 and len(read_items(tmp_path / "b/items.v0.jsonl")) == 6
+
+
+def test_mark_colour_contrasts_with_the_referent_and_its_surroundings():
+    from PIL import Image, ImageDraw
+
+    from bench_kit.authoring.visual_prompt import MARK_PALETTE, contrast_colour
+
+    img = Image.new("RGB", (200, 200), (224, 224, 224))
+    ImageDraw.Draw(img).ellipse((80, 80, 120, 120), fill=(34, 150, 60))  # a green circle
+    name, rgb = contrast_colour(img, (80, 80, 120, 120), list(MARK_PALETTE))
+    assert name != "lime" and rgb == MARK_PALETTE[name]
+    img = Image.new("RGB", (200, 200), (236, 0, 140))  # a magenta field
+    assert contrast_colour(img, (80, 80, 120, 120), list(MARK_PALETTE))[0] != "magenta"
