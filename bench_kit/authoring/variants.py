@@ -18,22 +18,22 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bench_kit.authoring import counterfactual as cf
-from bench_kit.authoring.gate import GateResult, GateThresholds, judge, score_pairs
 from bench_kit.authoring.answerability import AnswerabilityOracle, format_rates
 from bench_kit.authoring.audit_gate import audit_flags, reject_row
 from bench_kit.authoring.deixis import DeixisSettings, deixis_variant
+from bench_kit.authoring.gate import GateResult, GateThresholds, judge, score_pairs
 from bench_kit.authoring.lexicon import (
     register_rewrite,
     synonym_rewrite,
 )
 from bench_kit.authoring.scenes import SceneAnn, read_annotations
-from bench_kit.authoring.visual_prompt import MarkStyle
 from bench_kit.authoring.templates import (
     GenerateParams,
     TemplateSpec,
     load_taxonomy,
     load_templates,
 )
+from bench_kit.authoring.visual_prompt import MarkStyle
 from bench_kit.errors import InputError
 from bench_kit.io import write_jsonl
 from bench_kit.items import read_items
@@ -43,6 +43,17 @@ from bench_kit.types import Item
 
 KIND_NUMBERS = {"synonym": 1, "negation": 2, "hypothetical": 3, "deixis": 4, "register": 5,
                 "paraphrase": 6}
+# The part of the question each kind rewrites (recorded as `meta.variant.rewrites`); the gold
+# of every template variant is re-derived for the rewritten question by the answerability
+# oracle (bench_kit.authoring.answerability), or the variant is rejected.
+KIND_REWRITES = {
+    "synonym": "wording: vocabulary-preserving synonyms; the query is unchanged",
+    "negation": "the asked relation: negated (gold recomputed: yes/no flipped, mc complement)",
+    "hypothetical": "the scene: a stated change (gold recomputed on the changed annotations)",
+    "deixis": "one reference: replaced by a demonstrative, its referent marked on the image",
+    "register": "tone and framing: colloquial or formal; the query is unchanged",
+    "paraphrase": "wording, by an LLM asked to keep the gold (not re-derived: free wording)",
+}
 
 
 class VariantParams(BaseModel):
@@ -169,8 +180,8 @@ class VariantSummary:
 
 
 def _variant_item(item: Item, kind: str, draft: cf.Draft, result: GateResult) -> Item:
-    meta = {**item.meta, "variant": {"rule": kind, **draft.meta,
-                                     "similarity": result.similarity,
+    meta = {**item.meta, "variant": {"rule": kind, "rewrites": KIND_REWRITES[kind],
+                                     **draft.meta, "similarity": result.similarity,
                                      "edit_ratio": result.edit_ratio}}
     if draft.meta.get("visual_prompt"):
         meta["visual_prompt"] = draft.meta["visual_prompt"]

@@ -16,7 +16,11 @@ from conftest import make_item, shape_obj
 from bench_kit.audit.registry import AuditContext, NoParams
 from bench_kit.audit.text_checks import vague_deixis
 from bench_kit.authoring import counterfactual as cf
-from bench_kit.authoring.answerability import AnswerabilityOracle, judge_item, scene_readings
+from bench_kit.authoring.answerability import (
+    AnswerabilityOracle,
+    judge_item,
+    scene_readings,
+)
 from bench_kit.authoring.deixis import DeixisSettings, deixis_variant
 from bench_kit.authoring.gate import edit_ratio
 from bench_kit.authoring.lexicon import deixis_rewrites
@@ -354,3 +358,27 @@ def test_mark_colour_contrasts_with_the_referent_and_its_surroundings():
     assert name != "lime" and rgb == MARK_PALETTE[name]
     img = Image.new("RGB", (200, 200), (236, 0, 140))  # a magenta field
     assert contrast_colour(img, (80, 80, 120, 120), list(MARK_PALETTE))[0] != "magenta"
+
+
+def test_a_marked_copy_is_not_a_near_duplicate_of_its_source_image(tmp_path):
+    from PIL import Image, ImageDraw
+
+    from bench_kit.audit.image_checks import PhashParams, near_duplicate_image
+    from bench_kit.authoring.visual_prompt import prompt_meta, save_marked
+
+    (tmp_path / "images").mkdir()
+    img = Image.new("RGB", (400, 300), (224, 224, 224))
+    ImageDraw.Draw(img).rectangle((200, 100, 300, 187), fill=(34, 150, 60))
+    img.save(tmp_path / "images/t1.png")
+    mark = place_mark(SCENE, (200, 100, 300, 187), MarkStyle())
+    marked = save_marked(tmp_path, "images/t1.png", mark)
+
+    def flagged(meta: dict) -> set[str]:
+        rows = [make_item(id="v0", image="images/t1.png"),
+                make_item(id="v4", image=marked, meta=meta)]
+        ctx = AuditContext(items=[Item.model_validate(r) for r in rows], root=tmp_path)
+        return {f.id for f in near_duplicate_image(ctx, PhashParams())
+                if f.severity == "warn"}
+
+    assert flagged({}) == {"v0", "v4"}  # the check sees the two files as near duplicates
+    assert flagged({"visual_prompt": prompt_meta(mark, "images/t1.png")}) == set()
