@@ -70,6 +70,9 @@ def referent_boxes(rewrite: DeixisRewrite, scene: SceneAnn | None) -> list[Box] 
             return f"'{phrase}' names nothing in the scene"
         if rewrite.referent == "object" and len(found) > 1:
             return f"'{phrase}' names {len(found)} objects: 'this object' would be ambiguous"
+        # Smallest first: an exemplar should not hint at "the largest one".
+        found = sorted(found, key=lambda o: ((o.bbox[2] - o.bbox[0]) * (o.bbox[3] - o.bbox[1]),
+                                             o.id))
         return [tuple(o.bbox) for o in found]  # type: ignore[misc]
     if rewrite.referent == "sign":
         colour = _words(phrase, {**PLATES, **COLOURS})

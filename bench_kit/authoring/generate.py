@@ -35,7 +35,8 @@ class GenerateSummary:
     def as_dict(self) -> dict[str, Any]:
         """Coverage + violations as one JSON object."""
         return {"items": str(self.out_path), "coverage": self.coverage.as_dict(),
-                "violations": [v.as_dict() for v in self.violations]}
+                "violations": [v.as_dict() for v in self.violations],
+                "rejected": self.rejected, "answerability": self.answerability}
 
 
 def run_generate(params_path: str | Path, annotations: str | Path,

@@ -107,6 +107,10 @@ def generate(params_path: str, annotations: str, templates: str | None, out_path
 
     rejects = rejects_path or str(Path(out_path).parent / "generate_rejects.jsonl")
     summary = run_generate(params_path, annotations, templates, out_path, rejects, keep_flagged)
+    if summary.answerability and fmt == "text":
+        from bench_kit.authoring.answerability import format_rates
+
+        info(format_rates(summary.answerability))
     if summary.rejected:
         info(f"rejected {summary.rejected} item(s) (answerability / audit gate) to {rejects}")
     _render_coverage(summary, fmt, strict, "wrote")

@@ -382,3 +382,26 @@ def test_a_marked_copy_is_not_a_near_duplicate_of_its_source_image(tmp_path):
 
     assert flagged({}) == {"v0", "v4"}  # the check sees the two files as near duplicates
     assert flagged({"visual_prompt": prompt_meta(mark, "images/t1.png")}) == set()
+
+
+def test_variants_send_audit_flagged_variants_to_the_rejects(tmp_path, fast_gate):
+    from bench_kit.authoring.variants import Context, VariantParams, build_variants
+    from bench_kit.types import Finding
+
+    root = _with_image(tmp_path)
+    items = _items("colour_of_shape")
+    ctx = Context(specs=SPECS, scenes={"t1": SCENE}, seed=1, root=root)
+
+    def audit(variants: list[Item]) -> dict[str, list[Finding]]:
+        return {v.id: [Finding(id=v.id, check="ambiguity.vague_deixis", severity="warn",
+                               score=0.5, message="planted", evidence={})]
+                for v in variants if v.variant_kind == "register"}
+
+    params = VariantParams(kinds=["synonym", "register"])
+    out, rejects, summary = build_variants(items, ctx, params, audit=audit)
+    assert not any(i.variant_kind == "register" for i in out)
+    flagged = [r for r in rejects if r["stage"] == "audit"]
+    assert len(flagged) == len(items) and summary.flagged["register"] == len(items)
+    assert summary.accepted["register"] == 0 and "planted" in flagged[0]["reason"]
+    out, _, _ = build_variants(items, ctx, params)  # no gate: kept
+    assert sum(i.variant_kind == "register" for i in out) == len(items)
