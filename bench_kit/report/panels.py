@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from bench_kit.audit.results.robustness import (
+    MARKED_DEIXIS,
+    OTHER_DEIXIS,
+    robustness_kind,
+)
 from bench_kit.report import plots
 from bench_kit.report.inputs import ModelRun
 from bench_kit.scoring.aggregate import accuracy_block
@@ -114,20 +119,6 @@ def vision_panel(runs: list[ModelRun], capabilities: list[str], with_plot: bool)
     plot = plots.vision_dots(capabilities, panels, "accuracy per capability by input mode") \
         if with_plot else None
     return {"plot": plot, "models": [run.model for run in multi]}
-
-
-MARKED_DEIXIS = "deixis (marked region)"
-OTHER_DEIXIS = "deixis (other)"
-
-
-def robustness_kind(item: Item) -> str:
-    """The item's column in the variant-robustness panel: its variant kind, with deixis
-    split into "marked-region" deixis (the referent marked on the image,
-    `meta.visual_prompt`) and the other deixis (options, the whole image)."""
-    if item.variant_kind != "deixis":
-        return item.variant_kind
-    return MARKED_DEIXIS if isinstance((item.meta or {}).get("visual_prompt"), dict) \
-        else OTHER_DEIXIS
 
 
 def variant_robustness(runs: list[ModelRun], items: list[Item]) -> dict:
