@@ -309,6 +309,7 @@ def run_variants(params_path: str | Path, items_path: str | Path, out: str | Pat
                   style=settings.visual_prompt)
     oracle = AnswerabilityOracle(specs, scenes) if scenes else None
     root = Path(out).parent
+    (root / settings.visual_prompt.folder).mkdir(parents=True, exist_ok=True)  # a stage output
 
     def audit(variants: list[Item]) -> dict[str, list[Any]]:
         return audit_flags(variants, params, root, source=source)
