@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench_kit.authoring import counterfactual as cf
-from bench_kit.authoring.bindings import BINDERS, localise
+from bench_kit.authoring.bindings import BINDERS
 from bench_kit.authoring.deixis import referent_boxes
 from bench_kit.authoring.lexicon import (
     COLLOQUIAL_PREFIX,
@@ -54,11 +54,6 @@ class Reading:
     needs_options: bool = False
 
 
-def _args(spec: TemplateSpec, slots: dict[str, str]) -> dict[str, Any]:
-    return {k: v.format_map(slots) if isinstance(v, str) else v
-            for k, v in spec.gold.args.items()}
-
-
 def scene_readings(scene: SceneAnn, specs: list[TemplateSpec]) -> dict[str, list[Reading]]:
     """Question text -> every reading of it on this scene (all templates, bindings and
     variant wordings)."""
@@ -74,9 +69,10 @@ def scene_readings(scene: SceneAnn, specs: list[TemplateSpec]) -> dict[str, list
         solver = SOLVERS.get(spec.gold.solver)
         lang = "zh" if spec.lang == "zh" else "en"
         for binding in BINDERS.get(spec.for_each).enumerate(scene):
-            args = _args(spec, binding.slots)
+            source = cf.TemplateSource(spec, scene, binding)
+            args = source.args()
             gold = solver(scene, **args)
-            slots = {k: localise(v, spec.lang) for k, v in binding.slots.items()}
+            slots = cf.template_slots(source)
             question = spec.question.format_map(slots)
             plain = Reading(spec, gold)
             add(question, plain)

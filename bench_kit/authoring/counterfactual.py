@@ -94,7 +94,8 @@ def gold_answers(spec: TemplateSpec, gold: Any, choices: dict[str, str] | None) 
     return letters or None
 
 
-def _slots(source: TemplateSource) -> dict[str, str]:
+def template_slots(source: TemplateSource) -> dict[str, str]:
+    """The binding's slot values in the template's language (as the question shows them)."""
     return {k: localise(v, source.spec.lang) for k, v in source.binding.slots.items()}
 
 
@@ -113,7 +114,7 @@ def negation(item: Item, source: TemplateSource | Skip) -> Draft | Skip:
         return Skip("the solver finds the question ambiguous on these annotations")
     if gold_answers(source.spec, gold, item.choices) != item.answers:
         return Skip("the annotations no longer give the v0 gold")
-    question = wording.format_map(_slots(source))
+    question = wording.format_map(template_slots(source))
     if item.task == "yesno":
         return Draft(question, ["no" if gold else "yes"], meta={"negated_gold": not gold})
     text = localise(str(gold), source.spec.lang)
