@@ -176,3 +176,19 @@ class Finding(_Frozen):
     score: float = Field(ge=0.0, le=1.0)
     message: str
     evidence: dict[str, Any] = Field(default_factory=dict)
+
+
+# Variant kinds as robustness tables show them: deixis split by whether the image marks
+# the referent (see docs/AUTHORING.md).
+MARKED_DEIXIS = "deixis (marked region)"
+OTHER_DEIXIS = "deixis (other)"
+
+
+def robustness_kind(item: "Item") -> str:
+    """The item's variant kind as robustness tables show it: deixis split into
+    "marked-region" deixis (the referent marked on the image, `meta.visual_prompt`; see
+    docs/AUTHORING.md) and the other deixis (mc options, the whole image)."""
+    if item.variant_kind != "deixis":
+        return item.variant_kind
+    return MARKED_DEIXIS if isinstance((item.meta or {}).get("visual_prompt"), dict) \
+        else OTHER_DEIXIS

@@ -228,7 +228,14 @@ def near_duplicate_image(ctx: AuditContext, params: PhashParams) -> Iterator[Fin
     """Near-identical images by 64-bit pHash, flip included (≤ duplicate: warn; ≤ review: info)."""
     spec = spec_of("redundancy.near_duplicate_image")
     index = ctx.images
-    pairs = phash_pairs(ctx, params.phash_review)
+    # A visual prompt's image is its source image with a mark drawn on it (deixis variants,
+    # docs/AUTHORING.md): the same scene by design, not redundancy.
+    source = {item.image: prompt["source_image"] for item in ctx.items
+              if isinstance(item.image, str)
+              and isinstance(prompt := (item.meta or {}).get("visual_prompt"), dict)}
+    pairs = [pair for pair in phash_pairs(ctx, params.phash_review)
+             if source.get(index.paths[pair.a], index.paths[pair.a])
+             != source.get(index.paths[pair.b], index.paths[pair.b])]
     nearest: dict[int, Pair] = {}
     for pair in pairs:
         for node in (pair.a, pair.b):

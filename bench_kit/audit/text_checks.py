@@ -42,9 +42,9 @@ def _span_evidence(matches: list[re.Match[str]], field: str = "question") -> dic
 
 
 def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
-             message: str) -> Iterator[Finding]:
+             message: str, items: Sequence[Item] | None = None) -> Iterator[Finding]:
     spec = spec_of(name)
-    for item in ctx.items:
+    for item in ctx.items if items is None else items:
         matches = _matches(item.question, patterns)
         if matches:
             yield spec.finding(item.id, message.format(span=matches[0].group(0)),
@@ -56,10 +56,15 @@ def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
 
 @check("ambiguity.vague_deixis", severity="warn")
 def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """Deictic words with nothing that resolves them ("this one", "那个", "旁边")."""
+    """Deictic words with nothing that resolves them ("this one", "那个", "旁边").
+
+    An item whose image marks the referent (`meta.visual_prompt`, a deixis variant with a
+    box, circle or arrow on the image; docs/AUTHORING.md) resolves its demonstrative."""
+    unmarked = [item for item in ctx.items
+                if not isinstance((item.meta or {}).get("visual_prompt"), dict)]
     yield from _lexical(ctx, "ambiguity.vague_deixis",
                         (tp.VAGUE_DEIXIS_EN, tp.VAGUE_DEIXIS_ZH),
-                        "'{span}' does not say which object is meant")
+                        "'{span}' does not say which object is meant", unmarked)
 
 
 @check("ambiguity.compound_question", severity="warn")

@@ -11,7 +11,15 @@ from collections import defaultdict
 from bench_kit.report import plots
 from bench_kit.report.inputs import ModelRun
 from bench_kit.scoring.aggregate import accuracy_block
-from bench_kit.types import DIFFICULTIES, MODES, Item, Score
+from bench_kit.types import (
+    DIFFICULTIES,
+    MARKED_DEIXIS,
+    MODES,
+    OTHER_DEIXIS,
+    Item,
+    Score,
+    robustness_kind,
+)
 
 
 def primary_mode(runs: list[ModelRun]) -> str:
@@ -115,10 +123,12 @@ def vision_panel(runs: list[ModelRun], capabilities: list[str], with_plot: bool)
 
 
 def variant_robustness(runs: list[ModelRun], items: list[Item]) -> dict:
-    """Per model (primary mode): accuracy per variant kind, the gap to the originals, and
-    consistency (share of variant families with every member right)."""
+    """Per model (primary mode): accuracy per variant kind (deixis split into marked-region
+    and other), the gap to the originals, and consistency (share of variant families with
+    every member right)."""
     mode = primary_mode(runs)
-    kinds = sorted({i.variant_kind for i in items} - {"original"})
+    column = {i.id: robustness_kind(i) for i in items}
+    kinds = sorted(set(column.values()) - {"original"})
     if not kinds:
         return {"mode": mode, "kinds": [], "rows": []}
     family = {i.id: i.variant_of or i.id for i in items}
@@ -126,7 +136,11 @@ def variant_robustness(runs: list[ModelRun], items: list[Item]) -> dict:
     rows = []
     for run in sorted((r for r in runs if mode in r.scores), key=lambda r: r.model):
         scores = run.scores[mode]
-        by_kind = run.metrics.get(mode, {}).get("by_variant_kind", {})
+        by_kind = dict(run.metrics.get(mode, {}).get("by_variant_kind", {}))
+        for split in (MARKED_DEIXIS, OTHER_DEIXIS):
+            if split in kinds:
+                by_kind[split] = accuracy_block([s for item_id, s in scores.items()
+                                                 if column.get(item_id) == split])
         original = by_kind.get("original", {}).get("accuracy")
         members: dict[str, list[bool]] = defaultdict(list)
         for item_id, score in scores.items():
