@@ -6,7 +6,8 @@ work and slot words such as "red circles" count) and gives their most common gol
 (similarity-weighted votes); for mc
 only golds that are among the item's own options count (matched by option text, so a
 rotated option order changes nothing). With no such neighbour it falls back to the most
-common gold of the task in dev. What it gets right is answerable from the answer
+common gold of the task in dev (mc: the most common gold option text among the item's
+options, else the most common gold letter). What it gets right is answerable from the answer
 distribution alone: the offline stand-in for a text-only LLM that has seen the benchmark's
 style (docs/EVAL.md).
 
@@ -57,11 +58,10 @@ def char_ngrams(text: str) -> Counter:
 
 @dataclass(frozen=True)
 class Example:
-    """One dev question: its gold answers (mc: the gold option texts) and option texts."""
+    """One dev question and its gold answers (mc: the gold option texts)."""
 
     question: str
     golds: tuple[str, ...]
-    options: tuple[str, ...] = ()
 
 
 class NgramIndex:
@@ -111,8 +111,7 @@ def _examples(items: Sequence["Item"]) -> dict[str, list[Example]]:
             continue
         if item.task == "mc" and item.choices:
             golds = tuple(normalise(item.choices[a]) for a in item.answers if a in item.choices)
-            options = tuple(normalise(v) for v in item.choices.values())
-            by_task.setdefault("mc", []).append(Example(item.question, golds, options))
+            by_task.setdefault("mc", []).append(Example(item.question, golds))
         else:
             gold = item.answers[0] if item.task in ("open", "grounding") else \
                 normalise(item.answers[0])
