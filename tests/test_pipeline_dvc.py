@@ -69,7 +69,9 @@ def test_first_repro_builds_everything(project):
     html = (root / "reports/demo/report.html").read_text()
     assert "<html" in html.lower() and "text-only" in html
     assert "http://" not in html and "https://" not in html
-    for model in ("text-only", "ocr", "random"):
+    # prior: the blind baseline that learns the dev split's answers, ranked per template.
+    assert "Blind accuracy per template" in (root / "reports/demo/report.md").read_text()
+    for model in ("text-only", "ocr", "random", "prior"):
         for mode in ("image", "no_image"):
             assert (root / f"results/demo/{model}/{mode}.jsonl").stat().st_size > 0
         assert (root / f"metrics/demo/{model}.json").exists()
