@@ -115,7 +115,7 @@ def init_project(directory: str | Path, *, name: str | None = None,
     bench_dir = root / "datasets" / name
     scenes = render_scenes(SceneParams(**EXAMPLE_SCENES), bench_dir)
     # the (empty) quarantine list exists from the start: the split stage depends on it
-    ensure_exclusion_list(root / "audits" / name / QUARANTINE)
+    ensure_exclusion_list(root / "datasets" / name / QUARANTINE)
 
     _run(["git", "init", "-q"], root)
     _run(_dvc("init", "-q"), root)
