@@ -22,7 +22,7 @@ from bench_kit.registry import Registry
 from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import SEVERITY_RANK, Finding, Item, Severity  # noqa: F401 (re-exported)
 
-FAMILIES = ("ambiguity", "label", "contamination", "redundancy", "leakage")
+FAMILIES = ("schema", "ambiguity", "label", "contamination", "redundancy", "leakage")
 # Score of a yes/no flag without a graded measure: higher = more severe (DESIGN §3.4).
 SEVERITY_SCORE: dict[str, float] = {"info": 0.25, "warn": 0.5, "error": 1.0}
 # Context inputs a check may require, with the hint shown when it is skipped for lack of one.
@@ -198,6 +198,8 @@ class AuditContext:
         params: the whole params document (a check may need e.g. `eval.models` for a judge).
         params_source: the params file name, for error messages.
         progress: optional callback `(stage, done, total)` for long feature computations.
+        invalid: validation problems of the lines left out of the audit (reported by the
+            `schema.*` and `label.*` checks, see bench_kit.audit.intake).
         notes: facts a check reports for the summary (e.g. how a nearest-neighbour search
             was done and its measured recall), by check name.
     """
@@ -211,6 +213,7 @@ class AuditContext:
     params: dict[str, Any] = field(default_factory=dict)
     params_source: str = "params.yaml"
     progress: ProgressFunc | None = None
+    invalid: Sequence[Any] = ()
     notes: dict[str, Any] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 

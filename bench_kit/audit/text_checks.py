@@ -166,7 +166,10 @@ def dirty_text(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 @check("label.gold_not_in_choices", severity="error")
 def gold_not_in_choices(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """An mc gold letter that is not among the choices (defence in depth: validation rejects it)."""
+    """An mc gold letter that is not among the choices (from validation, or a lenient reader)."""
+    from bench_kit.audit.intake import problem_findings
+
+    yield from problem_findings(ctx, "label.gold_not_in_choices", "gold not among the choices")
     spec = spec_of("label.gold_not_in_choices")
     for item in ctx.items:
         if item.task != "mc":
