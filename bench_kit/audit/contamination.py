@@ -18,7 +18,6 @@ Evidence names the reference row (`ref_id`, `source`, its original text) and the
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from typing import Any, Iterator
 

@@ -13,9 +13,10 @@ be read at all (missing, not a file) stops the audit.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from bench_kit.audit.registry import AuditContext, NoParams, check, spec_of
 from bench_kit.errors import Problem

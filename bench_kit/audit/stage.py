@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from bench_kit.audit.freshness import freshness_summary
+from bench_kit.audit.intake import read_for_audit
 from bench_kit.audit.reference import open_reference
 from bench_kit.audit.registry import (
     CHECKS,
@@ -21,7 +23,6 @@ from bench_kit.audit.registry import (
 )
 from bench_kit.errors import ConfigError, InputError, UnknownNameError
 from bench_kit.io import iter_jsonl, write_json, write_jsonl
-from bench_kit.audit.intake import read_for_audit
 from bench_kit.items import default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
@@ -39,8 +40,9 @@ def load_checks() -> None:
         contamination_embed,
         contamination_images,
         freshness,
-        intake,
         image_checks,
+        intake,
+        label_checks,
         leakage,
         text_checks,
     )

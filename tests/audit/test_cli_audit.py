@@ -244,7 +244,7 @@ def test_list_checks_text_and_json():
                                                "json"]).output)
     assert [r["check"] for r in rows] == names
     by_name = {r["check"]: r for r in rows}
-    assert by_name["ambiguity.multi_attribute_count"]["severity"] == "info"
+    assert by_name["ambiguity.multi_attribute_count"]["severity"] == "warn"
     assert by_name["redundancy.near_duplicate_image"]["params"] == {"phash_duplicate": 6,
                                                                     "phash_review": 12,
                                                                     "phash_colour": 16}
