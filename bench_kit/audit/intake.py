@@ -38,16 +38,25 @@ class Intake:
         return len({p.line for p in self.problems if p.line is not None})
 
 
-def read_for_audit(path: str | Path, *, root: str | Path | None = None) -> Intake:
+# Problems of a reference to the project's settings (taxonomy, metric names): reported,
+# but the item is still audited — its text and labels are what the audit is about.
+NON_BLOCKING_FIELDS = frozenset({"capability", "layer", "metric"})
+
+
+def read_for_audit(path: str | Path, *, root: str | Path | None = None,
+                   params_path: str | Path | None = None) -> Intake:
     """Validate `path` and keep the items without problems (see the module docstring).
+
+    `params_path` gives the taxonomy (None: ./params.yaml when it exists, as `validate`).
 
     Raises:
         InputError: the file cannot be read at all.
     """
     from bench_kit.validate import validate_items_file
 
-    report = validate_items_file(path, root=root, params_path=None)
-    bad_lines = {p.line for p in report.problems if p.line is not None}
+    report = validate_items_file(path, root=root, params_path=params_path)
+    bad_lines = {p.line for p in report.problems if p.line is not None
+                 and p.field not in NON_BLOCKING_FIELDS}
     items: list[Item] = []
     lines: dict[str, int] = {}
     # A column missing from the whole table is already reported on every line without it.
@@ -112,7 +121,8 @@ def problem_findings(ctx: AuditContext, name: str, message: str) -> Iterator[Any
             grouped.setdefault((problem.line, problem_item_id(problem)), []).append(problem)
     seen: set[str] = set()
     for (line, ident), problems in sorted(grouped.items(), key=lambda kv: (kv[0][0] or 0)):
-        if ident in seen or ident in ctx.by_id:  # a duplicate id: name the line too
+        if ident in seen or (ident in ctx.by_id and ctx.item_lines.get(ident) != line):
+            # a duplicate id: name the line too
             ident = f"{ident}@line:{line}"
         seen.add(ident)
         first = problems[0]

@@ -200,6 +200,7 @@ class AuditContext:
         progress: optional callback `(stage, done, total)` for long feature computations.
         invalid: validation problems of the lines left out of the audit (reported by the
             `schema.*` and `label.*` checks, see bench_kit.audit.intake).
+        item_lines: item id -> its line in the items file.
         notes: facts a check reports for the summary (e.g. how a nearest-neighbour search
             was done and its measured recall), by check name.
     """
@@ -214,6 +215,7 @@ class AuditContext:
     params_source: str = "params.yaml"
     progress: ProgressFunc | None = None
     invalid: Sequence[Any] = ()
+    item_lines: dict[str, int] = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 

@@ -139,7 +139,7 @@ def summarize(ctx: AuditContext, findings: Sequence[Finding], ran: list[str],
     """
     from bench_kit.audit.intake import problem_item_id
 
-    total = len(ctx.items) + len({problem_item_id(p) for p in ctx.invalid})
+    total = len(ctx.items) + len({problem_item_id(p) for p in ctx.invalid} - set(ctx.by_id))
     flagged = {f.id for f in findings if f.severity != "info"}
     info_only = {f.id for f in findings if f.severity == "info"} - flagged
     by_check = {name: {**{s: 0 for s in SEVERITIES}, "items": 0} for name in ran}
@@ -234,10 +234,11 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         params_path = None  # no ./params.yaml: every check with its defaults
     params = load_params(params_path) if params_path is not None else {}
     settings = load_audit_settings(params, source=str(params_path))
-    intake = read_for_audit(items_path, root=root)
+    intake = read_for_audit(items_path, root=root, params_path=params_path)
     items = intake.items
     ctx = AuditContext(items=items, root=Path(root) if root else default_root(items_path),
                        items_path=Path(items_path), invalid=intake.problems,
+                       item_lines=intake.lines,
                        splits=read_splits(splits_dir) if splits_dir else None,
                        references=open_reference(references) if references else None,
                        reference_images=[Path(p) for p in reference_images] or None,

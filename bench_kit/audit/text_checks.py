@@ -232,6 +232,14 @@ def _gold_in_question(question: str, gold: str) -> re.Match[str] | None:
                      re.IGNORECASE)
 
 
+def _offered_alternative(question: str, match: re.Match[str]) -> bool:
+    """True when the match is one of the alternatives the question offers ("A or B", "A还是B")."""
+    before = question[max(0, match.start() - 12):match.start()].lower()
+    after = question[match.end():match.end() + 12].lower()
+    return bool(re.search(r"(?:\bor|还是|或)\s*$", before)
+                or re.match(r"\s*,?\s*(?:or\b|还是|或)", after))
+
+
 @check("label.answer_in_question", severity="warn")
 def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
     """An open or numeric gold answer given away verbatim (word-bounded) in the question."""
@@ -242,6 +250,8 @@ def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]
         question = unicodedata.normalize("NFKC", item.question)
         for gold in item.answers:
             match = _gold_in_question(question, gold)
+            if match and _offered_alternative(question, match):
+                continue  # "Jamaica or Tonga?": the question lists the candidates
             if match:
                 evidence = {"field": "question", "span": match.group(0), "answer": gold}
                 if question == item.question:  # offsets are only meaningful in the original

@@ -95,11 +95,12 @@ VIEWPOINT_EN = re.compile(r"""
   | \bas\s+(?:seen|shown|viewed|pictured)\b
   | \b(?:in|on|of|within)\s+the\s+(?:image|picture|photo|photograph|figure|chart|screen|frame|scene)\b
   | \b(?:his|her|their|its|[a-z]+['’]s)\s+(?:own\s+)?(?:left|right)\b
+  | \b(?:bars?|graphs?|charts?|axis|axes|columns?|legend|table|plots?|diagram|segments?)\b
 """, re.IGNORECASE | re.VERBOSE)
 
 VIEWPOINT_ZH = re.compile(
     r"观看者|观察者|观众|看图者|读者|镜头|相机|拍摄者|视角|角度"
-    r"|图中|图片中|图像中|画面|图上|照片中"
+    r"|图中|图片中|图像中|画面|图上|照片中|图表|柱|坐标轴|表格"
     r"|(?:他|她|它|他们|她们|它们|自己)的[左右]")
 
 _ATTR_EN = (r"(?:red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|gr[ae]y|cyan"
