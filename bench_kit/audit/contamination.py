@@ -1,4 +1,4 @@
-"""Contamination against reference corpora, text side (DOMAIN §5.2): exact, n-gram, MinHash.
+"""Contamination against reference corpora, text side (docs/AUDIT_METHODS.md): exact, n-gram, MinHash.
 
 Items are few (thousands to 100k) and the reference corpus is large (up to millions of
 questions), so every check indexes the *items* and streams the reference once: cost is
@@ -42,7 +42,7 @@ _QUOTE_CHARS = 200
 
 
 class ContaminationSettings(BaseModel):
-    """`audit.contamination`: thresholds of the contamination checks (DOMAIN §5.2)."""
+    """`audit.contamination`: thresholds of the contamination checks (docs/AUDIT_METHODS.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

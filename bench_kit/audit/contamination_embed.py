@@ -1,4 +1,4 @@
-"""Contamination by sentence-embedding nearest neighbour (DOMAIN §5.2, Yang et al. 2023).
+"""Contamination by sentence-embedding nearest neighbour (docs/AUDIT_METHODS.md).
 
 Rephrased copies defeat n-gram and MinHash checks; an embedding neighbour with cosine ≥
 `rephrase` (0.9) is a likely rephrase (warn), `review`–`rephrase` (0.6–0.9) goes to review

@@ -1,4 +1,4 @@
-"""Freshness (DOMAIN §5.2): how much of the benchmark is newer than a date, and which items
+"""Freshness (docs/AUDIT_METHODS.md): how much of the benchmark is newer than a date, and which items
 a model could have seen in training.
 
 - `audit.fresh_after` (a date): the share of items with `created_at` after it is reported

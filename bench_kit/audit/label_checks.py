@@ -46,10 +46,19 @@ def option_key(text: str) -> str:
 
     >>> option_key("-6") == option_key("6"), option_key(" Red. ") == option_key("red")
     (False, True)
+    >>> option_key("16.90") == option_key("16.9")
+    True
     """
     for symbol, word in _UNIT_SYMBOLS.items():
         text = text.replace(symbol, word)
-    return normalize_for_match(text).replace(" ", "")
+    key = normalize_for_match(text).replace(" ", "")
+    return _SIGNED_NUMBER.sub(lambda m: _canonical_number(m.group(0)), key)
+
+
+def _canonical_number(text: str) -> str:
+    """'16.90' -> '16.9', '007' -> '7', '-0' -> '0': one spelling per value."""
+    value = float(text)
+    return str(int(value)) if value.is_integer() else repr(value)
 
 
 @check("label.duplicate_options", severity="warn", params=DuplicateOptionsParams)

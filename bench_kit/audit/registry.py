@@ -23,7 +23,7 @@ from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import SEVERITY_RANK, Finding, Item, Severity  # noqa: F401 (re-exported)
 
 FAMILIES = ("schema", "ambiguity", "label", "contamination", "redundancy", "leakage")
-# Score of a yes/no flag without a graded measure: higher = more severe (DESIGN §3.4).
+# Score of a yes/no flag without a graded measure: higher = more severe (docs/AUDITS.md).
 SEVERITY_SCORE: dict[str, float] = {"info": 0.25, "warn": 0.5, "error": 1.0}
 # Context inputs a check may require, with the hint shown when it is skipped for lack of one.
 REQUIREMENTS: dict[str, str] = {"splits": "needs --splits DIR",

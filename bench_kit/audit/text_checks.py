@@ -1,4 +1,4 @@
-"""Ambiguity and label checks on item text (DOMAIN §5.3), English and Chinese.
+"""Ambiguity and label checks on item text (docs/AUDIT_METHODS.md), English and Chinese.
 
 Lexical checks quote what they matched: `evidence.span` (the first match), `evidence.at`
 ([start, end) in the field) and `evidence.spans` when there is more than one match.

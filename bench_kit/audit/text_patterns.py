@@ -1,4 +1,4 @@
-"""Lexical patterns of the ambiguity checks, English and Chinese (DOMAIN §5.3).
+"""Lexical patterns of the ambiguity checks, English and Chinese (docs/AUDIT_METHODS.md).
 
 Every pattern aims at precision over recall: a flag goes to a reviewer, so a rule that
 fires on clean questions costs more than one that misses a rare phrasing. Each pattern's
