@@ -1,4 +1,6 @@
-"""Contamination against reference corpora, text side (docs/AUDIT_METHODS.md): exact, n-gram, MinHash.
+"""Contamination against reference corpora, text side: exact, n-gram, MinHash.
+
+Methods: docs/AUDIT_METHODS.md.
 
 Items are few (thousands to 100k) and the reference corpus is large (up to millions of
 questions), so every check indexes the *items* and streams the reference once: cost is

@@ -142,8 +142,9 @@ def rephrase_neighbours(ctx: AuditContext, settings: Any,
 @check("contamination.embedding", severity="warn", params=ContaminationParams,
        requires=("references",))
 def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
-    """Rephrased reference questions: embedding neighbour + rare-token/entity/number overlap
-    (warn at `rephrase_combined` or cosine ≥ `rephrase`); a review band is info or judged."""
+    """Rephrased reference questions: embedding neighbour + rare-token/entity/number overlap.
+
+    Warn at `rephrase_combined` (or cosine ≥ `rephrase`); a review band is info or judged."""
     spec = spec_of("contamination.embedding")
     settings = params.contamination
     texts = item_texts(ctx)

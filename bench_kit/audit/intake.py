@@ -147,6 +147,5 @@ def invalid_item(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
 
 @check("schema.image", severity="error")
 def image_problem(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
-    """An image file that is missing or cannot be decoded; the item is left out of the other
-    checks."""
+    """An image file that is missing or cannot be decoded (the item is left out of the audit)."""
     yield from problem_findings(ctx, "schema.image", "image problem")

@@ -63,8 +63,7 @@ def _canonical_number(text: str) -> str:
 
 @check("label.duplicate_options", severity="warn", params=DuplicateOptionsParams)
 def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams) -> Iterator[Finding]:
-    """Options identical after normalisation (error) or near-identical (similarity ≥ threshold);
-    signs, decimals and units are kept (-6 ≠ 6)."""
+    """Identical (error) or near-identical options; signs, decimals and units kept (-6 ≠ 6)."""
     spec = spec_of("label.duplicate_options")
     for item in ctx.items:
         options = sorted((item.choices or {}).items())
@@ -284,8 +283,9 @@ class RepeatedQuestionParams(CheckParams):
 
 @check("redundancy.repeated_question", severity="warn", params=RepeatedQuestionParams)
 def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams) -> Iterator[Finding]:
-    """One question (same options) in ≥ `repeated_question_items` items that are ≥
-    `repeated_question_share` of the file, or twice on the same image with the same gold."""
+    """One question repeated on many items (a template/copy error) or twice on one image.
+
+    Many = ≥ `repeated_question_items` items that are ≥ `repeated_question_share` of the file."""
     spec = spec_of("redundancy.repeated_question")
     groups: dict[str, list[Item]] = defaultdict(list)
     for item in ctx.items:

@@ -54,8 +54,10 @@ def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
 def unresolved_pronoun(question: str) -> re.Match[str] | None:
     """The first pronoun with nothing before it that it could refer to ("What colour is it?").
 
-    >>> unresolved_pronoun("What colour is it?").group(0), unresolved_pronoun("Where is the cat's tail and is it long?")
-    ('it', None)
+    >>> unresolved_pronoun("What colour is it?").group(0)
+    'it'
+    >>> unresolved_pronoun("Where is the cat's tail and is it long?") is None
+    True
     """
     match = tp.PRONOUN_ZH.search(question.strip())
     if match:
@@ -68,8 +70,9 @@ def unresolved_pronoun(question: str) -> re.Match[str] | None:
 
 @check("ambiguity.vague_deixis", severity="warn")
 def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """Deictic words with nothing that resolves them ("this one", "那个", "旁边", a bare "it");
-    an item whose image marks the referent (`meta.visual_prompt`) is resolved."""
+    """Deixis with nothing that resolves it ("this one", "那个", "旁边", a bare "it").
+
+    An item whose image marks the referent (`meta.visual_prompt`) is resolved."""
     spec = spec_of("ambiguity.vague_deixis")
     for item in ctx.items:
         if item.meta.get("visual_prompt"):
@@ -117,8 +120,9 @@ def viewpoint(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 @check("ambiguity.multi_attribute_count", severity="warn")
 def multi_attribute_count(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """Counting with two attribute filters ("how many small red …", "red or large") is warn;
-    one attribute ("how many red balls") is an info hint."""
+    """Counting with attribute filters: two ("small red", "red or large") warn, one info.
+
+    "How many red balls" is an info hint; "how many small red balls" a warn."""
     spec = spec_of("ambiguity.multi_attribute_count")
     for item in ctx.items:
         two = _matches(item.question, (tp.MULTI_ATTRIBUTE_COUNT_TWO_EN,
