@@ -54,7 +54,9 @@ def read_for_audit(path: str | Path, *, root: str | Path | None = None,
     """
     from bench_kit.validate import validate_items_file
 
-    report = validate_items_file(path, root=root, params_path=params_path)
+    # Images are only checked for existence here: the audit decodes each one once anyway
+    # (AuditContext.images), and a file that does not decode is reported by schema.image.
+    report = validate_items_file(path, root=root, params_path=params_path, decode_images=False)
     bad_lines = {p.line for p in report.problems if p.line is not None
                  and p.field not in NON_BLOCKING_FIELDS}
     items: list[Item] = []
@@ -147,5 +149,17 @@ def invalid_item(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
 
 @check("schema.image", severity="error")
 def image_problem(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
-    """An image file that is missing or cannot be decoded (the item is left out of the audit)."""
+    """An image file that is missing or cannot be decoded (left out of the image checks)."""
     yield from problem_findings(ctx, "schema.image", "image problem")
+    if not any(item.images for item in ctx.items):
+        return
+    ctx.images  # noqa: B018 — decodes each image once (shared with the image checks)
+    spec = spec_of("schema.image")
+    for ident in sorted(ctx.image_problems):
+        problems = ctx.image_problems[ident]
+        line = ctx.item_lines.get(ident)
+        yield spec.finding(
+            ident, f"line {line}: image problem: " + "; ".join(
+                f"{image}: {reason}" for image, reason in problems),
+            {"line": line, "field": "image", "reason": problems[0][1],
+             "images": [image for image, _ in problems], "excluded_from_audit": False})

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from conftest import make_item
+from conftest import make_item, write_png
 
 from bench_kit.audit.stage import audit_data
 from bench_kit.cli import cli
@@ -27,7 +27,12 @@ def _dirty_file(tmp_path: Path) -> Path:
         json.dumps(make_item(id="missing_image", image="images/nope.png")),
         json.dumps(make_item(id="deixis", question="What colour is that one?", task="open",
                              answers=["red"])),
+        json.dumps(make_item(id="corrupt_image", image="images/broken.png")),
+        json.dumps(make_item(id="good_image", image="images/good.png")),
     ]
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "broken.png").write_bytes(b"not a png")
+    write_png(tmp_path / "images" / "good.png")
     path = tmp_path / "items.jsonl"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     return path
@@ -45,11 +50,13 @@ def test_dirty_file_is_audited_with_every_problem_reported(tmp_path, monkeypatch
     assert "duplicate id" in by_check[("clean@line:5", "schema.invalid_item")]["message"]
     assert by_check[("wrong_type", "schema.invalid_item")]["evidence"]["field"] == "question"
     assert by_check[("missing_image", "schema.image")]["evidence"]["line"] == 7
+    broken = by_check[("corrupt_image", "schema.image")]
+    assert broken["evidence"]["line"] == 9 and "cannot be decoded" in broken["message"]
     # The valid rows are audited by the ordinary checks.
     assert ("deixis", "ambiguity.vague_deixis") in by_check
     summary = result.summary
     assert summary["invalid_lines"] == 6
-    assert summary["flagged_items"] == 7
+    assert summary["flagged_items"] == 8
     assert "clean" not in {f["id"] for f in findings}
 
 
@@ -59,7 +66,7 @@ def test_cli_audits_a_dirty_file_without_params(tmp_path, monkeypatch):
     run = CliRunner().invoke(cli, ["audit", "data", "--items", str(path), "--out", "out"])
     assert run.exit_code == 0, run.output
     assert "6 invalid lines" in run.output
-    assert "flagged (warn or error): 7 items" in run.output
+    assert "flagged (warn or error): 8 items" in run.output
 
 
 def test_unreadable_file_stops_the_audit(tmp_path, monkeypatch):
