@@ -94,7 +94,8 @@ def _stem(word: str) -> str:
     return word
 
 
-def _number(token: str) -> str:
+def canonical_number(token: str) -> str:
+    """One spelling per value: '16.90' -> '16.9', '007' -> '7', '-0' -> '0'."""
     value = float(token)
     return str(int(value)) if value.is_integer() else repr(value)
 
@@ -131,7 +132,7 @@ def text_features(text: str) -> TextFeatures:
             sentence_start = False
             continue
         if _NUMBER.match(raw):
-            value = _number(raw)
+            value = canonical_number(raw)
             tokens.add(value)
             numbers.add(value)
             entities.add(value)

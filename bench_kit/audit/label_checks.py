@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from pydantic import Field
 
 from bench_kit.audit import text_patterns as tp
+from bench_kit.audit.contamination_rephrase import canonical_number
 from bench_kit.audit.registry import AuditContext, CheckParams, NoParams, check, spec_of
 from bench_kit.text.normalize import normalize_for_audit, normalize_for_match
 from bench_kit.text.numbers import leading_number
@@ -52,13 +53,7 @@ def option_key(text: str) -> str:
     for symbol, word in _UNIT_SYMBOLS.items():
         text = text.replace(symbol, word)
     key = normalize_for_match(text).replace(" ", "")
-    return _SIGNED_NUMBER.sub(lambda m: _canonical_number(m.group(0)), key)
-
-
-def _canonical_number(text: str) -> str:
-    """'16.90' -> '16.9', '007' -> '7', '-0' -> '0': one spelling per value."""
-    value = float(text)
-    return str(int(value)) if value.is_integer() else repr(value)
+    return _SIGNED_NUMBER.sub(lambda m: canonical_number(m.group(0)), key)
 
 
 @check("label.duplicate_options", severity="warn", params=DuplicateOptionsParams)
