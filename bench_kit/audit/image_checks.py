@@ -1,4 +1,4 @@
-"""Duplicate images inside the benchmark (DOMAIN §5.1): exact by pixels, near by pHash.
+"""Duplicate images inside the benchmark (docs/AUDIT_METHODS.md): exact by pixels, near by pHash.
 
 Both checks compare distinct pixel contents, never items: several items that share one
 image file (one `group`) are not duplicates of each other. A finding is written for every
@@ -43,7 +43,7 @@ _BLOCK_PAIRS = 1 << 22
 
 
 class PhashParams(CheckParams):
-    """pHash thresholds (DOMAIN §5.1), shared by the near-duplicate and leakage checks.
+    """pHash thresholds (docs/AUDIT_METHODS.md), shared by the near-duplicate and leakage checks.
 
     `phash_colour`: a pair within `phash_duplicate` is a duplicate only when the pHash of
     every RGB channel is also within this distance (null = grayscale pHash alone); otherwise
