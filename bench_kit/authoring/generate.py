@@ -1,5 +1,6 @@
 """`bench-kit author generate`: templates x annotations -> items, a coverage table and the
-quota check (DOMAIN §5.4); `coverage_of_file` reports the same for any items file."""
+quota check (docs/AUTHORING.md#1-templates-and-coverage-quotas); `coverage_of_file` reports
+the same for any items file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Review sampling (DOMAIN §5.4: review >= 5% of every generated batch).
+"""Review sampling (docs/AUTHORING.md#4-review-sampling: review >= 5% of every generated batch).
 
 `sample_review` draws a stratified sample per batch (an item's `source`: template:<id>,
 rewrite:<rule>, import:<format>, human) into a review sheet (CSV) and a self-contained HTML

@@ -1,4 +1,4 @@
-"""`bench-kit author variants`: parallel variant families of every v0 item (DOMAIN §5.4).
+"""`bench-kit author variants`: parallel variant families of every v0 item (docs/AUTHORING.md#2-variant-families).
 
 Kinds (fixed variant numbers, so ids stay stable when a kind is switched off): v1 synonym,
 v2 negation, v3 hypothetical, v4 deixis (reference erasure, marked intentionally harder),

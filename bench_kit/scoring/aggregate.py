@@ -1,6 +1,6 @@
-"""Per-item scores -> the metrics dict of DESIGN §3.5 (`metrics/<bench>/<model>.json`).
+"""Per-item scores -> the metrics dict of docs/ITEMS.md#metrics-json (`metrics/<bench>/<model>.json`).
 
-Rules (DOMAIN §1): a prediction with `error` set is excluded from every denominator and
+Rules (docs/METRICS.md#evaluation-rules): a prediction with `error` set is excluded from every denominator and
 counted in `errors` (or in `unsupported` when its adapter cannot take the item); a parse
 failure is a wrong answer counted in `parse_failed`; items without a prediction are
 `missing`, predictions for unknown ids are `extra` and repeated rows `duplicated`, so `n`

@@ -213,7 +213,7 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
         items_path: the items (split) file the model was run on.
         results_dir: `results/<bench>/<model>`, holding `<mode>.jsonl` predictions.
         out_dir: where `<mode>.jsonl` Score rows go.
-        metrics_path: the metrics JSON (DESIGN §3.5).
+        metrics_path: the metrics JSON (docs/ITEMS.md#metrics-json).
         model: the model name every prediction row must carry.
         root: benchmark root for image paths (default: derived from `items_path`).
         settings: the `score:` section of params.yaml.

@@ -1,4 +1,4 @@
-"""Statistics that make a score trustworthy (DOMAIN §4).
+"""Statistics that make a score trustworthy (docs/METRICS.md#statistics).
 
 Pure functions on counts and lists of numbers, no I/O. Confidence intervals for one
 accuracy live here; paired comparisons and bootstrap composites join them here too.

@@ -20,7 +20,7 @@ from bench_kit.types import MODES, Finding, Item, Mode, Score, Severity
 
 
 class ResultsAuditParams(BaseModel):
-    """The `audit_results:` section of params.yaml (defaults follow DOMAIN §5.1 and §5.3)."""
+    """The `audit_results:` section of params.yaml (defaults follow docs/AUDIT_METHODS.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -1,4 +1,5 @@
-"""Variant robustness (DOMAIN §5.4): does a model that answers v0 also answer its rewrites?
+"""Variant robustness (docs/AUDIT_METHODS.md#variant-robustness): does a model that answers
+v0 also answer its rewrites?
 
 A family is a v0 item and the items whose `variant_of` names it. Per model (image run):
 consistency = every member of a family right; flip rate = variants whose hit differs from

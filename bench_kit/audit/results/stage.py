@@ -72,7 +72,8 @@ class ResultsAudit:
 
 
 def _vision_delta(table: ScoreTable, item_id: str) -> float | None:
-    """Accuracy with image − without over the models that ran both (DOMAIN §5.1's Δ)."""
+    """Accuracy with image − without over the models that ran both (the vision gain Δ,
+    docs/AUDIT_METHODS.md#vision-gain)."""
     pairs = [(table.run(m, "image")[item_id].hit, table.run(m, "no_image")[item_id].hit)
              for m in table.models
              if item_id in table.run(m, "image") and item_id in table.run(m, "no_image")]

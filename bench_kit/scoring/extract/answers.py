@@ -1,4 +1,4 @@
-"""Answer extraction: model response text -> letter / yes-no / number / box (DOMAIN §2).
+"""Answer extraction: model response text -> letter / yes-no / number / box (docs/METRICS.md#extraction).
 
 Each extractor returns None when it finds no answer (never a random guess), and has a
 `*_detailed` twin returning an `Extraction(value, parse)` with parse "ok" (a clean answer

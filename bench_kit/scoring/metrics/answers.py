@@ -1,4 +1,4 @@
-"""Metric definitions of DOMAIN §3: per-answer scores and the POPE / MME / AUROC aggregates.
+"""Metric definitions of docs/METRICS.md#registered-metrics: per-answer scores and the POPE / MME / AUROC aggregates.
 
 Each function implements the published definition, with its known quirks fixed and said
 so: ChartQA's relaxed accuracy with gold 0 compares numbers (not strings) and a failed
