@@ -231,10 +231,11 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         reference_images: folders of reference images; enable `contamination.image`.
         progress: optional `(stage, done, total)` callback for long steps.
     """
+    # no ./params.yaml: every check with its defaults (load_params says so, once)
+    params = load_params(params_path) if params_path is not None else {}
     if params_path is not None and str(params_path) == DEFAULT_PARAMS \
             and not Path(params_path).is_file():
-        params_path = None  # no ./params.yaml: every check with its defaults
-    params = load_params(params_path) if params_path is not None else {}
+        params_path = None
     settings = load_audit_settings(params, source=str(params_path))
     intake = read_for_audit(items_path, root=root, params_path=params_path)
     items = intake.items
