@@ -30,8 +30,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -82,8 +83,8 @@ def _template_question(rng: random.Random) -> str:
         f"Are there more {_plural(s1)} than {_plural(s2)} in the image?",
         f"图中{COLOURS_ZH[k]}的物体是什么形状？",
         f"图中有几个{COLOURS_ZH[k]}的{SHAPES_ZH[m]}？",
-        f"{COLOURS_ZH[k]}的{SHAPES_ZH[m]}在{COLOURS_ZH[(k + 1) % 8]}的"
-        f"{SHAPES_ZH[(m + 1) % 6]}左边吗？",
+        (f"{COLOURS_ZH[k]}的{SHAPES_ZH[m]}在{COLOURS_ZH[(k + 1) % 8]}的"
+         f"{SHAPES_ZH[(m + 1) % 6]}左边吗？"),
         f"Is the sign that says \"{rng.choice(SIGNS)}\" above the {c1} door?",
     ])
 
@@ -111,14 +112,21 @@ def questions(n: int, seed: int = 7) -> list[str]:
 
 def gate_pairs(texts: list[str]) -> list[tuple[str, str, str]]:
     """(kind, original, rewrite) for the rule-based text variant kinds that change a text."""
-    from bench_kit.authoring.lexicon import (condition_prefix, deixis_rewrite, is_chinese,
-                                             register_rewrite, synonym_rewrite)
+    from bench_kit.authoring.lexicon import (
+        condition_prefix,
+        deixis_rewrite,
+        is_chinese,
+        register_rewrite,
+        synonym_rewrite,
+    )
 
     out = []
     for k, text in enumerate(texts):
         clause = (CLAUSES_ZH if is_chinese(text) else CLAUSES)[k % 2]
-        for kind, rewrite in (("synonym", synonym_rewrite(text)), ("deixis", deixis_rewrite(text)),
-                              ("register", register_rewrite(text, ("colloquial", "formal")[k % 2], k)),
+        style = ("colloquial", "formal")[k % 2]
+        for kind, rewrite in (("synonym", synonym_rewrite(text)),
+                              ("deixis", deixis_rewrite(text)),
+                              ("register", register_rewrite(text, style, k)),
                               ("hypothetical", condition_prefix(text, clause))):
             if rewrite != text:
                 out.append((kind, text, rewrite))
@@ -244,7 +252,8 @@ def main() -> None:
     print(f"\nagreement with torch — {len(sample)} sampled texts ({len(ref_pairs)} pairs); "
           f"{len(pairs)} (question, rewrite) pairs ({base_gate.sum()} accepted by torch); "
           f"nearest neighbours of {half} questions among {len(texts) - half} questions + "
-          f"{len(references) - (len(texts) - half)} rewrites ({int((base_nn >= 0.9).sum())} warn by torch)")
+          f"{len(references) - (len(texts) - half)} rewrites "
+          f"({int((base_nn >= 0.9).sum())} warn by torch)")
     print("\n| runtime | min / mean cosine to torch vector | max abs vector component diff "
           "| pairwise cosine abs diff max / mean | (question, rewrite) cosine abs diff max "
           "| gate flips | rephrase-warn flips (pairs) "
@@ -264,7 +273,8 @@ def main() -> None:
               f"{_flips(cos.round(4) >= 0.9, base_cos.round(4) >= 0.9)} | "
               f"{_flips(cos.round(4) >= 0.6, base_cos.round(4) >= 0.6)} | "
               f"{_flips(nn >= 0.9, base_nn >= 0.9)} / {half} | "
-              f"{_flips(nn >= 0.6, base_nn >= 0.6)} | {_flips(where, base_where)} ({neighbour_gap(where):.1e}) |")
+              f"{_flips(nn >= 0.6, base_nn >= 0.6)} | "
+              f"{_flips(where, base_where)} ({neighbour_gap(where):.1e}) |")
 
 if __name__ == "__main__":
     main()

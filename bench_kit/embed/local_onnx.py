@@ -14,10 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from bench_kit.embed import LOCAL_MODEL
 from bench_kit.embed.local_torch import model_path
@@ -80,7 +81,8 @@ def _need(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise ConfigError(f"embed.local_runtime=onnx needs '{exc.name}': pip install -e .") from None
+        raise ConfigError(f"embed.local_runtime=onnx needs '{exc.name}': "
+                          "pip install -e .") from None
 
 
 def export_fp32(layout: ModelLayout, out: Path) -> None:

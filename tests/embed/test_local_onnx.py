@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench_kit.embed import EmbedSettings, TorchEmbedder, encode, get_embedder
-from bench_kit.embed import local_onnx
+from bench_kit.embed import EmbedSettings, TorchEmbedder, encode, get_embedder, local_onnx
 from bench_kit.embed.local_onnx import OnnxEmbedder, export_key, exported_model, read_layout
 from bench_kit.embed.local_torch import model_path
 from bench_kit.errors import ConfigError
