@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-
 JUDGE_PROMPT = (
     "You check a benchmark for contamination. Question A is from the benchmark, question B "
     "from a public corpus. Answer \"yes\" if B asks the same thing as A in other words (a "

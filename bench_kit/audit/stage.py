@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.tables import write_audit_summary
 from bench_kit.audit.freshness import freshness_summary
 from bench_kit.audit.intake import read_for_audit
 from bench_kit.audit.reference import open_reference
@@ -22,8 +24,6 @@ from bench_kit.audit.registry import (
     ProgressFunc,
 )
 from bench_kit.errors import ConfigError, InputError, UnknownNameError
-from bench_kit.artifacts import paths
-from bench_kit.artifacts.tables import write_audit_summary
 from bench_kit.io import iter_jsonl, write_jsonl
 from bench_kit.items import default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section

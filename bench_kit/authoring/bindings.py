@@ -9,11 +9,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from bench_kit.text.cjk import has_cjk
 from bench_kit.authoring.scenes import ObjectAnn, SceneAnn
 from bench_kit.authoring.solvers import describe, matching
 from bench_kit.authoring.vocab import COLOURS, SHAPES, SIGN_WORDS, SIZES, plural, zh
 from bench_kit.registry import Registry
+from bench_kit.text.cjk import has_cjk
 
 
 @dataclass(frozen=True)

@@ -128,8 +128,8 @@ def flickr_rows(path: Path, text: str, placer: ImagePlacer
 def read_caption_rows(path: Path, placer: ImagePlacer
                       ) -> Iterator[tuple[str, CaptionRow | CaptionProblem]]:
     """Rows of a caption file, by its shape: COCO JSON, Flickr token file, JSONL or CSV."""
-    from bench_kit.exchange.tabular import iter_table, read_utf8
     from bench_kit.exchange.rows import BadRow
+    from bench_kit.exchange.tabular import iter_table, read_utf8
 
     text = read_utf8(path)
     stripped = text.lstrip()

@@ -24,6 +24,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bench_kit.artifacts.rows import iter_objects
 from bench_kit.errors import ConfigError, InputError
 from bench_kit.eval.judge_rubric import (
     JUDGE_PROMPT_VERSION,
@@ -32,7 +33,6 @@ from bench_kit.eval.judge_rubric import (
     parse_verdicts,
     rubric_sha,
 )
-from bench_kit.artifacts.rows import iter_objects
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from bench_kit.artifacts.rotation import rotate_choices, rotated_gold  # noqa: F401 (re-export)
 from bench_kit.errors import ConfigError
 from bench_kit.models.config import PromptParams
 from bench_kit.types import Item
@@ -41,29 +42,6 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 def prompt_sha(text: str) -> str:
     """Short content hash of a rendered prompt (first 16 hex digits of sha256)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def rotate_choices(choices: Mapping[str, str], rotation: int) -> dict[str, str]:
-    """Shift option texts by `rotation` positions (CircularEval): letter i shows the text of
-    letter i + rotation.
-
-    >>> rotate_choices({"A": "cat", "B": "dog", "C": "fox"}, 1)
-    {'A': 'dog', 'B': 'fox', 'C': 'cat'}
-    """
-    letters = sorted(choices)
-    texts = [choices[k] for k in letters]
-    n = len(letters)
-    return {letters[i]: texts[(i + rotation) % n] for i in range(n)}
-
-
-def rotated_gold(letter: str, choices: Mapping[str, str], rotation: int) -> str:
-    """Where the option at `letter` appears after `rotate_choices(choices, rotation)`.
-
-    >>> rotated_gold("A", {"A": "cat", "B": "dog", "C": "fox"}, 1)
-    'C'
-    """
-    letters = sorted(choices)
-    return letters[(letters.index(letter) - rotation) % len(letters)]
 
 
 def _fill(template: str, values: Mapping[str, str]) -> str:

@@ -24,8 +24,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bench_kit.artifacts.paths import results_file, split_file
-from bench_kit.artifacts.predictions import (FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX,
-                                              write_predictions)
+from bench_kit.artifacts.predictions import (
+    FOREIGN_CREATED_AT,
+    UNSUPPORTED_PREFIX,
+    write_predictions,
+)
 from bench_kit.errors import InputError, UsageError
 from bench_kit.eval.inputs import (
     IMAGE_PROTOCOL,

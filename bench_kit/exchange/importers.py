@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_kit.errors import InputError, ValidationFailed
+from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.rows import (
     IMPORTERS,
@@ -26,7 +27,6 @@ from bench_kit.exchange.rows import (
     no_question_reason,
     row_to_item,
 )
-from bench_kit.exchange.expand import expand_pairs
 from bench_kit.io import write_jsonl
 from bench_kit.types import Item
 

@@ -15,7 +15,13 @@ from typing import Any, Iterator
 
 from bench_kit.errors import InputError
 from bench_kit.exchange.imagefiles import ImageStore, locate_image
-from bench_kit.exchange.rows import IMPORTERS, BadRow, ImportOptions, RowError, map_columns
+from bench_kit.exchange.rows import (
+    IMPORTERS,
+    BadRow,
+    ImportOptions,
+    RowError,
+    map_columns,
+)
 from bench_kit.io import iter_jsonl
 
 # VLMEvalKit columns that a bench-kit export derives from other fields: when the row also

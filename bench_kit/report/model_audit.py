@@ -10,7 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench_kit.artifacts import paths
-from bench_kit.artifacts.tables import read_audit_summary, read_findings, read_item_stats
+from bench_kit.artifacts.tables import (
+    read_audit_summary,
+    read_findings,
+    read_item_stats,
+)
 from bench_kit.errors import InputError
 from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
 

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from bench_kit.report import plots
 from bench_kit.report.inputs import ModelRun
-from bench_kit.scoring.aggregate import accuracy_block
+from bench_kit.stats.accuracy import accuracy_block
 from bench_kit.types import (
     DIFFICULTIES,
     MARKED_DEIXIS,

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from bench_kit.errors import BenchKitError, UsageError
 from bench_kit.artifacts.exclusions import ensure_exclusion_list
 from bench_kit.artifacts.paths import QUARANTINE
+from bench_kit.errors import BenchKitError, UsageError
 from bench_kit.io import write_text
 
 # (template in bench_kit/scaffold, path in the project); `{name}` is the benchmark name

@@ -12,11 +12,10 @@ sit under `corpus`. Keys are stable and floats rounded so `dvc metrics diff` rea
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from bench_kit.artifacts.predictions import is_unsupported
-from bench_kit.stats.intervals import Z_95, mean_or_none, proportion, z_for_alpha
+from bench_kit.stats.accuracy import accuracy_block, breakdown, round_metric
+from bench_kit.stats.intervals import Z_95, mean_or_none, z_for_alpha
 from bench_kit.types import MODES, Item, Prediction, Score
 
 # Item fields the metrics break accuracy down by, and the key each breakdown gets.
@@ -27,51 +26,6 @@ BREAKDOWNS = {
     "task": "by_task",
     "variant_kind": "by_variant_kind",
 }
-DIGITS = 6
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, DIGITS)
-
-
-def accuracy_block(scores: Iterable[Score], z: float = Z_95) -> dict:
-    """accuracy, Wilson CI (95% unless `z` says otherwise), n, hits, parse_failed, errors
-    and unsupported of a group.
-
-    Error rows (failed requests, and items the adapter cannot take) are counted but kept
-    out of n; an empty group has accuracy and CI None rather than a made-up 0.
-    """
-    n = hits = parse_failed = errors = unsupported = 0
-    for score in scores:
-        if score.error is not None:
-            if is_unsupported(score.error):
-                unsupported += 1
-            else:
-                errors += 1
-            continue
-        n += 1
-        hits += score.hit
-        parse_failed += score.parse == "failed"
-    rate = proportion(hits, n, z)
-    return {
-        "accuracy": _round(rate.value) if rate else None,
-        "ci_low": _round(rate.low) if rate else None,
-        "ci_high": _round(rate.high) if rate else None,
-        "n": n,
-        "hits": hits,
-        "parse_failed": parse_failed,
-        "errors": errors,
-        "unsupported": unsupported,
-    }
-
-
-def breakdown(scores: Sequence[Score], items: Mapping[str, Item], field: str,
-              z: float = Z_95) -> dict:
-    """`accuracy_block` per value of an item field (e.g. capability), keys sorted."""
-    groups: dict[str, list[Score]] = defaultdict(list)
-    for score in scores:
-        groups[str(getattr(items[score.id], field))].append(score)
-    return {key: accuracy_block(groups[key], z) for key in sorted(groups)}
 
 
 def mode_metrics(scores: Sequence[Score], predictions: Sequence[Prediction],
@@ -96,20 +50,20 @@ def mode_metrics(scores: Sequence[Score], predictions: Sequence[Prediction],
     strict_hits = sum(s.hit and s.parse == "ok" for s in valid)
     scored = len({s.id for s in scores})
     block.update({
-        "accuracy_strict": _round(strict_hits / block["n"]) if block["n"] else None,
+        "accuracy_strict": round_metric(strict_hits / block["n"]) if block["n"] else None,
         "hits_strict": strict_hits,
         "hits_lenient": sum(s.hit and s.parse == "lenient" for s in valid),
-        "accuracy_macro": _round(mean_or_none(capability_rates)),
-        "score_mean": _round(mean_or_none([s.score for s in valid])),
+        "accuracy_macro": round_metric(mean_or_none(capability_rates)),
+        "score_mean": round_metric(mean_or_none([s.score for s in valid])),
         "parse_lenient": sum(s.parse == "lenient" for s in valid),
         "items": len(items),
         "missing": len(items) - scored,
         "extra": extra,
         "duplicated": duplicated,
-        "coverage": _round(scored / len(items)) if items else None,
+        "coverage": round_metric(scored / len(items)) if items else None,
         "truncated": sum(bool(p.truncated) for p in predictions),
-        "cost": _round(sum(p.cost for p in predictions)),
-        "latency_s_mean": _round(mean_or_none(latencies)),
+        "cost": round_metric(sum(p.cost for p in predictions)),
+        "latency_s_mean": round_metric(mean_or_none(latencies)),
     })
     for field, key in BREAKDOWNS.items():
         block[key] = by_capability if field == "capability" else breakdown(scores, items, field, z)
@@ -119,7 +73,7 @@ def mode_metrics(scores: Sequence[Score], predictions: Sequence[Prediction],
 
 
 def _difference(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None else _round(a - b)
+    return None if a is None or b is None else round_metric(a - b)
 
 
 def gain(with_image: dict, without: dict) -> dict:

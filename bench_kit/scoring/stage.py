@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Sequence
 
 from bench_kit.artifacts.predictions import PredictionFile, load_predictions
+from bench_kit.artifacts.rotation import rotate_choices, rotated_gold
+
 # read_scores lives in bench_kit.artifacts.tables; still importable from here
 from bench_kit.artifacts.tables import read_scores, write_metrics, write_scores  # noqa: F401
 from bench_kit.errors import InputError
-from bench_kit.eval.prompts import rotate_choices, rotated_gold
 from bench_kit.io import resolve_image, write_json
 from bench_kit.items import default_root, read_items
 from bench_kit.scoring.aggregate import model_metrics, plot_rows

@@ -29,7 +29,7 @@ from bench_kit.audit.results.inputs import (
     share,
 )
 from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater, sig
-from bench_kit.scoring.aggregate import accuracy_block, breakdown
+from bench_kit.stats.accuracy import accuracy_block, breakdown
 from bench_kit.types import Finding, Item
 
 TEXT_ANSWERABLE = model_check(

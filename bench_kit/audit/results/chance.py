@@ -18,9 +18,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.audit.results.inputs import ResultsAuditParams, model_check
 from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater, sig
+from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Finding, Item
 
 PRIOR_ANSWERABLE = model_check(

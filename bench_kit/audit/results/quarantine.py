@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from bench_kit.errors import InputError
 from bench_kit.artifacts.exclusions import write_exclusion_list
+from bench_kit.errors import InputError
 from bench_kit.items import iter_models
 from bench_kit.types import SEVERITY_RANK, Finding, Severity
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.tables import write_audit_summary, write_item_stats
 from bench_kit.audit.results.blind_panel import (
     BlindVerdict,
     blind_findings,
@@ -49,8 +51,6 @@ from bench_kit.audit.results.inputs import (
 from bench_kit.audit.results.robustness import robustness
 from bench_kit.audit.results.sensitivity import extraction_sensitivity
 from bench_kit.audit.results.significance import false_call_bound
-from bench_kit.artifacts import paths
-from bench_kit.artifacts.tables import write_audit_summary, write_item_stats
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.params import load_params, section

@@ -11,7 +11,12 @@ import base64
 from typing import Any
 
 from bench_kit.models.adapters.contract import ModelRequest, ModelResponse
-from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body, no_answer
+from bench_kit.models.adapters.http_common import (
+    HttpAdapter,
+    as_count,
+    load_body,
+    no_answer,
+)
 from bench_kit.models.adapters.registry import ADAPTERS
 
 API_VERSION = "2023-06-01"

@@ -15,7 +15,12 @@ from urllib.parse import quote
 
 from bench_kit.errors import ModelCallError
 from bench_kit.models.adapters.contract import ModelRequest, ModelResponse
-from bench_kit.models.adapters.http_common import HttpAdapter, as_count, load_body, no_answer
+from bench_kit.models.adapters.http_common import (
+    HttpAdapter,
+    as_count,
+    load_body,
+    no_answer,
+)
 from bench_kit.models.adapters.registry import ADAPTERS
 
 # finishReason values of an answer withheld on purpose (deterministic: not retried)

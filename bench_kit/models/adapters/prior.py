@@ -27,7 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from bench_kit.models.adapters.contract import AdapterContext, ModelRequest, ModelResponse
+from bench_kit.models.adapters.contract import (
+    AdapterContext,
+    ModelRequest,
+    ModelResponse,
+)
 from bench_kit.models.adapters.local_common import (
     LocalAdapter,
     normalise,

@@ -15,8 +15,8 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.text.edit import levenshtein
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
+from bench_kit.text.edit import levenshtein
 from bench_kit.text.numbers import number_tokens, parse_number
 
 # The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
