@@ -11,20 +11,13 @@ from __future__ import annotations
 import json
 import socket
 import struct
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-
-class _Server(ThreadingHTTPServer):
-    request_queue_size = 128
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass
+from loopback import LoopbackServer
 
 
-class FakeEmbeddings:
+class FakeEmbeddings(LoopbackServer):
     """`with FakeEmbeddings() as server:`; `server.url` ends in /v1."""
 
     def __init__(self, *, fail_after: int | None = None, model: str = "fake-minilm") -> None:
@@ -33,22 +26,7 @@ class FakeEmbeddings:
         self.refused = 0
         self.inputs: list[str] = []
         self.auth: list[str | None] = []
-        self._lock = threading.Lock()
-        self._httpd = _Server(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
-                                        daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> "FakeEmbeddings":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        super().__init__()
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self

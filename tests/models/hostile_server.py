@@ -15,25 +15,19 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from loopback import LoopbackServer
 
 ANSWER = "The answer is B."
 _MARKER = re.compile(r"\[hostile:([a-z]+)\]")
 
 
-class _Server(ThreadingHTTPServer):
-    request_queue_size = 64
-    daemon_threads = True
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # clients that give up on a hostile reply are the point of these tests
-
-
-class HostileServer:
+class HostileServer(LoopbackServer):
     """`with HostileServer() as server:`; `server.url` is the base URL (…/v1)."""
 
     def __init__(self, *, drip_s: float = 0.5, drip_for_s: float = 20.0,
@@ -44,22 +38,7 @@ class HostileServer:
         self.redirect_to = redirect_to
         self.requests: Counter[str] = Counter()
         self.bytes_sent: Counter[str] = Counter()
-        self._lock = threading.Lock()
-        self._httpd = _Server(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
-                                        daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> "HostileServer":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        super().__init__()
 
     def total_requests(self) -> int:
         with self._lock:
