@@ -20,6 +20,7 @@ from bench_kit.scoring.extract.answers import (
 )
 from bench_kit.scoring.extract.boxes import NO_BOX, extract_box_detailed
 from bench_kit.scoring.extract.checklist import parse_checklist
+from bench_kit.scoring.extract.choice_set import extract_choice_set
 from bench_kit.scoring.extract.numbers import answer_number
 from bench_kit.scoring.extract.response import (
     PARSE_OK,
@@ -53,6 +54,11 @@ def _gold_number(item: Item, gold: str) -> tuple[float, bool]:
 
 @register_scorer("accuracy", "choice", "circular")
 def _score_choice(item: Item, text: str, ctx: ScoreContext) -> Outcome:
+    if (item.meta or {}).get("multi_answer"):  # every gold letter, and only those
+        letters = extract_choice_set(text, item.choices or {})
+        shown = ",".join(letters.value) if letters.value else None
+        return binary_outcome(shown, letters.parse,
+                              letters.value == tuple(sorted(set(item.answers))))
     found = extract_choice_detailed(text, item.choices or {})
     return binary_outcome(found.value, found.parse, found.value in item.answers)
 

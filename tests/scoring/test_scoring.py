@@ -114,7 +114,7 @@ def test_strip_reasoning_is_exported():
 @pytest.mark.parametrize("module", ["scoring.extract.response", "scoring.extract.numbers",
                                     "scoring.extract.boxes", "scoring.extract.answers",
                                     "scoring.metrics.answers", "scoring.extract.checklist",
-                                    "scoring.item"])
+                                    "scoring.item", "scoring.extract.choice_set"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(f"bench_kit.{module}"))
     assert result.failed == 0
