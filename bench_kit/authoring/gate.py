@@ -5,6 +5,8 @@ at or above `min_edit_ratio`). Thresholds can differ per variant kind.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -47,10 +49,13 @@ def judge(similarity: float, ratio: float, limits: GateThresholds) -> GateResult
     return GateResult(similarity, ratio, reason)
 
 
-def score_pairs(pairs: list[tuple[str, str]]) -> list[tuple[float, float]]:
+def score_pairs(pairs: list[tuple[str, str]], encode: Callable[[list[str]], Any] | None = None
+                ) -> list[tuple[float, float]]:
     """(cosine similarity, edit ratio) for each (original, variant) pair; one encoder pass
-    over the distinct texts."""
-    from bench_kit.embed import encode
+    over the distinct texts (`encode`: the configured embedder's, default the bundled
+    model)."""
+    if encode is None:
+        from bench_kit.embed import encode
 
     texts = sorted({t for pair in pairs for t in pair})
     index = {t: k for k, t in enumerate(texts)}

@@ -197,6 +197,7 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
                    paraphrase: Callable[[list[Item]], dict[str, str | cf.Skip]] | None = None,
                    oracle: AnswerabilityOracle | None = None,
                    audit: Callable[[list[Item]], dict[str, list[Any]]] | None = None,
+                   encode: Callable[[list[str]], Any] | None = None,
                    ) -> tuple[list[Item], list[dict[str, Any]], VariantSummary]:
     """Variants of every v0 item, gated; returns (items in family order, reject rows, tally).
 
@@ -204,6 +205,7 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
     `oracle`, when given, rejects a variant the round-trip answerability check cannot
     answer with its stored gold (stage "answerability"); `audit` maps variants to the data
     audit's warn/error findings, and a flagged variant is rejected (stage "audit").
+    `encode` embeds texts for the meaning gate (default: the bundled local model).
     """
     bases = [item for item in items if item.variant == "v0"]
     proposals: list[tuple[Item, str, cf.Draft]] = []
@@ -226,7 +228,8 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
                                 "similarity": None, "edit_ratio": None})
             else:
                 proposals.append((item, kind, draft))
-    scores = score_pairs([(item.question, draft.question) for item, _, draft in proposals])
+    scores = score_pairs([(item.question, draft.question) for item, _, draft in proposals],
+                         encode)
     families: dict[str, list[Item]] = {item.id: [] for item in bases}
     for (item, kind, draft), (similarity, ratio) in zip(proposals, scores, strict=True):
         summary.proposed[kind] += 1
@@ -314,8 +317,12 @@ def run_variants(params_path: str | Path, items_path: str | Path, out: str | Pat
     def audit(variants: list[Item]) -> dict[str, list[Any]]:
         return audit_flags(variants, params, root, source=source)
 
+    from bench_kit.embed import embedder_from_params
+
+    embedder = embedder_from_params(params, source)
     out_items, rejects, summary = build_variants(items, ctx, settings, paraphrase, oracle,
-                                                 None if keep_flagged else audit)
+                                                 None if keep_flagged else audit,
+                                                 encode=embedder.encode)
     if oracle is not None:
         summary.answerability = oracle.rates()
     write_jsonl(out, out_items)

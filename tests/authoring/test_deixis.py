@@ -231,7 +231,7 @@ def fast_gate(monkeypatch):
     """The embedding gate replaced by a cheap stand-in (this file tests the plumbing)."""
     from bench_kit.authoring import variants
 
-    monkeypatch.setattr(variants, "score_pairs", lambda pairs: [
+    monkeypatch.setattr(variants, "score_pairs", lambda pairs, encode=None: [
         (1 - edit_ratio(a, b) / 2, edit_ratio(a, b)) for a, b in pairs])
 
 

@@ -153,7 +153,7 @@ def fast_gate(monkeypatch):
     tests about the plumbing rather than the model's judgement."""
     from bench_kit.authoring import variants
 
-    monkeypatch.setattr(variants, "score_pairs", lambda pairs: [
+    monkeypatch.setattr(variants, "score_pairs", lambda pairs, encode=None: [
         (1 - edit_ratio(a, b) / 2, edit_ratio(a, b)) for a, b in pairs])
 
 

@@ -180,6 +180,12 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
                 *disagreement_findings(table, params),
                 *mismatch_findings(table, observed, params)]
     findings.sort(key=lambda f: (f.id, f.check))
+    if encode is None and params.expansion:
+        from bench_kit.embed import embedder_from_params
+        from bench_kit.params import load_params
+
+        raw = load_params(params_path) if params_path is not None else {}
+        encode = embedder_from_params(raw, str(params_path)).encode
     candidates = answer_candidates(table, params.expansion_threshold, encode=encode) \
         if params.expansion else []
     labels = read_error_layers(error_layers_path) if error_layers_path else []
