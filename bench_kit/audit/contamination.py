@@ -28,9 +28,9 @@ from pydantic_core import PydanticCustomError
 
 from bench_kit.audit.feature_cache import (
     DEFAULT_CACHE_DIR,
+    array_sink,
     feature_key,
     load_array,
-    save_array,
 )
 from bench_kit.audit.reference import ReferenceSet, reference_text
 from bench_kit.audit.registry import AuditContext, CheckParams, check, spec_of
@@ -253,33 +253,37 @@ def _signature_chunks(ctx: AuditContext, settings: ContaminationSettings
     cached = load_array(settings.cache_dir, key)
     if cached is not None and cached.shape != (reference.size, settings.minhash_perm):
         cached = None
-    fresh = None if cached is not None else np.zeros((reference.size, settings.minhash_perm),
-                                                     dtype=np.uint32)
-    start = 0
+    if cached is not None:
+        start = 0
+        for rows in _row_chunks(reference.rows()):
+            yield rows, cached[start:start + len(rows)]
+            start += len(rows)
+            _progress(ctx, "contamination.minhash", start, reference.size)
+        return
+    # Computed chunk by chunk and streamed into the cache file (never whole in memory).
+    with array_sink(settings.cache_dir, key, (reference.size, settings.minhash_perm),
+                    "uint32") as sink:
+        start = 0
+        for rows in _row_chunks(reference.rows()):
+            block = np.array([sig.hashvalues for sig in signatures(
+                [row["text"] for row in rows], settings.minhash_shingle,
+                settings.minhash_perm)], dtype=np.uint32).reshape(len(rows), -1)
+            if sink is not None:
+                sink[start:start + len(rows)] = block
+            yield rows, block
+            start += len(rows)
+            _progress(ctx, "contamination.minhash", start, reference.size)
+
+
+def _row_chunks(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     chunk: list[dict[str, Any]] = []
-
-    def flush() -> Any:
-        stop = start + len(chunk)
-        if cached is not None:
-            return cached[start:stop]
-        texts = [row["text"] for row in chunk]
-        for offset, sig in enumerate(signatures(texts, settings.minhash_shingle,
-                                                settings.minhash_perm)):
-            fresh[start + offset] = sig.hashvalues
-        return fresh[start:stop]
-
-    for row in reference.rows():
+    for row in rows:
         chunk.append(row)
         if len(chunk) == _CHUNK:
-            yield chunk, flush()
-            start += len(chunk)
+            yield chunk
             chunk = []
-            _progress(ctx, "contamination.minhash", start, reference.size)
     if chunk:
-        yield chunk, flush()
-        start += len(chunk)
-    if fresh is not None:
-        save_array(settings.cache_dir, key, fresh)
+        yield chunk
 
 
 @check("contamination.minhash", severity="warn", params=ContaminationParams,
@@ -291,7 +295,7 @@ def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> It
     spec = spec_of("contamination.minhash")
     settings = params.contamination
     texts = item_texts(ctx)
-    item_sets = [shingles(text, settings.minhash_shingle) for _, text, _ in texts]
+    item_sets: dict[int, set[bytes]] = {}  # only the LSH candidates' shingles, on demand
     try:
         lsh = MinHashLSH(threshold=settings.minhash_threshold, num_perm=settings.minhash_perm)
     except ValueError as exc:  # datasketch: too few bands for this threshold and perm count
@@ -315,6 +319,8 @@ def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> It
                 continue
             ref_set = shingles(row["text"], settings.minhash_shingle)
             for position in candidates:
+                if position not in item_sets:
+                    item_sets[position] = shingles(texts[position][1], settings.minhash_shingle)
                 score = _jaccard(item_sets[position], ref_set)
                 if score >= settings.minhash_threshold and (
                         position not in best or score > best[position][0]):

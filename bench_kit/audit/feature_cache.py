@@ -8,13 +8,13 @@ nothing again. Files are written atomically; a corrupt entry is recomputed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import io
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
-from bench_kit.io import write_bytes
+from bench_kit.io import atomic_path
 
 DEFAULT_CACHE_DIR = ".bench_kit/audit-cache"
 
@@ -38,8 +38,8 @@ def load_array(cache_dir: str | Path | None, key: str) -> Any:
     path = Path(cache_dir) / f"{key}.npy"
     if not path.exists():
         return None
-    try:
-        return np.load(path, allow_pickle=False)
+    try:  # memory-mapped: a large corpus's features are read from disk as they are used
+        return np.load(path, allow_pickle=False, mmap_mode="r")
     except (OSError, ValueError):
         return None  # a truncated or foreign file: the caller recomputes and replaces it
 
@@ -50,9 +50,27 @@ def save_array(cache_dir: str | Path | None, key: str, value: Any) -> None:
 
     if cache_dir is None:
         return
-    buffer = io.BytesIO()
-    np.save(buffer, np.ascontiguousarray(value), allow_pickle=False)
-    write_bytes(Path(cache_dir) / f"{key}.npy", buffer.getvalue())
+    with atomic_path(Path(cache_dir) / f"{key}.npy") as tmp:
+        with open(tmp, "wb") as handle:  # streamed to disk: no second copy in memory
+            np.save(handle, np.ascontiguousarray(value), allow_pickle=False)
+
+
+@contextlib.contextmanager
+def array_sink(cache_dir: str | Path | None, key: str, shape: tuple[int, ...],
+               dtype: str) -> Iterator[Any]:
+    """A writable array stored under `key` when the block ends without an error: a
+    memory-mapped file in the cache folder (so a large feature table never sits in memory),
+    or None when caching is off."""
+    import numpy as np
+
+    if cache_dir is None:
+        yield None
+        return
+    with atomic_path(Path(cache_dir) / f"{key}.npy") as tmp:
+        sink = np.lib.format.open_memmap(tmp, mode="w+", dtype=dtype, shape=shape)
+        yield sink
+        sink.flush()
+        del sink
 
 
 def cached_array(cache_dir: str | Path | None, key: str, compute: Callable[[], Any]) -> Any:
