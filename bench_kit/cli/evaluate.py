@@ -8,6 +8,9 @@ from bench_kit.cli._common import BenchKitGroup, params_option
 
 # `eval run` stopped by its budget: predictions were written, some as "budget exhausted".
 BUDGET_EXIT_CODE = 3
+# `eval run` wrote every prediction but more of them failed than `eval.max_error_share`
+# allows (default 0: any failure); see docs/EVAL.md "Exit codes".
+ERRORS_EXIT_CODE = 4
 
 
 @click.group("eval", cls=BenchKitGroup)
@@ -78,9 +81,13 @@ class _ProgressLine:
 @click.option("--max-requests", default=None, type=click.IntRange(min=0),
               help="Stop after this many model calls [default: eval.budget.max_requests, "
                    "else no limit].")
+@click.option("--allow-errors", is_flag=True,
+              help="Exit 0 even when more rows failed than eval.max_error_share allows "
+                   "(the failures are still written and counted).")
 def run_command(items_path: str | None, root: str | None, model: str, mode: str,
                 out_path: str | None, params_path: str, limit: int | None, fresh: bool,
-                circular: bool, max_cost: float | None, max_requests: int | None) -> None:
+                circular: bool, max_cost: float | None, max_requests: int | None,
+                allow_errors: bool) -> None:
     """Run one model on every item in one mode; write one prediction per item.
 
     Calls run concurrently (the model's `concurrency`) and every answer is cached in
@@ -94,11 +101,19 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
     exhausted`; the command then exits with code 3 (re-run with a larger budget to
     continue from the cache).
 
+    Exit codes: 0 done; 1 bad config or input (nothing written); 2 usage error; 3 the
+    budget stopped the run; 4 more rows failed after all retries than
+    `eval.max_error_share` allows (default 0: any failed row), so a pipeline never
+    records a half-failed run as done. The predictions file is written before exit 4
+    (nothing is lost); a re-run calls only the failed items. --allow-errors exits 0
+    instead of 4.
+
     \b
     Example:
       bench-kit eval run --items datasets/demo/splits/test.jsonl --model ocr \\
         --mode image --out results/demo/ocr/image.jsonl
       bench-kit eval run --model gpt-4o-mini --circular --max-cost 2.50
+      bench-kit eval run --model gpt-4o-mini --allow-errors
     """
     from pathlib import Path
 
@@ -118,6 +133,12 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
         info(f"error: {summary.stopped}; {summary.budget_skipped} predictions written as "
              f"errors (re-run with a larger budget to continue)")
         raise SystemExit(BUDGET_EXIT_CODE)
+    if summary.too_many_errors and not allow_errors:
+        info(f"error: {summary.failed} of {summary.total} predictions failed "
+             f"({summary.error_share:.1%} > eval.max_error_share {summary.max_error_share:g}); "
+             f"they are written with `error` set: re-run to retry them, or pass "
+             f"--allow-errors")
+        raise SystemExit(ERRORS_EXIT_CODE)
 
 
 @eval_group.command("score")

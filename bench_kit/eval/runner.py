@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bench_kit.artifacts.predictions import FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX
-from bench_kit.errors import InputError, UsageError
+from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
     IMAGE_PROTOCOL,
     ImageInfo,
@@ -95,6 +95,22 @@ class RunSummary:
     budget_skipped: int = 0
     stopped: str = ""
     unsupported: int = 0
+    max_error_share: float = 0.0
+
+    @property
+    def failed(self) -> int:
+        """Rows whose call failed after all retries (not the budget's, not unsupported)."""
+        return self.errors - self.budget_skipped
+
+    @property
+    def error_share(self) -> float:
+        """`failed` as a share of all rows written (0 for an empty run)."""
+        return self.failed / self.total if self.total else 0.0
+
+    @property
+    def too_many_errors(self) -> bool:
+        """More failed rows than `eval.max_error_share` allows (a share strictly above it)."""
+        return self.error_share > self.max_error_share
 
     def log_line(self) -> str:
         """The one line the CLI prints at the end."""
@@ -126,6 +142,21 @@ def default_items(params: dict[str, Any]) -> Path:
 def default_out(params: dict[str, Any], model: str, mode: str) -> Path:
     """`results/<bench>/<model>/<mode>.jsonl`."""
     return Path("results") / str(params.get("bench", "demo")) / model / f"{mode}.jsonl"
+
+
+def max_error_share(params: dict[str, Any], source: str = "params.yaml") -> float:
+    """`eval.max_error_share`: the share of failed rows above which `eval run` fails the
+    stage (default 0: any item still failing after all retries fails it).
+
+    Raises:
+        ConfigError: not a number in [0, 1].
+    """
+    eval_section = params.get("eval") or {}
+    value = eval_section.get("max_error_share", 0) if isinstance(eval_section, dict) else 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ConfigError(f"{source}: eval.max_error_share: expected a number from 0 to 1, "
+                          f"got {value!r}")
+    return float(value)
 
 
 def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
@@ -276,6 +307,7 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     if spec.limit is not None:
         items = items[:spec.limit]
     limits = budget_params(params, source)
+    error_limit = max_error_share(params, source)
     budget = limits.start(spec.max_cost, spec.max_requests)
     units = plan_units(items, mode=spec.mode, root=spec.root or default_root(items_path),
                        prompts=prompts, items_path=items_path, circular=spec.circular,
@@ -307,4 +339,5 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
                       from_cache=counts.from_cache, called=counts.called,
                       errors=counts.errors + counts.budget_skipped, cost=counts.cost,
                       out=Path(out), budget_skipped=counts.budget_skipped,
-                      stopped=counts.stopped, unsupported=unsupported)
+                      stopped=counts.stopped, unsupported=unsupported,
+                      max_error_share=error_limit)
