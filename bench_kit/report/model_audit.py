@@ -12,6 +12,7 @@ from pathlib import Path
 from bench_kit.errors import InputError
 from bench_kit.io import read_json, read_jsonl
 from bench_kit.items import iter_models
+from bench_kit.report.clipped import clipped
 from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
 
 SUMMARY_FILE = "model_summary.json"
@@ -79,7 +80,7 @@ def _blind_items(data: ModelAuditData, items: dict[str, Item], limit: int) -> li
     for r in flagged[:limit]:
         item = items.get(r["id"])
         runs = r.get("runs") or {}
-        rows.append({"id": r["id"], "question": item.question if item else None,
+        rows.append({"id": r["id"], "question": clipped(item.question) if item else None,
                      "capability": r.get("capability"), "verdict": r["verdict"],
                      "hits": r.get("blind_hits"), "n": r.get("blind_runs"),
                      "fraction": r.get("blind_fraction"), "chance": r.get("chance"),
@@ -117,8 +118,8 @@ def _findings(data: ModelAuditData, items: dict[str, Item]) -> dict:
                        key=lambda f: (-f.score, f.id))
         if found:
             top.append({"check": check, "total": len(found), "rows": [
-                {"id": f.id, "severity": f.severity, "message": f.message,
-                 "question": items[f.id].question if f.id in items else None}
+                {"id": f.id, "severity": f.severity, "message": clipped(f.message),
+                 "question": clipped(items[f.id].question) if f.id in items else None}
                 for f in found[:TOP_FINDINGS]]})
     return {"counts": rows, "top": top}
 
@@ -199,9 +200,9 @@ def _review_list(data: ModelAuditData, items: dict[str, Item], check: str) -> di
     lowest q first."""
     found = sorted((f for f in data.findings if f.check == check),
                    key=lambda f: (f.severity == "info", f.evidence.get("q_value", 1.0), f.id))
-    rows = [{"id": f.id, "severity": f.severity, "message": f.message,
+    rows = [{"id": f.id, "severity": f.severity, "message": clipped(f.message),
              "q_value": f.evidence.get("q_value"),
-             "question": items[f.id].question if f.id in items else None}
+             "question": clipped(items[f.id].question) if f.id in items else None}
             for f in found[:FIRST_SCREEN_ITEMS]]
     return {"total": len(found), "calls": sum(f.severity != "info" for f in found),
             "rows": rows}
