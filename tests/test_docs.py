@@ -33,3 +33,29 @@ def test_every_named_benchmark_script_exists(doc: Path) -> None:
 
 def test_benchmarks_md_names_scripts() -> None:
     assert len(named_scripts((REPO / "docs" / "BENCHMARKS.md").read_text())) >= 4
+
+
+def _commands(group, prefix: str = ""):
+    """(full name, click command) of every leaf command of the CLI."""
+    import click
+
+    for name, command in group.commands.items():
+        full = f"{prefix} {name}".strip()
+        if isinstance(command, click.Group):
+            yield from _commands(command, full)
+        else:
+            yield full, command
+
+
+def test_readme_names_exactly_the_commands_that_take_format_json() -> None:
+    from bench_kit.cli import cli
+
+    line = next(line for line in (REPO / "README.md").read_text().splitlines()
+                if line.startswith("`--format json` (the summary as JSON on stdout)"))
+    takes, text_only = line.split(" print text only")[0].split("; ")
+    named = set(re.findall(r"`([a-z -]+)`", takes)) - {"--format json"}
+    with_json = {name for name, command in _commands(cli)
+                 if any("--format" in p.opts and "json" in getattr(p.type, "choices", ())
+                        for p in command.params)}
+    assert named == with_json
+    assert not set(re.findall(r"`([a-z -]+)`", text_only)) & with_json

@@ -81,13 +81,17 @@ class _ProgressLine:
 @click.option("--max-requests", default=None, type=click.IntRange(min=0),
               help="Stop after this many model calls [default: eval.budget.max_requests, "
                    "else no limit].")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="text: the summary line on stderr; json: also the summary as JSON on "
+                   "stdout.")
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when more rows failed than eval.max_error_share allows "
                    "(the failures are still written and counted).")
 def run_command(items_path: str | None, root: str | None, model: str, mode: str,
                 out_path: str | None, params_path: str, limit: int | None, fresh: bool,
                 circular: bool, max_cost: float | None, max_requests: int | None,
-                allow_errors: bool) -> None:
+                fmt: str, allow_errors: bool) -> None:
     """Run one model on every item in one mode; write one prediction per item.
 
     Calls run concurrently (the model's `concurrency`) and every answer is cached in
@@ -129,6 +133,10 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
                    max_requests=max_requests)
     summary = run_eval(spec, progress=_ProgressLine(f"eval {model}/{mode}"))
     info(summary.log_line())
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(summary.as_dict(), indent=2, sort_keys=True))
     if summary.budget_skipped:
         info(f"error: {summary.stopped}; {summary.budget_skipped} predictions written as "
              f"errors (re-run with a larger budget to continue)")
@@ -242,10 +250,14 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
 @click.option("--max-requests", default=None, type=click.IntRange(min=0),
               help="Stop after this many judge calls [default: eval.budget.max_requests, "
                    "else no limit].")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="text: the summary line on stderr; json: also the summary as JSON on "
+                   "stdout.")
 @params_option
 def judge_command(items_path: str, results_dir: str, model: str, judge: str | None,
                   out_path: str, metrics_path: str | None, max_cost: float | None,
-                  max_requests: int | None, params_path: str) -> None:
+                  max_requests: int | None, fmt: str, params_path: str) -> None:
     """Grade a model's responses with an LLM judge, per rubric dimension.
 
     Items are judged when they have a `rubric` or their capability has one under
@@ -270,6 +282,12 @@ def judge_command(items_path: str, results_dir: str, model: str, judge: str | No
                         params=params_path, metrics_path=metrics_path, max_cost=max_cost,
                         max_requests=max_requests, progress=_ProgressLine("judge"))
     info(f"{run.log_line()} -> {out_path}")
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps({**run.metrics(), "called": run.called,
+                               "from_cache": run.from_cache, "out": out_path},
+                              indent=2, sort_keys=True))
     if run.budget_skipped:
         info(f"error: {run.stopped}; {run.budget_skipped} responses written unjudged "
              f"(re-run with a larger budget to continue)")

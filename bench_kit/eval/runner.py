@@ -112,6 +112,15 @@ class RunSummary:
         """More failed rows than `eval.max_error_share` allows (a share strictly above it)."""
         return self.error_share > self.max_error_share
 
+    def as_dict(self) -> dict[str, Any]:
+        """The summary for `eval run --format json`."""
+        return {"model": self.model, "mode": self.mode, "total": self.total,
+                "from_cache": self.from_cache, "called": self.called, "errors": self.errors,
+                "failed": self.failed, "budget_skipped": self.budget_skipped,
+                "stopped": self.stopped or None, "unsupported": self.unsupported,
+                "cost": round(self.cost, 10), "error_share": round(self.error_share, 6),
+                "max_error_share": self.max_error_share, "out": str(self.out)}
+
     def log_line(self) -> str:
         """The one line the CLI prints at the end."""
         skipped = f" ({self.budget_skipped} not asked: {self.stopped})" \

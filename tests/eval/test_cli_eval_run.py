@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -155,6 +157,20 @@ def test_error_share_threshold_is_a_strict_bound(bench, limit, code) -> None:
         result = _run("--model", "vlm")
     assert result.exit_code == code, result.output
     assert ("25.0% > eval.max_error_share" in result.stderr) == (code == 4)
+
+
+def test_format_json_prints_the_summary_also_on_a_failed_run(bench) -> None:
+    _fail_items(bench, 1)
+    with FakeOpenAI() as server:
+        _serve_vlm(bench, server)
+        result = _run("--model", "vlm", "--format", "json")
+    assert result.exit_code == 4
+    summary = json.loads(result.stdout)
+    assert {k: summary[k] for k in ("total", "called", "failed", "error_share",
+                                    "max_error_share", "unsupported")} == \
+        {"total": 4, "called": 4, "failed": 1, "error_share": 0.25, "max_error_share": 0.0,
+         "unsupported": 0}
+    assert summary["out"] == "scratch/eval/vlm/image.jsonl"
 
 
 def test_budget_exit_code_wins_over_the_error_share(bench) -> None:
