@@ -40,7 +40,8 @@ def _project(root: Path, url: str, extra: str) -> None:
 
 
 def _sh(cmd: list[str], root: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
 
 
 def test_dvc_repro_fails_on_unrecovered_errors_and_passes_with_allow_errors(
