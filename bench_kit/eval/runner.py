@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from bench_kit import faultpoints
 from bench_kit.artifacts.predictions import FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX
 from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
@@ -335,11 +336,16 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
         unsupported = len(units) - len(asked)
         if progress and unsupported:
             progress(unsupported, len(units))
+
+
+        def row_done(done: int, _: int) -> None:
+            faultpoints.hit("eval.row")  # crash tests kill after the k-th answered row
+            if progress:
+                progress(unsupported + done, len(units))
+
         outcomes, counts = run_calls(
             [_call(unit, config, Path(items_path)) for _, unit in asked], adapter=adapter,
-            config=config, cache=cache, budget=budget, fresh=spec.fresh,
-            progress=(lambda done, _: progress(unsupported + done, len(units)))
-            if progress else None)
+            config=config, cache=cache, budget=budget, fresh=spec.fresh, progress=row_done)
     for (index, unit), outcome in zip(asked, outcomes):
         results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
             else _failure(unit, spec, prompts, outcome)
