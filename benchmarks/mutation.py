@@ -33,6 +33,9 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                      "bench_kit/audit/results/chance.py"],
                     ["tests/audit/results/"]),
 }
+# copied beside the mutants: the package, the tests and the files tests read
+ALSO_COPY = ("bench_kit/", "tests/", "docs/", "datasets/", "params.yaml", "dvc.yaml",
+             "README.md", "pyproject.toml")
 RESULT = re.compile(r"^\s*(bench_kit\.[\w.]+?)\.x\w*?__mutmut_\d+: (\w+)", re.M)
 
 
@@ -41,7 +44,7 @@ def _copy(dest: Path) -> None:
                            capture_output=True, text=True, check=True).stdout.split("\n")
     for rel in filter(None, files):
         src = REPO / rel
-        if src.is_file() and not rel.startswith(("datasets/", "docs/")):
+        if src.is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
 
@@ -55,6 +58,9 @@ def run_target(name: str, scratch: Path) -> Counter:
     (folder / "setup.cfg").write_text(
         "[mutmut]\nsource_paths=\n" + "".join(f"    {p}\n" for p in paths)
         + "pytest_add_cli_args_test_selection=\n" + "".join(f"    {t}\n" for t in tests)
+        # the whole package and the tests beside the mutated files, so that imports of
+        # other modules (bench_kit.cli, tests/conftest.py) resolve inside the copy
+        + "also_copy=\n" + "".join(f"    {p}\n" for p in ALSO_COPY if (folder / p).exists())
         + 'pytest_add_cli_args=-p no:cacheprovider -m "not slow" -q\n')
     subprocess.run([str(MUTMUT), "run", "--max-children", "2"], cwd=folder,
                    capture_output=True, check=False)
