@@ -31,7 +31,10 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "blind_panel": (["bench_kit/audit/results/blind_panel.py",
                      "bench_kit/audit/results/significance.py",
                      "bench_kit/audit/results/chance.py"],
-                    ["tests/audit/results/"]),
+                    # the fast tests only: test_audit_results.py runs the whole audit per
+                    # test (minutes per mutant); its kills come on top of these
+                    ["tests/audit/results/test_significance.py",
+                     "tests/audit/results/test_blind_panel_boundaries.py"]),
 }
 # copied beside the mutants: the package, the tests and the files tests read
 ALSO_COPY = ("bench_kit/", "tests/", "docs/", "datasets/", "params.yaml", "dvc.yaml",
@@ -49,12 +52,16 @@ def _copy(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
-def run_target(name: str, scratch: Path) -> Counter:
-    """Run mutmut on one target in `scratch`; (module, status) counts."""
+def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple[Counter, str]:
+    """Run mutmut on one target in `scratch`; (module, status) counts and the listing.
+    Test files in `without` are deleted from the copy (a 'before' measurement)."""
     paths, tests = TARGETS[name]
     folder = scratch / name
     folder.mkdir(parents=True)
     _copy(folder)
+    for rel in without:
+        (folder / rel).unlink(missing_ok=True)
+    tests = [t for t in tests if t not in without]
     (folder / "setup.cfg").write_text(
         "[mutmut]\nsource_paths=\n" + "".join(f"    {p}\n" for p in paths)
         + "pytest_add_cli_args_test_selection=\n" + "".join(f"    {t}\n" for t in tests)
@@ -74,6 +81,8 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(TARGETS),
                         help=f"comma-separated targets (known: {', '.join(TARGETS)})")
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    parser.add_argument("--without", default="",
+                        help="comma-separated test files left out (to measure 'before')")
     parser.add_argument("--keep", default=None,
                         help="scratch folder to keep (default: a temp folder, removed)")
     args = parser.parse_args()
@@ -82,7 +91,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     survivors = []
     for name in args.only.split(","):
-        counts, listing = run_target(name, scratch)
+        counts, listing = run_target(name, scratch, tuple(filter(None, args.without.split(","))))
         for module in sorted({m for m, _ in counts}):
             killed, survived = counts[(module, "killed")], counts[(module, "survived")]
             total = sum(n for (m, _), n in counts.items() if m == module)

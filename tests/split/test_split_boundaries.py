@@ -169,3 +169,21 @@ def test_apply_exclusions_names_the_file_and_reason() -> None:
     assert dropped == [{"id": "a", "file": "first.txt", "reason": "leak"},
                        {"id": "a-v", "file": "first.txt", "reason": "variant of a: leak"},
                        {"id": "b", "file": "second.txt", "reason": "dup"}]
+
+
+def test_a_group_stratum_is_a_count_not_a_first_come() -> None:
+    # the majority is alphabetically last: neither a tie-break nor min() of names decides
+    items = [_item(id="x1", group="g", capability="a.less"),
+             _item(id="x2", group="g", capability="z.more"),
+             _item(id="x3", group="g", capability="z.more")]
+    assert group_strata(items, {i.id: i for i in items}) == {"g": "z.more|easy"}
+
+
+def test_ranked_split_keeps_variants_with_their_v0() -> None:
+    items = [_item(id=f"q{n}", group=f"g{n}") for n in range(6)]
+    items += [_item(id=f"q{n}-v", variant_of=f"q{n}") for n in range(6)]
+    out = split_items(items, SplitParams(method="ranked", dev_share=0.5))
+    for rows in out.values():
+        ids = {i.id for i in rows}
+        assert all((f"{i}-v" in ids) for i in ids if not i.endswith("-v"))
+    assert len(out["dev"]) == 6
