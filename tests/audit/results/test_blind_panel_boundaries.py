@@ -271,3 +271,96 @@ def test_significance_branches() -> None:
     assert bh_qvalues([0.04, 0.01]) == [0.04, 0.02]
     assert bh_qvalues([0.9, 0.8]) == [0.9, 0.9]
     assert false_call_bound([]) == 0.0 and false_call_bound([0.01, 0.04, 0.02]) == 0.12
+
+
+def test_blind_verdicts_use_the_params_chance_and_round_it() -> None:
+    numeric = Item.model_validate(make_item(id="n1", answers=["2"]))
+    three = Item.model_validate(make_item(id="m3", task="mc", answers=["A"],
+                                          choices={"A": "a", "B": "b", "C": "c"}))
+    table = _table([numeric, three], {"n1": [True] * 3})
+    verdicts = blind_verdicts(table, ResultsAuditParams(open_min_options=10))
+    assert verdicts["n1"].chance == 0.1
+    assert verdicts["m3"].chance == 0.3333 and verdicts["m3"].n == 0  # no answers, rounded
+    answered = blind_verdicts(_table([three], {"m3": [True, False, False]}),
+                              ResultsAuditParams())["m3"]
+    assert answered.chance == 0.3333
+
+
+def test_blind_findings_go_on_past_a_skipped_verdict() -> None:
+    items = [_mc("v"), _mc("t")]
+    verdicts = blind_verdicts(_table(items, {"v": [False] * 5, "t": [True] * 5}),
+                              ResultsAuditParams())
+    assert [f.id for f in blind_findings(verdicts)] == ["t"]
+
+
+def test_checklist_answer_space_and_an_empty_gold() -> None:
+    def checklist(item_id: str, n: int) -> Item:
+        return Item.model_validate(make_item(id=item_id, task="checklist", answers=[],
+                                             checks=[{"name": f"c{k}", "answer": True}
+                                                     for k in range(n)]))
+    items = [checklist("one", 1), checklist("three", 3)]
+    spaces = answer_spaces(items, ResultsAuditParams())
+    assert (spaces["one"], spaces["three"]) == (2, 8)
+    assert gold_key(items[0]) == ""
+    group = prior_groups(items, ResultsAuditParams())["perception.count|checklist"]
+    assert (group.majority, group.majority_shown) == ("", "")
+
+
+def test_prior_p_value_is_capped_at_one() -> None:
+    group = prior_groups(_numeric_group(["1", "2", "3", "4"]),
+                         ResultsAuditParams())["template:g|numeric"]
+    assert group.p_value == 1.0 and group.skewed is False
+
+
+def test_prior_verdicts_need_majority_skew_and_q_strictly_below_fdr() -> None:
+    params = ResultsAuditParams()
+    # a group that is not skewed: its majority item is not answerable
+    plain = prior_verdicts(_numeric_group(["2", "2", "1", "3", "4", "5"]), params)
+    assert plain["i0"].majority_gold and not plain["i0"].answerable
+    items = _numeric_group(["2"] * 12 + ["1"])
+    verdicts = prior_verdicts(items, params)
+    groups = prior_groups(items, params)
+    first = verdicts["i0"]
+    assert first.id == "i0" and first.group == groups["template:g|numeric"]
+    assert first.q_value == bh_qvalues([v.p_value for v in verdicts.values()])[0]
+    assert not prior_verdicts(items, ResultsAuditParams(fdr=first.q_value))["i0"].answerable
+    loose = ResultsAuditParams(fdr=math.nextafter(first.q_value, 1))
+    assert prior_verdicts(items, loose)["i0"].answerable
+
+
+def test_prior_findings_message_and_evidence() -> None:
+    from bench_kit.audit.results.chance import prior_findings
+
+    items = _numeric_group(["2"] * 12 + ["1"])
+    verdicts = prior_verdicts(items, ResultsAuditParams())
+    blind = {"i0": SimpleNamespace(hits=3, n=4, p_value=0.05)}
+    found = {f.id: f for f in prior_findings(verdicts, blind)}
+    assert set(found) == {f"i{k}" for k in range(12)}  # i12 (not the majority) is left out
+    v = verdicts["i0"]
+    first = found["i0"]
+    assert (first.check, first.severity, first.score) == \
+        ("redundancy.prior_answerable", "warn", round(12 / 13, 4))
+    assert first.message == (f"12/13 items of template:g have the gold '2'; guessing it "
+                             f"without the image is right 92% of the time "
+                             f"(q={v.q_value:.3g})")
+    assert first.evidence == {"statistic": "majority_gold_share", "share": round(12 / 13, 4),
+                              "group": "template:g|numeric", "majority_answer": "2",
+                              "group_items": 13, "majority_items": 12, "answer_space": 4,
+                              "p_value": v.p_value, "q_value": v.q_value, "blind_hits": 3,
+                              "blind_runs": 4, "blind_p_value": 0.05}
+    assert "blind_hits" not in found["i1"].evidence
+
+
+def test_prior_by_template_order_rounding_and_missing_blind_runs() -> None:
+    three = [Item.model_validate(make_item(id=f"m{k}", task="mc", source="template:mc",
+                                           choices={"A": "a", "B": "b", "C": "c"},
+                                           answers=["A" if k < 2 else "B"]))
+             for k in range(3)]
+    items = _numeric_group(["2"] * 12 + ["1"]) + three
+    params = ResultsAuditParams()
+    blind = {"m0": SimpleNamespace(hits=1, n=3)}
+    rows = prior_by_template(prior_groups(items, params), blind, items, params)
+    assert [r["group"] for r in rows] == ["template:g|numeric", "template:mc|mc"]
+    assert rows[0]["blind_accuracy"] is None  # no blind run in the group
+    assert rows[1]["chance"] == 0.3333 and rows[1]["blind_accuracy"] == 0.3333
+    assert rows[1]["prior_accuracy"] == 0.6667
