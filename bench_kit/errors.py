@@ -81,3 +81,7 @@ class ModelCallError(BenchKitError):
 
 class BudgetExceeded(BenchKitError):
     """The run's cost or request budget ran out; completed calls are kept."""
+
+
+class BenchKitWarning(FutureWarning):
+    """A notice a user can act on (e.g. a moved params key); the CLI prints it as one line."""

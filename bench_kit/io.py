@@ -52,25 +52,30 @@ def open_binary(path: str | Path) -> BinaryIO:
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
     """Yield (line_number, object) for each non-blank line; raise InputError on a bad line."""
-    path = Path(path)
     with open_binary(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(f"invalid UTF-8 at byte {exc.start}", path=str(path),
-                                 line=number) from None
-            if not text.strip():
-                continue
-            try:
-                value = parse_json_line(text)
-            except ValueError as exc:
-                raise InputError(f"malformed JSON: {_short(exc)}", path=str(path),
-                                 line=number) from None
-            except RecursionError:
-                raise InputError("malformed JSON: nested too deep", path=str(path),
-                                 line=number) from None
-            yield number, value
+        yield from parse_jsonl(handle, path)
+
+
+def parse_jsonl(lines: Iterable[bytes], path: str | Path) -> Iterator[tuple[int, Any]]:
+    """Yield (line_number, object) for each non-blank line of an open binary file (or any
+    iterable of byte lines); `path` names it in the InputError raised for a bad line."""
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"invalid UTF-8 at byte {exc.start}", path=str(path),
+                             line=number) from None
+        if not text.strip():
+            continue
+        try:
+            value = parse_json_line(text)
+        except ValueError as exc:
+            raise InputError(f"malformed JSON: {_short(exc)}", path=str(path),
+                             line=number) from None
+        except RecursionError:
+            raise InputError("malformed JSON: nested too deep", path=str(path),
+                             line=number) from None
+        yield number, value
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:

@@ -50,7 +50,6 @@ def load_yaml(path: str | Path) -> Any:
 # settings model's defaults; the only non-empty section lists the offline models any
 # machine can run (the same entries `bench-kit init` writes), so `bench-kit eval run
 # --model random|text-only|ocr` works without a project.
-# NOTE: keep in step with where params.yaml keeps its models (eval.models today).
 OFFLINE_MODELS: dict[str, dict[str, Any]] = {
     "random": {"adapter": "random", "seed": 0},
     "text-only": {"adapter": "text-only"},
@@ -60,7 +59,7 @@ OFFLINE_MODELS: dict[str, dict[str, Any]] = {
 
 def no_project_params() -> dict[str, Any]:
     """The params a command uses when there is no params.yaml (a fresh copy)."""
-    return {"eval": {"models": {name: dict(cfg) for name, cfg in OFFLINE_MODELS.items()}}}
+    return {"models": {name: dict(cfg) for name, cfg in OFFLINE_MODELS.items()}}
 
 
 DEFAULTS_NOTICE = ("no params.yaml here: using the documented defaults of every section "
@@ -95,7 +94,7 @@ def load_params(path: str | Path = DEFAULT_PARAMS) -> dict[str, Any]:
 
 def section(params: dict[str, Any], dotted: str, model: type[M], *,
             source: str = DEFAULT_PARAMS, unknown: str = "unknown key") -> M:
-    """Validate `params[dotted]` (e.g. "audit" or "eval.models.ocr") against `model`.
+    """Validate `params[dotted]` (e.g. "audit" or "models.ocr") against `model`.
 
     A missing section gives the model's defaults; a bad value raises ConfigError naming
     the full key path, e.g. `params.yaml: audit.max_words: Input should be a valid integer`;

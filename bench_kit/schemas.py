@@ -112,6 +112,14 @@ def _image_set(value: Any) -> tuple[str, ...]:
     return ()
 
 
+def _unmarked(image: Any, meta: Any) -> Any:
+    """The image a marked copy was drawn on (`meta.visual_prompt.source_image`), else `image`."""
+    prompt = meta.get("visual_prompt") if isinstance(meta, dict) else None
+    if isinstance(prompt, dict) and isinstance(prompt.get("source_image"), str):
+        return prompt["source_image"]
+    return image
+
+
 def _first_of_group(df: pd.DataFrame, values: pd.Series) -> pd.Series:
     """Per row: the value of the first row of the same group (NA outside any group)."""
     groups = _text(df["group"]) if "group" in df.columns else pd.Series(pd.NA, index=df.index)
@@ -156,7 +164,12 @@ class ItemsFileSchema(ItemSchema):
 
     @pa.dataframe_check(name="group_images")
     def _group_images(cls, df: pd.DataFrame) -> pd.Series:
-        return _same_within_group(df, "image", _image_set)
+        if "image" not in df.columns or "meta" not in df.columns:
+            return _same_within_group(df, "image", _image_set)
+        # A variant whose image is a marked copy (a visual prompt) counts as its source.
+        unmarked = df.assign(image=[_unmarked(image, meta)
+                                    for image, meta in zip(df["image"], df["meta"])])
+        return _same_within_group(unmarked, "image", _image_set)
 
     @pa.dataframe_check(name="group_split")
     def _group_split(cls, df: pd.DataFrame) -> pd.Series:

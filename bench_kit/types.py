@@ -1,4 +1,4 @@
-"""The data contracts of DESIGN §3 as frozen pydantic types.
+"""The data contracts of docs/ITEMS.md as frozen pydantic types.
 
 `bench_kit.schemas` holds the pandera twins of these types; a test keeps their columns equal.
 """
@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+# The layout version stamped on files that cross a stage (per kind: bench_kit.artifacts.versions).
 FORMAT_VERSION = 1
 TASKS = ("mc", "yesno", "open", "numeric", "grounding", "checklist")
 LAYERS = ("perception", "understanding", "reasoning", "alignment")
@@ -44,7 +45,7 @@ class Check(_Frozen):
 
 def task_rule_violations(task: str, answers: list[str], choices: dict[str, str] | None,
                          checks: list[Any] | None) -> list[tuple[str, str]]:
-    """Every cross-field rule of DESIGN §3.1 an item breaks, as (field, reason) pairs.
+    """Every cross-field rule of docs/ITEMS.md#fields an item breaks, as (field, reason) pairs.
 
     >>> task_rule_violations("mc", ["C"], {"A": "red", "B": "blue"}, None)
     [('answers', "gold ['C'] not among the choices ['A', 'B']")]
@@ -74,7 +75,7 @@ def task_rule_violations(task: str, answers: list[str], choices: dict[str, str] 
 
 
 class Item(BaseModel):
-    """One benchmark question (DESIGN §3.1). Extra columns are kept, never dropped."""
+    """One benchmark question (docs/ITEMS.md#fields). Extra columns are kept, never dropped."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
@@ -131,7 +132,7 @@ class Item(BaseModel):
 
 
 class Prediction(_Frozen):
-    """One model call's outcome (DESIGN §3.2). `error` set = failed request, not a wrong answer."""
+    """One model call's outcome (docs/ITEMS.md#predictions). `error` set = failed request, not a wrong answer."""
 
     id: str
     model: str
@@ -153,7 +154,7 @@ class Prediction(_Frozen):
 
 
 class Score(_Frozen):
-    """One item's score for one model and mode (DESIGN §3.3)."""
+    """One item's score for one model and mode (docs/ITEMS.md#scores)."""
 
     id: str
     model: str
@@ -167,7 +168,7 @@ class Score(_Frozen):
 
 
 class Finding(_Frozen):
-    """One audit finding for one item and check (DESIGN §3.4)."""
+    """One audit finding for one item and check (docs/ITEMS.md#findings)."""
 
     id: str
     check: str = Field(pattern=CHECK_PATTERN)
@@ -175,3 +176,19 @@ class Finding(_Frozen):
     score: float = Field(ge=0.0, le=1.0)
     message: str
     evidence: dict[str, Any] = Field(default_factory=dict)
+
+
+# Variant kinds as robustness tables show them: deixis split by whether the image marks
+# the referent (see docs/AUTHORING.md).
+MARKED_DEIXIS = "deixis (marked region)"
+OTHER_DEIXIS = "deixis (other)"
+
+
+def robustness_kind(item: "Item") -> str:
+    """The item's variant kind as robustness tables show it: deixis split into
+    "marked-region" deixis (the referent marked on the image, `meta.visual_prompt`; see
+    docs/AUTHORING.md) and the other deixis (mc options, the whole image)."""
+    if item.variant_kind != "deixis":
+        return item.variant_kind
+    return MARKED_DEIXIS if isinstance((item.meta or {}).get("visual_prompt"), dict) \
+        else OTHER_DEIXIS

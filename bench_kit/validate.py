@@ -81,7 +81,8 @@ def load_taxonomy(params_path: str | Path | None) -> tuple[dict[str, str] | None
 
 def validate_items_file(path: str | Path, *, root: str | Path | None = None,
                         params_path: str | Path | None = None,
-                        metrics: Collection[str] | None = None) -> ValidationReport:
+                        metrics: Collection[str] | None = None,
+                        decode_images: bool = True) -> ValidationReport:
     """Check every line of an items JSONL file against docs/ITEMS.md; collect all problems.
 
     Args:
@@ -90,6 +91,8 @@ def validate_items_file(path: str | Path, *, root: str | Path | None = None,
         params_path: params.yaml with the `taxonomy`; None = ./params.yaml if it exists.
         metrics: the metric names an item may name (the caller knows the scoring registry);
             None skips the metric-name check.
+        decode_images: decode every image (False: only check that the file exists — for a
+            caller that decodes them anyway, like the data audit).
 
     Raises:
         InputError: the file cannot be read at all.
@@ -98,6 +101,7 @@ def validate_items_file(path: str | Path, *, root: str | Path | None = None,
     taxonomy, warning = load_taxonomy(params_path)
     checker = _ItemsChecker(str(path), Path(root) if root is not None else default_root(path),
                             taxonomy, None if metrics is None else set(metrics))
+    checker.decode_images = decode_images
     with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
             checker.check_line(number, raw)
@@ -117,6 +121,7 @@ class _ItemsChecker:
         self.table_lines: list[int] = []
         self.resolved: dict[str, tuple[Path | None, str | None]] = {}
         self.decoded: dict[Path, str | None] = {}
+        self.decode_images = True
 
     def add(self, line: int | None, ident: str | None, field_name: str | None,
             reason: str) -> None:
@@ -213,7 +218,7 @@ class _ItemsChecker:
             except (ValueError, OSError, RuntimeError) as exc:
                 self.resolved[rel] = (None, str(exc))
         full, reason = self.resolved[rel]
-        if reason or full is None:
+        if reason or full is None or not self.decode_images:
             return reason
         if full not in self.decoded:
             try:

@@ -1,31 +1,34 @@
-"""Extraction and scoring throughput on 1,000,000 multiple-choice predictions.
+"""Extraction and scoring throughput on realistic multiple-choice responses.
 
 Three figures, each measured in a fresh child process (so peak memory is its own):
 
-1. `extract`: `extract_choice` over the responses held in memory, one core, next to a
-   baseline measured in the same process: a naive `\b[A-D]\b` regex search (the "first
-   capital letter" extractor DOMAIN §2 calls a bug) over the same responses;
+1. `extract`: `extract_choice` over responses held in memory, one core, per mix — `short`
+   (answer forms without reasoning) and `cot` (200-2,000 characters of reasoning, `<think>`
+   blocks, markdown option walk-throughs, Chinese, then the answer) — next to a baseline
+   measured in the same process on the same inputs: a naive `\b[A-E]\b` regex search (the
+   "first capital letter" extractor docs/SCORING.md calls a bug). Both are also scored
+   against the letter each response was generated to mean (None for refusals);
 2. `stream`: read the predictions JSONL line by line, `score_item` each against its item
    (items held by id), count hits — extract + score with nothing else;
 3. `library`: `bench_kit.scoring.stage.score_predictions` on the same files — the real
    `bench-kit eval score --predictions` path: JSON and pydantic validation of every item
    and prediction, coverage, corpus metrics, score rows and metrics JSON written.
 
-Responses mix the forms models write (bare letters, "The answer is B", markdown, Chinese,
-reasoning blocks, option text, prose with a letter, unparseable), generated with a fixed
-seed. Items: 1,000 distinct questions; the predictions refer to ids q0..q{N-1}.
+Every item is distinct: its own question and its own option texts (see
+benchmarks/extract_corpus.py; fixed seed), so no cache sees a repeated option set.
 
 Usage:
-    .venv/bin/python benchmarks/extract_bench.py [--n 1000000] [--library-n 1000000]
+    .venv/bin/python benchmarks/extract_bench.py [--n 200000] [--cot-n 50000] \
+        [--library-n 100000]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing
 import os
-import random
 import resource
 import sys
 import tempfile
@@ -33,37 +36,26 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-CHOICES = {"A": "a red circle", "B": "two blue squares", "C": "a green triangle",
-           "D": "none of them"}
-FORMS = [
-    "{L}", "({L})", "{L}.", "The answer is {L}.", "Answer: {L}", "**{L}**", "答案是{L}",
-    "<think>Let me look. Maybe A? Or C.</think>\n{L}", "I think it is {T}.",
-    "Looking at the image, the shapes match option {L} best because of the colour.",
-    "The correct option is ({L}) {T}", "{L}. {T}",
-    "I cannot tell from this image.", "<answer>{L}</answer>",
-]
-
-
-def _response(rng: random.Random) -> tuple[str, str]:
-    letter = rng.choice("ABCD")
-    form = rng.choice(FORMS)
-    return letter, form.format(L=letter, T=CHOICES[letter])
+from extract_corpus import make_corpus  # noqa: E402
 
 
 def make_files(folder: Path, n: int, seed: int = 0) -> tuple[Path, Path]:
-    """Write items.jsonl (n items) and predictions.jsonl (one response per item)."""
-    rng = random.Random(seed)
+    """Write items.jsonl (n distinct items) and predictions.jsonl (one response each,
+    half from the short mix and half from the chain-of-thought mix)."""
     items, preds = folder / "items.jsonl", folder / "predictions.jsonl"
+    corpus = make_corpus(n - n // 2, "short", seed) + make_corpus(n // 2, "cot", seed)
     with items.open("w", encoding="utf-8") as fi, preds.open("w", encoding="utf-8") as fp:
-        for i in range(n):
-            gold = "ABCD"[i % 4]
+        for i, (response, choices, letter) in enumerate(corpus):
+            gold = letter or "A"
             fi.write(json.dumps({
-                "id": f"q{i}", "question": "Which shape is shown?", "task": "mc",
-                "choices": CHOICES, "answers": [gold], "capability": "perception.shape",
+                "id": f"q{i}", "question": f"Question {i}: which one is shown?", "task": "mc",
+                "choices": choices, "answers": [gold], "capability": "perception.shape",
                 "layer": "perception", "difficulty": "easy",
-                "created_at": "2026-11-01T00:00:00Z"}) + "\n")
-            fp.write(json.dumps({"id": f"q{i}", "response": _response(rng)[1]}) + "\n")
+                "created_at": "2026-11-01T00:00:00Z"}, ensure_ascii=False) + "\n")
+            fp.write(json.dumps({"id": f"q{i}", "response": response}, ensure_ascii=False)
+                     + "\n")
     return items, preds
 
 
@@ -71,21 +63,31 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _extract(preds: Path, queue) -> None:
+def _extract(n: int, mix: str, queue) -> None:
     import re
 
     from bench_kit.scoring.extract.answers import extract_choice
 
-    responses = [json.loads(line)["response"] for line in preds.open(encoding="utf-8")]
-    # Baseline: the naive "first capital letter A-D" extractor (a known reference bug).
-    naive = re.compile(r"\b([A-D])\b").search
+    corpus = make_corpus(n, mix)
+    responses = [r for r, _, _ in corpus]
+    choices = [c for _, c, _ in corpus]
+    intended = [letter for _, _, letter in corpus]
+    # Baseline: the naive "first capital letter A-E" extractor (a known reference bug).
+    naive = re.compile(r"\b([A-E])\b").search
+    gc.collect()
+    gc.disable()  # neither loop pays for collecting the other's garbage
     start = time.process_time()
-    sum(naive(r) is not None for r in responses)
+    base = [naive(r) for r in responses]
     baseline = time.process_time() - start
     start = time.process_time()
-    found = sum(extract_choice(r, CHOICES) is not None for r in responses)
+    found = [extract_choice(r, c) for r, c in zip(responses, choices)]
     cpu = time.process_time() - start
-    queue.put({"n": len(responses), "cpu_s": cpu, "baseline_s": baseline, "parsed": found,
+    gc.enable()
+    base_letters = [m.group(1) if m else None for m in base]
+    queue.put({"n": n, "cpu_s": cpu, "baseline_s": baseline,
+               "chars": sum(map(len, responses)) / n,
+               "agree": sum(f == i for f, i in zip(found, intended)) / n,
+               "baseline_agree": sum(b == i for b, i in zip(base_letters, intended)) / n,
                "peak_mb": _peak_mb()})
 
 
@@ -93,16 +95,17 @@ def _stream(items: Path, preds: Path, queue) -> None:
     from bench_kit.scoring.item import score_item
     from bench_kit.types import Item
 
-    first = json.loads(items.open(encoding="utf-8").readline())
-    item = Item.model_validate(first)
-    golds = {g: item.model_copy(update={"answers": [g]}) for g in "ABCD"}
+    by_id = {}
+    with items.open(encoding="utf-8") as handle:
+        for line in handle:
+            item = Item.model_validate_json(line)
+            by_id[item.id] = item
     start_wall, start = time.perf_counter(), time.process_time()
     n = hits = 0
     with preds.open(encoding="utf-8") as handle:
         for line in handle:
             row = json.loads(line)
-            number = int(row["id"][1:])
-            hits += score_item(golds["ABCD"[number % 4]], row["response"]).hit
+            hits += score_item(by_id[row["id"]], row["response"]).hit
             n += 1
     queue.put({"n": n, "cpu_s": time.process_time() - start,
                "wall_s": time.perf_counter() - start_wall, "hits": hits, "peak_mb": _peak_mb()})
@@ -130,36 +133,38 @@ def _child(target, *args) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=1_000_000)
-    parser.add_argument("--library-n", type=int, default=1_000_000)
+    parser.add_argument("--n", type=int, default=200_000, help="short-mix responses")
+    parser.add_argument("--cot-n", type=int, default=50_000, help="chain-of-thought responses")
+    parser.add_argument("--library-n", type=int, default=100_000,
+                        help="items for the stream and library figures (0: skip)")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for mix, n in (("short", args.n), ("cot", args.cot_n)):
+        ext = _child(_extract, n, mix)
+        print(f"extract {mix:5}: {ext['n']:,} distinct items, {ext['chars']:,.0f} chars/response "
+              f"on average: {ext['n'] / ext['cpu_s']:,.0f} items/s (CPU, one core), agrees "
+              f"with intent on {ext['agree']:.2%}; naive regex baseline "
+              f"{ext['n'] / ext['baseline_s']:,.0f} items/s, agrees on "
+              f"{ext['baseline_agree']:.2%}; time ratio extractor/baseline "
+              f"x{ext['cpu_s'] / ext['baseline_s']:.1f}; peak RSS {ext['peak_mb']:,.0f} MB")
+    if not args.library_n:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         started = time.perf_counter()
-        items, preds = make_files(folder, args.n)
-        print(f"generated {args.n:,} items + predictions in {time.perf_counter() - started:.1f}s")
-        ext = _child(_extract, preds)
-        print(f"extract : {ext['n']:,} responses, {ext['n'] / ext['cpu_s']:,.0f} items/s "
-              f"(CPU, one core), {ext['parsed'] / ext['n']:.1%} parsed, "
-              f"peak RSS {ext['peak_mb']:,.0f} MB; baseline naive regex "
-              f"{ext['n'] / ext['baseline_s']:,.0f} items/s "
-              f"(x{ext['cpu_s'] / ext['baseline_s']:.1f} the baseline's time)")
+        items, preds = make_files(folder, args.library_n)
+        print(f"generated {args.library_n:,} items + predictions (half short, half "
+              f"chain-of-thought) in {time.perf_counter() - started:.1f}s")
         stream = _child(_stream, items, preds)
         print(f"stream  : {stream['n']:,} JSONL rows extracted + scored, "
               f"{stream['n'] / stream['wall_s']:,.0f} items/s wall "
               f"({stream['n'] / stream['cpu_s']:,.0f}/s CPU), peak RSS "
               f"{stream['peak_mb']:,.0f} MB")
-        if args.library_n:
-            if args.library_n != args.n:
-                sub = folder / "sub"
-                sub.mkdir()
-                items, preds = make_files(sub, args.library_n)
-            lib = _child(_library, items, preds, folder)
-            print(f"library : score_predictions on {lib['n']:,} items, "
-                  f"{lib['n'] / lib['wall_s']:,.0f} items/s wall ({lib['wall_s']:.1f}s; "
-                  f"{lib['n'] / lib['cpu_s']:,.0f}/s CPU), peak RSS {lib['peak_mb']:,.0f} MB, "
-                  f"accuracy {lib['accuracy']:.4f} (strict {lib['accuracy_strict']:.4f})")
+        lib = _child(_library, items, preds, folder)
+        print(f"library : score_predictions on {lib['n']:,} items, "
+              f"{lib['n'] / lib['wall_s']:,.0f} items/s wall ({lib['wall_s']:.1f}s; "
+              f"{lib['n'] / lib['cpu_s']:,.0f}/s CPU), peak RSS {lib['peak_mb']:,.0f} MB, "
+              f"accuracy {lib['accuracy']:.4f} (strict {lib['accuracy_strict']:.4f})")
 
 
 if __name__ == "__main__":

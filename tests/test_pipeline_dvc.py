@@ -38,6 +38,9 @@ def project(tmp_path_factory):
     (root / "datasets" / "demo").mkdir(parents=True)
     shutil.copy(REPO / "datasets/demo/templates.yaml", root / "datasets/demo/templates.yaml")
     params = yaml.safe_load((root / "params.yaml").read_text())
+    for rel in params["split"]["exclude_files"]:  # committed empty lists: deps of `split`
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / rel, root / rel)
     params["scenes"].update(n_shapes=8, n_signs=3, n_charts=3)
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
@@ -66,7 +69,9 @@ def test_first_repro_builds_everything(project):
     html = (root / "reports/demo/report.html").read_text()
     assert "<html" in html.lower() and "text-only" in html
     assert "http://" not in html and "https://" not in html
-    for model in ("text-only", "ocr", "random"):
+    # prior: the blind baseline that learns the dev split's answers, ranked per template.
+    assert "Blind accuracy per template" in (root / "reports/demo/report.md").read_text()
+    for model in ("text-only", "ocr", "random", "prior"):
         for mode in ("image", "no_image"):
             assert (root / f"results/demo/{model}/{mode}.jsonl").stat().st_size > 0
         assert (root / f"metrics/demo/{model}.json").exists()

@@ -281,6 +281,20 @@ def test_pandera_table_checks_are_reported_by_line(tmp_path: Path) -> None:
     ]
 
 
+def test_a_marked_copy_of_the_groups_image_shares_its_image_set(tmp_path: Path) -> None:
+    base = _item(id="orig", group="g1")
+    marked = _item(id="orig.v1", variant="v1", variant_of="orig", variant_kind="deixis",
+                   group="g1", image="imgs/blue.png",
+                   meta={"visual_prompt": {"kind": "box", "bbox": [1, 1, 5, 5],
+                                           "source_image": base["image"]}})
+    stray = _item(id="stray", group="g1", image="imgs/blue.png",
+                  meta={"visual_prompt": {"kind": "box", "bbox": [1, 1, 5, 5],
+                                          "source_image": "imgs/other.png"}})
+    items, params = _bench(tmp_path, [base, marked, stray])
+    report = validate_items_file(items, params_path=params)
+    assert [(p.line, p.id, p.field) for p in report.problems] == [(3, "stray", "image")]
+
+
 def test_the_table_checks_are_the_pandera_schema() -> None:
     import pandas as pd
 

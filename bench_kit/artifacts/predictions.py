@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-from pydantic import ValidationError
-
+from bench_kit.artifacts.rows import iter_objects, validate_row
+from bench_kit.artifacts.tables import write_rows
 from bench_kit.errors import InputError
-from bench_kit.io import iter_jsonl
-from bench_kit.items import pydantic_problem
 from bench_kit.types import Prediction
 
 UNSUPPORTED_PREFIX = "unsupported:"
@@ -83,19 +81,11 @@ def load_predictions(path: str | Path, *, model: str, mode: str,
     predictions: list[Prediction] = []
     seen: set[tuple[str, int]] = set()
     duplicated = 0
-    fields = Prediction.model_fields
-    for line, row in iter_jsonl(path):
-        if not isinstance(row, dict):
-            raise InputError("expected a JSON object", path=str(path), line=line)
+    for line, row in iter_objects(path, kind="predictions"):
         if foreign:
             row = _foreign_row(row, model=model, mode=mode, path=path, line=line)
         # Runners may add columns of their own; the contract's columns are validated.
-        try:
-            prediction = Prediction.model_validate({k: v for k, v in row.items()
-                                                    if k in fields})
-        except ValidationError as exc:
-            field, reason = pydantic_problem(exc)
-            raise InputError(reason, path=str(path), line=line, field=field) from None
+        prediction = validate_row(Prediction, row, path=path, line=line, known_only=True)
         if prediction.model != model:
             raise InputError(f"prediction of model '{prediction.model}' in the results of "
                              f"'{model}' (wrong --model or --results?)",
@@ -110,3 +100,9 @@ def load_predictions(path: str | Path, *, model: str, mode: str,
         seen.add(key)
         predictions.append(prediction)
     return PredictionFile(path=path, mode=mode, predictions=predictions, duplicated=duplicated)
+
+
+def write_predictions(path: str | Path, predictions: Iterable[Prediction | dict]) -> int:
+    """Write one model's predictions in one mode (`results/<bench>/<model>/<mode>.jsonl`),
+    each row stamped with the current `format_version`; return the row count."""
+    return write_rows(path, predictions, "predictions")

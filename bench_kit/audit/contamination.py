@@ -1,4 +1,6 @@
-"""Contamination against reference corpora, text side (DOMAIN §5.2): exact, n-gram, MinHash.
+"""Contamination against reference corpora, text side: exact, n-gram, MinHash.
+
+Methods: docs/AUDIT_METHODS.md.
 
 Items are few (thousands to 100k) and the reference corpus is large (up to millions of
 questions), so every check indexes the *items* and streams the reference once: cost is
@@ -42,7 +44,7 @@ _QUOTE_CHARS = 200
 
 
 class ContaminationSettings(BaseModel):
-    """`audit.contamination`: thresholds of the contamination checks (DOMAIN §5.2)."""
+    """`audit.contamination`: thresholds of the contamination checks (docs/AUDIT_METHODS.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -51,8 +53,14 @@ class ContaminationSettings(BaseModel):
     minhash_threshold: float = Field(0.8, gt=0.0, le=1.0)
     minhash_shingle: int = Field(5, ge=1)
     minhash_perm: int = Field(128, ge=16, le=1024)
-    rephrase: float = Field(0.9, gt=0.0, le=1.0)
+    # embedding cosine: a rephrase whatever the other evidence (near-verbatim) / review band
+    rephrase: float = Field(0.97, gt=0.0, le=1.0)
     review: float = Field(0.6, gt=0.0, le=1.0)
+    # combined score (cosine + rare-token/entity/number overlap − contrasts, see
+    # contamination_rephrase.py): warn from `rephrase_combined` (tuned on the planted set,
+    # docs/AUDITS.md#rephrase-detection), review (info, or the judge) from `review_combined`
+    rephrase_combined: float = Field(1.08, gt=0.0, le=2.0)
+    review_combined: float = Field(0.9, gt=0.0, le=2.0)
     judge: str | None = None
     cache_dir: str | None = DEFAULT_CACHE_DIR
     # nearest-neighbour search: exact below this many reference vectors, faiss above

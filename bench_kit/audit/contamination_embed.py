@@ -1,4 +1,4 @@
-"""Contamination by sentence-embedding nearest neighbour (DOMAIN §5.2, Yang et al. 2023).
+"""Contamination by sentence-embedding nearest neighbour (docs/AUDIT_METHODS.md).
 
 Rephrased copies defeat n-gram and MinHash checks; an embedding neighbour with cosine ≥
 `rephrase` (0.9) is a likely rephrase (warn), `review`–`rephrase` (0.6–0.9) goes to review
@@ -17,6 +17,7 @@ index above it, whose measured recall@1 goes into the audit summary's `notes`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -24,6 +25,14 @@ from typing import Any, Iterator, Sequence
 from bench_kit import embed
 from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_evidence
 from bench_kit.audit.contamination_judge import judge_pairs
+from bench_kit.audit.contamination_rephrase import (
+    Idf,
+    PairScore,
+    RephraseWeights,
+    lexical_candidates,
+    score_pair,
+    text_features,
+)
 from bench_kit.audit.feature_cache import cached_array, feature_key, text_digest
 from bench_kit.audit.registry import AuditContext, check, spec_of
 from bench_kit.audit.vector_index import IndexSettings, nearest
@@ -78,16 +87,23 @@ def _rows_at(ctx: AuditContext, wanted: set[int]) -> dict[int, dict[str, Any]]:
     return found
 
 
-@check("contamination.embedding", severity="warn", params=ContaminationParams,
-       requires=("references",))
-def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
-    """Embedding nearest neighbour: cosine ≥ rephrase = likely rephrase; review band = info."""
-    spec = spec_of("contamination.embedding")
-    settings = params.contamination
+@dataclass(frozen=True)
+class Neighbour:
+    """An item's best reference candidate: the row index and the pair's evidence."""
+
+    position: int  # index into item_texts(ctx)
+    ref_index: int
+    pair: PairScore
+
+
+def rephrase_neighbours(ctx: AuditContext, settings: Any,
+                        weights: RephraseWeights = RephraseWeights()) -> list[Neighbour]:
+    """For every item, the candidate reference (embedding top-1 or the rarest-token match)
+    with the highest combined rephrase score (bench_kit/audit/contamination_rephrase.py)."""
     reference = ctx.references
     texts = item_texts(ctx)
     if not texts or not reference.size:
-        return
+        return []
     embedder = embed.embedder_from_params(ctx.params, ctx.params_source)
     tag = model_tag(embedder)
     ref_vectors = cached_array(
@@ -105,30 +121,74 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
                                                 nprobe=settings.index_nprobe),
                                   index_path=index_path)
     ctx.notes["contamination.embedding"] = {"embedder": embedder.name, **info.as_dict()}
-    flagged = [p for p in range(len(texts)) if round(float(scores[p]), 4) >= settings.review]
-    rows = _rows_at(ctx, {int(where[p]) for p in flagged})
-    review = [p for p in flagged if round(float(scores[p]), 4) < settings.rephrase]
+    ref_features = [text_features(row.get("original") or row["question"])
+                    for row in reference.rows()]
+    idf = Idf.fit(f.tokens for f in ref_features)
+    item_features = [text_features(ctx.by_id[ident].question) for ident, _, _ in texts]
+    lexical = lexical_candidates(item_features, ref_features, idf, weights.entity_boost)
+    out = []
+    for position in range(len(texts)):
+        candidates = {int(where[position]): float(scores[position])}
+        lex_index = lexical[position][0]
+        if lex_index >= 0 and lex_index not in candidates:
+            candidates[lex_index] = float(item_vectors[position] @ ref_vectors[lex_index])
+        pairs = [(index, score_pair(cosine, item_features[position], ref_features[index], idf,
+                                    weights)) for index, cosine in candidates.items()]
+        index, pair = max(pairs, key=lambda p: (p[1].combined, p[1].cosine))
+        out.append(Neighbour(position, index, pair))
+    return out
+
+
+@check("contamination.embedding", severity="warn", params=ContaminationParams,
+       requires=("references",))
+def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+    """Rephrased reference questions: embedding neighbour + rare-token/entity/number overlap.
+
+    Warn at `rephrase_combined` (or cosine ≥ `rephrase`); a review band is info or judged."""
+    spec = spec_of("contamination.embedding")
+    settings = params.contamination
+    texts = item_texts(ctx)
+    neighbours = rephrase_neighbours(ctx, settings)
+    if not neighbours:
+        return
+
+    def band(n: Neighbour) -> str | None:
+        if n.pair.cosine >= settings.rephrase or n.pair.combined >= settings.rephrase_combined:
+            return "rephrase"
+        if n.pair.cosine >= settings.review or n.pair.combined >= settings.review_combined:
+            return "review"
+        return None
+
+    flagged = [n for n in neighbours if band(n)]
+    rows = _rows_at(ctx, {n.ref_index for n in flagged})
+    review = [n for n in flagged if band(n) == "review"]
     verdicts = {}
     if settings.judge and review:
-        pairs = [(_shown(ctx.by_id[texts[p][0]].question, ctx.by_id[texts[p][0]].choices),
-                  _shown(rows[int(where[p])]["original"], rows[int(where[p])].get("options")))
-                 for p in review]
+        pairs = [(_shown(ctx.by_id[texts[n.position][0]].question,
+                         ctx.by_id[texts[n.position][0]].choices),
+                  _shown(rows[n.ref_index]["original"], rows[n.ref_index].get("options")))
+                 for n in review]
         answers = judge_pairs(ctx.params, settings.judge, pairs, source=ctx.params_source)
-        verdicts = dict(zip(review, answers))
-    for position in sorted(flagged, key=lambda p: texts[p][0]):
-        score = round(float(scores[position]), 4)
-        row = rows[int(where[position])]
-        evidence = {**ref_evidence(row), "cosine": score, "score": score,
-                    "model": embedder.name}
-        if score >= settings.rephrase:
-            verdict, severity = "rephrase", "warn"
+        verdicts = {n.position: answer for n, answer in zip(review, answers)}
+    embedder_name = ctx.notes.get("contamination.embedding", {}).get("embedder", MODEL_NAME)
+    for n in sorted(flagged, key=lambda n: texts[n.position][0]):
+        row = rows[n.ref_index]
+        score = round(min(1.0, max(0.0, n.pair.combined)), 4)
+        evidence = {**ref_evidence(row), **n.pair.as_evidence(), "score": score,
+                    "model": embedder_name}
+        if band(n) == "rephrase":
+            verdict, severity = ("rephrase" if n.pair.cosine >= settings.rephrase
+                                 else "rephrase (evidence)"), "warn"
         else:
             verdict, severity = "review", "info"
-            if position in verdicts:
-                evidence.update(verdicts[position].evidence(settings.judge))
-                if verdicts[position].rephrase:
+            if n.position in verdicts:
+                evidence.update(verdicts[n.position].evidence(settings.judge))
+                if verdicts[n.position].rephrase:
                     verdict, severity = "rephrase (judge)", "warn"
         evidence["verdict"] = verdict
-        yield spec.finding(texts[position][0], f"{verdict}: nearest reference "
-                           f"'{row['ref_id']}' ({row['source']}) at cosine {score:.3f}",
-                           evidence, severity=severity, score=max(0.0, score))
+        shared = ", ".join(n.pair.shared[:4])
+        yield spec.finding(texts[n.position][0], f"{verdict}: nearest reference "
+                           f"'{row['ref_id']}' ({row['source']}) at cosine {n.pair.cosine:.3f}, "
+                           f"combined {n.pair.combined:.3f}"
+                           + (f" (shares {shared})" if shared else ""),
+                           evidence, severity=severity, score=score)

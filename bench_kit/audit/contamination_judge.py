@@ -1,6 +1,6 @@
 """An optional LLM judge for the embedding review band: "is B a rephrase of A?".
 
-Any model configured under `eval.models` can judge (`audit.contamination.judge: NAME`); its
+Any model configured under `models:` can judge (`audit.contamination.judge: NAME`); its
 calls go through the one model-call loop (bench_kit.models.batch): the shared call cache
 (`eval.cache`), so a re-run asks nothing twice, and the budget (`eval.budget`). A failed
 call, or one the budget left unasked, leaves the pair at review (evidence `judge_error`);
@@ -54,7 +54,7 @@ def parse_verdict(text: str) -> bool | None:
 
 def judge_pairs(params: dict[str, Any], model: str, pairs: Sequence[tuple[str, str]], *,
                 source: str = "params.yaml") -> list[Verdict]:
-    """Ask `model` (a name under `eval.models`) about each (item text, reference text) pair,
+    """Ask `model` (a name under `models:`) about each (item text, reference text) pair,
     through the one model-call loop (bench_kit.models.batch): cached, at most `concurrency`
     in flight, bounded by `eval.budget`. A pair the budget leaves unasked gets a Verdict
     with `error: budget exhausted (...)` (it stays at review and is asked on the next run).

@@ -1,5 +1,5 @@
-"""Freshness (DOMAIN §5.2): how much of the benchmark is newer than a date, and which items
-a model could have seen in training.
+"""Freshness: how much of the benchmark is newer than a date, and which items a model could
+have seen in training (docs/AUDIT_METHODS.md).
 
 - `audit.fresh_after` (a date): the share of items with `created_at` after it is reported
   in `summary.json` under `freshness`, against the quota `audit.fresh_quota` (default 20%).

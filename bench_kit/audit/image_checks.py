@@ -1,4 +1,4 @@
-"""Duplicate images inside the benchmark (DOMAIN §5.1): exact by pixels, near by pHash.
+"""Duplicate images inside the benchmark (docs/AUDIT_METHODS.md): exact by pixels, near by pHash.
 
 Both checks compare distinct pixel contents, never items: several items that share one
 image file (one `group`) are not duplicates of each other. A finding is written for every
@@ -43,7 +43,7 @@ _BLOCK_PAIRS = 1 << 22
 
 
 class PhashParams(CheckParams):
-    """pHash thresholds (DOMAIN §5.1), shared by the near-duplicate and leakage checks.
+    """pHash thresholds (docs/AUDIT_METHODS.md), shared by the near-duplicate and leakage checks.
 
     `phash_colour`: a pair within `phash_duplicate` is a duplicate only when the pHash of
     every RGB channel is also within this distance (null = grayscale pHash alone); otherwise
@@ -228,7 +228,14 @@ def near_duplicate_image(ctx: AuditContext, params: PhashParams) -> Iterator[Fin
     """Near-identical images by 64-bit pHash, flip included (≤ duplicate: warn; ≤ review: info)."""
     spec = spec_of("redundancy.near_duplicate_image")
     index = ctx.images
-    pairs = phash_pairs(ctx, params.phash_review)
+    # A visual prompt's image is its source image with a mark drawn on it (deixis variants,
+    # docs/AUTHORING.md): the same scene by design, not redundancy.
+    source = {item.image: prompt["source_image"] for item in ctx.items
+              if isinstance(item.image, str)
+              and isinstance(prompt := (item.meta or {}).get("visual_prompt"), dict)}
+    pairs = [pair for pair in phash_pairs(ctx, params.phash_review)
+             if source.get(index.paths[pair.a], index.paths[pair.a])
+             != source.get(index.paths[pair.b], index.paths[pair.b])]
     nearest: dict[int, Pair] = {}
     for pair in pairs:
         for node in (pair.a, pair.b):

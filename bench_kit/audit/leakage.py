@@ -1,4 +1,4 @@
-"""Leakage across splits (DOMAIN §5.1): the same content in two split files.
+"""Leakage across splits (docs/AUDIT_METHODS.md): the same content in two split files.
 
 Items are matched to splits by id (`--splits DIR`: every `*.jsonl` there is one split,
 named by its file stem); split rows whose id is not among the audited items are ignored.

@@ -22,8 +22,8 @@ from bench_kit.registry import Registry
 from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import SEVERITY_RANK, Finding, Item, Severity  # noqa: F401 (re-exported)
 
-FAMILIES = ("ambiguity", "label", "contamination", "redundancy", "leakage")
-# Score of a yes/no flag without a graded measure: higher = more severe (DESIGN §3.4).
+FAMILIES = ("schema", "ambiguity", "label", "contamination", "redundancy", "leakage")
+# Score of a yes/no flag without a graded measure: higher = more severe (docs/AUDITS.md).
 SEVERITY_SCORE: dict[str, float] = {"info": 0.25, "warn": 0.5, "error": 1.0}
 # Context inputs a check may require, with the hint shown when it is skipped for lack of one.
 REQUIREMENTS: dict[str, str] = {"splits": "needs --splits DIR",
@@ -195,9 +195,14 @@ class AuditContext:
         splits: split name -> item ids, when the audit was given `--splits`.
         references: the reference text corpora (`--reference`), for contamination checks.
         reference_images: reference image folders (`--reference-images`).
-        params: the whole params document (a check may need e.g. `eval.models` for a judge).
+        params: the whole params document (a check may need e.g. `models` for a judge).
         params_source: the params file name, for error messages.
         progress: optional callback `(stage, done, total)` for long feature computations.
+        invalid: validation problems of the lines left out of the audit (reported by the
+            `schema.*` and `label.*` checks, see bench_kit.audit.intake).
+        item_lines: item id -> its line in the items file.
+        image_problems: item id -> (image, reason) for images that could not be decoded
+            (filled when `images` is computed).
         notes: facts a check reports for the summary (e.g. how a nearest-neighbour search
             was done and its measured recall), by check name.
     """
@@ -211,6 +216,9 @@ class AuditContext:
     params: dict[str, Any] = field(default_factory=dict)
     params_source: str = "params.yaml"
     progress: ProgressFunc | None = None
+    invalid: Sequence[Any] = ()
+    item_lines: dict[str, int] = field(default_factory=dict)
+    image_problems: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
@@ -232,7 +240,10 @@ class AuditContext:
 
     @cached_property
     def images(self) -> ImageIndex:
-        """The distinct images of all items, each decoded and hashed exactly once."""
+        """The distinct images of all items, each decoded and hashed exactly once.
+
+        A file that cannot be decoded is left out of the index and recorded in
+        `image_problems` (item id -> reasons), which `schema.image` reports."""
         import numpy as np
 
         spelled: dict[Path, str] = {}
@@ -252,23 +263,29 @@ class AuditContext:
         shas: list[str] = []
         hashes: list[int] = []
         flips: list[int] = []
-        first_user = {real: min(users[real]) for real in order}
+        broken: set[Path] = set()
         for done, real in enumerate(order, start=1):
             try:
                 img = open_image(real)
             except ValueError as exc:
-                raise self._image_error(self.by_id[first_user[real]], exc) from None
+                broken.add(real)
+                for ident in sorted(users[real]):
+                    self.image_problems.setdefault(ident, []).append(
+                        (spelled[real], str(exc)))
+                continue
             sha, phash, flip = image_hashes(img)
             shas.append(sha)
             hashes.append(phash)
             flips.append(flip)
             if self.progress and (done % 500 == 0 or done == len(order)):
                 self.progress("hashing images", done, len(order))
+        order = [real for real in order if real not in broken]
         return ImageIndex(paths=[spelled[real] for real in order], sha256=shas,
                           phash=np.array(hashes, dtype=np.uint64),
                           phash_flip=np.array(flips, dtype=np.uint64),
                           users={spelled[real]: sorted(users[real]) for real in order},
-                          item_paths={ident: [spelled[real] for real in files]
+                          item_paths={ident: [spelled[real] for real in files
+                                              if real not in broken]
                                       for ident, files in item_files.items()})
 
     def _image_error(self, item: Item, exc: ValueError) -> InputError:

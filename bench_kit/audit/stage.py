@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from bench_kit.audit.freshness import freshness_summary
+from bench_kit.audit.intake import read_for_audit
 from bench_kit.audit.reference import open_reference
 from bench_kit.audit.registry import (
     CHECKS,
@@ -20,13 +22,15 @@ from bench_kit.audit.registry import (
     ProgressFunc,
 )
 from bench_kit.errors import ConfigError, InputError, UnknownNameError
-from bench_kit.io import iter_jsonl, write_json, write_jsonl
-from bench_kit.items import default_root, read_items
-from bench_kit.params import load_params, section
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.tables import write_audit_summary
+from bench_kit.io import iter_jsonl, write_jsonl
+from bench_kit.items import default_root
+from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
 
-FINDINGS_FILE = "findings.jsonl"
-SUMMARY_FILE = "summary.json"
+FINDINGS_FILE = paths.DATA_FINDINGS
+SUMMARY_FILE = paths.DATA_SUMMARY
 # Keys of the `audit:` section that belong to no single check.
 GENERAL_KEYS = ("disabled",)
 
@@ -39,6 +43,8 @@ def load_checks() -> None:
         contamination_images,
         freshness,
         image_checks,
+        intake,
+        label_checks,
         leakage,
         text_checks,
     )
@@ -128,10 +134,16 @@ def summarize(ctx: AuditContext, findings: Sequence[Finding], ran: list[str],
               skipped: list[dict[str, str]]) -> dict[str, Any]:
     """The summary.json document: counts per check, severity and capability; flagged share.
 
-    An item is *flagged* when it has at least one warn or error finding.
+    An item is *flagged* when it has at least one warn or error finding; items with only
+    info findings are counted apart (`info_only_items`). Lines left out of the audit for
+    validation problems count as items (they are flagged by their `schema.*`/`label.*`
+    findings).
     """
-    total = len(ctx.items)
+    from bench_kit.audit.intake import problem_item_id
+
+    total = len(ctx.items) + len({problem_item_id(p) for p in ctx.invalid} - set(ctx.by_id))
     flagged = {f.id for f in findings if f.severity != "info"}
+    info_only = {f.id for f in findings if f.severity == "info"} - flagged
     by_check = {name: {**{s: 0 for s in SEVERITIES}, "items": 0} for name in ran}
     for finding in findings:
         by_check[finding.check][finding.severity] += 1
@@ -159,6 +171,7 @@ def summarize(ctx: AuditContext, findings: Sequence[Finding], ran: list[str],
         "findings": len(findings),
         "flagged_items": len(flagged),
         "flagged_share": _share(len(flagged), total),
+        "info_only_items": len(info_only),
         "by_severity": {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES},
         "by_check": by_check,
         "by_capability": by_capability,
@@ -201,7 +214,7 @@ class AuditResult:
 
 
 def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path | None = None,
-               params_path: str | Path = "params.yaml", splits_dir: str | Path | None = None,
+               params_path: str | Path | None = "params.yaml", splits_dir: str | Path | None = None,
                references: Sequence[str | Path] = (),
                reference_images: Sequence[str | Path] = (),
                progress: ProgressFunc | None = None) -> AuditResult:
@@ -211,24 +224,32 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         items_path: the items JSONL file.
         out_dir: folder for `findings.jsonl` and `summary.json` (written atomically).
         root: folder image paths are relative to (default: `default_root(items_path)`).
-        params_path: params.yaml with the `audit:` section.
+        params_path: params.yaml with the `audit:` section; None = every default.
         splits_dir: folder of split files; enables `leakage.cross_split`.
         references: reference files built by `build_reference`; enable the text
             contamination checks.
         reference_images: folders of reference images; enable `contamination.image`.
         progress: optional `(stage, done, total)` callback for long steps.
     """
-    params = load_params(params_path)
+    # no ./params.yaml: every check with its defaults (load_params says so, once)
+    params = load_params(params_path) if params_path is not None else {}
+    if params_path is not None and str(params_path) == DEFAULT_PARAMS \
+            and not Path(params_path).is_file():
+        params_path = None
     settings = load_audit_settings(params, source=str(params_path))
-    items = read_items(items_path)
+    intake = read_for_audit(items_path, root=root, params_path=params_path)
+    items = intake.items
     ctx = AuditContext(items=items, root=Path(root) if root else default_root(items_path),
-                       items_path=Path(items_path),
+                       items_path=Path(items_path), invalid=intake.problems,
+                       item_lines=intake.lines,
                        splits=read_splits(splits_dir) if splits_dir else None,
                        references=open_reference(references) if references else None,
                        reference_images=[Path(p) for p in reference_images] or None,
                        params=params, params_source=str(params_path), progress=progress)
     findings, ran, skipped = run_checks(ctx, settings)
     summary = summarize(ctx, findings, ran, skipped)
+    summary["invalid_lines"] = intake.invalid_lines
+    summary["lines"] = intake.rows
     fresh = freshness_summary(items, settings.params["contamination.exposed"])
     if fresh is not None:
         summary["freshness"] = fresh
@@ -236,6 +257,6 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         summary["notes"] = ctx.notes
     out = Path(out_dir)
     write_jsonl(out / FINDINGS_FILE, findings)
-    write_json(out / SUMMARY_FILE, summary)
+    write_audit_summary(out / SUMMARY_FILE, summary)
     return AuditResult(findings_path=out / FINDINGS_FILE, summary_path=out / SUMMARY_FILE,
                        summary=summary)

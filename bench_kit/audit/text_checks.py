@@ -1,4 +1,4 @@
-"""Ambiguity and label checks on item text (DOMAIN §5.3), English and Chinese.
+"""Ambiguity and label checks on item text (docs/AUDIT_METHODS.md), English and Chinese.
 
 Lexical checks quote what they matched: `evidence.span` (the first match), `evidence.at`
 ([start, end) in the field) and `evidence.spans` when there is more than one match.
@@ -6,11 +6,10 @@ Lexical checks quote what they matched: `evidence.span` (the first match), `evid
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import unicodedata
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from pydantic import Field
 
@@ -23,8 +22,6 @@ from bench_kit.audit.registry import (
     spec_of,
 )
 from bench_kit.text.cjk import cjk_count, has_cjk
-from bench_kit.text.normalize import normalize_for_audit
-from bench_kit.text.numbers import leading_number
 from bench_kit.types import Finding, Item
 
 
@@ -42,9 +39,9 @@ def _span_evidence(matches: list[re.Match[str]], field: str = "question") -> dic
 
 
 def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
-             message: str) -> Iterator[Finding]:
+             message: str, items: Sequence[Item] | None = None) -> Iterator[Finding]:
     spec = spec_of(name)
-    for item in ctx.items:
+    for item in ctx.items if items is None else items:
         matches = _matches(item.question, patterns)
         if matches:
             yield spec.finding(item.id, message.format(span=matches[0].group(0)),
@@ -54,12 +51,40 @@ def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
 # --- ambiguity ---------------------------------------------------------------------------
 
 
+def unresolved_pronoun(question: str) -> re.Match[str] | None:
+    """The first pronoun with nothing before it that it could refer to ("What colour is it?").
+
+    >>> unresolved_pronoun("What colour is it?").group(0)
+    'it'
+    >>> unresolved_pronoun("Where is the cat's tail and is it long?") is None
+    True
+    """
+    match = tp.PRONOUN_ZH.search(question.strip())
+    if match:
+        return match
+    for match in tp.PRONOUN_EN.finditer(question):
+        before = tp.WORD.findall(question[:match.start()].lower())
+        return match if all(word in tp.NON_ANTECEDENT_WORDS for word in before) else None
+    return None
+
+
 @check("ambiguity.vague_deixis", severity="warn")
 def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """Deictic words with nothing that resolves them ("this one", "那个", "旁边")."""
-    yield from _lexical(ctx, "ambiguity.vague_deixis",
-                        (tp.VAGUE_DEIXIS_EN, tp.VAGUE_DEIXIS_ZH),
-                        "'{span}' does not say which object is meant")
+    """Deixis with nothing that resolves it ("this one", "那个", "旁边", a bare "it").
+
+    An item whose image marks the referent (`meta.visual_prompt`) is resolved."""
+    spec = spec_of("ambiguity.vague_deixis")
+    for item in ctx.items:
+        if item.meta.get("visual_prompt"):
+            continue
+        matches = _matches(item.question, (tp.VAGUE_DEIXIS_EN, tp.VAGUE_DEIXIS_ZH))
+        pronoun = unresolved_pronoun(item.question)
+        if pronoun is not None:
+            matches = sorted([*matches, pronoun], key=lambda m: (m.start(), m.end()))
+        if matches:
+            yield spec.finding(item.id, f"'{matches[0].group(0)}' does not say which object "
+                               "is meant (no antecedent, no `meta.visual_prompt`)",
+                               _span_evidence(matches))
 
 
 @check("ambiguity.compound_question", severity="warn")
@@ -93,12 +118,23 @@ def viewpoint(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
                                _span_evidence(matches))
 
 
-@check("ambiguity.multi_attribute_count", severity="info")
+@check("ambiguity.multi_attribute_count", severity="warn")
 def multi_attribute_count(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """Counting with an attribute filter ("how many red balls"): count + attribute + object."""
-    yield from _lexical(ctx, "ambiguity.multi_attribute_count",
-                        (tp.MULTI_ATTRIBUTE_COUNT_EN, tp.MULTI_ATTRIBUTE_COUNT_ZH),
-                        "'{span}' tests counting and attribute recognition at once")
+    """Counting with attribute filters: two ("small red", "red or large") warn, one info.
+
+    "How many red balls" is an info hint; "how many small red balls" a warn."""
+    spec = spec_of("ambiguity.multi_attribute_count")
+    for item in ctx.items:
+        two = _matches(item.question, (tp.MULTI_ATTRIBUTE_COUNT_TWO_EN,
+                                       tp.MULTI_ATTRIBUTE_COUNT_TWO_ZH))
+        one = two or _matches(item.question, (tp.MULTI_ATTRIBUTE_COUNT_EN,
+                                              tp.MULTI_ATTRIBUTE_COUNT_ZH))
+        if not one:
+            continue
+        what = "two attribute filters" if two else "attribute recognition"
+        yield spec.finding(item.id, f"'{one[0].group(0)}' tests counting and {what} at once",
+                           {**_span_evidence(one), "attributes": 2 if two else 1},
+                           severity="warn" if two else "info")
 
 
 class LongQuestionParams(CheckParams):
@@ -166,7 +202,10 @@ def dirty_text(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 @check("label.gold_not_in_choices", severity="error")
 def gold_not_in_choices(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """An mc gold letter that is not among the choices (defence in depth: validation rejects it)."""
+    """An mc gold letter that is not among the choices (from validation, or a lenient reader)."""
+    from bench_kit.audit.intake import problem_findings
+
+    yield from problem_findings(ctx, "label.gold_not_in_choices", "gold not among the choices")
     spec = spec_of("label.gold_not_in_choices")
     for item in ctx.items:
         if item.task != "mc":
@@ -177,100 +216,6 @@ def gold_not_in_choices(ctx: AuditContext, params: NoParams) -> Iterator[Finding
             yield spec.finding(item.id, f"gold {missing or '(none)'} not among the choices "
                                f"{letters}", {"answers": list(item.answers), "choices": letters,
                                               "missing": missing})
-
-
-class DuplicateOptionsParams(CheckParams):
-    """Settings of label.duplicate_options."""
-
-    option_similarity: float = Field(0.9, gt=0.0, le=1.0)
-
-
-def _option_key(text: str) -> str:
-    return normalize_for_audit(text).replace(" ", "")
-
-
-@check("label.duplicate_options", severity="warn", params=DuplicateOptionsParams)
-def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams) -> Iterator[Finding]:
-    """Options identical after normalisation (error) or near-identical (similarity ≥ threshold)."""
-    spec = spec_of("label.duplicate_options")
-    for item in ctx.items:
-        options = sorted((item.choices or {}).items())
-        pairs = []
-        for i, (letter_a, text_a) in enumerate(options):
-            for letter_b, text_b in options[i + 1:]:
-                key_a, key_b = _option_key(text_a), _option_key(text_b)
-                if key_a == key_b:
-                    similarity = 1.0
-                elif re.findall(r"\d+", key_a) != re.findall(r"\d+", key_b):
-                    continue  # "12 cm" vs "13 cm" differ in meaning, however similar
-                else:
-                    similarity = difflib.SequenceMatcher(None, key_a, key_b).ratio()
-                if similarity >= params.option_similarity:
-                    pairs.append((similarity, letter_a, letter_b, text_a, text_b))
-        if not pairs:
-            continue
-        similarity, letter_a, letter_b, text_a, text_b = max(pairs, key=lambda p: p[0])
-        identical = similarity == 1.0
-        yield spec.finding(
-            item.id, f"options {letter_a} and {letter_b} are "
-            f"{'identical' if identical else 'near-identical'}: '{text_a}' / '{text_b}'",
-            {"options": [letter_a, letter_b], "span": [text_a, text_b],
-             "similarity": round(similarity, 4),
-             "pairs": [[a, b] for _, a, b, _, _ in sorted(pairs, key=lambda p: (p[1], p[2]))]},
-            severity="error" if identical else "warn", score=similarity)
-
-
-def _yes_no_conflict(answers: Sequence[str]) -> list[str] | None:
-    norm = [normalize_for_audit(a) for a in answers]
-    yes = [a for a, n in zip(answers, norm) if n in tp.YES_WORDS]
-    no = [a for a, n in zip(answers, norm) if n in tp.NO_WORDS]
-    return [yes[0], no[0]] if yes and no else None
-
-
-def _number_conflict(item: Item) -> list[str] | None:
-    values = [(answer, parse_value) for answer in item.answers
-              if (parse_value := leading_number(answer)) is not None]
-    if len(values) < 2:
-        return None
-    low = min(values, key=lambda v: v[1])
-    high = max(values, key=lambda v: v[1])
-    gap = high[1] - low[1]
-    tolerance = item.tolerance or 0.0
-    if item.metric == "relaxed" and item.tolerance is not None:
-        gap = gap / max(abs(high[1]), abs(low[1]), 1e-12)
-    return [low[0], high[0]] if gap > tolerance else None
-
-
-def _checklist_conflict(item: Item) -> list[str] | None:
-    seen: dict[str, bool] = {}
-    for entry in item.checks or []:
-        key = normalize_for_audit(entry.name)
-        if key in seen and seen[key] != entry.answer:
-            return [entry.name, f"{entry.answer} and {seen[key]}"]
-        seen.setdefault(key, entry.answer)
-    return None
-
-
-@check("label.inconsistent_answers", severity="error")
-def inconsistent_answers(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """An answers list that contradicts itself (yes and no; different numbers; checklist twins)."""
-    spec = spec_of("label.inconsistent_answers")
-    for item in ctx.items:
-        if item.task == "checklist":
-            conflict = _checklist_conflict(item)
-            if conflict:
-                yield spec.finding(item.id, f"check '{conflict[0]}' is answered {conflict[1]}",
-                                   {"field": "checks", "span": conflict[0]})
-            continue
-        conflict = _yes_no_conflict(item.answers)
-        kind = "yes_and_no"
-        if conflict is None and item.task == "numeric":
-            conflict, kind = _number_conflict(item), "different_numbers"
-        if conflict:
-            yield spec.finding(item.id, f"answers contradict each other: '{conflict[0]}' vs "
-                               f"'{conflict[1]}'", {"field": "answers", "kind": kind,
-                                                    "span": conflict,
-                                                    "answers": list(item.answers)})
 
 
 _BOUNDARY_BEFORE = r"(?<![0-9A-Za-z_])"
@@ -291,6 +236,14 @@ def _gold_in_question(question: str, gold: str) -> re.Match[str] | None:
                      re.IGNORECASE)
 
 
+def _offered_alternative(question: str, match: re.Match[str]) -> bool:
+    """True when the match is one of the alternatives the question offers ("A or B", "A还是B")."""
+    before = question[max(0, match.start() - 12):match.start()].lower()
+    after = question[match.end():match.end() + 12].lower()
+    return bool(re.search(r"(?:\bor|还是|或)\s*$", before)
+                or re.match(r"\s*,?\s*(?:or\b|还是|或)", after))
+
+
 @check("label.answer_in_question", severity="warn")
 def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
     """An open or numeric gold answer given away verbatim (word-bounded) in the question."""
@@ -301,6 +254,8 @@ def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]
         question = unicodedata.normalize("NFKC", item.question)
         for gold in item.answers:
             match = _gold_in_question(question, gold)
+            if match and _offered_alternative(question, match):
+                continue  # "Jamaica or Tonga?": the question lists the candidates
             if match:
                 evidence = {"field": "question", "span": match.group(0), "answer": gold}
                 if question == item.question:  # offsets are only meaningful in the original

@@ -1,4 +1,4 @@
-"""Lexical patterns of the ambiguity checks, English and Chinese (DOMAIN §5.3).
+"""Lexical patterns of the ambiguity checks, English and Chinese (docs/AUDIT_METHODS.md).
 
 Every pattern aims at precision over recall: a flag goes to a reviewer, so a rule that
 fires on clean questions costs more than one that misses a rare phrasing. Each pattern's
@@ -31,11 +31,16 @@ VAGUE_DEIXIS_ZH = re.compile(
     rf"|(?:这|那)是什么"
     rf"|(?:^|(?<=[{_PUNCT_ZH}])|(?<=在))旁边")
 
-# Two asks joined by "and/also/then" + a question word: "What colour is it and how many ...".
-# "Is it red or blue?" is one ask and is not matched.
+# Two asks joined by "and/also/then" + a question word: "What colour is it and how many ...";
+# a second yes/no ask ("..., and is the door open?"); a second imperative ("... and count
+# the ..."). "Is it red or blue?" and "red and blue circles" are one ask: not matched.
 COMPOUND_EN = re.compile(r"""
     \b(?:and|also|then)\s+
     (?:what|how\s+many|how\s+much|which|where|who|whose|why|when|how)\b
+  | ,\s*(?:and|also|then)\s+(?:is|are|does|do|did|was|were|can|has|have)\s+
+    (?:the|it|there|they|this|that|he|she)\b
+  | \b(?:and|then|also)\s+(?:count|name|describe|identify|list|explain|give|tell|state)
+    \s+(?:the|how|what|which|its|their|me)\b
 """, re.IGNORECASE | re.VERBOSE)
 
 _ASK_ZH = r"(?:什么|几(?!乎|何)|多少|哪|谁|怎么|为什么)"
@@ -47,7 +52,24 @@ COMPOUND_ZH = re.compile(
     rf"(?:和|与|跟|及)[^{_PUNCT_ZH}]{{1,30}}?分别"
     rf"|还是[^{_PUNCT_ZH}]*?{_ASK_ZH}"
     rf"|吗[，,、]?\s*还是"
-    rf"|{_ASK_ZH}[^{_PUNCT_ZH}]*[，,；;]\s*[^{_PUNCT_ZH}]*?{_ASK_ZH}")
+    rf"|{_ASK_ZH}[^{_PUNCT_ZH}]*[，,；;]\s*[^{_PUNCT_ZH}]*?{_ASK_ZH}"
+    rf"|(?:并且|同时|另外|以及)[^{_PUNCT_ZH}]*?{_ASK_ZH}")
+
+# A pronoun with no antecedent: "What colour is it?", "Where are they?", "它是什么颜色？".
+# The words before the pronoun must all be question/function words or attribute nouns
+# ("colour", "shape"), so "What is the dog holding in its mouth?" is not matched.
+# A dummy "it" (weather, time, "is it possible/true that") is not a reference: not matched.
+PRONOUN_EN = re.compile(r"""
+    \b(?:it(?!\s+(?:is\s+|be\s+)?(?:raining|snowing|sunny|cloudy|windy|foggy|day|night|daytime
+    |nighttime|morning|afternoon|evening|dark|light|winter|summer|spring|autumn|fall
+    |possible|likely|true|false|safe|legal|necessary|easy|hard|cold|hot|warm)\b)
+    |its|they|them|their|he|she|him|her)\b""", re.IGNORECASE | re.VERBOSE)
+NON_ANTECEDENT_WORDS = frozenset("""
+what which where who whose why when how many much is are was were does do did can could
+would should will has have had the a an of in on at to for from by with about kind type
+colour color shape size material brand name number made used doing called look looks
+tell me please describe identify count say says written write""".split())
+PRONOUN_ZH = re.compile(r"^(?:请问)?(?:它们?|他们?|她们?)")
 
 QUESTION_MARKS = re.compile(r"[?？]")
 # The next ask after a question mark: non-blank text up to and including the next mark.
@@ -73,17 +95,26 @@ VIEWPOINT_EN = re.compile(r"""
   | \bas\s+(?:seen|shown|viewed|pictured)\b
   | \b(?:in|on|of|within)\s+the\s+(?:image|picture|photo|photograph|figure|chart|screen|frame|scene)\b
   | \b(?:his|her|their|its|[a-z]+['’]s)\s+(?:own\s+)?(?:left|right)\b
+  | \b(?:bars?|graphs?|charts?|axis|axes|columns?|legend|table|plots?|diagram|segments?)\b
 """, re.IGNORECASE | re.VERBOSE)
 
 VIEWPOINT_ZH = re.compile(
     r"观看者|观察者|观众|看图者|读者|镜头|相机|拍摄者|视角|角度"
-    r"|图中|图片中|图像中|画面|图上|照片中"
+    r"|图中|图片中|图像中|画面|图上|照片中|图表|柱|坐标轴|表格"
     r"|(?:他|她|它|他们|她们|它们|自己)的[左右]")
 
 _ATTR_EN = (r"(?:red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|gr[ae]y|cyan"
             r"|magenta|golden|gold|silver|big|small|large|tiny|huge|little|tall|short"
             r"|medium(?:-sized)?|metal|metallic|wooden|plastic|rubber|glass|shiny|matte"
             r"|striped|dotted|spotted)")
+# Two attribute filters in one count ("how many small red balls", "how many red or large
+# objects", "how many balls are red and shiny"): counting and two attributes at once.
+MULTI_ATTRIBUTE_COUNT_TWO_EN = re.compile(
+    rf"\bhow\s+many\s+(?:[a-z-]+\s+){{0,2}}?{_ATTR_EN}(?:\s*,?\s*(?:or|and)?\s+){_ATTR_EN}\b"
+    rf"|\bhow\s+many\s+[a-z-]+\s+(?:are|is)\s+(?:not\s+)?{_ATTR_EN}\s+(?:or|and)\s+"
+    rf"(?:not\s+)?{_ATTR_EN}\b",
+    re.IGNORECASE)
+
 # Count + attribute + object: "how many red balls", "how many balls are red".
 MULTI_ATTRIBUTE_COUNT_EN = re.compile(
     rf"\bhow\s+many\s+(?:[a-z-]+\s+){{0,2}}?{_ATTR_EN}\s+[a-z-]+"
@@ -95,6 +126,12 @@ _ATTR_ZH = r"(?:[红橙黄绿蓝紫粉棕黑白灰金银]色|中等大小|大|�
 MULTI_ATTRIBUTE_COUNT_ZH = re.compile(
     rf"(?:几(?!乎|何)|多少)(?:个|只|张|辆|块|条|根|件|本|位|名|颗|枚)?{_ATTR_ZH}的?[\u4e00-\u9fff]"
     rf"|{_ATTR_ZH}的?[\u4e00-\u9fff]{{1,4}}?有(?:几(?!乎|何)|多少)")
+
+# Two attributes in one Chinese count: 几个红色的大圆 / 多少个红色或大的 / 红色或大的…有几个.
+MULTI_ATTRIBUTE_COUNT_TWO_ZH = re.compile(
+    rf"(?:几(?!乎|何)|多少)(?:个|只|张|辆|块|条|根|件|本|位|名|颗|枚)?{_ATTR_ZH}的?(?:或|和|或者|且)?"
+    rf"{_ATTR_ZH}"
+    rf"|{_ATTR_ZH}的?(?:或|和|或者|且){_ATTR_ZH}的?[\u4e00-\u9fff]{{0,4}}?有(?:几(?!乎|何)|多少)")
 
 # English-like words (with inner apostrophes, hyphens and decimals).
 WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*")

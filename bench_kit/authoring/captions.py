@@ -1,4 +1,5 @@
-"""`bench-kit author from-captions`: questions from caption text by rules (DOMAIN §5.4).
+"""`bench-kit author from-captions`: questions from caption text by rules
+(docs/AUTHORING.md#3-questions-from-captions).
 
 A caption states facts; each rule turns one statement into a question whose gold is taken
 from the statement: `count` ("Three red apples lie on the table." -> "How many red apples

@@ -8,6 +8,7 @@ Each builder returns a `Draft` or a `Skip` with the reason no sound variant exis
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ class Draft:
     answers: list[str]
     choices: dict[str, str] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    image: str | None = None   # a new image (e.g. the referent marked), else the item's
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,8 @@ def gold_answers(spec: TemplateSpec, gold: Any, choices: dict[str, str] | None) 
     return letters or None
 
 
-def _slots(source: TemplateSource) -> dict[str, str]:
+def template_slots(source: TemplateSource) -> dict[str, str]:
+    """The binding's slot values in the template's language (as the question shows them)."""
     return {k: localise(v, source.spec.lang) for k, v in source.binding.slots.items()}
 
 
@@ -111,7 +114,7 @@ def negation(item: Item, source: TemplateSource | Skip) -> Draft | Skip:
         return Skip("the solver finds the question ambiguous on these annotations")
     if gold_answers(source.spec, gold, item.choices) != item.answers:
         return Skip("the annotations no longer give the v0 gold")
-    question = wording.format_map(_slots(source))
+    question = wording.format_map(template_slots(source))
     if item.task == "yesno":
         return Draft(question, ["no" if gold else "yes"], meta={"negated_gold": not gold})
     text = localise(str(gold), source.spec.lang)
@@ -173,6 +176,13 @@ def _changes(scene: SceneAnn) -> list[Change]:
     return out
 
 
+def _gives_away(clause: str, answers: list[str]) -> bool:
+    """Whether the condition clause states a gold answer ("If the orange star were removed,
+    what colour is the triangle?" with gold orange)."""
+    return any(re.search(rf"(?<![\w]){re.escape(a)}(?![\w])", clause, re.IGNORECASE)
+               for a in answers if a)
+
+
 def hypothetical(item: Item, source: TemplateSource | Skip, seed: int) -> Draft | Skip:
     """A condition on a changed scene ("If the red square were removed, ...") with the gold
     recomputed by re-running the template's solver on the changed annotations. Changes that
@@ -186,7 +196,8 @@ def hypothetical(item: Item, source: TemplateSource | Skip, seed: int) -> Draft 
         if any(g is None for g in golds) or any(g != golds[0] for g in golds):
             continue  # ambiguous after the change, or depends on which object went
         answers = gold_answers(source.spec, golds[0], item.choices)
-        if answers is None:
+        if answers is None or (item.task in ("open", "numeric")
+                               and _gives_away(clause_zh if lang == "zh" else clause_en, answers)):
             continue
         moved = answers != item.answers
         found.append((not moved, _rank(seed, item.id, key), key, answers, moved,

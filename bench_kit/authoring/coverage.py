@@ -1,5 +1,6 @@
-"""Coverage of an items set: counts by capability x difficulty, template, task, layer and
-the fresh share — what the quotas check and `author coverage` prints."""
+"""Coverage of an items set: counts by capability x difficulty, template, task, layer, the
+fresh share and each template's gold answers — what the quotas check and `author coverage`
+prints."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ from typing import Any
 
 from bench_kit.types import DIFFICULTIES, LAYERS, TASKS, Item
 
+# Tasks whose golds a blind model could learn from their distribution (grounding boxes and
+# checklists are never one repeated value).
+BALANCED_TASKS = ("mc", "yesno", "numeric", "open")
+
 
 def is_fresh(created_at: datetime, fresh_after: datetime | None) -> bool:
     """Whether an item counts as fresh (created strictly after `fresh_after`)."""
@@ -19,6 +24,60 @@ def is_fresh(created_at: datetime, fresh_after: datetime | None) -> bool:
 def batch_of(item: Item) -> str:
     """The batch an item belongs to: its template id, else its whole `source`."""
     return item.source.removeprefix("template:")
+
+
+def gold_of(item: Item) -> str:
+    """The answer a blind guesser would have to hit: the first gold, casefolded and stripped
+    (for mc the letter; the option text is `gold_text`)."""
+    return item.answers[0].strip().casefold() if item.answers else ""
+
+
+@dataclass
+class GoldTally:
+    """The gold answers of one template (batch) and task.
+
+    `golds` counts each item's gold (an mc item with several gold letters, e.g. a negation,
+    spreads one count over them); `expected` is, per mc letter, the count a uniform
+    position would give (1/n per item with n options), so templates whose items have
+    different option counts are judged fairly. `families` are the distinct v0 items (a
+    variant counts with its original): how many independent draws the shares rest on.
+    """
+
+    task: str
+    items: int = 0
+    golds: Counter = field(default_factory=Counter)
+    expected: Counter = field(default_factory=Counter)
+    families: set[str] = field(default_factory=set)
+
+    def add(self, item: Item) -> None:
+        """Count one item's gold."""
+        self.items += 1
+        self.families.add(item.variant_of or item.id)
+        if self.task == "mc" and item.choices:
+            letters = [a for a in item.answers if a in item.choices] or item.answers[:1]
+            for letter in letters:
+                self.golds[letter] += 1 / len(letters)
+            for letter in item.choices:
+                self.expected[letter] += 1 / len(item.choices)
+        else:
+            self.golds[gold_of(item)] += 1
+
+    def majority(self) -> tuple[str, float]:
+        """The most common gold and its share of the items ('' and 0.0 when empty)."""
+        if not self.items:
+            return "", 0.0
+        gold, count = max(sorted(self.golds.items()), key=lambda kv: kv[1])
+        return gold, count / self.items
+
+    def letter_deviation(self) -> tuple[str, float]:
+        """mc: the letter furthest from its uniform share, and the signed distance
+        (observed share - uniform share)."""
+        if not self.items or not self.expected:
+            return "", 0.0
+        letters = sorted(set(self.expected) | set(self.golds))
+        gaps = {k: (self.golds[k] - self.expected[k]) / self.items for k in letters}
+        worst = max(letters, key=lambda k: abs(gaps[k]))
+        return worst, gaps[worst]
 
 
 @dataclass
@@ -34,6 +93,7 @@ class Coverage:
     total: int = 0
     fresh: int = 0
     fresh_after: datetime | None = None
+    gold: dict[tuple[str, str], GoldTally] = field(default_factory=dict)
 
     @classmethod
     def of(cls, items: list[Item], taxonomy: dict[str, str], templates: list[str],
@@ -47,7 +107,12 @@ class Coverage:
             cov.by_task[item.task] += 1
             cov.by_layer[item.layer] += 1
             cov.fresh += is_fresh(item.created_at, fresh_after)
+            if item.task in BALANCED_TASKS:
+                key = (batch_of(item), item.task)
+                cov.gold.setdefault(key, GoldTally(item.task)).add(item)
         cov.templates += sorted(set(cov.by_template) - set(cov.templates))
+        order = {t: k for k, t in enumerate(cov.templates)}
+        cov.gold = dict(sorted(cov.gold.items(), key=lambda kv: (order[kv[0][0]], kv[0][1])))
         cov.total = len(items)
         return cov
 
@@ -77,6 +142,10 @@ class Coverage:
             "fresh_share": round(self.fresh / self.total, 4) if self.total else 0.0,
             "fresh_after": self.fresh_after,
             "missing_capabilities": self.missing_capabilities,
+            "gold": [{"template": t, "task": task, "items": tally.items,
+                      "majority": tally.majority()[0],
+                      "majority_share": round(tally.majority()[1], 4)}
+                     for (t, task), tally in self.gold.items()],
         }
 
 
@@ -90,10 +159,16 @@ def format_coverage(cov: Coverage) -> str:
         lines.append(f"{capability:<{width}}{row}{sum(counts.values()):>8}")
     shares = cov.difficulty_shares()
     lines.append(f"{'share':<{width}}" + "".join(f"{shares[d]:>8.1%}" for d in DIFFICULTIES))
-    lines += ["", f"{'template':<{width}}{'items':>8}{'share':>8}", "-" * (width + 16)]
+    # `top gold`: the share of the template's most common gold (mc: most common letter).
+    tops: dict[str, float] = {}
+    for (name, _), tally in cov.gold.items():
+        tops[name] = max(tops.get(name, 0.0), tally.majority()[1])
+    lines += ["", f"{'template':<{width}}{'items':>8}{'share':>8}{'top gold':>10}",
+              "-" * (width + 26)]
     for name in cov.templates:
         share = cov.by_template[name] / cov.total if cov.total else 0.0
-        lines.append(f"{name:<{width}}{cov.by_template[name]:>8}{share:>8.1%}")
+        top = f"{tops[name]:>10.0%}" if name in tops else ""
+        lines.append(f"{name:<{width}}{cov.by_template[name]:>8}{share:>8.1%}{top}")
     lines.append("")
     lines.append("task:  " + "  ".join(f"{t} {cov.by_task[t]}" for t in TASKS if cov.by_task[t]))
     lines.append("layer: " + "  ".join(f"{layer} {cov.by_layer[layer]}" for layer in LAYERS))

@@ -9,6 +9,7 @@ they carry the answer.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Callable
 
 from bench_kit.authoring.vocab import COLOURS, SHAPES, plural, zh
@@ -118,35 +119,63 @@ FORMAL_PREFIX = {"en": ("Please answer the following question. ",
                         "Kindly answer, based on the image: "),
                  "zh": ("请根据图像回答：", "敬请作答：", "请依据所给图像回答下列问题：")}
 
-# Reference erasure: the first matching rule replaces one explicit reference by a bare
-# demonstrative ("this object" / "这个物体"), so the reader must find the referent alone.
+# Reference erasure: each rule replaces one explicit reference by a demonstrative and says
+# what the demonstrative points at, so the deixis kind can mark it on the image
+# (bench_kit.authoring.deixis): "object" (the one object the phrase names), "exemplar" (one
+# object showing the colour / shape the phrase names), "sign", "bar", "text", "options" (the
+# listed mc options: no mark) or "image" (the whole image: no mark).
 _QUOTED_TEXT = re.compile(r'\bthe text "[^"]*"')
-DEIXIS_EN: list[Rule] = _rules([
+
+
+@dataclass(frozen=True)
+class DeixisRule:
+    """A reference-erasure rule and what its demonstrative points at."""
+
+    pattern: re.Pattern[str]
+    replacement: str
+    referent: str
+
+
+def _deixis(pairs: list[tuple[str, str, str]], flags: int = re.IGNORECASE) -> list[DeixisRule]:
+    return [DeixisRule(re.compile(p, flags), r, k) for p, r, k in pairs]
+
+
+DEIXIS_EN: list[DeixisRule] = _deixis([
     (rf"\bthe (?:(?:small|medium|large) )?(?:{_ALT_COLOUR}) (?:{_ALT_SHAPE}|object|shape)\b",
-     "this object"),
-    (rf"\bthe (?:{_ALT_SHAPE})\b", "this object"),
-    (r"\bthe (?:\w+ )?sign\b", "this sign"),
-    (r"\bthe [A-Z]\w* bar\b", "this bar"),
-    (rf"\bHow many (?:{_ALT_COLOUR}) (?:{_ALT_SHAPES})\b", "How many of these objects"),
-    (rf"\bHow many (?:{_ALT_SHAPES})\b", "How many of these objects"),
-    (rf"\bHow many (?:{_ALT_COLOUR}) shapes\b", "How many shapes of this colour"),
-    (rf"\bthe (?:{_ALT_COLOUR}) shapes\b", "the shapes of this colour"),
-    (rf"\bthe (?:{_ALT_SHAPES})\b", "these objects"),
-    (rf"\bevery (?:{_ALT_SHAPE})\b", "every one of these"),
-    (rf"\bdrawn in (?:{_ALT_COLOUR})\b", "drawn in this colour"),
-    (r"\bwhich object\b", "which of these"),
-    (r"\b(?:in|on) (?:the|this) (?:image|picture|chart)\b", "here"),
-    (r"\bthe chart\b", "this graphic"),
+     "this object", "object"),
+    (rf"\bthe (?:{_ALT_SHAPE})\b", "this object", "object"),
+    (r"\bthe (?:\w+ )?sign\b", "this sign", "sign"),
+    (r"\bthe [A-Z]\w* bar\b", "this bar", "bar"),
+    (rf"\bHow many (?:{_ALT_COLOUR}) (?:{_ALT_SHAPES})\b",
+     "How many objects of this colour and shape", "exemplar"),
+    (rf"\bHow many (?:{_ALT_SHAPES})\b", "How many objects of this shape", "exemplar"),
+    (rf"\bHow many (?:{_ALT_COLOUR}) shapes\b", "How many shapes of this colour", "exemplar"),
+    (rf"\bthe (?:{_ALT_COLOUR}) shapes\b", "the shapes of this colour", "exemplar"),
+    (rf"\bthe (?:{_ALT_SHAPES})\b", "the objects of this shape", "exemplar"),
+    (rf"\bevery (?:{_ALT_SHAPE})\b", "every object of this shape", "exemplar"),
+    (rf"\bdrawn in (?:{_ALT_COLOUR})\b", "drawn in this colour", "exemplar"),
+    (r"\bwhich object\b", "which of these", "options"),
+    (r"\b(?:in|on) (?:the|this) (?:image|picture|chart)\b", "here", "image"),
+    (r"\bthe chart\b", "this graphic", "image"),
 ])
-DEIXIS_ZH: list[Rule] = _rules([
-    (rf"几个(?:{_ALT_COLOUR_ZH})的(?:{_ALT_SHAPE_ZH})", "几个这种物体"),
-    (rf"(?:{_ALT_COLOUR_ZH})的(?:{_ALT_SHAPE_ZH})", "这个物体"),
-    (rf"(?:{_ALT_COLOUR_ZH})的图形", "这种颜色的图形"),
-    (rf"图中的(?:{_ALT_SHAPE_ZH})", "这个物体"),
-    ("牌子上", "这上面"),
-    ("图表中", "这里"),
-    ("图中", "这里"),
+DEIXIS_ZH: list[DeixisRule] = _deixis([
+    (rf"几个(?:{_ALT_COLOUR_ZH})的(?:{_ALT_SHAPE_ZH})", "几个这种颜色、这种形状的物体", "exemplar"),
+    (rf"(?:{_ALT_COLOUR_ZH})的(?:{_ALT_SHAPE_ZH})", "这个物体", "object"),
+    (rf"(?:{_ALT_COLOUR_ZH})的图形", "这种颜色的图形", "exemplar"),
+    (rf"图中的(?:{_ALT_SHAPE_ZH})", "这个物体", "object"),
+    ("牌子上", "这上面", "sign"),
+    ("图表中", "这里", "image"),
+    ("图中", "这里", "image"),
 ], flags=0)
+
+
+@dataclass(frozen=True)
+class DeixisRewrite:
+    """One reference erased: the new question, the erased phrase and its referent kind."""
+
+    question: str
+    erased: str
+    referent: str
 
 
 def _match_case(matched: str, replacement: str) -> str:
@@ -216,13 +245,36 @@ def register_rewrite(question: str, style: str, pick: int) -> str:
     return prefix + body
 
 
-def deixis_rewrite(question: str) -> str:
-    """The question with one explicit reference replaced by "this object" / "这个物体"."""
+def deixis_rewrites(question: str) -> list[DeixisRewrite]:
+    """Every single-reference erasure of the question, one per matching rule, in rule order
+    (the deixis kind uses the first whose referent can be shown)."""
+    out: list[DeixisRewrite] = []
     if is_chinese(question):
-        return apply_rules(question, DEIXIS_ZH, first_only=True)
-    if _QUOTED_TEXT.search(question):
-        return _QUOTED_TEXT.sub("this text", question, count=1)
-    return _upper_first(apply_rules(question, DEIXIS_EN, first_only=True))
+        rules, fix = DEIXIS_ZH, (lambda text: text)
+    else:
+        rules, fix = DEIXIS_EN, _upper_first
+        quoted = _QUOTED_TEXT.search(question)
+        if quoted:
+            out.append(DeixisRewrite(_QUOTED_TEXT.sub("this text", question, count=1),
+                                     quoted.group(0), "text"))
+    for rule in rules:
+        parts = _QUOTED.split(question)
+        for k in range(0, len(parts), 2):
+            match = rule.pattern.search(parts[k])
+            if match:
+                parts[k] = (parts[k][:match.start()]
+                            + _match_case(match.group(0), rule.replacement)
+                            + parts[k][match.end():])
+                out.append(DeixisRewrite(fix("".join(parts)), match.group(0), rule.referent))
+                break
+    return out
+
+
+def deixis_rewrite(question: str) -> str:
+    """The question with its first explicit reference replaced by a demonstrative ("this
+    object" / "这个物体"); the input when nothing matches."""
+    found = deixis_rewrites(question)
+    return found[0].question if found else question
 
 
 def condition_prefix(question: str, clause: str) -> str:

@@ -1,5 +1,5 @@
 """The optional LLM paraphraser of `bench-kit author variants` (params
-`variants.paraphraser: <model name under eval.models>`), through any configured adapter.
+`variants.paraphraser: <a model name under models:>`), through any configured adapter.
 
 The prompt gives the gold answer and asks for a rewrite that keeps it; a rewrite that drops
 a number, a quoted text or a vocabulary name of the original is refused before the gate.
@@ -69,7 +69,7 @@ def check_rewrite(item: Item, reply: str) -> str | Skip:
 
 def llm_paraphraser(params: dict[str, Any], name: str, source: str = "params.yaml",
                     ) -> Callable[[list[Item]], dict[str, "str | Skip"]]:
-    """A function mapping items to checked rewrites from model `name` (eval.models.<name>).
+    """A function mapping items to checked rewrites from model `name` (models.<name>).
 
     Calls go through the one model-call loop (bench_kit.models.batch): cached in the call
     cache (`eval.cache`, key space `paraphrase`), so a re-run asks nothing twice, and

@@ -1,4 +1,4 @@
-"""Review sampling (DOMAIN §5.4: review >= 5% of every generated batch).
+"""Review sampling (docs/AUTHORING.md#4-review-sampling: review >= 5% of every generated batch).
 
 `sample_review` draws a stratified sample per batch (an item's `source`: template:<id>,
 rewrite:<rule>, import:<format>, human) into a review sheet (CSV) and a self-contained HTML
@@ -23,6 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.exclusions import write_exclusion_list
 from bench_kit.errors import InputError
 from bench_kit.io import read_jsonl, resolve_image, write_jsonl, write_text
 from bench_kit.items import read_items
@@ -32,7 +34,7 @@ VERDICTS = ("fluency", "difficulty_ok", "answer_ok")
 SHEET_COLUMNS = ("batch", "id", "capability", "difficulty", "task", "question", "choices",
                  "gold", "image", *VERDICTS, "comment")
 HISTORY_NAME = "review_history.jsonl"
-REJECTED_NAME = "review_rejected.txt"
+REJECTED_NAME = paths.REVIEW_REJECTED
 _YES = {"y", "yes", "ok", "1", "true", "pass", "good", "✓"}
 _NO = {"n", "no", "0", "false", "fail", "bad", "✗"}
 
@@ -274,7 +276,7 @@ def apply_review(sheet_path: str | Path, items_path: str | Path, params: ReviewP
                       if b in latest and latest[b]["decision"] == "rejected")
     rejected_path = items_path.parent / REJECTED_NAME
     # one id a line, then a tab and the reason (the format `bench-kit split` reads)
-    write_text(rejected_path, "".join(
+    write_exclusion_list(rejected_path, (
         f"{i}\treview batch {batch_of[i]} rejected ({latest[batch_of[i]]['failed']}/"
-        f"{latest[batch_of[i]]['reviewed']} failed)\n" for i in rejected))
+        f"{latest[batch_of[i]]['reviewed']} failed)" for i in rejected))
     return ReviewOutcome(decisions, history, rejected_path, len(rejected), applied)

@@ -11,7 +11,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -31,6 +31,12 @@ from bench_kit.params import load_params, section
 SceneKind = Literal["shapes", "sign", "chart"]
 SCENE_KINDS: tuple[str, ...] = ("shapes", "sign", "chart")
 _SCENE_FILE = re.compile(r"^s\d{4,}\.png$")
+_SCENE_NUMBER = re.compile(r"^s(\d+)$")
+# Scene parameters that questions count, so no count is a safe blind guess: every
+# consecutive block of scenes of a kind takes each value once (docs/AUTHORING.md, gold balance).
+OBJECT_COUNTS = (2, 3, 4, 5, 6, 7)
+SHAPE_KINDS = (1, 2, 3, 4)
+BAR_COUNTS = (3, 4, 5)
 
 
 class SceneParams(BaseModel):
@@ -131,14 +137,38 @@ def _scale(params: SceneParams) -> float:
     return min(params.width, params.height) / 360
 
 
+def stratified(seed: int, name: str, index: int, values: Sequence[int]) -> int:
+    """The value of `values` for the `index`-th scene of a kind: each consecutive block of
+    len(values) scenes takes every value once, in an order shuffled by (seed, name, block)."""
+    block, position = divmod(index, len(values))
+    order = list(values)
+    random.Random(f"{seed}:{name}:{block}").shuffle(order)
+    return order[position]
+
+
+def kind_index(params: SceneParams, scene_id: str, kind: str) -> int:
+    """0-based position of a scene among the scenes of its kind in `scene_plan` (a stable
+    hash of the id for ids that plan does not make)."""
+    match = _SCENE_NUMBER.match(scene_id)
+    if match is None:
+        return int.from_bytes(scene_id.encode()[:4].ljust(4, b"\0"), "big")
+    offset = {"shapes": 0, "sign": params.n_shapes,
+              "chart": params.n_shapes + params.n_signs}[kind]
+    return max(int(match.group(1)) - 1 - offset, 0)
+
+
 def _add_shapes(image, rng: random.Random, params: SceneParams, n: int, taken: list[sd.Box],
                 colours: list[str], shapes: list[str], sizes: list[str],
-                start: int = 1) -> list[ObjectAnn]:
+                start: int = 1, every_shape: bool = False) -> list[ObjectAnn]:
+    """Draw up to `n` shapes (fewer when no free slot is left); with `every_shape` the first
+    len(shapes) of them take each palette shape once, so the scene shows all its kinds."""
     objects: list[ObjectAnn] = []
     scale = _scale(params)
     margin, gap = round(10 * scale), round(12 * scale)
-    for _ in range(n):
+    for k in range(n):
         shape, colour, size = rng.choice(shapes), rng.choice(colours), rng.choice(sizes)
+        if every_shape and k < len(shapes):
+            shape = shapes[k]
         low, high = SIZES[size][0]
         d = round(rng.randint(low, high) * scale)
         slot = sd.place(rng, sd.points_extent(sd.shape_points(shape, d)), params.width,
@@ -152,19 +182,22 @@ def _add_shapes(image, rng: random.Random, params: SceneParams, n: int, taken: l
     return objects
 
 
-def _shape_scene(rng: random.Random, params: SceneParams) -> dict:
+def _shape_scene(rng: random.Random, params: SceneParams, index: int) -> dict:
     image, background = sd.make_background(rng, params.width, params.height)
     # A few colours and kinds per scene, so repeats (>= 2 of one colour or kind) are common
-    # and some palette entries stay absent (material for POPE-style questions).
+    # and some palette entries stay absent (material for POPE-style questions). The object
+    # count and the number of kinds are stratified over the scenes, so counting questions
+    # have no dominant answer.
     colours = rng.sample(sorted(COLOURS), rng.choice((2, 3, 3, 4)))
-    shapes = rng.sample(sorted(SHAPES), rng.choice((2, 3, 3, 4)))
-    objects = _add_shapes(image, rng, params, rng.randint(2, 7), [], colours, shapes,
-                          sorted(SIZES))
+    shapes = rng.sample(sorted(SHAPES), stratified(params.seed, "kinds", index, SHAPE_KINDS))
+    n = stratified(params.seed, "objects", index, OBJECT_COUNTS)
+    objects = _add_shapes(image, rng, params, n, [], colours, shapes, sorted(SIZES),
+                          every_shape=True)
     return {"image": image, "background": background, "objects": objects, "texts": [],
             "chart": None}
 
 
-def _sign_scene(rng: random.Random, params: SceneParams) -> dict:
+def _sign_scene(rng: random.Random, params: SceneParams, index: int) -> dict:
     image, background = sd.make_background(rng, params.width, params.height,
                                            kinds=("plain", "gradient", "grid"))
     scale = _scale(params)
@@ -196,11 +229,12 @@ def _sign_scene(rng: random.Random, params: SceneParams) -> dict:
             "chart": None}
 
 
-def _chart_scene(rng: random.Random, params: SceneParams) -> dict:
+def _chart_scene(rng: random.Random, params: SceneParams, index: int) -> dict:
     image, background = sd.make_background(rng, params.width, params.height, kinds=("plain",))
-    title = rng.choice(sorted(CHART_THEMES))
+    themes = sorted(CHART_THEMES)
+    title = themes[stratified(params.seed, "theme", index, range(len(themes)))]
     pool, ordered, (low, high) = CHART_THEMES[title]
-    n = rng.randint(3, min(5, len(pool)))
+    n = min(stratified(params.seed, "bars", index, BAR_COUNTS), len(pool))
     if ordered:
         first = rng.randint(0, len(pool) - n)
         labels = list(pool[first:first + n])
@@ -230,7 +264,7 @@ def scene_plan(params: SceneParams) -> list[tuple[str, str]]:
 def build_scene(params: SceneParams, scene_id: str, kind: str) -> tuple[SceneAnn, bytes]:
     """Draw one scene; return its annotation and PNG bytes (a pure function of params)."""
     rng = random.Random(f"{params.seed}:{scene_id}:{kind}")
-    drawn = _BUILDERS[kind](rng, params)
+    drawn = _BUILDERS[kind](rng, params, kind_index(params, scene_id, kind))
     buffer = io.BytesIO()
     drawn["image"].save(buffer, format="PNG", optimize=False)
     ann = SceneAnn(scene=scene_id, image=f"images/{scene_id}.png", kind=kind,

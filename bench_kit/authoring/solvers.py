@@ -175,9 +175,14 @@ def count_after_removal(scene: SceneAnn, colour: str | None = None,
 
 @SOLVERS.register("more_than")
 def more_than(scene: SceneAnn, a_colour: str | None = None, a_shape: str | None = None,
-              b_colour: str | None = None, b_shape: str | None = None) -> bool:
-    """Whether there are strictly more A objects than B objects."""
-    return len(matching(scene, a_colour, a_shape)) > len(matching(scene, b_colour, b_shape))
+              b_colour: str | None = None, b_shape: str | None = None,
+              min_gap: int = 0) -> bool | None:
+    """Whether there are strictly more A objects than B objects; None when the counts differ
+    by less than `min_gap` (1 leaves out ties, so asking both ways gives one yes, one no)."""
+    first, second = len(matching(scene, a_colour, a_shape)), len(matching(scene, b_colour, b_shape))
+    if abs(first - second) < min_gap:
+        return None
+    return first > second
 
 
 @SOLVERS.register("most_common_colour")

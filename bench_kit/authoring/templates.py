@@ -244,10 +244,13 @@ def _unit(seed: int, *parts: str) -> float:
 
 @dataclass
 class FillState:
-    """Per-template tallies across scenes, so answers and gold letters stay balanced."""
+    """Per-template tallies across scenes, so answers and gold letters stay balanced:
+    `positions` counts the gold's option index, `expected` what uniform positions would
+    have given (1/n per item with n options)."""
 
     answers: Counter = field(default_factory=Counter)
     positions: Counter = field(default_factory=Counter)
+    expected: Counter = field(default_factory=Counter)
 
 
 def _answer_fields(spec: TemplateSpec, scene: SceneAnn, gold: Any, rng: random.Random,
@@ -278,11 +281,14 @@ def _answer_fields(spec: TemplateSpec, scene: SceneAnn, gold: Any, rng: random.R
     if not pool:
         return None
     options = rng.sample(pool, min(spec.choices.n - 1, len(pool)))
-    # The gold goes to the letter this template has used least (ties broken at random),
-    # so no letter is a better blind guess than another.
+    # The gold goes to the letter furthest behind its uniform share in this template (ties
+    # broken at random), so no letter is a better blind guess than another even when the
+    # items have different numbers of options.
     slots = list(range(len(options) + 1))
+    for k in slots:
+        state.expected[k] += 1 / len(slots)
     rng.shuffle(slots)
-    position = min(slots, key=lambda k: state.positions[k])
+    position = min(slots, key=lambda k: state.positions[k] - state.expected[k])
     state.positions[position] += 1
     options.insert(position, gold)
     letters = LETTERS[:len(options)]

@@ -1,4 +1,4 @@
-"""`bench-kit author variants`: parallel variant families of every v0 item (DOMAIN §5.4).
+"""`bench-kit author variants`: parallel variant families of every v0 item (docs/AUTHORING.md#2-variant-families).
 
 Kinds (fixed variant numbers, so ids stay stable when a kind is switched off): v1 synonym,
 v2 negation, v3 hypothetical, v4 deixis (reference erasure, marked intentionally harder),
@@ -18,9 +18,11 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bench_kit.authoring import counterfactual as cf
+from bench_kit.authoring.answerability import AnswerabilityOracle, format_rates
+from bench_kit.authoring.audit_gate import audit_flags, reject_row
+from bench_kit.authoring.deixis import DeixisSettings, deixis_variant
 from bench_kit.authoring.gate import GateResult, GateThresholds, judge, score_pairs
 from bench_kit.authoring.lexicon import (
-    deixis_rewrite,
     register_rewrite,
     synonym_rewrite,
 )
@@ -31,6 +33,7 @@ from bench_kit.authoring.templates import (
     load_taxonomy,
     load_templates,
 )
+from bench_kit.authoring.visual_prompt import MarkStyle
 from bench_kit.errors import InputError
 from bench_kit.io import write_jsonl
 from bench_kit.items import read_items
@@ -40,6 +43,17 @@ from bench_kit.types import Item
 
 KIND_NUMBERS = {"synonym": 1, "negation": 2, "hypothetical": 3, "deixis": 4, "register": 5,
                 "paraphrase": 6}
+# The part of the question each kind rewrites (recorded as `meta.variant.rewrites`); the gold
+# of every template variant is re-derived for the rewritten question by the answerability
+# oracle (bench_kit.authoring.answerability), or the variant is rejected.
+KIND_REWRITES = {
+    "synonym": "wording: vocabulary-preserving synonyms; the query is unchanged",
+    "negation": "the asked relation: negated (gold recomputed: yes/no flipped, mc complement)",
+    "hypothetical": "the scene: a stated change (gold recomputed on the changed annotations)",
+    "deixis": "one reference: replaced by a demonstrative, its referent marked on the image",
+    "register": "tone and framing: colloquial or formal; the query is unchanged",
+    "paraphrase": "wording, by an LLM asked to keep the gold (not re-derived: free wording)",
+}
 
 
 class VariantParams(BaseModel):
@@ -50,10 +64,11 @@ class VariantParams(BaseModel):
     seed: int = 5
     kinds: list[str] = Field(default_factory=lambda: ["synonym", "negation", "hypothetical",
                                                       "deixis", "register"])
-    paraphraser: str | None = None   # a model name under eval.models, or null
+    paraphraser: str | None = None   # a model name under `models:`, or null
     min_kinds: int = Field(4, ge=0)  # accepted kinds each v0 item should get (reported)
     gate: GateThresholds = Field(default_factory=GateThresholds)
     gate_by_kind: dict[str, GateThresholds] = Field(default_factory=dict)
+    visual_prompt: MarkStyle = Field(default_factory=MarkStyle)   # deixis marks
 
     @field_validator("kinds")
     @classmethod
@@ -78,6 +93,8 @@ class Context:
     scenes: dict[str, SceneAnn]
     seed: int
     sources: dict[str, cf.TemplateSource | cf.Skip] = field(default_factory=dict)
+    root: Path | None = None          # the items' folder (marked images are written there)
+    style: MarkStyle = field(default_factory=MarkStyle)
 
     def source(self, item: Item) -> cf.TemplateSource | cf.Skip:
         """The item's template source (computed once per item)."""
@@ -105,8 +122,14 @@ def _text_rule(rewrite: Callable[[str], str], why: str, **meta: Any) -> VariantR
 
 
 VARIANT_KINDS.register("synonym")(_text_rule(synonym_rewrite, "no lexicon entry matches"))
-VARIANT_KINDS.register("deixis")(_text_rule(deixis_rewrite, "no explicit reference to erase",
-                                            intentionally_harder=True))
+
+
+@VARIANT_KINDS.register("deixis")
+def _deixis(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
+    source = ctx.source(item)
+    scene = ctx.scenes.get(item.group or "")
+    solver = source.spec.gold.solver if isinstance(source, cf.TemplateSource) else None
+    return deixis_variant(item, scene, solver, DeixisSettings(ctx.root, ctx.style))
 
 
 @VARIANT_KINDS.register("register")
@@ -137,6 +160,8 @@ class VariantSummary:
     proposed: Counter = field(default_factory=Counter)
     accepted: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
+    flagged: Counter = field(default_factory=Counter)
+    answerability: list[dict[str, Any]] = field(default_factory=list)
     kinds_per_item: Counter = field(default_factory=Counter)
     min_kinds: int = 4
 
@@ -155,11 +180,14 @@ class VariantSummary:
 
 
 def _variant_item(item: Item, kind: str, draft: cf.Draft, result: GateResult) -> Item:
-    meta = {**item.meta, "variant": {"rule": kind, **draft.meta,
-                                     "similarity": result.similarity,
+    meta = {**item.meta, "variant": {"rule": kind, "rewrites": KIND_REWRITES[kind],
+                                     **draft.meta, "similarity": result.similarity,
                                      "edit_ratio": result.edit_ratio}}
+    if draft.meta.get("visual_prompt"):
+        meta["visual_prompt"] = draft.meta["visual_prompt"]
     number = KIND_NUMBERS[kind]
     row = {**item.model_dump(), "id": f"{item.id}.v{number}", "question": draft.question,
+           "image": draft.image or item.image,
            "answers": draft.answers, "choices": draft.choices, "variant": f"v{number}",
            "variant_of": item.id, "variant_kind": kind, "meta": meta}
     return Item.model_validate(row)
@@ -167,10 +195,15 @@ def _variant_item(item: Item, kind: str, draft: cf.Draft, result: GateResult) ->
 
 def build_variants(items: list[Item], ctx: Context, params: VariantParams,
                    paraphrase: Callable[[list[Item]], dict[str, str | cf.Skip]] | None = None,
+                   oracle: AnswerabilityOracle | None = None,
+                   audit: Callable[[list[Item]], dict[str, list[Any]]] | None = None,
                    ) -> tuple[list[Item], list[dict[str, Any]], VariantSummary]:
     """Variants of every v0 item, gated; returns (items in family order, reject rows, tally).
 
     `paraphrase`, when given, maps v0 items to {id: LLM rewrite of the question, or Skip}.
+    `oracle`, when given, rejects a variant the round-trip answerability check cannot
+    answer with its stored gold (stage "answerability"); `audit` maps variants to the data
+    audit's warn/error findings, and a flagged variant is rejected (stage "audit").
     """
     bases = [item for item in items if item.variant == "v0"]
     proposals: list[tuple[Item, str, cf.Draft]] = []
@@ -199,13 +232,35 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
         summary.proposed[kind] += 1
         result = judge(similarity, ratio, params.limits(kind))
         if result.accepted:
+            variant = _variant_item(item, kind, draft, result)
+            # An LLM paraphrase is free wording the oracle's grammar cannot read: unchecked.
+            verdict = (oracle.judge(variant) if oracle is not None and kind != "paraphrase"
+                       else None)
+            if verdict is not None and not verdict.ok:
+                rejects.append({"id": variant.id, "variant_of": item.id, "variant_kind": kind,
+                                "stage": "answerability", "reason": verdict.reason,
+                                "original": item.question, "question": draft.question,
+                                "similarity": result.similarity,
+                                "edit_ratio": result.edit_ratio})
+                continue
             summary.accepted[kind] += 1
-            families[item.id].append(_variant_item(item, kind, draft, result))
+            families[item.id].append(variant)
         else:
             rejects.append({"id": f"{item.id}.v{KIND_NUMBERS[kind]}", "variant_of": item.id,
                             "variant_kind": kind, "stage": "gate", "reason": result.reason,
                             "original": item.question, "question": draft.question,
                             "similarity": result.similarity, "edit_ratio": result.edit_ratio})
+    flags = audit([v for fam in families.values() for v in fam]) if audit else {}
+    for base_id, family in families.items():
+        kept = []
+        for variant in family:
+            if variant.id in flags:
+                summary.accepted[variant.variant_kind] -= 1
+                summary.flagged[variant.variant_kind] += 1
+                rejects.append(reject_row(variant, flags[variant.id]))
+            else:
+                kept.append(variant)
+        families[base_id] = kept
     out: list[Item] = []
     for item in items:
         out.append(item)
@@ -224,11 +279,15 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
 
 def run_variants(params_path: str | Path, items_path: str | Path, out: str | Path,
                  rejects_path: str | Path, annotations: str | Path | None = None,
-                 templates: str | Path | None = None) -> VariantSummary:
+                 templates: str | Path | None = None,
+                 keep_flagged: bool = False) -> VariantSummary:
     """Read v0 items (+ annotations and templates, for the kinds that recompute golds), build
     and gate the variant families, write items and rejects atomically.
 
-    Without annotations, negation and hypothetical variants are skipped (stated per item).
+    Without annotations, negation and hypothetical variants are skipped (stated per item)
+    and deixis marks nothing. With annotations every template variant must pass the
+    round-trip answerability oracle; every variant must pass the audit's ambiguity and
+    label checks unless `keep_flagged`.
     """
     params = load_params(params_path)
     source = str(params_path)
@@ -246,8 +305,19 @@ def run_variants(params_path: str | Path, items_path: str | Path, out: str | Pat
         from bench_kit.authoring.paraphrase import llm_paraphraser
 
         paraphrase = llm_paraphraser(params, settings.paraphraser, source=source)
-    ctx = Context(specs=specs, scenes=scenes, seed=settings.seed)
-    out_items, rejects, summary = build_variants(items, ctx, settings, paraphrase)
+    ctx = Context(specs=specs, scenes=scenes, seed=settings.seed, root=Path(out).parent,
+                  style=settings.visual_prompt)
+    oracle = AnswerabilityOracle(specs, scenes) if scenes else None
+    root = Path(out).parent
+    (root / settings.visual_prompt.folder).mkdir(parents=True, exist_ok=True)  # a stage output
+
+    def audit(variants: list[Item]) -> dict[str, list[Any]]:
+        return audit_flags(variants, params, root, source=source)
+
+    out_items, rejects, summary = build_variants(items, ctx, settings, paraphrase, oracle,
+                                                 None if keep_flagged else audit)
+    if oracle is not None:
+        summary.answerability = oracle.rates()
     write_jsonl(out, out_items)
     write_jsonl(rejects_path, rejects)
     summary.out_path, summary.rejects_path = Path(out), Path(rejects_path)
@@ -266,4 +336,9 @@ def format_variant_summary(summary: VariantSummary) -> str:
     lines.append(f"accepted kinds per v0 item -> items: {sizes}")
     lines.append(f"v0 items with fewer than {summary.min_kinds} kinds: {summary.short_items} "
                  f"of {summary.n_base}")
+    if summary.flagged:
+        lines.append("rejected by the audit gate: " + "  ".join(
+            f"{k}: {n}" for k, n in sorted(summary.flagged.items())))
+    if summary.answerability:
+        lines.append(format_rates(summary.answerability))
     return "\n".join(lines)

@@ -6,6 +6,8 @@ library errors (BenchKitError) become one-line messages with exit code 1 (2 for 
 
 from __future__ import annotations
 
+import warnings
+
 import click
 
 from bench_kit import __version__
@@ -20,6 +22,20 @@ from bench_kit.cli.models import models
 from bench_kit.cli.report import report
 from bench_kit.cli.split import split
 from bench_kit.cli.validate import validate
+from bench_kit.errors import BenchKitWarning
+
+_show_warning = warnings.showwarning
+
+
+def _one_line_notice(message, category, filename, lineno, file=None, line=None) -> None:
+    """Library notices (BenchKitWarning) as one `warning: ...` line on stderr."""
+    if issubclass(category, BenchKitWarning):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
+warnings.showwarning = _one_line_notice
 
 
 @click.group(cls=BenchKitGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -38,7 +38,11 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
     """Run the data checks on an items file; write findings.jsonl and summary.json.
 
     Thresholds and switched-off checks come from the `audit:` section of params.yaml
-    (`bench-kit audit list-checks` shows every check).
+    (defaults when there is no ./params.yaml; `bench-kit audit list-checks` shows every
+    check). A dirty file is audited, not refused: each line that fails validation becomes
+    a finding (`schema.*`, `label.gold_not_in_choices`, `label.empty_answers`) naming its
+    line, and every other item is audited. Severity: error = a defect to fix, warn = likely
+    defect to review, info = a hint (not counted as flagged).
 
     \b
     Example:
@@ -60,8 +64,12 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
                         splits_dir=splits_dir, references=references,
                         reference_images=reference_images, progress=progress)
     summary = result.summary
-    info(f"audit: {summary['items']} items, {summary['findings']} findings "
-         f"({summary['flagged_items']} items flagged) -> {out_dir}")
+    invalid = summary.get("invalid_lines", 0)
+    info(f"audit: {summary['items']} items, {summary['findings']} findings; flagged (warn or "
+         f"error): {summary['flagged_items']} items; info only: "
+         f"{summary.get('info_only_items', 0)} items"
+         + (f"; {invalid} invalid lines reported as findings and left out of the other checks"
+            if invalid else "") + f" -> {out_dir}")
 
 
 @audit.command("list-checks")

@@ -63,6 +63,11 @@ _format_option = click.option(
     help="Coverage as text tables (stderr) or one JSON object (stdout).")
 
 
+_keep_flagged_option = click.option(
+    "--keep-flagged", is_flag=True,
+    help="Write items the audit's ambiguity/label checks flag (warn+) instead of rejecting them.")
+
+
 @author.command("generate")
 @params_option
 @click.option("--annotations", default="datasets/demo/annotations.jsonl", show_default=True,
@@ -73,27 +78,42 @@ _format_option = click.option(
               type=click.Path(dir_okay=False),
               help="Items file to write (keep it next to the annotations: image paths are "
                    "relative to that folder).")
+@click.option("--rejects", "rejects_path", default=None, type=click.Path(dir_okay=False),
+              help="Items the answerability oracle or the audit rejected, with the reason "
+                   "[default: generate_rejects.jsonl next to --out].")
+@_keep_flagged_option
 @_strict_option
 @_format_option
 def generate(params_path: str, annotations: str, templates: str | None, out_path: str,
-             strict: bool, fmt: str) -> None:
+             rejects_path: str | None, keep_flagged: bool, strict: bool, fmt: str) -> None:
     """Fill the question templates from the scene annotations and write items.
 
     Prints a coverage table (capability x difficulty, per template, per task and layer,
     fresh items) and checks the quotas of params `generate.quotas` (max share per template,
     difficulty mix, items per capability, fresh share): each broken quota is a warning line;
     with --strict the items are still written but the exit code is 1. A bad template stops
-    with a one-line error naming it; nothing is written.
+    with a one-line error naming it; nothing is written. Every item must be answerable as
+    written (the round-trip oracle of docs/AUTHORING.md) and pass the data audit's
+    ambiguity and label checks (unless --keep-flagged); the others go to --rejects.
 
     \b
     Example:
       bench-kit author generate --templates datasets/demo/templates.yaml \\
           --out datasets/demo/items.v0.jsonl --strict
     """
+    from pathlib import Path
+
     from bench_kit.authoring.generate import run_generate
 
-    _render_coverage(run_generate(params_path, annotations, templates, out_path), fmt, strict,
-                     "wrote")
+    rejects = rejects_path or str(Path(out_path).parent / "generate_rejects.jsonl")
+    summary = run_generate(params_path, annotations, templates, out_path, rejects, keep_flagged)
+    if summary.answerability and fmt == "text":
+        from bench_kit.authoring.answerability import format_rates
+
+        info(format_rates(summary.answerability))
+    if summary.rejected:
+        info(f"rejected {summary.rejected} item(s) (answerability / audit gate) to {rejects}")
+    _render_coverage(summary, fmt, strict, "wrote")
 
 
 @author.command("coverage")
@@ -128,15 +148,21 @@ def coverage(params_path: str, items_path: str, strict: bool, fmt: str) -> None:
               help="Gate rejects and skips [default: variant_rejects.jsonl next to --out].")
 @click.option("--strict", is_flag=True,
               help="Exit 1 when a v0 item gets fewer than params variants.min_kinds kinds.")
+@_keep_flagged_option
 def variants(params_path: str, items_path: str, annotations: str | None, templates: str | None,
-             out_path: str, rejects_path: str | None, strict: bool) -> None:
+             out_path: str, rejects_path: str | None, strict: bool, keep_flagged: bool) -> None:
     """Create parallel variants of each v0 item, gated for meaning and rewriting.
 
     Kinds (params `variants.kinds`): synonym, negation, hypothetical, deixis, register; plus
-    paraphrase when `variants.paraphraser` names a model of eval.models. Variant ids are
+    paraphrase when `variants.paraphraser` names a model of `models:`. Variant ids are
     `<v0 id>.v<k>` with `variant_of` set. A variant enters --out only if its embedding
     similarity to the original and its token edit ratio reach the gate thresholds; the others,
-    and kinds that do not apply to an item (with the reason), go to --rejects.
+    and kinds that do not apply to an item (with the reason), go to --rejects. Deixis
+    variants that erase a reference to an object, sign, bar or text get a copy of the image
+    with the referent marked (folder params variants.visual_prompt.folder next to --out).
+    With --annotations every template variant must be answerable as written with its gold
+    (round-trip oracle); every variant must pass the audit's ambiguity and label checks
+    unless --keep-flagged.
 
     \b
     Example:
@@ -148,7 +174,8 @@ def variants(params_path: str, items_path: str, annotations: str | None, templat
     from bench_kit.authoring.variants import format_variant_summary, run_variants
 
     rejects = rejects_path or str(Path(out_path).parent / "variant_rejects.jsonl")
-    summary = run_variants(params_path, items_path, out_path, rejects, annotations, templates)
+    summary = run_variants(params_path, items_path, out_path, rejects, annotations, templates,
+                           keep_flagged=keep_flagged)
     info(format_variant_summary(summary))
     info(f"wrote {summary.n_items} items ({summary.n_base} v0) to {summary.out_path}; "
          f"rejects and skips to {summary.rejects_path}")

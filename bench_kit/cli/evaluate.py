@@ -58,7 +58,7 @@ class _ProgressLine:
 @click.option("--root", default=None, type=click.Path(file_okay=False),
               help="Benchmark root that image paths are relative to [default: the items "
                    "file's folder, or its parent for a file in splits/].")
-@click.option("--model", required=True, help="Model name under eval.models in params.yaml.")
+@click.option("--model", required=True, help="Model name under `models:` in params.yaml.")
 @click.option("--mode", default="image", show_default=True,
               type=click.Choice(["image", "no_image", "blank_image"]),
               help="Show the image, no image (question only), or a mid-grey image of the "
@@ -215,15 +215,22 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
 
     if (results_dir is None) == (predictions_path is None):
         raise UsageError("give exactly one of --results DIR and --predictions FILE")
-    settings = section(load_params(params_path), "score", ScoreSettings, source=params_path)
+    from bench_kit.models.config import model_box_format
+    from bench_kit.stats.intervals import ReportAlpha
+
+    params = load_params(params_path)
+    settings = section(params, "score", ScoreSettings, source=params_path)
+    box_format = model_box_format(params, model, params_path)
+    alpha = section(params, "report", ReportAlpha, source=params_path).alpha
     if predictions_path is not None:
         run = score_predictions(items_path, predictions_path, out_dir, metrics_path,
                                 model=model, mode=mode, root=root, settings=settings,
-                                plots_path=plots_path, judgements=judgements_path)
+                                plots_path=plots_path, judgements=judgements_path,
+                                box_format=box_format, alpha=alpha)
     else:
         run = score_model(items_path, results_dir, out_dir, metrics_path, model=model,
                           root=root, settings=settings, plots_path=plots_path,
-                          judgements=judgements_path)
+                          judgements=judgements_path, box_format=box_format, alpha=alpha)
     if fmt == "json":
         click.echo(json.dumps(summary_dict(run.metrics, str(run.metrics_path)), indent=2,
                               sort_keys=True))
@@ -239,7 +246,7 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
                    "with `id` and `response` rows).")
 @click.option("--model", required=True, help="Name of the model under test (for the rows).")
 @click.option("--judge", "judge", default=None,
-              help="Judge model under eval.models [default: judge.model from params].")
+              help="Judge model under `models:` [default: judge.model from params].")
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
               help="Verdict rows JSONL to write.")
 @click.option("--metrics", "metrics_path", default=None, type=click.Path(dir_okay=False),

@@ -11,7 +11,7 @@ COLUMNS = ("name", "adapter", "model", "enabled", "api_key_env", "key")
 
 @click.group("models", cls=BenchKitGroup)
 def models() -> None:
-    """Inspect the models configured under eval.models."""
+    """Inspect the models configured under `models:` in params.yaml."""
 
 
 @models.command("list")

@@ -21,7 +21,8 @@ def split(items_path: str, out_dir: str, params_path: str) -> None:
     (params `split.method`: threshold = adding items never moves one; ranked = exact
     shares per stratum). With `split.apply_exclusions`, ids listed in
     `split.exclude_files` (quarantine, rejected review batches) are left out; the
-    manifest lists them with the reason.
+    manifest lists them with the reason. A missing list is created empty, so the DVC
+    stage can depend on it.
 
     \b
     Example:
@@ -35,6 +36,9 @@ def split(items_path: str, out_dir: str, params_path: str) -> None:
     counts = ", ".join(f"{name} {n}" for name, n in summary["counts"].items())
     info(f"split: {counts} -> {out_dir}")
     excluded = summary["excluded"]
+    for path in excluded["created"]:
+        info(f"exclude list {path}: not found, created empty (list it in the split stage's "
+             "deps in dvc.yaml)")
     for entry in excluded["files"]:
         state = f"{entry['ids']} ids" if entry["found"] else "not found (nothing excluded)"
         info(f"exclude list {entry['path']}: {state}")

@@ -16,34 +16,12 @@ part of every embedding cache key and of every finding that quotes a cosine.
 from __future__ import annotations
 
 import functools
-from typing import Any, Literal, Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from bench_kit.embed.settings import EmbedSettings
 from bench_kit.registry import Registry
 
 LOCAL_MODEL = "all-MiniLM-L6-v2"
-
-
-class EmbedSettings(BaseModel):
-    """The `embed:` section of params.yaml (every key optional)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    backend: str = "local"
-    local_runtime: Literal["torch", "onnx"] = "torch"
-    onnx_int8: bool = False
-    model: str | None = None
-    base_url: str | list[str] | None = None
-    api_key_env: str | None = None
-    batch_size: int = Field(default=64, ge=1, le=4096)
-    concurrency: int = Field(default=4, ge=1, le=256)
-    timeout_s: float = Field(default=60.0, gt=0.0)
-    max_retries: int = Field(default=5, ge=0, le=50)
-    backoff_s: float = Field(default=1.0, ge=0.0)
-    max_requests: int | None = Field(default=None, ge=0)
-    cache: str | None = ".bench_kit/embeddings.sqlite"
-    http_client: str = "httpx"
 
 
 class Embedder(Protocol):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Sequence
 
-from bench_kit.embed import EmbedSettings
+from bench_kit.embed.settings import EmbedSettings
 from bench_kit.embed.vector_cache import VectorCache
 from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.models.adapters.contract import AdapterContext

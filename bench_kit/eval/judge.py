@@ -32,7 +32,8 @@ from bench_kit.eval.judge_rubric import (
     parse_verdicts,
     rubric_sha,
 )
-from bench_kit.io import read_jsonl, write_json, write_jsonl
+from bench_kit.artifacts.rows import iter_objects
+from bench_kit.io import write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
 from bench_kit.models.batch import Call, Outcome, run_calls
@@ -172,7 +173,7 @@ def judge_responses(items: Sequence[Item], predictions: Sequence[Mapping[str, An
                     rubrics: Mapping[str, str] | None = None, budget: Budget | None = None,
                     progress: Progress | None = None) -> JudgeRun:
     """Judge each prediction row (`id`, `response`, optional `error`, `mode`, `rotation`)
-    whose item has a rubric, with the model configured as `eval.models.<judge>`.
+    whose item has a rubric, with the model configured as `models.<judge>`.
 
     Rows come out in prediction order. `rubrics` defaults to the params' `judge.rubrics`.
 
@@ -283,7 +284,7 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
                          path=str(results_dir))
     rows = []
     for path in found:
-        for row in read_jsonl(path):
+        for _, row in iter_objects(path, kind="predictions"):
             rows.append({**row, "mode": row.get("mode") or path.stem})
     budget = budget_params(load_params(params), str(params)).start(max_cost, max_requests)
     run = judge_responses(read_items(items_path), rows, judge=judge, model=model,

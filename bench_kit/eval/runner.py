@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bench_kit import faultpoints
-from bench_kit.artifacts.predictions import FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX
+from bench_kit.artifacts.paths import results_file, split_file
+from bench_kit.artifacts.predictions import (FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX,
+                                              write_predictions)
 from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
     IMAGE_PROTOCOL,
@@ -35,7 +37,7 @@ from bench_kit.eval.inputs import (
     probe_image,
 )
 from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
-from bench_kit.io import resolve_image, write_jsonl
+from bench_kit.io import resolve_image
 from bench_kit.items import default_root, read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
 from bench_kit.models.batch import Call, Outcome, run_calls
@@ -146,12 +148,12 @@ class WorkUnit:
 def default_items(params: dict[str, Any]) -> Path:
     """`datasets/<bench>/splits/<eval.split>.jsonl`."""
     split = (params.get("eval") or {}).get("split", "test")
-    return Path("datasets") / str(params.get("bench", "demo")) / "splits" / f"{split}.jsonl"
+    return split_file(str(params.get("bench", "demo")), split)
 
 
 def default_out(params: dict[str, Any], model: str, mode: str) -> Path:
     """`results/<bench>/<model>/<mode>.jsonl`."""
-    return Path("results") / str(params.get("bench", "demo")) / model / f"{mode}.jsonl"
+    return results_file(str(params.get("bench", "demo")), model, mode)
 
 
 def max_error_share(params: dict[str, Any], source: str = "params.yaml") -> float:
@@ -349,7 +351,7 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     for (index, unit), outcome in zip(asked, outcomes):
         results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
             else _failure(unit, spec, prompts, outcome)
-    write_jsonl(out, results)
+    write_predictions(out, results)
     return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
                       from_cache=counts.from_cache, called=counts.called,
                       errors=counts.errors + counts.budget_skipped, cost=counts.cost,

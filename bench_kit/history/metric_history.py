@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bench_kit.artifacts.tables import object_of
 from bench_kit.errors import UsageError
 from bench_kit.history.revisions import git
 
@@ -47,8 +48,9 @@ def _metrics_at(repo: str | Path, commit: str, metrics_dir: str) -> dict[str, di
                 data = json.loads(git(repo, "show", f"{commit}:{metrics_dir}/{name}"))
             except (json.JSONDecodeError, UsageError):
                 continue  # a file that is not a metrics object at that commit
-            if isinstance(data, dict):
-                out[Path(name).stem] = data
+            if isinstance(data, dict):  # a newer format_version is refused, not misread
+                out[Path(name).stem] = object_of(data, "metrics",
+                                                 f"{commit[:12]}:{metrics_dir}/{name}")
     return out
 
 

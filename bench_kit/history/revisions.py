@@ -11,12 +11,16 @@ import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel
 
+from bench_kit.artifacts.paths import mode_file
+from bench_kit.artifacts.rows import iter_models
 from bench_kit.errors import InputError, UsageError
 from bench_kit.types import MODES, Item, Score
 
+M = TypeVar("M", bound=BaseModel)
 # Fields that do not change what an item asks (a re-stamped date is not an edit).
 NOT_CONTENT = {"created_at"}
 
@@ -56,28 +60,22 @@ def item_hash(item: Item) -> str:
                           .encode("utf-8")).hexdigest()
 
 
-def _lines(fs, path: str, rev: str) -> list[str]:
+def _rows(fs, path: str, model_type: type[M], rev: str, kind: str | None = None) -> list[M]:
+    """Rows of a JSONL file at a revision, through the one typed row reader."""
     from dvc.exceptions import DvcException
 
     try:
-        with fs.open(path, "r", encoding="utf-8") as handle:
-            return handle.read().splitlines()
+        with fs.open(path, "rb") as handle:
+            data = handle.read()
     except (OSError, DvcException) as exc:
         raise InputError(f"cannot read at revision {rev} ({exc}; run `dvc pull`?)",
                          path=path) from None
-
-
-def _rows(fs, path: str, model_type, rev: str):
-    for number, line in enumerate(_lines(fs, path, rev), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield model_type.model_validate_json(line)
-        except ValidationError as exc:
-            error = exc.errors()[0]
-            field = ".".join(str(p) for p in error["loc"]) or None
-            raise InputError(f"at revision {rev}: {error['msg']}", path=path, line=number,
-                             field=field) from None
+    try:
+        return [row for _, row in iter_models(path, model_type, kind=kind,
+                                               source=data.splitlines(keepends=True))]
+    except InputError as exc:
+        raise InputError(f"at revision {rev}: {exc.reason}", path=path, line=exc.line,
+                         field=exc.field) from None
 
 
 def load_snapshot(repo: str | Path, rev: str, items_path: str, scores_dir: str) -> Snapshot:
@@ -104,8 +102,8 @@ def load_snapshot(repo: str | Path, rev: str, items_path: str, scores_dir: str) 
             continue
         model = Path(folder).name
         for mode in MODES:
-            path = f"{folder}/{mode}.jsonl"
+            path = mode_file(folder, mode).as_posix()
             if fs.exists(path):
                 scores.setdefault(model, {})[mode] = {
-                    s.id: s for s in _rows(fs, path, Score, rev)}
+                    s.id: s for s in _rows(fs, path, Score, rev, kind="scores")}
     return Snapshot(rev=rev, commit=commit, items=items, scores=scores)

@@ -1,14 +1,28 @@
-"""Typed settings of one model (`eval.models.<name>` in params.yaml) and of the eval section."""
+"""Typed settings of one model (`models.<name>` in params.yaml) and of the eval section.
+
+This is the one loader of the top-level `models:` section, read by `eval run`, `eval
+judge`, the LLM paraphraser (`variants.paraphraser`) and the contamination judge
+(`audit.contamination.judge`). A params.yaml of the old layout, with the models under
+`eval.models`, is still read, with a one-line deprecation notice (docs/EVAL.md).
+"""
 
 from __future__ import annotations
 
 import difflib
 import os
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
 
-from bench_kit.errors import ConfigError
+from bench_kit.errors import BenchKitWarning, ConfigError
 from bench_kit.params import DEFAULT_PARAMS, section
 
 if TYPE_CHECKING:
@@ -16,10 +30,19 @@ if TYPE_CHECKING:
     from bench_kit.models.imageprep import ImagePrep
 
 DEFAULT_CACHE = ".bench_kit/cache.sqlite"
+MODELS_KEY = "models"
+OLD_MODELS_KEY = "eval.models"
+
+
+class ParamsDeprecation(BenchKitWarning):
+    """A params.yaml key that still works but has moved; the CLI prints it as one line."""
+
+
+_WARNED: set[str] = set()
 
 
 class ModelConfig(BaseModel):
-    """One entry of `eval.models`. Keys are read from the environment, never stored here.
+    """One entry of `models`. Keys are read from the environment, never stored here.
 
     Prices are USD per 1M tokens. `backoff_s` is the first retry delay (doubled per attempt,
     with jitter); a server's `Retry-After` takes precedence. `max_side` (pixels) and
@@ -34,6 +57,8 @@ class ModelConfig(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    # the params key the entry was read from (`models`, or `eval.models` in old files)
+    _key: str = PrivateAttr(default=MODELS_KEY)
 
     adapter: str = Field(min_length=1)
     model: str | None = None
@@ -56,6 +81,9 @@ class ModelConfig(BaseModel):
     supports_images: bool = True
     max_response_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     max_answer_chars: int = Field(default=200_000, ge=100)
+    # Scale of the boxes this model writes: pixel | norm1 (0-1) | norm1000 (Qwen-VL grid) |
+    # auto (decided per box; see bench_kit.scoring.extract.boxes and docs/SCORING.md).
+    box_format: Literal["auto", "pixel", "norm1", "norm1000"] = "auto"
 
     @field_validator("base_url")
     @classmethod
@@ -154,51 +182,78 @@ def budget_params(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> "Budg
     return section(params, "eval.budget", BudgetParams, source=source)
 
 
-def model_names(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list[str]:
-    """Names configured under `eval.models`, in file order."""
-    models = _eval_section(params, source).get("models") or {}
+def models_section(params: dict[str, Any],
+                   source: str = DEFAULT_PARAMS) -> tuple[dict[str, Any], str]:
+    """The models mapping and the key it was found under: `models`, or `eval.models` in a
+    params.yaml of the old layout (read with a ParamsDeprecation warning).
+
+    Raises:
+        ConfigError: both keys are set, or the section is not a mapping.
+    """
+    top = params.get(MODELS_KEY)
+    old = _eval_section(params, source).get("models")
+    if top is not None and old:
+        raise ConfigError(f"{source}: both `models:` and `eval.models:` are set; keep only "
+                          "the top-level `models:` section")
+    key = MODELS_KEY
+    if old is not None and top is None:
+        if source not in _WARNED:  # once per params file, however many models are read
+            _WARNED.add(source)
+            warnings.warn(f"{source}: `eval.models` is deprecated: move the block to a "
+                          "top-level `models:` section (and `eval.models.NAME` in dvc.yaml "
+                          "params to `models.NAME`)", ParamsDeprecation, stacklevel=3)
+        top, key = old, OLD_MODELS_KEY
+    models = top or {}
     if not isinstance(models, dict):
-        raise ConfigError(f"{source}: eval.models: expected a mapping of name -> settings")
-    return list(models)
+        raise ConfigError(f"{source}: {key}: expected a mapping of name -> settings")
+    return models, key
+
+
+def model_names(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list[str]:
+    """Names configured under `models`, in file order."""
+    return list(models_section(params, source)[0])
 
 
 def load_model_config(params: dict[str, Any], name: str,
                       source: str = DEFAULT_PARAMS) -> ModelConfig:
-    """Validate `eval.models.<name>`.
+    """Validate `models.<name>`.
 
     Raises:
         ConfigError: unknown model name (with a suggestion), unknown key or bad value, each
-            naming the full key path, e.g. `params.yaml: eval.models.gpt.colour: unknown key`.
+            naming the full key path, e.g. `params.yaml: models.gpt.colour: unknown key`.
     """
-    names = model_names(params, source)
+    models, key = models_section(params, source)
+    names = list(models)
     if name not in names:
         close = difflib.get_close_matches(name, names, n=1)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise ConfigError(f"{source}: eval.models: no model named '{name}'{hint} "
+        raise ConfigError(f"{source}: {key}: no model named '{name}'{hint} "
                           f"(configured: {', '.join(names) or 'none'})")
-    node = _eval_section(params, source)["models"][name]
-    where = f"{source}: eval.models.{name}"
+    node = models[name]
+    where = f"{source}: {key}.{name}"
     if not isinstance(node, dict):
         raise ConfigError(f"{where}: expected a mapping of settings")
     known = list(ModelConfig.model_fields)
-    for key in node:
-        if key not in ModelConfig.model_fields:
-            close = difflib.get_close_matches(str(key), known, n=1)
+    for field in node:
+        if field not in ModelConfig.model_fields:
+            close = difflib.get_close_matches(str(field), known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise ConfigError(f"{where}.{key}: unknown key{hint}")
+            raise ConfigError(f"{where}.{field}: unknown key{hint}")
     try:
-        return ModelConfig.model_validate(node)
+        config = ModelConfig.model_validate(node)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"] if not isinstance(p, int)) or "(entry)"
         if first["loc"] and first["loc"][0] == "base_url":
             loc = "base_url"
         raise ConfigError(f"{where}.{loc}: {first['msg']}") from None
+    config._key = key
+    return config
 
 
 def check_runnable(config: ModelConfig, name: str, source: str = DEFAULT_PARAMS) -> None:
     """Refuse a disabled model or a missing API key before any call is made."""
-    where = f"{source}: eval.models.{name}"
+    where = f"{source}: {config._key}.{name}"
     if not config.enabled:
         raise ConfigError(f"{where}: model '{name}' is disabled (enabled: false); "
                           f"set enabled: true to run it")
@@ -228,3 +283,11 @@ def model_statuses(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list
                      "price_input": config.price_input, "price_output": config.price_output,
                      "problem": None})
     return rows
+
+
+def model_box_format(params: dict[str, Any], name: str, source: str = DEFAULT_PARAMS) -> str:
+    """The `box_format` of model `name`, or "auto" when no model of that name is configured
+    (predictions of any origin can be scored)."""
+    if name not in model_names(params, source):
+        return "auto"
+    return load_model_config(params, name, source).box_format

@@ -11,11 +11,17 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.predictions import load_predictions
+from bench_kit.artifacts.tables import (
+    read_audit_summary,
+    read_findings,
+    read_metrics,
+    read_scores,
+)
 from bench_kit.errors import InputError
-from bench_kit.io import read_json
-from bench_kit.items import iter_models, read_items
+from bench_kit.items import read_items
 from bench_kit.report.model_audit import ModelAuditData, load_model_audit
-from bench_kit.scoring.stage import read_predictions, read_scores
 from bench_kit.types import MODES, Finding, Item, Prediction, Score
 
 
@@ -71,19 +77,12 @@ class ReportInputs:
     model_audit: ModelAuditData | None = None
 
 
-def _mode_files(folder: Path) -> dict[str, Path]:
-    return {m: folder / f"{m}.jsonl" for m in MODES if (folder / f"{m}.jsonl").is_file()}
-
-
 def load_run(model: str, metrics_path: Path, scores_dir: Path,
              results_dir: Path | None) -> ModelRun:
     """Load one model's metrics JSON, scores folder and (optionally) results folder."""
-    metrics = read_json(metrics_path)
-    if not isinstance(metrics, dict) or metrics.get("model") != model:
-        raise InputError(f"expected the metrics of model '{model}' (a JSON object with "
-                         f"\"model\": \"{model}\")", path=str(metrics_path))
+    metrics = read_metrics(metrics_path, model)
     folder = scores_dir / model
-    files = _mode_files(folder)
+    files = paths.mode_files(folder)
     if not files:
         raise InputError(f"no scores for model '{model}' (run `bench-kit eval score`)",
                          path=str(folder))
@@ -91,12 +90,12 @@ def load_run(model: str, metrics_path: Path, scores_dir: Path,
     predictions: dict[str, dict[str, Prediction]] = {}
     calls: dict[str, int] = {}
     if results_dir is not None:
-        result_files = _mode_files(results_dir / model)
+        result_files = paths.mode_files(results_dir / model)
         for mode in scores:
             if mode not in result_files:
                 raise InputError(f"no {mode} predictions for model '{model}' (scored but "
                                  "not in --results)", path=str(results_dir / model))
-            rows = read_predictions(result_files[mode], model=model, mode=mode)
+            rows = load_predictions(result_files[mode], model=model, mode=mode).predictions
             calls[mode] = len(rows)
             # CircularEval rows: show the response to the unrotated question (rotation 0).
             predictions[mode] = {p.id: p for p in sorted(rows, key=lambda p: -p.rotation)}
@@ -104,20 +103,14 @@ def load_run(model: str, metrics_path: Path, scores_dir: Path,
                     calls=calls)
 
 
-def read_findings(path: Path) -> list[Finding]:
-    """Read `findings.jsonl`; a bad row raises InputError naming its line and field."""
-    return [finding for _, finding in iter_models(path, Finding)]
-
-
 def load_audit(audit_dir: Path) -> AuditData:
     """Load `findings.jsonl` (required) and `summary.json` (optional) from an audit folder."""
-    findings_path = audit_dir / "findings.jsonl"
+    findings_path = audit_dir / paths.DATA_FINDINGS
     if not findings_path.is_file():
         raise InputError("no findings.jsonl (run `bench-kit audit` first)", path=str(audit_dir))
-    summary_path = audit_dir / "summary.json"
-    summary = read_json(summary_path) if summary_path.is_file() else {}
-    return AuditData(findings=read_findings(findings_path),
-                     summary=summary if isinstance(summary, dict) else {})
+    summary_path = audit_dir / paths.DATA_SUMMARY
+    summary = read_audit_summary(summary_path) if summary_path.is_file() else {}
+    return AuditData(findings=read_findings(findings_path), summary=summary)
 
 
 def load_inputs(items_path: str | Path, scores_dir: str | Path, metrics_dir: str | Path, *,

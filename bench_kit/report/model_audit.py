@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.tables import read_audit_summary, read_findings, read_item_stats
 from bench_kit.errors import InputError
-from bench_kit.io import read_json, read_jsonl
-from bench_kit.items import iter_models
 from bench_kit.report.clipped import clipped
 from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
 
-SUMMARY_FILE = "model_summary.json"
-ITEMS_FILE = "item_stats.jsonl"
-FINDINGS_FILE = "model_findings.jsonl"
+SUMMARY_FILE = paths.MODEL_SUMMARY
+ITEMS_FILE = paths.ITEM_STATS
+FINDINGS_FILE = paths.MODEL_FINDINGS
 VERDICTS = ("text_answerable", "prior_answerable", "vision_required", "review", "no_blind_runs")
 FLAGGED = ("text_answerable", "prior_answerable", "review")
 # The label-quality checks whose top items the report lists.
@@ -50,18 +50,13 @@ def load_model_audit(folder: str | Path) -> ModelAuditData:
         if not path.is_file():
             raise InputError(f"no {path.name} (run `bench-kit audit results` first)",
                              path=str(folder))
-    summary = read_json(summary_path)
-    if not isinstance(summary, dict) or not isinstance(summary.get("blind_panel"), dict):
+    summary = read_audit_summary(summary_path)
+    if not isinstance(summary.get("blind_panel"), dict):
         raise InputError("not a model-audit summary (no \"blind_panel\" object)",
                          path=str(summary_path))
-    rows = read_jsonl(items_path)
-    for line, row in enumerate(rows, 1):
-        if not isinstance(row.get("id"), str):
-            raise InputError("item row without a string \"id\"", path=str(items_path),
-                             line=line, field="id")
+    rows = read_item_stats(items_path)
     findings_path = folder / FINDINGS_FILE
-    findings = [f for _, f in iter_models(findings_path, Finding)] \
-        if findings_path.is_file() else []
+    findings = read_findings(findings_path) if findings_path.is_file() else []
     return ModelAuditData(folder=folder, summary=summary, item_stats=rows, findings=findings)
 
 

@@ -11,7 +11,15 @@ from collections import defaultdict
 from bench_kit.report import plots
 from bench_kit.report.inputs import ModelRun
 from bench_kit.scoring.aggregate import accuracy_block
-from bench_kit.types import DIFFICULTIES, MODES, Item, Score
+from bench_kit.types import (
+    DIFFICULTIES,
+    MARKED_DEIXIS,
+    MODES,
+    OTHER_DEIXIS,
+    Item,
+    Score,
+    robustness_kind,
+)
 
 
 def primary_mode(runs: list[ModelRun]) -> str:
@@ -115,10 +123,12 @@ def vision_panel(runs: list[ModelRun], capabilities: list[str], with_plot: bool)
 
 
 def variant_robustness(runs: list[ModelRun], items: list[Item]) -> dict:
-    """Per model (primary mode): accuracy per variant kind, the gap to the originals, and
-    consistency (share of variant families with every member right)."""
+    """Per model (primary mode): accuracy per variant kind (deixis split into marked-region
+    and other), the gap to the originals, and consistency (share of variant families with
+    every member right)."""
     mode = primary_mode(runs)
-    kinds = sorted({i.variant_kind for i in items} - {"original"})
+    column = {i.id: robustness_kind(i) for i in items}
+    kinds = sorted(set(column.values()) - {"original"})
     if not kinds:
         return {"mode": mode, "kinds": [], "rows": []}
     family = {i.id: i.variant_of or i.id for i in items}
@@ -126,7 +136,11 @@ def variant_robustness(runs: list[ModelRun], items: list[Item]) -> dict:
     rows = []
     for run in sorted((r for r in runs if mode in r.scores), key=lambda r: r.model):
         scores = run.scores[mode]
-        by_kind = run.metrics.get(mode, {}).get("by_variant_kind", {})
+        by_kind = dict(run.metrics.get(mode, {}).get("by_variant_kind", {}))
+        for split in (MARKED_DEIXIS, OTHER_DEIXIS):
+            if split in kinds:
+                by_kind[split] = accuracy_block([s for item_id, s in scores.items()
+                                                 if column.get(item_id) == split])
         original = by_kind.get("original", {}).get("accuracy")
         members: dict[str, list[bool]] = defaultdict(list)
         for item_id, score in scores.items():
@@ -181,3 +195,43 @@ def cost_panel(runs: list[ModelRun], with_plot: bool) -> dict:
     plot = plots.cost_accuracy(points, f"cost vs accuracy ({mode})") \
         if with_plot and points else None
     return {"mode": mode, "points": points, "plot": plot}
+
+
+def _answered_by_prior(run: ModelRun) -> bool:
+    """Whether the run's responses came from the `prior` adapter (its protocol says so)."""
+    return any(p.protocol and "prior" in p.protocol
+               for preds in run.predictions.values() for p in preds.values())
+
+
+def prior_by_template(runs: list[ModelRun], items: list[Item]) -> dict | None:
+    """Blind (no_image) accuracy per template (item batch) of every model that ran without
+    the image, with the template's top-gold share in these items; templates sorted by the
+    `prior` model's accuracy (the blind baseline that learnt the dev split's answers,
+    docs/EVAL.md), else by the best blind accuracy. None when no model ran no_image."""
+    from bench_kit.authoring.coverage import Coverage, batch_of
+
+    blind = sorted((run for run in runs if "no_image" in run.scores), key=lambda r: r.model)
+    if not blind:
+        return None
+    priors = [run.model for run in blind if _answered_by_prior(run)]
+    ids: dict[str, set[str]] = defaultdict(set)
+    for item in items:
+        ids[batch_of(item)].add(item.id)
+    tops: dict[str, float] = {}
+    for (name, _), tally in Coverage.of(items, {}, []).gold.items():
+        tops[name] = max(tops.get(name, 0.0), tally.majority()[1])
+    rows = []
+    for name, members in ids.items():
+        values = [accuracy_block(s for i, s in run.scores["no_image"].items()
+                                 if i in members)["accuracy"] for run in blind]
+        rows.append({"template": name, "items": len(members), "top_gold": tops.get(name),
+                     "values": values})
+    ranked = [k for k, run in enumerate(blind) if run.model in priors]
+
+    def key(row: dict) -> tuple:
+        cells = [row["values"][k] for k in ranked] or row["values"]
+        best = max((v for v in cells if v is not None), default=-1.0)
+        return (-best, row["template"])
+
+    return {"models": [run.model for run in blind], "priors": priors,
+            "rows": sorted(rows, key=key)}

@@ -278,6 +278,7 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
         "extraction": panels.extraction_panel(inputs.runs),
         "cost": panels.cost_panel(inputs.runs, settings.plots),
         "vision_gain": vision_gain_view(inputs.runs, capabilities),
+        "prior_templates": panels.prior_by_template(inputs.runs, items),
         "models": models,
         "hardest": hardest_items(inputs.runs, items, thumbs, settings.worst_items),
         "audit": audit_overview(inputs.audit, by_id, settings.flagged_items)

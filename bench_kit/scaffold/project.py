@@ -17,6 +17,8 @@ from importlib import resources
 from pathlib import Path
 
 from bench_kit.errors import BenchKitError, UsageError
+from bench_kit.artifacts.exclusions import ensure_exclusion_list
+from bench_kit.artifacts.paths import QUARANTINE
 from bench_kit.io import write_text
 
 # (template in bench_kit/scaffold, path in the project); `{name}` is the benchmark name
@@ -112,6 +114,8 @@ def init_project(directory: str | Path, *, name: str | None = None,
                         **EXAMPLE_SCENES})
     bench_dir = root / "datasets" / name
     scenes = render_scenes(SceneParams(**EXAMPLE_SCENES), bench_dir)
+    # the (empty) quarantine list exists from the start: the split stage depends on it
+    ensure_exclusion_list(root / "datasets" / name / QUARANTINE)
 
     _run(["git", "init", "-q"], root)
     _run(_dvc("init", "-q"), root)

@@ -1,6 +1,6 @@
-"""Per-item scores -> the metrics dict of DESIGN §3.5 (`metrics/<bench>/<model>.json`).
+"""Per-item scores -> the metrics dict of docs/ITEMS.md#metrics-json (`metrics/<bench>/<model>.json`).
 
-Rules (DOMAIN §1): a prediction with `error` set is excluded from every denominator and
+Rules (docs/METRICS.md#evaluation-rules): a prediction with `error` set is excluded from every denominator and
 counted in `errors` (or in `unsupported` when its adapter cannot take the item); a parse
 failure is a wrong answer counted in `parse_failed`; items without a prediction are
 `missing`, predictions for unknown ids are `extra` and repeated rows `duplicated`, so `n`
@@ -16,7 +16,7 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.artifacts.predictions import is_unsupported
-from bench_kit.stats.intervals import mean_or_none, proportion
+from bench_kit.stats.intervals import Z_95, mean_or_none, proportion, z_for_alpha
 from bench_kit.types import MODES, Item, Prediction, Score
 
 # Item fields the metrics break accuracy down by, and the key each breakdown gets.
@@ -34,8 +34,9 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, DIGITS)
 
 
-def accuracy_block(scores: Iterable[Score]) -> dict:
-    """accuracy, Wilson 95% CI, n, hits, parse_failed, errors and unsupported of a group.
+def accuracy_block(scores: Iterable[Score], z: float = Z_95) -> dict:
+    """accuracy, Wilson CI (95% unless `z` says otherwise), n, hits, parse_failed, errors
+    and unsupported of a group.
 
     Error rows (failed requests, and items the adapter cannot take) are counted but kept
     out of n; an empty group has accuracy and CI None rather than a made-up 0.
@@ -51,7 +52,7 @@ def accuracy_block(scores: Iterable[Score]) -> dict:
         n += 1
         hits += score.hit
         parse_failed += score.parse == "failed"
-    rate = proportion(hits, n)
+    rate = proportion(hits, n, z)
     return {
         "accuracy": _round(rate.value) if rate else None,
         "ci_low": _round(rate.low) if rate else None,
@@ -64,17 +65,18 @@ def accuracy_block(scores: Iterable[Score]) -> dict:
     }
 
 
-def breakdown(scores: Sequence[Score], items: Mapping[str, Item], field: str) -> dict:
+def breakdown(scores: Sequence[Score], items: Mapping[str, Item], field: str,
+              z: float = Z_95) -> dict:
     """`accuracy_block` per value of an item field (e.g. capability), keys sorted."""
     groups: dict[str, list[Score]] = defaultdict(list)
     for score in scores:
         groups[str(getattr(items[score.id], field))].append(score)
-    return {key: accuracy_block(groups[key]) for key in sorted(groups)}
+    return {key: accuracy_block(groups[key], z) for key in sorted(groups)}
 
 
 def mode_metrics(scores: Sequence[Score], predictions: Sequence[Prediction],
                  items: Mapping[str, Item], *, extra: int = 0, duplicated: int = 0,
-                 corpus: Mapping[str, dict] | None = None) -> dict:
+                 corpus: Mapping[str, dict] | None = None, z: float = Z_95) -> dict:
     """Metrics of one model in one mode.
 
     Args:
@@ -84,10 +86,11 @@ def mode_metrics(scores: Sequence[Score], predictions: Sequence[Prediction],
         extra: predictions whose id is not an item (not scored, reported).
         duplicated: prediction rows repeating an (id, rotation) (ignored, reported).
         corpus: corpus-level metric blocks (`bench_kit.scoring.corpus`), if any.
+        z: the normal quantile of the Wilson intervals (`z_for_alpha(report.alpha)`).
     """
-    block = accuracy_block(scores)
+    block = accuracy_block(scores, z)
     valid = [s for s in scores if s.error is None]
-    by_capability = breakdown(scores, items, "capability")
+    by_capability = breakdown(scores, items, "capability", z)
     capability_rates = [g["accuracy"] for g in by_capability.values() if g["accuracy"] is not None]
     latencies = [p.latency_s for p in predictions if p.error is None]
     strict_hits = sum(s.hit and s.parse == "ok" for s in valid)
@@ -109,7 +112,7 @@ def mode_metrics(scores: Sequence[Score], predictions: Sequence[Prediction],
         "latency_s_mean": _round(mean_or_none(latencies)),
     })
     for field, key in BREAKDOWNS.items():
-        block[key] = by_capability if field == "capability" else breakdown(scores, items, field)
+        block[key] = by_capability if field == "capability" else breakdown(scores, items, field, z)
     if corpus:
         block["corpus"] = dict(corpus)
     return block
@@ -134,23 +137,26 @@ def model_metrics(model: str, items: Sequence[Item],
                   predictions_by_mode: Mapping[str, Sequence[Prediction]],
                   extra_by_mode: Mapping[str, int] | None = None, *,
                   duplicated_by_mode: Mapping[str, int] | None = None,
-                  corpus_by_mode: Mapping[str, Mapping[str, dict]] | None = None) -> dict:
+                  corpus_by_mode: Mapping[str, Mapping[str, dict]] | None = None,
+                  alpha: float = 0.05) -> dict:
     """The metrics dict of one model over every mode it ran.
 
     `vision_gain` (image − no_image) and `vision_gain_blank` (image − blank_image) appear
-    when both modes ran.
+    when both modes ran. Wilson intervals are (1 - `alpha`) intervals (`report.alpha`);
+    `ci_level` records the level.
     """
+    z = z_for_alpha(alpha)
     by_id = {item.id: item for item in items}
     extra_by_mode = extra_by_mode or {}
     duplicated_by_mode = duplicated_by_mode or {}
     corpus_by_mode = corpus_by_mode or {}
-    out: dict = {"model": model}
+    out: dict = {"model": model, "ci_level": round(1.0 - alpha, 6)}
     for mode in MODES:
         if mode in scores_by_mode:
             out[mode] = mode_metrics(scores_by_mode[mode], predictions_by_mode.get(mode, ()),
                                      by_id, extra=extra_by_mode.get(mode, 0),
                                      duplicated=duplicated_by_mode.get(mode, 0),
-                                     corpus=corpus_by_mode.get(mode))
+                                     corpus=corpus_by_mode.get(mode), z=z)
     if "image" in out and "no_image" in out:
         out["vision_gain"] = gain(out["image"], out["no_image"])
     if "image" in out and "blank_image" in out:

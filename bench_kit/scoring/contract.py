@@ -27,6 +27,14 @@ class ScoreSettings(BaseModel):
     iou_threshold: float = Field(0.5, gt=0.0, le=1.0)
     embedding_threshold: float = Field(0.8, gt=0.0, le=1.0)
     pro_max_fpr: float = Field(0.3, gt=0.0, le=1.0)
+    # Graded metrics: the score at which an item counts as a hit (docs/SCORING.md §2).
+    relaxed_tolerance: float = Field(0.05, ge=0.0)  # ChartQA relative error
+    anls_threshold: float = Field(0.5, gt=0.0, le=1.0)  # ANLS tau: NL >= tau scores 0
+    anls_hit: float = Field(0.5, ge=0.0, le=1.0)
+    vqa_hit: float = Field(0.5, ge=0.0, le=1.0)
+    rouge_l_hit: float = Field(0.5, ge=0.0, le=1.0)
+    defect_map_hit: float = Field(0.5, ge=0.0, le=1.0)
+    defect_pixel_threshold: float = Field(0.5)  # score-map value read as "defect"
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,7 @@ class ScoreContext:
     image_size: tuple[int, int] | None
     settings: ScoreSettings
     root: Path | None = None
+    box_format: str = "auto"  # the model's box coordinate scale (ModelConfig.box_format)
 
 
 Scorer = Callable[[Item, str, ScoreContext], Outcome]

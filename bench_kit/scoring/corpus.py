@@ -53,10 +53,11 @@ class CorpusContext:
     settings: ScoreSettings
     root: Path | None = None
     image_size: Callable[[Item], tuple[int, int] | None] = lambda item: None
+    box_format: str = "auto"
 
     def score_context(self, item: Item) -> ScoreContext:
         """The per-item context for `item` (its image size looked up when needed)."""
-        return ScoreContext(self.image_size(item), self.settings, self.root)
+        return ScoreContext(self.image_size(item), self.settings, self.root, self.box_format)
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def _detection(rows: Sequence[CorpusRow], context: CorpusContext) -> dict:
         golds[item.id] = [gold_box(item, answer) for answer in item.answers]
         size = context.image_size(item)
         text = strip_reasoning(row.response)
-        detections[item.id] = extract_detections(text, *size) if size and text else []
+        detections[item.id] = extract_detections(text, *size, box_format=context.box_format) \
+            if size and text else []
     result = detection_map(detections, golds)
     return {**{k: _r(v) for k, v in result.items()}, "n": len(rows),
             "gold_boxes": sum(len(g) for g in golds.values()),

@@ -6,8 +6,8 @@ checklist -> checklist). Every scorer first drops a leading `<think>…</think>`
 
 `hit` is the item's 0/1 correctness: exact for letter, yes/no, text and number metrics;
 IoU >= `iou_threshold` for boxes (Acc@0.5 by default); every check right for checklists;
-score >= 0.5 for the graded text metrics (ANLS: within the 0.5 threshold; VQA: at least
-two annotators agree). An answer that cannot be parsed scores 0 with parse "failed".
+score >= the `score:` settings `anls_hit`, `vqa_hit`, `rouge_l_hit`, `defect_map_hit`
+(0.5 each by default) for the graded metrics. An answer that cannot be parsed scores 0 with parse "failed".
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ _DEFAULT_SETTINGS = ScoreSettings()
 
 def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None = None,
                settings: ScoreSettings | None = None,
-               root: str | Path | None = None) -> ItemScore:
+               root: str | Path | None = None, box_format: str = "auto") -> ItemScore:
     """Score one response to one item.
 
     Args:
@@ -46,6 +46,7 @@ def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None 
         image_size: (width, height) of the item's image; needed by grounding items.
         settings: the `score:` section of params.yaml (defaults when None).
         root: the benchmark root that mask and score-map paths are relative to.
+        box_format: the model's box coordinates: pixel | norm1 | norm1000 | auto.
 
     Raises:
         UnknownNameError: the item names a metric that is not registered.
@@ -56,7 +57,8 @@ def score_item(item: Item, response: str, *, image_size: tuple[int, int] | None 
     scorer = METRICS.get(name)
     text = strip_reasoning(response if isinstance(response, str) else "")
     context = ScoreContext(image_size, settings or _DEFAULT_SETTINGS,
-                           root if root is None or isinstance(root, Path) else Path(root))
+                           root if root is None or isinstance(root, Path) else Path(root),
+                           box_format)
     outcome = scorer(item, text, context)
     if outcome.parse == PARSE_FAILED:
         outcome = FAILED

@@ -9,12 +9,12 @@ by `bench_kit.scoring.corpus` from the same responses.
 | `circular` | as `accuracy` (rotations are combined by `bench_kit.scoring.stage`) | letter right |
 | `macro_f1` | the predicted label (mc letter, yes/no, or normalised text) vs the gold | equal |
 | `paired` | the task's default metric | as the default |
-| `rouge_l` | ROUGE-L F1 against the best gold | score >= 0.5 |
+| `rouge_l` | ROUGE-L F1 against the best gold | score >= `rouge_l_hit` (0.5) |
 | `embedding` | cosine of sentence embeddings, best gold | >= `embedding_threshold` |
 | `point` | 1 if the answer point is inside a gold box | inside |
 | `detection` / `ap50` / `map` | F1 of the boxes at `iou_threshold` | every gold found, no extra |
 | `mask_iou` / `miou` | IoU of the predicted and gold masks | IoU >= `iou_threshold` |
-| `pixel_auroc` / `pro` | the image's pixel AUROC (defect-free: 1 - area >= 0.5) | >= 0.5 |
+| `pixel_auroc` / `pro` | the image's pixel AUROC (defect-free: 1 - share of pixels >= `defect_pixel_threshold`) | >= `defect_map_hit` |
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def _score_rouge(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     if not normalize_text(answer):
         return FAILED
     score = rouge_l(answer, item.answers)
-    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= 0.5)
+    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= ctx.settings.rouge_l_hit)
 
 
 @register_scorer("embedding")
@@ -109,7 +109,7 @@ def _score_point(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     boxes = [gold_box(item, answer) for answer in item.answers]
     if not text.strip():
         return FAILED
-    found = extract_point_detailed(text, *image_size_of(item, ctx))
+    found = extract_point_detailed(text, *image_size_of(item, ctx), box_format=ctx.box_format)
     if found.value is None:
         return FAILED
     extracted = ",".join(format_number(round(v, 1)) for v in found.value)
@@ -121,7 +121,7 @@ def _score_detection(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     golds = [gold_box(item, answer) for answer in item.answers]
     if not text.strip():
         return FAILED
-    found = extract_detections(text, *image_size_of(item, ctx))
+    found = extract_detections(text, *image_size_of(item, ctx), box_format=ctx.box_format)
     if not found:
         return FAILED
     threshold = ctx.settings.iou_threshold
@@ -197,6 +197,8 @@ def _score_defect_map(item: Item, text: str, ctx: ScoreContext) -> Outcome:
         return FAILED
     area = pixel_auroc([pred], [gold])
     if area is None:  # a defect-free image: the share of pixels not raised as defects
-        area = 1.0 - float((pred >= 0.5).mean()) if gold.size else 1.0
+        cut = ctx.settings.defect_pixel_threshold
+        area = 1.0 - float((pred >= cut).mean()) if gold.size else 1.0
     score = min(1.0, max(0.0, area))
-    return Outcome(clip_extracted(mask_spec(text) or ""), PARSE_OK, score, score >= 0.5)
+    return Outcome(clip_extracted(mask_spec(text) or ""), PARSE_OK, score,
+                   score >= ctx.settings.defect_map_hit)

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Sequence
 
 from bench_kit.artifacts.predictions import PredictionFile, load_predictions
+# read_scores lives in bench_kit.artifacts.tables; still importable from here
+from bench_kit.artifacts.tables import read_scores, write_metrics, write_scores  # noqa: F401
 from bench_kit.errors import InputError
 from bench_kit.eval.prompts import rotate_choices, rotated_gold
-from bench_kit.io import resolve_image, write_json, write_jsonl
-from bench_kit.items import default_root, iter_models, read_items
+from bench_kit.io import resolve_image, write_json
+from bench_kit.items import default_root, read_items
 from bench_kit.scoring.aggregate import model_metrics, plot_rows
 from bench_kit.scoring.item import ScoreSettings, metric_name, score_item
 from bench_kit.types import MODES, Item, Prediction, Score
@@ -115,7 +117,7 @@ def _unrotate(letter: str | None, item: Item, rotation: int) -> str:
 
 def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
                          size: tuple[int, int] | None, settings: ScoreSettings,
-                         root: Path | None = None) -> Score:
+                         root: Path | None = None, box_format: str = "auto") -> Score:
     """One Score for an item from its prediction(s).
 
     One prediction: scored as is. Several (CircularEval, one per rotation of an mc item):
@@ -136,7 +138,8 @@ def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
         return Score(**common, extracted=None, parse="failed", score=0.0, hit=False,
                      error=errors[0])
     results = [score_item(_rotated(item, p.rotation), p.response or "", image_size=size,
-                          settings=settings, root=root) for p in predictions]
+                          settings=settings, root=root, box_format=box_format)
+               for p in predictions]
     if len(results) == 1:
         only = results[0]
         return Score(**common, extracted=only.extracted, parse=only.parse,
@@ -149,7 +152,8 @@ def score_prediction_set(item: Item, predictions: Sequence[Prediction], *,
 
 
 def score_mode(mode: str, items: Sequence[Item], predictions: Sequence[Prediction], *,
-               sizes: ImageSizes, settings: ScoreSettings, duplicated: int = 0) -> ModeScores:
+               sizes: ImageSizes, settings: ScoreSettings, duplicated: int = 0,
+               box_format: str = "auto") -> ModeScores:
     """Score one mode's predictions against the items: one Score per predicted item, in
     items order, plus the corpus-level blocks; predictions for ids not in the items are
     counted as `extra`."""
@@ -171,10 +175,10 @@ def score_mode(mode: str, items: Sequence[Item], predictions: Sequence[Predictio
             continue
         kept.extend(found)
         score = score_prediction_set(item, found, size=size_of(item), settings=settings,
-                                     root=sizes.root)
+                                     root=sizes.root, box_format=box_format)
         scores.append(score)
         rows.append(CorpusRow(item, score, found[0].response or "", len(found)))
-    corpus = corpus_metrics(rows, CorpusContext(settings, sizes.root, size_of))
+    corpus = corpus_metrics(rows, CorpusContext(settings, sizes.root, size_of, box_format))
     return ModeScores(mode=mode, scores=scores, predictions=kept, extra=len(by_id),
                       duplicated=duplicated, corpus=corpus)
 
@@ -201,26 +205,29 @@ def score_model(items_path: str | Path, results_dir: str | Path, out_dir: str | 
                 metrics_path: str | Path, *, model: str, root: str | Path | None = None,
                 settings: ScoreSettings | None = None,
                 plots_path: str | Path | None = None,
-                judgements: str | Path | None = None) -> ScoreRun:
+                judgements: str | Path | None = None, box_format: str = "auto",
+                alpha: float = 0.05) -> ScoreRun:
     """Score every mode of one model and write scores, metrics and (optionally) plot rows.
 
     Args:
         items_path: the items (split) file the model was run on.
         results_dir: `results/<bench>/<model>`, holding `<mode>.jsonl` predictions.
         out_dir: where `<mode>.jsonl` Score rows go.
-        metrics_path: the metrics JSON (DESIGN §3.5).
+        metrics_path: the metrics JSON (docs/ITEMS.md#metrics-json).
         model: the model name every prediction row must carry.
         root: benchmark root for image paths (default: derived from `items_path`).
         settings: the `score:` section of params.yaml.
         plots_path: optional JSON list of `{model, mode, capability, accuracy}` rows.
         judgements: optional `bench-kit eval judge` verdicts file: the judged items'
             rows get `parse: judge` and the verdict's hit (bench_kit.scoring.judged).
+        box_format: the model's box coordinates (`models.<name>.box_format`).
+        alpha: Wilson intervals are (1 - alpha) intervals (`report.alpha`).
     """
     files = [load_predictions(path, model=model, mode=mode)
              for mode, path in prediction_files(results_dir).items()]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
                         settings=settings, plots_path=plots_path, clear_other_modes=True,
-                        judgements=judgements)
+                        judgements=judgements, box_format=box_format, alpha=alpha)
 
 
 def score_predictions(items_path: str | Path, predictions_path: str | Path,
@@ -228,7 +235,8 @@ def score_predictions(items_path: str | Path, predictions_path: str | Path,
                       mode: str = "image", root: str | Path | None = None,
                       settings: ScoreSettings | None = None,
                       plots_path: str | Path | None = None,
-                      judgements: str | Path | None = None) -> ScoreRun:
+                      judgements: str | Path | None = None, box_format: str = "auto",
+                      alpha: float = 0.05) -> ScoreRun:
     """Score one predictions file of any origin: rows need only `id` and `response`
     (`model`, `mode`, `rotation`, `prompt_sha`, `created_at` are filled when absent; see
     `bench_kit.artifacts.predictions`). Writes `<out_dir>/<mode>.jsonl` and the metrics JSON.
@@ -243,14 +251,15 @@ def score_predictions(items_path: str | Path, predictions_path: str | Path,
     files = [load_predictions(predictions_path, model=model, mode=mode, foreign=True)]
     return _score_files(items_path, files, out_dir, metrics_path, model=model, root=root,
                         settings=settings, plots_path=plots_path, clear_other_modes=False,
-                        judgements=judgements)
+                        judgements=judgements, box_format=box_format, alpha=alpha)
 
 
 def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                  out_dir: str | Path, metrics_path: str | Path, *, model: str,
                  root: str | Path | None, settings: ScoreSettings | None,
                  plots_path: str | Path | None, clear_other_modes: bool,
-                 judgements: str | Path | None = None) -> ScoreRun:
+                 judgements: str | Path | None = None, box_format: str = "auto",
+                 alpha: float = 0.05) -> ScoreRun:
     settings = settings or ScoreSettings()
     items = read_items(items_path)
     sizes = ImageSizes(root if root is not None else default_root(items_path))
@@ -258,7 +267,8 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
     for file in files:
         try:
             by_mode[file.mode] = score_mode(file.mode, items, file.predictions, sizes=sizes,
-                                            settings=settings, duplicated=file.duplicated)
+                                            settings=settings, duplicated=file.duplicated,
+                                            box_format=box_format)
         except InputError as exc:
             # Rotation problems are in the predictions; gold and image problems in the items.
             where = file.path if exc.field == "rotation" else items_path
@@ -276,25 +286,22 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
                             {m: s.predictions for m, s in by_mode.items()},
                             {m: s.extra for m, s in by_mode.items()},
                             duplicated_by_mode={m: s.duplicated for m, s in by_mode.items()},
-                            corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()})
+                            corpus_by_mode={m: s.corpus or {} for m, s in by_mode.items()},
+                            alpha=alpha)
     for mode, counts in judged.items():
         metrics[mode]["judge"] = counts
     out = Path(out_dir)
     score_paths = {mode: out / f"{mode}.jsonl" for mode in by_mode}
     for mode, scores in by_mode.items():
-        write_jsonl(score_paths[mode], scores.scores)
+        write_scores(score_paths[mode], scores.scores)
     if clear_other_modes:
         for mode in MODES:
             if mode not in by_mode:  # a mode no longer run must not leave stale scores behind
                 (out / f"{mode}.jsonl").unlink(missing_ok=True)
-    write_json(metrics_path, metrics)
+    write_metrics(metrics_path, metrics)
     if plots_path is not None:
         write_json(plots_path, plot_rows(metrics))
     return ScoreRun(model=model, metrics=metrics, metrics_path=Path(metrics_path),
                     score_paths=score_paths,
                     plots_path=Path(plots_path) if plots_path is not None else None)
 
-
-def read_scores(path: str | Path) -> list[Score]:
-    """Read a scores `<mode>.jsonl` file; a bad row raises InputError naming its line."""
-    return [score for _, score in iter_models(path, Score)]

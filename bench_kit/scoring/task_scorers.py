@@ -18,7 +18,7 @@ from bench_kit.scoring.extract.answers import (
     extract_choice_detailed,
     extract_yesno_detailed,
 )
-from bench_kit.scoring.extract.boxes import extract_box_detailed
+from bench_kit.scoring.extract.boxes import NO_BOX, extract_box_detailed
 from bench_kit.scoring.extract.checklist import parse_checklist
 from bench_kit.scoring.extract.numbers import answer_number
 from bench_kit.scoring.extract.response import (
@@ -31,10 +31,11 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.scoring.metrics.answers import (
     anls,
+    chart_number,
     iou,
     mmmu_candidates,
     mmmu_open_match,
-    relaxed_match,
+    relaxed_accuracy,
     vqa_accuracy,
     vqa_normalize,
 )
@@ -105,17 +106,23 @@ def _score_numeric(item: Item, text: str, ctx: ScoreContext) -> Outcome:
 
 @register_scorer("relaxed")
 def _score_relaxed(item: Item, text: str, ctx: ScoreContext) -> Outcome:
-    tolerance = item.tolerance if item.tolerance is not None else 0.05
-    numeric = [gold for gold in item.answers if parse_number(gold) is not None]
-    found, percent = answer_number(text) if numeric else (None, False)
-    if found is not None and found.value is not None:
-        pred = format_number(found.value) + ("%" if percent else "")
-        hit = any(relaxed_match(pred, gold, tolerance) for gold in numeric)
-        return binary_outcome(pred, found.parse, hit)
+    tolerance = item.tolerance if item.tolerance is not None else ctx.settings.relaxed_tolerance
     answer = answer_text(text).strip().rstrip(".")
+    numeric = [gold for gold in item.answers if chart_number(gold) is not None]
+    if numeric:
+        number = chart_number(answer)
+        if number is not None:
+            pred = format_number(number[0]) + ("%" if number[1] else "")
+            return binary_outcome(pred, PARSE_OK, relaxed_accuracy(pred, numeric, tolerance))
+        found, percent = answer_number(text)
+        if found.value is not None:
+            pred = format_number(found.value) + ("%" if percent else "")
+            hit = relaxed_accuracy(pred, numeric, tolerance) or \
+                relaxed_accuracy(answer, item.answers, tolerance)
+            return binary_outcome(pred, found.parse, hit)
     if not answer:
         return FAILED
-    hit = any(relaxed_match(answer, gold, tolerance) for gold in item.answers)
+    hit = relaxed_accuracy(answer, item.answers, tolerance)
     return binary_outcome(clip_extracted(answer.casefold()), PARSE_OK, hit)
 
 
@@ -124,26 +131,31 @@ def _score_anls(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     answer = " ".join(answer_text(text).lower().split())
     if not answer:
         return FAILED
-    score = anls(answer, item.answers)
-    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= 0.5)
+    score = anls(answer, item.answers, ctx.settings.anls_threshold)
+    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= ctx.settings.anls_hit)
 
 
 @register_scorer("vqa")
 def _score_vqa(item: Item, text: str, ctx: ScoreContext) -> Outcome:
-    answer = vqa_normalize(answer_text(text))
+    raw = answer_text(text)
+    answer = vqa_normalize(raw)
     if not answer:
         return FAILED
-    score = vqa_accuracy(answer, item.answers)
-    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= 0.5)
+    score = vqa_accuracy(raw, item.answers)
+    return Outcome(clip_extracted(answer), PARSE_OK, score, score >= ctx.settings.vqa_hit)
 
 
 def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float, float]:
-    """A gold box "x1,y1,x2,y2" in pixels (the item's first answer unless `answer` is given).
+    """A gold box "x1,y1,x2,y2" in pixels (the item's first answer unless `answer` is given);
+    `NO_BOX` for a gold that says the object is absent ("none", "no such object",
+    "0,0,0,0").
 
     Raises:
         InputError: the answer is not four numbers (field `answers`).
     """
     text = answer if answer is not None else (item.answers[0] if item.answers else "")
+    if text.strip().casefold() in NO_BOX_GOLDS:
+        return NO_BOX
     parts = text.strip().strip("[]() ").split(",")
     try:
         if len(parts) != 4:
@@ -153,6 +165,9 @@ def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float
         raise InputError(f"item '{item.id}': a box answer must be 'x1,y1,x2,y2' in "
                          f"pixels, got {text!r}", field="answers") from None
     return x1, y1, x2, y2
+
+
+NO_BOX_GOLDS = frozenset({"none", "no such object", "no box", "absent"})
 
 
 def image_size_of(item: Item, ctx: ScoreContext) -> tuple[int, int]:
@@ -173,12 +188,19 @@ def _score_iou(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     if not clean_response(text):
         return FAILED
     width, height = image_size_of(item, ctx)
-    found = extract_box_detailed(text, width, height)
+    found = extract_box_detailed(text, width, height, box_format=ctx.box_format)
     if found.value is None:
         return FAILED
+    if found.value == NO_BOX or gold == NO_BOX:  # only an explicit rejection meets "absent"
+        return binary_outcome("none" if found.value == NO_BOX else _box_text(found.value),
+                              found.parse, found.value == gold)
     score = iou(found.value, gold)
-    extracted = ",".join(format_number(round(v, 1)) for v in found.value)
+    extracted = f"{_box_text(found.value)} ({found.detail})"
     return Outcome(extracted, found.parse, score, score >= ctx.settings.iou_threshold)
+
+
+def _box_text(box) -> str:
+    return ",".join(format_number(round(v, 1)) for v in box)
 
 
 @register_scorer("mmmu_open")

@@ -23,6 +23,8 @@ from typing import Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bench_kit.artifacts.exclusions import ensure_exclusion_list
+from bench_kit.artifacts.paths import SPLIT_MANIFEST
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.split.exclusions import apply_exclusions, read_exclusions
@@ -122,8 +124,12 @@ def manifest(splits: dict[str, list[Item]]) -> dict:
 
 def write_splits(items_path: str | Path, out_dir: str | Path, params: SplitParams) -> dict:
     """Read items, apply the exclusion lists (when switched on), split, and write
-    `<out>/<split>.jsonl` and `<out>/manifest.json`; return the manifest."""
+    `<out>/<split>.jsonl` and `<out>/manifest.json`; return the manifest.
+
+    A missing exclusion list is created empty, so the `split` stage can depend on it in
+    dvc.yaml (the manifest says which were `created`)."""
     items = read_items(items_path)
+    created = {p for p in params.exclude_files if ensure_exclusion_list(p)}
     lists = [read_exclusions(p) for p in params.exclude_files] if params.apply_exclusions \
         else []
     kept, dropped = apply_exclusions(items, lists)
@@ -138,10 +144,12 @@ def write_splits(items_path: str | Path, out_dir: str | Path, params: SplitParam
     ids = {item.id for item in items}
     summary["excluded"] = {
         "applied": params.apply_exclusions,
-        "files": [{"path": e.path, "found": e.found, "ids": len(e.reasons),
-                   "unknown_ids": len(set(e.reasons) - ids)} for e in lists],
+        "files": [{"path": e.path, "found": e.found, "created": e.path in created,
+                   "ids": len(e.reasons), "unknown_ids": len(set(e.reasons) - ids)}
+                  for e in lists],
+        "created": sorted(created),
         "count": len(dropped),
         "items": dropped,
     }
-    write_json(out_dir / "manifest.json", summary)
+    write_json(out_dir / SPLIT_MANIFEST, summary)
     return summary

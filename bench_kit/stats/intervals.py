@@ -1,4 +1,4 @@
-"""Statistics that make a score trustworthy (DOMAIN §4).
+"""Statistics that make a score trustworthy (docs/METRICS.md#statistics).
 
 Pure functions on counts and lists of numbers, no I/O. Confidence intervals for one
 accuracy live here; paired comparisons and bootstrap composites join them here too.
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
 
 # Two-sided 95%: the 0.975 quantile of the standard normal distribution.
 Z_95 = 1.959963984540054
@@ -53,8 +55,27 @@ def wilson_interval(hits: int, n: int, z: float = Z_95) -> tuple[float, float]:
     return low, high
 
 
+def z_for_alpha(alpha: float) -> float:
+    """The two-sided normal quantile of a (1 - alpha) interval (scipy's `norm.ppf`).
+
+    >>> round(z_for_alpha(0.05), 6), round(z_for_alpha(0.01), 6)
+    (1.959964, 2.575829)
+
+    Raises:
+        ValueError: alpha outside (0, 1).
+    """
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be within (0, 1), got {alpha}")
+    if alpha == 0.05:
+        return Z_95
+    from scipy.stats import norm
+
+    return float(norm.ppf(1.0 - alpha / 2.0))
+
+
 def proportion(hits: int, n: int, z: float = Z_95) -> Proportion | None:
-    """`hits / n` with its Wilson interval, or None for an empty group (n = 0)."""
+    """`hits / n` with its Wilson interval, or None for an empty group (n = 0); `z` from
+    `z_for_alpha(report.alpha)` (1.96 for a 95% interval)."""
     if n == 0:
         return None
     low, high = wilson_interval(hits, n, z)
@@ -184,3 +205,12 @@ def bootstrap_accuracy(hits: list[bool], *, strata: list[str] | None = None,
     low, high = percentile_interval(replicates, level)
     return Estimate(value=value, low=low, high=high, n_resamples=n_resamples,
                     clusters=len(set(clusters)))
+
+
+class ReportAlpha(BaseModel):
+    """`report.alpha` alone (other `report:` keys ignored): the significance level that
+    sets every interval's confidence level, read by the stages that compute intervals."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    alpha: float = Field(0.05, gt=0, lt=1)

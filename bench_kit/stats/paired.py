@@ -1,4 +1,4 @@
-"""Paired comparisons of two models on the same items (DOMAIN §4).
+"""Paired comparisons of two models on the same items (docs/METRICS.md#statistics).
 
 McNemar's test on the discordant pairs, a cluster bootstrap CI of the accuracy
 difference, Holm's step-down correction across comparisons, and the minimum detectable

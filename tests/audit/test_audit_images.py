@@ -14,7 +14,6 @@ from bench_kit.audit import image_checks
 from bench_kit.audit.image_checks import close_pairs, clusters, popcount, popcount_table
 from bench_kit.audit.registry import AuditContext, spec_of
 from bench_kit.audit.stage import list_checks
-from bench_kit.errors import InputError
 from bench_kit.types import Finding, Item
 
 list_checks()
@@ -150,12 +149,15 @@ def test_an_item_with_several_flagged_images_gets_one_finding(tmp_path):
     assert finding.id == "pair" and finding.evidence["images_flagged"] == 2
 
 
-def test_missing_image_names_the_item(tmp_path):
+def test_undecodable_image_is_reported_not_fatal(tmp_path):
     row = make_item(id="lost", image="img/none.png")
     ctx = AuditContext(items=[Item.model_validate(row)], root=tmp_path,
-                       items_path=tmp_path / "items.jsonl")
-    with pytest.raises(InputError, match=r"items.jsonl: field 'image': \(id lost\)"):
-        run(ctx, "redundancy.exact_duplicate_image")
+                       items_path=tmp_path / "items.jsonl", item_lines={"lost": 3})
+    assert run(ctx, "redundancy.exact_duplicate_image") == {}
+    assert ctx.image_problems["lost"][0][0] == "img/none.png"
+    finding = run(ctx, "schema.image")["lost"]
+    assert finding.evidence["line"] == 3
+    assert "not found" in finding.message
 
 
 def brute_force(hashes: list[int], flips: list[int], radius: int) -> list[tuple]:

@@ -71,7 +71,8 @@ def test_every_planted_defect_kind_is_found(bench):
     summary = json.loads((bench / "out" / "summary.json").read_text(encoding="utf-8"))
     assert summary["checks_skipped"] == []
     assert set(summary["by_check"]) == {check for _, check in planted} | {
-        "ambiguity.multi_attribute_count", "label.gold_not_in_choices"}
+        "ambiguity.multi_attribute_count", "label.gold_not_in_choices", "label.empty_answers",
+        "schema.image", "schema.invalid_item", "redundancy.repeated_question"}
     kinds = {check for _, check in planted}
     assert {k.split(".")[0] for k in kinds} == {"ambiguity", "label", "redundancy", "leakage",
                                                 "contamination"}

@@ -159,8 +159,10 @@ def test_every_planted_defect_is_found(bench):
     assert summary["flagged_share"] == round(len(flagged) / summary["items"], 4)
     assert sum(c["items"] for c in summary["by_capability"].values()) == summary["items"]
     last = result.output.strip().splitlines()[-1]
-    assert last == (f"audit: {summary['items']} items, {len(findings)} findings "
-                    f"({len(flagged)} items flagged) -> {bench / 'out'}")
+    info_only = {f["id"] for f in findings} - flagged
+    assert last == (f"audit: {summary['items']} items, {len(findings)} findings; flagged (warn "
+                    f"or error): {len(flagged)} items; info only: {len(info_only)} items -> "
+                    f"{bench / 'out'}")
 
 
 def test_clean_items_give_no_warnings(bench):
@@ -214,10 +216,19 @@ def test_bad_params_exit_1_with_one_line(bench, params, message):
     assert not (bench / "out").exists()
 
 
-def test_bad_items_file_exit_1_without_output(bench):
+def test_bad_items_row_is_a_finding_not_a_stop(bench):
     (bench / "items.jsonl").write_text('{"id": "x"}\n', encoding="utf-8")
     result = audit(bench)
-    assert result.exit_code == 1 and "items.jsonl:1" in result.output
+    assert result.exit_code == 0, result.output
+    findings = read_findings(bench / "out" / "findings.jsonl")
+    assert [(f["id"], f["check"], f["evidence"]["line"]) for f in findings] == [
+        ("x", "schema.invalid_item", 1)]
+
+
+def test_unreadable_items_file_exit_1_without_output(bench):
+    (bench / "items.jsonl").unlink()
+    result = audit(bench)
+    assert result.exit_code == 1 and "items.jsonl" in result.output
     assert "Traceback" not in result.output and not (bench / "out").exists()
 
 
@@ -233,7 +244,7 @@ def test_list_checks_text_and_json():
                                                "json"]).output)
     assert [r["check"] for r in rows] == names
     by_name = {r["check"]: r for r in rows}
-    assert by_name["ambiguity.multi_attribute_count"]["severity"] == "info"
+    assert by_name["ambiguity.multi_attribute_count"]["severity"] == "warn"
     assert by_name["redundancy.near_duplicate_image"]["params"] == {"phash_duplicate": 6,
                                                                     "phash_review": 12,
                                                                     "phash_colour": 16}

@@ -123,6 +123,7 @@ def test_every_planted_contamination_is_found_and_clean_items_are_not(bench):
 def test_thresholds_come_from_params(bench):
     write_params(bench / "params.yaml", bench / "cache",
                  "    minhash_threshold: 0.95\n    rephrase: 0.999\n    review: 0.999\n"
+                 "    rephrase_combined: 1.99\n    review_combined: 1.99\n"
                  "    ngram_n: 60\n    ngram_short_n: 50\n")
     found = by_pair(run_audit(bench, "--reference", str(bench / "ref.jsonl")))
     assert ("near_copy", "contamination.minhash") not in found

@@ -136,3 +136,95 @@ def test_json_format_and_coverage_command(project):
                                        str(project / "params.yaml"), "--items",
                                        str(project / "bench/items.v0.jsonl")])
     assert cli_cov.exit_code == 0 and "capability" in cli_cov.stderr
+
+
+def _gold_items(template: str, task: str, golds: list[str], options: int = 4) -> list[Item]:
+    """One item per gold of one template (mc: golds are letters of `options` options)."""
+    items = []
+    for k, gold in enumerate(golds):
+        fields: dict = {"task": task, "answers": [gold]}
+        if task == "mc":
+            fields["choices"] = {letter: f"option {letter}" for letter in "ABCDE"[:options]}
+        items.append(Item.model_validate(make_item(
+            id=f"{template}.q{k}", source=f"template:{template}", capability="perception.count",
+            layer="perception", difficulty="easy", **fields)))
+    return items
+
+
+GOLD_ONLY = dict(max_template_share=1.0, difficulty_tolerance=1.0, min_per_capability=0,
+                 min_fresh_share=0.0)
+
+
+@pytest.mark.parametrize("task, golds, expected", [
+    ("numeric", ["0"] * 10, ["max_gold_share"]),                  # the planted constant gold
+    ("numeric", ["0"] * 5 + ["1", "2", "3", "1", "2"], []),       # 50%: at the limit
+    ("numeric", ["0"] * 6 + ["1", "2", "3", "1"], ["max_gold_share"]),
+    ("open", ["Red"] * 3 + ["red"] * 3 + ["blue"] * 4, ["max_gold_share"]),  # casefolded
+    ("yesno", ["yes"] * 6 + ["no"] * 4, []),                      # 60% allowed for yes/no
+    ("yesno", ["yes"] * 7 + ["no"] * 3, ["max_gold_share"]),
+    ("numeric", ["0"] * 7, []),                                    # too few to judge
+    ("mc", list("ABCD") * 3, []),
+    ("mc", list("AAAB") * 3, ["mc_letter_balance"]),
+    ("mc", list("ABCDAB") * 2, []),                                # 33% vs 25%: within ±10%
+], ids=["constant", "at-limit", "over", "open-case", "yesno-ok", "yesno-over", "few",
+        "mc-even", "mc-skewed", "mc-near"])
+def test_gold_balance_rules(task, golds, expected):
+    coverage = Coverage.of(_gold_items("t", task, golds), TAXONOMY, [], None)
+    found = check_quotas(coverage, QuotaParams(**GOLD_ONLY), None)
+    assert [v.rule for v in found] == expected
+    assert all(v.subject == "t" and "template 't'" in v.message for v in found)
+
+
+def test_mc_letters_are_judged_against_each_items_option_count():
+    # Two-option items put half their golds on A by chance alone: 6 A of 12 is uniform here.
+    two = _gold_items("t", "mc", list("AB") * 4, options=2)
+    four = _gold_items("u", "mc", list("ABCD"), options=4)
+    mixed = [i.model_copy(update={"source": "template:t", "id": f"t.x{k}"})
+             for k, i in enumerate(four)]
+    coverage = Coverage.of(two + mixed, TAXONOMY, [], None)
+    tally = coverage.gold[("t", "mc")]
+    assert tally.golds["A"] == 5 and round(tally.expected["A"], 6) == 5.0
+    assert check_quotas(coverage, QuotaParams(**GOLD_ONLY), None) == []
+
+
+def test_gold_limits_are_set_per_task_and_variant_families_count_once():
+    items = _gold_items("t", "numeric", ["0"] * 10)
+    loose = QuotaParams(**GOLD_ONLY, max_gold_share={"numeric": 1.0})
+    assert check_quotas(Coverage.of(items, TAXONOMY, [], None), loose, None) == []
+    with pytest.raises(ValueError):
+        QuotaParams(max_gold_share={"grounding": 0.5})
+    # 4 originals with 3 variants each are 16 items but only 4 independent draws.
+    family = [i.model_copy(update={"id": f"{i.id}.v{v}", "variant_of": i.id})
+              for i in items[:4] for v in range(3)]
+    coverage = Coverage.of(items[:4] + family, TAXONOMY, [], None)
+    assert coverage.gold[("t", "numeric")].items == 16
+    assert check_quotas(coverage, QuotaParams(**GOLD_ONLY), None) == []
+
+
+PLANTED = {"id": "planted_absent", "capability": "alignment.absent_object",
+           "difficulty": "hard", "task": "numeric", "scene": ["shapes"],
+           "question": "How many {colour} {shapes} are hiding in the image?",
+           "for_each": "probe_random", "max_per_scene": 3,
+           "gold": {"solver": "count_objects",
+                    "args": {"colour": "{colour}", "shape": "{shape}", "max_count": 0}}}
+
+
+def test_planted_constant_gold_template_warns_and_fails_strict(project):
+    """A template whose gold is always 0 (absent objects only) breaks max_gold_share."""
+    _set_quotas(project, max_template_share=1.0, min_per_capability=0,
+                difficulty_tolerance=1.0, min_fresh_share=0.0)
+    path = project / "templates.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["templates"].append(PLANTED)
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+    result = _generate(project)
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1, warnings  # the demo's own templates break nothing
+    assert "quota max_gold_share: template 'planted_absent': gold '0' is 100%" in warnings[0]
+    strict = _generate(project, "--strict")
+    assert strict.exit_code == 1 and "1 quota violation(s) (--strict)" in strict.stderr
+    again = CliRunner().invoke(cli, ["author", "coverage", "--params",
+                                     str(project / "params.yaml"), "--items",
+                                     str(project / "bench/items.v0.jsonl"), "--strict"])
+    assert again.exit_code == 1 and "planted_absent" in again.stderr

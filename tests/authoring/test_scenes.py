@@ -176,3 +176,27 @@ def test_ocr_reads_rendered_signs(rendered):
         read = "".join(line[1] for line in result or []).replace(" ", "")
         for text in scene.texts:
             assert text.text.replace(" ", "") in read, (scene.scene, text.text, read)
+
+
+def test_counted_scene_parameters_are_stratified():
+    """Object counts, shape kinds and bar counts take every value once per block of scenes,
+    so no count is a safe blind guess (docs/AUTHORING.md, gold balance)."""
+    from collections import Counter
+
+    from bench_kit.authoring.scenes import OBJECT_COUNTS, SHAPE_KINDS, stratified
+
+    params = SceneParams(seed=5, n_shapes=24, n_signs=0, n_charts=6)
+    plan = scene_plan(params)
+    shapes = [build_scene(params, sid, kind)[0] for sid, kind in plan if kind == "shapes"]
+    counts = Counter(len(s.objects) for s in shapes)
+    kinds = Counter(len({o.shape for o in s.objects}) for s in shapes)
+    assert max(counts.values()) <= 6 and len(counts) >= 5   # 2..7, 4 each when all placed
+    assert set(kinds) == {1, 2, 3, 4} and max(kinds.values()) <= 8
+    bars = Counter(len(build_scene(params, sid, kind)[0].chart.bars)
+                   for sid, kind in plan if kind == "chart")
+    assert bars == {3: 2, 4: 2, 5: 2}
+    block = [stratified(5, "objects", k, OBJECT_COUNTS) for k in range(6, 12)]
+    assert sorted(block) == list(OBJECT_COUNTS)
+    orders = {tuple(stratified(seed, "kinds", k, SHAPE_KINDS) for k in range(4))
+              for seed in range(10)}
+    assert len(orders) > 1 and all(sorted(o) == list(SHAPE_KINDS) for o in orders)

@@ -106,6 +106,8 @@ SOLVER_CASES = [
     ("more_than", SHAPES, {"a_shape": "circle", "b_shape": "triangle"}, True),
     ("more_than", SHAPES, {"a_shape": "triangle", "b_shape": "circle"}, False),
     ("more_than", SHAPES, {"a_shape": "triangle", "b_shape": "star"}, False),
+    ("more_than", SHAPES, {"a_shape": "triangle", "b_shape": "star", "min_gap": 1}, None),
+    ("more_than", SHAPES, {"a_shape": "circle", "b_shape": "star", "min_gap": 1}, True),
     ("most_common_colour", SHAPES, {}, "red"),
     ("distinct_count", SHAPES, {"attribute": "shape"}, 4),
     ("distinct_count", SHAPES, {"attribute": "colour"}, 4),
@@ -283,6 +285,40 @@ def test_mc_gold_letters_are_spread(demo):
     letters = collections.Counter(i.answers[0] for i in read_items(demo[1]) if i.task == "mc")
     assert set(letters) >= set("ABCD") and max(letters.values()) < 2 * min(
         letters[k] for k in "ABCD")
+
+
+def test_demo_meets_every_quota(demo):
+    """The demo's templates break no quota, gold balance included (docs/AUTHORING.md)."""
+    summary = demo[2]
+    assert [v.message for v in summary.violations] == []
+    judged = [t for t in summary.coverage.gold.values() if len(t.families) >= 8]
+    assert len(judged) >= 25
+    numeric = {k[0]: t.majority()[1] for k, t in summary.coverage.gold.items()
+               if t.task == "numeric"}
+    # The templates whose gold used to be one value most of the time (absent_count: always 0).
+    for template in ("absent_count", "hypo_remove_colour", "count_colour_shape_zh", "count_all"):
+        assert numeric[template] <= 0.5, template
+
+
+def test_mc_gold_letters_follow_uniform_with_mixed_option_counts():
+    """Items with 2 and 4 options in one template: the gold letter goes to the position
+    furthest behind its uniform share, so A is not under-used (a blind 'A' gains nothing)."""
+    two = SceneAnn.model_validate({**SHAPES.model_dump(), "scene": "t5",
+                                   "objects": [o.model_dump() for o in SHAPES.objects[:2]]})
+    doc = {"templates": [{"id": "t_left", "capability": "understanding.spatial",
+                          "difficulty": "hard", "task": "mc", "scene": "shapes",
+                          "question": "Which object is furthest to the left?",
+                          "gold": {"solver": "leftmost_object"},
+                          "choices": {"pool": "scene_objects", "n": 4}}]}
+    specs = parse_templates(doc, TAXONOMY)
+    scenes = [SHAPES.model_copy(update={"scene": f"a{k}"}) if k % 2 else
+              two.model_copy(update={"scene": f"b{k}"}) for k in range(24)]
+    items = generate_items(scenes, specs, TAXONOMY, GenerateParams())
+    sizes = collections.Counter(len(i.choices) for i in items)
+    assert sizes == {2: 12, 4: 12}
+    letters = collections.Counter(i.answers[0] for i in items)
+    # uniform: A 12/2 + 12/4 = 9, B 9, C 3, D 3
+    assert all(abs(letters[k] - n) <= 1 for k, n in {"A": 9, "B": 9, "C": 3, "D": 3}.items())
 
 
 def test_generation_is_deterministic_and_prefix_stable(demo, tmp_path):

@@ -137,7 +137,7 @@ def test_reasoning_content_is_kept_in_the_raw_response() -> None:
 ])
 def test_bad_settings_name_the_key(settings, key) -> None:
     values = {"adapter": "openai", "model": "m", "base_url": "http://x/v1", **settings}
-    with pytest.raises(ConfigError, match=rf"eval\.models\.vlm\.{key}: "):
+    with pytest.raises(ConfigError, match=rf"models\.vlm\.{key}: "):
         build_adapter(ModelConfig(**values), name="vlm")
 
 

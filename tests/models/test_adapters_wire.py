@@ -141,7 +141,7 @@ def test_replicas_share_the_load() -> None:
     ({"base_url": "localhost:1"}, "base_url")])
 def test_bad_settings_name_the_key(kind, settings, key) -> None:
     values = {"adapter": kind, "model": "m", "base_url": "http://x", **settings}
-    with pytest.raises(ConfigError, match=rf"eval\.models\.vlm\.{key}: "):
+    with pytest.raises(ConfigError, match=rf"models\.vlm\.{key}: "):
         build_adapter(ModelConfig(**values), name="vlm")
 
 
@@ -211,6 +211,6 @@ def test_aiohttp_connection_refused_is_retried() -> None:
 
 
 def test_an_unknown_http_client_names_the_key() -> None:
-    with pytest.raises(ConfigError, match=r"eval\.models\.vlm\.http_client: unknown client "
+    with pytest.raises(ConfigError, match=r"models\.vlm\.http_client: unknown client "
                                           r"'requests' \(known: httpx, aiohttp\)"):
         _adapter("ollama", "http://x", http_client="requests")

@@ -38,15 +38,15 @@ def _project(root: Path, url: str) -> None:
                        answers=["no"])]
     write_jsonl(root / "bench" / "items.jsonl", rows)
     params = yaml.safe_load((REPO / "params.yaml").read_text())
-    params["eval"]["models"] = {"vlm": {"adapter": "openai", "model": "vlm-secret",
-                                        "base_url": url, "api_key_env": ENV_NAME,
-                                        "max_retries": 0, "backoff_s": 0.0}}
+    params["models"] = {"vlm": {"adapter": "openai", "model": "vlm-secret",
+                                "base_url": url, "api_key_env": ENV_NAME,
+                                "max_retries": 0, "backoff_s": 0.0}}
     params["eval"]["cache"] = ".bench_kit/cache.sqlite"
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     stages = {
         "eval": {"cmd": "bench-kit eval run --items bench/items.jsonl --model vlm "
                         "--out results/vlm/image.jsonl",
-                 "deps": ["bench/items.jsonl"], "params": ["eval.models.vlm"],
+                 "deps": ["bench/items.jsonl"], "params": ["models.vlm"],
                  "outs": ["results/vlm/image.jsonl"]},
         "score": {"cmd": "bench-kit eval score --items bench/items.jsonl --model vlm "
                          "--results results/vlm --out scores/vlm --metrics metrics/vlm.json",
@@ -100,9 +100,9 @@ def test_the_key_comes_only_from_the_environment(tmp_path) -> None:
     from bench_kit.errors import ConfigError
     from bench_kit.models.config import ModelConfig, load_model_config
 
-    params = {"eval": {"models": {"vlm": {"adapter": "openai", "model": "m",
-                                          "base_url": "http://x/v1", "api_key": SENTINEL}}}}
-    with pytest.raises(ConfigError, match=r"eval\.models\.vlm\.api_key: unknown key"):
+    params = {"models": {"vlm": {"adapter": "openai", "model": "m",
+                                 "base_url": "http://x/v1", "api_key": SENTINEL}}}
+    with pytest.raises(ConfigError, match=r"models\.vlm\.api_key: unknown key"):
         load_model_config(params, "vlm")
     config = ModelConfig(adapter="openai", model="m", base_url="http://x/v1",
                          api_key_env=ENV_NAME)

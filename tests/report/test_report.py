@@ -350,6 +350,30 @@ def test_variant_robustness_and_consistency():
     assert (row["families"], row["consistency"]) == (2, 0.5)
 
 
+def test_variant_robustness_splits_marked_region_deixis():
+    from bench_kit.report.inputs import ModelRun
+    from bench_kit.report.panels import variant_robustness
+
+    prompt = {"kind": "box", "bbox": [1, 1, 9, 9], "source_image": "img/a.png"}
+    items = [Item.model_validate(make_item(id="a", variant_kind="original")),
+             Item.model_validate(make_item(id="a4", variant="v4", variant_of="a",
+                                           variant_kind="deixis",
+                                           meta={"visual_prompt": prompt})),
+             Item.model_validate(make_item(id="b", variant_kind="original")),
+             Item.model_validate(make_item(id="b4", variant="v4", variant_of="b",
+                                           variant_kind="deixis"))]
+    hits = {"a": True, "a4": False, "b": True, "b4": True}
+    scores = {i: Score(id=i, model="m", mode="image", metric="exact", extracted="x",
+                       parse="ok", score=float(h), hit=h) for i, h in hits.items()}
+    metrics = model_metrics("m", items, {"image": list(scores.values())}, {"image": []})
+    panel = variant_robustness([ModelRun("m", metrics, {"image": scores})], items)
+    assert panel["kinds"] == ["deixis (marked region)", "deixis (other)"]
+    cells = {c["kind"]: c for c in panel["rows"][0]["cells"]}
+    assert cells["deixis (marked region)"]["accuracy"] == 0.0
+    assert cells["deixis (other)"]["accuracy"] == 1.0
+    assert cells["deixis (marked region)"]["n"] == 1
+
+
 def test_json_summary_plots_and_metrics_file(tmp_path):
     paths = _build(tmp_path)
     result = CliRunner().invoke(cli, _report_args(

@@ -43,6 +43,14 @@ def test_init_scaffolds_git_dvc_remote_and_tracked_images(tmp_path, git_identity
     log = subprocess.run(["git", "log", "--oneline"], cwd=root, capture_output=True, text=True,
                          check=True)
     assert "bench-kit init my-bench" in log.stdout
+    # models are a top-level section; the split stage depends on every (existing) exclude list
+    assert "models" not in params["eval"] and "random" in params["models"]
+    stages = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
+    assert "models.${item.model}" in stages["eval"]["params"]
+    split_deps = [d.replace("${bench}", "my-bench") for d in stages["split"]["deps"]]
+    assert params["split"]["exclude_files"]
+    for rel in params["split"]["exclude_files"]:
+        assert rel in split_deps and (root / rel).is_file() and rel in tracked
 
 
 def test_init_refuses_a_non_empty_folder(tmp_path):

@@ -126,3 +126,16 @@ def test_blank_image_gain():
     metrics = model_metrics("m", _items(), scores, {})
     assert metrics["vision_gain_blank"]["overall"] == 1.0
     assert "vision_gain" not in metrics
+
+
+def test_wilson_intervals_follow_alpha():
+    items = _items()
+    scores = [_score(i.id, "image", hit=n < 3) for n, i in enumerate(items)]
+    preds = [_prediction(s) for s in scores]
+    wide = model_metrics("m", items, {"image": scores}, {"image": preds}, alpha=0.01)
+    usual = model_metrics("m", items, {"image": scores}, {"image": preds})
+    assert (wide["ci_level"], usual["ci_level"]) == (0.99, 0.95)
+    assert wide["image"]["ci_low"] < usual["image"]["ci_low"] < 0.6
+    assert wide["image"]["ci_high"] > usual["image"]["ci_high"] > 0.6
+    # 3/5 at 99%, by hand: z = 2.5758, centre 0.54298, half-width 0.37432.
+    assert wide["image"]["ci_low"] == pytest.approx(0.1687, abs=1e-4)

@@ -9,6 +9,7 @@ from types import MappingProxyType
 import pytest
 from conftest import cases
 
+from bench_kit.errors import InputError
 from bench_kit.scoring.extract.answers import (
     box_from_padded,
     box_to_padded,
@@ -22,6 +23,7 @@ from bench_kit.scoring.extract.answers import (
     extract_yesno_detailed,
     square_padding,
 )
+from bench_kit.scoring.extract.boxes import NO_BOX
 from bench_kit.scoring.extract.response import (
     clean_response,
     normalize_text,
@@ -61,18 +63,29 @@ def test_extract_number(case):
 
 @pytest.mark.parametrize("case", cases("extract_box"))
 def test_extract_box(case):
-    found = extract_box_detailed(case["input"], case["width"], case["height"])
+    found = extract_box_detailed(case["input"], case["width"], case["height"],
+                                 box_format=case["box_format"])
     assert found.parse == case["parse"]
     if case["expected"] is None:
         assert found.value is None
+    elif case["expected"] == "no_box":
+        assert found.value == NO_BOX and found.detail == "rejection"
     else:
         assert found.value == pytest.approx(tuple(case["expected"]))
-        assert extract_box(case["input"], case["width"], case["height"]) == found.value
+        assert found.detail.endswith(case["family"]) or case["box_format"] != "auto"
+        assert extract_box(case["input"], case["width"], case["height"],
+                           case["box_format"]) == found.value
 
 
-def test_extract_box_with_a_known_convention():
-    found = extract_box_detailed("[100, 100, 200, 200]", 640, 480, convention="thousand")
-    assert found.value == pytest.approx((64.0, 48.0, 128.0, 96.0))
+def test_extract_box_records_the_scale_it_applied():
+    assert extract_box_detailed("[100, 100, 200, 200]", 640, 480,
+                                box_format="norm1000").detail == "norm1000"
+    assert extract_box_detailed("[100, 100, 900, 200]", 640, 480).detail == "auto:norm1000"
+
+
+def test_extract_box_rejects_an_unknown_format():
+    with pytest.raises(InputError):
+        extract_box_detailed("[1, 2, 3, 4]", 640, 480, box_format="thousand")
 
 
 @pytest.mark.parametrize("case", cases("padding"))
@@ -160,3 +173,13 @@ def test_extractors_handle_long_pathological_input(text):
     number = extract_number(text)
     assert number is None or number == number  # not NaN
     extract_box(text, 640, 480)
+
+
+def test_points_follow_the_declared_box_format():
+    from bench_kit.scoring.metrics.detection import extract_point_detailed
+
+    assert extract_point_detailed("(500, 250)", 640, 480).value == (500.0, 250.0)
+    assert extract_point_detailed("(500, 250)", 640, 480, box_format="norm1000").value \
+        == pytest.approx((320.0, 120.0))
+    assert extract_point_detailed("(0.5, 0.5)", 640, 480, box_format="pixel").value \
+        == (0.5, 0.5)

@@ -316,3 +316,29 @@ def test_format_json_prints_the_summary_on_stdout(bench):
         {"n": 4, "hits": 3, "errors": 1, "missing": 1, "extra": 1}
     assert summary["vision_gain"] == 0.25
     assert result.stderr == ""
+
+
+def test_box_format_of_the_model_scales_boxes(tmp_path):
+    """A 0-1000 box that fits inside the image reads as pixels under `auto` but on the grid
+    when the model declares `box_format: norm1000`."""
+    from bench_kit.models.config import ModelConfig, model_box_format
+    from bench_kit.scoring.stage import score_predictions
+
+    root = tmp_path / "bench"
+    write_png(root / "img" / "a.png", size=(640, 480))
+    write_jsonl(root / "items.jsonl", [make_item(
+        id="g1", task="grounding", question="Where is the cat?", answers=["64,48,128,96"],
+        capability="perception.grounding", image="img/a.png")])
+    preds = tmp_path / "preds.jsonl"
+    write_jsonl(preds, [{"id": "g1", "response": "[100, 100, 200, 200]"}])
+    hits = {}
+    for box_format in ("auto", "norm1000"):
+        run = score_predictions(root / "items.jsonl", preds, tmp_path / box_format,
+                                tmp_path / f"{box_format}.json", model="m",
+                                box_format=box_format)
+        hits[box_format] = run.metrics["image"]["hits"]
+    assert hits == {"auto": 0, "norm1000": 1}
+    assert ModelConfig(adapter="chance", box_format="norm1").box_format == "norm1"
+    with pytest.raises(ValueError):
+        ModelConfig(adapter="chance", box_format="thousand")
+    assert model_box_format({}, "not-configured") == "auto"

@@ -123,7 +123,7 @@ def test_threshold_dev_share_per_stratum_is_close_on_large_strata():
     assert len(shares) == 9 and all(0.22 < s < 0.38 for s in shares)
 
 
-def test_exclusions_drop_listed_ids_and_their_variants_and_report_missing_files(tmp_path):
+def test_exclusions_drop_listed_ids_and_their_variants_and_create_missing_lists(tmp_path):
     items = tmp_path / "items.jsonl"
     rows = [make_item(id=f"q{i}", group=f"g{i}") for i in range(10)]
     rows += [make_item(id="q1.v1", variant="v1", variant_of="q1", variant_kind="synonym")]
@@ -140,7 +140,7 @@ def test_exclusions_drop_listed_ids_and_their_variants_and_report_missing_files(
     result = CliRunner().invoke(cli, ["split", "--items", str(items), "--out", str(out),
                                       "--params", str(tmp_path / "params.yaml")])
     assert result.exit_code == 0, result.output
-    assert "missing.txt: not found" in result.output
+    assert "missing.txt: not found, created empty" in result.output
     kept = {r["id"] for name in ("dev", "test") for r in read_jsonl(out / f"{name}.jsonl")}
     assert kept == {f"q{i}" for i in range(10)} - {"q1", "q2", "q3"}
     man = json.loads((out / "manifest.json").read_text())
@@ -149,7 +149,15 @@ def test_exclusions_drop_listed_ids_and_their_variants_and_report_missing_files(
                        "q3": "review batch b7 failed",
                        "q1.v1": "variant of q1: ambiguity.two_answers; gold #2 differs"}
     files = {Path(f["path"]).name: f for f in man["excluded"]["files"]}
-    assert files["missing.txt"]["found"] is False and files["quarantine.txt"]["unknown_ids"] == 1
+    assert files["quarantine.txt"]["unknown_ids"] == 1 and not files["quarantine.txt"]["created"]
+    # created empty (version-stamped) so the DVC stage can depend on it
+    assert files["missing.txt"] == {"path": str(tmp_path / "missing.txt"), "found": True,
+                                    "created": True, "ids": 0, "unknown_ids": 0}
+    assert (tmp_path / "missing.txt").read_text() == "# format_version: 1\n"
+    assert man["excluded"]["created"] == [str(tmp_path / "missing.txt")]
+    again = CliRunner().invoke(cli, ["split", "--items", str(items), "--out", str(out),
+                                     "--params", str(tmp_path / "params.yaml")])
+    assert again.exit_code == 0 and "created empty" not in again.output
 
 
 def test_exclusions_are_ignored_when_the_switch_is_off(tmp_path):
@@ -164,3 +172,16 @@ def test_exclusions_are_ignored_when_the_switch_is_off(tmp_path):
     assert result.exit_code == 0, result.output
     man = json.loads((out / "manifest.json").read_text())
     assert sum(man["counts"].values()) == 5 and man["excluded"]["count"] == 0
+
+
+def test_a_missing_list_is_created_even_when_exclusions_are_off(tmp_path):
+    items = tmp_path / "items.jsonl"
+    write_jsonl(items, [make_item(id=f"q{i}") for i in range(3)])
+    missing = tmp_path / "audits" / "quarantine.txt"
+    (tmp_path / "params.yaml").write_text(
+        f"split:\n  apply_exclusions: false\n  exclude_files: [{missing}]\n")
+    result = CliRunner().invoke(cli, ["split", "--items", str(items), "--out",
+                                      str(tmp_path / "splits"), "--params",
+                                      str(tmp_path / "params.yaml")])
+    assert result.exit_code == 0, result.output
+    assert missing.is_file() and "created empty" in result.output

@@ -137,13 +137,13 @@ def test_exclusion_jsonl_rows_and_messages(tmp_path) -> None:
                                                                    "reason": "again"}])
     listed = read_exclusions(path)
     assert listed == ExclusionList(str(path), True, {"a": "leak", "b": "listed"})
-    for bad in ([{"id": 3}], [["a"]]):
-        write_jsonl(path, [{"id": "ok"}, *bad])
+    for bad, field, reason in (({"id": 3}, "id", "expected an object with a string id"),
+                               (["a"], None, "expected a JSON object, got list")):
+        write_jsonl(path, [{"id": "ok"}, bad])
         with pytest.raises(InputError) as caught:
             read_exclusions(path)
         err = caught.value
-        assert (err.path, err.line, err.field, err.reason) == \
-            (str(path), 2, "id", "expected an object with a string id")
+        assert (err.path, err.line, err.field, err.reason) == (str(path), 2, field, reason)
 
 
 def test_exclusion_text_files(tmp_path) -> None:

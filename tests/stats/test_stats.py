@@ -120,7 +120,7 @@ def test_holm(p, adjusted):
 
 @pytest.mark.parametrize(("discordance", "n"), [(0.1, 1960), (0.3, 5884)])
 def test_paired_power_reproduces_domain_figures(discordance, n):
-    # DOMAIN §4: a 2-point difference needs ~2,000-5,900 paired items at 10-30% disagreement.
+    # docs/METRICS.md#statistics: a 2-point difference needs ~2,000-5,900 paired items at 10-30% disagreement.
     assert round(paired_sample_size(0.02, discordance)) == n
     assert min_detectable_difference(n, discordance) == pytest.approx(0.02, abs=2e-5)
 

@@ -1,4 +1,5 @@
-"""Model-based audits: what the scores of several models say about the items (DOMAIN §5.1, §5.3).
+"""Model-based audits: what the scores of several models say about the items
+(docs/AUDIT_METHODS.md).
 
 `run.audit_results` reads `scores/<bench>/<model>/<mode>.jsonl` for every model and writes
 `model_findings.jsonl` (the Finding contract of the data audits), `model_summary.json` and a

@@ -1,4 +1,4 @@
-"""The blind panel and the vision gain of DOMAIN §5.1.
+"""The blind panel and the vision gain of docs/AUDIT_METHODS.md#blind-panel.
 
 Per item, every parsed answer given without the image (each model in each of
 `blind_modes`) is one trial. The blind hits are tested against the hit rate of an
@@ -35,7 +35,7 @@ from bench_kit.types import Finding, Item
 TEXT_ANSWERABLE = model_check(
     "redundancy.text_answerable", "warn",
     "the runs without the image answer right clearly more often than a blind guesser "
-    "(DOMAIN §5.1)")
+    "(docs/AUDIT_METHODS.md#blind-panel)")
 BLIND_REVIEW = model_check(
     "redundancy.blind_review", "info",
     "the blind panel is neither clearly text-answerable nor consistent with guessing")

@@ -1,4 +1,4 @@
-"""What the panel's answers say about the label (DOMAIN §5.3).
+"""What the panel's answers say about the label (docs/AUDIT_METHODS.md#panel-disagreement).
 
 The panel is every model's `image` run; parse failures count in the panel size but cast
 no vote. Both checks test the largest vote count among the answers that are *not* the

@@ -11,15 +11,16 @@ from typing import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bench_kit.artifacts.paths import mode_file
+from bench_kit.artifacts.tables import iter_scores
 from bench_kit.audit.registry import SEVERITY_SCORE
 from bench_kit.errors import InputError
-from bench_kit.items import iter_models
 from bench_kit.registry import Registry
 from bench_kit.types import MODES, Finding, Item, Mode, Score, Severity
 
 
 class ResultsAuditParams(BaseModel):
-    """The `audit_results:` section of params.yaml (defaults follow DOMAIN §5.1 and §5.3)."""
+    """The `audit_results:` section of params.yaml (defaults follow docs/AUDIT_METHODS.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -107,12 +108,12 @@ def read_score_table(items: Sequence[Item], scores_dir: str | Path) -> ScoreTabl
     errors: dict[tuple[str, str], int] = {}
     for model_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
         for mode in MODES:
-            path = model_dir / f"{mode}.jsonl"
+            path = mode_file(model_dir, mode)
             if not path.is_file():
                 continue
             rows: dict[str, Score] = {}
             failed = 0
-            for line, score in iter_models(path, Score):
+            for line, score in iter_scores(path):
                 if score.model != model_dir.name or score.mode != mode:
                     raise InputError(f"row of {score.model}/{score.mode} in the scores of "
                                      f"{model_dir.name}/{mode}", path=str(path), line=line)

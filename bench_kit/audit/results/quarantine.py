@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.io import write_text
+from bench_kit.artifacts.exclusions import write_exclusion_list
 from bench_kit.items import iter_models
 from bench_kit.types import SEVERITY_RANK, Finding, Severity
 
@@ -45,6 +45,6 @@ def build_quarantine(findings_paths: Sequence[str | Path], out_path: str | Path,
                              "`bench-kit audit results` first)", path=str(path))
         findings.extend(f for _, f in iter_models(path, Finding))
     lines = quarantine_lines(findings, min_severity)
-    write_text(out_path, HEADER + "".join(line + "\n" for line in lines))
+    write_exclusion_list(out_path, lines, header=HEADER)
     return lines
 

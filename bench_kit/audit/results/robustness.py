@@ -1,8 +1,10 @@
-"""Variant robustness (DOMAIN §5.4): does a model that answers v0 also answer its rewrites?
+"""Variant robustness (docs/AUDIT_METHODS.md#variant-robustness): does a model that answers
+v0 also answer its rewrites?
 
 A family is a v0 item and the items whose `variant_of` names it. Per model (image run):
 consistency = every member of a family right; flip rate = variants whose hit differs from
-v0's; and per variant kind the accuracy gap v0 − variant over the families having that kind.
+v0's; and per variant kind the accuracy gap v0 − variant over the families having that kind
+(deixis split into marked-region and other, `robustness_kind`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bench_kit.audit.results.inputs import ScoreTable, share
+from bench_kit.types import robustness_kind
 
 
 def variant_families(table: ScoreTable) -> dict[str, list[str]]:
@@ -48,7 +51,7 @@ def robustness(table: ScoreTable, mode: str = "image") -> dict:
             flips += family_flips
             variants += len(present)
             for member in present:
-                kinds[table.by_id[member].variant_kind].append((base, hits[member]))
+                kinds[robustness_kind(table.by_id[member])].append((base, hits[member]))
             out["rows"].append({"family": root, "model": model, "v0_hit": base,
                                 "consistent": base and all(hits.values()),
                                 "flips": family_flips, "variants": len(present)})

@@ -49,15 +49,17 @@ from bench_kit.audit.results.inputs import (
 from bench_kit.audit.results.robustness import robustness
 from bench_kit.audit.results.sensitivity import extraction_sensitivity
 from bench_kit.audit.results.significance import false_call_bound
+from bench_kit.artifacts import paths
+from bench_kit.artifacts.tables import write_audit_summary, write_item_stats
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.items import read_items
 from bench_kit.params import load_params, section
 from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
 
-FINDINGS_FILE = "model_findings.jsonl"
-SUMMARY_FILE = "model_summary.json"
-ITEMS_FILE = "item_stats.jsonl"
-SHEET_FILE = "answer_candidates.csv"
+FINDINGS_FILE = paths.MODEL_FINDINGS
+SUMMARY_FILE = paths.MODEL_SUMMARY
+ITEMS_FILE = paths.ITEM_STATS
+SHEET_FILE = paths.ANSWER_SHEET
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,8 @@ class ResultsAudit:
 
 
 def _vision_delta(table: ScoreTable, item_id: str) -> float | None:
-    """Accuracy with image − without over the models that ran both (DOMAIN §5.1's Δ)."""
+    """Accuracy with image − without over the models that ran both (the vision gain Δ,
+    docs/AUDIT_METHODS.md#vision-gain)."""
     pairs = [(table.run(m, "image")[item_id].hit, table.run(m, "no_image")[item_id].hit)
              for m in table.models
              if item_id in table.run(m, "image") and item_id in table.run(m, "no_image")]
@@ -216,9 +219,9 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
     summary["blind_panel"]["hits_by_run"] = _blind_hits_by_run(verdicts)
     out = Path(out_dir)
     write_jsonl(out / FINDINGS_FILE, findings)
-    write_jsonl(out / ITEMS_FILE, item_rows(table, verdicts, observed, prior))
+    write_item_stats(out / ITEMS_FILE, item_rows(table, verdicts, observed, prior))
     write_review_sheet(out / SHEET_FILE, candidates)
-    write_json(out / SUMMARY_FILE, summary)
+    write_audit_summary(out / SUMMARY_FILE, summary)
     if metrics_path is not None:
         write_json(metrics_path, model_audit_metrics(summary))
     return ResultsAudit(out_dir=out, summary=summary, findings=findings)

@@ -1,4 +1,4 @@
-"""Model adapters, registered by name in `ADAPTERS` (params: `eval.models.<name>.adapter`).
+"""Model adapters, registered by name in `ADAPTERS` (params: `models.<name>.adapter`).
 
 Importing this package is cheap: httpx, torch and the OCR engine load on first use.
 """
@@ -13,6 +13,7 @@ from bench_kit.models.adapters import (  # noqa: E402
                                                 ocr,
                                                 ollama,
                                                 openai_compat,
+                                                prior,
                                                 text_only,
 )
 from bench_kit.models.adapters.contract import (
@@ -26,4 +27,4 @@ from bench_kit.models.adapters.registry import ADAPTERS, build_adapter
 
 __all__ = ["ADAPTERS", "Adapter", "AdapterContext", "ImageInput", "ModelRequest",
            "ModelResponse", "anthropic", "build_adapter", "chance", "gemini", "ocr", "ollama",
-           "openai_compat", "text_only"]
+           "openai_compat", "prior", "text_only"]

@@ -89,8 +89,8 @@ class AdapterContext:
     sleep: Sleep | None = None
 
     def config_error(self, key: str, reason: str) -> ConfigError:
-        """A ConfigError naming `eval.models.<name>.<key>`."""
-        return ConfigError(f"{self.source}: eval.models.{self.name}.{key}: {reason}")
+        """A ConfigError naming `models.<name>.<key>`."""
+        return ConfigError(f"{self.source}: models.{self.name}.{key}: {reason}")
 
 
 class AdapterFactory(Protocol):

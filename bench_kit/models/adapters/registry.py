@@ -26,11 +26,11 @@ def build_adapter(config: "ModelConfig", *, name: str, cache: "CallCache | None"
 
     Raises:
         ConfigError: unknown adapter (with a suggestion) or settings the adapter rejects,
-            naming the key `eval.models.<name>.<key>`.
+            naming the key `models.<name>.<key>`.
     """
     try:
         factory = ADAPTERS.get(config.adapter)
     except UnknownNameError as exc:
-        raise ConfigError(f"{source}: eval.models.{name}.adapter: {exc}") from None
+        raise ConfigError(f"{source}: models.{name}.adapter: {exc}") from None
     context = AdapterContext(name=name, source=source, cache=cache, sleep=sleep)
     return factory(config, context)

@@ -1,4 +1,4 @@
-"""Answer extraction: model response text -> letter / yes-no / number / box (DOMAIN §2).
+"""Answer extraction: model response text -> letter / yes-no / number / box (docs/METRICS.md#extraction).
 
 Each extractor returns None when it finds no answer (never a random guess), and has a
 `*_detailed` twin returning an `Extraction(value, parse)` with parse "ok" (a clean answer
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from bench_kit.scoring.extract.boxes import (
     box_from_padded,
@@ -37,6 +37,7 @@ from bench_kit.scoring.extract.boxes import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.response import (
+    _CLAUSE_KEYS,
     ANSWER_CLAUSE,
     FAILED,
     PARSE_LENIENT,
@@ -45,10 +46,12 @@ from bench_kit.scoring.extract.response import (
     clause_tail,
     clean_response,
     contains_phrase,
+    last_clause,
     may_have_clause,
     normalize_text,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.types import LETTERS
 
 __all__ = [
@@ -58,6 +61,7 @@ __all__ = [
     "strip_reasoning",
 ]
 
+_AMBIGUOUS = "?"  # several options offered where one answer was asked
 _ALL_OPTIONS = {letter: letter for letter in LETTERS}
 
 _BARE = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
@@ -69,13 +73,31 @@ _LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M
 _CHOICE_CLAUSE = re.compile(
     rf"(?:{ANSWER_CLAUSE.pattern}"
     r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
+    r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
+    r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*(?:it'?s\s+|it\s+is\s+)?"
     r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?)"
     r"\s*(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
     r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*:?\s*)*"
     r"[(\[]?\s*([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
     re.I,
 )
-_CHOOSE_KEYS = ("choose", "select", "pick", "go with")
+_CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
+                "second thought", "actually", "不对", "更正", "等等")
+# "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
+_OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|choice\s*|选项\s*)?"
+                      r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])", re.I)
+# What the rest of a segment says about the option just named.
+_NEGATIVE = re.compile(
+    r"\bnot\b|n't\b|\bunlikely|\bincorrect|\bwrong|\bfalse\b|\bimpossible|\beliminat"
+    r"|\brul(?:e|ed|es)\s+out|\btoo\s+(?:high|low|small|large|big|many|few|long|short)"
+    r"|\bcannot\b|\bno\s+(?:match|sense)|\bexclude|不对|错误|不正确|排除|不符合|不是", re.I)
+_POSITIVE = re.compile(
+    r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
+    r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
+_LINK = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|and|/|或者?|和|还是)\s*(?:option\s*|choice\s*)?[(\[]?\s*",
+                   re.I)
+_SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 _LETTER = re.compile(r"(?<![A-Za-z0-9_])[A-J](?![A-Za-z0-9_']|-[A-Za-z])")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
@@ -89,6 +111,19 @@ _REJECTED_AFTER = re.compile(
 _ARTICLE_AFTER = re.compile(
     r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
     r"will|appears|looks|fits|matches|describes|shows|corresponds|remains|has|best)\b)[a-z]")
+
+
+# "I can't …", "I think …": the pronoun, unless a copula follows ("I is correct").
+_PRONOUN_AFTER = re.compile(
+    r"\s+(?!(?:is|was|seems|appears|would\s+be|fits|matches|describes|corresponds|remains"
+    r"|because|since|and|or|but)\b)[a-z]")
+
+
+def _is_word(text: str, letter: str, end: int) -> bool:
+    """Whether the capital A or I ending at `end` is the article or pronoun, not a letter."""
+    if letter == "I":
+        return _PRONOUN_AFTER.match(text, end) is not None
+    return letter == "A" and _ARTICLE_AFTER.match(text, end) is not None
 
 
 def _options(choices: Mapping[str, str]) -> dict[str, str]:
@@ -126,23 +161,41 @@ def _option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[s
     return texts
 
 
-def _clause_letter(text: str) -> str | None:
-    """The upper-case letter named by the last answer clause, or None without one."""
-    if not may_have_clause(text, _CHOOSE_KEYS):
+def _names_letter(match: re.Match) -> bool:
+    """Whether a choice-clause match names an option letter (not "a cat", "I think")."""
+    text, letter, end = match.string, match.group(1), match.end()
+    if letter.islower() and text[end:end + 16].lstrip()[:1].isalpha():
+        return False  # "the answer is a cat"
+    return not (letter in "AI" and _is_word(text, letter, end))  # "the answer is I think"
+
+
+def _clause_letter(text: str, *, scan: bool = False) -> str | None:
+    """The upper-case letter named by the last answer clause (`_AMBIGUOUS` when it offers
+    two), or None without one. `scan=True` scans the whole text (the reference the fast
+    keyword-anchored search is tested against)."""
+    if scan:
+        if not may_have_clause(text, _CHOOSE_KEYS):
+            return None
+        last = None
+        for last in filter(_names_letter, _CHOICE_CLAUSE.finditer(text)):
+            pass
+    else:
+        last = last_clause(text, _CHOICE_CLAUSE, _CLAUSE_KEYS + _CHOOSE_KEYS, _names_letter)
+    if last is None:
         return None
-    last = None
-    for match in _CHOICE_CLAUSE.finditer(text):
-        letter, end = match.group(1), match.end()
-        rest = text[end:].lstrip()
-        if letter.islower() and rest[:1].isalpha():
-            continue  # "the answer is a cat"
-        if letter in "AI" and _ARTICLE_AFTER.match(text, end):
-            continue  # "the answer is I think …"
-        last = letter.upper()
-    return last
+    letter = last.group(1).upper()
+    other = _OR_NEXT.match(text, last.end())
+    return _AMBIGUOUS if other and other.group(1).upper() != letter else letter
+
+
+def _segment_after(text: str, end: int) -> str:
+    stop = _SEGMENT_END.search(text, end)
+    return text[end:stop.start() if stop else len(text)]
 
 
 def _enumerates(text: str, options: dict[str, str]) -> bool:
+    if "\n" not in text:
+        return False  # one line holds one lead at most
     leads = {a or b for a, b in _LINE_LEAD.findall(text)}
     return len(leads & options.keys()) > 1
 
@@ -163,18 +216,50 @@ def _masked_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
 
 def _prose_letters(text: str, options: dict[str, str],
                    spans: list[tuple[int, int]]) -> set[str]:
-    """Distinct option letters in prose that are not negated, echoed or an article."""
-    strong: set[str] = set()
+    """The option letters the prose chooses: letters that are not negated, echoed in an
+    option text or an article/pronoun. A letter whose own segment (up to the next letter
+    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
+    segments affirm their letter ("B fits best"), only those letters count."""
+    named: list[tuple[str, int, int]] = []
     for match in _LETTER.finditer(text):
         letter, start, end = match.group(), match.start(), match.end()
         if letter not in options or any(a <= start < b for a, b in spans):
             continue
-        if (_NEGATED_BEFORE.search(text, max(0, start - 24), start)
-                or _REJECTED_AFTER.match(text, end)):
+        if _NEGATED_BEFORE.search(text, max(0, start - 24), start) \
+                or _REJECTED_AFTER.match(text, end):
+            named.append((letter, start, -1))  # ruled out right here
             continue
-        if not (letter in "AI" and _ARTICLE_AFTER.match(text, end)):
-            strong.add(letter)
-    return strong
+        if not _is_word(text, letter, end):
+            named.append((letter, start, end))
+    affirmed: set[str] = set()
+    neutral: set[str] = set()
+    ruled_out: set[str] = set()
+    linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
+    for index, (letter, start, end) in enumerate(named):
+        if end < 0:
+            ruled_out.add(letter)
+            continue
+        stop = named[index + 1][1] if index + 1 < len(named) else len(text)
+        sentence = _SEGMENT_END.search(text, end, stop)
+        segment = text[end:sentence.start() if sentence else stop]
+        if index + 1 < len(named) and named[index + 1][2] < 0:
+            negation = _NEGATED_BEFORE.search(segment)  # "B, not A": the "not" is A's
+            segment = segment[:negation.start()] if negation else segment
+        if sentence is None and index + 1 < len(named) and _LINK.fullmatch(segment):
+            linked.append(letter)
+            continue
+        group = linked + [letter]
+        linked = []
+        if _NEGATIVE.search(segment):
+            ruled_out.update(group)
+        elif _POSITIVE.search(segment):
+            affirmed.update(group)
+        else:
+            neutral.update(group)
+    neutral.update(linked)
+    if affirmed:
+        return affirmed
+    return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
 
 
 def _by_option_text(answer: str, texts: dict[str, str]) -> str | None:
@@ -210,8 +295,13 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extrac
     lead = _LEAD.match(text)
     if lead:
         letter = next(g for g in lead.groups() if g)
-        if letter in options and not _enumerates(text, options):
-            return Extraction(options[letter], PARSE_OK)
+        if letter in options and not _enumerates(text, options) \
+                and not _NEGATIVE.search(_segment_after(text, lead.end())):
+            other = _OR_NEXT.match(text, lead.end(lead.lastindex))
+            if other and other.group(1).upper() != letter:
+                return FAILED  # "(A) or (C)"
+            if not (letter == "I" and _is_word(text, letter, lead.end(lead.lastindex))):
+                return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
     if texts and len(text) <= 200:
         norm = normalize_text(text)
@@ -244,71 +334,3 @@ def extract_choice(response: str, choices: Mapping[str, str]) -> str | None:
     'B'
     """
     return extract_choice_detailed(response, choices).value
-
-
-_YESNO_WHOLE = {
-    **dict.fromkeys(("yes", "yeah", "yep", "yup", "true", "是", "是的", "对", "对的", "有",
-                     "正确"), "yes"),
-    **dict.fromkeys(("no", "nope", "false", "否", "不", "不是", "不对", "没有", "没", "无",
-                     "错", "不正确"), "no"),
-}
-_YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
-_YN_EN = r"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z])"
-_YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是"  # "whether" words echoed from the question
-_YN_ZH = r"(不是|不对|不正确|没有|没|否|无|错|不)|(是|对|有|正确)"
-_LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{_YN_ZH_SKIP})(?:{_YN_ZH}))", re.I)
-_ANY_YESNO = re.compile(
-    r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct)|(no|nope|not|never|none|nothing|false"
-    rf"|incorrect))(?![A-Za-z])|(n't)(?![A-Za-z])|({_YN_ZH_SKIP})|{_YN_ZH}", re.I)
-_UNSURE = re.compile(
-    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:determined?|tell|say)"
-    r"|can't\s+(?:be\s+)?(?:determined?|tell|say)|unclear|impossible\s+to\s+(?:tell|say|determine)"
-    r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
-
-
-def _lead_yesno(text: str) -> str | None:
-    match = _LEAD_YESNO.match(text)
-    if not match:
-        return None
-    yes_en, no_en, no_zh, yes_zh = match.groups()
-    return "yes" if (yes_en or yes_zh) else "no"
-
-
-def extract_yesno_detailed(response: str) -> Extraction[str]:
-    """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
-    leading yes/no is "ok"; the first decisive word elsewhere is "lenient"."""
-    text = clean_response(response)
-    if not text:
-        return FAILED
-    whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
-    if whole:
-        return Extraction(whole, PARSE_OK)
-    tail = clause_tail(text)
-    if tail:
-        stated = _YESNO_WHOLE.get(tail.strip(_YESNO_STRIP).casefold()) or _lead_yesno(tail)
-        if stated:
-            return Extraction(stated, PARSE_OK)
-    if _UNSURE.match(text):
-        return FAILED
-    lead = _lead_yesno(text)
-    if lead:
-        return Extraction(lead, PARSE_OK)
-    if _UNSURE.search(text):
-        return FAILED
-    for match in _ANY_YESNO.finditer(text):
-        yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
-        if skip:
-            continue
-        return Extraction("yes" if (yes_en or yes_zh) else "no", PARSE_LENIENT)
-    return FAILED
-
-
-def extract_yesno(response: str) -> str | None:
-    """The yes/no answer of a response, "yes" or "no" (English and Chinese, negation-aware).
-
-    >>> extract_yesno("No, there is only a dog.")
-    'no'
-    >>> extract_yesno("图中没有猫。")
-    'no'
-    """
-    return extract_yesno_detailed(response).value

@@ -1,9 +1,9 @@
-"""Metric definitions of DOMAIN §3: per-answer scores and the POPE / MME / AUROC aggregates.
+"""Metric definitions of docs/METRICS.md#registered-metrics: per-answer scores and the POPE / MME / AUROC aggregates.
 
 Each function implements the published definition, with its known quirks fixed and said
-so: ChartQA's relaxed accuracy with gold 0 compares numbers (not strings), VQA's
-normalisation maps every punctuation mark to a space and drops apostrophes (which makes
-its contraction table unnecessary), and a failed parse is never a "yes" in POPE.
+so: ChartQA's relaxed accuracy with gold 0 compares numbers (not strings) and a failed
+parse is never a "yes" in POPE. VQA accuracy lives in `bench_kit.scoring.metrics.vqa`
+(re-exported here).
 Bad inputs (mismatched lengths, a single-class AUROC) raise `InputError`.
 """
 
@@ -16,6 +16,7 @@ from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.text.edit import levenshtein
+from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.numbers import number_tokens, parse_number
 
 # The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
@@ -25,17 +26,49 @@ MME_COGNITION = ("commonsense_reasoning", "numerical_calculation", "text_transla
                  "code_reasoning")
 
 
+_UNIT_TAIL = re.compile(r"(?:\s*[A-Za-z][A-Za-z.]*){1,2}\s*$")
+_CURRENCY_HEAD = re.compile(r"^(?:US\$|(?:USD|EUR|GBP|RMB|CNY|JPY)\s)\s*")
+
+
+def chart_number(text: str) -> tuple[float, bool] | None:
+    """A ChartQA value as a number, `(value, is_percent)`, or None when it is text.
+
+    Stripped before reading: surrounding space and a final period, a leading currency
+    sign (`$12`, `US$ 12`, `€3.5`), thousands separators (`1,296`), and a trailing unit of
+    one or two words (`12 kg`, `1296 million`, `45 per cent` — a scale word is a unit,
+    because chart values are written in the chart's own unit). A trailing `%` is kept as
+    the percent flag.
+
+    >>> chart_number("$12"), chart_number("1296 million"), chart_number("45%"), chart_number("Asia")
+    ((12.0, False), (1296.0, False), (45.0, True), None)
+    """
+    body = str(text).strip().rstrip(".").strip()
+    if not body or not any(ch.isdigit() for ch in body):
+        return None
+    body = _CURRENCY_HEAD.sub("", body)
+    found = parse_number(body)
+    if found is not None:
+        return found
+    unitless = _UNIT_TAIL.sub("", body)
+    if unitless != body and unitless:
+        return parse_number(unitless)
+    return None
+
+
 def relaxed_match(pred: str, gold: str, tolerance: float = 0.05) -> bool:
-    """ChartQA relaxed accuracy: numbers within `tolerance` relative error, else
-    case-insensitive exact match.
+    """ChartQA relaxed accuracy of one prediction against one gold.
 
-    A gold of 0 needs a prediction of exactly 0 (the relative error is undefined). A percent
-    on one side only ("45%" vs "0.45") is compared both as written and divided by 100.
+    Both read as numbers (`chart_number`: currency, thousands separators and units
+    stripped): right when |pred - gold| / |gold| <= `tolerance`; a gold of 0 needs a
+    prediction of exactly 0 (the relative error is undefined); a percent on one side only
+    ("45%" vs "0.45") is compared both as written and divided by 100. Otherwise (either is
+    text): case-insensitive exact match after trimming space and a final period. Several
+    golds: `relaxed_accuracy` takes the best.
 
-    >>> relaxed_match("104", "100"), relaxed_match("106", "100"), relaxed_match("0.0", "0")
+    >>> relaxed_match("104", "100"), relaxed_match("106", "100"), relaxed_match("$12", "12")
     (True, False, True)
     """
-    p, g = parse_number(pred), parse_number(gold)
+    p, g = chart_number(pred), chart_number(gold)
     if p is None or g is None:
         return str(pred).strip().rstrip(".").casefold() == str(gold).strip().rstrip(".").casefold()
     (pv, p_pct), (gv, g_pct) = p, g
@@ -51,6 +84,15 @@ def relaxed_match(pred: str, gold: str, tolerance: float = 0.05) -> bool:
         elif abs(a - b) / abs(b) <= tolerance + 1e-12:
             return True
     return False
+
+
+def relaxed_accuracy(pred: str, golds: Sequence[str], tolerance: float = 0.05) -> bool:
+    """ChartQA relaxed accuracy against several golds: right when any gold matches.
+
+    >>> relaxed_accuracy("1296 million", ["Asia", "1296"])
+    True
+    """
+    return any(relaxed_match(pred, gold, tolerance) for gold in golds)
 
 
 def anls(pred: str, golds: Sequence[str], threshold: float = 0.5) -> float:
@@ -69,48 +111,6 @@ def anls(pred: str, golds: Sequence[str], threshold: float = 0.5) -> float:
         nl = levenshtein(p, g) / longest if longest else 0.0
         best = max(best, 1.0 - nl if nl < threshold else 0.0)
     return best
-
-
-_VQA_NUMBERS = {"none": "0", "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4",
-                "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
-_VQA_ARTICLES = frozenset({"a", "an", "the"})
-_VQA_DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")
-_VQA_PERIOD = re.compile(r"\.(?!\d)")
-_VQA_PUNCT = re.compile(r"[;/\[\]\"{}()=+\\_\-><@`,?!*#%&:|~^$]")
-
-
-def vqa_normalize(answer: str) -> str:
-    """The VQA answer normalisation: lowercase, digit commas and sentence periods removed,
-    other punctuation to spaces, apostrophes dropped, number words to digits, articles out.
-
-    >>> vqa_normalize("Two dogs, running!"), vqa_normalize("1,000"), vqa_normalize("don't")
-    ('2 dogs running', '1000', 'dont')
-    """
-    text = str(answer).replace("\n", " ").replace("\t", " ").strip().lower()
-    text = _VQA_DIGIT_COMMA.sub("", text)
-    text = _VQA_PERIOD.sub("", text)
-    text = _VQA_PUNCT.sub(" ", text).replace("'", "").replace("\u2019", "")
-    words = (_VQA_NUMBERS.get(word, word) for word in text.split())
-    return " ".join(word for word in words if word not in _VQA_ARTICLES)
-
-
-def vqa_accuracy(pred: str, golds: Sequence[str]) -> float:
-    """VQA accuracy: min(#other annotators who gave `pred` / 3, 1), averaged over the
-    leave-one-out subsets of the annotators (10 in VQAv2). `golds` are the raw annotator
-    answers, repeats included; with a single gold the score is simply 1 or 0.
-
-    >>> vqa_accuracy("cat", ["cat"] * 2 + ["dog"] * 8)
-    0.6
-    """
-    n = len(golds)
-    if n == 0:
-        return 0.0
-    p = vqa_normalize(pred)
-    same = sum(1 for gold in golds if vqa_normalize(gold) == p)
-    if n == 1:
-        return float(same)
-    total = same * min(1.0, (same - 1) / 3) + (n - same) * min(1.0, same / 3)
-    return round(total / n, 12)
 
 
 def iou(a: Sequence[float], b: Sequence[float]) -> float:
@@ -178,34 +178,56 @@ def mme(rows: Iterable[Mapping]) -> dict:
     Per category: acc = share of questions right x 100, acc_plus = share of images with
     every question right x 100, score = acc + acc_plus (0-200). `perception` sums the 10
     perception categories and `cognition` the 4 cognition ones (max 2000 + 800 = 2800).
-    Categories outside the standard lists are reported but enter neither sum.
+    Categories are matched to the standard lists case- and spacing-insensitively but
+    reported under the name the rows use (the first spelling seen: `OCR` stays `OCR`);
+    categories outside the standard lists are reported but enter neither sum.
 
     Returns:
         `{"perception": float, "cognition": float, "total": float,
         "categories": {category: {"acc", "acc_plus", "score"}}}`.
     """
     by_image: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    shown: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
         missing = [key for key in ("image", "category", "hit") if key not in row]
         if missing:
             raise InputError(f"mme: row {number} lacks {', '.join(missing)}")
-        by_image[_mme_category(row["category"])][str(row["image"])].append(bool(row["hit"]))
-    categories: dict[str, dict[str, float]] = {}
-    for category in sorted(by_image):
-        images = by_image[category]
+        canonical = _mme_category(row["category"])
+        shown.setdefault(canonical, str(row["category"]).strip())
+        by_image[canonical][str(row["image"])].append(bool(row["hit"]))
+    scores: dict[str, dict[str, float]] = {}
+    for canonical in sorted(by_image):
+        images = by_image[canonical]
         hits = [hit for answers in images.values() for hit in answers]
         acc = 100.0 * sum(hits) / len(hits)
         acc_plus = 100.0 * sum(all(answers) for answers in images.values()) / len(images)
-        categories[category] = {"acc": acc, "acc_plus": acc_plus, "score": acc + acc_plus}
-    perception = sum((categories[c]["score"] for c in MME_PERCEPTION if c in categories), 0.0)
-    cognition = sum((categories[c]["score"] for c in MME_COGNITION if c in categories), 0.0)
+        scores[canonical] = {"acc": acc, "acc_plus": acc_plus, "score": acc + acc_plus}
+    perception = sum((scores[c]["score"] for c in MME_PERCEPTION if c in scores), 0.0)
+    cognition = sum((scores[c]["score"] for c in MME_COGNITION if c in scores), 0.0)
     return {"perception": perception, "cognition": cognition,
-            "total": perception + cognition, "categories": categories}
+            "total": perception + cognition,
+            "categories": {shown[c]: block for c, block in scores.items()}}
 
 
 _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
                              r"|答案是?|是", re.I)
+_KEY_EDGES = ".,:;!?\"' "
+# "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates.
+_HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
+_EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
+
+
+def _trim_key(key: str) -> str:
+    """A candidate with its edges trimmed; brackets only when unbalanced, so `o(n log n)`
+    keeps its closing parenthesis."""
+    key = key.strip(_KEY_EDGES)
+    for left, right in ("()", "[]"):
+        while key.endswith(right) and key.count(right) > key.count(left):
+            key = key[:-1].rstrip(_KEY_EDGES)
+        while key.startswith(left) and key.count(left) > key.count(right):
+            key = key[1:].lstrip(_KEY_EDGES)
+    return key
 
 
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
@@ -220,34 +242,53 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         if index == len(sentences) - 1 and "=" in sentence:
             ends.append(sentence.rindex("=") + 1)
         if ends:
-            key = sentence[max(ends):].strip().strip(".,:;!?\"'()[] ")
+            key = _trim_key(sentence[max(ends):])
             if key:
                 keys.append(key)
     if not keys and text:
-        keys = [text]
+        keys = [_trim_key(text)]
     numbers = [t.value for key in keys for t in number_tokens(key)]
     return keys, numbers
+
+
+def _gold_in(key: str, gold: str) -> bool:
+    number = parse_number(gold)
+    if number is not None:
+        return round(number[0], 2) in {round(t.value, 2) for t in number_tokens(key)}
+    needle = gold.strip().lower()
+    return bool(needle) and needle in key
+
+
+def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
+    """The candidates of a key that offers several ("-402 or 48"), else None. A gold that
+    itself contains the separator ("black or white") is no hedge."""
+    if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
+        return None
+    parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
+    parts = [part for part in parts if part]
+    return parts if len(parts) > 1 else None
 
 
 def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     """MMMU open-question match: a numeric gold equals a candidate number after rounding
     both to 2 decimals; a text gold (lowercased) is a substring of a candidate text.
 
+    A candidate that offers several answers ("It could be -402 or 48", "either X or Y")
+    is right only when every one of them is a gold; when the last such hedge is the
+    response's final word, the response is wrong otherwise.
+
     >>> mmmu_open_match("So the area is 3.14159 square meters.", ["3.14"])
     True
+    >>> mmmu_open_match("It could be -402 or 48.", ["48"])
+    False
     """
-    keys, numbers = mmmu_candidates(response)
-    rounded = {round(v, 2) for v in numbers}
-    for gold in golds:
-        number = parse_number(str(gold))
-        if number is not None:
-            if round(number[0], 2) in rounded:
-                return True
-        else:
-            needle = str(gold).strip().lower()
-            if needle and any(needle in key for key in keys):
-                return True
-    return False
+    keys, _ = mmmu_candidates(response)
+    golds = [str(g) for g in golds]
+    if keys:
+        parts = _hedged(keys[-1], golds)
+        if parts is not None:
+            return all(any(_gold_in(part, gold) for gold in golds) for part in parts)
+    return any(_gold_in(key, gold) for key in keys for gold in golds)
 
 
 def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
@@ -269,14 +310,18 @@ def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
     if not positives or not negatives:
         raise InputError("auroc needs at least one positive and one negative label, "
                          f"got {positives} positive and {negatives} negative")
-    order = sorted(range(len(values)), key=values.__getitem__)
-    rank_sum = 0.0
-    i = 0
-    while i < len(order):  # average ranks over runs of tied scores
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        average_rank = (i + j) / 2 + 1
-        rank_sum += average_rank * sum(1 for k in order[i:j + 1] if labels[k] == 1)
-        i = j + 1
+    return rank_auroc(values, [label == 1 for label in labels])
+
+
+def rank_auroc(scores, positive) -> float:
+    """AUROC by the Mann-Whitney rank sum with average ranks for ties (scipy's `rankdata`);
+    `positive` is a boolean per score and both classes must be present."""
+    import numpy as np
+    from scipy.stats import rankdata
+
+    flags = np.asarray(positive, dtype=bool)
+    positives = int(flags.sum())
+    negatives = flags.size - positives
+    ranks = rankdata(np.asarray(scores, dtype=np.float64))
+    rank_sum = float(ranks[flags].sum())
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)

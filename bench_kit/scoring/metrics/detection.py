@@ -40,7 +40,12 @@ _CONFIDENCE = re.compile(rf"\"(?:score|confidence|conf)\"\s*:\s*{_N}", re.I)
 COCO_THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
 
 
-def _point_to_pixels(x: float, y: float, width: int, height: int) -> Point:
+def _point_to_pixels(x: float, y: float, width: int, height: int,
+                     box_format: str = "auto") -> Point:
+    if box_format != "auto":  # the model's declared scale (bench_kit.scoring.extract.boxes)
+        sx, sy = {"norm1": (width, height), "norm1000": (width / 1000, height / 1000)}.get(
+            box_format, (1.0, 1.0))
+        return x * sx, y * sy
     if 0.0 <= x <= 1.0 and 0.0 <= y <= 1.0:
         return x * width, y * height
     if (x > width or y > height) and x <= 1000.0 and y <= 1000.0:
@@ -52,7 +57,8 @@ def _spans_overlap(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(a < end and start < b for a, b in spans)
 
 
-def extract_point_detailed(response: str, width: int, height: int) -> Extraction[Point]:
+def extract_point_detailed(response: str, width: int, height: int, *,
+                           box_format: str = "auto") -> Extraction[Point]:
     """The answer point in pixels with its parse path (rules in the module docstring).
 
     The first point after the last answer clause, or the only distinct point, is "ok";
@@ -76,10 +82,10 @@ def extract_point_detailed(response: str, width: int, height: int) -> Extraction
         found = found_boxes(text)
         if not found:
             return FAILED
-        x1, y1, x2, y2 = to_pixels(found[0][1], width, height)
+        x1, y1, x2, y2 = to_pixels(found[0][1], width, height, box_format)
         return Extraction(((x1 + x2) / 2, (y1 + y2) / 2), PARSE_LENIENT)
     picked = pick_candidate(text, points)
-    return Extraction(_point_to_pixels(*picked.value, width, height), picked.parse)
+    return Extraction(_point_to_pixels(*picked.value, width, height, box_format), picked.parse)
 
 
 def extract_point(response: str, width: int, height: int) -> Point | None:
@@ -115,7 +121,8 @@ class Detection:
     rank: int
 
 
-def extract_detections(response: str, width: int, height: int) -> list[Detection]:
+def extract_detections(response: str, width: int, height: int, *,
+                       box_format: str = "auto") -> list[Detection]:
     """Every box of a response, in order, converted to pixels; duplicates dropped.
 
     >>> [d.box for d in extract_detections("[0, 0, 10, 10] and [20, 20, 30, 30]", 64, 64)]
@@ -134,7 +141,7 @@ def extract_detections(response: str, width: int, height: int) -> list[Detection
     out: list[Detection] = []
     seen: set[Box] = set()
     for start, raw in found_boxes(text):
-        box = to_pixels(raw, width, height)
+        box = to_pixels(raw, width, height, box_format)
         if box not in seen:
             seen.add(box)
             out.append(Detection(box, confidences.get(start), len(out)))

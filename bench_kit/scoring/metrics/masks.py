@@ -212,11 +212,9 @@ def pixel_auroc(maps: Sequence["np.ndarray"], masks: Sequence["np.ndarray"]) -> 
     negatives = labels.size - positives
     if not positives or not negatives:
         return None
-    _, inverse, counts = np.unique(scores, return_inverse=True, return_counts=True)
-    ends = np.cumsum(counts)
-    average_rank = ends - (counts - 1) / 2.0  # 1-based mean rank of each tie group
-    rank_sum = float(average_rank[inverse][labels].sum())
-    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+    from bench_kit.scoring.metrics.answers import rank_auroc
+
+    return rank_auroc(scores, labels)
 
 
 def pro_score(maps: Sequence["np.ndarray"], masks: Sequence["np.ndarray"],

@@ -84,7 +84,7 @@ def embedding_similarity(pred: str, golds: Sequence[str]) -> float:
 
 
 def macro_f1(golds: Sequence[str], preds: Sequence[str | None]) -> dict:
-    """Macro-F1 over the classes of `golds`: the mean of per-class F1 (DOMAIN §3).
+    """Macro-F1 over the classes of `golds`: the mean of per-class F1 (docs/METRICS.md#registered-metrics).
 
     Labels are compared after `normalize_text`. A prediction of None (parse failed) or of a
     label no gold has is wrong: it costs its gold class recall and adds to no class's

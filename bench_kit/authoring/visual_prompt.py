@@ -1,0 +1,225 @@
+"""Visual prompts: a copy of a scene image with one referent marked (a box, circle or arrow).
+
+A deixis variant ("What colour is this object?") needs an image that shows which object
+"this" is. `place_mark` finds a mark that touches none of the scene's annotated regions
+other than around its referent (so it never covers text to be read, a bar's value label or
+another object), in a colour that contrasts with the scene; `save_marked` draws it and
+stores the PNG under its content hash. See docs/AUTHORING.md ("Deixis and visual prompts").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bench_kit.authoring.scenes import SceneAnn
+from bench_kit.authoring.vocab import COLOURS, PLATES
+from bench_kit.io import write_bytes
+
+Box = tuple[int, int, int, int]
+MarkKind = Literal["box", "circle", "arrow"]
+
+# Mark colours far from every scene colour (vocab.COLOURS, sign plates, greys): the one
+# farthest from the colours around the referent is used.
+MARK_PALETTE: dict[str, tuple[int, int, int]] = {
+    "magenta": (236, 0, 140), "cyan": (0, 200, 230), "lime": (120, 255, 0),
+}
+
+
+class MarkStyle(BaseModel):
+    """The `variants.visual_prompt:` settings: which mark to try first, its stroke and gap."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: MarkKind = "box"
+    width: int = Field(3, ge=1, le=12)        # stroke width in pixels
+    margins: list[int] = Field(default_factory=lambda: [6, 3, 2])  # gap to the referent, tried in order
+    colours: list[str] = Field(default_factory=lambda: list(MARK_PALETTE))
+    folder: str = "marked"                    # under the items' folder
+
+    def order(self) -> list[MarkKind]:
+        """The configured kind first, then the others as fallbacks."""
+        kinds: list[MarkKind] = ["box", "circle", "arrow"]
+        return [self.kind, *[k for k in kinds if k != self.kind]]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A placed mark: kind, the referent's box, the stroke geometry and colour."""
+
+    kind: MarkKind
+    bbox: Box                      # the referent's box
+    shape: tuple[int, ...]         # box/circle: outer x1,y1,x2,y2; arrow: tail x,y,head x,y
+    width: int
+    colour: tuple[int, int, int]
+    colour_name: str
+
+
+def protected_regions(scene: SceneAnn) -> list[Box]:
+    """Every region a mark must not cover: objects, sign texts, bars with their value and
+    category labels, the chart title band."""
+    boxes: list[Box] = [tuple(o.bbox) for o in scene.objects]  # type: ignore[misc]
+    boxes += [tuple(t.bbox) for t in scene.texts]  # type: ignore[misc]
+    if scene.chart is not None:
+        scale = min(scene.width, scene.height) / 360
+        slot = (scene.width - round(70 * scale)) / max(len(scene.chart.bars), 1)
+        for bar in scene.chart.bars:
+            x1, y1, x2, y2 = bar.bbox
+            cx = (x1 + x2) / 2
+            half = max((x2 - x1) / 2, 7 * scale * len(str(bar.value)))
+            boxes.append((x1, y1, x2, y2))
+            boxes.append((round(cx - half), y1 - round(30 * scale), round(cx + half), y1 - 6))
+            boxes.append((round(cx - slot / 2), y2 + 2, round(cx + slot / 2),
+                          y2 + round(34 * scale)))
+        boxes.append((0, 0, scene.width, round(50 * scale)))  # title band
+    return boxes
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _stroke_boxes(kind: MarkKind, shape: tuple[int, ...], width: int) -> list[Box]:
+    """Small boxes covering the stroke (to test against protected regions)."""
+    if kind == "box":
+        x1, y1, x2, y2 = shape
+        return [(x1, y1, x2, y1 + width), (x1, y2 - width, x2, y2),
+                (x1, y1, x1 + width, y2), (x2 - width, y1, x2, y2)]
+    if kind == "circle":
+        x1, y1, x2, y2 = shape
+        cx, cy, rx, ry = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) / 2, (y2 - y1) / 2
+        out = []
+        for step in range(72):
+            t = 2 * math.pi * step / 72
+            px, py = cx + rx * math.cos(t), cy + ry * math.sin(t)
+            out.append((round(px - width), round(py - width), round(px + width), round(py + width)))
+        return out
+    tx, ty, hx, hy = shape
+    steps = max(int(math.hypot(hx - tx, hy - ty) // 3), 1)
+    return [(round(tx + (hx - tx) * k / steps) - width - 3, round(ty + (hy - ty) * k / steps)
+             - width - 3, round(tx + (hx - tx) * k / steps) + width + 3,
+             round(ty + (hy - ty) * k / steps) + width + 3) for k in range(steps + 1)]
+
+
+def _candidates(kind: MarkKind, bbox: Box, margin: int, width: int) -> list[tuple[int, ...]]:
+    x1, y1, x2, y2 = bbox
+    if kind == "box":
+        return [(x1 - margin - width, y1 - margin - width, x2 + margin + width,
+                 y2 + margin + width)]
+    if kind == "circle":
+        # The ellipse through the box corners (sqrt 2 times the half-sides), plus the gap.
+        rx = (x2 - x1) / 2 * math.sqrt(2) + margin + width
+        ry = (y2 - y1) / 2 * math.sqrt(2) + margin + width
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        return [(round(cx - rx), round(cy - ry), round(cx + rx), round(cy + ry))]
+    out = []
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    for angle in (315, 225, 45, 135, 270, 0, 180, 90):   # from the upper right first
+        t = math.radians(angle)
+        dx, dy = math.cos(t), math.sin(t)
+        # head just outside the box edge along the ray, tail 40 px further out
+        reach = min(abs((x2 - x1) / 2 / dx) if dx else math.inf,
+                    abs((y2 - y1) / 2 / dy) if dy else math.inf) + margin + width
+        hx, hy = cx + dx * reach, cy + dy * reach
+        out.append((round(hx + dx * 40), round(hy + dy * 40), round(hx), round(hy)))
+    return out
+
+
+def _inside(shape: tuple[int, ...], kind: MarkKind, scene: SceneAnn) -> bool:
+    xs, ys = shape[0::2], shape[1::2]
+    return min(xs) >= 0 and min(ys) >= 0 and max(xs) < scene.width and max(ys) < scene.height
+
+
+def place_mark(scene: SceneAnn, bbox: Box, style: MarkStyle,
+               pixels: Any = None) -> Mark | None:
+    """A mark around `bbox` whose stroke touches no protected region and stays in the image
+    (the configured kind first, then the fallbacks, widest gap first); None if none fits.
+    `pixels` (an RGB PIL image) chooses the colour; without it the first palette colour."""
+    regions = protected_regions(scene)
+    for kind in style.order():
+        for margin in style.margins:
+            for shape in _candidates(kind, bbox, margin, style.width):
+                if not _inside(shape, kind, scene):
+                    continue
+                strokes = _stroke_boxes(kind, shape, style.width)
+                if any(_overlaps(s, r) for s in strokes for r in regions):
+                    continue
+                name, rgb = contrast_colour(pixels, bbox, style.colours)
+                return Mark(kind, bbox, shape, style.width, rgb, name)
+    return None
+
+
+def contrast_colour(pixels: Any, bbox: Box, names: list[str]) -> tuple[str, tuple[int, int, int]]:
+    """The palette colour farthest (smallest squared RGB distance, maximised) from the
+    colours around the referent (its box and a 24 px band: the referent, its neighbours and
+    the background); without pixels, from every vocabulary and sign-plate colour. The
+    palette holds no vocabulary colour, so the mark is never read as an object's colour."""
+    if pixels is not None:
+        x1, y1, x2, y2 = bbox
+        pad = 24
+        crop = pixels.crop((max(x1 - pad, 0), max(y1 - pad, 0), min(x2 + pad, pixels.width),
+                            min(y2 + pad, pixels.height))).convert("RGB")
+        counts = crop.getcolors(maxcolors=crop.width * crop.height) or []
+        total = sum(n for n, _ in counts)
+        # colours covering at least 1% of the crop (anti-aliased edges left out)
+        scene_colours = [rgb for n, rgb in counts if n * 100 >= total]
+    else:
+        scene_colours = [rgb for rgb, _ in COLOURS.values()]
+        scene_colours += [rgb for pair in PLATES.values() for rgb in pair]
+
+    def distance(rgb: tuple[int, int, int]) -> int:
+        return min(sum((a - b) ** 2 for a, b in zip(rgb, other)) for other in scene_colours)
+
+    name = max(names, key=lambda n: distance(MARK_PALETTE[n]))
+    return name, MARK_PALETTE[name]
+
+
+def draw_mark(image: Any, mark: Mark) -> Any:
+    """A copy of the RGB image with the mark drawn on it."""
+    from PIL import ImageDraw
+
+    out = image.convert("RGB").copy()
+    draw = ImageDraw.Draw(out)
+    if mark.kind == "box":
+        draw.rectangle(mark.shape, outline=mark.colour, width=mark.width)
+    elif mark.kind == "circle":
+        draw.ellipse(mark.shape, outline=mark.colour, width=mark.width)
+    else:
+        tx, ty, hx, hy = mark.shape
+        draw.line((tx, ty, hx, hy), fill=mark.colour, width=mark.width)
+        angle = math.atan2(hy - ty, hx - tx)
+        wing = 10
+        for side in (-0.5, 0.5):
+            draw.line((hx, hy, hx - wing * math.cos(angle + side), hy - wing * math.sin(angle + side)),
+                      fill=mark.colour, width=mark.width)
+    return out
+
+
+def save_marked(root: str | Path, source_image: str, mark: Mark, folder: str = "marked") -> str:
+    """Draw the mark on `root/source_image`, store the PNG as `root/folder/<sha256>.png`
+    (content hash: the same mark on the same image is stored once) and return that path
+    relative to `root`."""
+    from PIL import Image
+
+    with Image.open(Path(root) / source_image) as img:
+        marked = draw_mark(img, mark)
+    buffer = io.BytesIO()
+    marked.save(buffer, format="PNG", optimize=False)
+    data = buffer.getvalue()
+    rel = f"{folder}/{hashlib.sha256(data).hexdigest()[:20]}.png"
+    target = Path(root) / rel
+    if not target.exists():
+        write_bytes(target, data)
+    return rel
+
+
+def prompt_meta(mark: Mark, source_image: str) -> dict[str, Any]:
+    """What an item records in `meta.visual_prompt`."""
+    return {"kind": mark.kind, "bbox": list(mark.bbox), "source_image": source_image,
+            "colour": mark.colour_name, "shape": list(mark.shape)}
