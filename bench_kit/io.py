@@ -15,6 +15,7 @@ import warnings
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Iterator
 
+from bench_kit import faultpoints
 from bench_kit.errors import InputError
 
 # Pillow's decompression-bomb guard: refuse images above this many pixels.
@@ -106,6 +107,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         yield tmp_path
         with open(tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
+        faultpoints.hit("io.rename")  # crash tests kill here: the .tmp is complete
         os.replace(tmp_path, path)
     finally:
         if tmp_path.exists():

@@ -6,8 +6,8 @@ peak memory (ru_maxrss) is its own.
     .venv/bin/python benchmarks/audit_scale.py embed  --sizes 1000:1000,3000:3000,10000:10000
     .venv/bin/python benchmarks/audit_scale.py images --sizes 2000,5000,10000 --search 50000
 
-Text: synthetic English questions (8-25 words from a 5,000-word Zipf vocabulary), 1% of the
-items copied from the reference and 1% copied with one word changed; times `reference
+Text: synthetic English questions (8-25 words from a 5,000-word Zipf vocabulary), 2% of the
+items copied from the reference and 2% copied with one word changed; times `reference
 build`, then exact, n-gram and MinHash (first run, signatures cached) and MinHash again
 (cache hit). Embeddings: the same generator over real English words (the encoder's whole-word
 vocabulary, about one token per word); first run (encode both sides + search) and
@@ -112,7 +112,7 @@ def _planted_items(n_items: int, reference: list[str], seed: int,
                    make: Callable[[int, int], list[str]] = questions) -> list[str]:
     rng = random.Random(seed)
     items = make(n_items, seed + 1)
-    for k in range(0, n_items, 50):  # 1% exact copies, 1% one-word edits
+    for k in range(0, n_items, 50):  # 2% exact copies, 2% one-word edits
         items[k] = reference[rng.randrange(len(reference))]
         near = reference[rng.randrange(len(reference))].split()
         near[len(near) // 2] = "zzzz"

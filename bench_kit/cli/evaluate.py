@@ -8,6 +8,9 @@ from bench_kit.cli._common import BenchKitGroup, params_option
 
 # `eval run` stopped by its budget: predictions were written, some as "budget exhausted".
 BUDGET_EXIT_CODE = 3
+# `eval run` wrote every prediction but more of them failed than `eval.max_error_share`
+# allows (default 0: any failure); see docs/EVAL.md "Exit codes".
+ERRORS_EXIT_CODE = 4
 
 
 @click.group("eval", cls=BenchKitGroup)
@@ -78,9 +81,17 @@ class _ProgressLine:
 @click.option("--max-requests", default=None, type=click.IntRange(min=0),
               help="Stop after this many model calls [default: eval.budget.max_requests, "
                    "else no limit].")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="text: the summary line on stderr; json: also the summary as JSON on "
+                   "stdout.")
+@click.option("--allow-errors", is_flag=True,
+              help="Exit 0 even when more rows failed than eval.max_error_share allows "
+                   "(the failures are still written and counted).")
 def run_command(items_path: str | None, root: str | None, model: str, mode: str,
                 out_path: str | None, params_path: str, limit: int | None, fresh: bool,
-                circular: bool, max_cost: float | None, max_requests: int | None) -> None:
+                circular: bool, max_cost: float | None, max_requests: int | None,
+                fmt: str, allow_errors: bool) -> None:
     """Run one model on every item in one mode; write one prediction per item.
 
     Calls run concurrently (the model's `concurrency`) and every answer is cached in
@@ -94,11 +105,19 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
     exhausted`; the command then exits with code 3 (re-run with a larger budget to
     continue from the cache).
 
+    Exit codes: 0 done; 1 bad config or input (nothing written); 2 usage error; 3 the
+    budget stopped the run; 4 more rows failed after all retries than
+    `eval.max_error_share` allows (default 0: any failed row), so a pipeline never
+    records a half-failed run as done. The predictions file is written before exit 4
+    (nothing is lost); a re-run calls only the failed items. --allow-errors exits 0
+    instead of 4.
+
     \b
     Example:
       bench-kit eval run --items datasets/demo/splits/test.jsonl --model ocr \\
         --mode image --out results/demo/ocr/image.jsonl
       bench-kit eval run --model gpt-4o-mini --circular --max-cost 2.50
+      bench-kit eval run --model gpt-4o-mini --allow-errors
     """
     from pathlib import Path
 
@@ -114,10 +133,20 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
                    max_requests=max_requests)
     summary = run_eval(spec, progress=_ProgressLine(f"eval {model}/{mode}"))
     info(summary.log_line())
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(summary.as_dict(), indent=2, sort_keys=True))
     if summary.budget_skipped:
         info(f"error: {summary.stopped}; {summary.budget_skipped} predictions written as "
              f"errors (re-run with a larger budget to continue)")
         raise SystemExit(BUDGET_EXIT_CODE)
+    if summary.too_many_errors and not allow_errors:
+        info(f"error: {summary.failed} of {summary.total} predictions failed "
+             f"({summary.error_share:.1%} > eval.max_error_share {summary.max_error_share:g}); "
+             f"they are written with `error` set: re-run to retry them, or pass "
+             f"--allow-errors")
+        raise SystemExit(ERRORS_EXIT_CODE)
 
 
 @eval_group.command("score")
@@ -228,10 +257,14 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
 @click.option("--max-requests", default=None, type=click.IntRange(min=0),
               help="Stop after this many judge calls [default: eval.budget.max_requests, "
                    "else no limit].")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="text: the summary line on stderr; json: also the summary as JSON on "
+                   "stdout.")
 @params_option
 def judge_command(items_path: str, results_dir: str, model: str, judge: str | None,
                   out_path: str, metrics_path: str | None, max_cost: float | None,
-                  max_requests: int | None, params_path: str) -> None:
+                  max_requests: int | None, fmt: str, params_path: str) -> None:
     """Grade a model's responses with an LLM judge, per rubric dimension.
 
     Items are judged when they have a `rubric` or their capability has one under
@@ -256,6 +289,12 @@ def judge_command(items_path: str, results_dir: str, model: str, judge: str | No
                         params=params_path, metrics_path=metrics_path, max_cost=max_cost,
                         max_requests=max_requests, progress=_ProgressLine("judge"))
     info(f"{run.log_line()} -> {out_path}")
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps({**run.metrics(), "called": run.called,
+                               "from_cache": run.from_cache, "out": out_path},
+                              indent=2, sort_keys=True))
     if run.budget_skipped:
         info(f"error: {run.stopped}; {run.budget_skipped} responses written unjudged "
              f"(re-run with a larger budget to continue)")

@@ -23,13 +23,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from bench_kit import faultpoints
 from bench_kit.artifacts.paths import results_file, split_file
-from bench_kit.artifacts.predictions import (
-    FOREIGN_CREATED_AT,
-    UNSUPPORTED_PREFIX,
-    write_predictions,
-)
-from bench_kit.errors import InputError, UsageError
+from bench_kit.artifacts.predictions import (FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX,
+                                              write_predictions)
+from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
     IMAGE_PROTOCOL,
     ImageInfo,
@@ -100,6 +98,31 @@ class RunSummary:
     budget_skipped: int = 0
     stopped: str = ""
     unsupported: int = 0
+    max_error_share: float = 0.0
+
+    @property
+    def failed(self) -> int:
+        """Rows whose call failed after all retries (not the budget's, not unsupported)."""
+        return self.errors - self.budget_skipped
+
+    @property
+    def error_share(self) -> float:
+        """`failed` as a share of all rows written (0 for an empty run)."""
+        return self.failed / self.total if self.total else 0.0
+
+    @property
+    def too_many_errors(self) -> bool:
+        """More failed rows than `eval.max_error_share` allows (a share strictly above it)."""
+        return self.error_share > self.max_error_share
+
+    def as_dict(self) -> dict[str, Any]:
+        """The summary for `eval run --format json`."""
+        return {"model": self.model, "mode": self.mode, "total": self.total,
+                "from_cache": self.from_cache, "called": self.called, "errors": self.errors,
+                "failed": self.failed, "budget_skipped": self.budget_skipped,
+                "stopped": self.stopped or None, "unsupported": self.unsupported,
+                "cost": round(self.cost, 10), "error_share": round(self.error_share, 6),
+                "max_error_share": self.max_error_share, "out": str(self.out)}
 
     def log_line(self) -> str:
         """The one line the CLI prints at the end."""
@@ -131,6 +154,21 @@ def default_items(params: dict[str, Any]) -> Path:
 def default_out(params: dict[str, Any], model: str, mode: str) -> Path:
     """`results/<bench>/<model>/<mode>.jsonl`."""
     return results_file(str(params.get("bench", "demo")), model, mode)
+
+
+def max_error_share(params: dict[str, Any], source: str = "params.yaml") -> float:
+    """`eval.max_error_share`: the share of failed rows above which `eval run` fails the
+    stage (default 0: any item still failing after all retries fails it).
+
+    Raises:
+        ConfigError: not a number in [0, 1].
+    """
+    eval_section = params.get("eval") or {}
+    value = eval_section.get("max_error_share", 0) if isinstance(eval_section, dict) else 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ConfigError(f"{source}: eval.max_error_share: expected a number from 0 to 1, "
+                          f"got {value!r}")
+    return float(value)
 
 
 def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
@@ -281,6 +319,7 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     if spec.limit is not None:
         items = items[:spec.limit]
     limits = budget_params(params, source)
+    error_limit = max_error_share(params, source)
     budget = limits.start(spec.max_cost, spec.max_requests)
     units = plan_units(items, mode=spec.mode, root=spec.root or default_root(items_path),
                        prompts=prompts, items_path=items_path, circular=spec.circular,
@@ -299,11 +338,16 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
         unsupported = len(units) - len(asked)
         if progress and unsupported:
             progress(unsupported, len(units))
+
+
+        def row_done(done: int, _: int) -> None:
+            faultpoints.hit("eval.row")  # crash tests kill after the k-th answered row
+            if progress:
+                progress(unsupported + done, len(units))
+
         outcomes, counts = run_calls(
             [_call(unit, config, Path(items_path)) for _, unit in asked], adapter=adapter,
-            config=config, cache=cache, budget=budget, fresh=spec.fresh,
-            progress=(lambda done, _: progress(unsupported + done, len(units)))
-            if progress else None)
+            config=config, cache=cache, budget=budget, fresh=spec.fresh, progress=row_done)
     for (index, unit), outcome in zip(asked, outcomes):
         results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
             else _failure(unit, spec, prompts, outcome)
@@ -312,4 +356,5 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
                       from_cache=counts.from_cache, called=counts.called,
                       errors=counts.errors + counts.budget_skipped, cost=counts.cost,
                       out=Path(out), budget_skipped=counts.budget_skipped,
-                      stopped=counts.stopped, unsupported=unsupported)
+                      stopped=counts.stopped, unsupported=unsupported,
+                      max_error_share=error_limit)

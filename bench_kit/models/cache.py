@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from bench_kit import faultpoints
 from bench_kit.errors import ConfigError
 
 # Bump when the meaning of a key part changes, so old rows are no longer matched.
@@ -115,6 +116,7 @@ class CallCache:
                   json.dumps(record.meta, sort_keys=True, ensure_ascii=False),
                   record.created_at.isoformat())
         with self._lock:
+            faultpoints.hit("cache.commit")  # crash tests kill here, holding the lock
             self._conn.execute("INSERT OR REPLACE INTO calls VALUES (?,?,?,?,?,?,?,?,?)", values)
 
     def __len__(self) -> int:

@@ -16,6 +16,7 @@ from bench_kit.artifacts.tables import (
     read_item_stats,
 )
 from bench_kit.errors import InputError
+from bench_kit.report.clipped import clipped
 from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
 
 SUMMARY_FILE = paths.MODEL_SUMMARY
@@ -78,7 +79,7 @@ def _blind_items(data: ModelAuditData, items: dict[str, Item], limit: int) -> li
     for r in flagged[:limit]:
         item = items.get(r["id"])
         runs = r.get("runs") or {}
-        rows.append({"id": r["id"], "question": item.question if item else None,
+        rows.append({"id": r["id"], "question": clipped(item.question) if item else None,
                      "capability": r.get("capability"), "verdict": r["verdict"],
                      "hits": r.get("blind_hits"), "n": r.get("blind_runs"),
                      "fraction": r.get("blind_fraction"), "chance": r.get("chance"),
@@ -116,8 +117,8 @@ def _findings(data: ModelAuditData, items: dict[str, Item]) -> dict:
                        key=lambda f: (-f.score, f.id))
         if found:
             top.append({"check": check, "total": len(found), "rows": [
-                {"id": f.id, "severity": f.severity, "message": f.message,
-                 "question": items[f.id].question if f.id in items else None}
+                {"id": f.id, "severity": f.severity, "message": clipped(f.message),
+                 "question": clipped(items[f.id].question) if f.id in items else None}
                 for f in found[:TOP_FINDINGS]]})
     return {"counts": rows, "top": top}
 
@@ -198,9 +199,9 @@ def _review_list(data: ModelAuditData, items: dict[str, Item], check: str) -> di
     lowest q first."""
     found = sorted((f for f in data.findings if f.check == check),
                    key=lambda f: (f.severity == "info", f.evidence.get("q_value", 1.0), f.id))
-    rows = [{"id": f.id, "severity": f.severity, "message": f.message,
+    rows = [{"id": f.id, "severity": f.severity, "message": clipped(f.message),
              "q_value": f.evidence.get("q_value"),
-             "question": items[f.id].question if f.id in items else None}
+             "question": clipped(items[f.id].question) if f.id in items else None}
             for f in found[:FIRST_SCREEN_ITEMS]]
     return {"total": len(found), "calls": sum(f.severity != "info" for f in found),
             "rows": rows}

@@ -14,6 +14,7 @@ from pathlib import Path
 from bench_kit.errors import InputError
 from bench_kit.io import file_sha256, open_image, resolve_image
 from bench_kit.report import panels
+from bench_kit.report.clipped import clipped
 from bench_kit.report.inputs import AuditData, ModelRun, ReportInputs, ReportSettings
 from bench_kit.report.model_audit import model_audit_view
 from bench_kit.report.panels import calls, cost_per_1k, parse_counts
@@ -51,13 +52,6 @@ def question_text(item: Item) -> str:
         options = "  ".join(f"{k}. {v}" for k, v in sorted(item.choices.items()))
         return f"{item.question}  [{options}]"
     return item.question
-
-
-def clip(text: str | None, limit: int) -> str | None:
-    """`text` cut to `limit` characters with a note of the full length (display only)."""
-    if text is None or len(text) <= limit:
-        return text
-    return f"{text[:limit].rstrip()}… [{len(text)} characters in total]"
 
 
 class Thumbnails:
@@ -152,7 +146,8 @@ def _hits_by_model(runs: list[ModelRun], mode: str, item_id: str) -> dict[str, b
 
 
 def _item_card(item: Item, thumbs: Thumbnails) -> dict:
-    return {"id": item.id, "question": question_text(item), "gold": gold_text(item),
+    return {"id": item.id, "question": clipped(question_text(item)),
+            "gold": clipped(gold_text(item)),
             "capability": item.capability, "task": item.task, "difficulty": item.difficulty,
             "thumbnail": thumbs.of(item)}
 
@@ -169,10 +164,11 @@ def worst_items(run: ModelRun, mode: str, runs: list[ModelRun], items: dict[str,
         prediction = run.predictions.get(mode, {}).get(score.id)
         rows.append({**_item_card(items[score.id], thumbs),
                      "others_right": others_right[score.id],
-                     "response": clip(prediction.response, settings.response_chars)
+                     "response": clipped(prediction.response, settings.response_chars)
                      if prediction is not None else None,
                      "have_response": prediction is not None,
-                     "extracted": score.extracted, "parse": score.parse, "metric": score.metric})
+                     "extracted": clipped(score.extracted) if isinstance(score.extracted, str)
+                     else score.extracted, "parse": score.parse, "metric": score.metric})
     return rows
 
 
@@ -230,9 +226,9 @@ def audit_overview(audit: AuditData, items: dict[str, Item], limit: int) -> dict
     for item_id, found in sorted(per_item.items(), key=rank)[:limit]:
         found = sorted(found, key=lambda f: (-SEVERITY_RANK[f.severity], f.check))
         item = items.get(item_id)
-        flagged.append({"id": item_id, "question": item.question if item else None,
+        flagged.append({"id": item_id, "question": clipped(item.question) if item else None,
                         "findings": [{"check": f.check, "severity": f.severity,
-                                      "message": f.message} for f in found]})
+                                      "message": clipped(f.message)} for f in found]})
     capabilities = audit.summary.get("by_capability")
     by_capability = [{"capability": name, **entry} for name, entry in sorted(
         capabilities.items()) if isinstance(entry, dict)] \

@@ -24,4 +24,4 @@ def test_artifacts_import_only_base_modules():
                     "bench_kit.artifacts.exclusions", "bench_kit.artifacts.paths")
     assert all(f.startswith("bench_kit/artifacts/") or f in {
         "bench_kit/__init__.py", "bench_kit/errors.py", "bench_kit/io.py",
-        "bench_kit/types.py"} for f in files), sorted(files)
+        "bench_kit/faultpoints.py", "bench_kit/types.py"} for f in files), sorted(files)

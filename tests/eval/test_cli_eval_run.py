@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -87,22 +88,110 @@ def test_a_missing_image_names_the_item(bench) -> None:
     assert result.stderr.count("\n") == 1
 
 
-def test_failed_calls_are_counted_not_fatal(bench) -> None:
+def _serve_vlm(bench: Path, server: FakeOpenAI, **settings) -> None:
+    """Add model `vlm` on `server` to the bench's params, with `eval` settings."""
+    params = yaml.safe_load((bench / "params.yaml").read_text())
+    params["eval"]["models"]["vlm"] = {"adapter": "openai", "model": "m",
+                                       "base_url": server.url, "max_retries": 1,
+                                       "backoff_s": 0}
+    params["eval"].update(settings)
+    (bench / "params.yaml").write_text(yaml.safe_dump(params))
+
+
+def _fail_items(bench: Path, failing: int) -> None:
+    """Script the first `failing` of the 4 items to get HTTP 503 on every attempt."""
+    path = bench / "datasets" / "t" / "splits" / "test.jsonl"
+    rows = read_jsonl(path)
+    for row in rows[:failing]:
+        row["question"] += " [scenario:503]"
+    write_jsonl(path, rows)
+
+
+def test_failed_calls_fail_the_run_by_default_after_writing_them(bench) -> None:
     with FakeOpenAI() as server:
         server.down = True
-        params = yaml.safe_load((bench / "params.yaml").read_text())
-        params["eval"]["models"]["vlm"] = {"adapter": "openai", "model": "m",
-                                           "base_url": server.url, "max_retries": 1,
-                                           "backoff_s": 0}
-        (bench / "params.yaml").write_text(yaml.safe_dump(params))
+        _serve_vlm(bench, server)
         result = _run("--model", "vlm", "--limit", "2")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 4, result.output
     assert "2 items: 0 from cache, 2 called, 2 errors" in result.stderr
-    rows = read_jsonl(bench / "scratch" / "eval" / "vlm" / "image.jsonl")
+    assert "error: 2 of 2 predictions failed (100.0% > eval.max_error_share 0)" \
+        in result.stderr
+    rows = read_jsonl(bench / "scratch" / "eval" / "vlm" / "image.jsonl")  # nothing lost
     assert all(r["response"] is None and r["error"].startswith("HTTP 503") for r in rows)
+
+
+def test_one_failed_item_of_four_fails_the_run_until_a_rerun_recovers_it(bench) -> None:
+    _fail_items(bench, 1)
+    with FakeOpenAI() as server:
+        _serve_vlm(bench, server)
+        result = _run("--model", "vlm")
+        assert result.exit_code == 4, result.output
+        rows = read_jsonl(bench / "scratch" / "eval" / "vlm" / "image.jsonl")
+        assert [r["error"] is not None for r in rows] == [True, False, False, False]
+        path = bench / "datasets" / "t" / "splits" / "test.jsonl"
+        rows = read_jsonl(path)
+        rows[0]["question"] = rows[0]["question"].replace(" [scenario:503]", "")
+        write_jsonl(path, rows)  # the server recovers for q0
+        result = _run("--model", "vlm")
+    assert result.exit_code == 0, result.output
+    assert "4 items: 3 from cache, 1 called, 0 errors" in result.stderr
+
+
+def test_allow_errors_keeps_exit_0_and_the_rows(bench) -> None:
+    _fail_items(bench, 4)
+    with FakeOpenAI() as server:
+        _serve_vlm(bench, server)
+        result = _run("--model", "vlm", "--allow-errors")
+    assert result.exit_code == 0, result.output
+    assert "4 called, 4 errors" in result.stderr and "max_error_share" not in result.stderr
+    rows = read_jsonl(bench / "scratch" / "eval" / "vlm" / "image.jsonl")
+    assert len(rows) == 4 and all(r["error"].startswith("HTTP 503") for r in rows)
+
+
+@pytest.mark.parametrize(("limit", "code"), [(0.25, 0), (0.24, 4), (0.5, 0), (0, 4), (1, 0)])
+def test_error_share_threshold_is_a_strict_bound(bench, limit, code) -> None:
+    _fail_items(bench, 1)  # 1 of 4 rows fails: share 0.25
+    with FakeOpenAI() as server:
+        _serve_vlm(bench, server, max_error_share=limit)
+        result = _run("--model", "vlm")
+    assert result.exit_code == code, result.output
+    assert ("25.0% > eval.max_error_share" in result.stderr) == (code == 4)
+
+
+def test_format_json_prints_the_summary_also_on_a_failed_run(bench) -> None:
+    _fail_items(bench, 1)
+    with FakeOpenAI() as server:
+        _serve_vlm(bench, server)
+        result = _run("--model", "vlm", "--format", "json")
+    assert result.exit_code == 4
+    summary = json.loads(result.stdout)
+    assert {k: summary[k] for k in ("total", "called", "failed", "error_share",
+                                    "max_error_share", "unsupported")} == \
+        {"total": 4, "called": 4, "failed": 1, "error_share": 0.25, "max_error_share": 0.0,
+         "unsupported": 0}
+    assert summary["out"] == "scratch/eval/vlm/image.jsonl"
+
+
+def test_budget_exit_code_wins_over_the_error_share(bench) -> None:
+    _fail_items(bench, 1)
+    with FakeOpenAI() as server:
+        _serve_vlm(bench, server)
+        result = _run("--model", "vlm", "--max-requests", "2")
+    assert result.exit_code == 3, result.output
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.5, "lots", True])
+def test_a_bad_max_error_share_is_one_line_before_any_call(bench, value) -> None:
+    with FakeOpenAI() as server:
+        _serve_vlm(bench, server, max_error_share=value)
+        result = _run("--model", "vlm")
+        assert server.count() == 0
+    assert result.exit_code == 1
+    assert "params.yaml: eval.max_error_share: expected a number from 0 to 1" in result.stderr
 
 
 def test_help_has_an_example() -> None:
     result = CliRunner().invoke(cli, ["eval", "run", "--help"])
     assert result.exit_code == 0
     assert "Example:" in result.output and "bench-kit eval run --items" in result.output
+    assert "--allow-errors" in result.output and "4 more rows failed" in result.output

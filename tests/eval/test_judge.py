@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import json
 from pathlib import Path
 
 import pytest
@@ -92,9 +93,12 @@ def test_cli_writes_rows_and_metrics_and_a_rerun_calls_nothing(server, tmp_path)
     first = out.read_bytes()
     assert [r["hit"] for r in read_jsonl(out)] == [True, True, None]
     assert read_json(metrics)["pass_rate"] == 1.0
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert "2 from cache, 0 called" in result.stderr
     assert server.count() == 2 and out.read_bytes() == first
+    summary = json.loads(result.stdout)
+    assert (summary["judged"], summary["errors"], summary["from_cache"], summary["called"],
+            summary["pass_rate"]) == (2, 1, 2, 0, 1.0)
 
 
 def test_items_without_a_rubric_are_skipped(server, tmp_path) -> None:

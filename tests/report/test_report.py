@@ -165,7 +165,9 @@ def test_panels_vision_gain_worst_items_and_audit(report):
     # alpha's worst image item that beta got right comes first; the long response is cut
     assert "Worst items: alpha, image" in md
     assert f"{'word ' * 19}word… [2000 characters in total]" in html
-    assert LONG.strip() not in html
+    # the whole response (under the full-text cap) is one click away, once; never in the md
+    assert html.count(LONG.strip()) == 1 and LONG.strip() not in md
+    assert "<summary>full text (2000 characters)</summary>" in html
     assert "(raw responses not given)" not in html
     assert "<code>ambiguity.deixis</code></td><td class=\"num\">2</td>" in html
     assert "| ambiguity.html | 1 | 1 | 0 | 0 |" in md

@@ -1,0 +1,110 @@
+"""Mutation testing of the core modules with mutmut (not part of `make test`).
+
+For each target (modules to mutate + the test files that guard them) the tracked files of
+the repository are copied to a scratch folder, a `[mutmut]` section is written there and
+`mutmut run` plants one-line bugs (operators, constants, comparisons, arguments, return
+values) one at a time and runs the target's tests against each. Prints, per module, the
+mutants killed / total and the score, and (with --survivors) every survivor's name; `mutmut
+show NAME` in the printed scratch folder shows its diff. Needs `pip install mutmut` (3.x).
+
+    .venv/bin/python benchmarks/mutation.py [--only stats,split,blind_panel] [--survivors]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+MUTMUT = Path(sys.executable).with_name("mutmut")
+
+# name -> (paths to mutate, test paths that guard them)
+TARGETS: dict[str, tuple[list[str], list[str]]] = {
+    "stats": (["bench_kit/stats/"], ["tests/stats/"]),
+    "split": (["bench_kit/split/"], ["tests/split/"]),
+    "blind_panel": (["bench_kit/audit/results/blind_panel.py",
+                     "bench_kit/audit/results/significance.py",
+                     "bench_kit/audit/results/chance.py"],
+                    # the fast tests only: test_audit_results.py runs the whole audit per
+                    # test (minutes per mutant); its kills come on top of these
+                    ["tests/audit/results/test_significance.py",
+                     "tests/audit/results/test_blind_panel_boundaries.py"]),
+}
+# copied beside the mutants: the package, the tests and the files tests read
+ALSO_COPY = ("bench_kit/", "tests/", "docs/", "datasets/", "params.yaml", "dvc.yaml",
+             "README.md", "pyproject.toml")
+RESULT = re.compile(r"^\s*(bench_kit\.[\w.]+?)\.x\w*?__mutmut_\d+: (\w+)", re.M)
+
+
+def _copy(dest: Path) -> None:
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO,
+                           capture_output=True, text=True, check=True).stdout.split("\n")
+    for rel in filter(None, files):
+        src = REPO / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+
+
+def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple[Counter, str]:
+    """Run mutmut on one target in `scratch`; (module, status) counts and the listing.
+    Test files in `without` are deleted from the copy (a 'before' measurement)."""
+    paths, tests = TARGETS[name]
+    folder = scratch / name
+    folder.mkdir(parents=True)
+    _copy(folder)
+    for rel in without:
+        (folder / rel).unlink(missing_ok=True)
+    tests = [t for t in tests if t not in without]
+    (folder / "setup.cfg").write_text(
+        "[mutmut]\nsource_paths=\n" + "".join(f"    {p}\n" for p in paths)
+        + "pytest_add_cli_args_test_selection=\n" + "".join(f"    {t}\n" for t in tests)
+        # the whole package and the tests beside the mutated files, so that imports of
+        # other modules (bench_kit.cli, tests/conftest.py) resolve inside the copy
+        + "also_copy=\n" + "".join(f"    {p}\n" for p in ALSO_COPY if (folder / p).exists())
+        + 'pytest_add_cli_args=-p no:cacheprovider -m "not slow" -q\n')
+    subprocess.run([str(MUTMUT), "run", "--max-children", "2"], cwd=folder,
+                   capture_output=True, check=False)
+    listing = subprocess.run([str(MUTMUT), "results", "--all", "true"], cwd=folder,
+                             capture_output=True, text=True, check=False).stdout
+    return Counter(RESULT.findall(listing)), listing
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(TARGETS),
+                        help=f"comma-separated targets (known: {', '.join(TARGETS)})")
+    parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    parser.add_argument("--without", default="",
+                        help="comma-separated test files left out (to measure 'before')")
+    parser.add_argument("--keep", default=None,
+                        help="scratch folder to keep (default: a temp folder, removed)")
+    args = parser.parse_args()
+    scratch = Path(args.keep or tempfile.mkdtemp(prefix="bench-kit-mutation-"))
+    print("| module | killed | survived | other | total | score |")
+    print("|---|---:|---:|---:|---:|---:|")
+    survivors = []
+    for name in args.only.split(","):
+        counts, listing = run_target(name, scratch, tuple(filter(None, args.without.split(","))))
+        for module in sorted({m for m, _ in counts}):
+            killed, survived = counts[(module, "killed")], counts[(module, "survived")]
+            total = sum(n for (m, _), n in counts.items() if m == module)
+            other = total - killed - survived  # timeouts, suspicious, no tests
+            print(f"| {module} | {killed} | {survived} | {other} | {total} | "
+                  f"{killed / total:.1%} |")
+        survivors += [line.strip() for line in listing.splitlines() if "survived" in line]
+    if args.survivors:
+        print("\n".join(["", "survivors:", *survivors]))
+    print(f"\nscratch folder: {scratch}")
+    if not args.keep:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
