@@ -40,6 +40,24 @@ def params_option(func: Callable) -> Callable:
                              "exist, every section takes its documented defaults).")(func)
 
 
+def format_option(help: str = "Output format.") -> Callable[[Callable], Callable]:
+    """`--format text|json` (default text) as `fmt`."""
+    return click.option("--format", "fmt", type=click.Choice(["text", "json"]),
+                        default="text", show_default=True, help=help)
+
+
+def budget_options(calls: str = "model calls") -> Callable[[Callable], Callable]:
+    """`--max-cost USD` and `--max-requests N` (defaults: `eval.budget`, else no limit)."""
+    def decorate(func: Callable) -> Callable:
+        func = click.option("--max-requests", default=None, type=click.IntRange(min=0),
+                            help=f"Stop after this many {calls} [default: "
+                                 "eval.budget.max_requests, else no limit].")(func)
+        return click.option("--max-cost", default=None, type=click.FloatRange(min=0),
+                            help=f"Stop starting {calls} once this many USD are spent "
+                                 "[default: eval.budget.max_cost, else no limit].")(func)
+    return decorate
+
+
 def info(message: str) -> None:
     """A progress/log line on stderr (stdout stays clean for data)."""
     click.echo(message, err=True)

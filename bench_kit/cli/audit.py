@@ -7,7 +7,7 @@ import time
 
 import click
 
-from bench_kit.cli._common import BenchKitGroup, info, params_option
+from bench_kit.cli._common import BenchKitGroup, format_option, info, params_option
 
 
 @click.group("audit", cls=BenchKitGroup)
@@ -73,8 +73,7 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
 
 
 @audit.command("list-checks")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@format_option("Output format.")
 def list_checks_command(fmt: str) -> None:
     """List every audit check: name, family, default severity and what it finds.
 

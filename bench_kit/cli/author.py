@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bench_kit.cli._common import BenchKitGroup, info, params_option
+from bench_kit.cli._common import BenchKitGroup, format_option, info, params_option
 
 
 @click.group("author", cls=BenchKitGroup)
@@ -58,9 +58,8 @@ def _render_coverage(summary, fmt: str, strict: bool, verb: str) -> None:
 _strict_option = click.option(
     "--strict", is_flag=True,
     help="Exit 1 when a quota of params generate.quotas is broken (items are still written).")
-_format_option = click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-    help="Coverage as text tables (stderr) or one JSON object (stdout).")
+_format_option = format_option(
+    "Coverage as text tables (stderr) or one JSON object (stdout).")
 
 
 _keep_flagged_option = click.option(

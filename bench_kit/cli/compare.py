@@ -6,10 +6,7 @@ import json
 
 import click
 
-
-def _fmt_option(func):
-    return click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                        show_default=True, help="Output format.")(func)
+from bench_kit.cli._common import format_option
 
 
 @click.command("compare")
@@ -26,7 +23,7 @@ def _fmt_option(func):
               min_open=True, max_open=True), help="Significance level (Holm-corrected).")
 @click.option("--capabilities/--no-capabilities", default=True, show_default=True,
               help="List per-capability changes in the text output.")
-@_fmt_option
+@format_option()
 def compare(revs: tuple[str, ...], bench: str, items_path: str | None,
             scores_dir: str | None, repo: str, alpha: float, capabilities: bool,
             fmt: str) -> None:
@@ -66,7 +63,7 @@ def compare(revs: tuple[str, ...], bench: str, items_path: str | None,
 @click.option("--rev", default="HEAD", show_default=True, help="Newest commit to show.")
 @click.option("--repo", default=".", show_default=True, type=click.Path(file_okay=False),
               help="The git project root.")
-@_fmt_option
+@format_option()
 def history(metric: str, limit: int, bench: str, metrics_dir: str | None, rev: str,
             repo: str, fmt: str) -> None:
     """Show one metric of every model over the last N commits (newest first).

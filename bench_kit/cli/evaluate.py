@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from bench_kit.cli._common import BenchKitGroup, params_option
+from bench_kit.cli._common import (
+    BenchKitGroup,
+    budget_options,
+    format_option,
+    info,
+    params_option,
+)
 
 # `eval run` stopped by its budget: predictions were written, some as "budget exhausted".
 BUDGET_EXIT_CODE = 3
@@ -75,16 +81,9 @@ class _ProgressLine:
 @click.option("--circular", is_flag=True,
               help="CircularEval: ask each mc item once per rotation of its options (one "
                    "prediction row per id and rotation, each cached separately).")
-@click.option("--max-cost", default=None, type=click.FloatRange(min=0),
-              help="Stop starting calls once this many USD are spent [default: "
-                   "eval.budget.max_cost, else no limit].")
-@click.option("--max-requests", default=None, type=click.IntRange(min=0),
-              help="Stop after this many model calls [default: eval.budget.max_requests, "
-                   "else no limit].")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True,
-              help="text: the summary line on stderr; json: also the summary as JSON on "
-                   "stdout.")
+@budget_options("model calls")
+@format_option("text: the summary line on stderr; json: also the summary as JSON on "
+               "stdout.")
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when more rows failed than eval.max_error_share allows "
                    "(the failures are still written and counted).")
@@ -121,7 +120,6 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
     """
     from pathlib import Path
 
-    from bench_kit.cli._common import info
     from bench_kit.eval.runner import RunSpec, run_eval
 
     if out_path is None:  # a hand run must not overwrite the DVC stage's results/ output
@@ -172,9 +170,8 @@ def run_command(items_path: str | None, root: str | None, model: str, mode: str,
               help="Metrics JSON to write (DVC metrics).")
 @click.option("--plots", "plots_path", default=None, type=click.Path(dir_okay=False),
               help="Also write per-capability accuracy rows for `dvc plots` (JSON).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True,
-              help="text: one summary line on stderr; json: the summary as JSON on stdout.")
+@format_option("text: one summary line on stderr; json: the summary as JSON on "
+               "stdout.")
 @click.option("--judgements", "judgements_path", default=None,
               type=click.Path(dir_okay=False),
               help="Verdicts of `bench-kit eval judge` for this model: the judged items' "
@@ -206,7 +203,6 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
     """
     import json
 
-    from bench_kit.cli._common import info
     from bench_kit.errors import UsageError
     from bench_kit.params import load_params, section
     from bench_kit.scoring.aggregate import summary_dict, summary_line
@@ -251,16 +247,9 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
               help="Verdict rows JSONL to write.")
 @click.option("--metrics", "metrics_path", default=None, type=click.Path(dir_okay=False),
               help="Also write the judge metrics JSON (counts, pass rate, judge, cost).")
-@click.option("--max-cost", default=None, type=click.FloatRange(min=0),
-              help="Stop starting judge calls once this many USD are spent [default: "
-                   "eval.budget.max_cost, else no limit].")
-@click.option("--max-requests", default=None, type=click.IntRange(min=0),
-              help="Stop after this many judge calls [default: eval.budget.max_requests, "
-                   "else no limit].")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True,
-              help="text: the summary line on stderr; json: also the summary as JSON on "
-                   "stdout.")
+@budget_options("judge calls")
+@format_option("text: the summary line on stderr; json: also the summary as JSON on "
+               "stdout.")
 @params_option
 def judge_command(items_path: str, results_dir: str, model: str, judge: str | None,
                   out_path: str, metrics_path: str | None, max_cost: float | None,
@@ -282,7 +271,6 @@ def judge_command(items_path: str, results_dir: str, model: str, judge: str | No
         --results results/demo/qwen-vl-vllm --model qwen-vl-vllm --judge gpt-4o-mini \\
         --out judge/demo/qwen-vl-vllm.jsonl
     """
-    from bench_kit.cli._common import info
     from bench_kit.eval.judge import judge_results
 
     run = judge_results(items_path, results_dir, out_path, model=model, judge=judge,

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from bench_kit.cli._common import info, params_option
+from bench_kit.cli._common import format_option, info, params_option
 
 
 @click.command("report")
@@ -31,9 +31,7 @@ from bench_kit.cli._common import info, params_option
               help="Folder for report.html and report.md.")
 @click.option("--plots", "plots_dir", default=None, type=click.Path(file_okay=False),
               help="Folder for the dvc plots data: accuracy_<mode>.json, vision_gain.json.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="json: print the leaderboard, pairwise tests and MDD "
-                                      "to stdout.")
+@format_option("json: print the leaderboard, pairwise tests and MDD to stdout.")
 @params_option
 def report(items_path: str, scores_dir: str, metrics_dir: str, results_dir: str | None,
            audit_dir: str | None, model_audit_dir: str | None, root: str | None,

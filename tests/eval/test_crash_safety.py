@@ -154,6 +154,20 @@ def _same(name: str, data: bytes, reference: bytes) -> bool:
     return _eval_view(data) == _eval_view(reference) if name == "eval" else data == reference
 
 
+def _assert_only_complete_files(name, views, out, reference):
+    """No half-written file was visible in any view, and the final files equal the
+    uninterrupted run's; returns the final files."""
+    for view in views:
+        for rel, versions in view.seen.items():
+            assert rel in reference, f"unexpected output file {rel}"
+            assert all(_same(name, data, reference[rel]) for data in versions), \
+                f"{rel}: a version differing from the complete file was visible"
+    final = _files(out)
+    assert set(final) == set(reference)
+    assert all(_same(name, final[rel], reference[rel]) for rel in final)
+    return final
+
+
 @pytest.fixture(scope="module")
 def server():
     with FaultServer(seed=1, delay_s=0.03) as running:
@@ -204,14 +218,7 @@ def test_kill_9_at_a_random_moment_then_rerun(bench, baselines, tmp_path, name, 
         proc.communicate(timeout=60)
     assert watcher.scans > 10
     rerun, err = _complete(args, bench, out)
-    for view in (watcher, rerun):  # no half-written file at any moment
-        for rel, versions in view.seen.items():
-            assert rel in reference, f"unexpected output file {rel}"
-            assert all(_same(name, data, reference[rel]) for data in versions), \
-                f"{rel}: a version differing from the complete file was visible"
-    final = _files(out)
-    assert set(final) == set(reference)
-    assert all(_same(name, final[rel], reference[rel]) for rel in final)
+    final = _assert_only_complete_files(name, (watcher, rerun), out, reference)
     leftovers = [p.name for p in out.rglob("*") if p.is_file() and p.name not in
                  {Path(r).name for r in final}]
     assert all(TEMP_NAME.match(n) for n in leftovers), leftovers
@@ -315,14 +322,7 @@ def test_kill_9_at_a_fault_point_then_rerun(bench, baselines, tmp_path, name, po
             with CallCache(cache) as opened:
                 assert len(opened) >= k  # every answered row was committed first
         rerun, err = _complete(args, bench, out)
-        for view in (watcher, rerun):  # no half-written file at any moment
-            for rel, versions in view.seen.items():
-                assert rel in reference, f"unexpected output file {rel}"
-                assert all(_same(name, data, reference[rel]) for data in versions), \
-                    f"{rel}: a version differing from the complete file was visible"
-        final = _files(out)
-        assert set(final) == set(reference)
-        assert all(_same(name, final[rel], reference[rel]) for rel in final)
+        final = _assert_only_complete_files(name, (watcher, rerun), out, reference)
         if name == "eval":  # nothing lost or duplicated: each item once, answered
             rows = _eval_view(final["image.jsonl"])
             assert len({(r[0], r[1]) for r in rows}) == len(rows)
