@@ -11,6 +11,7 @@ from test_contamination import by_pair, run_audit, write_params  # noqa: F401 (b
 from test_contamination import bench  # noqa: F401
 
 from bench_kit.embed import EmbedSettings, encode, get_embedder
+from bench_kit.items import read_items
 from bench_kit.embed.remote import OpenAIEmbedder
 from bench_kit.errors import ConfigError, ModelCallError
 
@@ -97,3 +98,22 @@ def test_audit_with_embedding_servers_matches_the_local_backend(bench) -> None: 
                                                             abs=2e-4)
         assert other["evidence"]["model"] == "openai:fake-minilm"
         assert finding["evidence"]["model"] == "all-MiniLM-L6-v2:torch"
+
+
+@pytest.mark.slow
+def test_the_variant_gate_embeds_with_the_configured_backend(tmp_path) -> None:
+    import yaml
+    from test_variants import _project, _variants
+
+    project = _project(tmp_path, n_shapes=1)
+    with FakeEmbeddings() as server:
+        params = yaml.safe_load((project / "params.yaml").read_text(encoding="utf-8"))
+        params["embed"] = {"backend": "openai", "model": "fake-minilm", "base_url": server.url,
+                           "backoff_s": 0.0, "cache": str(tmp_path / "vectors.sqlite")}
+        (project / "params.yaml").write_text(yaml.safe_dump(params, allow_unicode=True),
+                                             encoding="utf-8")
+        result = _variants(project)
+        assert result.exit_code == 0, result.stderr
+        assert server.answered >= 1  # the gate's texts went to the embedding server
+        v0 = read_items(project / "bench/items.v0.jsonl")
+        assert {i.question for i in v0} <= set(server.inputs)
