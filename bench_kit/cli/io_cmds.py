@@ -6,7 +6,7 @@ import click
 
 from bench_kit.cli._common import info
 
-IMPORT_FORMATS = ("csv", "jsonl", "vlmevalkit", "hf", "checklist-csv")
+IMPORT_FORMATS = ("csv", "json", "jsonl", "vlmevalkit", "hf", "checklist-csv")
 EXPORT_FORMATS = ("vlmevalkit", "hf")
 
 
@@ -45,6 +45,23 @@ EXPORT_FORMATS = ("vlmevalkit", "hf")
               help="Every row's ground_truth holds Donut-style question/answer pairs: one "
                    "item per pair (detected without the flag; with it, a row without pairs "
                    "is a problem).")
+@click.option("--task", default=None,
+              type=click.Choice(["mc", "yesno", "open", "numeric", "grounding", "checklist"]),
+              help="Task for every row (overrides the task the import infers).")
+@click.option("--metric", default=None, help="Metric for every row, e.g. relaxed_match.")
+@click.option("--rubric", default=None, help="Judge rubric for every row.")
+@click.option("--gold-index", type=click.Choice(["0", "1"]), default=None,
+              help="Golds are option numbers counting from 0 or 1 (detected only when the "
+                   "data decide it: some gold is 0, or some gold equals its option count).")
+@click.option("--delimiter", default=None,
+              help="csv: cell delimiter [default: tab when the first line has more tabs "
+                   "than commas, else comma]; \\t for tab.")
+@click.option("--columns", default=None, metavar="NAME,NAME,...",
+              help="csv: the file has no header; these are its column names.")
+@click.option("--answers", "answers_path", default=None, type=click.Path(dir_okay=False),
+              help="json: answers in a second file (LLaVA-Bench), joined with --join-on.")
+@click.option("--join-on", default=None, help="json: the field shared by questions and "
+                                              "--answers, e.g. question_id.")
 @click.option("--on-error", type=click.Choice(["fail", "skip"]), default="fail",
               show_default=True,
               help="fail: list every problem and write nothing; skip: write the good rows "
@@ -55,20 +72,31 @@ def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
                capability: str | None, layer: str | None, difficulty: str,
                category_map: str | None, id_prefix: str, hint: str, split: str | None,
                max_image_mb: int, column_map: tuple[str, ...], image_root: str | None,
-               expand: bool, on_error: str, params_path: str | None) -> None:
+               expand: bool, task: str | None, metric: str | None, rubric: str | None,
+               gold_index: str | None, delimiter: str | None, columns: str | None,
+               answers_path: str | None, join_on: str | None, on_error: str,
+               params_path: str | None) -> None:
     """Import items from an existing benchmark file.
 
     \b
     FORMAT is one of:
-      csv            CSV with a header (image paths relative to the file)
+      csv            CSV/TSV (delimiter sniffed), with a header or --columns; a
+                     folder of such files: the category is each file's name
+      json           JSON array, object keyed by id, JSON Lines in a .json file,
+                     LLaVA conversation records; --answers FILE --join-on FIELD
       jsonl          JSON Lines (vlmeter-style checks too)
       vlmevalkit     VLMEvalKit TSV (base64 images or image_path)
       hf             Hugging Face dataset: save_to_disk folder, parquet file(s),
                      or an imagefolder with metadata.jsonl/metadata.csv
       checklist-csv  long-form checklists (DSG/TIFA): one row per (prompt, check)
 
-    Columns are recognised by common names (question/problem/query/prompt,
-    answer/answers/gt/label, image/images/image_path/file_name); use --map for others.
+    Columns are recognised by common names (question/problem/query/prompt/text,
+    answer/answers/gt/label/gt_answer, image/images/image_path/file_name), and a column
+    whose values are image files is the image column; use --map for others. Golds are
+    typed on the whole file: 1/0 or true/false golds of yes/no questions become yesno
+    items, option numbers become letters (--gold-index), letter golds with the options
+    written in the question become mc items. Every decision is printed with its
+    override; unmapped source columns are kept under meta.source.
     Multi-answer golds (A;C, A,C, ["A","C"]) make multi-answer items, box answers
     (x1,y1,x2,y2) grounding items. Every row is read first: problems are listed one per
     line (FILE:LINE: field=FIELD: reason) and nothing is written, unless --on-error skip.
@@ -83,6 +111,8 @@ def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
           --capability perception.count
       bench-kit import csv mine.csv --out datasets/mine/items.jsonl \\
           --map question=prompt_text --map answer=gold --on-error skip
+      bench-kit import json problems.json --out datasets/sqa/items.jsonl \\
+          --image-root images --capability reasoning.science
     """
     from pathlib import Path
 
@@ -94,7 +124,15 @@ def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
                          id_prefix=id_prefix, hint=hint, split=split,
                          max_image_bytes=max_image_mb * 1024 * 1024, column_map=column_map,
                          image_root=Path(image_root) if image_root else None, expand=expand,
-                         on_error=on_error)
+                         task=task, metric=metric, rubric=rubric,
+                         gold_index=int(gold_index) if gold_index else None,
+                         delimiter="\t" if delimiter in ("\\t", "tab") else delimiter,
+                         columns=tuple(c.strip() for c in columns.split(",")) if columns
+                         else None,
+                         answers_path=Path(answers_path) if answers_path else None,
+                         join_on=join_on, on_error=on_error)
+    for line in summary.decisions:
+        info(line)
     tasks = ", ".join(f"{n} {task}" for task, n in summary.by_task.items())
     info(f"imported {summary.items} items ({tasks}) and {summary.images} images "
          f"-> {summary.out_path}")

@@ -33,7 +33,7 @@ from bench_kit.types import Item
 
 def _reader(fmt: str) -> Reader:
     # the format modules register their readers when imported
-    from bench_kit.exchange import checklists, hfdata, tabular  # noqa: F401
+    from bench_kit.exchange import checklists, hfdata, jsonshapes, tabular  # noqa: F401
 
     return IMPORTERS.get(fmt)
 
@@ -99,6 +99,10 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         InputError: an unreadable file, or a source without a question column.
         UnknownNameError: an unknown format.
     """
+    from collections import Counter
+
+    from bench_kit.exchange.golds import TASK_RULES, task_lines, type_golds
+
     reader = _reader(fmt)
     src = Path(src)
     now = now or datetime.now(timezone.utc).replace(microsecond=0)
@@ -106,29 +110,37 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
     items: list[Item] = []
     rejects: list[Reject] = []
     seen: dict[str, int] = {}
+    good: list[tuple[int, dict[str, Any]]] = []
     for line, row in reader(src, opts, store):
         if isinstance(row, BadRow):
             rejects.append(Reject(line, row.field, row.reason, _row_id(row.row),
                                   _safe_row(row.row)))
             continue
         try:
-            rows = expand_pairs(row, line, opts.expand)
+            good.extend((line, one) for one in expand_pairs(row, line, opts.expand))
         except RowError as exc:
             rejects.append(Reject(line, exc.field, exc.reason, _row_id(row), _safe_row(row)))
+    opts.decisions.extend(type_golds([row for _, row in good], opts.gold_index, opts.task))
+    rules: Counter = Counter()
+    for line, one in good:
+        rule = one.pop("_rule", None) or ("the source's task column" if one.get("task")
+                                          and not opts.task else None)
+        try:
+            item = row_to_item(dict(one), fmt, opts, now, line)
+        except RowError as exc:
+            rejects.append(Reject(line, exc.field, exc.reason, _row_id(one), _safe_row(one)))
             continue
-        for one in rows:
-            try:
-                item = row_to_item(dict(one), fmt, opts, now, line)
-            except RowError as exc:
-                rejects.append(Reject(line, exc.field, exc.reason, _row_id(one),
-                                      _safe_row(one)))
-                continue
-            if item.id in seen:
-                rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
-                                                  f"{seen[item.id]})", item.id, _safe_row(one)))
-                continue
-            seen[item.id] = line
-            items.append(item)
+        if item.id in seen:
+            rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
+                                              f"{seen[item.id]}; ids unique only with other columns: --map "
+                                              "id=COL1,COL2)", item.id, _safe_row(one)))
+
+            continue
+        seen[item.id] = line
+        items.append(item)
+        rules[(item.task, "--task" if opts.task else rule or TASK_RULES[item.task])] += 1
+    opts.decisions.extend(task_lines(rules))
+    rejects.sort(key=lambda r: r.line)
     if rejects and not items and all(r.reason == no_question_reason() for r in rejects):
         raise InputError(no_question_reason(), path=str(src))
     if not items and not rejects:
@@ -180,7 +192,8 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
         by_task[item.task] = by_task.get(item.task, 0) + 1
     unknown = sorted({i.capability for i in items} - set(opts.taxonomy)) if opts.taxonomy else []
     return ImportSummary(out_path, len(items), n_images, dict(sorted(by_task.items())), unknown,
-                         rejected=len(result.rejects), rejects_path=rejected_to)
+                         rejected=len(result.rejects), rejects_path=rejected_to,
+                         decisions=list(opts.decisions))
 
 
 def load_category_map(path: str | Path) -> dict[str, str]:

@@ -3,6 +3,7 @@ format shares (choices, answers, checklists, task inference)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from pydantic import ValidationError
 from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
 from bench_kit.items import pydantic_problem
 from bench_kit.registry import Registry
-from bench_kit.types import LAYERS, LETTERS, Item
+from bench_kit.types import LAYERS, LETTERS, TASKS, Item
 
 CHECKLIST_QUESTION = "Check each statement against the image."
 _CHECK_NAME_KEYS = ("name", "question", "check", "statement", "item", "text")
@@ -41,6 +42,16 @@ class ImportOptions:
     column_map: dict[str, str] = field(default_factory=dict)
     image_root: Path | None = None
     expand: bool = False
+    task: str | None = None
+    metric: str | None = None
+    rubric: str | None = None
+    gold_index: int | None = None
+    delimiter: str | None = None
+    columns: tuple[str, ...] = ()
+    answers_path: Path | None = None
+    join_on: str | None = None
+    # filled while importing: one line per decision the import took (printed by the CLI)
+    decisions: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -54,6 +65,7 @@ class ImportSummary:
     not_in_taxonomy: list[str]
     rejected: int = 0
     rejects_path: Path | None = None
+    decisions: list[str] = field(default_factory=list)
 
 
 class RowError(Exception):
@@ -75,8 +87,8 @@ class BadRow:
 
 # Column names recognised without --map, per item field, in order of preference.
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
-    "question": ("question", "problem", "query", "prompt", "question_natural_language"),
-    "answer": ("answer", "gt", "label", "gold"),
+    "question": ("question", "problem", "query", "prompt", "question_natural_language", "text"),
+    "answer": ("answer", "gt", "label", "gold", "gt_answer"),
     "answers": ("answers",),
     "image": ("image", "images", "image_path", "file_name"),
     "choices": ("choices", "options"),
@@ -96,6 +108,13 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
     """
     row = {str(k).strip(): v for k, v in row.items()}
     for name, column in column_map.items():
+        if name == "id" and "," in column and column not in row:
+            parts = [c.strip() for c in column.split(",")]
+            missing = [c for c in parts if c not in row]
+            if missing:
+                raise RowError("id", f"--map id={column}: no column '{missing[0]}'")
+            row["id"] = "_".join(str(row[c]).strip().replace("/", ".") for c in parts)
+            continue
         if column not in row:
             raise RowError(name, f"--map {name}={column}: no column '{column}' (columns: "
                                  f"{', '.join(sorted(row))})")
@@ -127,12 +146,20 @@ def _blank(value: Any) -> bool:
 
 
 def _maybe_json(value: Any, name: str) -> Any:
-    """Strings that look like a JSON list/object (CSV/TSV cells) are parsed."""
+    """Strings that look like a JSON list/object (CSV/TSV cells) are parsed; Python-style
+    literals (`"['a', 'b']"`, as VLMEvalKit and MMMU store lists) too."""
     if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
         try:
             return json.loads(value)
         except ValueError:
-            raise RowError(name, "looks like JSON but does not parse") from None
+            pass
+        try:
+            parsed = ast.literal_eval(value.strip()) if len(value) < 100_000 else None
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            parsed = None
+        if isinstance(parsed, (list, dict)):
+            return parsed
+        raise RowError(name, "looks like JSON but does not parse")
     return value
 
 
@@ -248,6 +275,9 @@ def parse_answers(row: dict[str, Any], choices: dict[str, str] | None) -> list[s
     name = "answers" if not _blank(value) else "answer"
     if _blank(value):
         value = single
+    if choices and isinstance(value, str) and value.strip() in choices.values():
+        # option text as the gold, even when it holds commas or brackets ("[0, 2]")
+        return [next(k for k, v in choices.items() if v == value.strip())]
     value = _maybe_json(value, name)
     if _blank(value) or _is_nan(value):
         return []
@@ -333,6 +363,26 @@ def _json_safe(name: str, value: Any) -> Any:
     return value
 
 
+# Source columns kept at the top of `meta` (bench_kit reads them: hint, category, split);
+# every other unmapped column goes under `meta.source`.
+META_FIELDS = ("hint", "category", "l2-category", "l2_category", "split", "subset",
+               "answer_text", "gold_text", "multi_select", "visual_prompt")
+
+
+def _own_field(row: dict[str, Any], name: str, valid: tuple[str, ...] | None,
+               source: dict[str, Any]) -> str | None:
+    """A source column named like a bench_kit field: used when its value is valid for the
+    field, else kept under `meta.source` (it never breaks a row)."""
+    if name not in row:
+        return None
+    value = row.pop(name)
+    text = str(value).strip()
+    if isinstance(value, str) and text and (valid is None or text.lower() in valid):
+        return text.lower() if valid else text
+    source[name] = _json_safe(name, value)
+    return None
+
+
 def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetime,
                 number: int) -> Item:
     """Turn one source row into a validated Item (raises RowError naming the field)."""
@@ -350,7 +400,9 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     checks = parse_checks(checks_value) if checks_value is not None else None
     choices = parse_choices(row)
     answers = parse_answers(row, choices)
-    task = str(row.pop("task", "")).strip().lower() or infer_task(answers, choices, checks)
+    source: dict[str, Any] = {}
+    task = _own_field(row, "task", TASKS, source)
+    task = opts.task or row.pop("_task", None) or task or infer_task(answers, choices, checks)
     if task == "yesno":
         answers = [a.lower() for a in answers]
     if task == "grounding":
@@ -375,20 +427,38 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     if original_source and original_source != fields["source"]:
         meta.setdefault("source_before_import", original_source)
     if opts.hint == "prepend" and not _blank(row.get("hint")):
-        fields["question"] = f"Hint: {row['hint']}\n{fields['question']}"
+        hint = re.sub(r"^\s*hint:\s*", "", str(row["hint"]), flags=re.I)
+        if not fields["question"].startswith(f"Hint: {hint}"):
+            fields["question"] = f"Hint: {hint}\n{fields['question']}"
     if "tolerance" in row:
         try:
             fields["tolerance"] = float(row.pop("tolerance"))
         except (TypeError, ValueError):
             raise RowError("tolerance", "expected a number") from None
-    for name in ("metric", "variant", "variant_of", "variant_kind", "group", "rubric", "note"):
+    for name in ("metric", "variant", "variant_of", "variant_kind", "rubric", "note"):
         if name in row:
             fields[name] = str(row.pop(name))
+    group = _own_field(row, "group", None, source)
+    if group:
+        fields["group"] = group
+    for name in ("metric", "rubric"):
+        if getattr(opts, name):
+            fields[name] = getattr(opts, name)
     if "group" not in fields and fields["image"]:
         first = fields["image"] if isinstance(fields["image"], str) else fields["image"][0]
         fields["group"] = "image:" + Path(first).stem
+    if "_image_source" in row:
+        source["image"] = row.pop("_image_source")
     for name, value in row.items():
-        meta.setdefault(name, _json_safe(name, value))
+        if name.startswith("_"):
+            continue
+        if name in META_FIELDS:
+            meta.setdefault(name, _json_safe(name, value))
+        else:
+            source.setdefault(name, _json_safe(name, value))
+    if source:
+        kept = meta.get("source") if isinstance(meta.get("source"), dict) else {}
+        meta["source"] = {**kept, **source}
     fields["meta"] = meta
     try:
         return Item.model_validate(fields)

@@ -10,6 +10,7 @@ import contextlib
 import csv
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -55,15 +56,22 @@ def _field_limit(limit: int) -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
-def iter_table(path: Path, delimiter: str,
-               max_field: int) -> Iterator[tuple[int, dict[str, str] | BadRow]]:
-    """Yield (line, {column: cell}) for each record of a CSV/TSV file with a header row
-    (a record with the wrong number of cells comes as a `BadRow`)."""
+def sniff_delimiter(path: Path) -> str:
+    """Tab when the file's first line has more tabs than commas, else comma."""
+    first = read_utf8(path)[:65536].split("\n", 1)[0]
+    return "\t" if first.count("\t") > first.count(",") else ","
+
+
+def iter_table(path: Path, delimiter: str, max_field: int,
+               columns: tuple[str, ...] = ()) -> Iterator[tuple[int, dict[str, str] | BadRow]]:
+    """Yield (line, {column: cell}) for each record of a CSV/TSV file with a header row, or
+    named by `columns` when it has none (a record with the wrong number of cells comes as
+    a `BadRow`)."""
     text = read_utf8(path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     with _field_limit(max_field):
         try:
-            header = next(reader, None)
+            header = list(columns) if columns else next(reader, None)
             if not header:
                 raise InputError("empty file (a header row is needed)", path=str(path), line=1)
             header = [h.strip() for h in header]
@@ -71,7 +79,7 @@ def iter_table(path: Path, delimiter: str,
             if dupes or "" in header:
                 raise InputError(f"header has blank or duplicate columns {dupes}",
                                  path=str(path), line=1)
-            start = reader.line_num + 1
+            start = reader.line_num + 1 if not columns else 1
             for cells in reader:
                 if any(c.strip() for c in cells):
                     if len(cells) != len(header):
@@ -108,26 +116,93 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
 
 def prepared_rows(rows: Iterator[tuple[int, Any]], path: Path, opts: ImportOptions,
                   store: ImageStore) -> Iterator[tuple[int, Any]]:
-    """Map columns (`--map`, known aliases) and store local images; a row that fails
-    becomes a `BadRow` (reported with its line), never an exception."""
+    """Map columns (`--map`, known aliases, an image column found by its values) and store
+    local images; a row that fails becomes a `BadRow` (reported with its line), never an
+    exception. The columns chosen go to `opts.decisions`."""
+    from bench_kit.exchange.columns import (
+        chosen_columns,
+        column_decisions,
+        find_image_column,
+        source_columns,
+    )
+
+    rows = list(rows)
+    good = [row for _, row in rows if not isinstance(row, BadRow)]
+    columns = source_columns(good)
+    column_map = dict(opts.column_map)
+    chosen = chosen_columns(columns, column_map)
+    if "image" not in chosen:
+        found = find_image_column(good, columns, set(chosen.values()), path, opts.image_root)
+        if found:
+            column_map["image"] = chosen["image"] = found
+            opts.decisions.append(f"warning: image column: '{found}' (its values are image "
+                                  f"files) — pass --map image=COLUMN if another column is")
+    opts.decisions.extend(column_decisions(columns, chosen))
     for line, row in rows:
         if isinstance(row, BadRow):
             yield line, row
             continue
         try:
-            row = map_columns(row, opts.column_map)
-            if row.get("image") not in (None, "", []) and not isinstance(row["image"], dict):
-                row["image"] = store_local_images(row["image"], path.parent, store, opts.image_root)
+            row = map_columns(row, column_map)
+            value = row.get("image")
+            if value not in (None, "", []) and not isinstance(value, dict):
+                row["_image_source"] = value
+                row["image"] = _stored_images(value, row, path.parent, store, opts)
         except RowError as exc:
             yield line, BadRow(exc.field, exc.reason, row)
             continue
         yield line, row
 
 
+def _stored_images(value: Any, row: dict[str, Any], folder: Path, store: ImageStore,
+                   opts: ImportOptions) -> str | list[str]:
+    """Store a row's image(s); a bare file name not found is also looked for in a folder
+    named by the row's id (ScienceQA keeps `<id>/image.png`) or category (MME)."""
+    try:
+        return store_local_images(value, folder, store, opts.image_root)
+    except RowError:
+        folders = [str(row.get(k, "")).strip() for k in ("id", "category")]
+        if not (isinstance(value, str) and "/" not in value and any(folders)):
+            raise
+        first = sys.exc_info()[1]
+    for name in (f"{folder_name}/{value.strip()}" for folder_name in folders if folder_name):
+        try:
+            return store_local_images(name, folder, store, opts.image_root)
+        except RowError:
+            continue
+    raise first from None
+
+
+_TABLE_SUFFIXES = (".csv", ".tsv", ".txt")
+
+
 @IMPORTERS.register("csv")
 def read_csv(path: Path, opts: ImportOptions, store: ImageStore):
-    """CSV with a header; `image` holds a path (or a JSON list of paths) next to the file."""
-    yield from prepared_rows(iter_table(path, ",", opts.max_image_bytes), path, opts, store)
+    """CSV or TSV with a header (or `--columns`); `image` holds a path (or a JSON list of
+    paths) next to the file. A folder of such files (MME: `count.txt`, `OCR.txt`, …) is
+    read file by file, each row's `category` being its file's name."""
+    files = sorted(f for f in path.iterdir() if f.suffix.lower() in _TABLE_SUFFIXES) \
+        if path.is_dir() else [path]
+    if not files:
+        raise InputError("no .csv/.tsv/.txt files in the folder", path=str(path))
+    delimiter = opts.delimiter or sniff_delimiter(files[0])
+    opts.decisions.append(f"delimiter: {'tab' if delimiter == chr(9) else repr(delimiter)}"
+                          + ("" if opts.delimiter else " (sniffed; --delimiter overrides)")
+                          + (f"; header: --columns {','.join(opts.columns)}"
+                             if opts.columns else ""))
+
+    def rows():
+        for number, one in enumerate(files):
+            for line, row in iter_table(one, delimiter, opts.max_image_bytes, opts.columns):
+                if path.is_dir() and not isinstance(row, BadRow):
+                    row.setdefault("category", one.stem)
+                    row["_file"] = one.name
+                yield line, row
+    if path.is_dir():
+        opts.decisions.append(f"folder: {len(files)} files, category = file name "
+                              f"({', '.join(f.stem for f in files[:6])}"
+                              f"{', …' if len(files) > 6 else ''})")
+    yield from prepared_rows(rows(), path if path.is_file() else path / "_", opts, store)
 
 
 @IMPORTERS.register("jsonl")

@@ -55,7 +55,8 @@ def test_every_problem_listed_then_skip_writes_good_rows_and_rejects(tmp_path):
         f"{src}:5: id=empty_opt field=answer: gold ['C'] points at an empty option",
         f"{src}:6: id=nonans field=answer: 'unanswerable' is not an answer",
         f"{src}:7: id=noimg field=image: image file 'gone.png' not found",
-        f"{src}:8: id=ok1 field=id: duplicate id 'ok1' (first at line 2)",
+        f"{src}:8: id=ok1 field=id: duplicate id 'ok1' (first at line 2; "
+        "ids unique only with other columns: --map id=COL1,COL2)",
         f"error: {src}: 5 problem(s) found",
     ]
     skipped = _run(*args, "--on-error", "skip")
@@ -112,7 +113,7 @@ def test_map_and_detected_column_names(tmp_path):
     assert missing.exit_code == 1
     assert missing.stderr.strip() == (
         f"error: {tmp_path / 'odd.csv'}: no question column (looked for question, problem, "
-        "query, prompt, question_natural_language; use --map question=COLUMN)")
+        "query, prompt, question_natural_language, text; use --map question=COLUMN)")
     mapped = _run("import", "csv", tmp_path / "odd.csv", "--out", out, "--capability",
                   "perception.colour", "--map", "question=ask", "--map", "answer=gold_text",
                   "--map", "id=key")
