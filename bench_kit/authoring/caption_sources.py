@@ -9,6 +9,7 @@ captions file, or under `image_root` (by their trailing path parts).
 from __future__ import annotations
 
 import json
+import re
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +110,19 @@ def coco_rows(path: Path, data: dict[str, Any], placer: ImagePlacer
                    key=f"{Path(file_name).stem}.{ann.get('id', n)}")
 
 
+# `NAME.jpg#N` then a tab (or, on a few lines of real files, a space) then the caption
+_TOKEN_LINE = re.compile(r"^\s*([^\s#]+)#(\d+)[\t ]+(.*?)\s*$")
+_SHAPE_LINES = 200
+
+
+def is_token_file(text: str) -> bool:
+    """Most of the first non-blank lines (up to 200) are `NAME#N<whitespace>caption`: the
+    shape is decided on many lines, never on the first alone."""
+    lines = [line for line in text.splitlines()[:_SHAPE_LINES * 2] if line.strip()]
+    lines = lines[:_SHAPE_LINES]
+    return bool(lines) and sum(bool(_TOKEN_LINE.match(line)) for line in lines) * 2 > len(lines)
+
+
 def flickr_rows(path: Path, text: str, placer: ImagePlacer
                 ) -> Iterator[tuple[str, CaptionRow | CaptionProblem]]:
     """The Flickr8k/30k token file: `NAME.jpg#N<TAB>caption` per line."""
@@ -116,11 +130,11 @@ def flickr_rows(path: Path, text: str, placer: ImagePlacer
         if not raw.strip():
             continue
         where = f"{path}:{line}"
-        name, tab, caption = raw.partition("\t")
-        image, _, number = name.partition("#")
-        if not tab or not image:
+        match = _TOKEN_LINE.match(raw)
+        if not match:
             yield where, CaptionProblem("line", "expected NAME.jpg#N<TAB>caption", {"line": raw})
             continue
+        image, number, caption = match.groups()
         row = {"image": image.strip(), "caption": caption}
         yield _row(where, row, path.parent, placer, key=f"{Path(image).stem}.{number or line}")
 
@@ -143,8 +157,7 @@ def read_caption_rows(path: Path, placer: ImagePlacer
             return
         raise InputError("a JSON captions file needs COCO's 'annotations' and 'images'",
                          path=str(path))
-    first = stripped.splitlines()[0] if stripped else ""
-    if "\t" in first and "#" in first.split("\t", 1)[0]:
+    if is_token_file(stripped):
         yield from flickr_rows(path, text, placer)
         return
     if path.suffix.lower() == ".csv":

@@ -31,15 +31,21 @@ STRING_COLUMNS = ("id", "question", "task", "metric", "capability", "layer", "di
 
 
 def _is_image_value(value: Any) -> bool:
+    """An image struct ({bytes, path}, or one of the two), or a list of them (nulls
+    allowed, as a parquet list of `Image` structs may hold)."""
     if isinstance(value, dict):
-        return "bytes" in value and "path" in value
-    return isinstance(value, list) and bool(value) and all(_is_image_value(v) for v in value)
+        return bool(value) and set(value) <= {"bytes", "path"}
+    return isinstance(value, list) and any(v is not None for v in value) and \
+        all(v is None or _is_image_value(v) for v in value)
 
 
 def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
                  image_root: Path | None) -> str:
     if value.get("bytes"):
-        return store.add(bytes(value["bytes"]))
+        data = value["bytes"]
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ValueError(f"image bytes are a {type(data).__name__}, not bytes")
+        return store.add(bytes(data))
     path = value.get("path")
     if not path:
         raise ValueError("image has neither bytes nor a path")
@@ -62,7 +68,8 @@ def _rows_with_images(rows: Iterator[dict[str, Any]], folder: Path, opts: Import
                 value = row.pop(key)
                 as_list = as_list or isinstance(value, list)
                 for one in value if isinstance(value, list) else [value]:
-                    stored.append(_image_bytes(one, folder, store, opts.image_root))
+                    if one is not None:
+                        stored.append(_image_bytes(one, folder, store, opts.image_root))
             if row.get("images") == []:
                 del row["images"]
             row = map_columns(row, opts.column_map)

@@ -444,6 +444,11 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     for name in ("metric", "rubric"):
         if getattr(opts, name):
             fields[name] = getattr(opts, name)
+    image = fields["image"]
+    if image is not None and not (isinstance(image, str) or isinstance(image, list) and image
+                                  and all(isinstance(i, str) for i in image)):
+        raise RowError("image", f"expected an image path or a list of paths, got "
+                                f"{type(image).__name__} {str(image)[:60]}")
     if "group" not in fields and fields["image"]:
         first = fields["image"] if isinstance(fields["image"], str) else fields["image"][0]
         fields["group"] = "image:" + Path(first).stem

@@ -107,6 +107,9 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
     paths = value if isinstance(value, list) else [value]
     stored = []
     for stored_path in paths:
+        if not isinstance(stored_path, str):
+            raise RowError("image", f"expected an image path, got a {type(stored_path).__name__}"
+                                    " (image structs are read by the hf format)")
         try:
             stored.append(store.add_file(locate_image(folder, str(stored_path), image_root)))
         except ValueError as exc:
