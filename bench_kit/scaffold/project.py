@@ -77,6 +77,8 @@ def render_files(root: Path, context: dict[str, object]) -> list[Path]:
     folder = resources.files("bench_kit.scaffold") / "templates"
     written = []
     for template, target in FILES:
+        if context.get("items") and template == "templates.yaml.j2":
+            continue
         text = env.from_string((folder / template).read_text(encoding="utf-8"))
         path = root / target.format(name=context["name"])
         write_text(path, text.render(**context))
@@ -84,8 +86,38 @@ def render_files(root: Path, context: dict[str, object]) -> list[Path]:
     return written
 
 
+def _bring_items(items_path: Path, bench_dir: Path) -> tuple[int, dict[str, str]]:
+    """Copy an items file and the images it names (under `images/` next to it, as
+    `bench-kit import` writes them) into `bench_dir`; return (images copied, taxonomy)."""
+    import shutil
+
+    from bench_kit.io import resolve_image
+    from bench_kit.items import read_items
+
+    items = read_items(items_path)
+    if not items:
+        raise UsageError(f"--items {items_path}: no items")
+    images: set[str] = {rel for item in items for rel in item.images}
+    outside = sorted(rel for rel in images if not rel.startswith("images/"))
+    if outside:
+        raise UsageError(f"--items {items_path}: image paths must be under images/ next to the "
+                         f"items file (as `bench-kit import` writes them), e.g. '{outside[0]}'")
+    for rel in sorted(images):
+        source = resolve_image(items_path.parent, rel)
+        if not source.is_file():
+            raise UsageError(f"--items {items_path}: image '{rel}' not found")
+        target = bench_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+    (bench_dir / "images").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(items_path, bench_dir / "items.jsonl")
+    taxonomy = {item.capability: item.layer for item in items}
+    return len(images), dict(sorted(taxonomy.items()))
+
+
 def init_project(directory: str | Path, *, name: str | None = None,
-                 remote: str | Path | None = None, git_commit: bool = True) -> InitSummary:
+                 remote: str | Path | None = None, git_commit: bool = True,
+                 items: str | Path | None = None) -> InitSummary:
     """Scaffold a benchmark project in `directory` (which must not exist or be empty).
 
     Args:
@@ -93,6 +125,9 @@ def init_project(directory: str | Path, *, name: str | None = None,
         name: the benchmark name (default: from the folder name).
         remote: the DVC remote URL or folder (default: `<directory>/../<name>-dvc-remote`).
         git_commit: commit the scaffold when git has a user identity (else leave it staged).
+        items: an existing items file (e.g. from `bench-kit import`) to build the project
+            around, instead of the example scenes and templates: no generate stage, its
+            capabilities become the taxonomy, its images are copied and tracked.
 
     Raises:
         UsageError: the folder is not empty or the name is not usable.
@@ -109,11 +144,19 @@ def init_project(directory: str | Path, *, name: str | None = None,
     remote_url = str(remote) if remote is not None else f"../{name}-dvc-remote"
     if remote is not None and "://" not in remote_url:
         remote_url = str(Path(remote_url).resolve())  # relative to the caller's cwd
+    items_path = Path(items) if items is not None else None
+    if items_path is not None and not items_path.is_file():
+        raise UsageError(f"--items {items_path}: not a file")
     root.mkdir(parents=True, exist_ok=True)
-    render_files(root, {"name": name, "remote_display": remote_url, "created_at": CREATED_AT,
-                        **EXAMPLE_SCENES})
     bench_dir = root / "datasets" / name
-    scenes = render_scenes(SceneParams(**EXAMPLE_SCENES), bench_dir)
+    taxonomy: dict[str, str] = {}
+    if items_path is not None:
+        n_images, taxonomy = _bring_items(items_path, bench_dir)
+    render_files(root, {"name": name, "remote_display": remote_url, "created_at": CREATED_AT,
+                        "items": items_path is not None, "taxonomy": taxonomy,
+                        **EXAMPLE_SCENES})
+    if items_path is None:
+        n_images = render_scenes(SceneParams(**EXAMPLE_SCENES), bench_dir).total
     # the (empty) quarantine list exists from the start: the split stage depends on it
     ensure_exclusion_list(root / "datasets" / name / QUARANTINE)
 
@@ -128,7 +171,7 @@ def init_project(directory: str | Path, *, name: str | None = None,
     _run(_dvc("remote", "add", "-d", "local", remote_url), root)
     _run(_dvc("add", "-q", f"datasets/{name}/images"), root)
     _run(["git", "add", "-A"], root)
-    summary = InitSummary(root, name, remote_url, scenes.total, committed=False)
+    summary = InitSummary(root, name, remote_url, n_images, committed=False)
     if git_commit:
         proc = subprocess.run(["git", "commit", "-q", "-m", f"bench-kit init {name}"],
                               cwd=root, capture_output=True, text=True, timeout=60, check=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -122,3 +123,32 @@ def test_readme_models_commands_and_quotas_of_the_scaffold(tmp_path,
                           timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "warning" not in proc.stderr.lower(), proc.stderr
+
+
+@pytest.mark.slow
+def test_init_items_then_dvc_repro_reports_imported_items(tmp_path):
+    """A real benchmark file in, `init --items`, `dvc repro` to a report: no hand edits."""
+    env = dict(os.environ, **GIT_ENV,
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    real = Path(__file__).resolve().parents[1] / "exchange" / "fixtures" / "real"
+    sqa = real / "scienceqa_problems"
+
+    def run(cmd: str, cwd: Path) -> str:
+        proc = subprocess.run(cmd, shell=True, cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=900, check=False)
+        assert proc.returncode == 0, f"{cmd}:\n{(proc.stdout + proc.stderr)[-3000:]}"
+        return proc.stdout + proc.stderr
+
+    run(f"bench-kit import json {sqa / 'problems.json'} --out sq/items.jsonl "
+        f"--capability reasoning.science --image-root {sqa / 'images'} "
+        "--created-at 2026-01-31T00:00:00Z", tmp_path)
+    out = run("bench-kit init proj --items sq/items.jsonl && cd proj && dvc repro", tmp_path)
+    root = tmp_path / "proj"
+    assert "5 imported images" in out and "Running stage 'generate'" not in out
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    assert params["taxonomy"] == {"reasoning.science": "reasoning"}
+    assert "<html" in (root / "reports/proj/report.html").read_text().lower()
+    test_ids = [json.loads(line)["id"] for line in
+                (root / "datasets/proj/splits/test.jsonl").read_text().splitlines()]
+    assert test_ids and set(test_ids) <= {str(n) for n in range(1, 9)}
+    assert "up to date" in run("dvc repro", root)
