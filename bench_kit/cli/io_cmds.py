@@ -138,8 +138,6 @@ def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
          f"-> {summary.out_path}")
     if summary.rejected:
         info(f"rejected {summary.rejected} rows (reasons in {summary.rejects_path})")
-    if summary.not_in_taxonomy:
-        info(f"warning: capabilities not in the taxonomy: {', '.join(summary.not_in_taxonomy)}")
 
 
 @click.command("export")

@@ -179,6 +179,13 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
     if problems and (on_error != "skip" or not result.items):
         raise ImportFailed(problems, path=str(src))
     items = result.items
+    unknown = sorted({i.capability for i in items} - set(opts.taxonomy)) if opts.taxonomy else []
+    if unknown:
+        counts = ", ".join(f"{c} ({sum(i.capability == c for i in items)} items)"
+                           for c in unknown)
+        raise InputError(f"capabilities not in the taxonomy of params.yaml: {counts}; add "
+                         "them under `taxonomy:` in params.yaml, or map the source's "
+                         "categories with --category-map / give --capability", path=str(src))
     out_path = Path(out_path)
     used = {rel for item in items for rel in item.images}
     n_images = result.store.write(out_path.parent, only=used)
@@ -190,8 +197,7 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
     by_task: dict[str, int] = {}
     for item in items:
         by_task[item.task] = by_task.get(item.task, 0) + 1
-    unknown = sorted({i.capability for i in items} - set(opts.taxonomy)) if opts.taxonomy else []
-    return ImportSummary(out_path, len(items), n_images, dict(sorted(by_task.items())), unknown,
+    return ImportSummary(out_path, len(items), n_images, dict(sorted(by_task.items())),
                          rejected=len(result.rejects), rejects_path=rejected_to,
                          decisions=list(opts.decisions))
 

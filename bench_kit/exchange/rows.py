@@ -62,7 +62,6 @@ class ImportSummary:
     items: int
     images: int
     by_task: dict[str, int]
-    not_in_taxonomy: list[str]
     rejected: int = 0
     rejects_path: Path | None = None
     decisions: list[str] = field(default_factory=list)

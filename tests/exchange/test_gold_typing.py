@@ -14,6 +14,11 @@ from bench_kit.exchange.golds import options_in_prompt
 from bench_kit.items import read_items
 
 
+@pytest.fixture(autouse=True)
+def _outside_a_project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # no params.yaml: capabilities are not checked
+
+
 def _import(tmp_path, fmt: str, name: str, rows, *extra: str):
     src = tmp_path / name
     if fmt == "csv":
@@ -130,3 +135,18 @@ def test_tsv_sniffed_and_headerless_columns(tmp_path):
     items = read_items(out)
     assert [(i.task, i.answers, i.meta["category"]) for i in items] == [
         ("yesno", ["yes"], "count"), ("yesno", ["no"], "count")]
+
+
+def test_capabilities_missing_from_the_taxonomy_are_one_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "params.yaml").write_text("taxonomy:\n  perception.count: perception\n",
+                                          encoding="utf-8")
+    rows = [{"id": "a", "question": "Is it?", "answer": "yes", "capability": "perception.ocr"},
+            {"id": "b", "question": "Is it?", "answer": "no", "capability": "perception.ocr"},
+            {"id": "c", "question": "How many?", "answer": "2",
+             "capability": "perception.count"}]
+    result, _ = _import(tmp_path, "csv", "t.csv", rows)
+    assert result.exit_code == 1 and not (tmp_path / "t.csv.items.jsonl").exists()
+    [line] = result.stderr.strip().splitlines()
+    assert "capabilities not in the taxonomy of params.yaml: perception.ocr (2 items)" in line
+    assert "add them under `taxonomy:`" in line

@@ -184,7 +184,8 @@ def test_hf_image_feature_dataset_missing_image_is_a_row_problem(tmp_path):
     assert len(read_items(out)) == 2
 
 
-def test_vlmevalkit_localised_tsv_absolute_paths_found_under_image_root(tmp_path):
+def test_vlmevalkit_localised_tsv_absolute_paths_found_under_image_root(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # no params.yaml: any capability
     write_png(tmp_path / "LMUData" / "images" / "MMBench" / "0.jpg".replace(".jpg", ".png"))
     tsv = tmp_path / "MMBench_local.tsv"
     tsv.write_text("index\timage_path\tquestion\tA\tB\tanswer\n"
@@ -199,7 +200,8 @@ def test_vlmevalkit_localised_tsv_absolute_paths_found_under_image_root(tmp_path
     assert (tmp_path / "o" / read_items(out)[0].image).is_file()
 
 
-def test_donut_ground_truth_pairs_expand_into_items_sharing_the_image(tmp_path):
+def test_donut_ground_truth_pairs_expand_into_items_sharing_the_image(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # no params.yaml: any capability
     folder = tmp_path / "docvqa" / "test"
     write_png(folder / "0007.png")
     write_png(folder / "0008.png", colour=(1, 2, 3))

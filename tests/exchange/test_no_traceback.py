@@ -16,6 +16,11 @@ from bench_kit.items import read_items
 REAL = Path(__file__).parent / "fixtures" / "real"
 
 
+@pytest.fixture(autouse=True)
+def _outside_a_project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # no params.yaml: capabilities are not checked
+
+
 def _png(colour: tuple[int, int, int]) -> bytes:
     from PIL import Image
 
