@@ -19,7 +19,8 @@ def split(items_path: str, out_dir: str, params_path: str) -> None:
     Groups (one scene/image) are never cut, variants follow their v0 item, and each group
     is placed by a hash of (seed, group) within its capability x difficulty stratum
     (params `split.method`: threshold = adding items never moves one; ranked = exact
-    shares per stratum). With `split.apply_exclusions`, ids listed in
+    shares per stratum; field = the benchmark's own split from `split.field`, e.g.
+    meta.split, groups kept whole and conflicts reported). With `split.apply_exclusions`, ids listed in
     `split.exclude_files` (quarantine, rejected review batches) are left out; the
     manifest lists them with the reason. A missing list is created empty, so the DVC
     stage can depend on it.
@@ -35,6 +36,9 @@ def split(items_path: str, out_dir: str, params_path: str) -> None:
     summary = write_splits(items_path, out_dir, settings)
     counts = ", ".join(f"{name} {n}" for name, n in summary["counts"].items())
     info(f"split: {counts} -> {out_dir}")
+    for conflict in summary.get("conflicts", []):
+        info(f"warning: group {conflict['group']}: items name different splits "
+             f"{conflict['counts']}; kept whole in {conflict['placed']}")
     excluded = summary["excluded"]
     for path in excluded["created"]:
         info(f"exclude list {path}: not found, created empty (list it in the split stage's "

@@ -9,6 +9,10 @@ belongs to one stratum (capability x difficulty, the most common among its v0 it
 - `ranked`: within each stratum the groups are ordered by u and the first
   round(n x dev_share) go to dev: exact per-stratum shares, but an added group can push
   the group at its stratum's boundary into the other split.
+- `field`: the benchmark's own split, read from an item field (`split.field`, e.g.
+  `meta.split` as imports keep it); values map to dev/test by `split.field_map` (default:
+  dev, val, valid, validation -> dev; test, testmini -> test). A group whose items name
+  different splits goes where most of them say (test on a tie) and is reported.
 
 docs/IMPORT_EXPORT.md (Splits) discusses the trade-off.
 """
@@ -21,7 +25,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bench_kit.artifacts.exclusions import ensure_exclusion_list
 from bench_kit.artifacts.paths import SPLIT_MANIFEST
@@ -31,6 +35,8 @@ from bench_kit.split.exclusions import apply_exclusions, read_exclusions
 from bench_kit.types import Item
 
 SPLITS = ("dev", "test")
+FIELD_MAP = {"dev": "dev", "val": "dev", "valid": "dev", "validation": "dev", "test": "test",
+             "testmini": "test"}
 
 
 class SplitParams(BaseModel):
@@ -39,9 +45,18 @@ class SplitParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seed: int = 0
     dev_share: float = Field(default=0.3, ge=0.0, le=1.0)
-    method: Literal["threshold", "ranked"] = "threshold"
+    method: Literal["threshold", "ranked", "field"] = "threshold"
+    field: str | None = None
+    field_map: dict[str, Literal["dev", "test"]] = Field(default_factory=lambda: dict(
+        FIELD_MAP))
     exclude_files: list[str] = Field(default_factory=list)
     apply_exclusions: bool = False
+
+    @model_validator(mode="after")
+    def _field_named(self) -> "SplitParams":
+        if self.method == "field" and not self.field:
+            raise ValueError("method: field needs split.field (e.g. meta.split)")
+        return self
 
 
 def group_key(item: Item, by_id: dict[str, Item]) -> str:
@@ -89,12 +104,55 @@ def _ranked(strata: dict[str, str], params: SplitParams) -> dict[str, str]:
     return where
 
 
-def split_items(items: Iterable[Item], params: SplitParams) -> dict[str, list[Item]]:
-    """Assign items to splits, keeping input order within each split."""
+def field_value(item: Item, path: str) -> object:
+    """The value at a dotted path of an item (`meta.split`, `meta.source.split`), or None."""
+    value: object = item.model_dump(mode="json")
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _by_field(items: list[Item], by_id: dict[str, Item], params: SplitParams
+              ) -> tuple[dict[str, str], list[dict]]:
+    """Each group's split from the items' own split field; conflicts listed.
+
+    Raises InputError listing every value that names no split (and how many items)."""
+    from bench_kit.errors import InputError
+
+    votes: dict[str, Counter] = defaultdict(Counter)
+    unknown: Counter = Counter()
+    for item in items:
+        raw = field_value(item, params.field or "")
+        name = params.field_map.get(str(raw).strip().lower()) if raw is not None else None
+        if name is None:
+            unknown[str(raw)] += 1
+            continue
+        votes[group_key(item, by_id)][name] += 1
+    if unknown:
+        listed = ", ".join(f"'{v}' ({n} items)" for v, n in unknown.most_common())
+        raise InputError(f"split.field {params.field}: values that name no split: {listed}; "
+                         f"map them in split.field_map (now {params.field_map})")
+    where: dict[str, str] = {}
+    conflicts = []
+    for key, counts in votes.items():
+        where[key] = "dev" if counts["dev"] > counts["test"] else "test"
+        if len(counts) > 1:
+            conflicts.append({"group": key, "counts": dict(counts), "placed": where[key]})
+    return where, conflicts
+
+
+def split_items(items: Iterable[Item], params: SplitParams,
+                conflicts: list[dict] | None = None) -> dict[str, list[Item]]:
+    """Assign items to splits, keeping input order within each split (with
+    `method: field`, groups whose items disagree are appended to `conflicts`)."""
     items = list(items)
     by_id = {item.id: item for item in items}
     if params.method == "ranked":
         where = _ranked(group_strata(items, by_id), params)
+    elif params.method == "field":
+        where, found = _by_field(items, by_id, params)
+        if conflicts is not None:
+            conflicts.extend(found)
     else:
         where = {}
     out: dict[str, list[Item]] = {name: [] for name in SPLITS}
@@ -133,7 +191,8 @@ def write_splits(items_path: str | Path, out_dir: str | Path, params: SplitParam
     lists = [read_exclusions(p) for p in params.exclude_files] if params.apply_exclusions \
         else []
     kept, dropped = apply_exclusions(items, lists)
-    splits = split_items(kept, params)
+    conflicts: list[dict] = []
+    splits = split_items(kept, params, conflicts)
     out_dir = Path(out_dir)
     for name, rows in splits.items():
         write_jsonl(out_dir / f"{name}.jsonl",
@@ -141,6 +200,9 @@ def write_splits(items_path: str | Path, out_dir: str | Path, params: SplitParam
     summary = manifest(splits)
     summary["params"] = {"method": params.method, "seed": params.seed,
                          "dev_share": params.dev_share}
+    if params.method == "field":
+        summary["params"]["field"] = params.field
+        summary["conflicts"] = conflicts
     ids = {item.id for item in items}
     summary["excluded"] = {
         "applied": params.apply_exclusions,
