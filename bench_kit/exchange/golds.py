@@ -151,6 +151,34 @@ def _bool_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
         decisions.append(f"{counts} numeric: golds {spelled} but 'how many' questions")
 
 
+_WITH_UNIT = re.compile(r"^\s*(?P<number>[-+$€£]?[\d.,]*\d)\s*(?P<unit>[A-Za-zµ°]{1,5}\.?)\s*$")
+
+
+def _unit_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
+    """Golds written with a unit (`6 cm`, `1000 g`) in a file whose plain golds are all
+    numbers: numeric items scored on the number; the written gold kept in meta.source."""
+    from bench_kit.text.numbers import parse_number
+
+    plain = [r for r in rows if not _has_options(r) and not r.get("checks")
+             and not r.get("checklist") and not r.get("_task")]
+    texts = [str(_gold(r)).strip() for r in plain]
+    split = [_WITH_UNIT.match(t) for t in texts]
+    numbers = [parse_number(m.group("number")) if m else parse_number(t)
+               for m, t in zip(split, texts)]
+    if not plain or any(n is None for n in numbers) or not any(split):
+        return
+    converted = 0
+    for row, match, number, text in zip(plain, split, numbers, texts):
+        if match and number is not None:
+            row["answer_as_written"] = text
+            _set_gold(row, match.group("number").lstrip("+$€£").replace(",", ""))
+            row["_rule"] = "golds are numbers with units (the number is scored)"
+            converted += 1
+    decisions.append(f"warning: {converted} numeric: golds written with a unit ('{texts[0]}'"
+                     "…); the number is the gold, the written form kept as "
+                     "meta.source.answer_as_written — pass --task open to score the text")
+
+
 def type_golds(rows: list[dict[str, Any]], gold_index: int | None = None,
                task: str | None = None) -> list[str]:
     """Rewrite the golds of mapped rows in place; return one line per decision.
@@ -165,6 +193,7 @@ def type_golds(rows: list[dict[str, Any]], gold_index: int | None = None,
         _index_golds(rows, gold_index, decisions)
     if task is None:
         _bool_golds(rows, decisions)
+        _unit_golds(rows, decisions)
     return decisions
 
 

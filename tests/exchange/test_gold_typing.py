@@ -150,3 +150,19 @@ def test_capabilities_missing_from_the_taxonomy_are_one_error(tmp_path, monkeypa
     [line] = result.stderr.strip().splitlines()
     assert "capabilities not in the taxonomy of params.yaml: perception.ocr (2 items)" in line
     assert "add them under `taxonomy:`" in line
+
+
+def test_golds_with_units_are_numeric_and_keep_the_written_form(tmp_path):
+    rows = [{"id": "a", "question": "How long is AC?", "answer": "6cm"},
+            {"id": "b", "question": "What is the total volume?", "answer": "1000 g"},
+            {"id": "c", "question": "How many?", "answer": "4"}]
+    result, items = _import(tmp_path, "csv", "t.csv", rows)
+    assert result.exit_code == 0, result.output
+    assert [(i.task, i.answers) for i in items] == [("numeric", ["6"]), ("numeric", ["1000"]),
+                                                    ("numeric", ["4"])]
+    assert items[0].meta["source"]["answer_as_written"] == "6cm"
+    assert "warning: 2 numeric: golds written with a unit" in result.stderr
+    # one text gold in the file: nothing is read as a number with a unit
+    rows.append({"id": "d", "question": "What colour?", "answer": "red"})
+    result, items = _import(tmp_path, "csv", "u.csv", rows)
+    assert items[0].task == "open" and items[0].answers == ["6cm"]
