@@ -45,6 +45,12 @@ def _has_options(row: dict[str, Any]) -> bool:
         any(row.get(k) not in (None, "") and row.get(k) == row.get(k) for k in LETTERS if k in row)
 
 
+def _plain(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows without options, checks or a task already decided."""
+    return [r for r in rows if not _has_options(r) and not r.get("checks")
+            and not r.get("checklist") and not r.get("_task")]
+
+
 def options_in_prompt(question: str) -> tuple[str, dict[str, str]] | None:
     """(stem, {letter: text}) when `question` writes its options as `A. …` / `A) …` /
     `(A) …` lines or inline `(A) … (B) …`, lettered from A in order; else None."""
@@ -123,8 +129,7 @@ def _index_golds(rows: list[dict[str, Any]], gold_index: int | None,
 
 
 def _bool_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
-    plain = [r for r in rows if not _has_options(r) and not r.get("checks")
-             and not r.get("checklist")]
+    plain = _plain(rows)
     golds = [_gold(r) for r in plain]
     texts = [str(g).strip().lower() if not isinstance(g, bool) else str(g).lower()
              for g in golds]
@@ -159,8 +164,7 @@ def _unit_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
     numbers: numeric items scored on the number; the written gold kept in meta.source."""
     from bench_kit.text.numbers import parse_number
 
-    plain = [r for r in rows if not _has_options(r) and not r.get("checks")
-             and not r.get("checklist") and not r.get("_task")]
+    plain = _plain(rows)
     texts = [str(_gold(r)).strip() for r in plain]
     split = [_WITH_UNIT.match(t) for t in texts]
     numbers = [parse_number(m.group("number")) if m else parse_number(t)
