@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from bench_kit.exchange.imagefiles import ImageStore
+from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.checkcells import parse_bool
 from bench_kit.exchange.rows import (
     CHECKLIST_QUESTION,
     IMPORTERS,
     BadRow,
     ImportOptions,
-    RowError,
     non_answer_reason,
-    parse_bool,
 )
 from bench_kit.exchange.tabular import iter_table, store_local_images
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bench_kit.exchange.rows import RowError
+from bench_kit.exchange.cells import RowError
 
 
 def _pairs(ground_truth: Any) -> list[dict[str, Any]] | None:

@@ -13,11 +13,11 @@ from typing import Any, Iterator
 
 from bench_kit.errors import InputError
 from bench_kit.exchange.imagefiles import ImageStore, locate_image
+from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
     ImportOptions,
-    RowError,
     map_columns,
 )
 from bench_kit.exchange.tabular import store_local_images

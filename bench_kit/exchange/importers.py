@@ -17,13 +17,13 @@ from typing import Any
 from bench_kit.errors import InputError, ValidationFailed
 from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
+from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
     ImportOptions,
     ImportSummary,
     Reader,
-    RowError,
     no_question_reason,
     row_to_item,
 )

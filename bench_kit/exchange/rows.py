@@ -3,7 +3,6 @@ format shares (choices, answers, checklists, task inference)."""
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -13,16 +12,14 @@ from typing import Any, Callable, Iterator, Literal
 
 from pydantic import ValidationError
 
+from bench_kit.exchange.cells import RowError, blank, maybe_json
+from bench_kit.exchange.checkcells import pair_checks, parse_checks
 from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
 from bench_kit.items import pydantic_problem
 from bench_kit.registry import Registry
 from bench_kit.types import LAYERS, LETTERS, TASKS, Item
 
 CHECKLIST_QUESTION = "Check each statement against the image."
-_CHECK_NAME_KEYS = ("name", "question", "check", "statement", "item", "text")
-_CHECK_ANSWER_KEYS = ("answer", "gold", "label", "expected")
-_TRUE = {"yes", "y", "true", "1", "是", "对"}
-_FALSE = {"no", "n", "false", "0", "否", "不是"}
 
 
 @dataclass
@@ -65,14 +62,6 @@ class ImportSummary:
     rejected: int = 0
     rejects_path: Path | None = None
     decisions: list[str] = field(default_factory=list)
-
-
-class RowError(Exception):
-    """A row-level problem: which field and why (the caller adds file and line)."""
-
-    def __init__(self, field_name: str, reason: str) -> None:
-        super().__init__(f"{field_name}: {reason}")
-        self.field, self.reason = field_name, reason
 
 
 @dataclass
@@ -121,10 +110,10 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
         row.pop(name, None)
         row[name] = value
     for name, aliases in COLUMN_ALIASES.items():
-        if name in column_map or not _blank(row.get(name)):
+        if name in column_map or not blank(row.get(name)):
             continue
         for alias in aliases:
-            if alias != name and not _blank(row.get(alias)):
+            if alias != name and not blank(row.get(alias)):
                 row[name] = row.pop(alias)
                 break
     return row
@@ -140,28 +129,6 @@ Reader = Callable[[Path, ImportOptions, ImageStore], Iterator[tuple[int, dict[st
 IMPORTERS: Registry[Reader] = Registry("import format")
 
 
-def _blank(value: Any) -> bool:
-    return value is None or value == [] or (isinstance(value, str) and not value.strip())
-
-
-def _maybe_json(value: Any, name: str) -> Any:
-    """Strings that look like a JSON list/object (CSV/TSV cells) are parsed; Python-style
-    literals (`"['a', 'b']"`, as VLMEvalKit and MMMU store lists) too."""
-    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
-        try:
-            return json.loads(value)
-        except ValueError:
-            pass
-        try:
-            parsed = ast.literal_eval(value.strip()) if len(value) < 100_000 else None
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            parsed = None
-        if isinstance(parsed, (list, dict)):
-            return parsed
-        raise RowError(name, "looks like JSON but does not parse")
-    return value
-
-
 def _answer_text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -170,60 +137,16 @@ def _answer_text(value: Any) -> str:
     return str(value).strip()
 
 
-def parse_bool(value: Any, name: str) -> bool:
-    """A yes/no answer in any common spelling (bool, yes/no, true/false, 1/0, 是/否)."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise RowError(name, f"expected yes/no, got '{value}'")
-
-
-def parse_checks(value: Any) -> list[dict[str, Any]]:
-    """vlmeter-style checks: a list of {name|question|…, answer: yes/no} or {name: answer}."""
-    value = _maybe_json(value, "checks")
-    if isinstance(value, dict):
-        value = [{"name": k, "answer": v} for k, v in value.items()]
-    if not isinstance(value, list) or not value:
-        raise RowError("checks", "expected a non-empty list of {name, answer} checks")
-    checks = []
-    for n, check in enumerate(value):
-        where = f"checks.{n}"
-        if not isinstance(check, dict):
-            raise RowError(where, "expected an object with a name and a yes/no answer")
-        name = next((check[k] for k in _CHECK_NAME_KEYS if not _blank(check.get(k))), None)
-        answer = next((check[k] for k in _CHECK_ANSWER_KEYS if check.get(k) is not None), None)
-        if name is None or answer is None:
-            raise RowError(where, "a check needs a name (or question) and an answer")
-        out = {"name": str(name), "answer": parse_bool(answer, f"{where}.answer")}
-        if not _blank(check.get("criteria")):
-            out["criteria"] = str(check["criteria"])
-        checks.append(out)
-    return checks
-
-
-def _pair_checks(names: list[str], row: dict[str, Any]) -> list[dict[str, Any]]:
-    """Check texts in one list and their yes/no answers in `answers`, position by position."""
-    answers = _maybe_json(row.pop("answers", None) or row.pop("answer", None), "answers")
-    if not isinstance(answers, list) or len(answers) != len(names):
-        raise RowError("answers", f"{len(names)} check texts need a list of {len(names)} "
-                                  "yes/no answers")
-    return [{"name": name, "answer": answer} for name, answer in zip(names, answers)]
-
-
 def parse_choices(row: dict[str, Any]) -> dict[str, str] | None:
     """Choices from a `choices`/`options` dict or list, or from A-J option columns."""
     value = row.pop("choices", None)
-    if _blank(value):
+    if blank(value):
         value = row.pop("options", None)
     letters = {k: row.pop(k) for k in LETTERS if k in row}
-    if _blank(value):
-        present = {k: v for k, v in letters.items() if not _blank(v) and not _is_nan(v)}
+    if blank(value):
+        present = {k: v for k, v in letters.items() if not blank(v) and not _is_nan(v)}
         return {k: _answer_text(v) for k, v in present.items()} or None
-    value = _maybe_json(value, "choices")
+    value = maybe_json(value, "choices")
     if isinstance(value, list):
         if len(value) > len(LETTERS):
             raise RowError("choices", f"more than {len(LETTERS)} options")
@@ -271,14 +194,14 @@ def parse_answers(row: dict[str, Any], choices: dict[str, str] | None) -> list[s
     """
     value = row.pop("answers", None)
     single = row.pop("answer", None)
-    name = "answers" if not _blank(value) else "answer"
-    if _blank(value):
+    name = "answers" if not blank(value) else "answer"
+    if blank(value):
         value = single
     if choices and isinstance(value, str) and value.strip() in choices.values():
         # option text as the gold, even when it holds commas or brackets ("[0, 2]")
         return [next(k for k, v in choices.items() if v == value.strip())]
-    value = _maybe_json(value, name)
-    if _blank(value) or _is_nan(value):
+    value = maybe_json(value, name)
+    if blank(value) or _is_nan(value):
         return []
     if isinstance(value, list) and len(value) == 4 and not choices and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
@@ -320,7 +243,7 @@ def infer_task(answers: list[str], choices: dict | None, checks: list | None) ->
 
 
 def _capability(row: dict[str, Any], opts: ImportOptions) -> str:
-    if not _blank(row.get("capability")):
+    if not blank(row.get("capability")):
         return str(row.pop("capability"))
     looked_up = []
     for key in ("l2-category", "l2_category", "category"):
@@ -340,7 +263,7 @@ def _capability(row: dict[str, Any], opts: ImportOptions) -> str:
 
 
 def _layer(row: dict[str, Any], capability: str, opts: ImportOptions) -> str:
-    if not _blank(row.get("layer")):
+    if not blank(row.get("layer")):
         return str(row.pop("layer")).strip().lower()
     if capability in opts.taxonomy:
         return opts.taxonomy[capability]
@@ -386,16 +309,16 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
                 number: int) -> Item:
     """Turn one source row into a validated Item (raises RowError naming the field)."""
     columns = {str(k).strip() for k in row}
-    empty_options = [k for k in LETTERS if k in row and (_blank(row[k]) or _is_nan(row[k]))]
-    row = {str(k).strip(): v for k, v in row.items() if not _blank(v) and not _is_nan(v)}
+    empty_options = [k for k in LETTERS if k in row and (blank(row[k]) or _is_nan(row[k]))]
+    row = {str(k).strip(): v for k, v in row.items() if not blank(v) and not _is_nan(v)}
     if empty_options:
         row["_empty_options"] = empty_options
-    meta = _maybe_json(row.pop("meta", None), "meta") or {}
+    meta = maybe_json(row.pop("meta", None), "meta") or {}
     if not isinstance(meta, dict):
         raise RowError("meta", "expected a JSON object")
-    checks_value = _maybe_json(row.pop("checks", None) or row.pop("checklist", None), "checks")
+    checks_value = maybe_json(row.pop("checks", None) or row.pop("checklist", None), "checks")
     if isinstance(checks_value, list) and all(isinstance(c, str) for c in checks_value):
-        checks_value = _pair_checks(checks_value, row)
+        checks_value = pair_checks(checks_value, row)
     checks = parse_checks(checks_value) if checks_value is not None else None
     choices = parse_choices(row)
     answers = parse_answers(row, choices)
@@ -408,7 +331,7 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
         answers = [box_answer(a) or a for a in answers]
     if task == "mc" and len(answers) > 1:
         meta.setdefault("multi_answer", True)
-    if _blank(row.get("question")) and not checks:
+    if blank(row.get("question")) and not checks:
         raise RowError("question", no_question_reason() if "question" not in columns
                        else "must not be blank")
     capability = _capability(row, opts)
@@ -425,7 +348,7 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     original_source = row.pop("source", None)
     if original_source and original_source != fields["source"]:
         meta.setdefault("source_before_import", original_source)
-    if opts.hint == "prepend" and not _blank(row.get("hint")):
+    if opts.hint == "prepend" and not blank(row.get("hint")):
         hint = re.sub(r"^\s*hint:\s*", "", str(row["hint"]), flags=re.I)
         if not fields["question"].startswith(f"Hint: {hint}"):
             fields["question"] = f"Hint: {hint}\n{fields['question']}"
