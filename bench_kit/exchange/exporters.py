@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from bench_kit.errors import InputError
+from bench_kit.exchange.rows import prepend_hint
 from bench_kit.io import atomic_path, resolve_image
 from bench_kit.items import default_root, read_items
 from bench_kit.registry import Registry
@@ -76,6 +77,7 @@ def tsv_row(item: Item, root: Path, seen: dict[str, str] | None = None) -> dict[
     """
     data = item.model_dump(mode="json")
     meta = {**data["meta"], **(item.model_extra or {})}
+    hint = meta.get("hint") if isinstance(meta.get("hint"), str) else None
     images = [_b64(root, rel, item.id) for rel in item.images]
     if isinstance(item.image, str):
         image_cell = images[0]
@@ -89,7 +91,10 @@ def tsv_row(item: Item, root: Path, seen: dict[str, str] | None = None) -> dict[
         "index": item.id,
         "image": image_cell,
         "question": item.question,
-        "hint": _cell(meta.get("hint")),
+        # a hint already prepended to the question (import --hint prepend) is not written
+        # again: VLMEvalKit would put it before the question a second time
+        "hint": "" if hint and prepend_hint(item.question, hint) == item.question
+        else _cell(meta.get("hint")),
         "answer": vlmevalkit_answer(item),
         "category": _cell(meta.get("category", item.capability)),
         "l2-category": _cell(meta.get("l2-category", item.layer)),

@@ -285,6 +285,14 @@ def _json_safe(name: str, value: Any) -> Any:
     return value
 
 
+def prepend_hint(question: str, hint: str) -> str:
+    """`Hint: HINT\nQUESTION` as VLMEvalKit prompts it, never twice ("Hint: Hint:")."""
+    hint = re.sub(r"^\s*hint:\s*", "", hint, flags=re.I).strip()
+    if question.startswith(f"Hint: {hint}\n"):
+        return question
+    return f"Hint: {hint}\n{question}"
+
+
 # Source columns kept at the top of `meta` (bench_kit reads them: hint, category, split);
 # every other unmapped column goes under `meta.source`.
 META_FIELDS = ("hint", "category", "l2-category", "l2_category", "split", "subset",
@@ -349,9 +357,7 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     if original_source and original_source != fields["source"]:
         meta.setdefault("source_before_import", original_source)
     if opts.hint == "prepend" and not blank(row.get("hint")):
-        hint = re.sub(r"^\s*hint:\s*", "", str(row["hint"]), flags=re.I)
-        if not fields["question"].startswith(f"Hint: {hint}"):
-            fields["question"] = f"Hint: {hint}\n{fields['question']}"
+        fields["question"] = prepend_hint(fields["question"], str(row["hint"]))
     if "tolerance" in row:
         try:
             fields["tolerance"] = float(row.pop("tolerance"))

@@ -166,3 +166,21 @@ def test_golds_with_units_are_numeric_and_keep_the_written_form(tmp_path):
     rows.append({"id": "d", "question": "What colour?", "answer": "red"})
     result, items = _import(tmp_path, "csv", "u.csv", rows)
     assert items[0].task == "open" and items[0].answers == ["6cm"]
+
+
+def test_a_prepended_hint_is_exported_once_and_reimported_once(tmp_path):
+    rows = [{"id": "a", "question": "Is it?", "answer": "yes", "hint": "look left"}]
+    result, items = _import(tmp_path, "csv", "t.csv", rows, "--hint", "prepend")
+    assert items[0].question == "Hint: look left\nIs it?"
+    tsv = tmp_path / "out.tsv"
+    exported = CliRunner().invoke(cli, ["export", "vlmevalkit", "--items",
+                                        str(tmp_path / "t.csv.items.jsonl"), "--out", str(tsv)])
+    assert exported.exit_code == 0, exported.output
+    with tsv.open(encoding="utf-8", newline="") as f:
+        [row] = list(csv.DictReader(f, delimiter="\t"))
+    assert row["question"] == "Hint: look left\nIs it?" and row["hint"] == ""
+    again = tmp_path / "again.jsonl"
+    back = CliRunner().invoke(cli, ["import", "vlmevalkit", str(tsv), "--out", str(again),
+                                    "--hint", "prepend"])
+    assert back.exit_code == 0, back.output
+    assert read_items(again)[0].question == "Hint: look left\nIs it?"
