@@ -120,7 +120,10 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
             good.extend((line, one) for one in expand_pairs(row, line, opts.expand))
         except RowError as exc:
             rejects.append(Reject(line, exc.field, exc.reason, _row_id(row), _safe_row(row)))
-    opts.decisions.extend(type_golds([row for _, row in good], opts.gold_index, opts.task))
+    try:
+        opts.decisions.extend(type_golds([row for _, row in good], opts.gold_index, opts.task))
+    except InputError as exc:
+        raise InputError(exc.reason, path=str(src)) from None
     rules: Counter = Counter()
     for line, one in good:
         rule = one.pop("_rule", None) or ("the source's task column" if one.get("task")

@@ -207,6 +207,8 @@ def parse_answers(row: dict[str, Any], choices: dict[str, str] | None) -> list[s
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         value = ",".join(_answer_text(float(v)) for v in value)   # a box [x1, y1, x2, y2]
     values = value if isinstance(value, list) else [value]
+    if any(isinstance(v, (dict, list)) for v in values):
+        raise RowError(name, "expected an answer or a list of answers, got a nested object")
     answers = [_answer_text(v) for v in values]
     for text in answers:
         reason = non_answer_reason(text)
@@ -339,6 +341,8 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
         answers = [box_answer(a) or a for a in answers]
     if task == "mc" and len(answers) > 1:
         meta.setdefault("multi_answer", True)
+    if not isinstance(row.get("question", ""), (str, int, float)):
+        raise RowError("question", f"expected text, got {type(row['question']).__name__}")
     if blank(row.get("question")) and not checks:
         raise RowError("question", no_question_reason() if "question" not in columns
                        else "must not be blank")

@@ -85,3 +85,23 @@ def test_token_file_shape_decided_on_many_lines(tmp_path):
     assert result.exit_code == 0, result.output
     assert "malformed JSON" not in result.output
     assert "kept 9 of 10 generated questions" in result.stderr
+
+
+@pytest.mark.parametrize("text, says", [
+    ("", "expected a JSON array, an object keyed by id, or JSON Lines"),
+    ("[1, 2]", "expected a JSON object, got int"),
+    ('[{"question": "q"', "malformed JSON record"),
+    ("[" * 5000 + "]" * 5000, "malformed JSON record"),
+    ('[{"conversations": [{"from": "human", "value": "q"}]}]', "conversations"),
+    ('[{"question": "q", "choices": ["a", "b"], "answer": 7}]', "--gold-index 0 or"),
+    ('[{"question": "q", "answer": {"x": 1}}]', "got a nested object"),
+    ('[{"question": ["a"], "answer": "x"}]', "field=question: expected text, got list"),
+    ('[{"question": "q", "answer": "x", "image": 5}]', "field=image"),
+])
+def test_malformed_json_sources_are_one_line_problems(tmp_path, text, says):
+    src = tmp_path / "in.json"
+    src.write_text(text, encoding="utf-8")
+    result = _invoke("import", "json", str(src), "--out", str(tmp_path / "o" / "i.jsonl"),
+                     "--capability", "perception.test")
+    assert result.exit_code == 1 and says in result.stderr, result.stderr
+    assert str(src) in result.stderr and not (tmp_path / "o").exists()
