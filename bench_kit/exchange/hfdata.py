@@ -57,8 +57,20 @@ def _rows_with_images(rows: Iterator[dict[str, Any]], folder: Path, opts: Import
     """Replace every image-valued column ({bytes, path} structs, lists of them, or path
     strings in the image column) by stored paths; several images -> a list, in order.
 
-    A row whose image cannot be found or decoded comes as a `BadRow`.
+    A row whose image cannot be found or decoded comes as a `BadRow`. The columns used go
+    to `opts.decisions`.
     """
+    from bench_kit.exchange.columns import chosen_columns, column_decisions, source_columns
+
+    rows = list(rows)
+    image_columns = source_columns([{k: v for k, v in r.items() if _is_image_value(v)}
+                                    for r in rows])
+    plain = source_columns([{k: v for k, v in r.items() if not _is_image_value(v)}
+                            for r in rows])
+    if image_columns:
+        opts.decisions.append(f"image columns: {', '.join(image_columns)} (image structs; "
+                              "several per row kept in order)")
+    opts.decisions.extend(column_decisions(plain, chosen_columns(plain, opts.column_map)))
     for number, row in enumerate(rows, start=1):
         columns = [k for k, v in row.items() if _is_image_value(v)]
         stored: list[str] = []
