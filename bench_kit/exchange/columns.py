@@ -13,7 +13,7 @@ from typing import Any
 
 from bench_kit.errors import InputError
 from bench_kit.exchange.imagefiles import locate_image
-from bench_kit.exchange.rows import COLUMN_ALIASES
+from bench_kit.exchange.rows import COLUMN_ALIASES, META_FIELDS
 from bench_kit.types import LETTERS
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff")
@@ -85,6 +85,10 @@ def column_decisions(columns: list[str], chosen: dict[str, str]) -> list[str]:
     parts = [p for p in (same, used) if p]
     kept = [c for c in columns if c not in chosen.values() and c not in ITEM_COLUMNS]
     lines = [f"columns: {', '.join(parts) or 'none recognised'}"]
-    if kept:
-        lines.append(f"kept as metadata (meta.source): {', '.join(kept)}")
+    in_meta = [c for c in kept if c in META_FIELDS]
+    in_source = [c for c in kept if c not in META_FIELDS]
+    if in_meta:
+        lines.append(f"kept in meta: {', '.join(in_meta)}")
+    if in_source:
+        lines.append(f"kept as metadata (meta.source): {', '.join(in_source)}")
     return lines

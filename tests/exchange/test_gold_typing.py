@@ -110,7 +110,8 @@ def test_source_task_group_split_columns_used_or_kept(tmp_path):
     assert a.task == "yesno" and a.meta["source"]["task"] == "closed choice"
     assert b.task == "numeric" and b.group == "g1" and "task" not in b.meta.get("source", {})
     assert a.meta["split"] == "train" and a.meta["source"]["subject"] == "art"
-    assert "kept as metadata (meta.source): split, subject" in result.stderr
+    assert "kept in meta: split" in result.stderr
+    assert "kept as metadata (meta.source): subject" in result.stderr
 
 
 def test_hint_prepend_never_doubles(tmp_path):
