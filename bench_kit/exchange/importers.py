@@ -53,11 +53,13 @@ class Reject:
     reason: str
     id: str | None = None
     row: dict[str, Any] = field(default_factory=dict)
+    file: str | None = None      # the file within a source folder (per-category files)
 
     def message(self, src: str | Path) -> str:
         """`FILE:LINE: id=ID field=FIELD: reason` (one line)."""
         who = f"id={self.id} " if self.id else ""
-        return f"{src}:{self.line}: {who}field={self.field}: {self.reason}"
+        where = Path(src) / self.file if self.file else src
+        return f"{where}:{self.line}: {who}field={self.field}: {self.reason}"
 
 
 @dataclass
@@ -114,12 +116,13 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
     for line, row in reader(src, opts, store):
         if isinstance(row, BadRow):
             rejects.append(Reject(line, row.field, row.reason, _row_id(row.row),
-                                  _safe_row(row.row)))
+                                  _safe_row(row.row), row.row.get("_file")))
             continue
         try:
             good.extend((line, one) for one in expand_pairs(row, line, opts.expand))
         except RowError as exc:
-            rejects.append(Reject(line, exc.field, exc.reason, _row_id(row), _safe_row(row)))
+            rejects.append(Reject(line, exc.field, exc.reason, _row_id(row), _safe_row(row),
+                                  row.get("_file")))
     try:
         opts.decisions.extend(type_golds([row for _, row in good], opts.gold_index, opts.task))
     except InputError as exc:
@@ -131,13 +134,14 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         try:
             item = row_to_item(dict(one), fmt, opts, now, line)
         except RowError as exc:
-            rejects.append(Reject(line, exc.field, exc.reason, _row_id(one), _safe_row(one)))
+            rejects.append(Reject(line, exc.field, exc.reason, _row_id(one), _safe_row(one),
+                                  one.get("_file")))
             continue
         if item.id in seen:
             rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
-                                              f"{seen[item.id]}; ids unique only with other columns: --map "
-                                              "id=COL1,COL2)", item.id, _safe_row(one)))
-
+                                              f"{seen[item.id]}; ids unique only with other "
+                                              "columns: --map id=COL1,COL2)", item.id,
+                                  _safe_row(one), one.get("_file")))
             continue
         seen[item.id] = line
         items.append(item)
@@ -164,8 +168,9 @@ def rejects_path(out_path: str | Path) -> Path:
 
 def write_rejects(path: Path, src: str | Path, rejects: list[Reject]) -> None:
     """Rejected rows, one JSON object each: line, field, reason, the row itself."""
-    write_jsonl(path, [{"source": str(src), "line": r.line, "id": r.id, "field": r.field,
-                        "reason": r.reason, "row": r.row} for r in rejects])
+    write_jsonl(path, [{"source": str(Path(src) / r.file if r.file else src), "line": r.line,
+                        "id": r.id, "field": r.field, "reason": r.reason, "row": r.row}
+                       for r in rejects])
 
 
 def import_items(fmt: str, src: str | Path, out_path: str | Path,

@@ -197,9 +197,11 @@ def read_csv(path: Path, opts: ImportOptions, store: ImageStore):
     def rows():
         for number, one in enumerate(files):
             for line, row in iter_table(one, delimiter, opts.max_image_bytes, opts.columns):
-                if path.is_dir() and not isinstance(row, BadRow):
-                    row.setdefault("category", one.stem)
-                    row["_file"] = one.name
+                if path.is_dir():
+                    target = row.row if isinstance(row, BadRow) else row
+                    target["_file"] = one.name
+                    if not isinstance(row, BadRow):
+                        row.setdefault("category", one.stem)
                 yield line, row
     if path.is_dir():
         opts.decisions.append(f"folder: {len(files)} files, category = file name "

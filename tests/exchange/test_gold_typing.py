@@ -185,3 +185,19 @@ def test_a_prepended_hint_is_exported_once_and_reimported_once(tmp_path):
                                     "--hint", "prepend"])
     assert back.exit_code == 0, back.output
     assert read_items(again)[0].question == "Hint: look left\nIs it?"
+
+
+def test_a_folder_problem_names_its_file_and_line(tmp_path):
+    folder = tmp_path / "mme"
+    folder.mkdir()
+    (folder / "count.txt").write_text("1.jpg\tIs there a cat?\tYes\n", encoding="utf-8")
+    (folder / "OCR.txt").write_text("2.jpg\tIs it 'stop'?\tYes\n3.jpg\tIs it 'go'?\tNo\n",
+                                    encoding="utf-8")
+    from PIL import Image
+    Image.new("RGB", (4, 4), (1, 1, 1)).save(folder / "1.jpg")
+    Image.new("RGB", (4, 4), (2, 2, 2)).save(folder / "2.jpg")
+    result = CliRunner().invoke(cli, ["import", "csv", str(folder), "--out",
+                                      str(tmp_path / "i.jsonl"), "--columns",
+                                      "image,question,answer", "--capability", "perception.test"])
+    assert result.exit_code == 1
+    assert f"{folder / 'OCR.txt'}:2: field=image: image file '3.jpg' not found" in result.stderr
