@@ -40,6 +40,12 @@ def _set_gold(row: dict[str, Any], gold: str) -> None:
     row["answer"] = gold
 
 
+def _options(row: dict[str, Any]) -> Any:
+    """The row's `choices` (or `options`) value as the source wrote it."""
+    return row.get("choices") if row.get("choices") not in (None, "", []) \
+        else row.get("options")
+
+
 def _has_options(row: dict[str, Any]) -> bool:
     return any(row.get(k) not in (None, "", []) for k in ("choices", "options")) or \
         any(row.get(k) not in (None, "") and row.get(k) == row.get(k) for k in LETTERS if k in row)
@@ -97,8 +103,7 @@ def _index_golds(rows: list[dict[str, Any]], gold_index: int | None,
                  decisions: list[str]) -> None:
     indexed = []
     for row in rows:
-        options = row.get("choices") if row.get("choices") not in (None, "", []) \
-            else row.get("options")
+        options = _options(row)
         gold = _gold(row)
         if not isinstance(options, list) or isinstance(gold, bool) or gold is None:
             continue
@@ -126,6 +131,24 @@ def _index_golds(rows: list[dict[str, Any]], gold_index: int | None,
     decisions.append(f"{len(indexed)} mc golds are option indexes, read {gold_index}-based "
                      f"({rule}) — pass --gold-index {1 - gold_index} if they count from "
                      f"{1 - gold_index}")
+
+
+def _text_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
+    """Count the golds written as an option's text (mapped to letters by `parse_answers`)."""
+    count = 0
+    for row in rows:
+        options = _options(row)
+        if isinstance(options, list):
+            options = dict(zip(LETTERS, options))
+        if not isinstance(options, dict):
+            continue
+        gold = _gold(row)
+        texts, letters = [str(o).strip() for o in options.values()], set(options)
+        if isinstance(gold, str) and gold.strip() in texts and gold.strip() not in letters:
+            row["_rule"] = "golds are option text, mapped to letters"
+            count += 1
+    if count:
+        decisions.append(f"{count} mc golds are option text, mapped to their letters")
 
 
 def _bool_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
@@ -195,6 +218,7 @@ def type_golds(rows: list[dict[str, Any]], gold_index: int | None = None,
     if task in (None, "mc"):
         _letter_golds_in_prompt(rows, decisions)
         _index_golds(rows, gold_index, decisions)
+        _text_golds(rows, decisions)
     if task is None:
         _bool_golds(rows, decisions)
         _unit_golds(rows, decisions)

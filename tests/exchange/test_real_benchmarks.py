@@ -137,6 +137,8 @@ def test_mathvista_testmini_option_text_golds_and_nested_metadata(here):
     result = _run("import", "json", str(folder / "testmini.json"), "--out", "items.jsonl",
                   "--capability", "reasoning.math")
     assert result.exit_code == 0, result.output
+    # pids 3, 5, 6, 7, 8, 9 give the option text as the gold; 10's "E" is also its letter
+    assert "6 mc golds are option text, mapped to their letters" in result.stderr
     items = _by_id(here / "items.jsonl")
     assert items["1"].task == "numeric" and items["1"].answers == ["1.2"]
     assert items["2"].answers == ["1000"] and items["2"].meta["source"]["unit"] == "g"
