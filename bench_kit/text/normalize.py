@@ -36,6 +36,11 @@ def normalize_for_match(text: str) -> str:
     >>> normalize_for_match("  The Eiffel-Tower, 1,063 ft! ")
     'eiffel tower 1063 ft'
     """
+    if text.isascii() and text.replace(" ", "").isalnum():  # plain words: nothing else applies
+        words = text.lower().split()
+        if not _ARTICLES.isdisjoint(words):
+            words = [word for word in words if word not in _ARTICLES]
+        return " ".join(words)
     text = unicodedata.normalize("NFKC", text).casefold()
     if "\x01" in text or "\x02" in text:
         text = text.replace("\x01", " ").replace("\x02", " ")

@@ -92,6 +92,19 @@ _NEGATIVE = re.compile(
     r"\bnot\b|n't\b|\bunlikely|\bincorrect|\bwrong|\bfalse\b|\bimpossible|\beliminat"
     r"|\brul(?:e|ed|es)\s+out|\btoo\s+(?:high|low|small|large|big|many|few|long|short)"
     r"|\bcannot\b|\bno\s+(?:match|sense)|\bexclude|不对|错误|不正确|排除|不符合|不是", re.I)
+# A literal every _NEGATIVE match contains (lower-cased ASCII): found in one fast scan.
+_NEGATIVE_HINT = re.compile("no|n't|unlikely|incorrect|wrong|false|impossible|eliminat|rul"
+                            "|too|exclude")
+
+
+def _negative(text: str) -> bool:
+    """Whether `text` rules something out (`_NEGATIVE`); the hint scan skips the slow
+    case-insensitive regex on most text (non-ASCII text always takes the regex)."""
+    if text.isascii() and _NEGATIVE_HINT.search(text.lower()) is None:
+        return False
+    return _NEGATIVE.search(text) is not None
+
+
 _POSITIVE = re.compile(
     r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
     r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
@@ -152,8 +165,10 @@ def _normalized_option(text: str) -> str:
 
 def _option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[str, str]:
     texts: dict[str, str] = {}
+    if not isinstance(choices, Mapping):
+        return texts
     for letter, key in options.items():
-        value = choices.get(key) if isinstance(choices, Mapping) else None
+        value = choices.get(key)
         if value is not None:
             norm = _normalized_option(str(value))
             if norm:
@@ -250,7 +265,7 @@ def _prose_letters(text: str, options: dict[str, str],
             continue
         group = linked + [letter]
         linked = []
-        if _NEGATIVE.search(segment):
+        if _negative(segment):
             ruled_out.update(group)
         elif _POSITIVE.search(segment):
             affirmed.update(group)
@@ -262,8 +277,8 @@ def _prose_letters(text: str, options: dict[str, str],
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
 
 
-def _by_option_text(answer: str, texts: dict[str, str]) -> str | None:
-    norm = normalize_text(answer)
+def _by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) -> str | None:
+    norm = normalize_text(answer) if norm is None else norm
     if not norm:
         return None
     exact = [letter for letter, text in texts.items() if text == norm]
@@ -275,12 +290,91 @@ def _by_option_text(answer: str, texts: dict[str, str]) -> str | None:
     return maximal[0] if len(maximal) == 1 else None
 
 
+# The shapes most answers take, read without the full parser: "The answer is B.",
+# "Answer: (B)", "I choose B" as the whole response; "B. text", "(B) text", "B) text".
+_SHORT_CLAUSE = re.compile(
+    r"(?:(?:the\s+)?(?:(?:correct|final|best|right)\s+(?:answer|option|choice)|answer)\s*"
+    r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
+    r"(?:\s+(\S[^\n]*))?", re.I)
+_SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
+
+
+# "The answer is red car." with a plain lower-case answer: no letter can be read from it.
+_SHORT_TEXT_CLAUSE = re.compile(
+    r"(?:the\s+)?(?:(?:correct|final|best|right)\s+)?answer\s*(?:is|:)\s*"
+    r"([a-z0-9]{2,}(?: [a-z0-9]+)*)\s*[.!]?", re.I)
+_ADVERBS = frozenset("clearly definitely probably likely most obviously certainly surely "
+                     "indeed actually therefore thus then option choice letter".split())
+_CLAUSE_HINT = re.compile("|".join(map(re.escape, _CLAUSE_KEYS + _CHOOSE_KEYS)))
+
+
+def _fast_said(text: str, said: str, choices: Mapping[str, str],
+               options: dict[str, str]) -> Extraction[str] | None:
+    """Rules 5 and 7 for "The answer is <plain words>": rules 1-4 and 6 cannot answer
+    (no letter, lead, second clause or line break), so only the option texts can."""
+    first = said.split(" ", 1)[0].lower()
+    if not said.islower() or first in _ADVERBS or _CLAUSE_HINT.search(said.lower()):
+        return None
+    texts = _option_texts(choices, options)
+    if not texts:
+        return FAILED
+    norm = normalize_text(text)
+    exact = [letter for letter, t in texts.items() if t == norm]
+    if len(exact) == 1:
+        return Extraction(options[exact[0]], PARSE_LENIENT)
+    for answer in (said, text):
+        letter = _by_option_text(answer, texts)
+        if letter:
+            return Extraction(options[letter], PARSE_LENIENT)
+    return FAILED
+
+
+def _fast_choice(text: str, choices: Mapping[str, str],
+                 options: dict[str, str]) -> Extraction[str] | None:
+    """The answer of a response in one of the common shapes, exactly as the full parser
+    reads it (tests/scoring/test_extract_fast.py compares the two), or None to say "use
+    the full parser"."""
+    bare = _BARE.fullmatch(text)
+    if bare:
+        letter = bare.group(1).upper()
+        return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+    if len(text) > 200:
+        return None
+    short = _SHORT_CLAUSE.fullmatch(text)
+    if short:
+        letter, rest = short.group(1).upper(), short.group(3)
+        bare_word = short.group(1) in "AI" and not short.group(2).strip()  # "A cat", "I think"
+        if rest is not None and (bare_word or not short.group(1).isupper()
+                                 or _CLAUSE_HINT.search(rest.lower())
+                                 or _OR_NEXT.match(text, short.end(1))):
+            return None  # "the answer is a cat", a second clause, "B or C": the full rules
+        return Extraction(options[letter], PARSE_OK) if letter in options else None
+    said = _SHORT_TEXT_CLAUSE.fullmatch(text)
+    if said:
+        return _fast_said(text, said.group(1), choices, options)
+    lead = _SHORT_LEAD.fullmatch(text)
+    if lead is None:
+        return None
+    letter = lead.group(1) or lead.group(2) or lead.group(3)
+    if letter not in options or letter == "I" or _negative(lead.group(4)) \
+            or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()):
+        return None  # a clause may follow, or the lead may be ruled out: the full rules
+    return Extraction(options[letter], PARSE_OK)
+
+
 def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extraction[str]:
     """`extract_choice` with the parse path; rules in the module docstring."""
     text = clean_response(response)
     if not text:
         return FAILED
     options = _options(choices)
+    fast = _fast_choice(text, choices, options)
+    return fast if fast is not None else _full_choice(text, choices, options)
+
+
+def _full_choice(text: str, choices: Mapping[str, str],
+                 options: dict[str, str]) -> Extraction[str]:
+    """The full rules of the module docstring, on a cleaned response."""
     bare = _BARE.fullmatch(text)
     if bare:
         letter = bare.group(1).upper()
@@ -296,13 +390,14 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extrac
     if lead:
         letter = next(g for g in lead.groups() if g)
         if letter in options and not _enumerates(text, options) \
-                and not _NEGATIVE.search(_segment_after(text, lead.end())):
+                and not _negative(_segment_after(text, lead.end())):
             other = _OR_NEXT.match(text, lead.end(lead.lastindex))
             if other and other.group(1).upper() != letter:
                 return FAILED  # "(A) or (C)"
             if not (letter == "I" and _is_word(text, letter, lead.end(lead.lastindex))):
                 return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
+    norm = None
     if texts and len(text) <= 200:
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
@@ -314,10 +409,13 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extrac
         return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     if texts:
         tail = clause_tail(text)
-        for answer in ([tail] if tail else []) + [text]:
-            letter = _by_option_text(answer, texts)
+        if tail:
+            letter = _by_option_text(tail, texts)
             if letter:
                 return Extraction(options[letter], PARSE_LENIENT)
+        letter = _by_option_text(text, texts, norm)
+        if letter:
+            return Extraction(options[letter], PARSE_LENIENT)
     return FAILED
 
 

@@ -1,9 +1,8 @@
 """Run the unmodified reference functions on the generated inputs and write the vectors.
 
 The reference code is imported from checkouts given on the command line (nothing of it
-is copied here). Imports the functions do not use (VLMEvalKit's `sty`, huggingface_hub
-cache scanner, logging set-up) are satisfied by empty stand-in modules in `sys.modules`;
-the reference files themselves are loaded as they are.
+is copied here) by benchmarks/reference_loader.py, which stands in empty modules only for
+imports the called functions never use; the reference files are loaded as they are.
 
 Usage:
     python tests/scoring/reference/run_reference.py IN_DIR OUT_DIR \
@@ -13,52 +12,17 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import random
 import re
 import sys
-import types
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
+from reference_loader import load_mmmu, load_vlmevalkit  # noqa: E402
 
 
 _DIGIT_PERIOD = re.compile(r"(?<=\d)\.(?!\d)")
-
-
-def _load(name: str, path: Path) -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _stub(name: str, **attrs) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__dict__.update(attrs)
-    module.__path__ = []  # a package, so submodules can be stubbed under it
-    sys.modules[name] = module
-    return module
-
-
-def load_vlmevalkit(root: Path) -> tuple[types.ModuleType, types.ModuleType]:
-    """VLMEvalKit's vqa_eval (VQA score, relaxed accuracy, ANLS) and matching_util
-    (can_infer), with only their unrelated imports stood in."""
-    import logging
-
-    _stub("sty", fg=None)
-    _stub("huggingface_hub")
-    _stub("huggingface_hub.utils")
-    _stub("huggingface_hub.utils._cache_manager", _scan_cached_repo=None)
-    _stub("vlmeval")
-    smp = _stub("vlmeval.smp")
-    misc = _load("vlmeval.smp.misc", root / "vlmeval/smp/misc.py")
-    smp.__dict__.update({k: getattr(misc, k) for k in ("istype", "listinstr",
-                                                         "process_punctuation")})
-    _stub("vlmeval.smp.log", get_logger=logging.getLogger)
-    vqa = _load("vlmeval_vqa_eval", root / "vlmeval/dataset/utils/vqa_eval.py")
-    matching = _load("vlmeval_matching_util", root / "vlmeval/utils/matching_util.py")
-    return vqa, matching
 
 
 def _read(path: Path) -> list[dict]:
@@ -83,7 +47,7 @@ def main() -> None:
     parser.add_argument("--mmmu", type=Path, required=True)
     args = parser.parse_args()
     vqa, matching = load_vlmevalkit(args.vlmevalkit)
-    mmmu = _load("mmmu_eval_utils", args.mmmu / "mmmu/utils/eval_utils.py")
+    mmmu = load_mmmu(args.mmmu)
     args.out.mkdir(parents=True, exist_ok=True)
 
     rows = _read(args.inputs / "vqa.inputs.jsonl")
