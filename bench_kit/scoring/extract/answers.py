@@ -84,6 +84,8 @@ _CHOICE_CLAUSE = re.compile(
 )
 _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
                 "second thought", "actually", "不对", "更正", "等等")
+_CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
+_CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
 # "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
 _OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|choice\s*|选项\s*)?"
                       r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])", re.I)
@@ -195,7 +197,10 @@ def _clause_letter(text: str, *, scan: bool = False) -> str | None:
         for last in filter(_names_letter, _CHOICE_CLAUSE.finditer(text)):
             pass
     else:
-        last = last_clause(text, _CHOICE_CLAUSE, _CLAUSE_KEYS + _CHOOSE_KEYS, _names_letter)
+        lowered = text.lower()
+        if len(lowered) == len(text) and _CLAUSE_HINT.search(lowered) is None:
+            return None  # the anchored search starts only at a keyword: there is none
+        last = last_clause(text, _CHOICE_CLAUSE, _CHOICE_KEYS, _names_letter)
     if last is None:
         return None
     letter = last.group(1).upper()
@@ -220,7 +225,7 @@ def _masked_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
     spans = []
     lowered = None
     for raw in raw_texts:
-        if _LETTER.search(raw):
+        if not raw.islower() and _LETTER.search(raw):  # islower: no capital letter at all
             lowered = lowered if lowered is not None else text.lower()
             needle, start = raw.lower(), 0
             while (start := lowered.find(needle, start)) >= 0:
@@ -305,7 +310,6 @@ _SHORT_TEXT_CLAUSE = re.compile(
     r"([a-z0-9]{2,}(?: [a-z0-9]+)*)\s*[.!]?", re.I)
 _ADVERBS = frozenset("clearly definitely probably likely most obviously certainly surely "
                      "indeed actually therefore thus then option choice letter".split())
-_CLAUSE_HINT = re.compile("|".join(map(re.escape, _CLAUSE_KEYS + _CHOOSE_KEYS)))
 
 
 def _fast_said(text: str, said: str, choices: Mapping[str, str],
@@ -318,10 +322,11 @@ def _fast_said(text: str, said: str, choices: Mapping[str, str],
     texts = _option_texts(choices, options)
     if not texts:
         return FAILED
-    norm = normalize_text(text)
-    exact = [letter for letter, t in texts.items() if t == norm]
-    if len(exact) == 1:
-        return Extraction(options[exact[0]], PARSE_LENIENT)
+    if any("answer" in t for t in texts.values()):  # else no option can equal the whole text
+        norm = normalize_text(text)
+        exact = [letter for letter, t in texts.items() if t == norm]
+        if len(exact) == 1:
+            return Extraction(options[exact[0]], PARSE_LENIENT)
     for answer in (said, text):
         letter = _by_option_text(answer, texts)
         if letter:
