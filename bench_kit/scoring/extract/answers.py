@@ -24,7 +24,9 @@ otherwise failed: an article "A" or pronoun "I" is never read as a letter.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import math
 import re
 from collections.abc import Mapping
 
@@ -231,7 +233,25 @@ def _masked_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
             while (start := lowered.find(needle, start)) >= 0:
                 spans.append((start, start + len(needle)))
                 start += len(needle)
-    return spans
+    return _merged(spans)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, overlapping spans joined (so each position is in at most one)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether `at` falls in one of `spans` (sorted, disjoint): a binary search, so a long
+    response that echoes option texts thousands of times stays linear."""
+    index = bisect.bisect_right(spans, (at, math.inf)) - 1
+    return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
 def _prose_letters(text: str, options: dict[str, str],
@@ -243,7 +263,7 @@ def _prose_letters(text: str, options: dict[str, str],
     named: list[tuple[str, int, int]] = []
     for match in _LETTER.finditer(text):
         letter, start, end = match.group(), match.start(), match.end()
-        if letter not in options or any(a <= start < b for a, b in spans):
+        if letter not in options or _inside(spans, start):
             continue
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) \
                 or _REJECTED_AFTER.match(text, end):
