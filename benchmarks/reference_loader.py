@@ -36,7 +36,8 @@ def _stub(name: str, **attrs) -> types.ModuleType:
 
 def load_vlmevalkit(root: Path) -> tuple[types.ModuleType, types.ModuleType]:
     """VLMEvalKit's `vlmeval/dataset/utils/vqa_eval.py` (VQA score, relaxed accuracy,
-    ANLS) and `vlmeval/utils/matching_util.py` (`can_infer`)."""
+    ANLS) and `vlmeval/utils/matching_util.py` (`can_infer`). `load_vlmevalkit_yorn`
+    adds `yorn.py` (yes/no extraction, POPE and MME ratings)."""
     _stub("sty", fg=None)
     for name in ("huggingface_hub", "huggingface_hub.utils"):
         _stub(name)
@@ -45,7 +46,7 @@ def load_vlmevalkit(root: Path) -> tuple[types.ModuleType, types.ModuleType]:
     smp = _stub("vlmeval.smp")
     misc = load_file("vlmeval.smp.misc", root / "vlmeval/smp/misc.py")
     smp.__dict__.update({k: getattr(misc, k) for k in ("istype", "listinstr",
-                                                         "process_punctuation")})
+                                                         "process_punctuation", "d2df")})
     _stub("vlmeval.smp.log", get_logger=logging.getLogger)
     vqa = load_file("vlmeval_vqa_eval", root / "vlmeval/dataset/utils/vqa_eval.py")
     matching = load_file("vlmeval_matching_util", root / "vlmeval/utils/matching_util.py")
@@ -55,3 +56,12 @@ def load_vlmevalkit(root: Path) -> tuple[types.ModuleType, types.ModuleType]:
 def load_mmmu(root: Path) -> types.ModuleType:
     """MMMU's `mmmu/utils/eval_utils.py` (open and multiple-choice parsing)."""
     return load_file("mmmu_eval_utils", root / "mmmu/utils/eval_utils.py")
+
+
+def load_vlmevalkit_yorn(root: Path) -> types.ModuleType:
+    """VLMEvalKit's `vlmeval/dataset/utils/yorn.py`. Its ratings read their input with
+    `vlmeval.smp.load(path)`; here `load` hands back the DataFrame it is given (file
+    reading is not what is compared)."""
+    load_vlmevalkit(root)
+    sys.modules["vlmeval.smp"].load = lambda data: data
+    return load_file("vlmeval_yorn", root / "vlmeval/dataset/utils/yorn.py")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bench_kit.scoring.extract.answers import extract_choice
-from bench_kit.scoring.metrics.answers import anls, mmmu_open_match, vqa_accuracy
+from bench_kit.scoring.extract.answers import extract_choice, extract_yesno
+from bench_kit.scoring.metrics.answers import anls, mme, mmmu_open_match, pope, vqa_accuracy
 from bench_kit.scoring.metrics.relaxed import relaxed_match
 
 VECTORS = Path(__file__).parent / "reference" / "vectors"
@@ -28,7 +28,7 @@ def _rows(name: str) -> list[dict]:
 
 def test_every_family_has_thousands_of_rows():
     sizes = {name: len(_rows(name)) for name in
-             ("vqa", "relaxed", "anls", "mmmu_open", "mmmu_mc", "mc")}
+             ("vqa", "relaxed", "anls", "mmmu_open", "mmmu_mc", "mc", "yesno")}
     assert min(sizes.values()) >= 2000, sizes
 
 
@@ -185,3 +185,38 @@ def test_choice_takes_the_corrected_letter_and_refuses_refusals():
         if row["shape"] in ("correction", "refusal", "hedge"):
             expected = row["written_for"] if row["shape"] == "correction" else None
             assert extract_choice(row["response"], row["choices"]) == expected, row
+
+
+# --- Yes/no, POPE and MME (VLMEvalKit yorn.py) ----------------------------------------
+
+def test_yesno_agrees_with_vlmevalkit_wherever_it_answers():
+    """YOrN_Extraction answers only when exactly one of the words yes/no occurs; there
+    bench_kit must agree. Where it says Unknown bench_kit may read an answer (the leading
+    or first decisive word, "yep", "nope", "not", Chinese) — a deliberate difference."""
+    rows = _rows("yesno")
+    answered = [r for r in rows if r["vlmevalkit"] != "Unknown"]
+    for row in answered:
+        assert extract_yesno(row["response"]) == row["vlmevalkit"].lower(), row
+    assert len(answered) > 1500
+
+
+def test_pope_equals_vlmevalkit_on_every_split():
+    for row in _rows("pope"):
+        got = pope([a.lower() for a in row["answer"]],
+                   [None if e == "Unknown" else e.lower() for e in row["extracted"]])
+        ref = row["vlmevalkit"]  # percent
+        assert got["f1"] * 100 == pytest.approx(ref["Overall"])
+        assert got["accuracy"] * 100 == pytest.approx(ref["acc"])
+        assert got["precision"] * 100 == pytest.approx(ref["precision"])
+        assert got["recall"] * 100 == pytest.approx(ref["recall"])
+
+
+def test_mme_equals_vlmevalkit_on_every_run():
+    for row in _rows("mme"):
+        got = mme([{"image": r["image_path"], "category": r["category"], "hit": r["score"]}
+                   for r in row["rows"]])
+        ref = row["vlmevalkit"]
+        assert got["perception"] == pytest.approx(ref["perception"])
+        assert got["cognition"] == pytest.approx(ref["reasoning"])
+        for category, block in got["categories"].items():
+            assert block["score"] == pytest.approx(ref[category])

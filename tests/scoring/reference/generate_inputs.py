@@ -9,7 +9,7 @@ difference (docs/METRICS.md#reference-differences) from a disagreement.
 Usage:
     python tests/scoring/reference/generate_inputs.py OUT_DIR [--n 3000]
 
-writes OUT_DIR/{vqa,relaxed,anls,mmmu_open,mmmu_mc,mc}.inputs.jsonl; run_reference.py adds
+writes OUT_DIR/{vqa,relaxed,anls,mmmu_open,mmmu_mc,mc,yesno,pope,mme}.inputs.jsonl; run_reference.py adds
 the references' outputs.
 """
 
@@ -232,8 +232,69 @@ def _mc(rng: random.Random, n: int) -> list[dict]:
     return rows
 
 
+_YESNO_TEMPLATES = [
+    ("yes", "Yes"), ("yes", "yes."), ("yes", "YES!"), ("yes", "Yes, there is a {o} in the image."),
+    ("yes", "The answer is yes."), ("yes", "Yes it is"), ("yes", "yes\n"), ("yes", "Yep."),
+    ("yes", "Definitely yes"), ("yes", "是"), ("yes", "Yes; the {o} is visible."),
+    ("yes", "I can see a {o}, so yes."), ("no", "No"), ("no", "no."), ("no", "NO"),
+    ("no", "No, there is no {o}."), ("no", "The answer is no"), ("no", "Nope."),
+    ("no", "No, I don't see one."), ("no", "There is no {o} in the picture."),
+    ("no", "不是"), ("no", "no, not at all"), ("no", "Not really."),
+    ("no", "I do not see a {o}, so no."), ("yes", "Yes. No other {o} is there."),
+    ("no", "No; yes-or-no questions are easy."), (None, "I cannot tell."),
+    (None, "Maybe"), (None, "Yes and no."), (None, "It is unclear whether there is a {o}."),
+    ("no", "Yes. No wait, no."), ("yes", "No doubt, yes."), ("yes", "Yes, no doubt."),
+    ("no", "no-one is there, so no"), ("yes", "Yes (no blur)"),
+]
+_OBJECTS = ["dog", "cat", "car", "bicycle", "person", "cup", "chair", "traffic light"]
+
+
+def _yesno(rng: random.Random, n: int) -> list[dict]:
+    rows = []
+    for _ in range(n):
+        label, template = rng.choice(_YESNO_TEMPLATES)
+        rows.append({"response": template.format(o=rng.choice(_OBJECTS)), "written_for": label})
+    return rows
+
+
+def _pope(rng: random.Random, n: int) -> list[dict]:
+    """n / 40 POPE splits of 40 questions: golds Yes/No, extracted Yes/No/Unknown."""
+    splits = []
+    for index in range(max(1, n // 40)):
+        bias = rng.random()
+        golds = [rng.choice(["Yes", "No"]) for _ in range(40)]
+        preds = [g if rng.random() < 0.8 else rng.choice(["Yes", "No", "Unknown"])
+                 for g in golds]
+        preds = [p if rng.random() > bias * 0.3 else "Yes" for p in preds]
+        if index % 25 == 0:  # a model that never says yes: precision 0/0
+            preds = ["No"] * 40
+        splits.append({"answer": golds, "extracted": preds})
+    return splits
+
+
+_MME_CATEGORIES = ["OCR", "artwork", "celebrity", "color", "count", "existence", "landmark",
+                   "position", "posters", "scene", "code_reasoning", "commonsense_reasoning",
+                   "numerical_calculation", "text_translation"]
+
+
+def _mme(rng: random.Random, n: int) -> list[dict]:
+    """n / 100 MME runs: every category, images with two questions each, hits drawn per
+    run at a model-specific rate."""
+    runs = []
+    for _ in range(max(1, n // 100)):
+        skill = rng.uniform(0.3, 1.0)
+        rows = []
+        for category in _MME_CATEGORIES:
+            for image in range(rng.randint(1, 8)):
+                for _ in range(2):
+                    rows.append({"category": category, "image_path": f"{category}/{image}.jpg",
+                                 "score": int(rng.random() < skill)})
+        runs.append({"rows": rows})
+    return runs
+
+
 FAMILIES = {"vqa": _vqa, "relaxed": _relaxed, "anls": _anls, "mmmu_open": _mmmu_open,
-            "mmmu_mc": _mc, "mc": _mc}
+            "mmmu_mc": _mc, "mc": _mc, "yesno": _yesno, "pope": _pope, "mme": _mme}
 
 
 def main() -> None:

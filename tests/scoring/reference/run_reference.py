@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
-from reference_loader import load_mmmu, load_vlmevalkit  # noqa: E402
+from reference_loader import load_mmmu, load_vlmevalkit, load_vlmevalkit_yorn  # noqa: E402
 
 
 _DIGIT_PERIOD = re.compile(r"(?<=\d)\.(?!\d)")
@@ -121,6 +121,30 @@ def main() -> None:
         found = matching.can_infer(row["response"], dict(row["choices"]))
         row["can_infer"] = found if found else None
     _write(args.out / "mc.jsonl", rows)
+    import pandas as pd
+
+    yorn = load_vlmevalkit_yorn(args.vlmevalkit)
+    rows = _read(args.inputs / "yesno.inputs.jsonl")
+    for row in rows:
+        row["vlmevalkit"] = yorn.YOrN_Extraction(row["response"])
+    _write(args.out / "yesno.jsonl", rows)
+
+    rows = _read(args.inputs / "pope.inputs.jsonl")
+    for row in rows:
+        frame = pd.DataFrame({"answer": row["answer"], "extracted": row["extracted"],
+                              "category": "adversarial",
+                              "score": [a == e for a, e in zip(row["answer"],
+                                                               row["extracted"])]})
+        rated = yorn.POPE_rating(frame).iloc[0]  # the "Overall" split, in percent
+        row["vlmevalkit"] = {key: float(rated[key]) for key in
+                             ("Overall", "acc", "precision", "recall")}
+    _write(args.out / "pope.jsonl", rows)
+
+    rows = _read(args.inputs / "mme.inputs.jsonl")
+    for row in rows:
+        rated = yorn.MME_rating(pd.DataFrame(row["rows"]))
+        row["vlmevalkit"] = {key: float(rated[key].iloc[0]) for key in rated.columns}
+    _write(args.out / "mme.jsonl", rows)
     print(f"wrote {args.out}")
 
 
