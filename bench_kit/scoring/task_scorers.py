@@ -117,8 +117,11 @@ def _score_numeric(item: Item, text: str, ctx: ScoreContext) -> Outcome:
 @register_scorer("relaxed")
 def _score_relaxed(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     tolerance = item.tolerance if item.tolerance is not None else ctx.settings.relaxed_tolerance
-    rule = {"chart_unit": chart_unit_of(item.meta),
-            "multipliers": ctx.settings.relaxed_multipliers}
+    try:
+        unit = chart_unit_of(item.meta)
+    except InputError as error:
+        raise InputError(f"item '{item.id}': {error.reason}", field="meta.chart_unit") from None
+    rule = {"chart_unit": unit, "multipliers": ctx.settings.relaxed_multipliers}
     answer = answer_text(text).strip().rstrip(".")
     numeric = [gold for gold in item.answers if chart_value(gold) is not None]
     if numeric:

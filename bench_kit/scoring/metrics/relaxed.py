@@ -19,6 +19,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal, Mapping, Sequence
 
+from bench_kit.errors import InputError
+
 MultiplierPolicy = Literal["magnitude", "strip"]
 
 MULTIPLIERS: Mapping[str, float] = {
@@ -102,13 +104,21 @@ def _magnitude(value: ChartValue, chart_unit: float, policy: MultiplierPolicy) -
 
 def chart_unit_of(meta: Mapping | None) -> float:
     """The chart's unit from item metadata (`chart_unit`: a multiplier word such as
-    "thousand", "million", "万", or a number), 1 when absent or not understood."""
+    "thousand", "million", "万", or a positive number); 1 when absent.
+
+    Raises:
+        InputError: a `chart_unit` that is neither (field `meta.chart_unit`).
+    """
     unit = (meta or {}).get("chart_unit")
+    if unit is None:
+        return 1.0
     if isinstance(unit, (int, float)) and not isinstance(unit, bool) and unit > 0:
         return float(unit)
-    if isinstance(unit, str):
-        return MULTIPLIERS.get(_ascii(unit).strip().lower(), 1.0)
-    return 1.0
+    if isinstance(unit, str) and _ascii(unit).strip().lower() in MULTIPLIERS:
+        return MULTIPLIERS[_ascii(unit).strip().lower()]
+    raise InputError(f"chart_unit {unit!r} is not a multiplier word "
+                     f"({', '.join(sorted(MULTIPLIERS))}) or a positive number",
+                     field="meta.chart_unit")
 
 
 def relaxed_match(pred: str, gold: str, tolerance: float = 0.05, *, chart_unit: float = 1.0,
