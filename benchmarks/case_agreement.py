@@ -63,7 +63,9 @@ def _mmmu(case: dict) -> bool:
 def _relaxed(case: dict) -> bool:
     from bench_kit.scoring.metrics.answers import relaxed_match
 
-    return relaxed_match(case["pred"], case["gold"], case.get("tolerance", 0.05)) \
+    return relaxed_match(case["pred"], case["gold"], case.get("tolerance", 0.05),
+                         chart_unit=case.get("chart_unit", 1.0),
+                         multipliers=case.get("multipliers", "magnitude")) \
         is case["expected"]
 
 

@@ -9,7 +9,8 @@ Two mixes:
 - `short`: the answer forms models write without reasoning (bare letter, "(B)", "The
   answer is B.", markdown, Chinese, option text, "B. <text>", refusals);
 - `cot`: 200-2,000 characters of reasoning before the answer — `<think>` blocks, markdown
-  lists that walk through the options, Chinese reasoning, numbers — then a final answer.
+  lists that walk through the options, Chinese reasoning, numbers — then a final answer;
+- `reasoning`: the `cot` forms with about 620 characters of reasoning (600-640).
 """
 
 from __future__ import annotations
@@ -86,14 +87,16 @@ def _reasoning(rng: random.Random, choices: dict, letter: str, length: int) -> s
 
 
 def make_response(rng: random.Random, item: dict, mix: str) -> tuple[str, str | None]:
-    """A response to `item` in the `short` or `cot` mix and the letter it intends."""
+    """A response to `item` in the `short`, `cot` or `reasoning` mix and the letter it
+    intends."""
     choices = item["choices"]
     letter = rng.choice(list(choices))
     if rng.random() < 0.04:
         return rng.choice(REFUSALS), None
     if mix == "short":
         return rng.choice(SHORT_FORMS).format(L=letter, T=choices[letter]), letter
-    reasoning = _reasoning(rng, choices, letter, rng.randint(200, 2000))
+    length = rng.randint(600, 640) if mix == "reasoning" else rng.randint(200, 2000)
+    reasoning = _reasoning(rng, choices, letter, length)
     final = rng.choice(FINALS).format(L=letter, T=choices[letter])
     if rng.random() < 0.4:
         return f"<think>{reasoning}</think>{final.strip()}", letter

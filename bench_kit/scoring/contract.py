@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,6 +29,8 @@ class ScoreSettings(BaseModel):
     pro_max_fpr: float = Field(0.3, gt=0.0, le=1.0)
     # Graded metrics: the score at which an item counts as a hit (docs/SCORING.md §2).
     relaxed_tolerance: float = Field(0.05, ge=0.0)  # ChartQA relative error
+    # A multiplier word ("3905k", "2亿") is a magnitude, or dropped as a unit ("strip").
+    relaxed_multipliers: Literal["magnitude", "strip"] = "magnitude"
     anls_threshold: float = Field(0.5, gt=0.0, le=1.0)  # ANLS tau: NL >= tau scores 0
     anls_hit: float = Field(0.5, ge=0.0, le=1.0)
     vqa_hit: float = Field(0.5, ge=0.0, le=1.0)

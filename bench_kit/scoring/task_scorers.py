@@ -21,7 +21,7 @@ from bench_kit.scoring.extract.answers import (
 from bench_kit.scoring.extract.boxes import NO_BOX, extract_box_detailed
 from bench_kit.scoring.extract.checklist import parse_checklist
 from bench_kit.scoring.extract.choice_set import extract_choice_set
-from bench_kit.scoring.extract.numbers import answer_number
+from bench_kit.scoring.extract.numbers import answer_number, answer_number_token
 from bench_kit.scoring.extract.response import (
     PARSE_OK,
     answer_text,
@@ -32,13 +32,17 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.scoring.metrics.answers import (
     anls,
-    chart_number,
     iou,
     mmmu_candidates,
     mmmu_open_match,
-    relaxed_accuracy,
     vqa_accuracy,
     vqa_normalize,
+)
+from bench_kit.scoring.metrics.relaxed import (
+    ChartValue,
+    chart_unit_of,
+    chart_value,
+    relaxed_accuracy,
 )
 from bench_kit.text.numbers import parse_number
 from bench_kit.types import Item
@@ -113,23 +117,38 @@ def _score_numeric(item: Item, text: str, ctx: ScoreContext) -> Outcome:
 @register_scorer("relaxed")
 def _score_relaxed(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     tolerance = item.tolerance if item.tolerance is not None else ctx.settings.relaxed_tolerance
+    try:
+        unit = chart_unit_of(item.meta)
+    except InputError as error:
+        raise InputError(f"item '{item.id}': {error.reason}", field="meta.chart_unit") from None
+    rule = {"chart_unit": unit, "multipliers": ctx.settings.relaxed_multipliers}
     answer = answer_text(text).strip().rstrip(".")
-    numeric = [gold for gold in item.answers if chart_number(gold) is not None]
+    numeric = [gold for gold in item.answers if chart_value(gold) is not None]
     if numeric:
-        number = chart_number(answer)
-        if number is not None:
-            pred = format_number(number[0]) + ("%" if number[1] else "")
-            return binary_outcome(pred, PARSE_OK, relaxed_accuracy(pred, numeric, tolerance))
-        found, percent = answer_number(text)
-        if found.value is not None:
-            pred = format_number(found.value) + ("%" if percent else "")
-            hit = relaxed_accuracy(pred, numeric, tolerance) or \
-                relaxed_accuracy(answer, item.answers, tolerance)
-            return binary_outcome(pred, found.parse, hit)
+        value = chart_value(answer)
+        if value is not None:
+            hit = relaxed_accuracy(answer, numeric, tolerance, **rule)
+            return binary_outcome(_chart_text(value), PARSE_OK, hit)
+        found, token, cleaned = answer_number_token(text)
+        if token is not None:
+            written = cleaned[token.start:token.end]
+            value = chart_value(written)
+            if value is None:  # a number word or numeral: read, no multiplier
+                written = format_number(token.value) + ("%" if token.percent else "")
+                value = chart_value(written)
+            hit = relaxed_accuracy(written, numeric, tolerance, **rule) or \
+                relaxed_accuracy(answer, item.answers, tolerance, **rule)
+            return binary_outcome(_chart_text(value), found.parse, hit)
     if not answer:
         return FAILED
-    hit = relaxed_accuracy(answer, item.answers, tolerance)
+    hit = relaxed_accuracy(answer, item.answers, tolerance, **rule)
     return binary_outcome(clip_extracted(answer.casefold()), PARSE_OK, hit)
+
+
+def _chart_text(value: ChartValue) -> str:
+    """A chart value as `extracted` shows it: "12", "45%", "3905 x1000"."""
+    return (format_number(value.number) + ("%" if value.percent else "")
+            + (f" x{format_number(value.multiplier)}" if value.scaled else ""))
 
 
 @register_scorer("anls")

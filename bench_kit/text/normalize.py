@@ -19,7 +19,7 @@ import unicodedata
 _THOUSANDS = re.compile(r",(?<=\d,)(?=\d{3}(?!\d))")
 _NUMERIC_MARK = re.compile(r"\.(?<=\d\.)(?=\d)|-(?<![\w.]-)(?=\d)")
 _PUNCT = re.compile(r"[^\w\s\x01\x02]|_")
-_ASCII_PUNCT = str.maketrans({ch: " " for ch in string.punctuation})
+_ASCII_PUNCT = bytes.maketrans(string.punctuation.encode(), b" " * len(string.punctuation))
 _ARTICLES = frozenset({"a", "an", "the"})
 _SPACES = re.compile(r"\s+")
 
@@ -36,6 +36,11 @@ def normalize_for_match(text: str) -> str:
     >>> normalize_for_match("  The Eiffel-Tower, 1,063 ft! ")
     'eiffel tower 1063 ft'
     """
+    if text.isascii() and text.replace(" ", "").isalnum():  # plain words: nothing else applies
+        words = text.lower().split()
+        if not _ARTICLES.isdisjoint(words):
+            words = [word for word in words if word not in _ARTICLES]
+        return " ".join(words)
     text = unicodedata.normalize("NFKC", text).casefold()
     if "\x01" in text or "\x02" in text:
         text = text.replace("\x01", " ").replace("\x02", " ")
@@ -44,10 +49,16 @@ def normalize_for_match(text: str) -> str:
     marked = "." in text or "-" in text
     if marked:  # decimal points and minus signs survive as \x01 / \x02
         text = _NUMERIC_MARK.sub(_mark_numeric, text)
-    text = text.translate(_ASCII_PUNCT) if text.isascii() else _PUNCT.sub(" ", text)
+    if text.isascii():  # bytes.translate: one table lookup per character
+        text = text.encode().translate(_ASCII_PUNCT).decode()
+    else:
+        text = _PUNCT.sub(" ", text)
     if marked:
         text = text.replace("\x01", ".").replace("\x02", "-")
-    return " ".join(word for word in text.split() if word not in _ARTICLES)
+    words = text.split()
+    if not _ARTICLES.isdisjoint(words):
+        words = [word for word in words if word not in _ARTICLES]
+    return " ".join(words)
 
 
 def normalize_for_audit(text: str) -> str:

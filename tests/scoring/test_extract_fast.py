@@ -58,3 +58,82 @@ def test_anchored_answer_clause_ends_where_the_full_scan_does(chunk):
         fast = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS)
         full = _scan_last(text)
         assert (fast.end() if fast else None) == (full.end() if full else None), text
+
+
+# --- The fast path for common shapes answers exactly as the full parser --------------
+
+def _choice_inputs() -> list[tuple[str, dict]]:
+    pairs: list[tuple[str, dict]] = []
+    table = json.loads((ROOT / "tests" / "cases" / "extract_choice.json").read_text("utf-8"))
+    default = table.get("defaults", {}).get("choices", {})
+    for case in table["cases"]:
+        pairs.append((case["input"], case.get("choices", default)))
+    for mix in ("short", "cot", "reasoning"):
+        pairs += [(r, c) for r, c, _ in make_corpus(1500, mix, seed=11)]
+    for name in ("mc", "mmmu_mc"):
+        path = ROOT / "tests" / "scoring" / "reference" / "vectors" / f"{name}.jsonl"
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            pairs.append((row["response"], row["choices"]))
+    return pairs + _mutated_shapes()
+
+
+def _mutated_shapes() -> list[tuple[str, dict]]:
+    """The fast path's shapes with the edges that send them to the full rules: articles
+    and pronouns (A, I), lower-case letters, letters that are not options, a second
+    clause, "or", negations, option texts that hold a keyword or a letter."""
+    import random
+
+    rng = random.Random(25)
+    texts = ["red cat", "a blue car", "the answer is no", "not shown", "B vitamins", "I think",
+             "vitamin C", "or D", "maybe", "42", "wait here", "an apple", "cat", "Cat"]
+    heads = ["The answer is ", "Answer: ", "The correct option is ", "The best answer is ",
+             "I choose ", "answer:", "THE ANSWER IS ", "The final choice is ", "", "The answer is\n"]
+    letters = ["A", "B", "C", "I", "a", "b", "(A)", "(B)", "[C]", "A.", "B)", "B:", "F", "A,"]
+    tails = ["", ".", " red cat", " a blue car.", " or C", " not shown", " is wrong",
+             ". Actually it's C", " because red", " I think", " - cat", "\nC"]
+    out = []
+    for _ in range(6000):
+        choices = dict(zip("ABCD", rng.sample(texts, 4)))
+        shape = rng.random()
+        if shape < 0.5:
+            text = rng.choice(heads) + rng.choice(letters) + rng.choice(tails)
+        elif shape < 0.75:
+            text = rng.choice(heads) + rng.choice(list(choices.values()) + texts) \
+                + rng.choice(["", ".", "!", " ."])
+        else:
+            text = rng.choice(letters) + rng.choice([" ", "  ", "\t"]) \
+                + rng.choice(list(choices.values()) + texts) + rng.choice(["", ".", tails[4]])
+        out.append((text, choices))
+    return out
+
+
+CHOICE_INPUTS = _choice_inputs()
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_fast_path_answers_as_the_full_parser(chunk):
+    from bench_kit.scoring.extract.answers import _full_choice, _options, extract_choice_detailed
+
+    for response, choices in CHOICE_INPUTS[chunk::10]:
+        text = clean_response(response)
+        if not text:
+            continue
+        full = _full_choice(text, choices, _options(choices))
+        assert extract_choice_detailed(response, choices) == full, (response, choices)
+
+
+def test_plain_word_normalisation_shortcut_equals_the_full_normalisation():
+    """normalize_for_match skips NFKC and punctuation for plain ASCII words; a trailing
+    no-break space (NFKC -> space) sends the same text through the full steps."""
+    import random
+
+    from bench_kit.text.normalize import normalize_for_match
+
+    rng = random.Random(3)
+    alphabet = "abcXYZ019 "
+    words = ["the", "The", "A", "an", "AN", "cat", "Dog", "42", "3", "x"]
+    for _ in range(5000):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 5))) \
+            if rng.random() < 0.5 else "".join(rng.choice(alphabet) for _ in range(12))
+        assert normalize_for_match(text) == normalize_for_match(text + "\u00a0"), text

@@ -23,7 +23,9 @@ from bench_kit.scoring.metrics.answers import (
 
 @pytest.mark.parametrize("case", cases("relaxed_match"))
 def test_relaxed_match(case):
-    assert relaxed_match(case["pred"], case["gold"], case.get("tolerance", 0.05)) \
+    assert relaxed_match(case["pred"], case["gold"], case.get("tolerance", 0.05),
+                         chart_unit=case.get("chart_unit", 1.0),
+                         multipliers=case.get("multipliers", "magnitude")) \
         is case["expected"]
 
 

@@ -79,6 +79,14 @@ def test_bad_grounding_gold_is_an_input_error():
     assert info.value.field == "answers"
 
 
+def test_unknown_chart_unit_is_an_input_error_naming_the_item():
+    item = make_item(id="c3", task="open", metric="relaxed", answers=["12"],
+                     meta={"chart_unit": "kilo"})
+    with pytest.raises(InputError, match="c3.*'kilo'") as info:
+        score_item(item, "12")
+    assert info.value.field == "meta.chart_unit"
+
+
 def test_grounding_needs_the_image_size_only_to_read_a_box():
     item = make_item(id="g2", task="grounding", answers=["0,0,10,10"])
     assert score_item(item, "").parse == "failed"  # an error row: nothing to convert

@@ -51,6 +51,13 @@ from bench_kit.scoring.extract.response import (
     normalize_text,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.prose_letters import (
+    SEGMENT_END,
+    echoed_option_spans,
+    is_article_or_pronoun,
+    prose_letters,
+    rules_out,
+)
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.types import LETTERS
 
@@ -84,48 +91,11 @@ _CHOICE_CLAUSE = re.compile(
 )
 _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
                 "second thought", "actually", "不对", "更正", "等等")
+_CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
+_CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
 # "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
 _OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|choice\s*|选项\s*)?"
                       r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])", re.I)
-# What the rest of a segment says about the option just named.
-_NEGATIVE = re.compile(
-    r"\bnot\b|n't\b|\bunlikely|\bincorrect|\bwrong|\bfalse\b|\bimpossible|\beliminat"
-    r"|\brul(?:e|ed|es)\s+out|\btoo\s+(?:high|low|small|large|big|many|few|long|short)"
-    r"|\bcannot\b|\bno\s+(?:match|sense)|\bexclude|不对|错误|不正确|排除|不符合|不是", re.I)
-_POSITIVE = re.compile(
-    r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
-    r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
-_LINK = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|and|/|或者?|和|还是)\s*(?:option\s*|choice\s*)?[(\[]?\s*",
-                   re.I)
-_SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
-_LETTER = re.compile(r"(?<![A-Za-z0-9_])[A-J](?![A-Za-z0-9_']|-[A-Za-z])")
-_NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
-    r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
-_REJECTED_AFTER = re.compile(
-    r"\s*[)\]]?\s*[.:,-]?\s*(?:is|are|was|seems|would\s+be)?\s*"
-    r"(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't|wrong|incorrect|false"
-    r"|invalid|unlikely|eliminated|ruled\s+out"
-    r"|错|不对|不正确|排除)", re.I)
-# "A cat is …" / "I think …": A or I followed by an ordinary lowercase word.
-_ARTICLE_AFTER = re.compile(
-    r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
-    r"will|appears|looks|fits|matches|describes|shows|corresponds|remains|has|best)\b)[a-z]")
-
-
-# "I can't …", "I think …": the pronoun, unless a copula follows ("I is correct").
-_PRONOUN_AFTER = re.compile(
-    r"\s+(?!(?:is|was|seems|appears|would\s+be|fits|matches|describes|corresponds|remains"
-    r"|because|since|and|or|but)\b)[a-z]")
-
-
-def _is_word(text: str, letter: str, end: int) -> bool:
-    """Whether the capital A or I ending at `end` is the article or pronoun, not a letter."""
-    if letter == "I":
-        return _PRONOUN_AFTER.match(text, end) is not None
-    return letter == "A" and _ARTICLE_AFTER.match(text, end) is not None
-
-
 def _options(choices: Mapping[str, str]) -> dict[str, str]:
     """{upper-case letter: the caller's key}; the caller's mapping is only read."""
     try:
@@ -152,8 +122,10 @@ def _normalized_option(text: str) -> str:
 
 def _option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[str, str]:
     texts: dict[str, str] = {}
+    if not isinstance(choices, Mapping):
+        return texts
     for letter, key in options.items():
-        value = choices.get(key) if isinstance(choices, Mapping) else None
+        value = choices.get(key)
         if value is not None:
             norm = _normalized_option(str(value))
             if norm:
@@ -166,7 +138,7 @@ def _names_letter(match: re.Match) -> bool:
     text, letter, end = match.string, match.group(1), match.end()
     if letter.islower() and text[end:end + 16].lstrip()[:1].isalpha():
         return False  # "the answer is a cat"
-    return not (letter in "AI" and _is_word(text, letter, end))  # "the answer is I think"
+    return not (letter in "AI" and is_article_or_pronoun(text, letter, end))  # "the answer is I think"
 
 
 def _clause_letter(text: str, *, scan: bool = False) -> str | None:
@@ -180,7 +152,10 @@ def _clause_letter(text: str, *, scan: bool = False) -> str | None:
         for last in filter(_names_letter, _CHOICE_CLAUSE.finditer(text)):
             pass
     else:
-        last = last_clause(text, _CHOICE_CLAUSE, _CLAUSE_KEYS + _CHOOSE_KEYS, _names_letter)
+        lowered = text.lower()
+        if len(lowered) == len(text) and _CLAUSE_HINT.search(lowered) is None:
+            return None  # the anchored search starts only at a keyword: there is none
+        last = last_clause(text, _CHOICE_CLAUSE, _CHOICE_KEYS, _names_letter)
     if last is None:
         return None
     letter = last.group(1).upper()
@@ -189,7 +164,7 @@ def _clause_letter(text: str, *, scan: bool = False) -> str | None:
 
 
 def _segment_after(text: str, end: int) -> str:
-    stop = _SEGMENT_END.search(text, end)
+    stop = SEGMENT_END.search(text, end)
     return text[end:stop.start() if stop else len(text)]
 
 
@@ -200,70 +175,8 @@ def _enumerates(text: str, options: dict[str, str]) -> bool:
     return len(leads & options.keys()) > 1
 
 
-def _masked_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
-    """Where option texts that contain a capital letter ("Vitamin C") are echoed."""
-    spans = []
-    lowered = None
-    for raw in raw_texts:
-        if _LETTER.search(raw):
-            lowered = lowered if lowered is not None else text.lower()
-            needle, start = raw.lower(), 0
-            while (start := lowered.find(needle, start)) >= 0:
-                spans.append((start, start + len(needle)))
-                start += len(needle)
-    return spans
-
-
-def _prose_letters(text: str, options: dict[str, str],
-                   spans: list[tuple[int, int]]) -> set[str]:
-    """The option letters the prose chooses: letters that are not negated, echoed in an
-    option text or an article/pronoun. A letter whose own segment (up to the next letter
-    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
-    segments affirm their letter ("B fits best"), only those letters count."""
-    named: list[tuple[str, int, int]] = []
-    for match in _LETTER.finditer(text):
-        letter, start, end = match.group(), match.start(), match.end()
-        if letter not in options or any(a <= start < b for a, b in spans):
-            continue
-        if _NEGATED_BEFORE.search(text, max(0, start - 24), start) \
-                or _REJECTED_AFTER.match(text, end):
-            named.append((letter, start, -1))  # ruled out right here
-            continue
-        if not _is_word(text, letter, end):
-            named.append((letter, start, end))
-    affirmed: set[str] = set()
-    neutral: set[str] = set()
-    ruled_out: set[str] = set()
-    linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
-    for index, (letter, start, end) in enumerate(named):
-        if end < 0:
-            ruled_out.add(letter)
-            continue
-        stop = named[index + 1][1] if index + 1 < len(named) else len(text)
-        sentence = _SEGMENT_END.search(text, end, stop)
-        segment = text[end:sentence.start() if sentence else stop]
-        if index + 1 < len(named) and named[index + 1][2] < 0:
-            negation = _NEGATED_BEFORE.search(segment)  # "B, not A": the "not" is A's
-            segment = segment[:negation.start()] if negation else segment
-        if sentence is None and index + 1 < len(named) and _LINK.fullmatch(segment):
-            linked.append(letter)
-            continue
-        group = linked + [letter]
-        linked = []
-        if _NEGATIVE.search(segment):
-            ruled_out.update(group)
-        elif _POSITIVE.search(segment):
-            affirmed.update(group)
-        else:
-            neutral.update(group)
-    neutral.update(linked)
-    if affirmed:
-        return affirmed
-    return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
-
-
-def _by_option_text(answer: str, texts: dict[str, str]) -> str | None:
-    norm = normalize_text(answer)
+def _by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) -> str | None:
+    norm = normalize_text(answer) if norm is None else norm
     if not norm:
         return None
     exact = [letter for letter, text in texts.items() if text == norm]
@@ -275,12 +188,91 @@ def _by_option_text(answer: str, texts: dict[str, str]) -> str | None:
     return maximal[0] if len(maximal) == 1 else None
 
 
+# The shapes most answers take, read without the full parser: "The answer is B.",
+# "Answer: (B)", "I choose B" as the whole response; "B. text", "(B) text", "B) text".
+_SHORT_CLAUSE = re.compile(
+    r"(?:(?:the\s+)?(?:(?:correct|final|best|right)\s+(?:answer|option|choice)|answer)\s*"
+    r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
+    r"(?:\s+(\S[^\n]*))?", re.I)
+_SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
+
+
+# "The answer is red car." with a plain lower-case answer: no letter can be read from it.
+_SHORT_TEXT_CLAUSE = re.compile(
+    r"(?:the\s+)?(?:(?:correct|final|best|right)\s+)?answer\s*(?:is|:)\s*"
+    r"([a-z0-9]{2,}(?: [a-z0-9]+)*)\s*[.!]?", re.I)
+_ADVERBS = frozenset("clearly definitely probably likely most obviously certainly surely "
+                     "indeed actually therefore thus then option choice letter".split())
+
+
+def _fast_said(text: str, said: str, choices: Mapping[str, str],
+               options: dict[str, str]) -> Extraction[str] | None:
+    """Rules 5 and 7 for "The answer is <plain words>": rules 1-4 and 6 cannot answer
+    (no letter, lead, second clause or line break), so only the option texts can."""
+    first = said.split(" ", 1)[0].lower()
+    if not said.islower() or first in _ADVERBS or _CLAUSE_HINT.search(said.lower()):
+        return None
+    texts = _option_texts(choices, options)
+    if not texts:
+        return FAILED
+    if any("answer" in t for t in texts.values()):  # else no option can equal the whole text
+        norm = normalize_text(text)
+        exact = [letter for letter, t in texts.items() if t == norm]
+        if len(exact) == 1:
+            return Extraction(options[exact[0]], PARSE_LENIENT)
+    for answer in (said, text):
+        letter = _by_option_text(answer, texts)
+        if letter:
+            return Extraction(options[letter], PARSE_LENIENT)
+    return FAILED
+
+
+def _fast_choice(text: str, choices: Mapping[str, str],
+                 options: dict[str, str]) -> Extraction[str] | None:
+    """The answer of a response in one of the common shapes, exactly as the full parser
+    reads it (tests/scoring/test_extract_fast.py compares the two), or None to say "use
+    the full parser"."""
+    bare = _BARE.fullmatch(text)
+    if bare:
+        letter = bare.group(1).upper()
+        return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+    if len(text) > 200:
+        return None
+    short = _SHORT_CLAUSE.fullmatch(text)
+    if short:
+        letter, rest = short.group(1).upper(), short.group(3)
+        bare_word = short.group(1) in "AI" and not short.group(2).strip()  # "A cat", "I think"
+        if rest is not None and (bare_word or not short.group(1).isupper()
+                                 or _CLAUSE_HINT.search(rest.lower())
+                                 or _OR_NEXT.match(text, short.end(1))):
+            return None  # "the answer is a cat", a second clause, "B or C": the full rules
+        return Extraction(options[letter], PARSE_OK) if letter in options else None
+    said = _SHORT_TEXT_CLAUSE.fullmatch(text)
+    if said:
+        return _fast_said(text, said.group(1), choices, options)
+    lead = _SHORT_LEAD.fullmatch(text)
+    if lead is None:
+        return None
+    letter = lead.group(1) or lead.group(2) or lead.group(3)
+    if letter not in options or letter == "I" or rules_out(lead.group(4)) \
+            or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()):
+        return None  # a clause may follow, or the lead may be ruled out: the full rules
+    return Extraction(options[letter], PARSE_OK)
+
+
 def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extraction[str]:
     """`extract_choice` with the parse path; rules in the module docstring."""
     text = clean_response(response)
     if not text:
         return FAILED
     options = _options(choices)
+    fast = _fast_choice(text, choices, options)
+    return fast if fast is not None else _full_choice(text, choices, options)
+
+
+def _full_choice(text: str, choices: Mapping[str, str],
+                 options: dict[str, str]) -> Extraction[str]:
+    """The full rules of the module docstring, on a cleaned response."""
     bare = _BARE.fullmatch(text)
     if bare:
         letter = bare.group(1).upper()
@@ -296,28 +288,32 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extrac
     if lead:
         letter = next(g for g in lead.groups() if g)
         if letter in options and not _enumerates(text, options) \
-                and not _NEGATIVE.search(_segment_after(text, lead.end())):
+                and not rules_out(_segment_after(text, lead.end())):
             other = _OR_NEXT.match(text, lead.end(lead.lastindex))
             if other and other.group(1).upper() != letter:
                 return FAILED  # "(A) or (C)"
-            if not (letter == "I" and _is_word(text, letter, lead.end(lead.lastindex))):
+            if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex))):
                 return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
+    norm = None
     if texts and len(text) <= 200:
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
         if len(exact) == 1:
             return Extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
-    strong = _prose_letters(text, options, _masked_spans(text, raw_texts))
+    strong = prose_letters(text, options, echoed_option_spans(text, raw_texts))
     if strong:
         return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     if texts:
         tail = clause_tail(text)
-        for answer in ([tail] if tail else []) + [text]:
-            letter = _by_option_text(answer, texts)
+        if tail:
+            letter = _by_option_text(tail, texts)
             if letter:
                 return Extraction(options[letter], PARSE_LENIENT)
+        letter = _by_option_text(text, texts, norm)
+        if letter:
+            return Extraction(options[letter], PARSE_LENIENT)
     return FAILED
 
 

@@ -14,7 +14,7 @@ from bench_kit.scoring.extract.response import (
     clause_tail,
     clean_response,
 )
-from bench_kit.text.numbers import number_tokens
+from bench_kit.text.numbers import NumberToken, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
 
@@ -26,21 +26,28 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
     is a lone number with at most a short unit ("12 apples", "3个"). Otherwise the last
     number of the response is taken, "lenient".
     """
+    found, token, _ = answer_number_token(response)
+    return found, token is not None and token.percent
+
+
+def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken | None, str]:
+    """`answer_number` with the token read and the cleaned text it indexes, so a caller
+    can see how the number was written (`text[token.start:token.end]`, e.g. "3.9 million")."""
     text = clean_response(response)
     if not text:
-        return FAILED, False
+        return FAILED, None, text
     tail = clause_tail(text)
     if tail:
         found = number_tokens(tail)
         if found:
-            return Extraction(found[-1].value, PARSE_OK), found[-1].percent
+            return Extraction(found[-1].value, PARSE_OK), found[-1], tail
     found = number_tokens(text)
     if not found:
-        return FAILED, False
+        return FAILED, None, text
     last = found[-1]
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     lone = len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS)
-    return Extraction(last.value, PARSE_OK if lone else PARSE_LENIENT), last.percent
+    return Extraction(last.value, PARSE_OK if lone else PARSE_LENIENT), last, text
 
 
 def extract_number_detailed(response: str) -> Extraction[float]:

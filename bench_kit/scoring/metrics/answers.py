@@ -1,9 +1,9 @@
 """Metric definitions of docs/METRICS.md#registered-metrics: per-answer scores and the POPE / MME / AUROC aggregates.
 
 Each function implements the published definition, with its known quirks fixed and said
-so: ChartQA's relaxed accuracy with gold 0 compares numbers (not strings) and a failed
-parse is never a "yes" in POPE. VQA accuracy lives in `bench_kit.scoring.metrics.vqa`
-(re-exported here).
+so: a failed parse is never a "yes" in POPE. VQA accuracy lives in
+`bench_kit.scoring.metrics.vqa` and ChartQA's relaxed accuracy in
+`bench_kit.scoring.metrics.relaxed` (both re-exported here).
 Bad inputs (mismatched lengths, a single-class AUROC) raise `InputError`.
 """
 
@@ -15,6 +15,7 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
+from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.edit import levenshtein
 from bench_kit.text.numbers import number_tokens, parse_number
@@ -24,75 +25,6 @@ MME_PERCEPTION = ("existence", "count", "position", "color", "posters", "celebri
                   "landmark", "artwork", "ocr")
 MME_COGNITION = ("commonsense_reasoning", "numerical_calculation", "text_translation",
                  "code_reasoning")
-
-
-_UNIT_TAIL = re.compile(r"(?:\s*[A-Za-z][A-Za-z.]*){1,2}\s*$")
-_CURRENCY_HEAD = re.compile(r"^(?:US\$|(?:USD|EUR|GBP|RMB|CNY|JPY)\s)\s*")
-
-
-def chart_number(text: str) -> tuple[float, bool] | None:
-    """A ChartQA value as a number, `(value, is_percent)`, or None when it is text.
-
-    Stripped before reading: surrounding space and a final period, a leading currency
-    sign (`$12`, `US$ 12`, `€3.5`), thousands separators (`1,296`), and a trailing unit of
-    one or two words (`12 kg`, `1296 million`, `45 per cent` — a scale word is a unit,
-    because chart values are written in the chart's own unit). A trailing `%` is kept as
-    the percent flag.
-
-    >>> chart_number("$12"), chart_number("1296 million"), chart_number("45%"), chart_number("Asia")
-    ((12.0, False), (1296.0, False), (45.0, True), None)
-    """
-    body = str(text).strip().rstrip(".").strip()
-    if not body or not any(ch.isdigit() for ch in body):
-        return None
-    body = _CURRENCY_HEAD.sub("", body)
-    found = parse_number(body)
-    if found is not None:
-        return found
-    unitless = _UNIT_TAIL.sub("", body)
-    if unitless != body and unitless:
-        return parse_number(unitless)
-    return None
-
-
-def relaxed_match(pred: str, gold: str, tolerance: float = 0.05) -> bool:
-    """ChartQA relaxed accuracy of one prediction against one gold.
-
-    Both read as numbers (`chart_number`: currency, thousands separators and units
-    stripped): right when |pred - gold| / |gold| <= `tolerance`; a gold of 0 needs a
-    prediction of exactly 0 (the relative error is undefined); a percent on one side only
-    ("45%" vs "0.45") is compared both as written and divided by 100. Otherwise (either is
-    text): case-insensitive exact match after trimming space and a final period. Several
-    golds: `relaxed_accuracy` takes the best.
-
-    >>> relaxed_match("104", "100"), relaxed_match("106", "100"), relaxed_match("$12", "12")
-    (True, False, True)
-    """
-    p, g = chart_number(pred), chart_number(gold)
-    if p is None or g is None:
-        return str(pred).strip().rstrip(".").casefold() == str(gold).strip().rstrip(".").casefold()
-    (pv, p_pct), (gv, g_pct) = p, g
-    pairs = [(pv, gv)]
-    if p_pct and not g_pct:
-        pairs.append((pv / 100, gv))
-    elif g_pct and not p_pct:
-        pairs.append((pv, gv / 100))
-    for a, b in pairs:
-        if b == 0:
-            if a == 0:
-                return True
-        elif abs(a - b) / abs(b) <= tolerance + 1e-12:
-            return True
-    return False
-
-
-def relaxed_accuracy(pred: str, golds: Sequence[str], tolerance: float = 0.05) -> bool:
-    """ChartQA relaxed accuracy against several golds: right when any gold matches.
-
-    >>> relaxed_accuracy("1296 million", ["Asia", "1296"])
-    True
-    """
-    return any(relaxed_match(pred, gold, tolerance) for gold in golds)
 
 
 def anls(pred: str, golds: Sequence[str], threshold: float = 0.5) -> float:

@@ -1,26 +1,33 @@
-"""VQA accuracy exactly as the official VQA evaluation (GT-Vision-Lab `vqaEval.py`),
-reproduced from its published rules; docs/SCORING.md §5 walks through them with examples.
+"""VQA accuracy as VLMEvalKit computes it (`vlmeval/dataset/utils/vqa_eval.py`,
+`process_line` with `vqa_score`), itself adapted from the official VQA evaluation
+(GT-Vision-Lab `vqaEval.py`); docs/SCORING.md §5 walks through the rules with examples and
+docs/METRICS.md#reference-differences lists every difference from both.
 
-1. The prediction: newlines/tabs to spaces, stripped, then *punctuation processing* and
-   *digit/article processing* (below).
-2. The annotator answers: when they are not all identical, punctuation processing only
-   (the official annotations are already lower-case with digits, so the official script
-   does no more). We also lower-case and strip them, so a gold written "Paris" is usable.
-3. Score: for each annotator, the other annotators' answers equal to the prediction, m;
+1. The prediction and **each annotator answer** are normalised the same way: newlines and
+   tabs to spaces, stripped, then *punctuation processing* and *digit/article processing*
+   (below). The official script normalises the annotator answers with punctuation
+   processing only, and only when they are not all identical (VQAv2's answers were
+   normalised when they were collected); golds written anywhere else ("the dog", "Two",
+   "zero") need the full normalisation, which is what VLMEvalKit does.
+2. Score: for each annotator, the other annotators' answers equal to the prediction, m;
    acc = min(1, m / 3); the item's score is the mean over the annotators (the ten
-   9-of-10 subsets for VQAv2's ten answers). With a single gold this is always 0 in the
-   official script; we score a single gold 1/0 instead (said in the docs).
+   9-of-10 subsets for VQAv2's ten answers). With fewer than ten golds the same formula
+   runs over the golds there are (three golds that all match score 2/3: each has two
+   others). With a single gold both references always score 0 (it has no "others"); we
+   score a single gold 1/0 instead.
 
 Punctuation processing: each of ``; / [ ] " { } ( ) = + \\ _ - > < @ ` , ? !`` is deleted
 when it touches a space somewhere in the text (``p + " "`` or ``" " + p`` occurs) or the
 text holds a digit-comma-digit; otherwise replaced by a space. Apostrophes are kept, so
 ``man's`` stays ``man's`` (it does not meet ``mans``). Then periods not followed by a
-digit are removed (at most 32: the official call passes ``re.UNICODE`` as the count).
+digit are removed (at most 32: both references pass ``re.UNICODE`` as the count) — as the
+official script does, so "2." reads "2"; VLMEvalKit also keeps a period that follows a
+digit ("2." stays "2.", and misses "2").
 
 Digit/article processing: lower-case, split on whitespace, number words ``none zero one
 … ten`` to digits, articles ``a an the`` dropped, then the official contraction table
 (``dont`` -> ``don't``, ``whats`` -> ``what's`` …; keys written with a capital, such as
-``Im``, never match lower-cased text, as in the official script).
+``Im``, never match lower-cased text, as in both references).
 """
 
 from __future__ import annotations
@@ -104,23 +111,20 @@ def vqa_normalize(answer: str) -> str:
 
 
 def vqa_accuracy(pred: str, golds: Sequence[str]) -> float:
-    """VQA accuracy of one prediction against the raw annotator answers (repeats included):
-    the mean over annotators of min(1, matches among the others / 3).
+    """VQA accuracy of one prediction against the raw annotator answers (repeats included),
+    each gold normalised like the prediction: the mean over annotators of
+    min(1, matches among the others / 3).
 
     >>> vqa_accuracy("cat", ["cat"] * 2 + ["dog"] * 8)
     0.6
-    >>> vqa_accuracy("man's", ["man's"] * 2 + ["men"] * 4 + ["mans"] * 4)
-    0.6
+    >>> vqa_accuracy("the dog", ["the dog"] * 6 + ["cat"] * 4), vqa_accuracy("two", ["Two", "2 dogs", "2"])
+    (1.0, 0.444444444444)
     """
     n = len(golds)
     if n == 0:
         return 0.0
     p = vqa_normalize(pred)
-    answers = [str(g).replace("\n", " ").replace("\t", " ").strip() for g in golds]
-    if len(set(answers)) > 1:
-        answers = [process_punctuation(a) for a in answers]
-    answers = [a.lower().strip() for a in answers]
-    same = sum(1 for a in answers if a == p)
+    same = sum(1 for gold in golds if vqa_normalize(gold) == p)
     if n == 1:
         return float(same)
     total = same * min(1.0, (same - 1) / 3) + (n - same) * min(1.0, same / 3)

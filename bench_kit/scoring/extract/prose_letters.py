@@ -1,0 +1,140 @@
+"""How a letter named in prose is judged (rule 6 of `bench_kit.scoring.extract.answers`):
+whether a capital A or I is a word, whether the rest of its segment rules it out or
+affirms it, and which letters are echoed inside option texts."""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+
+# What the rest of a segment says about the option just named.
+_NEGATIVE = re.compile(
+    r"\bnot\b|n't\b|\bunlikely|\bincorrect|\bwrong|\bfalse\b|\bimpossible|\beliminat"
+    r"|\brul(?:e|ed|es)\s+out|\btoo\s+(?:high|low|small|large|big|many|few|long|short)"
+    r"|\bcannot\b|\bno\s+(?:match|sense)|\bexclude|不对|错误|不正确|排除|不符合|不是", re.I)
+# A literal every _NEGATIVE match contains (lower-cased ASCII): found in one fast scan.
+_NEGATIVE_HINT = re.compile("no|n't|unlikely|incorrect|wrong|false|impossible|eliminat|rul"
+                            "|too|exclude")
+
+
+def rules_out(text: str) -> bool:
+    """Whether `text` rules something out (`_NEGATIVE`); the hint scan skips the slow
+    case-insensitive regex on most text (non-ASCII text always takes the regex)."""
+    if text.isascii() and _NEGATIVE_HINT.search(text.lower()) is None:
+        return False
+    return _NEGATIVE.search(text) is not None
+
+
+_POSITIVE = re.compile(
+    r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
+    r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
+_LINK = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|and|/|或者?|和|还是)\s*(?:option\s*|choice\s*)?[(\[]?\s*",
+                   re.I)
+SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
+_LETTER = re.compile(r"(?<![A-Za-z0-9_])[A-J](?![A-Za-z0-9_']|-[A-Za-z])")
+_NEGATED_BEFORE = re.compile(
+    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
+    r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
+_REJECTED_AFTER = re.compile(
+    r"\s*[)\]]?\s*[.:,-]?\s*(?:is|are|was|seems|would\s+be)?\s*"
+    r"(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't|wrong|incorrect|false"
+    r"|invalid|unlikely|eliminated|ruled\s+out"
+    r"|错|不对|不正确|排除)", re.I)
+# "A cat is …" / "I think …": A or I followed by an ordinary lowercase word.
+_ARTICLE_AFTER = re.compile(
+    r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
+    r"will|appears|looks|fits|matches|describes|shows|corresponds|remains|has|best)\b)[a-z]")
+
+
+# "I can't …", "I think …": the pronoun, unless a copula follows ("I is correct").
+_PRONOUN_AFTER = re.compile(
+    r"\s+(?!(?:is|was|seems|appears|would\s+be|fits|matches|describes|corresponds|remains"
+    r"|because|since|and|or|but)\b)[a-z]")
+
+
+def is_article_or_pronoun(text: str, letter: str, end: int) -> bool:
+    """Whether the capital A or I ending at `end` is the article or pronoun, not a letter."""
+    if letter == "I":
+        return _PRONOUN_AFTER.match(text, end) is not None
+    return letter == "A" and _ARTICLE_AFTER.match(text, end) is not None
+
+
+def echoed_option_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
+    """Where option texts that contain a capital letter ("Vitamin C") are echoed."""
+    spans = []
+    lowered = None
+    for raw in raw_texts:
+        if not raw.islower() and _LETTER.search(raw):  # islower: no capital letter at all
+            lowered = lowered if lowered is not None else text.lower()
+            needle, start = raw.lower(), 0
+            while (start := lowered.find(needle, start)) >= 0:
+                spans.append((start, start + len(needle)))
+                start += len(needle)
+    return _merged(spans)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, overlapping spans joined (so each position is in at most one)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether `at` falls in one of `spans` (sorted, disjoint): a binary search, so a long
+    response that echoes option texts thousands of times stays linear."""
+    index = bisect.bisect_right(spans, (at, math.inf)) - 1
+    return index >= 0 and spans[index][0] <= at < spans[index][1]
+
+
+def prose_letters(text: str, options: dict[str, str],
+                   spans: list[tuple[int, int]]) -> set[str]:
+    """The option letters the prose chooses: letters that are not negated, echoed in an
+    option text or an article/pronoun. A letter whose own segment (up to the next letter
+    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
+    segments affirm their letter ("B fits best"), only those letters count."""
+    named: list[tuple[str, int, int]] = []
+    for match in _LETTER.finditer(text):
+        letter, start, end = match.group(), match.start(), match.end()
+        if letter not in options or _inside(spans, start):
+            continue
+        if _NEGATED_BEFORE.search(text, max(0, start - 24), start) \
+                or _REJECTED_AFTER.match(text, end):
+            named.append((letter, start, -1))  # ruled out right here
+            continue
+        if not is_article_or_pronoun(text, letter, end):
+            named.append((letter, start, end))
+    affirmed: set[str] = set()
+    neutral: set[str] = set()
+    ruled_out: set[str] = set()
+    linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
+    for index, (letter, start, end) in enumerate(named):
+        if end < 0:
+            ruled_out.add(letter)
+            continue
+        stop = named[index + 1][1] if index + 1 < len(named) else len(text)
+        sentence = SEGMENT_END.search(text, end, stop)
+        segment = text[end:sentence.start() if sentence else stop]
+        if index + 1 < len(named) and named[index + 1][2] < 0:
+            negation = _NEGATED_BEFORE.search(segment)  # "B, not A": the "not" is A's
+            segment = segment[:negation.start()] if negation else segment
+        if sentence is None and index + 1 < len(named) and _LINK.fullmatch(segment):
+            linked.append(letter)
+            continue
+        group = linked + [letter]
+        linked = []
+        if rules_out(segment):
+            ruled_out.update(group)
+        elif _POSITIVE.search(segment):
+            affirmed.update(group)
+        else:
+            neutral.update(group)
+    neutral.update(linked)
+    if affirmed:
+        return affirmed
+    return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral

@@ -1,0 +1,57 @@
+"""extract_choice is linear in the response's length: twice the characters take at most
+2.5 times as long, up to 1M characters (docs/BENCHMARKS.md#extraction-speed)."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bench_kit.scoring.extract.answers import extract_choice
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from extract_corpus import make_corpus  # noqa: E402
+
+CHOICES = {"A": "red cat", "B": "blue car", "C": "green tree", "D": "Vitamin C"}
+_REASONING = " ".join(response for response, _, _ in make_corpus(200, "cot", seed=5))
+
+
+def _repeat(unit: str, n: int) -> str:
+    return (unit * (n // len(unit) + 1))[:n]
+
+
+SHAPES = {
+    "reasoning then an answer": lambda n: _repeat(_REASONING, n) + "\n\nThe answer is B.",
+    "option texts echoed": lambda n: _repeat("red cat blue car Vitamin C, ", n),
+    "answer clauses without a letter": lambda n: _repeat("the answer is maybe ", n),
+    "letters ruled out": lambda n: _repeat("not A, ", n) + " so B",
+}
+
+
+def _best_pair(short: str, long: str, rounds: int = 4) -> tuple[float, float]:
+    """The best CPU time of each text over `rounds` alternating rounds (CPU, not wall:
+    other processes on a shared machine do not count), without the garbage collector."""
+    best = [float("inf"), float("inf")]
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for slot, text in enumerate((short, long)):
+                start = time.process_time()
+                extract_choice(text, CHOICES)
+                best[slot] = min(best[slot], time.process_time() - start)
+    finally:
+        gc.enable()
+    return best[0], best[1]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
+    make = SHAPES[shape]
+    half, full = _best_pair(make(500_000), make(1_000_000))
+    if full < 0.02:  # below what the clock resolves reliably: nothing to compare
+        return
+    assert full <= 2.5 * half, (shape, half, full)
