@@ -168,7 +168,7 @@ def plot_files(view: dict) -> dict[str, list[dict]]:
              "capability": row["capability"], "accuracy": cell["accuracy"]}
             for run in view["models"] if mode in run["modes"]
             for row in run["capabilities"]
-            for cell in [row["cells"][run["modes"].index(mode)]]
+            for cell in [row["cells"][run["cell_index"][mode]]]
             if cell and cell["accuracy"] is not None]
     gains = view["vision_gain"]
     files["vision_gain.json"] = [
