@@ -18,7 +18,8 @@ from bench_kit.artifacts.tables import (
 )
 from bench_kit.errors import InputError
 from bench_kit.report.clipped import clipped
-from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
+from bench_kit.report.once import merge_runs
+from bench_kit.types import DIFFICULTIES, Finding, Item
 
 SUMMARY_FILE = paths.MODEL_SUMMARY
 ITEMS_FILE = paths.ITEM_STATS
@@ -137,8 +138,11 @@ def _error_layers(summary: dict) -> list[dict]:
     return rows
 
 
-def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -> dict:
-    """Every table of the "Model-based audit" section; `limit` caps the blind-hit items."""
+def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int,
+                     runs: dict[str, str | None] | None = None) -> dict:
+    """Every table of the "Model-based audit" section; `limit` caps the blind-hit items;
+    `runs` (once.run_labels) shows a model's identical modes once in per-run tables."""
+    labels = runs or {}
     summary = data.summary
     panel = summary["blind_panel"]
     flagged = sum(r.get("verdict") in FLAGGED for r in data.item_stats)
@@ -152,14 +156,14 @@ def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -
         "judged": panel.get("judged"),
         "verdicts_by_capability": [_verdict_row(cap, block) for cap, block in
                                    sorted((panel.get("by_capability") or {}).items())],
-        "hits_by_run": [{"run": run, **v} for run, v in
-                        sorted((panel.get("hits_by_run") or {}).items())],
+        "hits_by_run": merge_runs([{"run": run, **v} for run, v in
+                                   sorted((panel.get("hits_by_run") or {}).items())], labels),
         "blind_items": _blind_items(data, items, limit),
         "blind_flagged": flagged,
         "findings": _findings(data, items),
         "difficulty": _difficulty(summary),
-        "extraction": [{"run": run, **v} for run, v in
-                       sorted((sensitivity.get("by_run") or {}).items())],
+        "extraction": merge_runs([{"run": run, **v} for run, v in
+                                  sorted((sensitivity.get("by_run") or {}).items())], labels),
         "extractor_dependent_items": sensitivity.get("extractor_dependent_items", 0),
         "error_layers": _error_layers(summary),
         "expansion": summary.get("answer_expansion") or {},

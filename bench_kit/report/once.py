@@ -4,7 +4,10 @@ nothing hidden.
 
 from __future__ import annotations
 
-from bench_kit.report.inputs import ModelRun
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # inputs imports model_audit, which imports this module
+    from bench_kit.report.inputs import ModelRun
 
 
 def _answers(run: ModelRun, mode: str) -> dict:
@@ -47,3 +50,21 @@ def visible_columns(rows: list[dict], columns: list[dict]) -> list[dict]:
                 continue
         out.append(col)
     return out
+
+
+def run_labels(runs: list[ModelRun]) -> dict[str, str | None]:
+    """`model/mode` -> how a per-run table shows it: `prior/no_image = blank_image` for the
+    first of identical modes, None for the others (left out), itself otherwise."""
+    out: dict[str, str | None] = {}
+    for run in runs:
+        for mode, label in shown_modes(run):
+            names = label.split(" = ")
+            out[f"{run.model}/{mode}"] = f"{run.model}/{label}"
+            out.update({f"{run.model}/{other}": None for other in names[1:]})
+    return out
+
+
+def merge_runs(rows: list[dict], labels: dict[str, str | None]) -> list[dict]:
+    """Rows keyed by `run` (`model/mode`) with identical modes shown once."""
+    return [{**row, "run": labels.get(row["run"], row["run"])} for row in rows
+            if labels.get(row["run"], row["run"]) is not None]

@@ -18,7 +18,7 @@ from bench_kit.report.clipped import clipped
 from bench_kit.report.inputs import AuditData, ModelRun, ReportInputs, ReportSettings
 from bench_kit.report.answer import first_answer
 from bench_kit.report.model_audit import model_audit_view
-from bench_kit.report.once import shown_modes, visible_columns
+from bench_kit.report.once import run_labels, shown_modes, visible_columns
 from bench_kit.report.panels import calls, cost_per_1k
 from bench_kit.report.statistics import macro_interval, pairwise, power_note
 from bench_kit.types import MODES, SEVERITY_RANK, Finding, Item
@@ -341,7 +341,8 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
         "hardest": hardest_items(inputs.runs, items, thumbs, settings.worst_items),
         "audit": audit_overview(inputs.audit, by_id, settings.flagged_items)
         if inputs.audit is not None else None,
-        "model_audit": model_audit_view(inputs.model_audit, by_id, settings.flagged_items)
+        "model_audit": model_audit_view(inputs.model_audit, by_id, settings.flagged_items,
+                                        run_labels(inputs.runs))
         if inputs.model_audit is not None else None,
         "settings": settings.model_dump(),
     }

@@ -134,3 +134,19 @@ def test_verdict_thresholds(blind, gain, verdict):
 def test_fixed_wording():
     assert NO_LANGUAGE_MODEL == ("no language model in the blind panel: "
                                  "blind-answerability not measured")
+
+
+def test_per_run_tables_show_identical_modes_once(tmp_path):
+    from bench_kit.report.inputs import load_inputs
+    from bench_kit.report.once import merge_runs, run_labels
+
+    paths = _build(tmp_path)
+    _add_blind(paths, "prior", {"x4"})
+    labels = run_labels(load_inputs(paths["items"], paths["scores"], paths["metrics"]).runs)
+    assert labels["prior/no_image"] == "prior/no_image = blank_image"
+    assert labels["prior/blank_image"] is None
+    assert labels["alpha/no_image"] == "alpha/no_image"  # alpha's modes answered differently
+    rows = merge_runs([{"run": "prior/no_image", "hits": 1}, {"run": "prior/blank_image",
+                                                               "hits": 1},
+                       {"run": "alpha/image", "hits": 1}], labels)
+    assert [r["run"] for r in rows] == ["prior/no_image = blank_image", "alpha/image"]
