@@ -31,6 +31,12 @@ def shown_modes(run: ModelRun) -> list[tuple[str, str]]:
     return [(first, " = ".join(names)) for first, names, _ in groups]
 
 
+def sees_image(run: ModelRun) -> bool:
+    """Whether the model looks at the image: it ran the image mode and answered there
+    unlike in every blind mode (a blind baseline gives the same answers with the image)."""
+    return any(label == "image" for _, label in shown_modes(run))
+
+
 def is_empty(value: object) -> bool:
     """A cell that says nothing: None, 0 or 0.0."""
     return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)

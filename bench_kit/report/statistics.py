@@ -10,6 +10,7 @@ from itertools import combinations
 from statistics import median
 
 from bench_kit.report.inputs import ModelRun, ReportSettings
+from bench_kit.report.once import sees_image
 from bench_kit.stats.intervals import bootstrap_accuracy
 from bench_kit.stats.paired import (
     holm,
@@ -86,8 +87,9 @@ def compare_pair(a: ModelRun, b: ModelRun, mode: str, items: dict[str, Item],
 
 def pairwise(runs: list[ModelRun], items: dict[str, Item],
              settings: ReportSettings) -> list[dict]:
-    """Every pair of models in every mode both ran, at least one of which can see the image
-    (blind baseline vs blind baseline says nothing about vision), Holm-corrected across all.
+    """Every pair of models in every mode both ran, at least one of which looks at the image
+    (once.sees_image: blind baseline vs blind baseline says nothing about vision),
+    Holm-corrected across all of them.
 
     Rows are ordered by mode, then model names; `significant` needs the Holm p-value below
     alpha and the clustered paired-bootstrap CI of the difference to exclude 0.
@@ -96,7 +98,7 @@ def pairwise(runs: list[ModelRun], items: dict[str, Item],
     for mode in MODES:
         ran = sorted((r for r in runs if mode in r.scores), key=lambda r: r.model)
         for a, b in combinations(ran, 2):
-            if "image" not in a.scores and "image" not in b.scores:
+            if not (sees_image(a) or sees_image(b)):
                 continue
             row = compare_pair(a, b, mode, items, settings)
             if row is not None:

@@ -418,7 +418,7 @@ def test_a_mcnemar_win_with_a_clustered_ci_through_zero_is_not_called_significan
     try:
         class Run:
             def __init__(self, model):
-                self.model, self.scores = model, {"image": {}}
+                self.model, self.scores, self.modes = model, {"image": {}}, ["image"]
 
         out = pairwise([Run("a"), Run("b"), Run("c")], {}, Settings())
     finally:

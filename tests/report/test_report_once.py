@@ -19,13 +19,14 @@ from bench_kit.scoring.aggregate import model_metrics
 from bench_kit.types import Item, Prediction, Score
 
 
-def _add_blind(paths: dict[str, Path], model: str, answer_right: set[str]) -> None:
-    """A blind baseline that gives the same answers in no_image and blank_image."""
+def _add_blind(paths: dict[str, Path], model: str, answer_right: set[str],
+               modes: tuple[str, ...] = ("no_image", "blank_image")) -> None:
+    """A blind baseline that gives the same answers in every mode it runs."""
     items = [Item.model_validate(r) for r in read_jsonl(paths["items"])]
     modes = {mode: [Score(id=i.id, model=model, mode=mode, metric="exact", extracted="A",
                           parse="ok", score=float(i.id in answer_right),
                           hit=i.id in answer_right) for i in items]
-             for mode in ("no_image", "blank_image")}
+             for mode in modes}
     predictions = {mode: [Prediction(id=s.id, model=model, mode=mode, prompt_sha="p",
                                      response="A", created_at=datetime(2026, 1, 1,
                                                                        tzinfo=timezone.utc))
@@ -134,6 +135,27 @@ def test_verdict_thresholds(blind, gain, verdict):
 def test_fixed_wording():
     assert NO_LANGUAGE_MODEL == ("no language model in the blind panel: "
                                  "blind-answerability not measured")
+
+
+def test_a_blind_baseline_that_also_ran_with_the_image_does_not_see_it(tmp_path):
+    """random / prior / text-only run in the image mode too, with the same answers: they are
+    blind, so their image-mode pairs are dropped; alpha answers differently and sees."""
+    from bench_kit.report.inputs import load_inputs
+    from bench_kit.report.once import sees_image
+
+    paths = _build(tmp_path)
+    _add_blind(paths, "prior", {"x4"}, modes=("image", "no_image", "blank_image"))
+    _add_blind(paths, "random", {"x2"}, modes=("image", "no_image"))
+    runs = {r.model: r for r in load_inputs(paths["items"], paths["scores"],
+                                            paths["metrics"]).runs}
+    assert not sees_image(runs["prior"]) and not sees_image(runs["random"])
+    assert sees_image(runs["alpha"]) and sees_image(runs["beta"])  # beta: image only
+    write_report(paths["items"], paths["scores"], paths["metrics"], paths["out"],
+                 settings=ReportSettings(thumbnail_px=0, plots=False))
+    md = (paths["out"] / "report.md").read_text(encoding="utf-8")
+    assert "| prior | image = no\\_image = blank\\_image |" in md
+    pairs = _section(md, "## Pairwise comparisons")
+    assert "| prior | random |" not in pairs and "| image | alpha | prior |" in pairs
 
 
 def test_per_run_tables_show_identical_modes_once(tmp_path):
