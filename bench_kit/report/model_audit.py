@@ -223,7 +223,9 @@ def first_screen(data: ModelAuditData, items: dict[str, Item]) -> dict:
               for r in summary.get("prior_by_template") or [] if r.get("skewed")]
     false_calls = [{"check": check, **block}
                    for check, block in sorted((summary.get("false_calls") or {}).items())]
-    return {"judged": judged, "shares": shares,
+    unjudged = [{"verdict": k, "count": overall[k]} for k in ("undetermined", "no_image",
+                                                               "no_blind_runs") if overall.get(k)]
+    return {"judged": judged, "shares": shares, "unjudged": unjudged,
             "suspect_gold": _review_list(data, items, "label.suspect_gold"),
             "ambiguous": _review_list(data, items, "ambiguity.model_split"),
             "skewed_templates": skewed, "false_calls": false_calls,

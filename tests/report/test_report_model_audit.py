@@ -212,3 +212,21 @@ def test_error_layers_show_both_denominators(outputs):
     # m0 failed 1 of 4 items in image mode; the one label is 100% of failures, 25% of items
     assert "| m0 | 1 | 1 | perception | 1 | 100.0% | 25.0% |" in section
     assert "Error layers (reviewer labels)" in html
+
+
+def test_items_the_panel_cannot_judge_are_named_not_counted(tmp_path):
+    """An `undetermined` item (a panel too small for its chance level) leaves the judged
+    population and is named apart; so does an item of another split."""
+    args = _build(tmp_path)
+    stats_path = tmp_path / "ma" / "item_stats.jsonl"
+    rows = [json.loads(line) for line in stats_path.read_text(encoding="utf-8").splitlines()]
+    rows[[r["id"] for r in rows].index("h1")]["verdict"] = "undetermined"
+    rows.append({**rows[0], "id": "other-split", "verdict": "text_answerable"})
+    stats_path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "out/report.md").read_text(encoding="utf-8")
+    screen = md[md.index("## Blind panel and items to review"):md.index("## Minimum")]
+    assert "Of the items split's items, 3 were judged by the blind panel" in screen
+    assert "| text\\_answerable | 1 | 33.3% |" in screen  # other-split's verdict left out
+    assert "Not judged: 1 undetermined." in screen
