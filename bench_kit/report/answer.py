@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bench_kit.report.inputs import ModelRun
+from bench_kit.report.once import sees_image
 from bench_kit.types import Item
 
 BLIND_LOW = 0.10
@@ -53,10 +54,10 @@ def panel_of(summary: dict | None, runs: list[ModelRun]) -> dict:
 
 
 def best_gain(runs: list[ModelRun]) -> dict | None:
-    """The model with the highest image accuracy among those that also ran no_image, with its
-    image − no_image gain."""
+    """The model with the highest image accuracy among those that look at the image and also
+    ran no_image, with its image − no_image gain."""
     both = [(r.metrics["image"]["accuracy"], r.model, r.metrics["vision_gain"]["overall"])
-            for r in runs if r.metrics.get("vision_gain")
+            for r in runs if r.metrics.get("vision_gain") and sees_image(r)
             and r.metrics.get("image", {}).get("accuracy") is not None
             and r.metrics["vision_gain"].get("overall") is not None]
     if not both:

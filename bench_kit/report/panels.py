@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from bench_kit.report import plots
 from bench_kit.report.inputs import ModelRun
-from bench_kit.report.once import shown_modes
+from bench_kit.report.once import sees_image, shown_modes
 from bench_kit.stats.accuracy import accuracy_block
 from bench_kit.types import (
     DIFFICULTIES,
@@ -114,7 +114,7 @@ def difficulty_curves(runs: list[ModelRun], items: list[Item], with_plot: bool) 
 
 def vision_panel(runs: list[ModelRun], capabilities: list[str], with_plot: bool) -> dict | None:
     """Accuracy per capability in image / no_image / blank_image, per model with 2+ modes."""
-    multi = [run for run in runs if "image" in run.scores and len(run.modes) > 1]
+    multi = [run for run in runs if sees_image(run) and len(run.modes) > 1]
     if not multi:
         return None
     panels = {run.model: {mode: [_accuracy(run, mode, "by_capability", c)

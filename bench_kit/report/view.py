@@ -18,7 +18,7 @@ from bench_kit.report.clipped import clipped
 from bench_kit.report.inputs import AuditData, ModelRun, ReportInputs, ReportSettings
 from bench_kit.report.answer import first_answer
 from bench_kit.report.model_audit import model_audit_view
-from bench_kit.report.once import run_labels, shown_modes, visible_columns
+from bench_kit.report.once import run_labels, sees_image, shown_modes, visible_columns
 from bench_kit.report.panels import calls, cost_per_1k
 from bench_kit.report.statistics import macro_interval, pairwise, power_note
 from bench_kit.types import MODES, SEVERITY_RANK, Finding, Item
@@ -146,9 +146,13 @@ def vision_gain_view(runs: list[ModelRun], capabilities: list[str],
     base model and the leakage ML); per capability: each model's gain."""
     overall, matrix = [], []
     leakage = (audit_summary or {}).get("vision_gain") or {}
+    blind = []
     for run in runs:
         gain = run.metrics.get("vision_gain")
         if gain is None:
+            continue
+        if not sees_image(run):  # same answers with and without the image: 0 by construction
+            blind.append(run.model)
             continue
         overall.append({"model": run.model,
                         **{mode: run.metrics.get(mode, {}).get("accuracy") for mode in MODES},
@@ -163,7 +167,7 @@ def vision_gain_view(runs: list[ModelRun], capabilities: list[str],
         matrix.append({"capability": capability,
                        "gains": [by_model[m].get(capability) for m in models]})
     return {"models": models, "overall": overall, "by_capability": matrix,
-            "leakage": any(row["ml"] is not None for row in overall)}
+            "leakage": any(row["ml"] is not None for row in overall), "blind": blind}
 
 
 def capability_table(run: ModelRun, capabilities: list[str],

@@ -144,7 +144,9 @@ def test_a_blind_baseline_that_also_ran_with_the_image_does_not_see_it(tmp_path)
     from bench_kit.report.once import sees_image
 
     paths = _build(tmp_path)
-    _add_blind(paths, "prior", {"x4"}, modes=("image", "no_image", "blank_image"))
+    # prior is right everywhere: the best image accuracy, but it does not look
+    _add_blind(paths, "prior", {"x1", "x2", "x3", "x4"}, modes=("image", "no_image",
+                                                             "blank_image"))
     _add_blind(paths, "random", {"x2"}, modes=("image", "no_image"))
     runs = {r.model: r for r in load_inputs(paths["items"], paths["scores"],
                                             paths["metrics"]).runs}
@@ -156,6 +158,11 @@ def test_a_blind_baseline_that_also_ran_with_the_image_does_not_see_it(tmp_path)
     assert "| prior | image = no\\_image = blank\\_image |" in md
     pairs = _section(md, "## Pairwise comparisons")
     assert "| prior | random |" not in pairs and "| image | alpha | prior |" in pairs
+    # the answer rests on the best model that looks; blind baselines leave the gain table
+    assert "the best model, alpha, gains +8.3 pts" in md
+    gain = _section(md, "## Vision gain").split("### Blind accuracy per template")[0]
+    assert "Left out: prior, random (the same answers with and without the image" in gain
+    assert "| prior |" not in gain and "| alpha |" in gain
 
 
 def test_per_run_tables_show_identical_modes_once(tmp_path):
