@@ -6,6 +6,7 @@ audit-results folder and turns them into plain, sorted tables for both templates
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from bench_kit.artifacts.tables import (
 )
 from bench_kit.errors import InputError
 from bench_kit.report.clipped import clipped
-from bench_kit.types import DIFFICULTIES, MODES, Finding, Item
+from bench_kit.report.once import merge_runs
+from bench_kit.types import DIFFICULTIES, Finding, Item
 
 SUMMARY_FILE = paths.MODEL_SUMMARY
 ITEMS_FILE = paths.ITEM_STATS
@@ -90,21 +92,6 @@ def _blind_items(data: ModelAuditData, items: dict[str, Item], limit: int) -> li
     return rows
 
 
-def _vision_gain(summary: dict) -> dict:
-    """MG / ML per model (overall, with accuracies) and per capability."""
-    gains = summary.get("vision_gain") or {}
-    models = sorted(gains)
-    overall = [{"model": m, "base_model": gains[m].get("base_model"),
-                **{mode: (gains[m].get("accuracy") or {}).get(mode) for mode in MODES},
-                "mg": gains[m].get("mg"), "mg_blank": gains[m].get("mg_blank"),
-                "ml": gains[m].get("ml")} for m in models]
-    capabilities = sorted({cap for m in models for cap in gains[m].get("by_capability", {})})
-    matrix = [{"capability": cap,
-               "cells": [gains[m].get("by_capability", {}).get(cap, {"mg": None, "ml": None})
-                         for m in models]} for cap in capabilities]
-    return {"models": models, "overall": overall, "by_capability": matrix}
-
-
 def _findings(data: ModelAuditData, items: dict[str, Item]) -> dict:
     """Counts per model check and the top findings (highest score first) of LISTED_CHECKS."""
     counts = data.summary.get("findings") or {}
@@ -139,15 +126,6 @@ def _difficulty(summary: dict) -> dict:
             "abilities": sorted((block.get("abilities") or {}).items()), "rows": rows}
 
 
-def _robustness(summary: dict) -> dict:
-    block = summary.get("robustness") or {}
-    rows = [{"model": model, "families": r.get("families"), "consistency": r.get("consistency"),
-             "flip_rate": r.get("flip_rate"),
-             "kinds": [{"kind": k, **v} for k, v in sorted(r.get("by_variant_kind", {}).items())]}
-            for model, r in sorted((block.get("by_model") or {}).items())]
-    return {"families": block.get("families", 0), "rows": rows}
-
-
 def _error_layers(summary: dict) -> list[dict]:
     """Reviewer-labelled error layers per model, with both denominators (MMMU style)."""
     rows = []
@@ -160,8 +138,11 @@ def _error_layers(summary: dict) -> list[dict]:
     return rows
 
 
-def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -> dict:
-    """Every table of the "Model-based audit" section; `limit` caps the blind-hit items."""
+def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int,
+                     runs: dict[str, str | None] | None = None) -> dict:
+    """Every table of the "Model-based audit" section; `limit` caps the blind-hit items;
+    `runs` (once.run_labels) shows a model's identical modes once in per-run tables."""
+    labels = runs or {}
     summary = data.summary
     panel = summary["blind_panel"]
     flagged = sum(r.get("verdict") in FLAGGED for r in data.item_stats)
@@ -175,17 +156,15 @@ def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -
         "judged": panel.get("judged"),
         "verdicts_by_capability": [_verdict_row(cap, block) for cap, block in
                                    sorted((panel.get("by_capability") or {}).items())],
-        "hits_by_run": [{"run": run, **v} for run, v in
-                        sorted((panel.get("hits_by_run") or {}).items())],
+        "hits_by_run": merge_runs([{"run": run, **v} for run, v in
+                                   sorted((panel.get("hits_by_run") or {}).items())], labels),
         "blind_items": _blind_items(data, items, limit),
         "blind_flagged": flagged,
-        "vision_gain": _vision_gain(summary),
         "findings": _findings(data, items),
         "difficulty": _difficulty(summary),
-        "extraction": [{"run": run, **v} for run, v in
-                       sorted((sensitivity.get("by_run") or {}).items())],
+        "extraction": merge_runs([{"run": run, **v} for run, v in
+                                  sorted((sensitivity.get("by_run") or {}).items())], labels),
         "extractor_dependent_items": sensitivity.get("extractor_dependent_items", 0),
-        "robustness": _robustness(summary),
         "error_layers": _error_layers(summary),
         "expansion": summary.get("answer_expansion") or {},
         "prior_templates": (summary.get("prior_by_template") or [])[:PRIOR_TEMPLATES],
@@ -195,37 +174,60 @@ def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int) -
 
 
 def _review_list(data: ModelAuditData, items: dict[str, Item], check: str) -> dict:
-    """One check's findings for the first screen: statistical calls (warn/error) first,
-    lowest q first."""
-    found = sorted((f for f in data.findings if f.check == check),
-                   key=lambda f: (f.severity == "info", f.evidence.get("q_value", 1.0), f.id))
+    """One check's findings on the report's items: only statistical calls (warn/error) are
+    listed, lowest q first, and none when the check's expected false calls (calls × largest
+    q, Benjamini–Hochberg) reach the number of calls: the page would list what it expects
+    to be false."""
+    found = sorted((f for f in data.findings if f.check == check and f.id in items),
+                   key=lambda f: (f.evidence.get("q_value", 1.0), f.id))
+    calls = [f for f in found if f.severity != "info"]
+    qs = [f.evidence.get("q_value") for f in calls]
+    expected = len(calls) * max(qs) if calls and all(q is not None for q in qs) else None
+    listed = [] if expected is not None and expected >= len(calls) else calls
     rows = [{"id": f.id, "severity": f.severity, "message": clipped(f.message),
              "q_value": f.evidence.get("q_value"),
-             "question": clipped(items[f.id].question) if f.id in items else None}
-            for f in found[:FIRST_SCREEN_ITEMS]]
-    return {"total": len(found), "calls": sum(f.severity != "info" for f in found),
-            "rows": rows}
+             "question": clipped(items[f.id].question)}
+            for f in listed[:FIRST_SCREEN_ITEMS]]
+    return {"total": len(found), "calls": len(calls), "rows": rows,
+            "expected_false": round(expected, 2) if expected is not None else None}
+
+
+def _independent_groups(items: dict[str, Item]) -> dict[str, int] | None:
+    """Prior group (the audit's `answer_group`) -> its independent clusters (questions about
+    one image or scene count once); None when the audit's grouping is not importable."""
+    try:
+        from bench_kit.audit.results.chance import answer_group
+    except ImportError:
+        return None
+    from bench_kit.report.statistics import cluster_of
+
+    clusters: dict[str, set[str]] = {}
+    for item in items.values():
+        clusters.setdefault(answer_group(item), set()).add(cluster_of(item))
+    return {group: len(members) for group, members in clusters.items()}
 
 
 def first_screen(data: ModelAuditData, items: dict[str, Item]) -> dict:
-    """"Do these scores reflect vision?": verdict shares with counts, MG/ML per model,
-    suspect golds and ambiguous items to review, and the expected false calls."""
+    """The blind panel's verdicts on the report's items, the skewed templates (named, with
+    their independent groups), the suspect golds and ambiguous items to review, and the
+    expected false calls."""
     summary = data.summary
-    overall = (summary.get("blind_panel") or {}).get("overall") or {}
+    # the verdicts of the report's own items (the audit may have covered more)
+    overall = Counter(r.get("verdict") for r in data.item_stats if r.get("id") in items)
     judged = sum(overall.get(k, 0) for k in FLAGGED + ("vision_required",))
     shares = [{"verdict": k, "count": overall.get(k, 0),
                "share": overall.get(k, 0) / judged if judged else None}
               for k in ("vision_required", "text_answerable", "prior_answerable", "review")]
-    gains = summary.get("vision_gain") or {}
-    models = [{"model": m, "mg": g.get("mg"), "mg_blank": g.get("mg_blank"), "ml": g.get("ml"),
-               "base_model": g.get("base_model")} for m, g in sorted(gains.items())
-              if g.get("mg") is not None or g.get("ml") is not None]
-    skewed = [r for r in summary.get("prior_by_template") or [] if r.get("skewed")]
+    groups = _independent_groups(items)
+    skewed = [{**r, "groups": groups.get(r.get("group")) if groups else None}
+              for r in summary.get("prior_by_template") or [] if r.get("skewed")]
     false_calls = [{"check": check, **block}
                    for check, block in sorted((summary.get("false_calls") or {}).items())]
-    return {"judged": judged, "shares": shares, "models": models,
+    unjudged = [{"verdict": k, "count": overall[k]} for k in ("undetermined", "no_image",
+                                                               "no_blind_runs") if overall.get(k)]
+    return {"judged": judged, "shares": shares, "unjudged": unjudged,
             "suspect_gold": _review_list(data, items, "label.suspect_gold"),
             "ambiguous": _review_list(data, items, "ambiguity.model_split"),
-            "skewed_templates": len(skewed), "false_calls": false_calls,
+            "skewed_templates": skewed, "false_calls": false_calls,
             "label_tests": summary.get("label_tests") or {},
             "thresholds": summary.get("thresholds") or {}}

@@ -10,6 +10,7 @@ from collections import defaultdict
 
 from bench_kit.report import plots
 from bench_kit.report.inputs import ModelRun
+from bench_kit.report.once import sees_image, shown_modes
 from bench_kit.stats.accuracy import accuracy_block
 from bench_kit.types import (
     DIFFICULTIES,
@@ -54,15 +55,17 @@ def subsets(items: list[Item]) -> list[tuple[str, str, set[str]]]:
 
 
 def source_sections(runs: list[ModelRun], items: list[Item]) -> list[dict]:
-    """Per source kind / subset: each model's accuracy (Wilson CI) in each mode."""
+    """Per source kind / subset: each model's accuracy (Wilson CI) in each mode (a mode that
+    answered exactly like another once, labelled with both)."""
+    labels = {run.model: dict(shown_modes(run)) for run in runs}
     sections = []
     for kind, name, ids in subsets(items):
         rows = []
         for mode in MODES:
             for run in sorted(runs, key=lambda r: r.model):
-                if mode in run.scores:
+                if mode in labels[run.model]:
                     block = accuracy_block(s for i, s in run.scores[mode].items() if i in ids)
-                    rows.append({"model": run.model, "mode": mode, **block})
+                    rows.append({"model": run.model, "mode": labels[run.model][mode], **block})
         sections.append({"kind": kind, "name": name, "items": len(ids), "rows": rows})
     return sections
 
@@ -111,7 +114,7 @@ def difficulty_curves(runs: list[ModelRun], items: list[Item], with_plot: bool) 
 
 def vision_panel(runs: list[ModelRun], capabilities: list[str], with_plot: bool) -> dict | None:
     """Accuracy per capability in image / no_image / blank_image, per model with 2+ modes."""
-    multi = [run for run in runs if "image" in run.scores and len(run.modes) > 1]
+    multi = [run for run in runs if sees_image(run) and len(run.modes) > 1]
     if not multi:
         return None
     panels = {run.model: {mode: [_accuracy(run, mode, "by_capability", c)
@@ -183,7 +186,8 @@ def extraction_panel(runs: list[ModelRun]) -> list[dict]:
 
 
 def cost_panel(runs: list[ModelRun], with_plot: bool) -> dict:
-    """Cost per 1,000 calls against accuracy (primary mode), table + scatter."""
+    """Cost per 1,000 calls against accuracy (primary mode), table + scatter. No points when
+    every run was free (local models), no scatter when every point has the same cost."""
     mode = primary_mode(runs)
     points = []
     for run in sorted(runs, key=lambda r: r.model):
@@ -192,8 +196,11 @@ def cost_panel(runs: list[ModelRun], with_plot: bool) -> dict:
         if mode in run.scores and accuracy is not None and cost is not None:
             points.append({"label": run.model, "cost": cost, "accuracy": accuracy,
                            "calls": calls(run, mode)})
+    if all(point["cost"] == 0 for point in points):
+        points = []
+    spread = len({point["cost"] for point in points}) > 1
     plot = plots.cost_accuracy(points, f"cost vs accuracy ({mode})") \
-        if with_plot and points else None
+        if with_plot and spread else None
     return {"mode": mode, "points": points, "plot": plot}
 
 

@@ -2,12 +2,14 @@
 
 Each function takes plain view data and returns a `data:image/svg+xml;base64,…` URI, so
 the HTML stays one self-contained file and plot text can never become markup. SVG ids
-are salted with a constant and the date is left out, so equal inputs give equal bytes.
+are salted with a constant and the date is left out, so equal inputs give equal bytes. Text
+is drawn as paths, with the bundled CJK font as fallback, so every script renders.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +19,17 @@ PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#1
            "#57606a"]
 
 
+@functools.lru_cache(maxsize=1)
+def _cjk_family() -> str:
+    """Register the bundled CJK font with matplotlib once; its family name."""
+    from matplotlib import font_manager
+
+    from bench_kit.authoring.fonts import cjk_font_path
+
+    font_manager.fontManager.addfont(cjk_font_path())
+    return font_manager.FontProperties(fname=cjk_font_path()).get_name()
+
+
 @contextmanager
 def _figure(width: float, height: float) -> Iterator:
     import matplotlib
@@ -24,7 +37,10 @@ def _figure(width: float, height: float) -> Iterator:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    style = {"svg.hashsalt": "bench-kit", "svg.fonttype": "none", "font.size": 9,
+    # Text as paths: the plots are <img> data URIs and cannot use the page's fonts, so
+    # Chinese labels fall back, glyph by glyph, to the bundled CJK font drawn as outlines.
+    style = {"svg.hashsalt": "bench-kit", "svg.fonttype": "path", "font.size": 9,
+             "font.family": ["DejaVu Sans", _cjk_family()],
              "axes.spines.top": False, "axes.spines.right": False}
     with matplotlib.rc_context(style):
         fig = plt.figure(figsize=(width, height))

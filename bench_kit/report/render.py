@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bench_kit.io import write_json, write_text
 from bench_kit.items import default_root
+from bench_kit.report.fonts import font_face_css
 from bench_kit.report.inputs import ReportSettings, load_inputs
 from bench_kit.report.view import build_view
 from bench_kit.types import MODES
@@ -94,7 +95,10 @@ def _environment(*, html: bool):
 
 def render(view: dict) -> tuple[str, str]:
     """(html, markdown) for a view built by `report_view.build_view`."""
-    html = _environment(html=True).get_template("report.html.j2").render(**view)
+    template = _environment(html=True).get_template("report.html.j2")
+    # the page embeds the bundled CJK font cut down to the characters it shows
+    font_css = font_face_css(template.render(**view, font_css=""))
+    html = template.render(**view, font_css=font_css)
     markdown = _environment(html=False).get_template("report.md.j2").render(**view)
     return html, markdown
 
@@ -168,7 +172,7 @@ def plot_files(view: dict) -> dict[str, list[dict]]:
              "capability": row["capability"], "accuracy": cell["accuracy"]}
             for run in view["models"] if mode in run["modes"]
             for row in run["capabilities"]
-            for cell in [row["cells"][run["modes"].index(mode)]]
+            for cell in [row["cells"][run["cell_index"][mode]]]
             if cell and cell["accuracy"] is not None]
     gains = view["vision_gain"]
     files["vision_gain.json"] = [

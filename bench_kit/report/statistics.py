@@ -10,6 +10,7 @@ from itertools import combinations
 from statistics import median
 
 from bench_kit.report.inputs import ModelRun, ReportSettings
+from bench_kit.report.once import sees_image
 from bench_kit.stats.intervals import bootstrap_accuracy
 from bench_kit.stats.paired import (
     holm,
@@ -86,7 +87,9 @@ def compare_pair(a: ModelRun, b: ModelRun, mode: str, items: dict[str, Item],
 
 def pairwise(runs: list[ModelRun], items: dict[str, Item],
              settings: ReportSettings) -> list[dict]:
-    """Every pair of models in every mode both ran, Holm-corrected across all of them.
+    """Every pair of models in every mode both ran, at least one of which looks at the image
+    (once.sees_image: blind baseline vs blind baseline says nothing about vision),
+    Holm-corrected across all of them.
 
     Rows are ordered by mode, then model names; `significant` needs the Holm p-value below
     alpha and the clustered paired-bootstrap CI of the difference to exclude 0.
@@ -95,6 +98,8 @@ def pairwise(runs: list[ModelRun], items: dict[str, Item],
     for mode in MODES:
         ran = sorted((r for r in runs if mode in r.scores), key=lambda r: r.model)
         for a, b in combinations(ran, 2):
+            if not (sees_image(a) or sees_image(b)):
+                continue
             row = compare_pair(a, b, mode, items, settings)
             if row is not None:
                 rows.append(row)
@@ -105,9 +110,11 @@ def pairwise(runs: list[ModelRun], items: dict[str, Item],
         low, high = row["diff_low"], row["diff_high"]
         clear = low is not None and high is not None and (low > 0 or high < 0)
         row["significant"] = adjusted < settings.alpha and clear
+        # the words follow the corrected p shown beside them
         row["verdict"] = ("significant" if row["significant"] else
-                          "not significant (clustered CI includes 0)"
-                          if adjusted < settings.alpha else "not significant")
+                          f"Holm p < {settings.alpha:g}, but the clustered CI includes 0"
+                          if adjusted < settings.alpha else
+                          f"not significant (Holm p ≥ {settings.alpha:g})")
     return rows
 
 

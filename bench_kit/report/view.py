@@ -16,8 +16,10 @@ from bench_kit.io import file_sha256, open_image, resolve_image
 from bench_kit.report import panels
 from bench_kit.report.clipped import clipped
 from bench_kit.report.inputs import AuditData, ModelRun, ReportInputs, ReportSettings
+from bench_kit.report.answer import first_answer
 from bench_kit.report.model_audit import model_audit_view
-from bench_kit.report.panels import calls, cost_per_1k, parse_counts
+from bench_kit.report.once import run_labels, sees_image, shown_modes, visible_columns
+from bench_kit.report.panels import calls, cost_per_1k
 from bench_kit.report.statistics import macro_interval, pairwise, power_note
 from bench_kit.types import MODES, SEVERITY_RANK, Finding, Item
 
@@ -30,6 +32,31 @@ ITEM_COUNTS: dict[str, Callable[[Item], str]] = {
     # `template:<id>` / `import:<format>` -> template / import: one row per kind of source.
     "source": lambda item: item.source.split(":", 1)[0],
 }
+
+
+# Leaderboard columns after model, mode and the two accuracies; `optional` ones are hidden
+# when they say nothing for every row (once.visible_columns).
+LEADERBOARD_COLUMNS = [
+    {"key": "score_mean", "header": "score mean", "kind": "pct", "optional": True,
+     "same_as": "accuracy"},
+    {"key": "n", "header": "n", "kind": "int"},
+    {"key": "hits", "header": "hits", "kind": "int"},
+    *({"key": key, "header": header, "kind": "int", "optional": True} for key, header in (
+        ("parse_failed", "parse failed"), ("parse_lenient", "lenient"), ("errors", "errors"),
+        ("missing", "missing"), ("extra", "extra"), ("truncated", "truncated"))),
+    {"key": "cost", "header": "cost", "kind": "money", "optional": True},
+    {"key": "cost_per_1k", "header": "cost / 1k calls", "kind": "money", "optional": True},
+    {"key": "latency_s_mean", "header": "latency (mean)", "kind": "seconds", "optional": True},
+]
+EXTRACTION_COLUMNS = [
+    {"key": "ok", "header": "ok", "kind": "int"},
+    *({"key": key, "header": header, "kind": "int", "optional": True} for key, header in (
+        ("lenient", "lenient"), ("judge", "judge"), ("failed", "failed"),
+        ("error", "request errors"))),
+    {"key": "failed_share", "header": "failure rate", "kind": "pct", "optional": True},
+    {"key": "judge_share", "header": "judge share", "kind": "pct", "optional": True},
+    {"key": "truncated", "header": "truncated", "kind": "int", "optional": True},
+]
 
 
 def count_items(items: list[Item], key: Callable[[Item], str]) -> list[tuple[str, int]]:
@@ -104,32 +131,53 @@ def leaderboard(runs: list[ModelRun], items: dict[str, Item] | None = None,
                                        r["model"]))
 
 
-def vision_gain_view(runs: list[ModelRun], capabilities: list[str]) -> dict:
-    """Per model: accuracy per mode and the gains; per capability: each model's gain."""
+def board(rows: list[dict], runs: list[ModelRun], columns: list[dict]) -> dict:
+    """Rows of (model, mode) tables with a mode shown once per model when it answered exactly
+    like an earlier one (`mode_label`), and the columns with something to say."""
+    labels = {(run.model, mode): label for run in runs for mode, label in shown_modes(run)}
+    shown = [{**row, "mode_label": labels[(row["model"], row["mode"])]} for row in rows
+             if (row["model"], row["mode"]) in labels]
+    return {"rows": shown, "columns": visible_columns(shown, columns)}
+
+
+def vision_gain_view(runs: list[ModelRun], capabilities: list[str],
+                     audit_summary: dict | None = None) -> dict:
+    """Per model: accuracy per mode and the gains (and, from the model audit, the text-only
+    base model and the leakage ML); per capability: each model's gain."""
     overall, matrix = [], []
+    leakage = (audit_summary or {}).get("vision_gain") or {}
+    blind = []
     for run in runs:
         gain = run.metrics.get("vision_gain")
         if gain is None:
             continue
+        if not sees_image(run):  # same answers with and without the image: 0 by construction
+            blind.append(run.model)
+            continue
         overall.append({"model": run.model,
                         **{mode: run.metrics.get(mode, {}).get("accuracy") for mode in MODES},
                         "gain": gain["overall"],
-                        "gain_blank": run.metrics.get("vision_gain_blank", {}).get("overall")})
+                        "gain_blank": run.metrics.get("vision_gain_blank", {}).get("overall"),
+                        "ml": (leakage.get(run.model) or {}).get("ml"),
+                        "base_model": (leakage.get(run.model) or {}).get("base_model")})
     models = [row["model"] for row in overall]
     by_model = {run.model: run.metrics.get("vision_gain", {}).get("by_capability", {})
                 for run in runs}
     for capability in capabilities:
         matrix.append({"capability": capability,
                        "gains": [by_model[m].get(capability) for m in models]})
-    return {"models": models, "overall": overall, "by_capability": matrix}
+    return {"models": models, "overall": overall, "by_capability": matrix,
+            "leakage": any(row["ml"] is not None for row in overall), "blind": blind}
 
 
-def capability_table(run: ModelRun, capabilities: list[str]) -> list[dict]:
-    """Rows per capability with, per mode of the model, its accuracy block (or None)."""
+def capability_table(run: ModelRun, capabilities: list[str],
+                     modes: list[str] | None = None) -> list[dict]:
+    """Rows per capability with, per mode of the model (or `modes`), its accuracy block (or
+    None)."""
     rows = []
     for capability in capabilities:
         cells = [run.metrics.get(mode, {}).get("by_capability", {}).get(capability)
-                 for mode in run.modes]
+                 for mode in (run.modes if modes is None else modes)]
         if any(cells):
             rows.append({"capability": capability, "cells": cells})
     return rows
@@ -212,7 +260,9 @@ def audit_overview(audit: AuditData, items: dict[str, Item], limit: int) -> dict
     and the flagged items (a warn or error finding), worst first."""
     per_check: dict[str, Counter] = {}
     per_item: dict[str, list[Finding]] = {}
-    for finding in audit.findings:
+    # the report's population is its split: findings on other items are counted apart
+    findings = [f for f in audit.findings if f.id in items]
+    for finding in findings:
         per_check.setdefault(finding.check, Counter())[finding.severity] += 1
         if finding.severity != "info":
             per_item.setdefault(finding.id, []).append(finding)
@@ -229,13 +279,15 @@ def audit_overview(audit: AuditData, items: dict[str, Item], limit: int) -> dict
         flagged.append({"id": item_id, "question": clipped(item.question) if item else None,
                         "findings": [{"check": f.check, "severity": f.severity,
                                       "message": clipped(f.message)} for f in found]})
-    capabilities = audit.summary.get("by_capability")
-    by_capability = [{"capability": name, **entry} for name, entry in sorted(
-        capabilities.items()) if isinstance(entry, dict)] \
-        if isinstance(capabilities, dict) else []
+    by_capability = []
+    for capability, total in sorted(Counter(i.capability for i in items.values()).items()):
+        flagged_here = sum(items[i].capability == capability for i in per_item)
+        by_capability.append({"capability": capability, "items": total,
+                              "flagged": flagged_here, "flagged_share": flagged_here / total})
     scalars = {k: v for k, v in sorted(audit.summary.items()) if k != "format_version"
                and (isinstance(v, (str, int, float, bool)) or v is None)}
-    return {"n_findings": len(audit.findings), "n_flagged": len(per_item),
+    return {"n_findings": len(findings), "n_flagged": len(per_item),
+            "n_outside": len(audit.findings) - len(findings),
             "checks": _audit_checks(audit, per_check), "flagged": flagged,
             "by_capability": by_capability, "summary": scalars}
 
@@ -248,15 +300,18 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
     capabilities = sorted({item.capability for item in items})
     layer_of = {item.capability: item.layer for item in items}
     pairs = pairwise(inputs.runs, by_id, settings)
+    ranked = leaderboard(inputs.runs, by_id, settings)
     models = []
     for run in inputs.runs:
+        shown = shown_modes(run)
         models.append({
-            "model": run.model, "modes": run.modes,
-            "capabilities": capability_table(run, capabilities),
-            "parse": [{"mode": mode, **parse_counts(run.scores[mode])} for mode in run.modes],
-            "worst": [{"mode": mode, "rows": worst_items(run, mode, inputs.runs, by_id, thumbs,
-                                                         settings)}
-                      for mode in run.modes],
+            "model": run.model, "modes": run.modes, "mode_labels": [label for _, label in shown],
+            # mode -> its column in `capabilities` (a mode shown once under another's label)
+            "cell_index": {m: k for k, (_, label) in enumerate(shown) for m in label.split(" = ")},
+            "capabilities": capability_table(run, capabilities, [mode for mode, _ in shown]),
+            "worst": [{"mode": label, "rows": worst_items(run, mode, inputs.runs, by_id, thumbs,
+                                                          settings)}
+                      for mode, label in shown],
             "have_responses": bool(run.predictions),
         })
     return {
@@ -267,7 +322,12 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
         "counts": {title: count_items(items, key) for title, key in ITEM_COUNTS.items()},
         "capabilities": [(c, layer_of[c], sum(i.capability == c for i in items))
                          for c in capabilities],
-        "leaderboard": leaderboard(inputs.runs, by_id, settings),
+        "leaderboard": ranked,
+        "board": board(ranked, inputs.runs, LEADERBOARD_COLUMNS),
+        "answer": first_answer(inputs.runs, items, inputs.items_path.name,
+                               inputs.model_audit.summary if inputs.model_audit else None,
+                               inputs.model_audit.item_stats if inputs.model_audit else None),
+        "split": inputs.items_path.name.rsplit(".", 1)[0],
         "pairwise": pairs,
         "power": power_note(inputs.runs, pairs, settings),
         "sources": panels.source_sections(inputs.runs, items),
@@ -275,15 +335,18 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
         "difficulty": panels.difficulty_curves(inputs.runs, items, settings.plots),
         "vision_plot": panels.vision_panel(inputs.runs, capabilities, settings.plots),
         "variants": panels.variant_robustness(inputs.runs, items),
-        "extraction": panels.extraction_panel(inputs.runs),
+        "extraction": board(panels.extraction_panel(inputs.runs), inputs.runs,
+                            EXTRACTION_COLUMNS),
         "cost": panels.cost_panel(inputs.runs, settings.plots),
-        "vision_gain": vision_gain_view(inputs.runs, capabilities),
+        "vision_gain": vision_gain_view(inputs.runs, capabilities, inputs.model_audit.summary
+                                        if inputs.model_audit else None),
         "prior_templates": panels.prior_by_template(inputs.runs, items),
         "models": models,
         "hardest": hardest_items(inputs.runs, items, thumbs, settings.worst_items),
         "audit": audit_overview(inputs.audit, by_id, settings.flagged_items)
         if inputs.audit is not None else None,
-        "model_audit": model_audit_view(inputs.model_audit, by_id, settings.flagged_items)
+        "model_audit": model_audit_view(inputs.model_audit, by_id, settings.flagged_items,
+                                        run_labels(inputs.runs))
         if inputs.model_audit is not None else None,
         "settings": settings.model_dump(),
     }

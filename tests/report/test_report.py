@@ -176,9 +176,10 @@ def test_panels_vision_gain_worst_items_and_audit(report):
     assert "| perception.colour | 1 | 1 | 100.0% |" in md
     flagged = md.split("### Flagged items")[1]
     assert "| x1 |" in flagged and "| x3 |" not in flagged  # info-only is not flagged
-    hardest = md.split("## Hardest items (image)")[1].split("## Audit")[0]
+    hardest = md.split("## Hardest items (items, image)")[1].split("## Audit")[0]
     assert [line.split(" | ")[0] for line in hardest.splitlines() if line.startswith("| x")] \
         == ["| x1", "| x3"]  # x2: every model right; x4: no model scored without error
+    assert "Whole audited file (all splits):" in md
     assert "- flagged\\_items: 1" in md and "by\\_check" not in md  # summary scalars only
     assert "format\\_version" not in md
 
@@ -281,8 +282,11 @@ def test_score_then_report_end_to_end(tmp_path):
         "--out", str(tmp_path / "out"), "--params", str(_params(tmp_path))])
     assert result.exit_code == 0, result.output
     md = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
-    assert "| good | image | 100.0% (51.0–100.0) | 100.0% (100.0%–100.0%) | 4 | 4 | 0 | 0 | 0 | 0 |" \
+    # n, hits, parse failed, lenient; errors, missing, extra, truncated and cost are 0 for
+    # every row, so those columns are left out
+    assert "| good | image | 100.0% (51.0–100.0) | 100.0% (100.0%–100.0%) | 4 | 4 | 0 | 0 |\n" \
         in md
+    assert "| lenient | errors |" not in md and "| cost |" not in md
     assert "| poor | image | 25.0% (4.6–69.9) |" in md
     assert "| x3 | How many circles? | 3 | many | none | failed | 1 |" in md
     assert ESCAPED in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
@@ -296,7 +300,7 @@ def test_pairwise_power_and_macro_columns(report):
     # on the 3 items both answered in image mode: alpha 1/3, beta 3/3; exact McNemar
     # with 0 vs 2 discordant items: p = 0.5
     assert pair and "| 3 | 33.3% | 100.0% | -66.7 (" in pair[0]
-    assert "| 0 | 2 | exact | 0.5 | 0.5 |" in pair[0] and pair[0].endswith("not significant |")
+    assert "| 0 | 2 | exact | 0.5 | 0.5 |" in pair[0] and pair[0].endswith("not significant (Holm p ≥ 0.05) |")
     assert "## Pairwise comparisons" in md and 'id="pairwise"' in html
     assert "Minimum detectable difference" in md and "| image | 3 | 1 |" in md
     assert "cost / 1k calls" in md and "$1.0000" in md  # 0.001 USD per call
@@ -319,14 +323,19 @@ def test_sections_per_source_and_subset(tmp_path):
 
 def test_panels_heatmap_difficulty_extraction_variants(report):
     html, md, _ = report
-    assert "## Capability × model (image)" in md
+    assert "## Capability × model (items, image)" in md
     assert "| perception.colour | 0.0% | 100.0% |" in md
     assert "| series | easy | hard |" in md and "| alpha | 33.3% | n/a |" in md
-    assert "| alpha | image | 2 | 0 | 0 | 1 | 1 | 33.3% | 0.0% | 0 |" in md
+    # ok, failed, request errors, failure rate (lenient, judge, judge share, truncated: 0
+    # for every row, left out)
+    assert "| model | mode | ok | failed | request errors | failure rate |" in md
+    assert "| alpha | image | 2 | 1 | 1 | 33.3% |" in md
     assert "No variants: every item is an original." in md
     for alt in ("heatmap of accuracy", "accuracy by authored difficulty",
-                "accuracy per capability by input mode", "cost per 1,000 calls"):
+                "accuracy per capability by input mode"):
         assert f'alt="{alt}' in html
+    # every run costs $1.00 per 1,000 calls: a scatter with no spread is not drawn
+    assert 'alt="cost per 1,000 calls' not in html and "| alpha | 33.3% | 4 | $1.0000 |" in md
 
 
 def test_variant_robustness_and_consistency():
@@ -409,11 +418,13 @@ def test_a_mcnemar_win_with_a_clustered_ci_through_zero_is_not_called_significan
     try:
         class Run:
             def __init__(self, model):
-                self.model, self.scores = model, {"image": {}}
+                self.model, self.scores, self.modes = model, {"image": {}}, ["image"]
 
         out = pairwise([Run("a"), Run("b"), Run("c")], {}, Settings())
     finally:
         rs.compare_pair = original
+    # the words follow the corrected p shown beside them
     assert [r["verdict"] for r in out] == [
-        "not significant (clustered CI includes 0)", "significant", "not significant"]
+        "Holm p < 0.05, but the clustered CI includes 0", "significant",
+        "not significant (Holm p ≥ 0.05)"]
     assert [r["significant"] for r in out] == [False, True, False]

@@ -65,6 +65,10 @@ def test_planted_script_renders_as_text_and_nothing_logs(report_html, tmp_path):
     console = [line for line in log.splitlines() if ":CONSOLE" in line]
     assert console == [], console
     assert "<h2 id=\"leaderboard\">" in dom and "<h2 id=\"pairwise\">" in dom
+    # the first screen: the question, its one-sentence answer, then the leaderboard
+    answer = dom.index('<h2 id="answer">Do these scores reflect vision?</h2>')
+    sentence = dom.index('<p class="answer"><strong>Not determined — no model audit given')
+    assert answer < sentence < dom.index('<h2 id="leaderboard">') < dom.index('id="benchmark"')
 
 
 def test_every_image_decodes(report_html, tmp_path):
@@ -83,7 +87,62 @@ def test_every_image_decodes(report_html, tmp_path):
                   "--virtual-time-budget=10000")
     found = re.search(r"images=(\d+) bad=(\[.*?\])", dom)
     assert found, dom[:2000]
-    # thumbnails (2 images, shown in several tables) plus the heatmap, difficulty,
-    # vision-gain and cost plots
+    # thumbnails (2 images, shown in several tables) plus the heatmap, difficulty and
+    # vision-gain plots (the cost scatter has no spread: every run costs $1 per 1k calls)
     assert int(found.group(1)) >= 6
     assert found.group(2) == "[]"
+
+
+# ---- every script renders: the bundled CJK font without any system CJK font ------------
+
+BENCH_ZH = "视觉基准"
+
+
+def _fontconfig_without_cjk(tmp_path: Path) -> dict[str, str]:
+    """An environment whose fontconfig sees only DejaVu (no system CJK font)."""
+    import os
+
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
+        "<dir>/usr/share/fonts/truetype/dejavu</dir>"
+        f"<cachedir>{tmp_path / 'fc-cache'}</cachedir></fontconfig>", encoding="utf-8")
+    return {**os.environ, "FONTCONFIG_FILE": str(conf)}
+
+
+def _screenshot(browser: str, tmp_path: Path, page: Path, name: str) -> bytes:
+    shot = tmp_path / f"{name}.png"
+    proc = subprocess.run(
+        [browser, *FLAGS, f"--user-data-dir={tmp_path / ('profile-' + name)}",
+         "--window-size=1280,700", "--hide-scrollbars", f"--screenshot={shot}",
+         page.as_uri()], capture_output=True, text=True, timeout=120, check=False,
+        env=_fontconfig_without_cjk(tmp_path))
+    assert proc.returncode == 0 and shot.is_file(), proc.stderr[-2000:]
+    return shot.read_bytes()
+
+
+def test_chinese_text_is_drawn_with_the_bundled_font(tmp_path):
+    """The first screen of a report named in Chinese, in Chromium with no system CJK font,
+    read back by the bundled OCR engine: the embedded subset draws the glyphs; the same
+    page without it draws empty boxes (so the check can fail)."""
+    from bench_kit.models.adapters.ocr import run_engine
+    from bench_kit.report.fonts import FAMILY
+
+    browser = _chromium()
+    paths = _build(tmp_path, planted="红色圆形")
+    scores = paths["scores"].rename(paths["scores"].with_name(BENCH_ZH))
+    write_report(paths["items"], scores, paths["metrics"], paths["out"],
+                 results_dir=paths["results"], settings=ReportSettings(thumbnail_px=0))
+    page = paths["out"] / "report.html"
+    html = page.read_text(encoding="utf-8")
+    assert f'font-family: "{FAMILY}"; src: url(data:font/ttf;base64,' in html
+    bare = tmp_path / "without_font.html"
+    bare.write_text(re.sub(r"@font-face \{[^}]*\}", "", html), encoding="utf-8")
+
+    read = " ".join(line.text for line in run_engine(_screenshot(browser, tmp_path, page,
+                                                                 "with")))
+    assert BENCH_ZH in read.replace(" ", ""), read
+    assert "Do these scores reflect vision" in read  # the first screen, Latin text intact
+    boxes = " ".join(line.text for line in run_engine(_screenshot(browser, tmp_path, bare,
+                                                                  "without")))
+    assert BENCH_ZH not in boxes.replace(" ", ""), boxes

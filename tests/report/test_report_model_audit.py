@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -104,23 +105,50 @@ def test_verdicts_and_blind_hits_per_item_in_both_outputs(outputs):
 
 def test_first_screen_answers_the_vision_question_before_the_leaderboard(outputs):
     html, md = outputs
-    for text, first, board in ((md, "## Do these scores reflect vision?", "## Leaderboard"),
-                               (html, '<h2 id="vision-first">', '<h2 id="leaderboard">')):
-        assert text.index(first) < text.index(board)
-    screen = md[md.index("## Do these scores reflect vision?"):md.index("## Benchmark")]
-    assert "Of 4 item(s) judged by the blind panel" in screen
+    for text, order in ((md, ("## Do these scores reflect vision?", "## Leaderboard",
+                              "## Blind panel and items to review", "## Benchmark")),
+                        (html, ('<h2 id="answer">', '<h2 id="leaderboard">',
+                                '<h2 id="vision-first">', '<h2 id="benchmark">'))):
+        assert [text.index(h) for h in order] == sorted(text.index(h) for h in order)
+    answer = md[md.index("## Do these scores reflect vision?"):md.index("## Leaderboard")]
+    # this audit's summary names no language model: the fixed wording, not a verdict
+    assert ("**Not determined — no language model in the blind panel: blind-answerability "
+            "not measured; the best model, m0, gains +25.0 pts with the image") in answer
+    assert "Blind panel: 4 model(s): m0, m1, m2, text-only" in answer
+    screen = md[md.index("## Blind panel and items to review"):md.index("## Benchmark")]
+    assert "Of the items split's items, 4 were judged by the blind panel" in screen
     assert "| vision\\_required | 3 | 75.0% | [blind hits per item](#ma-blind-items) |" in screen
     assert "| text\\_answerable | 1 | 25.0% |" in screen
     assert "| prior\\_answerable | 0 | 0.0% | [templates by prior accuracy](#ma-prior-templates) |" \
         in screen
-    assert "| m0 | +25.0 | n/a | +0.0 | text-only |" in screen
-    assert "Suspect golds: 1 (1 listed)" in screen
+    assert "Suspect golds: 1 called of 1 tested" in screen
     assert "| s1 | Which colour is the square? | error 3/3 models answer 'C'" in screen
     assert "label.suspect\\_gold 0.19 of 1" in screen     # expected false calls <= 1 x q
     assert "at least 3 models voting unanimously" in screen  # 2^-3 < label_fdr 0.25
     for anchor in ("ma-blind-items", "ma-prior-templates", "ma-vision-gain", "ma-labels"):
         assert f'<a id="{anchor}"></a>' in md and f'id="{anchor}"' in html
+    for anchor in ("ma-blind-items", "ma-prior-templates", "vision-gain", "ma-labels"):
         assert f'href="#{anchor}"' in html
+
+
+@pytest.mark.parametrize("panel, verdict", [
+    # 1 of 4 judged items answered blind (25%, between 10% and 30%), m0 gains 25 pts
+    ({"members": ["m0", "m1", "m2", "text-only"], "language_models": ["m1"],
+      "holds_language_model": True}, "**Partly — the blind panel answers 25.0% of the 4 items"),
+    ({"members": ["text-only"], "language_models": [], "holds_language_model": False},
+     "**Not determined — no language model in the blind panel: blind-answerability not"),
+])
+def test_the_answer_follows_the_rule_from_the_audit_panel(tmp_path, panel, verdict):
+    args = _build(tmp_path)
+    summary_path = tmp_path / "ma" / "model_summary.json"
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    summary["panel"] = panel
+    summary_path.write_text(json.dumps(summary), encoding="utf-8")
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "out/report.md").read_text(encoding="utf-8")
+    assert verdict in md
+    assert f"Blind panel: {len(panel['members'])} model(s)" in md
 
 
 def test_templates_listed_by_prior_accuracy(outputs):
@@ -133,14 +161,13 @@ def test_templates_listed_by_prior_accuracy(outputs):
 
 def test_mg_ml_findings_and_difficulty(outputs):
     html, md = outputs
+    gain = md[md.index("## Vision gain"):md.index("## Variant robustness")]
+    # one vision-gain table: m0 image 3/4 right, no_image 2/4 -> +25.0; text-only 2/4 -> ML 0
+    assert "| m0 | 75.0% | 50.0% | n/a | +25.0 | n/a | text-only | +0.0 |" in gain
+    assert "| m1 | 50.0% | 25.0% | n/a | +25.0 | n/a | — | n/a |" in gain
+    assert md.count("| gain (image − no_image) |") == 1 and "MG / ML" not in md
+    assert html.count("gain (image − no_image)</th>") == 1
     section = _section(md, "## Model-based audit")
-    # m0: image 3/4 right, no_image 2/4 -> MG +25.0; text-only 2/4 -> ML 0.
-    assert "| m0 | 75.0% | 50.0% | n/a | +25.0 | n/a | text-only | +0.0 |" in section
-    assert "| m1 | 50.0% | 25.0% | n/a | +25.0 | n/a | — | n/a |" in section
-    assert ("| perception.colour | +0.0 / +0.0 | +0.0 / n/a | +50.0 / n/a | n/a / n/a |"
-            in section)
-    assert ("| perception.shape | +50.0 / +0.0 | +50.0 / n/a | +50.0 / n/a | n/a / n/a |"
-            in section)
     # s1: the whole panel says C -> suspect gold; h1 (hard) solved by every model.
     assert "#### label.suspect\\_gold (top 1 of 1)" in section
     assert "| s1 | Which colour is the square? | error 3/3 models answer 'C'" in section
@@ -185,3 +212,21 @@ def test_error_layers_show_both_denominators(outputs):
     # m0 failed 1 of 4 items in image mode; the one label is 100% of failures, 25% of items
     assert "| m0 | 1 | 1 | perception | 1 | 100.0% | 25.0% |" in section
     assert "Error layers (reviewer labels)" in html
+
+
+def test_items_the_panel_cannot_judge_are_named_not_counted(tmp_path):
+    """An `undetermined` item (a panel too small for its chance level) leaves the judged
+    population and is named apart; so does an item of another split."""
+    args = _build(tmp_path)
+    stats_path = tmp_path / "ma" / "item_stats.jsonl"
+    rows = [json.loads(line) for line in stats_path.read_text(encoding="utf-8").splitlines()]
+    rows[[r["id"] for r in rows].index("h1")]["verdict"] = "undetermined"
+    rows.append({**rows[0], "id": "other-split", "verdict": "text_answerable"})
+    stats_path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "out/report.md").read_text(encoding="utf-8")
+    screen = md[md.index("## Blind panel and items to review"):md.index("## Minimum")]
+    assert "Of the items split's items, 3 were judged by the blind panel" in screen
+    assert "| text\\_answerable | 1 | 33.3% |" in screen  # other-split's verdict left out
+    assert "Not judged: 1 undetermined." in screen
