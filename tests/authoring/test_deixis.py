@@ -47,7 +47,7 @@ SPECS = {s.id: s for s in SPEC_LIST}
 SCENE = SceneAnn.model_validate({
     "scene": "t1", "image": "images/t1.png", "kind": "shapes", "width": 400, "height": 300,
     "objects": [shape_obj("o1", "circle", "red", "small", [10, 10, 50, 50]),
-                shape_obj("o2", "square", "blue", "medium", [100, 10, 160, 70]),
+                shape_obj("o2", "diamond", "blue", "medium", [100, 10, 160, 70]),
                 shape_obj("o3", "triangle", "green", "large", [200, 100, 300, 187]),
                 shape_obj("o4", "circle", "red", "medium", [320, 200, 380, 260]),
                 shape_obj("o5", "rectangle", "blue", "large", [20, 200, 120, 250]),
@@ -129,7 +129,7 @@ def test_mc_options_and_the_whole_image_need_no_mark(tmp_path):
     leftmost = Item.model_validate(make_item(
         id="l", task="mc", image="images/t1.png", group="t1", answers=["A"],
         question="From the viewer's perspective, which object is furthest to the left?",
-        choices={"A": "red circle", "B": "blue square"}))
+        choices={"A": "red circle", "B": "blue diamond"}))
     draft = deixis_variant(leftmost, SCENE, "leftmost_object", _settings(root))
     assert "which of these" in draft.question and draft.image is None
     assert draft.meta["referent"] == "options" and draft.meta["visual_prompt"] is None
