@@ -9,7 +9,8 @@ variants`), counted from the annotations and the item text, not by the rules tha
 - counterfactuals that answer themselves: the condition removes the last object of a
   category the question asks about (or any object of it, in a yes/no "is there" question);
 - "hypothetical" items whose gold the condition does not change (an irrelevant premise
-  filed as a counterfactual), and conditions not in the conditional mood;
+  filed as a counterfactual), conditions not in the conditional mood, and premises that
+  remove part of the category asked about yet leave the gold (subsumed, not irrelevant);
 - mc negations with more than one right option, checked against the scene's objects;
 - square/rectangle ambiguity: a question about rectangles in a scene with a square of that
   colour, or shape options offering both when the gold is the square;
@@ -60,6 +61,14 @@ def _self_answering(item: Any, source: Any, scene: Any) -> bool:
     return False
 
 
+def _touches(item: Any, source: Any) -> bool:
+    change = (item.meta.get("variant") or {}).get("change", "")
+    if not change.startswith("remove:") or "-" not in change:
+        return False
+    colour, shape = change.removeprefix("remove:").split("-")
+    return any(c in (None, colour) and s in (None, shape) for c, s in _asked(source))
+
+
 def _square_rectangle(item: Any, source: Any, scene: Any) -> bool:
     from bench_kit.authoring.solvers import matching
 
@@ -106,6 +115,8 @@ def measure(build: Path) -> dict[str, Any]:
             out[f"{item.variant_kind}: not conditional"] += not CONDITIONAL.search(clause)
             if item.variant_kind == "hypothetical":
                 out["hypothetical: gold unchanged"] += item.answers == base.answers
+            out[f"{item.variant_kind}: premise about the asked category, gold unchanged"] += \
+                item.answers == base.answers and _touches(item, source)
         if item.variant_kind == "negation" and item.task == "mc":
             shown = {f"{o.colour} {o.shape}" for o in scene.objects}
             # "Which of these objects does NOT appear?": the options not in the scene;

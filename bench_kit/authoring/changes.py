@@ -37,6 +37,7 @@ class Change:
     apply: Callable[[SceneAnn], list[SceneAnn]]
     witness: Callable[[SceneAnn], SceneAnn]   # the scene reduced to what the clause names
     padded: Callable[[SceneAnn], SceneAnn]    # the scene plus one of every other kind
+    removes: tuple[str, str] | None = None    # the (colour, shape) an object removal takes
 
     def clause(self, lang: str) -> str:
         """The condition clause in the template's language."""
@@ -74,7 +75,8 @@ def _object_change(scene: SceneAnn, colour: str, shape: str) -> Change:
     else:
         en = f"one of the {colour} {plural(shape)} were removed"
         zh_text = f"去掉一个{zh(colour)}的{zh(shape)}"
-    return Change(f"remove:{colour}-{shape}", en, zh_text, apply, witness, padded)
+    return Change(f"remove:{colour}-{shape}", en, zh_text, apply, witness, padded,
+                  (colour, shape))
 
 
 def _with_bars(world: SceneAnn, bars: list[BarAnn]) -> SceneAnn:
@@ -161,6 +163,15 @@ def _categories(args: dict[str, Any]) -> list[tuple[str | None, str | None]]:
             out.append((colour if colour in COLOURS else None,
                         shape if shape in SHAPES else None))
     return out
+
+
+def touches_asked(args: dict[str, Any], change: Change) -> bool:
+    """Whether the change removes an object of a category the solver's arguments name (a
+    premise about the very thing asked for is never an irrelevant one)."""
+    if change.removes is None:
+        return False
+    colour, shape = change.removes
+    return any(c in (None, colour) and s in (None, shape) for c, s in _categories(args))
 
 
 def answers_itself(solve: Solve, args: dict[str, Any], change: Change,

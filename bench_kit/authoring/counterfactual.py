@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from bench_kit.authoring.bindings import BINDERS, Binding, localise
-from bench_kit.authoring.changes import answers_itself, changed_gold, scene_changes
+from bench_kit.authoring.changes import (
+    answers_itself,
+    changed_gold,
+    scene_changes,
+    touches_asked,
+)
 from bench_kit.authoring.lexicon import condition_prefix
 from bench_kit.authoring.scenes import SceneAnn
 from bench_kit.authoring.solvers import SOLVERS, describe
@@ -213,7 +218,8 @@ class Condition:
 def conditions(item: Item, source: TemplateSource) -> list[Condition] | Skip:
     """Every change of the item's scene after which the question stays answerable, gives
     an expressible gold the clause does not state, and does not answer itself
-    (bench_kit.authoring.changes.answers_itself)."""
+    (bench_kit.authoring.changes.answers_itself); a change that leaves the gold must not
+    touch the category asked about (then it is subsumed, not irrelevant)."""
     found: list[Condition] = []
     args = source.args()
     for change in scene_changes(source.scene):
@@ -227,7 +233,10 @@ def conditions(item: Item, source: TemplateSource) -> list[Condition] | Skip:
             continue
         if answers_itself(source.solve, args, change, source.scene):
             continue
-        found.append(Condition(change.key, clause, answers, answers != item.answers))
+        moved = answers != item.answers
+        if not moved and touches_asked(args, change):
+            continue  # "Suppose a black square were removed. If all black shapes were ..."
+        found.append(Condition(change.key, clause, answers, moved))
     return found
 
 

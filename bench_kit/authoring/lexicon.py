@@ -95,6 +95,7 @@ SYNONYMS_ZH: list[Rule] = _rules([
 
 # Register: the demo's neutral questions become colloquial or formal (chosen per item).
 COLLOQUIAL_EN: list[Rule] = _rules([
+    (r"\bIn the image as shown\b", "Looking at the pic"),
     (r"\bin the image\b", "in the pic"),
     (r"\bin this picture\b", "in this pic"),
     (r"\bthe image\b", "the pic"),

@@ -84,6 +84,9 @@ def _item(template: str, key_part: str = ""):
     (lambda q: register_rewrite(q, "colloquial", 0), "Give the bounding box of the red star.",
      "Hey, can you give the bounding box of the red star?"),
     (lambda q: register_rewrite(q, "formal", 0), "牌子上写的是什么字？", "请根据图像回答：牌子上所写的是何字？"),
+    (lambda q: register_rewrite(q, "colloquial", 0),
+     "In the image as shown, is the red square above the blue circle?",
+     "Hey, quick question: looking at the pic, is the red square above the blue circle?"),
     (lambda q: register_rewrite(q, "colloquial", 1), "图中的三角形是什么颜色？",
      "问一下哈，图里的三角形是啥颜色呢？"),
     (lambda q: condition_prefix(q, "the red square were removed"), "How many shapes are there?",
@@ -173,6 +176,16 @@ def test_a_condition_that_cannot_matter_is_an_irrelevant_premise():
     assert draft.answers == colour.answers and not draft.meta["gold_changed"]
     assert re.match(r"If .+ were removed, what colour would the triangle be\?$", draft.question)
     assert "triangle" not in draft.question.split(",")[0]
+
+
+def test_a_premise_about_the_asked_category_is_not_irrelevant():
+    """"Suppose one of the red circles were removed. If all the red shapes were removed, how
+    many shapes would remain?" keeps the gold only because the question removes it anyway."""
+    item = _item("hypo_remove_colour", "red")
+    found = cf.conditions(item, _source(item))
+    assert found and not any(c.key == "remove:red-circle" for c in found)
+    draft = cf.irrelevant_premise(item, _source(item), seed=0)
+    assert isinstance(draft, cf.Skip) or "red" not in draft.question.split(".")[0]
 
 
 @pytest.mark.parametrize("template, key", [
