@@ -106,12 +106,14 @@ def main() -> None:
     d.add_argument("--out", type=Path, required=True)
     d.add_argument("-n", type=int, default=100)
     d.add_argument("--seed", type=int, default=SEED)
+    d.add_argument("--image-root", type=Path, default=None,
+                   help="folder the image paths start from [default: the items' folder]")
     s = sub.add_parser("score")
     s.add_argument("sample", type=Path)
     s.add_argument("verdicts", type=Path)
     args = parser.parse_args()
     if args.command == "draw":
-        rows = draw(_jsonl(args.items), args.items.parent, args.n, args.seed)
+        rows = draw(_jsonl(args.items), args.image_root or args.items.parent, args.n, args.seed)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                             encoding="utf-8")
