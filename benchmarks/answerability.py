@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEMONSTRATIVE = re.compile(
     r"\b(?:this|these)\b(?!\s+(?:image|picture|chart|graphic)\b)|这(?!里)|那",
     re.IGNORECASE)
-KINDS = ("synonym", "negation", "hypothetical", "deixis", "register")
+KINDS = ("synonym", "negation", "hypothetical", "deixis", "register", "irrelevant_premise")
 OPTIONS = re.compile(r"\bwhich of these\b", re.IGNORECASE)
 
 

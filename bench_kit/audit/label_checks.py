@@ -261,7 +261,8 @@ def inconsistent_answers(ctx: AuditContext, params: NoParams) -> Iterator[Findin
                                {"field": "checks", "kind": kind, "span": span[0]})
             continue
         field = "meta" if kind == "answer_text_mismatch" else "answers"
-        yield spec.finding(item.id, f"{kind.replace('_', ' ')}: '{span[0]}' vs '{span[1]}'",
+        shown = " vs ".join(f"'{value}'" for value in span)   # every gold, not the first two
+        yield spec.finding(item.id, f"{kind.replace('_', ' ')}: {shown}",
                            {"field": field, "kind": kind, "span": span,
                             "answers": list(item.answers)})
 

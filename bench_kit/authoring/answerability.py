@@ -21,15 +21,9 @@ from typing import Any
 
 from bench_kit.authoring import counterfactual as cf
 from bench_kit.authoring.bindings import BINDERS
+from bench_kit.authoring.changes import changed_gold, scene_changes
 from bench_kit.authoring.deixis import referent_boxes
-from bench_kit.authoring.lexicon import (
-    COLLOQUIAL_PREFIX,
-    FORMAL_PREFIX,
-    condition_prefix,
-    deixis_rewrites,
-    register_rewrite,
-    synonym_rewrite,
-)
+from bench_kit.authoring.lexicon import deixis_rewrites, register_rewrites, synonym_rewrite
 from bench_kit.authoring.scenes import SceneAnn
 from bench_kit.authoring.solvers import SOLVERS
 from bench_kit.authoring.templates import TemplateSpec
@@ -52,6 +46,7 @@ class Reading:
     negated: bool = False
     marks: tuple[tuple[int, ...], ...] | None = None
     needs_options: bool = False
+    scene: SceneAnn | None = None   # negated mc readings test the options on it
 
 
 def scene_readings(scene: SceneAnn, specs: list[TemplateSpec]) -> dict[str, list[Reading]]:
@@ -62,7 +57,7 @@ def scene_readings(scene: SceneAnn, specs: list[TemplateSpec]) -> dict[str, list
     def add(text: str, reading: Reading) -> None:
         table.setdefault(text, []).append(reading)
 
-    changes = cf._changes(scene)
+    changes = scene_changes(scene)
     for spec in specs:
         if scene.kind not in spec.scene:
             continue
@@ -77,16 +72,14 @@ def scene_readings(scene: SceneAnn, specs: list[TemplateSpec]) -> dict[str, list
             plain = Reading(spec, gold)
             add(question, plain)
             add(synonym_rewrite(question), plain)
-            for style, prefixes in (("colloquial", COLLOQUIAL_PREFIX), ("formal", FORMAL_PREFIX)):
-                for pick in range(len(prefixes[lang])):
-                    add(register_rewrite(question, style, pick), plain)
+            for text in register_rewrites(question):
+                add(text, plain)
             if spec.variants.negation:
-                add(spec.variants.negation.format_map(slots), Reading(spec, gold, negated=True))
-            for _, changed, clause_en, clause_zh in changes:
-                golds = [solver(c, **args) for c in changed]
-                same = golds[0] if all(g == golds[0] for g in golds) else None
-                add(condition_prefix(question, clause_zh if lang == "zh" else clause_en),
-                    Reading(spec, same))
+                add(spec.variants.negation.format_map(slots),
+                    Reading(spec, gold, negated=True, scene=scene))
+            for change in changes if spec.variants.conditional else ():
+                text = cf.conditional_question(source, change.clause(lang))
+                add(text or "", Reading(spec, changed_gold(source.solve, change, scene)))
             for rewrite in deixis_rewrites(question):
                 boxes = referent_boxes(rewrite, scene)
                 if rewrite.referent == "options":
@@ -122,7 +115,10 @@ def _answer(reading: Reading, item: Item) -> tuple[str, ...] | str:
         if item.task == "yesno":
             answers = ["no" if answers == ["yes"] else "yes"]
         else:
-            answers = [k for k in (item.choices or {}) if k not in answers]
+            rebuilt = (cf.negated_letters(reading.spec, reading.scene, item.choices or {})
+                       if reading.scene is not None else None)
+            answers = rebuilt if rebuilt is not None else \
+                [k for k in (item.choices or {}) if k not in answers]
     return tuple(answers)
 
 

@@ -43,12 +43,18 @@ def audit_flags(items: Sequence[Item], params: dict[str, Any], root: str | Path,
     return flags
 
 
-def reject_row(item: Item, findings: list[Finding]) -> dict[str, Any]:
-    """The rejects-file row of an item the audit flagged."""
+def reject_row(item: Item, findings: list[Finding],
+               original: Item | None = None) -> dict[str, Any]:
+    """The rejects-file row of an item the audit flagged: for a variant, the original
+    question and options beside its own, with the gate's similarity and edit ratio."""
+    scores = (item.meta or {}).get("variant") or {}
     return {"id": item.id, "variant_of": item.variant_of, "variant_kind": item.variant_kind,
             "stage": "audit", "reason": "; ".join(f"{f.check} ({f.severity}): {f.message}"
                                                  for f in findings),
-            "question": item.question,
+            "original": original.question if original else None,
+            "original_choices": original.choices if original else None,
+            "question": item.question, "choices": item.choices,
+            "similarity": scores.get("similarity"), "edit_ratio": scores.get("edit_ratio"),
             "findings": [f.model_dump(mode="json") for f in findings]}
 
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from bench_kit.authoring.scenes import ObjectAnn, SceneAnn
-from bench_kit.authoring.solvers import describe, matching
-from bench_kit.authoring.vocab import COLOURS, SHAPES, SIGN_WORDS, SIZES, plural, zh
+from bench_kit.authoring.solvers import describe, matching, overlapping
+from bench_kit.authoring.vocab import COLOURS, COVERS, SHAPES, SIGN_WORDS, SIZES, plural, zh
 from bench_kit.registry import Registry
 from bench_kit.text.cjk import has_cjk
 
@@ -188,7 +188,8 @@ def _pool_colours(scene: SceneAnn, gold: Any) -> list[Any]:
 
 @POOLS.register("shapes")
 def _pool_shapes(scene: SceneAnn, gold: Any) -> list[Any]:
-    return list(SHAPES)
+    """Every shape name but those that also name the gold (no "rectangle" beside a square)."""
+    return [s for s in SHAPES if gold not in COVERS.get(s, ())]
 
 
 @POOLS.register("sizes")
@@ -213,14 +214,17 @@ def _pool_sign_texts(scene: SceneAnn, gold: Any) -> list[Any]:
 
 @POOLS.register("scene_objects")
 def _pool_scene_objects(scene: SceneAnn, gold: Any) -> list[Any]:
-    return list(dict.fromkeys(describe(o) for o in scene.objects))
+    """The scene's objects by name, leaving out names a covered kind makes ambiguous."""
+    return list(dict.fromkeys(describe(o) for o in scene.objects
+                              if not overlapping(scene, o.colour, o.shape)))
 
 
 @POOLS.register("absent_objects")
 def _pool_absent_objects(scene: SceneAnn, gold: Any) -> list[Any]:
     """Absent objects sharing a colour or shape with a present one (the hard distractors)."""
     return [f"{b.slots['colour']} {b.slots['shape']}" for b in _probes(scene, adversarial=True)
-            if not b.facts["probe"]["present"]]
+            if not b.facts["probe"]["present"]
+            and not overlapping(scene, b.slots["colour"], b.slots["shape"])]
 
 
 def localise(value: str, lang: str) -> str:

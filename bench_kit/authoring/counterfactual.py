@@ -1,6 +1,8 @@
 """Variants whose gold is recomputed from the scene annotations: negation (the template's
-negated wording; yes/no flipped, mc = the options the gold does not match) and hypothetical
-condition (remove an object or a bar, or repaint a sign, then re-run the template's solver).
+negated wording; yes/no flipped; mc options rebuilt so exactly one is right), counterfactual
+(`hypothetical`: a stated change that moves the gold, in the template's conditional wording)
+and irrelevant premise (the same wording with a change that cannot matter). Changes come
+from bench_kit.authoring.changes, which also refuses a question that answers itself.
 
 Each builder returns a `Draft` or a `Skip` with the reason no sound variant exists.
 """
@@ -10,15 +12,21 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from bench_kit.authoring.bindings import BINDERS, Binding, localise
+from bench_kit.authoring.changes import (
+    answers_itself,
+    changed_gold,
+    scene_changes,
+    touches_asked,
+)
 from bench_kit.authoring.lexicon import condition_prefix
 from bench_kit.authoring.scenes import SceneAnn
-from bench_kit.authoring.solvers import SOLVERS
+from bench_kit.authoring.solvers import SOLVERS, describe
 from bench_kit.authoring.templates import TemplateSpec, item_id_for
-from bench_kit.authoring.vocab import COLOURS, answers_for, plural, zh
-from bench_kit.types import Item
+from bench_kit.authoring.vocab import COLOURS, SHAPES, answers_for
+from bench_kit.types import LETTERS, Item
 
 
 @dataclass(frozen=True)
@@ -99,8 +107,44 @@ def template_slots(source: TemplateSource) -> dict[str, str]:
     return {k: localise(v, source.spec.lang) for k, v in source.binding.slots.items()}
 
 
-def negation(item: Item, source: TemplateSource | Skip) -> Draft | Skip:
-    """The template's negated question with the gold recomputed from the annotations."""
+def _object_option(option: str) -> dict[str, str] | None:
+    parts = option.split(" ")
+    if len(parts) == 2 and parts[0] in COLOURS and parts[1] in SHAPES:
+        return {"colour": parts[0], "shape": parts[1]}
+    return None
+
+
+# Solvers whose mc options can each be tested against the positive question: option text ->
+# the solver arguments that ask about that option ("red circle" -> colour red, shape
+# circle). Only these templates get an mc negation ("Which of these does NOT appear?"): the
+# others have one right option, so "NOT" would make every other option right.
+OPTION_ARGS: dict[str, Callable[[str], dict[str, str] | None]] = {
+    "describe_object": _object_option,
+}
+
+
+def option_holds(spec: TemplateSpec, scene: SceneAnn, option: str) -> bool | None:
+    """Whether an mc option answers the template's positive question on the scene (None:
+    the template's options cannot be tested one by one)."""
+    reader = OPTION_ARGS.get(spec.gold.solver)
+    args = reader(option) if reader else None
+    if args is None:
+        return None
+    return SOLVERS.get(spec.gold.solver)(scene, **args) == option
+
+
+def negated_letters(spec: TemplateSpec, scene: SceneAnn,
+                    choices: dict[str, str]) -> list[str] | None:
+    """The letters right under the negated question: the options that do not hold."""
+    holds = [option_holds(spec, scene, text) for text in choices.values()]
+    if any(h is None for h in holds):
+        return None
+    return [letter for letter, h in zip(choices, holds) if not h]
+
+
+def negation(item: Item, source: TemplateSource | Skip, seed: int = 0) -> Draft | Skip:
+    """The template's negated question with the gold recomputed from the annotations; an mc
+    negation gets new options (every one right under the positive question but one)."""
     if item.task not in ("yesno", "mc"):
         return Skip(f"task {item.task}: a negated question has no single gold")
     if isinstance(source, Skip):
@@ -117,63 +161,40 @@ def negation(item: Item, source: TemplateSource | Skip) -> Draft | Skip:
     question = wording.format_map(template_slots(source))
     if item.task == "yesno":
         return Draft(question, ["no" if gold else "yes"], meta={"negated_gold": not gold})
-    text = localise(str(gold), source.spec.lang)
-    others = [letter for letter, option in (item.choices or {}).items() if option != text]
-    if not others:
-        return Skip("every option matches the gold")
-    return Draft(question, others, item.choices, meta={"negated_gold": others})
+    choices = negation_options(item, source, seed)
+    if isinstance(choices, Skip):
+        return choices
+    letters = negated_letters(source.spec, source.scene, choices)
+    if letters is None or len(letters) != 1:  # by construction one; checked, not assumed
+        return Skip(f"the rebuilt options have {len(letters or [])} right answers")
+    return Draft(question, letters, choices, meta={"negated_gold": letters,
+                                                   "options_rebuilt": True})
+
+
+def negation_options(item: Item, source: TemplateSource, seed: int) -> dict[str, str] | Skip:
+    """Options for "Which of these is NOT ...": as many options as the v0 item, all but one
+    right under the positive question; the one that is not is the negated gold."""
+    spec, scene = source.spec, source.scene
+    if spec.gold.solver not in OPTION_ARGS:
+        return Skip(f"mc negation: solver '{spec.gold.solver}' has one right option, so "
+                    "'NOT' would make every other option right; its options cannot be "
+                    "rebuilt with one gold")
+    texts = list((item.choices or {}).values())
+    wrong = [t for t in texts if option_holds(spec, scene, t) is False]
+    right = [t for t in dict.fromkeys(localise(describe(o), spec.lang) for o in scene.objects)
+             if option_holds(spec, scene, t)]
+    if not wrong or len(right) < 2:
+        return Skip(f"mc negation needs two or more right options and one wrong one "
+                    f"(the scene has {len(right)} right, the v0 options {len(wrong)} wrong)")
+    right.sort(key=lambda t: _rank(seed, item.id, t))
+    options = right[:len(texts) - 1]
+    position = int(_rank(seed, item.id, "position"), 16) % (len(options) + 1)
+    options.insert(position, min(wrong, key=lambda t: _rank(seed, item.id, t)))
+    return dict(zip(LETTERS, options))
 
 
 def _rank(seed: int, item_id: str, key: str) -> str:
     return hashlib.sha256(f"{seed}:{item_id}:{key}".encode()).hexdigest()
-
-
-Change = tuple[str, list[SceneAnn], str, str]
-
-
-def _object_removals(scene: SceneAnn) -> list[Change]:
-    """Remove one object: "the red square", or "one of the red squares" (then every such
-    object is removed in turn and the gold must come out the same)."""
-    groups: dict[tuple[str, str], list[int]] = {}
-    for k, obj in enumerate(scene.objects):
-        groups.setdefault((obj.colour, obj.shape), []).append(k)
-    out = []
-    for (colour, shape), members in groups.items():
-        scenes = [scene.model_copy(update={"objects": [o for j, o in enumerate(scene.objects)
-                                                        if j != k]}) for k in members]
-        if len(members) == 1:
-            en, zh_text = f"the {colour} {shape} were removed", f"去掉{zh(colour)}的{zh(shape)}"
-        else:
-            en = f"one of the {colour} {plural(shape)} were removed"
-            zh_text = f"去掉一个{zh(colour)}的{zh(shape)}"
-        out.append((f"remove:{colour}-{shape}", scenes, en, zh_text))
-    return out
-
-
-def _changes(scene: SceneAnn) -> list[Change]:
-    """(key, changed scenes, English clause, Chinese clause) for each change of the scene."""
-    out = _object_removals(scene)
-    if scene.kind == "chart" and scene.chart is not None and len(scene.chart.bars) > 2:
-        chart = scene.chart
-        for k, bar in enumerate(chart.bars):
-            keep = [j for j in range(len(chart.bars)) if j != k]
-            new_chart = chart.model_copy(update={
-                "labels": [chart.labels[j] for j in keep], "values": [chart.values[j] for j in keep],
-                "bars": [chart.bars[j] for j in keep]})
-            out.append((f"remove:{bar.label}", [scene.model_copy(update={"chart": new_chart})],
-                        f"the {bar.label} bar were removed", f"去掉“{bar.label}”这根柱子"))
-    if scene.kind == "sign":
-        colours = [t.colour for t in scene.texts]
-        paint = next((c for c in COLOURS if c not in colours), None)
-        for k, text in enumerate(scene.texts):
-            if paint is None or text.colour is None or colours.count(text.colour) > 1:
-                continue
-            texts = list(scene.texts)
-            texts[k] = text.model_copy(update={"colour": paint})
-            out.append((f"repaint:{k}", [scene.model_copy(update={"texts": texts})],
-                        f"the {text.colour} sign were painted {paint}",
-                        f"把{zh(text.colour)}的牌子涂成{zh(paint)}"))
-    return out
 
 
 def _gives_away(clause: str, answers: list[str]) -> bool:
@@ -183,27 +204,79 @@ def _gives_away(clause: str, answers: list[str]) -> bool:
                for a in answers if a)
 
 
-def hypothetical(item: Item, source: TemplateSource | Skip, seed: int) -> Draft | Skip:
-    """A condition on a changed scene ("If the red square were removed, ...") with the gold
-    recomputed by re-running the template's solver on the changed annotations. Changes that
-    move the gold are preferred; ties are broken by a stable hash."""
-    if isinstance(source, Skip):
-        return source
-    lang = source.spec.lang
-    found = []
-    for key, changed, clause_en, clause_zh in _changes(source.scene):
-        golds = [source.solve(scene) for scene in changed]
-        if any(g is None for g in golds) or any(g != golds[0] for g in golds):
+@dataclass(frozen=True)
+class Condition:
+    """One usable change for an item: its key, clause, recomputed answers, and whether the
+    gold moved (a counterfactual) or not (an irrelevant premise)."""
+
+    key: str
+    clause: str
+    answers: list[str]
+    moved: bool
+
+
+def conditions(item: Item, source: TemplateSource) -> list[Condition] | Skip:
+    """Every change of the item's scene after which the question stays answerable, gives
+    an expressible gold the clause does not state, and does not answer itself
+    (bench_kit.authoring.changes.answers_itself); a change that leaves the gold must not
+    touch the category asked about (then it is subsumed, not irrelevant)."""
+    found: list[Condition] = []
+    args = source.args()
+    for change in scene_changes(source.scene):
+        gold = changed_gold(source.solve, change, source.scene)
+        if gold is None:
             continue  # ambiguous after the change, or depends on which object went
-        answers = gold_answers(source.spec, golds[0], item.choices)
+        answers = gold_answers(source.spec, gold, item.choices)
+        clause = change.clause(source.spec.lang)
         if answers is None or (item.task in ("open", "numeric")
-                               and _gives_away(clause_zh if lang == "zh" else clause_en, answers)):
+                               and _gives_away(clause, answers)):
+            continue
+        if answers_itself(source.solve, args, change, source.scene):
             continue
         moved = answers != item.answers
-        found.append((not moved, _rank(seed, item.id, key), key, answers, moved,
-                      clause_zh if lang == "zh" else clause_en))
-    if not found:
-        return Skip(f"no change of this {source.scene.kind} scene keeps the question answerable")
-    _, _, key, answers, moved, clause = min(found)
-    return Draft(condition_prefix(item.question, clause), answers, item.choices,
-                 meta={"change": key, "gold_changed": moved})
+        if not moved and touches_asked(args, change):
+            continue  # "Suppose a black square were removed. If all black shapes were ..."
+        found.append(Condition(change.key, clause, answers, moved))
+    return found
+
+
+def conditional_question(source: TemplateSource, clause: str) -> str | None:
+    """The template's conditional wording behind the condition clause ("If the red square
+    were removed, how many shapes would there be in the image?"), None without one."""
+    wording = source.spec.variants.conditional
+    if wording is None:
+        return None
+    return condition_prefix(wording.format_map(template_slots(source)), clause)
+
+
+def _with_condition(item: Item, source: TemplateSource | Skip, seed: int,
+                    moved: bool) -> Draft | Skip:
+    kind = "counterfactual" if moved else "irrelevant premise"
+    if isinstance(source, Skip):
+        return source
+    if source.spec.variants.conditional is None:
+        return Skip(f"template '{source.spec.id}' declares no conditional wording "
+                    "(variants.conditional)")
+    picked = [c for c in conditions(item, source) if c.moved == moved]
+    if not picked:
+        return Skip(f"no {kind}: no change of this {source.scene.kind} scene "
+                    + ("moves the gold without the question answering itself" if moved
+                       else "leaves the gold as it is and the question answerable"))
+    best = min(picked, key=lambda c: _rank(seed, item.id, c.key))
+    question = conditional_question(source, best.clause)
+    assert question is not None
+    return Draft(question, best.answers, item.choices,
+                 meta={"change": best.key, "gold_changed": moved})
+
+
+def hypothetical(item: Item, source: TemplateSource | Skip, seed: int) -> Draft | Skip:
+    """A counterfactual: a stated change of the scene that moves the gold, in the
+    conditional mood, the gold recomputed by re-running the template's solver on the
+    changed annotations. Changes after which the question answers itself are never used."""
+    return _with_condition(item, source, seed, moved=True)
+
+
+def irrelevant_premise(item: Item, source: TemplateSource | Skip, seed: int) -> Draft | Skip:
+    """The same conditional wording with a change that cannot matter: the gold stays (a
+    distractor premise, its own variant kind and robustness row)."""
+    return _with_condition(item, source, seed, moved=False)

@@ -90,7 +90,8 @@ def referent_boxes(rewrite: DeixisRewrite, scene: SceneAnn | None) -> list[Box] 
         return f"unknown referent kind '{rewrite.referent}'"
     if len(found_t) != 1:
         return f"'{phrase}' names {len(found_t)} texts: 'this' would be ambiguous"
-    return [tuple(found_t[0].bbox)]  # type: ignore[list-item]
+    # text on a sign: the mark goes around the whole plate, never inside it
+    return [tuple(found_t[0].plate or found_t[0].bbox)]  # type: ignore[list-item]
 
 
 @dataclass

@@ -37,7 +37,11 @@ _ALT_SHAPE_ZH = "|".join(zh(s) for s in SHAPES)
 SYNONYMS_EN: list[Rule] = _rules([
     # whole-clause rewrites first (a replaced span is not rewritten again)
     (r"^Is there (an? [^?]+?) in the image\?$", r"Does the picture contain \1?"),
-    (r"\bIn the image as shown\b", "As the image shows it"),
+    (r"^How many (.+?) are (?:there )?in the image\?$", r"How many \1 does the picture contain?"),
+    (r"^Are there more (.+?) than (.+?) in the image\?$", r"Does the picture contain more \1 than \2?"),
+    (r"^Which colour do the most shapes in the image have\?$",
+     "Which colour is the most common among the shapes in the picture?"),
+    (r"\bIn the image as shown\b", "Looking at the image"),
     (r"\bWhat (colour|color|shape) is (the [^?]+)\?", r"What is the \1 of \2?"),
     (r"^What is the title of the chart\?$", "What title does the graph have?"),
     (r"^What is the value of (the .+? bar) in the chart\?$", r"What value does \1 show in the graph?"),
@@ -47,7 +51,6 @@ SYNONYMS_EN: list[Rule] = _rules([
     (r"^Give the bounding box of\b", "Provide the enclosing box for"),
     (r"\bin image pixels\b", "in pixel coordinates"),
     (r"\bWhat colour\b", "Which colour"),
-    (r"\bHow many\b", "What number of"),
     (r"\bkinds of\b", "types of"),
     (r"\bdrawn in\b", "painted"),
     (r"\bin the image\b", "in the picture"),
@@ -72,8 +75,6 @@ SYNONYMS_EN: list[Rule] = _rules([
     (r"\bwould remain\b", "would be left"),
     (r"\bwould be left\b", "would remain"),
     (r"\bAmong\b", "Of"),
-    (r"\bAre there more\b", "Are there a greater number of"),
-    (r"\bthe most shapes\b", "the majority of shapes"),
 ])
 
 SYNONYMS_ZH: list[Rule] = _rules([
@@ -82,7 +83,6 @@ SYNONYMS_ZH: list[Rule] = _rules([
     ("是什么颜色", "是哪种颜色"),
     ("几个", "多少个"),
     ("所有", "全部"),
-    ("图形", "形状"),
     ("牌子上", "标牌上"),
     ("写的是什么字", "写着什么字"),
     ("哪个类别", "哪一类"),
@@ -95,6 +95,7 @@ SYNONYMS_ZH: list[Rule] = _rules([
 
 # Register: the demo's neutral questions become colloquial or formal (chosen per item).
 COLLOQUIAL_EN: list[Rule] = _rules([
+    (r"\bIn the image as shown\b", "Looking at the pic"),
     (r"\bin the image\b", "in the pic"),
     (r"\bin this picture\b", "in this pic"),
     (r"\bthe image\b", "the pic"),
@@ -109,15 +110,22 @@ FORMAL_EN: list[Rule] = _rules([
 ])
 COLLOQUIAL_ZH: list[Rule] = _rules([("图中", "图里"), ("图表中", "图表里"), ("是什么", "是啥")],
                                    flags=0)
-FORMAL_ZH: list[Rule] = _rules([("几个", "多少个"), ("图中", "图像中"), ("是什么", "为何")],
+FORMAL_ZH: list[Rule] = _rules([("几个", "多少个"), ("图中", "图像中"),
+                                ("是什么颜色", "是何种颜色"), ("写的是什么字", "所写的是何字")],
                                flags=0)
+# Openings per language; English questions and commands ("Give the bounding box ...") take
+# different ones, so no "quick question:" stands before an instruction.
 COLLOQUIAL_PREFIX = {"en": ("Hey, quick question: ", "Okay, so tell me: ", "Just wondering, ",
                             "So, real quick: "),
+                     "en-command": ("Hey, can you ", "Okay, so could you ",
+                                    "Real quick, could you "),
                      "zh": ("你帮我瞅瞅，", "问一下哈，", "快帮我看看，", "我想问问，")}
-FORMAL_PREFIX = {"en": ("Please answer the following question. ",
+FORMAL_PREFIX = {"en": ("Please answer the following question: ",
                         "With reference to the image provided: ",
                         "Kindly answer, based on the image: "),
-                 "zh": ("请根据图像回答：", "敬请作答：", "请依据所给图像回答下列问题：")}
+                 "en-command": ("With reference to the image provided, please ",
+                                "Based on the image provided, kindly "),
+                 "zh": ("请根据图像回答：", "请结合所给图像作答：", "请依据所给图像回答下列问题：")}
 
 # Reference erasure: each rule replaces one explicit reference by a demonstrative and says
 # what the demonstrative points at, so the deixis kind can mark it on the image
@@ -234,15 +242,28 @@ def register_rewrite(question: str, style: str, pick: int) -> str:
     lang = "zh" if is_chinese(question) else "en"
     rules = {("en", "colloquial"): COLLOQUIAL_EN, ("en", "formal"): FORMAL_EN,
              ("zh", "colloquial"): COLLOQUIAL_ZH, ("zh", "formal"): FORMAL_ZH}[(lang, style)]
-    prefixes = (COLLOQUIAL_PREFIX if style == "colloquial" else FORMAL_PREFIX)[lang]
+    table = COLLOQUIAL_PREFIX if style == "colloquial" else FORMAL_PREFIX
+    prefixes = table["en-command" if lang == "en" and not question.rstrip().endswith("?")
+                     else lang]
     body = apply_rules(question, rules)
     prefix = prefixes[pick % len(prefixes)]
     if lang == "zh":
         if style == "colloquial" and body.endswith("？") and not body.endswith("吗？"):
             body = body[:-1] + "呢？"
         return prefix + body
-    body = _lower_first(body) if prefix.endswith((": ", ", ", "so ")) else body
+    body = _lower_first(body) if prefix.endswith((": ", ", ", "so ", "please ", "kindly ",
+                                                  "you ")) else body
+    if prefix.endswith("you ") and body.endswith("."):
+        body = body[:-1] + "?"   # "could you give the box ...?" asks
     return prefix + body
+
+
+def register_rewrites(question: str) -> list[str]:
+    """Every register rewrite the register kind can make of a question (both styles, every
+    opening), for the answerability oracle."""
+    return [register_rewrite(question, style, pick) for style in ("colloquial", "formal")
+            for pick in range(max(len(v) for table in (COLLOQUIAL_PREFIX, FORMAL_PREFIX)
+                                  for v in table.values()))]
 
 
 def deixis_rewrites(question: str) -> list[DeixisRewrite]:

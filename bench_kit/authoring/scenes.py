@@ -74,12 +74,14 @@ class ObjectAnn(_Ann):
 
 
 class TextAnn(_Ann):
-    """One line of text on a sign; `colour` is the sign plate's colour."""
+    """One line of text on a sign; `colour` is the sign plate's colour, `plate` its box (a
+    mark pointing at the sign goes around the plate, never inside it)."""
 
     text: str
     lang: Literal["en", "zh"]
     colour: str | None = None
     bbox: list[int] = Field(min_length=4, max_length=4)
+    plate: list[int] | None = Field(None, min_length=4, max_length=4)
 
 
 class BarAnn(_Ann):
@@ -222,7 +224,8 @@ def _sign_scene(rng: random.Random, params: SceneParams, index: int) -> dict:
         y = rng.randint(y_low, max(y_low, (k + 1) * band - margin - plate_h))
         plate_box, text_box = sd.draw_sign(image, text, plate, size, x, y, pad)
         taken.append(plate_box)
-        texts.append(TextAnn(text=text, lang=lang, colour=plate, bbox=list(text_box)))
+        texts.append(TextAnn(text=text, lang=lang, colour=plate, bbox=list(text_box),
+                             plate=list(plate_box)))
     objects = _add_shapes(image, rng, params, rng.choice((0, 1, 2)), taken,
                           sorted(COLOURS), sorted(SHAPES), ["small", "medium"])
     return {"image": image, "background": background, "objects": objects, "texts": texts,

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from bench_kit.authoring.scenes import BarAnn, ObjectAnn, SceneAnn
+from bench_kit.authoring.vocab import COVERS
 from bench_kit.registry import Registry
 
 Solver = Callable[..., Any]
@@ -30,6 +31,12 @@ def matching(scene: SceneAnn, colour: str | None = None, shape: str | None = Non
     return [o for o in scene.objects
             if (colour is None or o.colour == colour) and (shape is None or o.shape == shape)
             and (size is None or o.size == size)]
+
+
+def overlapping(scene: SceneAnn, colour: str | None = None, shape: str | None = None) -> bool:
+    """Whether a question about `colour shape` would be ambiguous because the scene holds an
+    object of a kind that shape's name also covers (a red square for "red rectangles")."""
+    return any(matching(scene, colour, covered) for covered in COVERS.get(shape or "", ()))
 
 
 def unique(scene: SceneAnn, **attrs: str | None) -> ObjectAnn | None:
@@ -66,6 +73,8 @@ def count_objects(scene: SceneAnn, colour: str | None = None, shape: str | None 
                   size: str | None = None, min_count: int = 0,
                   max_count: int | None = None) -> int | None:
     """Number of matching objects; None outside [min_count, max_count]."""
+    if overlapping(scene, colour, shape):
+        return None
     n = len(matching(scene, colour, shape, size))
     if n < min_count or (max_count is not None and n > max_count):
         return None
@@ -75,6 +84,8 @@ def count_objects(scene: SceneAnn, colour: str | None = None, shape: str | None 
 @SOLVERS.register("colour_of")
 def colour_of(scene: SceneAnn, shape: str, size: str | None = None) -> str | None:
     """Colour of the only object with this shape (and size)."""
+    if overlapping(scene, shape=shape):
+        return None
     obj = unique(scene, shape=shape, size=size)
     return obj.colour if obj else None
 
@@ -83,6 +94,8 @@ def colour_of(scene: SceneAnn, shape: str, size: str | None = None) -> str | Non
 def colour_of_extreme(scene: SceneAnn, shape: str, largest: bool = True) -> str | None:
     """Colour of the largest (or smallest) of two or more objects of this shape; None unless
     it is a whole size class (small < medium < large) ahead of the runner-up."""
+    if overlapping(scene, shape=shape):
+        return None
     found = sorted(matching(scene, shape=shape), key=lambda o: SIZE_ORDER.get(o.size, 1),
                    reverse=largest)
     if len(found) < 2 or SIZE_ORDER.get(found[0].size) == SIZE_ORDER.get(found[1].size):
@@ -100,25 +113,34 @@ def shape_of(scene: SceneAnn, colour: str, size: str | None = None) -> str | Non
 @SOLVERS.register("bbox_of")
 def bbox_of(scene: SceneAnn, colour: str, shape: str) -> list[int] | None:
     """Pixel box of the only object of this colour and shape."""
+    if overlapping(scene, colour, shape):
+        return None
     obj = unique(scene, colour=colour, shape=shape)
     return list(obj.bbox) if obj else None
 
 
 @SOLVERS.register("object_present")
 def object_present(scene: SceneAnn, colour: str | None = None,
-                   shape: str | None = None) -> bool:
-    """Whether at least one object of this colour and shape is in the scene."""
+                   shape: str | None = None) -> bool | None:
+    """Whether at least one object of this colour and shape is in the scene (None when a
+    covered kind makes the category ambiguous)."""
+    if overlapping(scene, colour, shape):
+        return None
     return bool(matching(scene, colour, shape))
 
 
 @SOLVERS.register("describe_object")
 def describe_object(scene: SceneAnn, colour: str, shape: str) -> str | None:
     """`colour shape` when such an object is present (for 'which of these is shown')."""
+    if overlapping(scene, colour, shape):
+        return None
     return f"{colour} {shape}" if matching(scene, colour, shape) else None
 
 
 def _relation(scene: SceneAnn, a: tuple[str, str], b: tuple[str, str],
               axis: int) -> bool | None:
+    if overlapping(scene, *a) or overlapping(scene, *b):
+        return None
     first, second = unique(scene, colour=a[0], shape=a[1]), unique(scene, colour=b[0], shape=b[1])
     if first is None or second is None or first is second:
         return None
@@ -169,6 +191,8 @@ def distinct_count(scene: SceneAnn, attribute: str = "shape") -> int | None:
 def count_after_removal(scene: SceneAnn, colour: str | None = None,
                         shape: str | None = None) -> int | None:
     """Objects left after removing every match; None when nothing would be removed."""
+    if overlapping(scene, colour, shape):
+        return None
     removed = len(matching(scene, colour, shape))
     return len(scene.objects) - removed if removed else None
 
@@ -179,6 +203,8 @@ def more_than(scene: SceneAnn, a_colour: str | None = None, a_shape: str | None 
               min_gap: int = 0) -> bool | None:
     """Whether there are strictly more A objects than B objects; None when the counts differ
     by less than `min_gap` (1 leaves out ties, so asking both ways gives one yes, one no)."""
+    if overlapping(scene, a_colour, a_shape) or overlapping(scene, b_colour, b_shape):
+        return None
     first, second = len(matching(scene, a_colour, a_shape)), len(matching(scene, b_colour, b_shape))
     if abs(first - second) < min_gap:
         return None

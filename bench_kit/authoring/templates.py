@@ -60,12 +60,17 @@ class VariantForms(BaseModel):
     """`variants:` wordings a template gives its variant families (`{slots}` as in `question`).
 
     `negation`: the negated question ("Which of these is NOT ..."); yes/no golds are flipped
-    and mc golds become every option the recomputed gold does not match.
+    and an mc negation gets options rebuilt so that exactly one is right (only templates
+    whose options can be tested one by one; bench_kit.authoring.counterfactual).
+    `conditional`: the question in the conditional mood ("How many shapes would there be
+    ...?", "图中会有几个…？"); the counterfactual and irrelevant-premise kinds put a
+    condition in front of it. Without it those kinds skip the template.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     negation: str | None = Field(None, min_length=1)
+    conditional: str | None = Field(None, min_length=1)
 
 
 class TemplateSpec(BaseModel):
@@ -172,8 +177,8 @@ def _check(spec: TemplateSpec, taxonomy: dict[str, str]) -> None:
         _lookup("constraints", CONSTRAINTS, name)
     _check_return_type(spec, solver)
     for key, text in [("question", spec.question),
-                      *([("variants.negation", spec.variants.negation)]
-                        if spec.variants.negation else []),
+                      *((f"variants.{k}", v) for k, v in spec.variants.model_dump().items()
+                        if v),
                       *((f"gold.args.{k}", v) for k, v in spec.gold.args.items()
                         if isinstance(v, str))]:
         try:

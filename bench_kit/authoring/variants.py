@@ -2,7 +2,8 @@
 
 Kinds (fixed variant numbers, so ids stay stable when a kind is switched off): v1 synonym,
 v2 negation, v3 hypothetical, v4 deixis (reference erasure, marked intentionally harder),
-v5 register (colloquial or formal), v6 paraphrase (an LLM through a model adapter). Every
+v5 register (colloquial or formal), v6 paraphrase (an LLM through a model adapter), v7
+irrelevant premise (a condition that cannot change the gold). Every
 variant passes the gate (bench_kit.authoring.gate) or goes to the rejects file with the
 reason and both scores; a kind that does not apply is recorded there as a skip.
 """
@@ -42,14 +43,17 @@ from bench_kit.registry import Registry
 from bench_kit.types import Item
 
 KIND_NUMBERS = {"synonym": 1, "negation": 2, "hypothetical": 3, "deixis": 4, "register": 5,
-                "paraphrase": 6}
+                "paraphrase": 6, "irrelevant_premise": 7}
 # The part of the question each kind rewrites (recorded as `meta.variant.rewrites`); the gold
 # of every template variant is re-derived for the rewritten question by the answerability
 # oracle (bench_kit.authoring.answerability), or the variant is rejected.
 KIND_REWRITES = {
     "synonym": "wording: vocabulary-preserving synonyms; the query is unchanged",
     "negation": "the asked relation: negated (gold recomputed: yes/no flipped, mc complement)",
-    "hypothetical": "the scene: a stated change (gold recomputed on the changed annotations)",
+    "hypothetical": "the scene: a stated change that moves the gold, in the conditional mood "
+                    "(gold recomputed on the changed annotations)",
+    "irrelevant_premise": "a stated change that cannot matter, in the conditional mood "
+                          "(gold recomputed: unchanged)",
     "deixis": "one reference: replaced by a demonstrative, its referent marked on the image",
     "register": "tone and framing: colloquial or formal; the query is unchanged",
     "paraphrase": "wording, by an LLM asked to keep the gold (not re-derived: free wording)",
@@ -63,7 +67,8 @@ class VariantParams(BaseModel):
 
     seed: int = 5
     kinds: list[str] = Field(default_factory=lambda: ["synonym", "negation", "hypothetical",
-                                                      "deixis", "register"])
+                                                      "deixis", "register",
+                                                      "irrelevant_premise"])
     paraphraser: str | None = None   # a model name under `models:`, or null
     min_kinds: int = Field(4, ge=0)  # accepted kinds each v0 item should get (reported)
     gate: GateThresholds = Field(default_factory=GateThresholds)
@@ -141,12 +146,17 @@ def _register(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
 
 @VARIANT_KINDS.register("negation")
 def _negation(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
-    return cf.negation(item, ctx.source(item))
+    return cf.negation(item, ctx.source(item), ctx.seed)
 
 
 @VARIANT_KINDS.register("hypothetical")
 def _hypothetical(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
     return cf.hypothetical(item, ctx.source(item), ctx.seed)
+
+
+@VARIANT_KINDS.register("irrelevant_premise")
+def _irrelevant_premise(item: Item, ctx: Context) -> cf.Draft | cf.Skip:
+    return cf.irrelevant_premise(item, ctx.source(item), ctx.seed)
 
 
 @dataclass
@@ -193,6 +203,19 @@ def _variant_item(item: Item, kind: str, draft: cf.Draft, result: GateResult) ->
     return Item.model_validate(row)
 
 
+def _reject(item: Item, kind: str, stage: str, reason: str, draft: cf.Draft | None = None,
+            result: GateResult | None = None) -> dict[str, Any]:
+    """A rejects-file row: the original question and options beside the variant's (None
+    for a skip), with the gate's similarity and edit ratio when it was scored."""
+    return {"id": f"{item.id}.v{KIND_NUMBERS[kind]}", "variant_of": item.id,
+            "variant_kind": kind, "stage": stage, "reason": reason,
+            "original": item.question, "original_choices": item.choices,
+            "question": draft.question if draft else None,
+            "choices": draft.choices if draft else None,
+            "similarity": result.similarity if result else None,
+            "edit_ratio": result.edit_ratio if result else None}
+
+
 def build_variants(items: list[Item], ctx: Context, params: VariantParams,
                    paraphrase: Callable[[list[Item]], dict[str, str | cf.Skip]] | None = None,
                    oracle: AnswerabilityOracle | None = None,
@@ -222,10 +245,7 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
                 draft = VARIANT_KINDS.get(kind)(item, ctx)
             if isinstance(draft, cf.Skip):
                 summary.skipped[kind] += 1
-                rejects.append({"id": f"{item.id}.v{KIND_NUMBERS[kind]}", "variant_of": item.id,
-                                "variant_kind": kind, "stage": "skip", "reason": draft.reason,
-                                "original": item.question, "question": None,
-                                "similarity": None, "edit_ratio": None})
+                rejects.append(_reject(item, kind, "skip", draft.reason))
             else:
                 proposals.append((item, kind, draft))
     scores = score_pairs([(item.question, draft.question) for item, _, draft in proposals],
@@ -240,27 +260,22 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
             verdict = (oracle.judge(variant) if oracle is not None and kind != "paraphrase"
                        else None)
             if verdict is not None and not verdict.ok:
-                rejects.append({"id": variant.id, "variant_of": item.id, "variant_kind": kind,
-                                "stage": "answerability", "reason": verdict.reason,
-                                "original": item.question, "question": draft.question,
-                                "similarity": result.similarity,
-                                "edit_ratio": result.edit_ratio})
+                rejects.append(_reject(item, kind, "answerability", verdict.reason or "",
+                                       draft, result))
                 continue
             summary.accepted[kind] += 1
             families[item.id].append(variant)
         else:
-            rejects.append({"id": f"{item.id}.v{KIND_NUMBERS[kind]}", "variant_of": item.id,
-                            "variant_kind": kind, "stage": "gate", "reason": result.reason,
-                            "original": item.question, "question": draft.question,
-                            "similarity": result.similarity, "edit_ratio": result.edit_ratio})
+            rejects.append(_reject(item, kind, "gate", result.reason or "", draft, result))
     flags = audit([v for fam in families.values() for v in fam]) if audit else {}
+    by_id = {item.id: item for item in bases}
     for base_id, family in families.items():
         kept = []
         for variant in family:
             if variant.id in flags:
                 summary.accepted[variant.variant_kind] -= 1
                 summary.flagged[variant.variant_kind] += 1
-                rejects.append(reject_row(variant, flags[variant.id]))
+                rejects.append(reject_row(variant, flags[variant.id], by_id[base_id]))
             else:
                 kept.append(variant)
         families[base_id] = kept
@@ -333,11 +348,11 @@ def run_variants(params_path: str | Path, items_path: str | Path, out: str | Pat
 
 def format_variant_summary(summary: VariantSummary) -> str:
     """Acceptance per kind and the family-size histogram, as plain text."""
-    lines = [f"{'kind':<14}{'proposed':>9}{'accepted':>9}{'rate':>8}{'skipped':>9}",
-             "-" * 49]
+    lines = [f"{'kind':<20}{'proposed':>9}{'accepted':>9}{'rate':>8}{'skipped':>9}",
+             "-" * 55]
     for kind, row in summary.rates().items():
         rate = f"{row['acceptance']:.1%}" if row["acceptance"] is not None else "-"
-        lines.append(f"{kind:<14}{row['proposed']:>9}{row['accepted']:>9}{rate:>8}"
+        lines.append(f"{kind:<20}{row['proposed']:>9}{row['accepted']:>9}{rate:>8}"
                      f"{row['skipped']:>9}")
     sizes = "  ".join(f"{k}: {n}" for k, n in sorted(summary.kinds_per_item.items()))
     lines.append(f"accepted kinds per v0 item -> items: {sizes}")

@@ -1,10 +1,12 @@
 """Visual prompts: a copy of a scene image with one referent marked (a box, circle or arrow).
 
 A deixis variant ("What colour is this object?") needs an image that shows which object
-"this" is. `place_mark` finds a mark that touches none of the scene's annotated regions
-other than around its referent (so it never covers text to be read, a bar's value label or
-another object), in a colour that contrasts with the scene; `save_marked` draws it and
-stores the PNG under its content hash. See docs/AUTHORING.md ("Deixis and visual prompts").
+"this" is. `place_mark` finds a mark outside its referent that touches none of the scene's
+annotated regions (so it never covers text to be read, a sign plate, a bar's value label or
+another object), in the palette colour with the highest WCAG contrast ratio against the
+pixels under and beside its stroke — at least MIN_CONTRAST (3:1, the WCAG minimum for
+graphical objects), else the next placement is tried; `save_marked` draws it and stores the
+PNG under its content hash. See docs/AUTHORING.md ("Deixis and visual prompts").
 """
 
 from __future__ import annotations
@@ -25,11 +27,16 @@ from bench_kit.io import write_bytes
 Box = tuple[int, int, int, int]
 MarkKind = Literal["box", "circle", "arrow"]
 
-# Mark colours far from every scene colour (vocab.COLOURS, sign plates, greys): the one
-# farthest from the colours around the referent is used.
+# Mark colours far from every scene colour (vocab.COLOURS, sign plates, greys): the one with
+# the highest contrast against the pixels around the mark's stroke is used.
 MARK_PALETTE: dict[str, tuple[int, int, int]] = {
     "magenta": (236, 0, 140), "cyan": (0, 200, 230), "lime": (120, 255, 0),
+    "deep-magenta": (180, 0, 110),   # 3:1 and more on the darker lines of grid backgrounds
 }
+# WCAG 2.1 non-text contrast (success criterion 1.4.11): graphical objects need 3:1 against
+# adjacent colours.
+MIN_CONTRAST = 3.0
+BAND = 3   # pixels either side of the stroke read as its surroundings
 
 
 class MarkStyle(BaseModel):
@@ -66,6 +73,7 @@ def protected_regions(scene: SceneAnn) -> list[Box]:
     category labels, the chart title band."""
     boxes: list[Box] = [tuple(o.bbox) for o in scene.objects]  # type: ignore[misc]
     boxes += [tuple(t.bbox) for t in scene.texts]  # type: ignore[misc]
+    boxes += [tuple(t.plate) for t in scene.texts if t.plate]  # type: ignore[misc]
     if scene.chart is not None:
         scale = min(scene.width, scene.height) / 360
         slot = (scene.width - round(70 * scale)) / max(len(scene.chart.bars), 1)
@@ -148,35 +156,70 @@ def place_mark(scene: SceneAnn, bbox: Box, style: MarkStyle,
                 if not _inside(shape, kind, scene):
                     continue
                 strokes = _stroke_boxes(kind, shape, style.width)
-                if any(_overlaps(s, r) for s in strokes for r in regions):
+                if any(_overlaps(s, r) or _overlaps(s, bbox) for s in strokes
+                       for r in regions):
                     continue
-                name, rgb = contrast_colour(pixels, bbox, style.colours)
+                around = [_widen(s, BAND) for s in strokes] if pixels is not None else []
+                name, rgb = contrast_colour(pixels, around, style.colours)
+                if pixels is not None and \
+                        min_contrast(rgb, region_colours(pixels, around)) < MIN_CONTRAST:
+                    continue
                 return Mark(kind, bbox, shape, style.width, rgb, name)
     return None
 
 
-def contrast_colour(pixels: Any, bbox: Box, names: list[str]) -> tuple[str, tuple[int, int, int]]:
-    """The palette colour farthest (smallest squared RGB distance, maximised) from the
-    colours around the referent (its box and a 24 px band: the referent, its neighbours and
-    the background); without pixels, from every vocabulary and sign-plate colour. The
-    palette holds no vocabulary colour, so the mark is never read as an object's colour."""
+def _widen(box: Box, pad: int) -> Box:
+    return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+
+
+def relative_luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG 2.1 relative luminance of an sRGB colour (0 = black, 1 = white)."""
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG contrast ratio of two colours, 1 (same luminance) to 21 (black on white)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def region_colours(pixels: Any, boxes: list[Box]) -> list[tuple[int, int, int]]:
+    """The colours covering at least 1% of the pixels in the boxes (clipped to the image;
+    anti-aliased edges left out)."""
+    from collections import Counter
+
+    counts: Counter = Counter()
+    for x1, y1, x2, y2 in boxes:
+        crop = pixels.crop((max(x1, 0), max(y1, 0), min(x2 + 1, pixels.width),
+                            min(y2 + 1, pixels.height))).convert("RGB")
+        if crop.width and crop.height:
+            counts.update({rgb: n for n, rgb in crop.getcolors(crop.width * crop.height) or []})
+    total = sum(counts.values())
+    return [rgb for rgb, n in counts.items() if n * 100 >= total]
+
+
+def min_contrast(rgb: tuple[int, int, int], colours: list[tuple[int, int, int]]) -> float:
+    """The lowest WCAG contrast ratio of `rgb` against any of the colours (21 when none)."""
+    return min((contrast_ratio(rgb, other) for other in colours), default=21.0)
+
+
+def contrast_colour(pixels: Any, around: Box | list[Box],
+                    names: list[str]) -> tuple[str, tuple[int, int, int]]:
+    """The palette colour with the highest lowest-WCAG-contrast against the colours in the
+    region(s) `around` (for a placed mark: the pixels under and beside its stroke); without
+    pixels, against every vocabulary and sign-plate colour. The palette holds no vocabulary
+    colour, so the mark is never read as an object's colour."""
     if pixels is not None:
-        x1, y1, x2, y2 = bbox
-        pad = 24
-        crop = pixels.crop((max(x1 - pad, 0), max(y1 - pad, 0), min(x2 + pad, pixels.width),
-                            min(y2 + pad, pixels.height))).convert("RGB")
-        counts = crop.getcolors(maxcolors=crop.width * crop.height) or []
-        total = sum(n for n, _ in counts)
-        # colours covering at least 1% of the crop (anti-aliased edges left out)
-        scene_colours = [rgb for n, rgb in counts if n * 100 >= total]
+        boxes = [around] if isinstance(around, tuple) else around
+        scene_colours = region_colours(pixels, boxes)
     else:
         scene_colours = [rgb for rgb, _ in COLOURS.values()]
         scene_colours += [rgb for pair in PLATES.values() for rgb in pair]
-
-    def distance(rgb: tuple[int, int, int]) -> int:
-        return min(sum((a - b) ** 2 for a, b in zip(rgb, other)) for other in scene_colours)
-
-    name = max(names, key=lambda n: distance(MARK_PALETTE[n]))
+    name = max(names, key=lambda n: min_contrast(MARK_PALETTE[n], scene_colours))
     return name, MARK_PALETTE[name]
 
 

@@ -27,6 +27,13 @@ SHAPES: dict[str, tuple[str, str]] = {
     "star": ("stars", "五角星"),
 }
 
+# Shape names whose everyday meaning covers another drawn kind: a square is a rectangle.
+# Questions about such a category are not asked where a covered kind would match it
+# (bench_kit.authoring.solvers.overlapping), so every gold holds under either reading. The
+# diamond is drawn as a non-square rhombus standing on a corner and no shape is an ellipse,
+# so no other pair overlaps.
+COVERS: dict[str, tuple[str, ...]] = {"rectangle": ("square",)}
+
 # name -> (bounding dimension in px at a 360 px short side, as (low, high); Chinese name)
 SIZES: dict[str, tuple[tuple[int, int], str]] = {
     "small": ((34, 42), "小"),

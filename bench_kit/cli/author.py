@@ -138,7 +138,8 @@ def coverage(params_path: str, items_path: str, strict: bool, fmt: str) -> None:
 @click.option("--items", "items_path", default="datasets/demo/items.v0.jsonl", show_default=True,
               type=click.Path(dir_okay=False), help="v0 items (written by `generate`).")
 @click.option("--annotations", default=None, type=click.Path(dir_okay=False),
-              help="Scene annotations; needed to recompute negation and hypothetical golds.")
+              help="Scene annotations; needed to recompute negation, counterfactual "
+                   "(hypothetical) and irrelevant-premise golds.")
 @click.option("--templates", default=None, type=click.Path(dir_okay=False),
               help="Templates YAML [default: params generate.templates].")
 @click.option("--out", "out_path", default="datasets/demo/items.jsonl", show_default=True,
@@ -152,8 +153,9 @@ def variants(params_path: str, items_path: str, annotations: str | None, templat
              out_path: str, rejects_path: str | None, strict: bool, keep_flagged: bool) -> None:
     """Create parallel variants of each v0 item, gated for meaning and rewriting.
 
-    Kinds (params `variants.kinds`): synonym, negation, hypothetical, deixis, register; plus
-    paraphrase when `variants.paraphraser` names a model of `models:`. Variant ids are
+    Kinds (params `variants.kinds`): synonym, negation, hypothetical (a counterfactual that
+    moves the gold), deixis, register, irrelevant_premise (a condition that cannot matter);
+    plus paraphrase when `variants.paraphraser` names a model of `models:`. Variant ids are
     `<v0 id>.v<k>` with `variant_of` set. A variant enters --out only if its embedding
     similarity to the original and its token edit ratio reach the gate thresholds; the others,
     and kinds that do not apply to an item (with the reason), go to --rejects. Deixis

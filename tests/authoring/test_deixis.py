@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -32,7 +33,12 @@ from bench_kit.authoring.templates import (
     load_taxonomy,
     load_templates,
 )
-from bench_kit.authoring.visual_prompt import MarkStyle, place_mark, protected_regions
+from bench_kit.authoring.visual_prompt import (
+    MarkStyle,
+    contrast_ratio,
+    place_mark,
+    protected_regions,
+)
 from bench_kit.cli import cli
 from bench_kit.io import read_jsonl
 from bench_kit.items import read_items
@@ -47,7 +53,7 @@ SPECS = {s.id: s for s in SPEC_LIST}
 SCENE = SceneAnn.model_validate({
     "scene": "t1", "image": "images/t1.png", "kind": "shapes", "width": 400, "height": 300,
     "objects": [shape_obj("o1", "circle", "red", "small", [10, 10, 50, 50]),
-                shape_obj("o2", "square", "blue", "medium", [100, 10, 160, 70]),
+                shape_obj("o2", "diamond", "blue", "medium", [100, 10, 160, 70]),
                 shape_obj("o3", "triangle", "green", "large", [200, 100, 300, 187]),
                 shape_obj("o4", "circle", "red", "medium", [320, 200, 380, 260]),
                 shape_obj("o5", "rectangle", "blue", "large", [20, 200, 120, 250]),
@@ -129,7 +135,7 @@ def test_mc_options_and_the_whole_image_need_no_mark(tmp_path):
     leftmost = Item.model_validate(make_item(
         id="l", task="mc", image="images/t1.png", group="t1", answers=["A"],
         question="From the viewer's perspective, which object is furthest to the left?",
-        choices={"A": "red circle", "B": "blue square"}))
+        choices={"A": "red circle", "B": "blue diamond"}))
     draft = deixis_variant(leftmost, SCENE, "leftmost_object", _settings(root))
     assert "which of these" in draft.question and draft.image is None
     assert draft.meta["referent"] == "options" and draft.meta["visual_prompt"] is None
@@ -279,6 +285,12 @@ def _check_demo(bench: Path) -> None:
         assert isinstance(source, cf.TemplateSource), item.id
         if item.variant_kind in ("original", "synonym", "register", "deixis"):
             assert cf.gold_answers(source.spec, source.solve(), item.choices) == item.answers
+        if item.variant_kind in ("hypothetical", "irrelevant_premise"):
+            _check_condition(item, base, source, scenes[item.group])
+        if item.variant_kind == "negation" and item.task == "mc":
+            # one gold: the one option not in the scene; every other option is in it
+            shown = {f"{o.colour} {o.shape}" for o in scenes[item.group].objects}
+            assert [k for k, v in item.choices.items() if v not in shown] == item.answers
         if item.variant_kind != "deixis":
             continue
         # 3. a demonstrative on the v0 image only when it points at mc options or the image
@@ -291,17 +303,104 @@ def _check_demo(bench: Path) -> None:
         assert prompt and item.image != base.image and item.image.startswith("marked/")
         scene = scenes[item.group]
         boxes = [o.bbox for o in matching(scene)] + [t.bbox for t in scene.texts] + \
+            [t.plate for t in scene.texts if t.plate] + \
             [b.bbox for b in (scene.chart.bars if scene.chart else [])]
         assert prompt["bbox"] in boxes
+        if any(t.plate for t in scene.texts if t.bbox == prompt["bbox"]):
+            raise AssertionError(f"{item.id}: a sign is marked around its text, not its plate")
         # 4. the mark covers no annotated region (text to read, values, objects)
         before = Image.open(bench / base.image).convert("RGB")
         diff = ImageChops.difference(before, Image.open(bench / item.image).convert("RGB"))
         diff = diff.convert("L")
         for box in protected_regions(scene):
             assert diff.crop((box[0], box[1], box[2] + 1, box[3] + 1)).getbbox() is None
-    assert {"original", "synonym", "negation", "hypothetical", "deixis", "register"} <= kinds
-    # 5. the kit's own audit flags nothing it wrote at warn or above
+        # 5. outside its referent and every sign plate; 3:1 contrast with what is around it
+        for box in [prompt["bbox"], *(t.plate for t in scene.texts if t.plate)]:
+            assert diff.crop((box[0], box[1], box[2] + 1, box[3] + 1)).getbbox() is None
+        after = Image.open(bench / item.image).convert("RGB")
+        _check_mark_contrast(before, after, diff, item.id)
+    assert {"original", "synonym", "negation", "hypothetical", "deixis", "register",
+            "irrelevant_premise"} <= kinds
+    # 6. the kit's own audit flags nothing it wrote at warn or above
     assert audit_flags(items, load_params(ROOT / "params.yaml"), bench) == {}
+
+
+def _check_condition(item: Item, base: Item, source: cf.TemplateSource, scene: SceneAnn) -> None:
+    """A counterfactual asks in the conditional mood, moves the gold (an irrelevant premise
+    keeps it), and never removes the last member of a category the question asks about."""
+    first, _, rest = item.question.partition("，" if "，" in item.question else ",")
+    assert re.search(r"\bwould\b|会", rest), item.question
+    assert first.startswith(("If ", "Suppose ", "如果", "假设")), item.question
+    assert (item.answers != base.answers) == (item.variant_kind == "hypothetical"), item.id
+    change = item.meta["variant"]["change"]
+    if "-" not in change:   # a bar or a sign: the solver of a removed bar / repainted sign
+        return              # finds nothing and the change is not offered
+    colour, shape = change.removeprefix("remove:").split("-")
+    removed = len(matching(scene, colour, shape))
+    args = source.args()
+    for side in ("", "a_", "b_"):
+        asked_colour, asked_shape = args.get(f"{side}colour"), args.get(f"{side}shape")
+        if asked_colour is None and asked_shape is None:
+            continue
+        if asked_colour not in (None, colour) or asked_shape not in (None, shape):
+            continue   # the removed kind is outside the asked category
+        members = len(matching(scene, asked_colour, asked_shape))
+        assert members > 1 or removed > 1, f"{item.id}: removes the only {colour} {shape}"
+        assert source.spec.gold.solver != "object_present", f"{item.id}: answers itself"
+
+
+def _check_mark_contrast(before, after, diff, item_id: str) -> None:
+    """The mark's colour (the most common changed pixel) against every colour covering 1% of
+    the original pixels within 3 px of the mark: WCAG contrast ratio >= 3."""
+    import numpy as np
+    from PIL import ImageFilter
+
+    mask = np.asarray(diff) > 0
+    around = np.asarray(diff.point(lambda v: 255 if v else 0).filter(ImageFilter.MaxFilter(7))) > 0
+    drawn, original = np.asarray(after)[mask], np.asarray(before)[around]  # under and beside
+    values, counts = np.unique(drawn, axis=0, return_counts=True)
+    colour = tuple(int(v) for v in values[counts.argmax()])
+    values, counts = np.unique(original, axis=0, return_counts=True)
+    for other, n in zip(values, counts):
+        if n * 100 >= len(original):
+            ratio = contrast_ratio(colour, tuple(int(v) for v in other))
+            assert ratio >= 3.0, f"{item_id}: mark {colour} on {tuple(other)}: contrast {ratio:.2f}"
+
+
+def test_wcag_contrast_matches_the_published_values():
+    """WCAG 2.1: black on white is 21:1; #767676 on white is the 4.5:1 reference grey (4.54)."""
+    assert contrast_ratio((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast_ratio((0x76, 0x76, 0x76), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+    assert contrast_ratio((255, 0, 0), (255, 255, 255)) == pytest.approx(4.0, abs=0.01)
+
+
+def test_a_sign_is_marked_around_its_plate_in_a_contrasting_colour(tmp_path):
+    """The old mark hugged the text inside a dark-green plate and read as its border."""
+    import random
+
+    from PIL import Image, ImageChops
+
+    from bench_kit.authoring.scene_draw import draw_sign, make_background
+
+    image, _ = make_background(random.Random(1), 400, 300, kinds=("plain",))
+    plate, text = draw_sign(image, "EXIT", "green", 40, 100, 100, (18, 12))
+    (tmp_path / "images").mkdir()
+    image.save(tmp_path / "images/s.png")
+    scene = SceneAnn.model_validate({
+        "scene": "s", "image": "images/s.png", "kind": "sign", "width": 400, "height": 300,
+        "texts": [{"text": "EXIT", "lang": "en", "colour": "green", "bbox": list(text),
+                   "plate": list(plate)}]})
+    item = Item.model_validate(make_item(id="o", image="images/s.png", group="s",
+                                         question="What does the green sign say?",
+                                         answers=["EXIT"]))
+    draft = deixis_variant(item, scene, "read_text", _settings(tmp_path))
+    assert draft.question == "What does this sign say?"
+    assert draft.meta["visual_prompt"]["bbox"] == list(plate)
+    before = Image.open(tmp_path / "images/s.png").convert("RGB")
+    after = Image.open(tmp_path / draft.image).convert("RGB")
+    diff = ImageChops.difference(before, after).convert("L")
+    assert diff.crop((plate[0], plate[1], plate[2] + 1, plate[3] + 1)).getbbox() is None
+    _check_mark_contrast(before, after, diff, "sign")
 
 
 def test_small_demo_every_item_answerable_marked_and_unflagged(tmp_path, fast_gate):

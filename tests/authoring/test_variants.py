@@ -58,7 +58,11 @@ def _item(template: str, key_part: str = ""):
 
 @pytest.mark.parametrize("rewrite, question, expected", [
     (synonym_rewrite, "How many shapes are there in the image?",
-     "What number of shapes are there in the picture?"),
+     "How many shapes does the picture contain?"),
+    (synonym_rewrite, "Are there more squares than circles in the image?",
+     "Does the picture contain more squares than circles?"),
+    (synonym_rewrite, "Which colour do the most shapes in the image have?",
+     "Which colour is the most common among the shapes in the picture?"),
     (synonym_rewrite, "Among the circles in the image, what colour is the largest one?",
      "Of the circles in the picture, what is the colour of the largest one?"),
     (synonym_rewrite, 'Give the bounding box of the text "EXIT" as x1,y1,x2,y2 in image pixels.',
@@ -74,7 +78,15 @@ def _item(template: str, key_part: str = ""):
     (lambda q: register_rewrite(q, "colloquial", 0), "What colour is the triangle?",
      "Hey, quick question: what colour is the triangle?"),
     (lambda q: register_rewrite(q, "formal", 0), "Can you see a red star in this picture?",
-     "Please answer the following question. Is it possible to see a red star in this picture?"),
+     "Please answer the following question: is it possible to see a red star in this picture?"),
+    (lambda q: register_rewrite(q, "formal", 0), "Give the bounding box of the red star.",
+     "With reference to the image provided, please give the bounding box of the red star."),
+    (lambda q: register_rewrite(q, "colloquial", 0), "Give the bounding box of the red star.",
+     "Hey, can you give the bounding box of the red star?"),
+    (lambda q: register_rewrite(q, "formal", 0), "牌子上写的是什么字？", "请根据图像回答：牌子上所写的是何字？"),
+    (lambda q: register_rewrite(q, "colloquial", 0),
+     "In the image as shown, is the red square above the blue circle?",
+     "Hey, quick question: looking at the pic, is the red square above the blue circle?"),
     (lambda q: register_rewrite(q, "colloquial", 1), "图中的三角形是什么颜色？",
      "问一下哈，图里的三角形是啥颜色呢？"),
     (lambda q: condition_prefix(q, "the red square were removed"), "How many shapes are there?",
@@ -113,15 +125,24 @@ def _source(item):
     return cf.find_source(item, SPECS, {SCENE.scene: SCENE})
 
 
-def test_negation_flips_yesno_and_keeps_the_other_mc_options():
+def test_negation_flips_yesno_and_rebuilds_mc_options_with_one_gold():
     probe = _item("pope_random", "green-triangle")
     draft = cf.negation(probe, _source(probe))
     assert probe.answers == ["yes"] and draft.answers == ["no"]
     assert draft.question == "Is it true that there is no green triangle in the image?"
+    # "Which of these objects does NOT appear?": every option but one is in the scene
+    present = _item("present_object_mc")
+    draft = cf.negation(present, _source(present))
+    assert "NOT" in draft.question and len(draft.answers) == 1
+    shown = {f"{o.colour} {o.shape}" for o in SCENE.objects}
+    (gold,) = draft.answers
+    assert draft.choices[gold] not in shown
+    assert all(text in shown for letter, text in draft.choices.items() if letter != gold)
+    assert len(draft.choices) == len(present.choices)
+    # one right option only ("Which of these shapes is drawn in green?"): never generated
     mc = _item("shape_of_colour_mc", "green")
-    draft = cf.negation(mc, _source(mc))
-    assert "NOT" in draft.question and draft.choices == mc.choices
-    assert sorted(draft.answers) == sorted(set(mc.choices) - set(mc.answers))
+    skipped = cf.negation(mc, _source(mc))
+    assert isinstance(skipped, cf.Skip) and "one right option" in skipped.reason
 
 
 def test_negation_skips_with_a_reason():
@@ -135,16 +156,66 @@ def test_negation_skips_with_a_reason():
     assert "not a template" in cf.negation(human, cf.find_source(human, SPECS, {})).reason
 
 
-def test_hypothetical_recomputes_the_gold_on_the_changed_scene():
+def test_hypothetical_recomputes_the_gold_in_the_conditional_mood():
     count = _item("count_all")
     assert count.answers == ["4"]
     draft = cf.hypothetical(count, _source(count), seed=0)
-    assert re.match(r"If (the|one of the) \w+ \w+ were removed, how many shapes", draft.question)
+    assert re.match(r"If (the|one of the) \w+ \w+ were removed, how many shapes would there be "
+                    r"in the image\?$", draft.question)
     assert draft.answers == ["3"] and draft.meta["gold_changed"]
-    # "the red circle" is ambiguous (two): removing "one of the red circles" still answers
+    zh = _item("count_colour_shape_zh", "red-circle")
+    draft = cf.hypothetical(zh, _source(zh), seed=0)
+    assert zh.answers == ["2"] and draft.answers == ["1"]
+    assert draft.question == "如果去掉一个红色的圆形，图中会有几个红色的圆形？"
+
+
+def test_a_condition_that_cannot_matter_is_an_irrelevant_premise():
     colour = _item("colour_of_shape", "triangle")
-    draft = cf.hypothetical(colour, _source(colour), seed=0)
-    assert draft.answers == colour.answers and "triangle" not in draft.question.split(",")[0]
+    assert isinstance(cf.hypothetical(colour, _source(colour), seed=0), cf.Skip)
+    draft = cf.irrelevant_premise(colour, _source(colour), seed=0)
+    assert draft.answers == colour.answers and not draft.meta["gold_changed"]
+    assert re.match(r"If .+ were removed, what colour would the triangle be\?$", draft.question)
+    assert "triangle" not in draft.question.split(",")[0]
+
+
+def test_a_premise_about_the_asked_category_is_not_irrelevant():
+    """"Suppose one of the red circles were removed. If all the red shapes were removed, how
+    many shapes would remain?" keeps the gold only because the question removes it anyway."""
+    item = _item("hypo_remove_colour", "red")
+    found = cf.conditions(item, _source(item))
+    assert found and not any(c.key == "remove:red-circle" for c in found)
+    draft = cf.irrelevant_premise(item, _source(item), seed=0)
+    assert isinstance(draft, cf.Skip) or "red" not in draft.question.split(".")[0]
+
+
+@pytest.mark.parametrize("template, key", [
+    ("count_colour_shape_zh", "blue-square"), ("pope_random", "blue-square"),
+    ("absent_count", "blue-square"), ("count_shape", "square")])
+def test_no_counterfactual_answers_itself(template, key):
+    """Removing the only blue square, then asking about blue squares (or squares: it is the
+    only one) gives the answer away: that change is never used, by either kind."""
+    item = _item(template, key)
+    source = _source(item)
+    assert all(c.key != "remove:blue-square" for c in cf.conditions(item, source))
+    for kind in (cf.hypothetical, cf.irrelevant_premise):
+        draft = kind(item, source, seed=0)
+        assert isinstance(draft, cf.Skip) or draft.meta["change"] != "remove:blue-square"
+
+
+def test_the_solver_decides_whether_the_text_gives_the_answer_away():
+    from bench_kit.authoring.changes import answers_itself, scene_changes
+    from bench_kit.authoring.solvers import count_objects
+
+    changes = {c.key: c for c in scene_changes(SCENE)}
+    red_circles = {"colour": "red", "shape": "circle"}
+    solve = lambda args: (lambda scene: count_objects(scene, **args))  # noqa: E731
+    # one of two red circles removed: how many red circles needs the image
+    assert not answers_itself(solve(red_circles), red_circles, changes["remove:red-circle"], SCENE)
+    # the only blue square removed: "how many blue squares" is 0 whatever the image shows
+    blue = {"colour": "blue", "shape": "square"}
+    assert answers_itself(solve(blue), blue, changes["remove:blue-square"], SCENE)
+    # counting every shape after a removal needs the image
+    assert not answers_itself(solve({}), {}, changes["remove:blue-square"], SCENE)
 
 
 @pytest.fixture
@@ -183,6 +254,9 @@ def _variants(project: Path, *extra: str):
         "--out", str(project / "bench/items.jsonl"), *extra])
 
 
+KINDS = {"synonym", "negation", "hypothetical", "deixis", "register", "irrelevant_premise"}
+
+
 @pytest.mark.slow
 def test_variants_cli_builds_gated_families(tmp_path):
     """The real gate (sentence embeddings): every v0 item of a small demo gets >= 4 kinds,
@@ -200,7 +274,7 @@ def test_variants_cli_builds_gated_families(tmp_path):
         if n < 4:  # every missing kind is explained by a reject row
             refused = {r["variant_kind"]: r for r in rejects.values()
                        if r.get("variant_of") == item_id}
-            assert len(refused) >= 5 - n, item_id
+            assert len(refused) >= len(KINDS) - n, item_id
             if by_id[item_id].task == "grounding":
                 assert "shows the box" in rejects[f"{item_id}.v4"]["reason"]
     for item in variants:
@@ -213,7 +287,13 @@ def test_variants_cli_builds_gated_families(tmp_path):
         if item.variant_kind == "deixis":
             assert item.meta["variant"]["intentionally_harder"] is True
     kinds = {i.variant_kind for i in variants}
-    assert kinds == {"synonym", "negation", "hypothetical", "deixis", "register"}
+    assert kinds == KINDS
+    for item in variants:
+        if item.variant_kind in ("hypothetical", "irrelevant_premise"):  # conditional mood
+            assert re.search(r"\bwould\b|会", item.question.split(",", 1)[-1]), item.question
+            assert item.meta["variant"]["gold_changed"] == (item.variant_kind == "hypothetical")
+        if item.variant_kind == "negation" and item.task == "mc":
+            assert len(item.answers) == 1
     rejects = read_jsonl(project / "bench/variant_rejects.jsonl")
     assert rejects and all(r["reason"] for r in rejects)
     assert all(r["similarity"] is not None for r in rejects if r["stage"] == "gate")
