@@ -6,13 +6,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_item
+from conftest import make_item as _make_item
 
 from bench_kit.audit.results.stage import audit_results
 from bench_kit.cli import cli
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.scoring.aggregate import model_metrics
 from bench_kit.types import Item, Score
+
+def make_item(**fields):
+    """An item row with an image (the blind panel judges items with an image)."""
+    return _make_item(**{"image": "img/q.png", **fields})
+
 
 SCRIPT = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -42,6 +47,10 @@ ANSWERS = {
 def _build(root: Path) -> list[str]:
     """Items, scores, metrics and the audit-results folder under `root`; the report args."""
     items = [Item.model_validate(row) for row in ITEMS]
+    (root / "img").mkdir(parents=True, exist_ok=True)
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), "white").save(root / "img/q.png")
     write_jsonl(root / "items.jsonl", [i.model_dump(mode="json", exclude_none=True)
                                        for i in items])
     by_model: dict[str, dict[str, list[Score]]] = {}

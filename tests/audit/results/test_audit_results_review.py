@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_item
+from conftest import make_item as _make_item
 from test_audit_results import MC, run_audit, write_items, write_scores
 
 from bench_kit.audit.results.error_layers import (
@@ -31,6 +31,11 @@ OPEN = {"task": "open", "answers": ["red"], "capability": "perception.colour",
 # A stand-in for the sentence encoder: fixed unit vectors, so "crimson" means "red".
 VECTORS = {"red": (1.0, 0.0, 0.0), "crimson": (0.96, 0.28, 0.0), "blue": (0.0, 0.0, 1.0),
            "scarlet": (0.9, 0.0, 0.43589)}
+
+
+def make_item(**fields):
+    """An item row with an image (the blind panel judges items with an image)."""
+    return _make_item(**{"image": "img/q.png", **fields})
 
 
 def fake_encode(texts):
