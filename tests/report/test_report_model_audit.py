@@ -136,7 +136,8 @@ def test_templates_listed_by_prior_accuracy(outputs):
     html, md = outputs
     section = _section(md, "### Templates by prior accuracy")
     # hand-written items group by capability and task; every gold is A (4 options)
-    assert "| perception.colour\\|mc | 2 | A | 100.0% | 25% |" in section
+    # the prior is over answer text: the gold option's text, not its letter
+    assert "| perception.colour\\|mc | 2 | red | 100.0% | 25% |" in section
     assert '<h3 id="ma-prior-templates">' in html
 
 

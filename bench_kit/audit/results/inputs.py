@@ -40,6 +40,8 @@ class ResultsAuditParams(BaseModel):
     open_min_options: int = Field(4, ge=2)             # answer space floor, numeric/open
     prior_share: float = Field(0.7, gt=0.0, le=1.0)    # majority gold share of a template
     prior_min_items: int = Field(5, ge=2)
+    # Source fields (in meta or meta.source) that group imported items for the prior.
+    prior_group_fields: list[str] = Field(default_factory=lambda: ["skill", "category"])
     label_fdr: float = Field(0.1, gt=0.0, lt=1.0)      # BH level, suspect gold and split
     min_panel: int = Field(3, ge=1)
     split_share: float = Field(0.35, gt=0.0, le=0.5)

@@ -176,7 +176,8 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
                   metrics_path: str | Path | None = None,
                   error_layers_path: str | Path | None = None,
                   encode: Encoder | None = None,
-                  base_models: Mapping[str, str] | None = None) -> ResultsAudit:
+                  base_models: Mapping[str, str] | None = None,
+                  prior_items_path: str | Path | None = None) -> ResultsAudit:
     """Run every model-based audit and write the findings, summary and per-item table.
 
     Args:
@@ -189,12 +190,15 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
         error_layers_path: optional error-layers JSONL (`bench-kit audit import-error-layers`).
         encode: text -> unit vectors for answer expansion (default: the bundled encoder).
         base_models: model -> text-only base model, added to params' `base_models`.
+        prior_items_path: items whose golds are the answer prior (e.g. the train or dev
+            split); None: the audited items.
     """
     params = load_audit_params(params_path, base_models)
     raw_params = load_params(params_path) if params_path is not None else {}
     items = read_items(items_path)
     table = read_score_table(items, scores_dir)
-    prior = prior_verdicts(items, params)
+    prior_items = read_items(prior_items_path) if prior_items_path is not None else None
+    prior = prior_verdicts(items, params, prior_items)
     verdicts = blind_verdicts(table, params, prior)
     observed = observed_difficulty(table, params)
     findings = [*blind_findings(verdicts), *prior_findings(prior, verdicts),
@@ -215,6 +219,7 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
         "runs": {f"{m}/{mode}": {"scored": len(table.run(m, mode)), "errors": table.errors[(m, mode)]}
                  for m, mode in table.runs_in(("image", "no_image", "blank_image"))},
         "blind_modes": list(params.blind_modes),
+        "prior_items": str(prior_items_path) if prior_items_path is not None else None,
         "blind_panel": verdict_counts(verdicts, items),
         "panel": panel_summary(table, params, verdicts, language_models(raw_params, params)),
         "thresholds": {"fdr": params.fdr, "text_answerable_gain": params.text_answerable_gain,
@@ -223,7 +228,8 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
                        "chance_models": list(params.chance_models),
                        "prior_share": params.prior_share,
                        "open_min_options": params.open_min_options},
-        "prior_by_template": prior_by_template(prior_groups(items, params), verdicts, items,
+        "prior_by_template": prior_by_template(prior_groups(items, params, prior_items),
+                                               verdicts, items,
                                                params),
         "label_tests": label_tests_summary(params, table),
         "false_calls": false_calls(findings),

@@ -259,7 +259,8 @@ def test_prior_verdicts_and_the_template_table() -> None:
     rows = prior_by_template(prior_groups(items, params), blind, items, params)
     assert rows == [{"group": "template:g|numeric", "items": 13, "majority_answer": "2",
                      "prior_accuracy": round(12 / 13, 4), "chance": 0.25,
-                     "p_value": rows[0]["p_value"], "skewed": True,
+                     "p_value": rows[0]["p_value"], "q_value": rows[0]["q_value"],
+                     "skewed": True,
                      "blind_accuracy": 0.375}]
 
 
@@ -329,7 +330,8 @@ def test_prior_verdicts_need_majority_skew_and_q_strictly_below_fdr() -> None:
     groups = prior_groups(items, params)
     first = verdicts["i0"]
     assert first.id == "i0" and first.group == groups["template:g|numeric"]
-    assert first.q_value == bh_qvalues([v.p_value for v in verdicts.values()])[0]
+    # Benjamini–Hochberg over the groups (the unit of a prior), not the items: one group
+    assert first.q_value == bh_qvalues([groups["template:g|numeric"].p_value])[0]
     assert not prior_verdicts(items, ResultsAuditParams(fdr=first.q_value))["i0"].answerable
     loose = ResultsAuditParams(fdr=math.nextafter(first.q_value, 1))
     assert prior_verdicts(items, loose)["i0"].answerable

@@ -1,0 +1,127 @@
+"""Templates as the unit of a prior, on real ScienceQA text (fixtures/scienceqa/README.md):
+the train split is the prior's data, imported items group by their source's skill field
+and by question pattern, and the prior is over answer text, not letters."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from bench_kit.audit.results.chance import prior_by_template, prior_groups, prior_verdicts
+from bench_kit.audit.results.inputs import ResultsAuditParams
+from bench_kit.audit.results.prior_units import gold_text, prior_units, question_pattern
+from bench_kit.exchange.importers import read_import
+from bench_kit.exchange.rows import ImportOptions
+from bench_kit.text.normalize import normalize_for_audit
+from bench_kit.types import Item
+
+FIXTURE = Path(__file__).parent / "fixtures/scienceqa/problems_excerpt.json"
+PARAMS = ResultsAuditParams()
+
+
+def _problems() -> dict[str, dict]:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+def _import(tmp_path: Path, split: str) -> list[Item]:
+    """The split's problems through the real JSONL importer (skill, category -> meta)."""
+    rows = [{"id": f"sqa{pid}", "question": p["question"], "choices": p["choices"],
+             "answer": p["choices"][p["answer"]], "task": "mc", "skill": p["skill"],
+             "category": p["category"], "split": p["split"]}
+            for pid, p in _problems().items() if p["split"] == split]
+    path = tmp_path / f"{split}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = read_import("jsonl", path, ImportOptions(capability="science.qa",
+                                                      layer="reasoning"))
+    assert not result.rejects
+    return result.items
+
+
+@pytest.fixture(scope="module")
+def splits(tmp_path_factory) -> tuple[list[Item], list[Item]]:
+    folder = tmp_path_factory.mktemp("sqa")
+    return _import(folder, "train"), _import(folder, "test")
+
+
+def _expected_skills() -> dict[str, str]:
+    """Skill -> majority gold text, by plain counting over the raw train records: the
+    skills with at least prior_min_items items whose top gold text has share >= 0.7."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for p in _problems().values():
+        if p["split"] == "train":
+            counts[p["skill"]][p["choices"][p["answer"]]] += 1
+    out = {}
+    for skill, c in counts.items():
+        (text, top), n = c.most_common(1)[0], sum(c.values())
+        if n >= PARAMS.prior_min_items and top / n >= PARAMS.prior_share:
+            out[skill] = text
+    return out
+
+
+def test_the_skills_with_a_dominant_answer_text_in_train_are_found(splits) -> None:
+    train, test = splits
+    expected = _expected_skills()
+    assert expected  # the excerpt holds some (e.g. inherited vs acquired traits)
+    groups = prior_groups(test, PARAMS, prior_items=train)
+    skewed = {g.group.removeprefix("skill:").rsplit("|", 1)[0]: g.majority_shown
+              for g in groups.values() if g.skewed and g.group.startswith("skill:")}
+    assert skewed == expected
+    rows = prior_by_template(groups, {}, test, PARAMS)
+    listed = {r["group"] for r in rows if r["skewed"]}
+    assert {f"skill:{s}|mc" for s in expected} <= listed
+
+
+def test_test_items_are_judged_by_the_train_prior_over_answer_text(splits) -> None:
+    train, test = splits
+    expected = _expected_skills()
+    verdicts = prior_verdicts(test, PARAMS, prior_items=train)
+    seen = 0
+    for item in test:
+        v = verdicts[item.id]
+        skill = item.meta["skill"]
+        if skill not in expected:
+            continue
+        seen += 1
+        majority = gold_text(item) == normalize_for_audit(expected[skill])
+        assert v.majority_gold == majority, item.id
+        if majority:
+            # the most telling of its units: the skill or a question pattern inside it
+            assert v.group.skewed and v.group.majority == gold_text(item)
+            assert v.answerable == (v.q_value < PARAMS.fdr)
+    assert seen  # the test split holds items of those skills
+
+
+def test_letters_are_not_the_prior(splits) -> None:
+    """Options in another order change no group: the prior counts gold text, so a
+    benchmark whose gold letter is always A has no letter prior here."""
+    train, _ = splits
+    letters = Counter(i.answers[0] for i in train)
+    rotated = []
+    for item in train:
+        texts = list(item.choices.values())
+        gold = item.choices[item.answers[0]]
+        order = [gold] + [t for t in texts if t != gold]  # gold always first: letter A
+        choices = dict(zip("ABCDE", order))
+        rotated.append(item.model_copy(update={"choices": choices, "answers": ["A"]}))
+    assert len(letters) > 1
+    before = prior_groups(train, PARAMS)
+    after = prior_groups(rotated, PARAMS)
+    assert {k: (g.majority, g.count) for k, g in before.items()} == \
+        {k: (g.majority, g.count) for k, g in after.items()}
+
+
+def test_question_patterns_group_imported_items(splits) -> None:
+    train, _ = splits
+    units = Counter(u for item in train for u in prior_units(item, PARAMS.prior_group_fields)
+                    if u.startswith("pattern:"))
+    experiment = "pattern:identify the question that <name> and <name> experiment can " \
+                 "best answer|mc"
+    assert units[experiment] >= 2
+    # a stem with a quoted word or a number masks it
+    assert question_pattern('Which word would you find on a dictionary page? "cow"') == \
+        "which word would you find on a dictionary page <quote>"
+    assert question_pattern("What is the mass of 3 apples?") == \
+        "what is the mass of <num> apples"
