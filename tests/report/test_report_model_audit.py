@@ -62,10 +62,10 @@ def _build(root: Path) -> list[str]:
     for model, modes in by_model.items():
         write_json(root / "metrics" / f"{model}.json", model_metrics(model, items, modes, {}))
     params = root / "params.yaml"
-    # label_fdr 0.25: three unanimous models (p = 3 * 0.25^3 = 0.047, q = 0.19 over four
-    # items) cannot reach the default 0.1 -- a 3-model panel is too small to impeach a gold
+    # label_fdr 0.4: three unanimous models on a four-item benchmark (the review queue's
+    # q = 0.38) cannot reach the default 0.1 -- a 3-model panel is too small to impeach a gold
     params.write_text("audit_results:\n  expansion: false\n  blind_modes: [no_image]\n"
-                      "  base_models: {m0: text-only}\n  label_fdr: 0.25\n"
+                      "  base_models: {m0: text-only}\n  label_fdr: 0.4\n"
                       "report:\n  flagged_items: 5\n",
                       encoding="utf-8")
     # a reviewer labelled m0's one failure in image mode (s1) as a perception error
@@ -125,8 +125,8 @@ def test_first_screen_answers_the_vision_question_before_the_leaderboard(outputs
     assert "| m0 | +25.0 | n/a | +0.0 | text-only |" in screen
     assert "Suspect golds: 1 (1 listed)" in screen
     assert "| s1 | Which colour is the square? | error 3/3 models answer 'C'" in screen
-    assert "label.suspect\\_gold 0.19 of 1" in screen     # expected false calls <= 1 x q
-    assert "at least 3 models voting unanimously" in screen  # 2^-3 < label_fdr 0.25
+    assert "label.suspect\\_gold 0.38 of 1" in screen     # expected false calls <= 1 x q
+    assert "at least 2 models voting unanimously" in screen  # 2^-2 < label_fdr 0.4
     for anchor in ("ma-blind-items", "ma-prior-templates", "ma-vision-gain", "ma-labels"):
         assert f'<a id="{anchor}"></a>' in md and f'id="{anchor}"' in html
         assert f'href="#{anchor}"' in html

@@ -236,8 +236,11 @@ def test_suspect_gold_and_model_split(tmp_path):
     assert suspect["popular_wrong"]["severity"] == "warn"
     evidence = suspect["popular_wrong"]["evidence"]
     assert evidence["popular_answer"] == "B" and evidence["votes"] == {"B": 7, "C": 1}
-    assert evidence["statistic"] == "max_wrong_share" and evidence["wrong_options"] == 3
-    assert evidence["q_value"] < 0.1 and evidence["p_value"] < evidence["q_value"]
+    assert evidence["statistic"] == "gold_likelihood_ratio"
+    assert evidence["likelihood_ratio"] > 1 and evidence["posterior_wrong"] > 0.9
+    # the queue's q: the mean local fdr of the items ranked at or above it
+    assert evidence["q_value"] <= evidence["local_fdr"] and evidence["q_value"] < 0.1
+    assert {suspect[k]["evidence"]["rank"] for k in suspect} == {1, 2}
     assert suspect["unanimous_wrong"]["severity"] == "error"
     split = by_check(findings, "ambiguity.model_split")
     assert set(split) == {"split"}
