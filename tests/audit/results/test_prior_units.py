@@ -125,3 +125,44 @@ def test_question_patterns_group_imported_items(splits) -> None:
         "which word would you find on a dictionary page <quote>"
     assert question_pattern("What is the mass of 3 apples?") == \
         "what is the mass of <num> apples"
+
+
+def test_cli_reads_the_prior_from_prior_items(tmp_path) -> None:
+    """`--prior-items`: the dev split's golds are the prior the test items are judged by."""
+    from click.testing import CliRunner
+
+    from bench_kit.cli import cli
+
+    def row(item_id: str, gold: str) -> dict:
+        return {"id": item_id, "image": "img/q.png", "question": "How many are absent?",
+                "task": "numeric", "answers": [gold], "capability": "perception.count",
+                "layer": "perception", "difficulty": "easy", "source": "template:absent",
+                "created_at": "2026-11-01T00:00:00Z"}
+
+    dev = [row(f"d{k}", "0") for k in range(8)]
+    test = [row("t0", "0"), row("t1", "2")]
+    for name, rows in (("dev.jsonl", dev), ("test.jsonl", test)):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for model in ("m0", "m1", "m2"):
+        folder = tmp_path / "scores" / model
+        folder.mkdir(parents=True)
+        folder.joinpath("no_image.jsonl").write_text("".join(json.dumps(
+            {"id": r["id"], "model": model, "mode": "no_image", "metric": "exact",
+             "extracted": "5", "parse": "ok", "score": 0.0, "hit": False, "error": None})
+            + "\n" for r in test))
+    (tmp_path / "params.yaml").write_text("audit_results:\n  expansion: false\n")
+    args = ["audit", "results", "--items", str(tmp_path / "test.jsonl"), "--scores",
+            str(tmp_path / "scores"), "--params", str(tmp_path / "params.yaml")]
+    with_prior = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "a"),
+                                          "--prior-items", str(tmp_path / "dev.jsonl")])
+    alone = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "b")])
+    assert with_prior.exit_code == 0 and alone.exit_code == 0, with_prior.output
+    assert "blind panel of 3 model(s)" in with_prior.output
+    verdicts = {}
+    for name in ("a", "b"):
+        rows = (tmp_path / name / "item_stats.jsonl").read_text().splitlines()
+        verdicts[name] = {json.loads(r)["id"]: json.loads(r)["verdict"] for r in rows}
+    # dev: 8 of 8 golds "0" -> t0 (gold "0") is prior-answerable; t1 is not
+    assert verdicts["a"]["t0"] == "prior_answerable" and verdicts["a"]["t1"] != "prior_answerable"
+    # the two test items alone are too few for a prior
+    assert "prior_answerable" not in verdicts["b"].values()
