@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 from bench_kit.text.normalize import normalize_for_audit
@@ -84,7 +84,6 @@ class GoldReview:
     q_value: float = 1.0
     rank: int = 0
     flagged: bool = False
-    competences: dict[str, float] = field(default_factory=dict)
 
 
 def vote_label(extracted: str | None, hit: bool, gold: str) -> str | None:
