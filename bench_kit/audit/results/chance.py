@@ -98,6 +98,7 @@ def prior_groups(items: Sequence[Item], params: ResultsAuditParams,
     The p-value is P(some answer is the gold of >= `count` of the group's items) when the
     golds are uniform over the answer space (a union bound over the d answers:
     d * P(Bin(n, 1/d) >= count)); d is the largest answer space among the group's items.
+    An item and its variants (`variant_of`) count once: they share one gold by design.
     `skewed`: at least `prior_min_items` items, share >= `prior_share`. Groups with at least
     `prior_min_items` items form the Benjamini–Hochberg family.
     """
@@ -106,9 +107,14 @@ def prior_groups(items: Sequence[Item], params: ResultsAuditParams,
     spaces = answer_spaces(data, params)
     space_of: dict[str, int] = defaultdict(int)
     shown: dict[tuple[str, str], str] = {}  # (group, key) -> the gold as first written
+    counted: set[tuple[str, str]] = set()
     for item in data:
         key = gold_key(item)
+        family = item.variant_of or item.id  # a variant family is one observation
         for group in prior_units(item, params.prior_group_fields):
+            if (group, family) in counted:
+                continue
+            counted.add((group, family))
             golds[group][key] += 1
             space_of[group] = max(space_of[group], spaces[item.id])
             shown.setdefault((group, key), _shown(item))

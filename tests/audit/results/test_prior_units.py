@@ -166,3 +166,17 @@ def test_cli_reads_the_prior_from_prior_items(tmp_path) -> None:
     assert verdicts["a"]["t0"] == "prior_answerable" and verdicts["a"]["t1"] != "prior_answerable"
     # the two test items alone are too few for a prior
     assert "prior_answerable" not in verdicts["b"].values()
+
+
+def test_a_variant_family_counts_once() -> None:
+    """Five paraphrases of one item share its gold by design: no template prior."""
+    from conftest import make_item
+
+    from bench_kit.types import Item
+
+    rows = [make_item(id="a", source="template:t", answers=["3"])] + [
+        make_item(id=f"a.v{k}", source="template:t", answers=["3"], variant_of="a",
+                  variant=f"v{k}", variant_kind="paraphrase") for k in range(1, 5)]
+    items = [Item.model_validate(r) for r in rows]
+    group = prior_groups(items, PARAMS)["template:t|numeric"]
+    assert (group.items, group.count, group.skewed) == (1, 1, False)
