@@ -34,12 +34,16 @@ def _base_model_pairs(ctx: click.Context, param: click.Parameter,
 @click.option("--base-model", "base_models", multiple=True, callback=_base_model_pairs,
               metavar="VL=LM", help="Pair a vision model with its text-only base model "
                                     "(repeatable); ML is reported for each pair.")
+@click.option("--prior-items", "prior_items_path", type=click.Path(dir_okay=False),
+              help="Items whose gold distribution is the answer prior (e.g. the dev or "
+                   "train split) [default: the audited items].")
 @click.option("--params", "params_path", default=None, type=click.Path(dir_okay=False),
               help="params.yaml to read `audit_results:` from [default: ./params.yaml if "
                    "it exists, else the documented defaults].")
 def audit_results_command(items_path: str, scores_dir: str, out_dir: str,
                           metrics_path: str | None, error_layers_path: str | None,
-                          base_models: dict[str, str], params_path: str | None) -> None:
+                          base_models: dict[str, str], prior_items_path: str | None,
+                          params_path: str | None) -> None:
     """Audit items with the scores of several models (blind panel against chance,
     prior-answerable templates, MG/ML, suspect golds, ambiguity, observed difficulty,
     variant robustness, extraction sensitivity, answer expansion).
@@ -52,7 +56,8 @@ def audit_results_command(items_path: str, scores_dir: str, out_dir: str,
     Example:
       bench-kit audit results --items datasets/demo/splits/test.jsonl \\
           --scores scores/demo --out audits/demo/results \\
-          --metrics metrics/demo/audit/model_audit.json --base-model ocr=text-only
+          --metrics metrics/demo/audit/model_audit.json --base-model ocr=text-only \\
+          --prior-items datasets/demo/splits/dev.jsonl
     """
     from pathlib import Path
 
@@ -62,13 +67,17 @@ def audit_results_command(items_path: str, scores_dir: str, out_dir: str,
         params_path = "params.yaml"
     result = audit_results(items_path, scores_dir, out_dir, params_path=params_path,
                            metrics_path=metrics_path, error_layers_path=error_layers_path,
-                           base_models=base_models)
+                           base_models=base_models, prior_items_path=prior_items_path)
     summary = result.summary
     panel = summary["blind_panel"]["overall"]
+    members = summary["panel"]
     info(f"audit results: {summary['items']} items, {len(summary['models'])} models; blind "
-         f"panel: {panel['text_answerable']} text_answerable, {panel['prior_answerable']} "
-         f"prior_answerable, {panel['vision_required']} vision_required, {panel['review']} "
-         f"review; {len(result.findings)} findings -> {out_dir}")
+         f"panel of {members['size']} model(s) ({', '.join(members['members']) or 'none'}; "
+         f"language model: {'yes' if members['holds_language_model'] else 'no'}): "
+         f"{panel['text_answerable']} text_answerable, {panel['prior_answerable']} "
+         f"prior_answerable, {panel['vision_required']} vision_required, "
+         f"{panel['undetermined']} undetermined, {panel['review']} review, "
+         f"{panel['no_image']} no_image; {len(result.findings)} findings -> {out_dir}")
     if params_path is None:
         info("  (no params.yaml: default thresholds, docs/MODEL_AUDITS.md)")
     calls = summary["false_calls"]

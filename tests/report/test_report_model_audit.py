@@ -7,13 +7,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_item
+from conftest import make_item as _make_item
 
 from bench_kit.audit.results.stage import audit_results
 from bench_kit.cli import cli
 from bench_kit.io import write_json, write_jsonl
 from bench_kit.scoring.aggregate import model_metrics
 from bench_kit.types import Item, Score
+
+def make_item(**fields):
+    """An item row with an image (the blind panel judges items with an image)."""
+    return _make_item(**{"image": "img/q.png", **fields})
+
 
 SCRIPT = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -43,6 +48,10 @@ ANSWERS = {
 def _build(root: Path) -> list[str]:
     """Items, scores, metrics and the audit-results folder under `root`; the report args."""
     items = [Item.model_validate(row) for row in ITEMS]
+    (root / "img").mkdir(parents=True, exist_ok=True)
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), "white").save(root / "img/q.png")
     write_jsonl(root / "items.jsonl", [i.model_dump(mode="json", exclude_none=True)
                                        for i in items])
     by_model: dict[str, dict[str, list[Score]]] = {}
@@ -54,10 +63,10 @@ def _build(root: Path) -> list[str]:
     for model, modes in by_model.items():
         write_json(root / "metrics" / f"{model}.json", model_metrics(model, items, modes, {}))
     params = root / "params.yaml"
-    # label_fdr 0.25: three unanimous models (p = 3 * 0.25^3 = 0.047, q = 0.19 over four
-    # items) cannot reach the default 0.1 -- a 3-model panel is too small to impeach a gold
+    # label_fdr 0.4: three unanimous models on a four-item benchmark (the review queue's
+    # q = 0.38) cannot reach the default 0.1 -- a 3-model panel is too small to impeach a gold
     params.write_text("audit_results:\n  expansion: false\n  blind_modes: [no_image]\n"
-                      "  base_models: {m0: text-only}\n  label_fdr: 0.25\n"
+                      "  base_models: {m0: text-only}\n  label_fdr: 0.4\n"
                       "report:\n  flagged_items: 5\n",
                       encoding="utf-8")
     # a reviewer labelled m0's one failure in image mode (s1) as a perception error
@@ -123,8 +132,8 @@ def test_first_screen_answers_the_vision_question_before_the_leaderboard(outputs
         in screen
     assert "Suspect golds: 1 called of 1 tested" in screen
     assert "| s1 | Which colour is the square? | error 3/3 models answer 'C'" in screen
-    assert "label.suspect\\_gold 0.19 of 1" in screen     # expected false calls <= 1 x q
-    assert "at least 3 models voting unanimously" in screen  # 2^-3 < label_fdr 0.25
+    assert "label.suspect\\_gold 0.38 of 1" in screen     # expected false calls <= 1 x q
+    assert "at least 2 models voting unanimously" in screen  # 2^-2 < label_fdr 0.4
     for anchor in ("ma-blind-items", "ma-prior-templates", "ma-vision-gain", "ma-labels"):
         assert f'<a id="{anchor}"></a>' in md and f'id="{anchor}"' in html
     for anchor in ("ma-blind-items", "ma-prior-templates", "vision-gain", "ma-labels"):
@@ -155,7 +164,8 @@ def test_templates_listed_by_prior_accuracy(outputs):
     html, md = outputs
     section = _section(md, "### Templates by prior accuracy")
     # hand-written items group by capability and task; every gold is A (4 options)
-    assert "| perception.colour\\|mc | 2 | A | 100.0% | 25% |" in section
+    # the prior is over answer text: the gold option's text, not its letter
+    assert "| perception.colour\\|mc | 2 | red | 100.0% | 25% |" in section
     assert '<h3 id="ma-prior-templates">' in html
 
 

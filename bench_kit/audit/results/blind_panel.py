@@ -1,24 +1,41 @@
 """The blind panel and the vision gain of docs/AUDIT_METHODS.md#blind-panel.
 
-Per item, every parsed answer given without the image (each model in each of
-`blind_modes`) is one trial. The blind hits are tested against the hit rate of an
-uninformed guesser (chance.py) in a one-sided binomial test; Benjamini–Hochberg over the
-items gives q-values. Verdicts (docs/MODEL_AUDITS.md, "Statistics"):
+One model is one vote. A panel member is a model with a run in `blind_modes`, except the
+`chance_models` (e.g. `random`: chance by construction, no evidence). Per item, a member's
+parsed blind answers (every blind mode) are deduplicated — identical responses count once,
+so a deterministic model that answers alike with no image and a blank image is one
+observation, not two — and combined into one observation:
 
-- `prior_answerable`: the gold is the majority answer of a skewed template (chance.py);
+- `hit` when more than half of its distinct answers are right, `miss` when fewer are;
+- a tie (e.g. right in 1 of 2 blind modes with different answers) is decided by its answer
+  in the first blind mode it answered (`blind_modes` order; default no_image, then blank_image),
+  so a model's vote is right with the probability of one blind run (no double count, no
+  bias toward either call); ties are counted in `ties`.
+
+The member hits are tested against the hit rate of an uninformed guesser (chance.py) in a
+one-sided binomial test; Benjamini–Hochberg over the tested items gives q-values.
+Verdicts (docs/MODEL_AUDITS.md, "Statistics"), first match wins:
+
+- `no_image`: the item has no image; the blind panel says nothing about vision;
+- `prior_answerable`: the gold is the majority answer of a skewed answer group (chance.py);
+- `undetermined`: even a unanimous panel could not be significant (chance^members ≥ `fdr`,
+  e.g. three models on a yes/no item: p = 0.125), or fewer than `min_blind_runs` members
+  answered; `panel_needed` says how many models it would take;
 - `text_answerable`: q < `fdr` and the chance-corrected hit rate (f − c)/(1 − c) is at
   least `text_answerable_gain`;
-- `vision_required`: the hits are consistent with guessing (p > `vision_required_p`);
-- `review`: neither (or fewer than `min_blind_runs` parsed blind answers).
+- `vision_required`: the hits, ties counted as hits, are consistent with guessing
+  (p > `vision_required_p`);
+- `review`: neither.
 
-Per model and capability, MG = accuracy with image − without, and ML = max(0, accuracy
-without image − accuracy of the paired text-only base model).
+Per model and capability (items with an image only), MG = accuracy with image − without,
+and ML = max(0, accuracy without image − accuracy of the paired text-only base model).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from bench_kit.audit.results.chance import PriorVerdict, chance_rates
@@ -39,13 +56,16 @@ TEXT_ANSWERABLE = model_check(
 BLIND_REVIEW = model_check(
     "redundancy.blind_review", "info",
     "the blind panel is neither clearly text-answerable nor consistent with guessing")
-VERDICTS = ("text_answerable", "prior_answerable", "vision_required", "review")
+VERDICTS = ("text_answerable", "prior_answerable", "vision_required", "undetermined",
+            "review")
+NO_IMAGE = "no_image"
 
 
 @dataclass(frozen=True)
 class BlindVerdict:
-    """One item's blind-panel result: hits among parsed blind answers, chance, the
-    chance-corrected rate (`gain`), p and q above chance, and the verdict."""
+    """One item's blind-panel result: member votes right (`hits`) and decided by a tie
+    (`ties`) among `n` panel members with a parsed blind answer, chance, the chance-corrected rate
+    (`gain`), p and q above chance, and the verdict."""
 
     id: str
     hits: int
@@ -58,38 +78,105 @@ class BlindVerdict:
     gain: float | None = None
     q_value: float | None = None
     parse_failed: int = 0
+    ties: int = 0
+    members: dict[str, str] = field(default_factory=dict)
+    panel_needed: int | None = None
+
+
+def panel_members(table: ScoreTable, params: ResultsAuditParams) -> list[str]:
+    """The models of the blind panel: a run in `blind_modes`, not a chance model."""
+    excluded = set(params.chance_models)
+    return sorted({model for model, _ in table.runs_in(params.blind_modes)} - excluded)
+
+
+def panel_needed(chance: float, level: float) -> int:
+    """Smallest panel whose unanimous blind hits have p = chance^n below `level`.
+
+    >>> panel_needed(0.5, 0.05), panel_needed(0.25, 0.05)
+    (5, 3)
+    """
+    if chance <= 0.0:
+        return 1
+    if chance >= 1.0:
+        return 0  # never significant; callers treat 0 as "no panel suffices"
+    return max(1, math.floor(math.log(level) / math.log(chance)) + 1)
+
+
+def combine(answers: dict[str, tuple[str | None, bool]]) -> str:
+    """One member's observation from its parsed blind runs (run -> (answer, hit)):
+    identical answers count once; `hit`, `miss` or `tie` by majority of the distinct ones.
+
+    >>> combine({"no_image": ("A", True), "blank_image": ("A", True)})
+    'hit'
+    >>> combine({"no_image": ("A", True), "blank_image": ("B", False)})
+    'tie'
+    """
+    distinct = set(answers.values())
+    right = sum(hit for _, hit in distinct)
+    wrong = len(distinct) - right
+    return "hit" if right > wrong else "miss" if right < wrong else "tie"
+
+
+def _observe(table: ScoreTable, item: Item, members: list[str], modes: Sequence[str]):
+    """(run -> hit, member -> observation, parse failures) for one item."""
+    runs: dict[str, bool] = {}
+    observed: dict[str, str] = {}
+    failed = 0
+    for model in members:
+        answers: dict[str, tuple[str | None, bool]] = {}
+        for mode in modes:
+            score = table.run(model, mode).get(item.id)
+            if score is None:
+                continue
+            if score.parse == "failed":
+                failed += 1
+                continue
+            runs[f"{model}/{mode}"] = score.hit
+            answers[mode] = (score.extracted, score.hit)
+        if answers:
+            vote = combine(answers)
+            if vote == "tie":
+                vote = "tie:" + ("hit" if next(iter(answers.values()))[1] else "miss")
+            observed[model] = vote
+    return runs, observed, failed
 
 
 def blind_verdicts(table: ScoreTable, params: ResultsAuditParams,
                    prior: dict[str, PriorVerdict] | None = None) -> dict[str, BlindVerdict]:
-    """Item id -> its blind-panel verdict (`None` verdict when no blind answer parsed)."""
-    runs = table.runs_in(params.blind_modes)
+    """Item id -> its blind-panel verdict (`None` verdict when no member's answer parsed)."""
+    members = panel_members(table, params)
+    modes = list(params.blind_modes)
     chances = chance_rates(table.items, params)
     raw = []
     for item in table.items:
-        scores = {f"{model}/{mode}": table.run(model, mode)[item.id]
-                  for model, mode in runs if item.id in table.run(model, mode)}
-        outcome = {run: s.hit for run, s in scores.items() if s.parse != "failed"}
-        failed = len(scores) - len(outcome)
-        n, hits = len(outcome), sum(outcome.values())
-        p = binomial_p_greater(hits, n, chances[item.id]) if n else None
-        raw.append((item, outcome, failed, n, hits, p))
-    tested = [p for *_, p in raw if p is not None]
-    qs = iter(bh_qvalues(tested))
+        runs, observed, failed = _observe(table, item, members, modes)
+        n, chance = len(observed), chances[item.id]
+        hits = sum(o.endswith("hit") for o in observed.values())
+        ties = sum(o.startswith("tie") for o in observed.values())
+        needed = max(params.min_blind_runs, panel_needed(chance, params.fdr))
+        # only items a panel this size could call enter the BH family
+        testable = bool(item.images) and n >= needed and chance < 1.0
+        p = binomial_p_greater(hits, n, chance) if n else None
+        raw.append((item, runs, observed, failed, n, hits, ties, needed, testable, p))
+    qs = iter(bh_qvalues([r[-1] for r in raw if r[-2]]))
     out: dict[str, BlindVerdict] = {}
-    for item, outcome, failed, n, hits, p in raw:
+    for item, runs, observed, failed, n, hits, ties, needed, testable, p in raw:
         chance = chances[item.id]
+        q = next(qs) if testable else None
         if p is None:
-            out[item.id] = BlindVerdict(item.id, 0, 0, None, round(chance, 4), None, None, {},
-                                        parse_failed=failed)
+            out[item.id] = BlindVerdict(
+                item.id, 0, 0, None, round(chance, 4), None,
+                NO_IMAGE if not item.images else None, {}, parse_failed=failed,
+                panel_needed=needed)
             continue
-        q = next(qs)
         fraction = hits / n
         gain = (fraction - chance) / (1 - chance) if chance < 1 else 0.0
-        if prior is not None and prior[item.id].answerable:
+        if not item.images:
+            verdict = NO_IMAGE
+        elif prior is not None and prior[item.id].answerable:
             verdict = "prior_answerable"
-        elif n < params.min_blind_runs:
-            verdict = "review"
+        elif q is None:
+            verdict = "undetermined"
         elif q < params.fdr and gain >= params.text_answerable_gain:
             verdict = "text_answerable"
         elif p > params.vision_required_p:
@@ -97,7 +184,8 @@ def blind_verdicts(table: ScoreTable, params: ResultsAuditParams,
         else:
             verdict = "review"
         out[item.id] = BlindVerdict(item.id, hits, n, round(fraction, 4), round(chance, 4),
-                                    sig(p), verdict, outcome, round(gain, 4), q, failed)
+                                    sig(p), verdict, runs, round(gain, 4), q, failed, ties,
+                                    observed, needed)
     return out
 
 
@@ -108,11 +196,12 @@ def blind_findings(verdicts: dict[str, BlindVerdict]) -> Iterable[Finding]:
         if v.verdict not in ("text_answerable", "review"):
             continue
         spec = TEXT_ANSWERABLE if v.verdict == "text_answerable" else BLIND_REVIEW
-        evidence = {"statistic": "blind_hits", "blind_hits": v.hits, "blind_runs": v.n,
+        evidence = {"statistic": "blind_model_hits", "blind_hits": v.hits, "blind_runs": v.n,
+                    "ties": v.ties, "members": v.members,
                     "fraction": v.fraction, "chance": v.chance, "gain": v.gain,
                     "p_value": v.p_value, "q_value": v.q_value,
                     "parse_failed": v.parse_failed, "runs": v.runs}
-        message = (f"{v.hits}/{v.n} answers without the image are right "
+        message = (f"{v.hits}/{v.n} models answer right without the image "
                    f"(chance {v.chance:.2f}, p={v.p_value:.3g}, q={v.q_value:.3g})")
         score = v.fraction if spec is TEXT_ANSWERABLE else None
         yield spec.finding(v.id, message, evidence, score=score)
@@ -127,7 +216,8 @@ def _diff(a: float | None, b: float | None) -> float | None:
 
 
 def _scores(table: ScoreTable, model: str, mode: str) -> list:
-    return list(table.run(model, mode).values())
+    """A run's scores on the items with an image (MG/ML leave text-only items out)."""
+    return [s for item_id, s in table.run(model, mode).items() if table.by_id[item_id].images]
 
 
 def vision_gain(table: ScoreTable, params: ResultsAuditParams) -> dict[str, dict]:
@@ -172,7 +262,8 @@ def vision_gain(table: ScoreTable, params: ResultsAuditParams) -> dict[str, dict
 
 
 def verdict_counts(verdicts: dict[str, BlindVerdict], items: Sequence[Item]) -> dict:
-    """Verdict counts overall and per capability, with the shares of judged items."""
+    """Verdict counts overall and per capability, with the shares of judged items (items
+    without an image are counted apart and left out of the shares)."""
     by_cap: dict[str, Counter] = defaultdict(Counter)
     capability = {item.id: item.capability for item in items}
     for v in verdicts.values():
@@ -182,8 +273,36 @@ def verdict_counts(verdicts: dict[str, BlindVerdict], items: Sequence[Item]) -> 
 
     def block(counts: Counter) -> dict:
         whole = sum(counts[k] for k in VERDICTS)
-        return {**{k: counts[k] for k in (*VERDICTS, "no_blind_runs")},
-                **{f"{k}_share": share(counts[k], whole) for k in VERDICTS[:3]}}
+        return {**{k: counts[k] for k in (*VERDICTS, NO_IMAGE, "no_blind_runs")},
+                **{f"{k}_share": share(counts[k], whole) for k in VERDICTS[:4]}}
 
-    return {"overall": block(total), "judged": judged,
+    return {"overall": block(total), "judged": judged, "items_without_image": total[NO_IMAGE],
             "by_capability": {cap: block(by_cap[cap]) for cap in sorted(by_cap)}}
+
+
+def panel_summary(table: ScoreTable, params: ResultsAuditParams,
+                  verdicts: dict[str, BlindVerdict],
+                  language_models: Sequence[str] = ()) -> dict:
+    """What the blind panel can and cannot see: its members and size in models, whether it
+    holds a language model, and per chance level the panel needed and the smallest
+    chance-corrected effect it can detect (the fewest member hits with p < `fdr`)."""
+    members = panel_members(table, params)
+    lms = sorted(set(members) & set(language_models))
+    chances = Counter(round(v.chance, 4) for v in verdicts.values() if v.verdict != NO_IMAGE)
+    detect = []
+    n = len(members)
+    for chance in sorted(chances):
+        needed = max(params.min_blind_runs, panel_needed(chance, params.fdr))
+        smallest = next((k for k in range(n + 1)
+                         if binomial_p_greater(k, n, chance) < params.fdr), None) \
+            if n >= needed else None
+        effect = None if smallest is None else round((smallest / n - chance) / (1 - chance), 4)
+        detect.append({"chance": chance, "items": chances[chance], "panel_needed": needed,
+                       "min_hits": smallest, "min_gain": effect})
+    return {"members": members, "size": n, "excluded": sorted(
+                {m for m, _ in table.runs_in(params.blind_modes)} & set(params.chance_models)),
+            "language_models": lms, "holds_language_model": bool(lms),
+            "rule": "one vote per model and item: its distinct parsed blind answers, "
+                    "right if most are right; a tie is decided by its answer in the first "
+                    "blind mode it answered",
+            "detectable": detect}

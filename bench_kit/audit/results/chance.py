@@ -6,10 +6,14 @@ checklist, and for numeric, open and grounding items 1/d where d is the number o
 golds among the items of the same answer group (the template; hand-written items: same
 capability and task), counted as at least `open_min_options`.
 
-A guesser who has learnt the answer distribution does better: when one gold dominates a
-group (majority share >= `prior_share`), its items with that gold are answerable from
-the prior alone — `redundancy.prior_answerable`, a defect of the benchmark's design, not
-of any one item (docs/MODEL_AUDITS.md).
+A guesser who has learnt the answer distribution does better. Its units are the answer
+groups of prior_units.py (templates; for imported items their skill/category fields and
+question patterns). When one gold *text* dominates a group in the prior's data (the items
+audited, or a separate split such as train/dev: `prior_items`) — majority share >=
+`prior_share` over >= `prior_min_items` items, and the group's skew significant after
+Benjamini–Hochberg over the groups — the audited items of that group whose gold is that
+text are answerable from the prior alone: `redundancy.prior_answerable`, a defect of the
+benchmark's design, not of any one item (docs/MODEL_AUDITS.md).
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from bench_kit.audit.results.inputs import ResultsAuditParams, model_check
+from bench_kit.audit.results.prior_units import gold_text, prior_units
 from bench_kit.audit.results.significance import bh_qvalues, binomial_p_greater, sig
-from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Finding, Item
 
 PRIOR_ANSWERABLE = model_check(
@@ -28,14 +32,11 @@ PRIOR_ANSWERABLE = model_check(
     "the gold is the majority answer of its template, so guessing that answer without the "
     "image is right most of the time")
 
-
-def gold_key(item: Item) -> str:
-    """The item's first gold, normalised (the value a guesser would have to name)."""
-    return normalize_for_audit(item.answers[0]) if item.answers else ""
+gold_key = gold_text  # the value a guesser has to name (one definition: prior_units.py)
 
 
 def answer_group(item: Item) -> str:
-    """Items that share an answer distribution: the template, else capability and task."""
+    """Items that share an answer space: the template, else capability and task."""
     base = item.source if item.source.startswith("template:") else item.capability
     return f"{base}|{item.task}"
 
@@ -67,35 +68,56 @@ def chance_rates(items: Sequence[Item],
 
 @dataclass(frozen=True)
 class PriorGroup:
-    """One answer group's gold distribution and its test against uniform guessing."""
+    """One answer group's gold distribution (in the prior's data) and its test against
+    uniform guessing; `q_value`: Benjamini–Hochberg over the groups tested."""
 
     group: str
     items: int
-    majority: str          # normalised (compared with gold_key)
+    majority: str          # normalised answer text (compared with gold_key)
     majority_shown: str    # as the first item with it writes it
     count: int
     share: float
     answer_space: int
     p_value: float
     skewed: bool
+    q_value: float = 1.0
 
 
-def prior_groups(items: Sequence[Item], params: ResultsAuditParams) -> dict[str, PriorGroup]:
-    """Group -> its majority gold, the share of items with it, and a p-value.
+def _shown(item: Item) -> str:
+    if not item.answers:
+        return ""
+    gold = item.answers[0]
+    return item.choices.get(gold, gold) if item.task == "mc" and item.choices else gold
+
+
+def prior_groups(items: Sequence[Item], params: ResultsAuditParams,
+                 prior_items: Sequence[Item] | None = None) -> dict[str, PriorGroup]:
+    """Group -> its majority gold text in the prior's data (`prior_items`, default `items`),
+    the share of items with it, a p-value and a q-value.
 
     The p-value is P(some answer is the gold of >= `count` of the group's items) when the
     golds are uniform over the answer space (a union bound over the d answers:
-    d * P(Bin(n, 1/d) >= count)). `skewed`: enough items, share >= `prior_share`.
+    d * P(Bin(n, 1/d) >= count)); d is the largest answer space among the group's items.
+    An item and its variants (`variant_of`) count once: they share one gold by design.
+    `skewed`: at least `prior_min_items` items, share >= `prior_share`. Groups with at least
+    `prior_min_items` items form the Benjamini–Hochberg family.
     """
+    data = list(prior_items) if prior_items is not None else list(items)
     golds: dict[str, Counter] = defaultdict(Counter)
-    spaces = answer_spaces(items, params)
-    space_of: dict[str, int] = {}
+    spaces = answer_spaces(data, params)
+    space_of: dict[str, int] = defaultdict(int)
     shown: dict[tuple[str, str], str] = {}  # (group, key) -> the gold as first written
-    for item in items:
-        golds[answer_group(item)][gold_key(item)] += 1
-        space_of[answer_group(item)] = spaces[item.id]
-        shown.setdefault((answer_group(item), gold_key(item)),
-                         item.answers[0] if item.answers else "")
+    counted: set[tuple[str, str]] = set()
+    for item in data:
+        key = gold_key(item)
+        family = item.variant_of or item.id  # a variant family is one observation
+        for group in prior_units(item, params.prior_group_fields):
+            if (group, family) in counted:
+                continue
+            counted.add((group, family))
+            golds[group][key] += 1
+            space_of[group] = max(space_of[group], spaces[item.id])
+            shown.setdefault((group, key), _shown(item))
     out: dict[str, PriorGroup] = {}
     for group, counts in sorted(golds.items()):
         n = sum(counts.values())
@@ -106,12 +128,16 @@ def prior_groups(items: Sequence[Item], params: ResultsAuditParams) -> dict[str,
         out[group] = PriorGroup(group, n, majority, shown[(group, majority)], count,
                                 round(share, 4), d, sig(p),
                                 n >= params.prior_min_items and share >= params.prior_share)
+    tested = [g for g in out.values() if g.items >= params.prior_min_items]
+    for g, q in zip(tested, bh_qvalues([g.p_value for g in tested])):
+        out[g.group] = PriorGroup(**{**g.__dict__, "q_value": q})
     return out
 
 
 @dataclass(frozen=True)
 class PriorVerdict:
-    """An item's prior test: its group, whether its gold is the group's majority, p, q."""
+    """An item's prior test: its group (the most telling of its units), whether its gold is
+    the group's majority, p, q."""
 
     id: str
     group: PriorGroup
@@ -121,20 +147,27 @@ class PriorVerdict:
     answerable: bool
 
 
-def prior_verdicts(items: Sequence[Item], params: ResultsAuditParams) -> dict[str, PriorVerdict]:
-    """Item id -> its prior verdict; BH over all items (p = 1 unless the gold is the
-    majority of a skewed group)."""
-    groups = prior_groups(items, params)
-    rows = []
+def prior_verdicts(items: Sequence[Item], params: ResultsAuditParams,
+                   prior_items: Sequence[Item] | None = None) -> dict[str, PriorVerdict]:
+    """Item id -> its prior verdict: answerable when its gold text is the majority of one of
+    its skewed groups with q < `fdr` (p = q = 1 when no group of its has its gold as a
+    skewed majority). Items in no group of the prior's data get an empty group."""
+    groups = prior_groups(items, params, prior_items)
+    out: dict[str, PriorVerdict] = {}
     for item in items:
-        group = groups[answer_group(item)]
-        majority = gold_key(item) == group.majority
-        rows.append((item.id, group, majority, group.p_value if majority and group.skewed
-                     else 1.0))
-    qs = bh_qvalues([p for *_, p in rows])
-    return {item_id: PriorVerdict(item_id, group, majority, p, q,
-                                  majority and group.skewed and q < params.fdr)
-            for (item_id, group, majority, p), q in zip(rows, qs)}
+        key = gold_key(item)
+        mine = [groups[u] for u in prior_units(item, params.prior_group_fields) if u in groups]
+        if not mine:
+            mine = [PriorGroup(prior_units(item, params.prior_group_fields)[0], 0, "", "", 0,
+                               0.0, 1, 1.0, False)]
+        telling = [g for g in mine if g.skewed and g.majority == key]
+        best = min(telling or mine, key=lambda g: (g.q_value, -g.share, g.group))
+        majority = best.majority == key
+        p = best.p_value if telling else 1.0
+        q = best.q_value if telling else 1.0
+        out[item.id] = PriorVerdict(item.id, best, majority, p, q,
+                                    bool(telling) and q < params.fdr)
+    return out
 
 
 def prior_findings(verdicts: dict[str, PriorVerdict], blind: dict) -> Iterable[Finding]:
@@ -158,19 +191,29 @@ def prior_findings(verdicts: dict[str, PriorVerdict], blind: dict) -> Iterable[F
 
 def prior_by_template(groups: dict[str, PriorGroup], blind: dict, items: Sequence[Item],
                       params: ResultsAuditParams) -> list[dict]:
-    """Per answer group, most guessable first: items, majority answer and share (the
-    accuracy of always guessing it, i.e. the prior's accuracy), chance, p, blind hit rate."""
+    """Per answer group, most guessable first: items (in the prior's data), majority answer
+    and share (the accuracy of always guessing it, i.e. the prior's accuracy), chance, p, q,
+    and the blind hit rate over the audited items of the group. Question patterns and
+    source fields with fewer than `prior_min_items` items are left out."""
     hits: Counter = Counter()
     runs: Counter = Counter()
     for item in items:
         b = blind.get(item.id)
         if b is not None:
-            hits[answer_group(item)] += b.hits
-            runs[answer_group(item)] += b.n
+            for group in prior_units(item, params.prior_group_fields):
+                hits[group] += b.hits
+                runs[group] += b.n
     rows = [{"group": g.group, "items": g.items, "majority_answer": g.majority_shown,
              "prior_accuracy": g.share, "chance": round(1 / g.answer_space, 4),
-             "p_value": g.p_value, "skewed": g.skewed,
+             "p_value": g.p_value, "q_value": g.q_value, "skewed": g.skewed,
              "blind_accuracy": round(hits[g.group] / runs[g.group], 4) if runs[g.group]
-             else None} for g in groups.values()]
+             else None} for g in groups.values()
+            if g.items >= params.prior_min_items or _always_listed(g.group)]
     rows.sort(key=lambda r: (-r["prior_accuracy"], r["group"]))
     return rows
+
+
+def _always_listed(group: str) -> bool:
+    """Templates and hand-written capability groups are listed whatever their size."""
+    head = group.rsplit("|", 1)[0]
+    return head.startswith("template:") or ":" not in head

@@ -1,23 +1,25 @@
 """What the panel's answers say about the label (docs/AUDIT_METHODS.md#panel-disagreement).
 
 The panel is every model's `image` run; parse failures count in the panel size but cast
-no vote. Both checks test the largest vote count among the answers that are *not* the
-expected one against the null "the expected answer is right; a model is right with
-probability max(its observed rate, chance) and otherwise picks one of the other answers
-uniformly" (significance.max_share_p), so taking the most popular of several wrong answers
-is accounted for:
+no vote.
 
-- `label.suspect_gold`: the expected answer is the gold; the statistic is the largest
-  share of one wrong answer (≥ `suspect_gold` of the panel, and q < `label_fdr`);
-- `ambiguity.model_split`: the expected answer is the panel's top answer, right as often
+- `label.suspect_gold`: the Dawid–Skene review queue of gold_review.py — each model's
+  competence per capability measured on the rest of the benchmark, a likelihood ratio of
+  "the most popular other answer is right" against "the gold is right", ranked by the local
+  false-discovery rate; flagged while the queue's q-value is <= `label_fdr`, the popular
+  answer holds >= `suspect_gold` of the panel and the gold < `split_share` of it;
+- `ambiguity.model_split` tests the runner-up's vote count against the null "the panel's
+  top answer is right; a model is right with probability max(its observed rate, chance)
+  and otherwise picks one of the other answers uniformly" (significance.max_share_p):
+  the expected answer is the panel's top answer, right as often
   as the panel is on a typical item (its mean accuracy); the statistic is the runner-up's
   share. Every item with a runner-up share ≥ `split_share` is listed for review: `warn`
   when q < `label_fdr`, else `info` (a small panel rarely proves a split). When the gold
   itself keeps ≥ `split_share` of the votes the item is a split, not a suspect gold.
 
-q-values: Benjamini–Hochberg over the items with a panel, per check. A yes/no item has one
-wrong answer and chance 1/2, so n unanimous wrong votes have p = 2^-n: a panel of fewer
-than `yesno_panel_needed` models can never flag a yes/no gold.
+model_split q-values: Benjamini–Hochberg over the items with a panel. A yes/no item has one
+wrong answer and chance 1/2, so n unanimous votes have p = 2^-n: a panel of fewer than
+`yesno_panel_needed` models can never make that call.
 """
 
 from __future__ import annotations
@@ -27,7 +29,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from bench_kit.audit.results.chance import answer_spaces
+from bench_kit.audit.results.chance import answer_spaces, gold_key
+from bench_kit.audit.results.gold_review import (
+    GoldModel,
+    GoldReview,
+    PanelItem,
+    review_queue,
+    vote_label,
+)
 from bench_kit.audit.results.inputs import ResultsAuditParams, ScoreTable, model_check
 from bench_kit.audit.results.significance import bh_qvalues, max_share_p, sig
 from bench_kit.types import Finding
@@ -71,39 +80,49 @@ class _Test:
     extra: dict
 
 
-def _p(count: int, cast: int, expected: int, chance: float, others: int) -> float:
-    if not cast or not count:
-        return 1.0
-    return max_share_p(count, cast, max(expected / cast, chance), max(1, others))
-
-
 def panel_accuracy(table: ScoreTable) -> float:
     """Mean hit rate of the image runs over every scored item (the typical item)."""
     rows = [s for model, mode in table.runs_in(["image"]) for s in table.run(model, mode).values()]
     return sum(s.hit for s in rows) / len(rows) if rows else 0.0
 
 
-def _tests(table: ScoreTable, params: ResultsAuditParams) -> tuple[list[_Test], list[_Test]]:
-    """Per item with a panel: the suspect-gold test and the model-split test."""
+def panel_items(table: ScoreTable, params: ResultsAuditParams) -> list[PanelItem]:
+    """The items with a panel of at least `min_panel` image runs, as votes for the gold
+    review (a vote scored right is the gold; parse failures cast none)."""
+    spaces = answer_spaces(table.items, params)
+    out = []
+    for item in table.items:
+        scores = {m: table.run(m, "image")[item.id] for m in table.models
+                  if item.id in table.run(m, "image")}
+        if len(scores) < params.min_panel:
+            continue
+        gold = gold_key(item)
+        votes = {m: label for m, s in scores.items()
+                 if (label := vote_label(s.extracted, s.hit, gold)) is not None}
+        out.append(PanelItem(item.id, item.task, item.capability, gold, spaces[item.id],
+                             votes))
+    return out
+
+
+def gold_reviews(table: ScoreTable, params: ResultsAuditParams) -> dict[str, GoldReview]:
+    """Item id -> its place in the suspect-gold review queue (items with a panel)."""
+    items = panel_items(table, params)
+    return review_queue(GoldModel(items).fit(), params.label_fdr) if items else {}
+
+
+def _split_tests(table: ScoreTable, params: ResultsAuditParams) -> list[_Test]:
+    """Per item with a panel: the model-split test."""
     spaces = answer_spaces(table.items, params)
     typical = panel_accuracy(table)
-    gold_tests, split_tests = [], []
+    split_tests = []
     for item in table.items:
-        votes, right = panel_votes(table, item.id)
+        votes, _ = panel_votes(table, item.id)
         if len(votes) < params.min_panel:
             continue
         counts = Counter(answer for answer in votes.values() if answer is not None)
         cast = sum(counts.values())
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         space, chance = spaces[item.id], 1 / spaces[item.id]
-        wrong = [(a, n) for a, n in ranked if a not in right]
-        n_right = cast - sum(n for _, n in wrong)
-        others = max(space - 1, len(wrong))
-        top_wrong = wrong[0] if wrong else (None, 0)
-        gold_tests.append(_Test(item.id, len(votes), dict(ranked), ranked, top_wrong[0],
-                                top_wrong[1], _p(top_wrong[1], cast, n_right, chance, others),
-                                {"gold": list(item.answers), "right_votes": n_right,
-                                 "wrong_options": others}))
         second = ranked[1] if len(ranked) >= 2 else (None, 0)
         split_others = max(space - 1, len(ranked) - 1)
         split_p = max_share_p(second[1], cast, max(typical, chance), max(1, split_others)) \
@@ -111,28 +130,48 @@ def _tests(table: ScoreTable, params: ResultsAuditParams) -> tuple[list[_Test], 
         split_tests.append(_Test(item.id, len(votes), dict(ranked), ranked, second[0],
                                  second[1], split_p,
                                  {"gold": list(item.answers), "panel_accuracy": round(typical, 4)}))
-    return gold_tests, split_tests
+    return split_tests
 
 
-def disagreement_findings(table: ScoreTable, params: ResultsAuditParams) -> Iterable[Finding]:
-    """`label.suspect_gold` and `ambiguity.model_split` findings, items in file order."""
-    gold_tests, split_tests = _tests(table, params)
-    found: list[Finding] = []
-    for test, q in zip(gold_tests, bh_qvalues([t.p_value for t in gold_tests])):
-        fraction = test.count / test.panel
-        if test.answer is None or fraction < params.suspect_gold or q >= params.label_fdr \
-                or test.extra["right_votes"] / test.panel >= params.split_share:
+def suspect_gold_findings(table: ScoreTable, params: ResultsAuditParams,
+                          reviews: dict[str, GoldReview]) -> list[Finding]:
+    """`label.suspect_gold`: the flagged items of the review queue (module docstring)."""
+    found = []
+    for item in table.items:
+        r = reviews.get(item.id)
+        if r is None or not r.flagged or not r.panel:
+            continue
+        fraction = r.popular_votes / r.panel
+        if fraction < params.suspect_gold or r.gold_votes / r.panel >= params.split_share:
             continue  # (a gold that keeps a split's share of the votes: model_split's case)
+        votes, _ = panel_votes(table, item.id)
+        counts = Counter(a for a in votes.values() if a is not None)
+        shown = next((a for a in counts if vote_label(a, False, "") == r.popular), r.popular)
         severity = "error" if fraction >= params.suspect_gold_error else "warn"
-        votes, _ = panel_votes(table, test.item_id)
         found.append(SUSPECT_GOLD.finding(
-            test.item_id, f"{test.count}/{test.panel} models answer {test.answer!r}; gold is "
-                          f"{test.extra['gold']} (p={test.p_value:.3g}, q={q:.3g})",
-            {"statistic": "max_wrong_share", "popular_answer": test.answer,
-             "votes": test.votes, "panel": test.panel, "fraction": round(fraction, 4),
-             "p_value": sig(test.p_value), "q_value": q, **test.extra,
-             "models": sorted(m for m, a in votes.items() if a == test.answer)},
-            severity=severity, score=fraction))
+            item.id, f"{r.popular_votes}/{r.panel} models answer {shown!r}; gold is "
+                     f"{list(item.answers)} (likelihood ratio {r.likelihood_ratio:.3g}, "
+                     f"P(gold wrong)={r.posterior_wrong:.3g}, queue rank {r.rank}, "
+                     f"q={r.q_value:.3g})",
+            {"statistic": "gold_likelihood_ratio", "popular_answer": shown,
+             "votes": dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
+             "panel": r.panel, "fraction": round(fraction, 4),
+             "likelihood_ratio": sig(r.likelihood_ratio), "posterior_wrong":
+                 sig(r.posterior_wrong), "local_fdr": sig(r.local_fdr),
+             "q_value": sig(r.q_value), "rank": r.rank, "gold": list(item.answers),
+             "right_votes": r.gold_votes,
+             "models": sorted(m for m, a in votes.items() if a == shown)},
+            severity=severity, score=r.posterior_wrong))
+    return found
+
+
+def disagreement_findings(table: ScoreTable, params: ResultsAuditParams,
+                          reviews: dict[str, GoldReview] | None = None) -> Iterable[Finding]:
+    """`label.suspect_gold` and `ambiguity.model_split` findings, items in file order."""
+    if reviews is None:
+        reviews = gold_reviews(table, params)
+    found = suspect_gold_findings(table, params, reviews)
+    split_tests = _split_tests(table, params)
     for test, q in zip(split_tests, bh_qvalues([t.p_value for t in split_tests])):
         if test.answer is None or test.count / test.panel < params.split_share:
             continue

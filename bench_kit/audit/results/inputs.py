@@ -27,14 +27,21 @@ class ResultsAuditParams(BaseModel):
     # model -> its text-only base model, for multi-modal leakage ML.
     base_models: dict[str, str] = Field(default_factory=dict)
     blind_modes: list[Mode] = Field(default_factory=lambda: ["no_image", "blank_image"])
+    # Models that guess by construction: not members of the blind panel (no evidence).
+    chance_models: list[str] = Field(default_factory=lambda: ["random"])
+    # Panel members that are language models (besides those whose adapter in the
+    # `models:` section is an API / ollama model), for the summary's "holds a language model".
+    language_models: list[str] = Field(default_factory=list)
     # Blind-panel verdicts relative to chance (docs/MODEL_AUDITS.md, "Statistics").
     fdr: float = Field(0.05, gt=0.0, lt=1.0)           # BH level, redundancy verdicts
     text_answerable_gain: float = Field(0.4, ge=0.0, le=1.0)  # (f - chance) / (1 - chance)
     vision_required_p: float = Field(0.1, gt=0.0, lt=1.0)     # p above chance > this
-    min_blind_runs: int = Field(3, ge=1)
+    min_blind_runs: int = Field(3, ge=1)  # fewer answering panel models -> undetermined
     open_min_options: int = Field(4, ge=2)             # answer space floor, numeric/open
     prior_share: float = Field(0.7, gt=0.0, le=1.0)    # majority gold share of a template
     prior_min_items: int = Field(5, ge=2)
+    # Source fields (in meta or meta.source) that group imported items for the prior.
+    prior_group_fields: list[str] = Field(default_factory=lambda: ["skill", "category"])
     label_fdr: float = Field(0.1, gt=0.0, lt=1.0)      # BH level, suspect gold and split
     min_panel: int = Field(3, ge=1)
     split_share: float = Field(0.35, gt=0.0, le=0.5)

@@ -79,7 +79,7 @@ class Panel:
 
 
 def _item_row(item_id: str, task: str, gold: str, template: str) -> dict:
-    row = {"id": item_id, "image": None, "question": f"Simulated {task} question {item_id}?",
+    row = {"id": item_id, "image": f"images/{item_id}.png", "question": f"Simulated {task} question {item_id}?",
            "task": task, "answers": [gold], "capability": f"sim.{task}",
            "layer": "perception", "difficulty": "medium", "source": f"template:{template}",
            "created_at": "2026-11-01T00:00:00Z"}

@@ -13,6 +13,7 @@ from bench_kit.audit.results.blind_panel import (
     BlindVerdict,
     blind_findings,
     blind_verdicts,
+    panel_summary,
     verdict_counts,
     vision_gain,
 )
@@ -95,6 +96,8 @@ def item_rows(table: ScoreTable, verdicts: dict[str, BlindVerdict], observed: di
                      "blind_hits": v.hits, "blind_runs": v.n, "blind_fraction": v.fraction,
                      "chance": v.chance, "gain": v.gain, "p_value": v.p_value,
                      "q_value": v.q_value, "parse_failed": v.parse_failed, "runs": v.runs,
+                     "blind_ties": v.ties, "members": v.members,
+                     "panel_needed": v.panel_needed,
                      "vision_delta": _vision_delta(table, item.id),
                      "accuracy": o["accuracy"], "n_models": o["n_models"],
                      "rasch_difficulty": o.get("rasch_difficulty"),
@@ -151,12 +154,30 @@ def false_calls(findings: Sequence[Finding]) -> dict:
     return out
 
 
+def language_models(raw_params: dict, params: ResultsAuditParams) -> list[str]:
+    """Models that are language models: `language_models` in params, and every model of
+    the `models:` section whose adapter is not an in-process baseline (random, prior,
+    text-only, ocr: bench_kit.models.adapters.local_common.LocalAdapter)."""
+    from bench_kit.models.adapters import ADAPTERS
+    from bench_kit.models.adapters.local_common import LocalAdapter
+
+    found = set(params.language_models)
+    for name, config in (raw_params.get("models") or {}).items():
+        adapter = config.get("adapter") if isinstance(config, dict) else None
+        if adapter in ADAPTERS.names():
+            factory = ADAPTERS.get(adapter)
+            if not (isinstance(factory, type) and issubclass(factory, LocalAdapter)):
+                found.add(str(name))
+    return sorted(found)
+
+
 def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str | Path, *,
                   params_path: str | Path | None = "params.yaml",
                   metrics_path: str | Path | None = None,
                   error_layers_path: str | Path | None = None,
                   encode: Encoder | None = None,
-                  base_models: Mapping[str, str] | None = None) -> ResultsAudit:
+                  base_models: Mapping[str, str] | None = None,
+                  prior_items_path: str | Path | None = None) -> ResultsAudit:
     """Run every model-based audit and write the findings, summary and per-item table.
 
     Args:
@@ -169,11 +190,15 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
         error_layers_path: optional error-layers JSONL (`bench-kit audit import-error-layers`).
         encode: text -> unit vectors for answer expansion (default: the bundled encoder).
         base_models: model -> text-only base model, added to params' `base_models`.
+        prior_items_path: items whose golds are the answer prior (e.g. the train or dev
+            split); None: the audited items.
     """
     params = load_audit_params(params_path, base_models)
+    raw_params = load_params(params_path) if params_path is not None else {}
     items = read_items(items_path)
     table = read_score_table(items, scores_dir)
-    prior = prior_verdicts(items, params)
+    prior_items = read_items(prior_items_path) if prior_items_path is not None else None
+    prior = prior_verdicts(items, params, prior_items)
     verdicts = blind_verdicts(table, params, prior)
     observed = observed_difficulty(table, params)
     findings = [*blind_findings(verdicts), *prior_findings(prior, verdicts),
@@ -182,10 +207,8 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
     findings.sort(key=lambda f: (f.id, f.check))
     if encode is None and params.expansion:
         from bench_kit.embed import embedder_from_params
-        from bench_kit.params import load_params
 
-        raw = load_params(params_path) if params_path is not None else {}
-        encode = embedder_from_params(raw, str(params_path)).encode
+        encode = embedder_from_params(raw_params, str(params_path)).encode
     candidates = answer_candidates(table, params.expansion_threshold, encode=encode) \
         if params.expansion else []
     labels = read_error_layers(error_layers_path) if error_layers_path else []
@@ -196,13 +219,17 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
         "runs": {f"{m}/{mode}": {"scored": len(table.run(m, mode)), "errors": table.errors[(m, mode)]}
                  for m, mode in table.runs_in(("image", "no_image", "blank_image"))},
         "blind_modes": list(params.blind_modes),
+        "prior_items": str(prior_items_path) if prior_items_path is not None else None,
         "blind_panel": verdict_counts(verdicts, items),
+        "panel": panel_summary(table, params, verdicts, language_models(raw_params, params)),
         "thresholds": {"fdr": params.fdr, "text_answerable_gain": params.text_answerable_gain,
                        "vision_required_p": params.vision_required_p,
                        "min_blind_runs": params.min_blind_runs,
+                       "chance_models": list(params.chance_models),
                        "prior_share": params.prior_share,
                        "open_min_options": params.open_min_options},
-        "prior_by_template": prior_by_template(prior_groups(items, params), verdicts, items,
+        "prior_by_template": prior_by_template(prior_groups(items, params, prior_items),
+                                               verdicts, items,
                                                params),
         "label_tests": label_tests_summary(params, table),
         "false_calls": false_calls(findings),

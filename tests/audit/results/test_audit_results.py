@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_item
+from conftest import make_item as _make_item
 
 from bench_kit.audit.results.chance import chance_rates
 from bench_kit.audit.results.difficulty import fit_rasch
@@ -26,6 +26,11 @@ YESNO = {"task": "yesno", "answers": ["yes"], "capability": "understanding.spati
 
 # A run: (extracted, hit) or (extracted, hit, parse).
 Run = tuple
+
+
+def make_item(**fields):
+    """An item row with an image (the blind panel judges items with an image)."""
+    return _make_item(**{"image": "img/q.png", **fields})
 
 
 def write_items(path: Path, rows: list[dict[str, Any]]) -> Path:
@@ -114,10 +119,13 @@ BLIND_CASES = {
     "mc_all_blind": (MC, [True] * 4, "text_answerable"),
     "mc_none_blind": (MC, [False] * 4, "vision_required"),
     "mc_three": (MC, [True, True, True, False], "review"),   # p = 0.051: not text (q), not chance
-    # 3/4 on a coin-flip item is consistent with guessing (p = 0.31): vision_required,
+    # 4/6 on a coin-flip item is consistent with guessing (p = 0.34): vision_required,
     # which the old absolute threshold (blind fraction <= 0.25) could never say for yes/no
-    "yesno_lucky": (YESNO, [True, True, True, False], "vision_required"),
-    "yesno_chance": (YESNO, [True, True, False, False], "vision_required"),
+    "yesno_lucky": (YESNO, [True, True, True, True, False, False], "vision_required"),
+    "yesno_chance": (YESNO, [True, True, False, False, False, False], "vision_required"),
+    # four models on a yes/no item: even 4/4 has p = 0.0625 >= fdr, so no verdict either
+    # way (neither text_answerable nor vision_required); five models would be needed
+    "yesno_small_panel": (YESNO, [False] * 4, "undetermined"),
 }
 
 
@@ -136,13 +144,13 @@ def test_blind_panel_verdicts_are_relative_to_chance(tmp_path):
     for name, (_, hits, verdict) in BLIND_CASES.items():
         assert stats[name]["verdict"] == verdict, name
         assert stats[name]["blind_hits"] == sum(hits)
-        assert stats[name]["q_value"] is not None
+        assert (stats[name]["q_value"] is None) == (verdict == "undetermined")
     answerable = by_check(findings, "redundancy.text_answerable")
     assert set(answerable) == {"mc_all_blind"}
     evidence = answerable["mc_all_blind"]["evidence"]
     assert evidence["p_value"] == pytest.approx(0.25 ** 4, abs=1e-6)
     assert evidence["q_value"] == pytest.approx(5 * 0.25 ** 4, abs=1e-4)  # BH over 5 items
-    assert evidence["statistic"] == "blind_hits" and evidence["gain"] == 1.0
+    assert evidence["statistic"] == "blind_model_hits" and evidence["gain"] == 1.0
     assert set(by_check(findings, "redundancy.blind_review")) == {"mc_three"}
     assert summary["blind_panel"]["overall"]["text_answerable"] == 1
     assert summary["blind_panel"]["overall"]["vision_required"] == 3
@@ -228,8 +236,11 @@ def test_suspect_gold_and_model_split(tmp_path):
     assert suspect["popular_wrong"]["severity"] == "warn"
     evidence = suspect["popular_wrong"]["evidence"]
     assert evidence["popular_answer"] == "B" and evidence["votes"] == {"B": 7, "C": 1}
-    assert evidence["statistic"] == "max_wrong_share" and evidence["wrong_options"] == 3
-    assert evidence["q_value"] < 0.1 and evidence["p_value"] < evidence["q_value"]
+    assert evidence["statistic"] == "gold_likelihood_ratio"
+    assert evidence["likelihood_ratio"] > 1 and evidence["posterior_wrong"] > 0.9
+    # the queue's q: the mean local fdr of the items ranked at or above it
+    assert evidence["q_value"] <= evidence["local_fdr"] and evidence["q_value"] < 0.1
+    assert {suspect[k]["evidence"]["rank"] for k in suspect} == {1, 2}
     assert suspect["unanimous_wrong"]["severity"] == "error"
     split = by_check(findings, "ambiguity.model_split")
     assert set(split) == {"split"}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_item
+from conftest import make_item as _make_item
 from test_audit_results import MC, run_audit, write_items, write_scores
 
 from bench_kit.audit.results.error_layers import (
@@ -31,6 +31,11 @@ OPEN = {"task": "open", "answers": ["red"], "capability": "perception.colour",
 # A stand-in for the sentence encoder: fixed unit vectors, so "crimson" means "red".
 VECTORS = {"red": (1.0, 0.0, 0.0), "crimson": (0.96, 0.28, 0.0), "blue": (0.0, 0.0, 1.0),
            "scarlet": (0.9, 0.0, 0.43589)}
+
+
+def make_item(**fields):
+    """An item row with an image (the blind panel judges items with an image)."""
+    return _make_item(**{"image": "img/q.png", **fields})
 
 
 def fake_encode(texts):
@@ -176,7 +181,9 @@ def test_accepted_answer_is_picked_up_by_the_next_dvc_repro(tmp_path):
 
 
 def test_quarantine_keeps_error_findings_with_reasons(tmp_path):
-    answers = {"bad_gold": ["C"] * 5, "shaky": ["B", "B", "B", "B", "A"], "fine": ["A"] * 5}
+    # (the easy items let the review measure that these models are usually right)
+    answers = {"bad_gold": ["C"] * 5, "shaky": ["B", "B", "B", "B", "A"], "fine": ["A"] * 5,
+               **{f"easy{k}": ["A"] * 5 for k in range(3)}}
     items = [make_item(id=name, **MC) for name in answers]
     scores: dict = {}
     for name, votes in answers.items():
@@ -207,7 +214,8 @@ def test_quarantine_keeps_error_findings_with_reasons(tmp_path):
     assert dropped["bad_gold"].startswith("label.suspect_gold")
     kept = [json.loads(line)["id"] for name in ("dev", "test")
             for line in (tmp_path / f"splits/{name}.jsonl").read_text().splitlines()]
-    assert kept == ["shaky"]
+    assert kept == ["shaky", "easy0", "easy1", "easy2"] or \
+        sorted(kept) == ["easy0", "easy1", "easy2", "shaky"]
     warn = invoke("audit", "quarantine", "--findings", str(tmp_path / "out/model_findings.jsonl"),
                   "--out", str(out), "--severity", "warn")
     assert "shaky" in out.read_text() and warn.exit_code == 0

@@ -8,7 +8,7 @@ import math
 from types import SimpleNamespace
 
 import pytest
-from conftest import make_item
+from conftest import make_item as _make_item
 
 from bench_kit.audit.results.blind_panel import (
     blind_findings,
@@ -36,6 +36,11 @@ from bench_kit.audit.results.significance import (
 from bench_kit.types import Item, Score
 
 MC4 = {"A": "a", "B": "b", "C": "c", "D": "d"}
+
+
+def make_item(**fields):
+    """An item row with an image (the blind panel judges items with an image)."""
+    return _make_item(**{"image": "img/q.png", **fields})
 
 
 def _mc(item_id: str, **fields) -> Item:
@@ -90,7 +95,8 @@ def test_vision_required_needs_p_strictly_above_the_level() -> None:
 def test_min_blind_runs_boundary() -> None:
     hits = [True, True, True]
     assert _verdict(hits).verdict == "text_answerable"  # n == min_blind_runs (3)
-    assert _verdict(hits, min_blind_runs=4).verdict == "review"
+    assert _verdict(hits, min_blind_runs=4).verdict == "undetermined"
+    assert _verdict(hits, min_blind_runs=4).panel_needed == 4
 
 
 def test_prior_answerable_comes_first_and_only_when_answerable() -> None:
@@ -141,9 +147,10 @@ def test_blind_findings_messages_evidence_and_scores() -> None:
     assert (t.check, t.severity, t.score) == ("redundancy.text_answerable", "warn", 1.0)
     # a review finding scores as its severity (not its hit rate, 0.6667)
     assert (r.check, r.severity, r.score) == ("redundancy.blind_review", "info", 0.25)
-    assert t.message == (f"5/5 answers without the image are right (chance 0.25, "
+    assert t.message == (f"5/5 models answer right without the image (chance 0.25, "
                          f"p={verdicts['t'].p_value:.3g}, q={verdicts['t'].q_value:.3g})")
-    assert t.evidence == {"statistic": "blind_hits", "blind_hits": 5, "blind_runs": 5,
+    assert t.evidence == {"statistic": "blind_model_hits", "blind_hits": 5, "blind_runs": 5,
+                          "ties": 0, "members": {f"m{k}": "hit" for k in range(5)},
                           "fraction": 1.0, "chance": 0.25, "gain": 1.0,
                           "p_value": verdicts["t"].p_value, "q_value": verdicts["t"].q_value,
                           "parse_failed": 0, "runs": verdicts["t"].runs}
@@ -252,7 +259,8 @@ def test_prior_verdicts_and_the_template_table() -> None:
     rows = prior_by_template(prior_groups(items, params), blind, items, params)
     assert rows == [{"group": "template:g|numeric", "items": 13, "majority_answer": "2",
                      "prior_accuracy": round(12 / 13, 4), "chance": 0.25,
-                     "p_value": rows[0]["p_value"], "skewed": True,
+                     "p_value": rows[0]["p_value"], "q_value": rows[0]["q_value"],
+                     "skewed": True,
                      "blind_accuracy": 0.375}]
 
 
@@ -322,7 +330,8 @@ def test_prior_verdicts_need_majority_skew_and_q_strictly_below_fdr() -> None:
     groups = prior_groups(items, params)
     first = verdicts["i0"]
     assert first.id == "i0" and first.group == groups["template:g|numeric"]
-    assert first.q_value == bh_qvalues([v.p_value for v in verdicts.values()])[0]
+    # Benjamini–Hochberg over the groups (the unit of a prior), not the items: one group
+    assert first.q_value == bh_qvalues([groups["template:g|numeric"].p_value])[0]
     assert not prior_verdicts(items, ResultsAuditParams(fdr=first.q_value))["i0"].answerable
     loose = ResultsAuditParams(fdr=math.nextafter(first.q_value, 1))
     assert prior_verdicts(items, loose)["i0"].answerable
