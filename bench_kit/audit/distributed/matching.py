@@ -192,13 +192,19 @@ def filter_partition(number: int, url: str, side: ItemSide, k: int = 0) -> Parti
 
 
 def _top_k(sims: Any, k: int) -> tuple[Any, Any]:
-    """Per query row the k best (score desc, index asc) of a similarity block."""
+    """Per query row the k best (score desc, index asc) of a similarity block: a partial
+    selection of the k-th score, then a sort of the rows at or above it (ties kept)."""
     import numpy as np
 
     k = min(k, sims.shape[1])
-    order = np.lexsort((np.broadcast_to(np.arange(sims.shape[1]), sims.shape), -sims),
-                       axis=1)[:, :k]
-    return np.take_along_axis(sims, order, axis=1), order
+    kth = -np.partition(-sims, k - 1, axis=1)[:, k - 1]
+    scores = np.empty((len(sims), k), dtype=sims.dtype)
+    where = np.empty((len(sims), k), dtype=np.int64)
+    for row in range(len(sims)):
+        keep = np.flatnonzero(sims[row] >= kth[row])
+        order = np.lexsort((keep, -sims[row, keep]))[:k]
+        scores[row], where[row] = sims[row, keep[order]], keep[order]
+    return scores, where
 
 
 def merge_top_k(parts: Sequence[tuple[Any, Any]], k: int) -> tuple[Any, Any]:
