@@ -255,8 +255,7 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
                        reference_images=[Path(p) for p in reference_images] or None,
                        params=params, params_source=str(params_path), progress=progress)
     if partitioned:  # filtered on audit.engine; the checks then read only the candidate rows
-        ctx.references = partitioned_references(
-            ctx, references, settings.params["contamination.exact"].contamination)
+        ctx.references = partitioned_references(ctx, references, settings)
     findings, ran, skipped = run_checks(ctx, settings)
     summary = summarize(ctx, findings, ran, skipped)
     summary["invalid_lines"] = intake.invalid_lines

@@ -27,14 +27,14 @@ WORDS = ("apple river chart value blue red count circle triangle square mountain
          "bar line year total left right top bottom").split()
 
 
-def reference_rows() -> list[dict[str, Any]]:
-    """1,200 random questions around the planted rows, with a later copy of some (ties)."""
+def reference_rows(count: int = 1200) -> list[dict[str, Any]]:
+    """Random questions around the planted rows, with a later copy of some (ties)."""
     rng = random.Random(7)
     rows = [{"id": f"syn{i}", "question": " ".join(rng.choice(WORDS) for _ in
                                                    range(rng.randint(5, 24))) + "?"}
-            for i in range(1200)]
+            for i in range(count)]
     for offset, planted in enumerate(REFERENCE):
-        rows.insert(150 + 170 * offset, planted)
+        rows.insert((count // 8) * (offset + 1), planted)
     rows.append({**REFERENCE[0], "id": "pub-exact-again"})  # same text, last partition
     rows.append({**REFERENCE[2], "id": "pub-flag-again"})
     return rows
@@ -109,7 +109,29 @@ def test_dask_engine_findings_equal_local_engine(setup):
             "(audit.disabled)"} in dask["checks_skipped"]
 
 
-def test_partitioned_audit_on_the_local_engine_and_embedding_skipped(setup, tmp_path):
+def test_embedding_findings_equal_local_exact_search(tmp_path, cluster):
+    """Every check on, the bundled encoder: findings equal, embedding ones included."""
+    ref = reference_rows(200)
+    write_items(tmp_path / "public.jsonl", ref)
+    write_items(tmp_path / "bench" / "items.jsonl", items(ref)[:20])
+    for name, extra in (("local", ""), ("dask", f"  engine: dask\n  cluster: "
+                                               f"{cluster.scheduler_address}\n")):
+        (tmp_path / f"{name}.yaml").write_text(
+            f"audit:\n{extra}  contamination:\n    cache_dir: {tmp_path / name}-cache\n")
+    CliRunner().invoke(cli, ["audit", "reference", "build", "--out", str(tmp_path / "ref.jsonl"),
+                             str(tmp_path / "public.jsonl")])
+    build_command([str(tmp_path / "public.jsonl")], str(tmp_path / "parts"), FieldNames(),
+                  params_path=str(tmp_path / "dask.yaml"), rows_per_partition=70,
+                  embeddings=True)
+    local = run(tmp_path, "local.yaml", tmp_path / "ref.jsonl", "local")
+    dask = run(tmp_path, "dask.yaml", tmp_path / "parts", "dask")
+    assert local["by_check"]["contamination.embedding"]["items"] >= 1
+    assert (tmp_path / "local/findings.jsonl").read_bytes() == \
+        (tmp_path / "dask/findings.jsonl").read_bytes()
+    assert dask["notes"]["contamination.embedding"]["corpus"] == 208
+
+
+def test_partitioned_audit_on_the_local_engine_without_embeddings(setup, tmp_path):
     tmp = setup
     build_command([str(tmp / "public.jsonl")], str(tmp / "parts"), FieldNames(),
                   params_path=str(tmp / "local.yaml"), rows_per_partition=400)
@@ -117,7 +139,7 @@ def test_partitioned_audit_on_the_local_engine_and_embedding_skipped(setup, tmp_
     result = audit_data(tmp / "bench/items.jsonl", tmp / "out", params_path=tmp / "on.yaml",
                         references=[tmp / "parts" / "manifest.json"])
     skipped = {s["check"]: s["reason"] for s in result.summary["checks_skipped"]}
-    assert "not yet run on partitioned references" in skipped["contamination.embedding"]
+    assert "holds no embeddings" in skipped["contamination.embedding"]
     assert result.summary["by_check"]["contamination.exact"]["items"] >= 1
 
 

@@ -39,10 +39,9 @@ from bench_kit.audit.distributed.signatures import (
 )
 from bench_kit.errors import ConfigError
 
-# The embedding check needs corpus-wide statistics (IDF, the rarest-token candidate) that
-# this engine does not compute yet: it is skipped, never answered from a subset.
-UNSUPPORTED = {"contamination.embedding": "not yet run on partitioned references "
-                                          "(docs/SCALE.md#what-is-left)"}
+# Without stored embeddings the embedding check is skipped, never answered from a subset.
+NO_EMBEDDINGS = {"contamination.embedding": "the partitioned reference holds no embeddings "
+                                            "(build it with --embeddings)"}
 
 
 @dataclass
@@ -227,6 +226,9 @@ class CandidateReferences:
     size: int
     unsupported: dict[str, str]
     stats: tuple[dict[str, Any], ...]
+    # contamination.embedding's answer (contamination_embed.Neighbour, indices into the
+    # rows), computed on the engine; None when it was not asked for
+    neighbours: tuple[Any, ...] | None = None
 
     def rows(self) -> Iterator[dict[str, Any]]:
         """The candidate rows, in reference order."""
@@ -263,15 +265,30 @@ def check_spec(reference: PartitionedReference, settings: ContaminationSettings,
 
 
 def candidate_references(ctx: Any, reference: PartitionedReference,
-                         settings: ContaminationSettings, client: Any = None
-                         ) -> CandidateReferences:
-    """Filter `reference` against the items of `ctx`; the candidate rows in order."""
+                         settings: ContaminationSettings, client: Any = None,
+                         embedding: bool = False) -> CandidateReferences:
+    """Filter `reference` against the items of `ctx`; the candidate rows in order, and with
+    `embedding` the embedding check's neighbours (bench_kit/audit/distributed/rephrase.py)."""
     spec = check_spec(reference, settings, ctx.params_source)
     texts = item_texts(ctx)
     side = item_side([t for _, t, _ in texts], [q for _, _, q in texts], settings, spec)
     results = run_filter(reference, side, client)
-    rows = tuple(row for result in results for _, row in result.rows)
-    located = "".join(f"{r.number}:{i}\n" for r in results for i, _ in r.rows)
+    keyed = {(r.number, index): row for r in results for index, row in r.rows}
+    unsupported, neighbours = dict(NO_EMBEDDINGS), None
+    if embedding and spec.embedder is not None:
+        from bench_kit.audit.contamination_embed import Neighbour
+        from bench_kit.audit.distributed.rephrase import embedding_neighbours
+
+        found, rows = embedding_neighbours(ctx, reference.partition_urls(), spec.embedder,
+                                           settings, client)
+        keyed.update(rows)
+        unsupported = {}
+    order = sorted(keyed)
+    if embedding and spec.embedder is not None:
+        at = {key: index for index, key in enumerate(order)}
+        neighbours = tuple(Neighbour(n.position, at[n.key], n.pair) for n in found)
+    located = "".join(f"{number}:{index}\n" for number, index in order)
     digest = hashlib.sha256(f"{reference.manifest['content_hash']}\n{located}".encode())
-    return CandidateReferences(rows, f"candidates-{digest.hexdigest()}", len(rows),
-                               dict(UNSUPPORTED), tuple(r.stats for r in results))
+    return CandidateReferences(tuple(keyed[key] for key in order),
+                               f"candidates-{digest.hexdigest()}", len(order), unsupported,
+                               tuple(r.stats for r in results), neighbours)
