@@ -1,7 +1,7 @@
 """Distributed contamination matching: broadcast the items, filter partitions on workers.
 
 The items are few and the reference is huge, so the items' side (text hashes, n-gram
-hashes, LSH band keys and texts; vectors for the embedding top-k) is broadcast once and
+hashes, LSH band keys and texts) is broadcast once and
 every reference partition is filtered where it is read: exact and n-gram candidates by
 hash lookup, MinHash candidates by band keys then verified by exact Jaccard on the worker.
 Only the candidate rows come back; the reference is never shuffled.
@@ -57,7 +57,6 @@ class ItemSide:
     texts: list[str]
     threshold: float
     shingle: int
-    vectors: Any = None  # unit float32 (items, dim) for the embedding top-k
 
 
 def item_side(texts: Sequence[str], questions: Sequence[str], settings: ContaminationSettings,
@@ -136,11 +135,10 @@ class PartitionResult:
 
     number: int
     rows: list[tuple[int, dict[str, Any]]]  # (row index in the partition, row)
-    top: Any = None  # (scores, row indices) of the embedding top-k, shape (items, k)
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def filter_partition(number: int, url: str, side: ItemSide, k: int = 0) -> PartitionResult:
+def filter_partition(number: int, url: str, side: ItemSide) -> PartitionResult:
     """Filter one partition against the broadcast items (runs on a worker)."""
     import numpy as np
     import pyarrow.parquet as pq
@@ -152,8 +150,6 @@ def filter_partition(number: int, url: str, side: ItemSide, k: int = 0) -> Parti
         parquet = pq.ParquetFile(handle)
         columns = ["text_hash", "question_hash", "text", "minhash",
                    *(f"ngram_{size}" for size in side.ngram if len(side.ngram[size]))]
-        if k:
-            columns.append("embedding")
         table = parquet.read(columns=columns)
         hits = set(np.flatnonzero(np.isin(np.asarray(table.column("text_hash")),
                                           side.text_hashes)).tolist())
@@ -165,12 +161,6 @@ def filter_partition(number: int, url: str, side: ItemSide, k: int = 0) -> Parti
         sigs = np.asarray(table.column("minhash").combine_chunks().flatten()).reshape(
             table.num_rows, -1)
         hits.update(_minhash_hits(sigs, table.column("text").to_pylist(), side))
-        top = None
-        if k:
-            vectors = np.asarray(table.column("embedding").combine_chunks().flatten(),
-                                 dtype=np.float32).reshape(table.num_rows, -1)
-            top = _top_k(side.vectors @ vectors.T, k)
-            hits.update(top[1].ravel().tolist())
         read = _bytes_read(parquet.metadata, columns)
         rows: list[tuple[int, dict[str, Any]]] = []
         if hits:
@@ -181,39 +171,13 @@ def filter_partition(number: int, url: str, side: ItemSide, k: int = 0) -> Parti
                 if row["options"] is None:
                     del row["options"]
                 rows.append((index, row))
-    result = PartitionResult(number, rows, top)
+    result = PartitionResult(number, rows)
     result.stats = {"partition": number, "rows": table.num_rows, "candidates": len(rows),
                     "seconds": round(time.perf_counter() - started, 4), "bytes_read": read,
                     "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
                                          / 1024, 1)}
     result.stats["bytes_to_driver"] = len(pickle.dumps(result))
     return result
-
-
-def _top_k(sims: Any, k: int) -> tuple[Any, Any]:
-    """Per query row the k best (score desc, index asc) of a similarity block: a partial
-    selection of the k-th score, then a sort of the rows at or above it (ties kept)."""
-    import numpy as np
-
-    k = min(k, sims.shape[1])
-    kth = -np.partition(-sims, k - 1, axis=1)[:, k - 1]
-    scores = np.empty((len(sims), k), dtype=sims.dtype)
-    where = np.empty((len(sims), k), dtype=np.int64)
-    for row in range(len(sims)):
-        keep = np.flatnonzero(sims[row] >= kth[row])
-        order = np.lexsort((keep, -sims[row, keep]))[:k]
-        scores[row], where[row] = sims[row, keep[order]], keep[order]
-    return scores, where
-
-
-def merge_top_k(parts: Sequence[tuple[Any, Any]], k: int) -> tuple[Any, Any]:
-    """Global top-k from per-partition (scores, global indices): score desc, index asc."""
-    import numpy as np
-
-    scores = np.concatenate([p[0] for p in parts], axis=1)
-    where = np.concatenate([p[1] for p in parts], axis=1)
-    order = np.lexsort((where, -scores), axis=1)[:, :k]
-    return np.take_along_axis(scores, order, axis=1), np.take_along_axis(where, order, axis=1)
 
 
 @dataclass(frozen=True)
@@ -235,15 +199,14 @@ class CandidateReferences:
         return iter(self.candidate_rows)
 
 
-def run_filter(reference: PartitionedReference, side: ItemSide, client: Any = None,
-               k: int = 0) -> list[PartitionResult]:
+def run_filter(reference: PartitionedReference, side: ItemSide, client: Any = None
+               ) -> list[PartitionResult]:
     """Filter every partition (on `client`'s workers, or here when None), in order."""
     urls = reference.partition_urls()
     if client is None:
-        return [filter_partition(n, url, side, k) for n, url in enumerate(urls)]
+        return [filter_partition(n, url, side) for n, url in enumerate(urls)]
     [shared] = client.scatter([side], broadcast=True)
-    futures = client.map(filter_partition, range(len(urls)), urls, side=shared, k=k,
-                         pure=False)
+    futures = client.map(filter_partition, range(len(urls)), urls, side=shared, pure=False)
     return sorted(client.gather(futures), key=lambda r: r.number)
 
 
