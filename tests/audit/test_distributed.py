@@ -76,7 +76,7 @@ def setup(tmp_path, cluster) -> Path:
     return tmp_path
 
 
-def run(tmp: Path, params: str, reference: Path, out: str) -> dict[str, Any]:
+def run(tmp: Path, params: str, reference: Path | str, out: str) -> dict[str, Any]:
     result = CliRunner().invoke(cli, ["audit", "data", "--items", str(tmp / "bench/items.jsonl"),
                                       "--params", str(tmp / params), "--out", str(tmp / out),
                                       "--reference", str(reference)])
@@ -170,3 +170,20 @@ def test_settings_that_differ_from_the_build_are_refused(setup):
     assert result.exit_code != 0
     assert "rebuild it with `bench-kit audit reference build --partitioned`" in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_fsspec_url_holds_the_partitioned_reference(setup):
+    """Built to and matched from `memory://` (any fsspec URL): the local engine's findings."""
+    tmp = setup
+    CliRunner().invoke(cli, ["audit", "reference", "build", "--out", str(tmp / "ref.jsonl"),
+                             str(tmp / "public.jsonl")])
+    result = CliRunner().invoke(cli, ["audit", "reference", "build", "--partitioned",
+                                      "memory://bench-kit-test/parts", "--rows-per-partition",
+                                      "500", "--params", str(tmp / "dask.yaml"),
+                                      str(tmp / "public.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "1208 rows in 3 partitions (3 written, 0 already built)" in result.output
+    run(tmp, "local.yaml", tmp / "ref.jsonl", "local")
+    run(tmp, "dask.yaml", "memory://bench-kit-test/parts", "dask")
+    assert (tmp / "local/findings.jsonl").read_bytes() == \
+        (tmp / "dask/findings.jsonl").read_bytes()

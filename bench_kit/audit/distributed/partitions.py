@@ -190,7 +190,8 @@ def build_partitioned(sources: Sequence[str], url: str, spec: FeatureSpec, *,
         else:
             while len(pending) >= limit:
                 collect(block=True)
-            pending[client.submit(write_partition, url, number, rows, spec, input_sha,
+            [shipped] = client.scatter([rows])  # data, not a 40 MB task graph
+            pending[client.submit(write_partition, url, number, shipped, spec, input_sha,
                                   embed_params, pure=False)] = number
             written += 1
         if progress:
