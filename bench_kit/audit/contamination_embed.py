@@ -101,6 +101,8 @@ def rephrase_neighbours(ctx: AuditContext, settings: Any,
     """For every item, the candidate reference (embedding top-1 or the rarest-token match)
     with the highest combined rephrase score (bench_kit/audit/contamination_rephrase.py)."""
     reference = ctx.references
+    if getattr(reference, "neighbours", None) is not None:  # computed on audit.engine
+        return list(reference.neighbours)  # (bench_kit/audit/distributed/rephrase.py)
     texts = item_texts(ctx)
     if not texts or not reference.size:
         return []

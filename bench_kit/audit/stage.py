@@ -11,6 +11,7 @@ from typing import Any
 
 from bench_kit.artifacts import paths
 from bench_kit.artifacts.tables import write_audit_summary
+from bench_kit.audit.distributed.audit import partitioned_paths, partitioned_references
 from bench_kit.audit.freshness import freshness_summary
 from bench_kit.audit.intake import read_for_audit
 from bench_kit.audit.reference import open_reference
@@ -32,7 +33,8 @@ from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
 FINDINGS_FILE = paths.DATA_FINDINGS
 SUMMARY_FILE = paths.DATA_SUMMARY
 # Keys of the `audit:` section that belong to no single check.
-GENERAL_KEYS = ("disabled",)
+# `engine`/`cluster`: where partitioned references are matched (audit/distributed/engine.py).
+GENERAL_KEYS = ("disabled", "engine", "cluster")
 
 
 def load_checks() -> None:
@@ -113,6 +115,10 @@ def run_checks(ctx: AuditContext, settings: AuditSettings
             continue
         if missing:
             skipped.append({"check": spec.name, "reason": REQUIREMENTS[missing[0]]})
+            continue
+        unsupported = getattr(ctx.references, "unsupported", {}).get(spec.name)
+        if unsupported:  # a check a partitioned reference cannot answer yet
+            skipped.append({"check": spec.name, "reason": unsupported})
             continue
         try:
             produced = list(spec.run(ctx, settings.params[spec.name]))
@@ -237,15 +243,19 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
             and not Path(params_path).is_file():
         params_path = None
     settings = load_audit_settings(params, source=str(params_path))
+    partitioned = partitioned_paths(references) if references else False
     intake = read_for_audit(items_path, root=root, params_path=params_path)
     items = intake.items
     ctx = AuditContext(items=items, root=Path(root) if root else default_root(items_path),
                        items_path=Path(items_path), invalid=intake.problems,
                        item_lines=intake.lines,
                        splits=read_splits(splits_dir) if splits_dir else None,
-                       references=open_reference(references) if references else None,
+                       references=open_reference(references)
+                       if references and not partitioned else None,
                        reference_images=[Path(p) for p in reference_images] or None,
                        params=params, params_source=str(params_path), progress=progress)
+    if partitioned:  # filtered on audit.engine; the checks then read only the candidate rows
+        ctx.references = partitioned_references(ctx, references, settings)
     findings, ran, skipped = run_checks(ctx, settings)
     summary = summarize(ctx, findings, ran, skipped)
     summary["invalid_lines"] = intake.invalid_lines

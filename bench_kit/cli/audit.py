@@ -26,9 +26,10 @@ def audit() -> None:
               help="Folder for findings.jsonl and summary.json.")
 @click.option("--splits", "splits_dir", type=click.Path(file_okay=False),
               help="Folder of split files (*.jsonl); enables leakage.cross_split.")
-@click.option("--reference", "references", multiple=True, type=click.Path(dir_okay=False),
-              help="Reference file built by `bench-kit audit reference build` (repeatable); "
-                   "enables the text contamination checks.")
+@click.option("--reference", "references", multiple=True, type=click.Path(),
+              help="Reference file (or partitioned reference folder/URL) built by `bench-kit "
+                   "audit reference build` (repeatable); enables the text contamination "
+                   "checks.")
 @click.option("--reference-images", "reference_images", multiple=True,
               type=click.Path(file_okay=False),
               help="Folder of reference images (repeatable); enables contamination.image.")
@@ -114,8 +115,16 @@ def reference() -> None:
 
 
 @reference.command("build")
-@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False),
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="Reference JSONL file to write.")
+@click.option("--partitioned", "partitioned", metavar="DIR_OR_URL",
+              help="Write a partitioned parquet reference with its features and manifest.json "
+                   "here instead (folder or fsspec URL; built on audit.engine, resumable).")
+@click.option("--rows-per-partition", default=100_000, show_default=True,
+              type=click.IntRange(min=1), help="Rows per partition (with --partitioned).")
+@click.option("--embeddings/--no-embeddings", default=False, show_default=True,
+              help="Store embeddings of the `embed:` backend too (with --partitioned).")
+@params_option
 @click.option("--text-field", default="question", show_default=True,
               help="Column holding the question text.")
 @click.option("--id-field", default="id", show_default=True,
@@ -123,7 +132,9 @@ def reference() -> None:
 @click.option("--options-field", default="choices", show_default=True,
               help="Column holding answer options ({letter: text} or a list); '' for none.")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
-def reference_build_command(out_path: str, text_field: str, id_field: str, options_field: str,
+def reference_build_command(out_path: str | None, partitioned: str | None,
+                            rows_per_partition: int, embeddings: bool, params_path: str,
+                            text_field: str, id_field: str, options_field: str,
                             sources: tuple[str, ...]) -> None:
     """Build a normalised reference file from JSONL/CSV/TSV/parquet files or saved HF datasets.
 
@@ -137,9 +148,24 @@ def reference_build_command(out_path: str, text_field: str, id_field: str, optio
           mmbench_dev.tsv scienceqa.parquet hf_saved/vqav2
       bench-kit audit reference build --out refs/web.jsonl --text-field text \\
           --id-field url --options-field '' scraped.jsonl
+      bench-kit audit reference build --partitioned refs/web-parts --text-field text \\
+          --options-field '' shard-*.parquet
     """
     from bench_kit.audit.reference import FieldNames, build_reference
 
     fields = FieldNames(text=text_field, id=id_field or None, options=options_field or None)
+    if (out_path is None) == (partitioned is None):
+        raise click.UsageError("give exactly one of --out FILE and --partitioned DIR_OR_URL")
+    if partitioned is not None:
+        from bench_kit.audit.distributed.build import build_command
+
+        report = build_command(list(sources), partitioned, fields, params_path=params_path,
+                               rows_per_partition=rows_per_partition, embeddings=embeddings,
+                               progress=lambda parts, rows: info(
+                                   f"reference: partition {parts}, {rows} rows"))
+        info(f"reference: {report.manifest['rows']} rows in "
+             f"{len(report.manifest['partitions'])} partitions ({report.written} written, "
+             f"{report.skipped} already built) -> {partitioned}/manifest.json")
+        return
     count = build_reference(sources, out_path, fields)
     info(f"reference: {count} rows from {len(sources)} source(s) -> {out_path}")

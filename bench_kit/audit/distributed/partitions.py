@@ -1,0 +1,254 @@
+"""The partitioned reference: parquet partitions with their features, and a hashed manifest.
+
+Layout of a partitioned reference (a local folder or an fsspec URL of its own):
+
+    OUT/part-00000.parquet   ref_id, source, text, question, original, options,
+                             text_hash, question_hash, ngram_<n>..., minhash[, embedding]
+    OUT/part-00000.json      rows, sha256 of the parquet, sha256 of the input rows, spec
+    OUT/manifest.json        format, spec, rows, [{file, rows, sha256, bytes}], content_hash
+
+Each partition is computed by one task on the engine (a Dask worker, or this process for
+`audit.engine: local`) and written atomically with its sidecar; a build that stops is run
+again and skips every partition whose sidecar names the same input, spec and file hash.
+`manifest.json` is written last: it is what a DVC stage lists as its dependency.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from bench_kit.audit.distributed.signatures import (
+    FeatureSpec,
+    hash64,
+    minhash_block,
+    ngram_hashes,
+)
+from bench_kit.audit.reference import FieldNames, reference_rows
+from bench_kit.errors import InputError
+
+FORMAT = "bench_kit.reference.partitioned/1"
+MANIFEST = "manifest.json"
+PARTITION_ROWS = 100_000
+TEXT_COLUMNS = ("ref_id", "source", "text", "question", "original", "options")
+
+
+def _fs(url: str) -> tuple[Any, str]:
+    from fsspec.core import url_to_fs
+
+    fs, root = url_to_fs(url)
+    return fs, root.rstrip("/")
+
+
+def _put_atomic(fs: Any, path: str, data: bytes) -> None:
+    fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
+    tmp = f"{path}.{uuid.uuid4().hex}.tmp"
+    with fs.open(tmp, "wb") as handle:
+        handle.write(data)
+    fs.mv(tmp, path)
+
+
+def rows_digest(rows: Sequence[dict[str, Any]]) -> str:
+    """sha256 of a partition's input rows (canonical JSON): the resume key."""
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def partition_table(rows: Sequence[dict[str, Any]], spec: FeatureSpec,
+                    embedder: Any = None) -> Any:
+    """The arrow table of one partition: the rows plus every feature `spec` names."""
+    import numpy as np
+    import pyarrow as pa
+
+    texts = [row["text"] for row in rows]
+    columns: dict[str, Any] = {name: [row.get(name) for row in rows] for name in TEXT_COLUMNS}
+    columns["text_hash"] = pa.array(hash64(texts), pa.uint64())
+    columns["question_hash"] = pa.array(hash64(row["question"] for row in rows), pa.uint64())
+    for size in spec.ngram_sizes:
+        columns[f"ngram_{size}"] = pa.array([ngram_hashes(t, size) for t in texts],
+                                            pa.list_(pa.uint64()))
+    sigs = minhash_block(texts, spec)
+    columns["minhash"] = pa.FixedSizeListArray.from_arrays(pa.array(sigs.ravel()), spec.perm)
+    if embedder is not None:
+        from bench_kit.audit.contamination_embed import encode_all
+
+        vectors = np.ascontiguousarray(encode_all(texts, embedder=embedder), dtype=np.float32)
+        columns["embedding"] = pa.FixedSizeListArray.from_arrays(
+            pa.array(vectors.ravel()), vectors.shape[1])
+    columns["options"] = pa.array(columns["options"], pa.list_(pa.string()))
+    return pa.table(columns)
+
+
+def write_partition(url: str, number: int, rows: list[dict[str, Any]], spec: FeatureSpec,
+                    input_sha: str, embed_params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Compute and write partition `number` (a task on a worker); return its manifest entry."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    embedder = None
+    if embed_params is not None:
+        from bench_kit import embed
+
+        embedder = embed.embedder_from_params(embed_params)
+    buffer = io.BytesIO()
+    pq.write_table(partition_table(rows, spec, embedder), buffer, compression="zstd")
+    data = buffer.getvalue()
+    fs, root = _fs(url)
+    name = f"part-{number:05d}.parquet"
+    entry = {"file": name, "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest(),
+             "bytes": len(data)}
+    _put_atomic(fs, f"{root}/{name}", data)
+    sidecar = {**entry, "input_sha256": input_sha, "spec": spec.as_dict()}
+    _put_atomic(fs, f"{root}/part-{number:05d}.json", json.dumps(sidecar).encode())
+    return entry
+
+
+def finished_entry(url: str, number: int, spec: FeatureSpec, input_sha: str
+                   ) -> dict[str, Any] | None:
+    """The manifest entry of a partition already written from the same input and spec (its
+    file hash checked), else None."""
+    fs, root = _fs(url)
+    try:
+        with fs.open(f"{root}/part-{number:05d}.json", "rb") as handle:
+            sidecar = json.loads(handle.read())
+        if sidecar.get("input_sha256") != input_sha or sidecar.get("spec") != spec.as_dict():
+            return None
+        digest = hashlib.sha256()
+        with fs.open(f"{root}/{sidecar['file']}", "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except (OSError, ValueError, KeyError):
+        return None
+    if digest.hexdigest() != sidecar["sha256"]:
+        return None
+    return {key: sidecar[key] for key in ("file", "rows", "sha256", "bytes")}
+
+
+def _chunks(rows: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    chunk: list[dict[str, Any]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+@dataclass
+class BuildReport:
+    """What a partitioned build did."""
+
+    manifest: dict[str, Any]
+    written: int
+    skipped: int
+
+
+def build_partitioned(sources: Sequence[str], url: str, spec: FeatureSpec, *,
+                      fields: FieldNames = FieldNames(), client: Any = None,
+                      rows_per_partition: int = PARTITION_ROWS,
+                      embed_params: dict[str, Any] | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> BuildReport:
+    """Write the partitioned reference of `sources` under `url`; resume a stopped build.
+
+    The driver streams and normalises the sources (bench_kit.audit.reference) and hands each
+    partition's rows to one task (`client` = a Dask client; None = run here); at most two
+    tasks per worker are in flight, so memory stays bounded.
+    """
+    if not sources:
+        raise InputError("give at least one reference source")
+    entries: dict[int, dict[str, Any]] = {}
+    pending: dict[Any, int] = {}
+    limit = 2 * max(1, len(client.scheduler_info()["workers"])) if client is not None else 1
+    written = skipped = 0
+
+    def collect(block: bool) -> None:
+        from distributed import wait
+
+        done = wait(list(pending), return_when="FIRST_COMPLETED").done if block else \
+            [f for f in pending if f.done()]
+        for future in done:
+            entries[pending.pop(future)] = future.result()
+
+    for number, rows in enumerate(_chunks(reference_rows(sources, fields),
+                                          rows_per_partition)):
+        input_sha = rows_digest(rows)
+        entry = finished_entry(url, number, spec, input_sha)
+        if entry is not None:
+            entries[number] = entry
+            skipped += 1
+        elif client is None:
+            entries[number] = write_partition(url, number, rows, spec, input_sha, embed_params)
+            written += 1
+        else:
+            while len(pending) >= limit:
+                collect(block=True)
+            [shipped] = client.scatter([rows])  # data, not a 40 MB task graph
+            pending[client.submit(write_partition, url, number, shipped, spec, input_sha,
+                                  embed_params, pure=False)] = number
+            written += 1
+        if progress:
+            progress(number + 1, sum(e["rows"] for e in entries.values()))
+    while pending:
+        collect(block=True)
+    parts = [entries[n] for n in sorted(entries)]
+    content = hashlib.sha256("".join(f"{p['file']}:{p['sha256']}\n" for p in parts).encode())
+    manifest = {"format": FORMAT, "spec": spec.as_dict(), "rows": sum(p["rows"] for p in parts),
+                "partitions": parts, "content_hash": content.hexdigest()}
+    fs, root = _fs(url)
+    _put_atomic(fs, f"{root}/{MANIFEST}", json.dumps(manifest, indent=1).encode() + b"\n")
+    return BuildReport(manifest, written, skipped)
+
+
+def is_partitioned(path: str) -> bool:
+    """True for a partitioned reference: its folder/URL or its manifest.json."""
+    if path.endswith(MANIFEST):
+        return True
+    fs, root = _fs(path)
+    return fs.exists(f"{root}/{MANIFEST}")
+
+
+@dataclass(frozen=True)
+class PartitionedReference:
+    """An opened partitioned reference: its location and manifest."""
+
+    url: str
+    manifest: dict[str, Any]
+
+    @property
+    def spec(self) -> FeatureSpec:
+        """The features its partitions hold."""
+        raw = self.manifest["spec"]
+        return FeatureSpec(tuple(raw["ngram_sizes"]), raw["shingle"], raw["perm"],
+                           raw.get("embedder"))
+
+    def partition_urls(self) -> list[str]:
+        """Each partition's path, in manifest order."""
+        return [f"{self.url}/{p['file']}" for p in self.manifest["partitions"]]
+
+
+def open_partitioned(path: str) -> PartitionedReference:
+    """Read a partitioned reference's manifest.
+
+    Raises:
+        InputError: no manifest, or one this version cannot read.
+    """
+    url = path[: -len(MANIFEST)].rstrip("/") if path.endswith(MANIFEST) else path.rstrip("/")
+    fs, root = _fs(url)
+    try:
+        with fs.open(f"{root}/{MANIFEST}", "rb") as handle:
+            manifest = json.loads(handle.read())
+    except (OSError, ValueError) as exc:
+        raise InputError(f"not a partitioned reference ({exc}); build one with `bench-kit "
+                         "audit reference build --partitioned OUT SOURCES...`",
+                         path=path) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise InputError(f"{MANIFEST}: format is not {FORMAT}", path=path)
+    return PartitionedReference(url, manifest)

@@ -1,0 +1,164 @@
+"""Per-partition cost of the Dask contamination engine (docs/SCALE.md).
+
+    .venv/bin/python benchmarks/scale_dask.py --rows 1000000 --partition-rows 100000 \
+        --items 1000 --workers 2 --out /tmp/scale_dask
+
+Reference: synthetic English questions (benchmarks/audit_scale.py's generator: 8-25 words
+from a 5,000-word Zipf vocabulary); items: 1,000 questions of which 2% are copied from the
+reference and 2% copied with one word changed. Steps, on a LocalCluster of `--workers`
+single-threaded worker processes:
+
+1. the partitioned build (normalise on the driver; hashes, n-grams, MinHash per partition
+   on the workers), timed as a whole, partition count and bytes stored;
+2. the matching filter, per partition: seconds, bytes read (compressed parquet column
+   chunks), bytes sent back to the driver (pickled result), candidate rows, worker peak RSS;
+3. the embedding check per partition, in this process: the top-1 by one exact matrix
+   product of the items against synthetic unit vectors (384-d float32; encoding is not
+   measured here, see docs/BENCHMARKS.md "Audits"), the IDF pass, and the rare-token pass
+   for `--lexical-items` items (every reference row sharing a token with an item is
+   scored against it, so on this Zipf vocabulary without stop words it is the slow part).
+
+A second run with the same arguments resumes the build (nothing rewritten) and re-measures
+the rest.
+
+These machines have 2 shared cores: the figures are per partition, not a scaling curve.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+
+def write_source(path: Path, rows: int, chunk: int = 200_000) -> None:
+    """A parquet source of `rows` synthetic questions (id, question)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from audit_scale import questions
+
+    with pq.ParquetWriter(path, pa.schema([("id", pa.string()), ("question", pa.string())])) \
+            as writer:
+        for start in range(0, rows, chunk):
+            texts = questions(min(chunk, rows - start), seed=start + 1)
+            writer.write_table(pa.table({"id": [f"r{start + i}" for i in range(len(texts))],
+                                         "question": texts}))
+
+
+def item_questions(source: Path, count: int) -> list[str]:
+    """`count` item questions: 2% copies, 2% one-word edits of reference rows, the rest new."""
+    import random
+
+    import pyarrow.parquet as pq
+    from audit_scale import questions
+
+    first = pq.ParquetFile(source).read_row_group(0).column("question").to_pylist()
+    rng = random.Random(5)
+    out = questions(count, seed=999_999)
+    for n in range(count // 25):
+        words = rng.choice(first).split()
+        if n % 2:
+            words[len(words) // 2] = "zebra"
+        out[n] = " ".join(words)
+    return out
+
+
+def summarise(values: list[float]) -> str:
+    return f"{statistics.median(values):,.3g} (max {max(values):,.3g})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--partition-rows", type=int, default=100_000)
+    parser.add_argument("--items", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--dim", type=int, default=384)
+    parser.add_argument("--lexical-items", type=int, default=50,
+                        help="items in the timed rare-token pass (its cost grows with them)")
+    parser.add_argument("--out", type=Path, default=Path("/tmp/scale_dask"))
+    args = parser.parse_args()
+
+    import numpy as np
+    from distributed import Client, LocalCluster
+
+    from bench_kit.audit.contamination import ContaminationSettings
+    from bench_kit.audit.contamination_rephrase import Idf, lexical_candidates, text_features
+    from bench_kit.audit.distributed.rephrase import _features, _read, document_frequencies
+    from bench_kit.audit.distributed.matching import item_side, run_filter
+    from bench_kit.audit.distributed.partitions import build_partitioned, open_partitioned
+    from bench_kit.audit.distributed.signatures import FeatureSpec
+    from bench_kit.audit.reference import reference_text
+    from bench_kit.audit.vector_index import top1_exact
+    from bench_kit.text.normalize import normalize_for_audit
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    source = args.out / f"source-{args.rows}.parquet"
+    if not source.exists():
+        write_source(source, args.rows)
+    settings = ContaminationSettings()
+    spec = FeatureSpec.from_settings(settings)
+    url = str(args.out / f"parts-{args.rows}-{args.partition_rows}")
+    result: dict = {"rows": args.rows, "partition_rows": args.partition_rows,
+                    "items": args.items, "workers": args.workers}
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None, silence_logs=40) as cluster, \
+            Client(cluster) as client:
+        started = time.perf_counter()
+        report = build_partitioned([str(source)], url, spec, client=client,
+                                   rows_per_partition=args.partition_rows)
+        result["build_seconds"] = round(time.perf_counter() - started, 1)
+        result["build_written"] = report.written
+        result["stored_bytes"] = sum(p["bytes"] for p in report.manifest["partitions"])
+        texts = item_questions(source, args.items)
+        side = item_side([reference_text(t, []) for t in texts],
+                         [normalize_for_audit(t) for t in texts], settings, spec)
+        started = time.perf_counter()
+        parts = run_filter(open_partitioned(url), side, client)
+        result["match_seconds"] = round(time.perf_counter() - started, 1)
+    stats = [p.stats for p in parts]
+    result["partitions"] = stats
+    result["candidates"] = sum(s["candidates"] for s in stats)
+    rng = np.random.default_rng(0)
+    queries = rng.standard_normal((args.items, args.dim), dtype=np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    block = rng.standard_normal((args.partition_rows, args.dim), dtype=np.float32)
+    block /= np.linalg.norm(block, axis=1, keepdims=True)
+    started = time.perf_counter()
+    top1_exact(queries, block)
+    result["embedding_topk_seconds_per_partition"] = round(time.perf_counter() - started, 2)
+    # the embedding check's text passes on the first partition, in this process
+    first = open_partitioned(url).partition_urls()[0]
+    started = time.perf_counter()
+    documents, counts = document_frequencies(first)
+    result["idf_pass_seconds_per_partition"] = round(time.perf_counter() - started, 2)
+    idf = Idf(documents, counts)
+    features = [text_features(t) for t in texts[:args.lexical_items]]
+    started = time.perf_counter()
+    lexical_candidates(features, _features(_read(first, ("original", "question"))), idf, 2.0)
+    result["lexical_pass_seconds_per_partition"] = round(time.perf_counter() - started, 2)
+    (args.out / f"result-{args.rows}.json").write_text(json.dumps(result, indent=1))
+    print(f"| rows | partitions | build s (wall, {args.workers} workers) | stored MB "
+          "| match s (wall) | per partition: s | MB read | KB to driver | worker peak MB "
+          "| candidates | embedding per partition: top-1 s / IDF pass s / rare-token pass s "
+          f"({args.lexical_items} items) |")
+    print(f"| {args.rows:,} | {len(stats)} | {result['build_seconds']} | "
+          f"{result['stored_bytes'] / 1e6:.0f} | {result['match_seconds']} | "
+          f"{summarise([s['seconds'] for s in stats])} | "
+          f"{summarise([s['bytes_read'] / 1e6 for s in stats])} | "
+          f"{summarise([s['bytes_to_driver'] / 1e3 for s in stats])} | "
+          f"{summarise([s['peak_rss_mb'] for s in stats])} | {result['candidates']} | "
+          f"{result['embedding_topk_seconds_per_partition']} / "
+          f"{result['idf_pass_seconds_per_partition']} / "
+          f"{result['lexical_pass_seconds_per_partition']} |")
+
+
+if __name__ == "__main__":
+    main()
