@@ -181,10 +181,15 @@ def leftmost_object(scene: SceneAnn) -> str | None:
 
 @SOLVERS.register("distinct_count")
 def distinct_count(scene: SceneAnn, attribute: str = "shape") -> int | None:
-    """Number of different values of `attribute` (shape, colour or size) among the objects."""
+    """Number of different values of `attribute` (shape, colour or size) among the objects;
+    None for shapes when the scene holds a kind and one it covers (a square and a rectangle:
+    one kind or two, depending on the reading)."""
     if attribute not in ("shape", "colour", "size") or not scene.objects:
         return None
-    return len({getattr(o, attribute) for o in scene.objects})
+    kinds = {getattr(o, attribute) for o in scene.objects}
+    if attribute == "shape" and any(kinds & set(COVERS.get(k, ())) for k in kinds):
+        return None
+    return len(kinds)
 
 
 @SOLVERS.register("count_after_removal")

@@ -63,6 +63,13 @@ def _chart(values: list[int]) -> SceneAnn:
 
 
 CHART, TIED = _chart([12, 30, 7]), _chart([10, 10, 5])
+# A square is a rectangle: "how many kinds of shape" has no single answer beside both.
+_RECTANGLE = _obj("o6", "rectangle", "blue", "large", [150, 200, 250, 250])
+WITH_RECTANGLE = SceneAnn.model_validate(
+    {**SHAPES.model_dump(), "objects": [*SHAPES.model_dump()["objects"], _RECTANGLE]})
+RECTANGLE_NO_SQUARE = SceneAnn.model_validate(
+    {**SHAPES.model_dump(), "objects": [o for o in WITH_RECTANGLE.model_dump()["objects"]
+                                        if o["shape"] != "square"]})
 
 # (solver, scene, args, expected gold); None = the engine must skip the item.
 SOLVER_CASES = [
@@ -112,6 +119,9 @@ SOLVER_CASES = [
     ("distinct_count", SHAPES, {"attribute": "shape"}, 4),
     ("distinct_count", SHAPES, {"attribute": "colour"}, 4),
     ("distinct_count", SHAPES, {"attribute": "weight"}, None),
+    ("distinct_count", WITH_RECTANGLE, {"attribute": "shape"}, None),
+    ("distinct_count", WITH_RECTANGLE, {"attribute": "colour"}, 4),
+    ("distinct_count", RECTANGLE_NO_SQUARE, {"attribute": "shape"}, 4),
     ("read_text", SIGNS, {}, None),
     ("read_text", SIGNS, {"colour": "green"}, "EXIT"),
     ("read_text", SIGNS, {"lang": "zh"}, "出口"),

@@ -125,6 +125,40 @@ def _source(item):
     return cf.find_source(item, SPECS, {SCENE.scene: SCENE})
 
 
+@pytest.mark.parametrize("template, question, expected", [
+    ("spatial_left_of", "From the viewer's perspective, is the blue square to the left of the "
+     "green triangle?", "From the viewer's perspective, is it true that the blue square is not "
+     "to the left of the green triangle?"),
+    ("spatial_left_of_zh", "从观看者的角度看，蓝色的正方形在绿色的三角形的左边吗？",
+     "从观看者的角度看，蓝色的正方形不在绿色的三角形的左边，对吗？"),
+    ("pope_zh", "图中有绿色的三角形吗？", "图中没有绿色的三角形，对吗？"),
+])
+def test_yesno_negation_is_a_statement_check_with_the_literal_gold(template, question,
+                                                                     expected):
+    """A negated yes/no reads as a statement to confirm ("Is it true that … is not …?",
+    "…不在…，对吗？"), not "is X NOT …?" / "是否不…", whose yes or no reads either way; the
+    gold is the literal answer: the statement is false where the positive question's is yes."""
+    spec = SPECS[template].model_copy(update={"scene_share": 1.0, "max_per_scene": None})
+    items = generate_items([SCENE], [spec], TAXONOMY, GenerateParams(seed=1))
+    item = next(i for i in items if i.question == question)
+    draft = cf.negation(item, _source(item))
+    assert draft.question == expected
+    assert item.answers == ["yes"] and draft.answers == ["no"]
+
+
+def test_no_yesno_negation_wording_is_stilted():
+    for spec in SPECS.values():
+        wording = spec.variants.negation if spec.variants else None
+        if spec.task != "yesno" or not wording:
+            continue
+        assert "NOT" not in wording and "是否" not in wording, spec.id
+        if spec.lang == "zh":
+            assert wording.endswith("，对吗？"), spec.id
+        else:
+            assert "is it true that" in wording.lower(), spec.id
+            assert re.search(r"\b(not|no|cannot)\b", wording), spec.id
+
+
 def test_negation_flips_yesno_and_rebuilds_mc_options_with_one_gold():
     probe = _item("pope_random", "green-triangle")
     draft = cf.negation(probe, _source(probe))
