@@ -29,8 +29,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Literal, Sequence
 
-from bench_kit.errors import ModelCallError
-from bench_kit.models.adapters.contract import Adapter, ModelRequest
+from bench_kit.errors import BenchKitError, ModelCallError
+from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelResponse
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
@@ -96,6 +96,18 @@ class CallCounts:
     stopped: str = ""
 
 
+def _check_storable(response: ModelResponse) -> None:
+    """Raise ModelCallError when the answer cannot be stored as UTF-8 (a lone surrogate
+    such as a JSON `"\\ud800"`): such a reply is that call's error, never a cached answer."""
+    for where, text in (("answer", response.text),
+                        ("meta", json.dumps(response.meta, ensure_ascii=False, default=str))):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ModelCallError(f"malformed response: the {where} is not valid Unicode "
+                                 f"(lone surrogate at character {exc.start})") from None
+
+
 @dataclass
 class _Loop:
     adapter: Adapter
@@ -118,8 +130,15 @@ class _Loop:
         started = time.perf_counter()
         try:
             response = await self.adapter.complete(request)
+            _check_storable(response)
         except ModelCallError as exc:
             return Outcome("error", error=str(exc),
+                           latency_s=round(time.perf_counter() - started, 3))
+        except BenchKitError:  # a setting or an input the user must fix: stop the run
+            raise
+        except Exception as exc:  # one bad reply fails its row, never the whole run
+            return Outcome("error", error=f"adapter failed ({type(exc).__name__}: "
+                                          f"{str(exc)[:120]})",
                            latency_s=round(time.perf_counter() - started, 3))
         latency = response.latency_s if response.latency_s is not None \
             else time.perf_counter() - started

@@ -6,6 +6,9 @@ send, chosen by a `[hostile:NAME]` marker in the prompt.
     null        a 200 whose message content is null
     bigbody     a 200 of `big_bytes` bytes (a JSON string padded with spaces), written in chunks
     bigcontent  a valid 200 whose answer is `content_chars` characters long
+    deep        a 200 whose JSON is nested 100,000 arrays deep (RecursionError in a parser)
+    surrogate   a valid JSON 200 whose answer is a lone surrogate, `"\\ud800"`
+    nulltext    a 200 whose content parts are `[{"type": "text", "text": null}]`
     (none)      a normal answer, "The answer is B."
 
 `bytes_sent[name]` counts what the server managed to write for each scenario.
@@ -113,8 +116,13 @@ class HostileServer(LoopbackServer):
                         self._write(name, chunk[:pad])
                         pad -= len(chunk)
                     self._write(name, tail)
-                elif name == "bigcontent":
-                    payload = server.reply("B" * server.content_chars)
+                elif name in ("bigcontent", "deep", "surrogate", "nulltext"):
+                    payload = {"bigcontent": lambda: server.reply("B" * server.content_chars),
+                               "deep": lambda: (b'{"choices": ' + b"[" * 100_000
+                                                + b"]" * 100_000 + b"}"),
+                               "surrogate": lambda: server.reply("\ud800"),  # ASCII \\ud800
+                               "nulltext": lambda: server.reply([{"type": "text",
+                                                                   "text": None}])}[name]()
                     self._head(200, len(payload))
                     self._write(name, payload)
                 else:

@@ -74,6 +74,8 @@ def load_body(content: bytes, secret: str | None) -> dict[str, Any]:
         data = json.loads(content)
     except (ValueError, UnicodeDecodeError):
         raise ModelCallError("malformed response body (not JSON)") from None
+    except RecursionError:  # JSON nested deeper than the parser's stack
+        raise ModelCallError("malformed response body (JSON nested too deep)") from None
     if not isinstance(data, dict):
         raise ModelCallError("malformed response body (not a JSON object)")
     if data.get("error"):
@@ -228,4 +230,11 @@ class HttpAdapter(HttpClient):
         return await self.call(self.build_body(request), self._parse_answer)
 
     def _parse_answer(self, content: bytes) -> ModelResponse:
-        return cap_answer(self.parse(content), self.config.max_answer_chars)
+        try:
+            response = self.parse(content)
+        except (ModelCallError, RetryableError):
+            raise
+        except Exception as exc:  # any other surprise in one reply fails that call only
+            raise ModelCallError(f"malformed response body ({type(exc).__name__} while "
+                                 f"reading it)") from None
+        return cap_answer(response, self.config.max_answer_chars)
