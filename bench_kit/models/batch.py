@@ -34,6 +34,7 @@ from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelRespo
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
+from bench_kit.models.retry import CALL_SLOT
 
 Source = Literal["cache", "called", "error", "budget"]
 # Built when the call is made (e.g. images read and resized off the event loop): the
@@ -159,6 +160,7 @@ class _Loop:
 
         async def one(indices: list[int]) -> None:
             async with semaphore:
+                CALL_SLOT.set(semaphore)  # a retry's wait gives the slot back meanwhile
                 if self.budget.try_start():
                     self.counts.requests += 1
                     outcome = await self.request(calls[indices[0]])

@@ -27,6 +27,8 @@ EXPECTED = {
     "surrogate": "malformed response: the answer is not valid Unicode (lone surrogate at "
                  "character 0)",
     "nulltext": "response content is null (gave up after 2 attempts)",
+    "waitlong": "HTTP 429: the server asked to wait 999,999,999s (Retry-After), more than "
+                "max_wait_s (60s); re-run later",
 }
 
 
@@ -73,7 +75,8 @@ def test_each_bad_reply_is_one_failed_row_never_a_dead_run(server, tmp_path, cli
     before = server.total_requests()
     again = eval_run(items, params, out)
     assert again.exit_code == 0, again.output
-    assert server.total_requests() - before == 1 + 1 + 2  # deep, surrogate, nulltext x2
+    # deep, surrogate, nulltext x2, waitlong (never retried early)
+    assert server.total_requests() - before == 1 + 1 + 2 + 1
 
 
 @pytest.mark.parametrize("client", CLIENTS)

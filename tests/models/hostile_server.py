@@ -9,6 +9,9 @@ send, chosen by a `[hostile:NAME]` marker in the prompt.
     deep        a 200 whose JSON is nested 100,000 arrays deep (RecursionError in a parser)
     surrogate   a valid JSON 200 whose answer is a lone surrogate, `"\\ud800"`
     nulltext    a 200 whose content parts are `[{"type": "text", "text": null}]`
+    waitlong, waitdate, waitnan, waitjunk
+                a 429 every time, with `Retry-After` 999999999 s / a year-9999 date /
+                `nan` / `soon` (`RETRY_AFTER`)
     (none)      a normal answer, "The answer is B."
 
 `bytes_sent[name]` counts what the server managed to write for each scenario.
@@ -27,6 +30,8 @@ from loopback import LoopbackServer
 
 ANSWER = "The answer is B."
 _MARKER = re.compile(r"\[hostile:([a-z]+)\]")
+RETRY_AFTER = {"waitlong": "999999999", "waitdate": "Fri, 31 Dec 9999 23:59:59 GMT",
+               "waitnan": "nan", "waitjunk": "soon"}
 
 
 
@@ -99,6 +104,10 @@ class HostileServer(LoopbackServer):
                             return
                         self._write(name, bytes([byte]))
                         time.sleep(server.drip_s)
+                elif name in RETRY_AFTER:
+                    payload = b'{"error": {"message": "slow down"}}'
+                    self._head(429, len(payload), {"Retry-After": RETRY_AFTER[name]})
+                    self._write(name, payload)
                 elif name == "redirect":
                     self._head(307, 0, {"Location": f"{server.redirect_to}/chat/completions"})
                 elif name == "null":

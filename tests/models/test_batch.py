@@ -229,3 +229,19 @@ def test_contamination_judge_is_cached_and_budgeted(server, tmp_path) -> None:
     again = judge_pairs(_params(tmp_path, server.url), "llm", pairs)
     assert server.count() == 5 and again == verdicts
 
+
+
+def test_a_call_waiting_to_retry_gives_its_concurrency_slot_back(tmp_path, server) -> None:
+    config = ModelConfig(adapter="openai", model="m", base_url=server.url, backoff_s=0.0,
+                         max_retries=1, concurrency=1)
+    adapter = build_adapter(config, name="llm")  # real sleeps: Retry-After 0.6 s
+    prompts = ["a [scenario:429:0.6]", "b"]
+    calls = [Call(key=cache_key({"p": p}), request=ModelRequest(prompt=p, images=[],
+                                                                 task="open", question=p))
+             for p in prompts]
+    with CallCache(tmp_path / "c.sqlite") as cache:
+        outcomes, _ = run_calls(calls, adapter=adapter, config=config, cache=cache)
+    assert all(o.ok for o in outcomes)
+    # with one slot, "b" is sent while "a" waits out its Retry-After, not after it
+    assert [server.prompt_of(r["body"]) for r in server.requests] == [
+        prompts[0], prompts[1], prompts[0]]

@@ -96,3 +96,46 @@ def test_the_default_caps_hold_a_5mb_answer_and_a_50mb_body(servers) -> None:
     assert len(response.text) == 200_000 and response.truncated
     with pytest.raises(ModelCallError, match="larger than max_response_bytes"):
         complete_once(make_adapter("openai", hostile.url), "q [hostile:bigbody]")
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("name", ["waitlong", "waitdate"])
+def test_a_retry_after_past_max_wait_fails_at_once_never_an_early_retry(servers, client,
+                                                                        name) -> None:
+    hostile, _ = servers
+    sleeps: list[float] = []
+    before = hostile.requests[name]
+    adapter = make_adapter("openai", hostile.url, http_client=client, sleeps=sleeps,
+                           max_wait_s=30)
+    with pytest.raises(ModelCallError, match=r"^HTTP 429: the server asked to wait [\d,]+s "
+                                             r"\(Retry-After\), more than max_wait_s \(30s\); "
+                                             r"re-run later$"):
+        complete_once(adapter, f"q [hostile:{name}]")
+    assert (sleeps, hostile.requests[name] - before) == ([], 1)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("name", ["waitnan", "waitjunk"])
+def test_an_unparseable_retry_after_falls_back_to_backoff(servers, client, name) -> None:
+    from bench_kit.models.adapters import build_adapter
+    from bench_kit.models.config import ModelConfig
+
+    hostile, _ = servers
+    sleeps: list[float] = []
+
+    async def record(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    config = ModelConfig(adapter="openai", model="m", base_url=hostile.url, backoff_s=1.0,
+                         max_retries=3, http_client=client)
+    with pytest.raises(ModelCallError, match=r"^HTTP 429 \(gave up after 4 attempts\)$"):
+        complete_once(build_adapter(config, name="vlm", sleep=record), f"q [hostile:{name}]")
+    # "equal jitter" backoff: attempt n waits between half and all of 2**n seconds
+    assert len(sleeps) == 3
+    assert all(2 ** n / 2 <= s <= 2 ** n for n, s in enumerate(sleeps)), sleeps
+
+
+def test_the_default_max_wait_is_at_most_a_minute() -> None:
+    from bench_kit.models.config import ModelConfig
+
+    assert ModelConfig(adapter="openai").max_wait_s <= 60

@@ -126,7 +126,8 @@ class HttpClient(abc.ABC):
         self._down_until = [0.0] * len(self._urls)
         self._turn = 0
         self._key = config.api_key()
-        self._policy = RetryPolicy(max_retries=config.max_retries, backoff_s=config.backoff_s)
+        self._policy = RetryPolicy(max_retries=config.max_retries, backoff_s=config.backoff_s,
+                                   max_wait_s=config.max_wait_s)
         self._sleep = context.sleep
         self._jitter = random.Random()
         if config.http_client not in TRANSPORTS:
