@@ -75,6 +75,13 @@ class UnknownNameError(UsageError):
     """A registry lookup failed."""
 
 
+class StorageError(BenchKitError):
+    """The machine failed a file the command needs (disk full, a damaged cache file): the
+    message names the file and the fix; work already committed is kept."""
+
+    exit_code = 5
+
+
 class ModelCallError(BenchKitError):
     """A model request failed after all retries (transport error, 5xx, bad payload)."""
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_kit import faultpoints
-from bench_kit.errors import ConfigError
+from bench_kit.errors import ConfigError, StorageError
 
 # Bump when the meaning of a key part changes, so old rows are no longer matched.
 KEY_VERSION = 1
@@ -90,19 +90,45 @@ class CallCache:
                                   f"this bench_kit reads {SCHEMA_VERSION}; move the file away")
             self._conn.execute(_SCHEMA)
             self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as exc:
-            raise ConfigError(f"{self.path}: cannot open the call cache ({exc}); "
-                              f"delete the file to start a fresh cache") from None
+        except sqlite3.Error as exc:
+            raise self._fault(exc, "opening") from None
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             raise ConfigError(f"{self.path}: cannot create the call cache ({reason})") from None
 
+    def _fault(self, exc: sqlite3.Error, doing: str) -> StorageError:
+        """A one-line error naming the file, what failed and the fix."""
+        text = str(exc)
+        if "full" in text:
+            fix = "free disk space and re-run (every call stored before is kept)"
+        elif "I/O" in text:  # a refused write: over a size limit, or a failing disk
+            fix = ("the disk refused a write: free disk space or check the disk, then re-run "
+                   "(every call stored before is kept)")
+        elif "locked" in text or "busy" in text:
+            fix = "another process holds the cache too long; re-run when it is done"
+        elif isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:
+            fix = "check the disk and the file's permissions, then re-run"
+        else:
+            fix = ("the file is damaged: move it away (or delete it) and re-run; the answers "
+                   "it held will be asked again")
+        return StorageError(f"{self.path}: call cache: {doing} failed ({text}); {fix}")
+
+    def _execute(self, doing: str, sql: str, values: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        try:
+            return self._conn.execute(sql, values)
+        except sqlite3.Error as exc:
+            raise self._fault(exc, doing) from None
+
     def get(self, key: str) -> CallRecord | None:
-        """The record stored under `key`, or None."""
+        """The record stored under `key`, or None.
+
+        Raises:
+            StorageError: the file is damaged or cannot be read.
+        """
         with self._lock:
-            row = self._conn.execute(
-                "SELECT response, tokens_in, tokens_out, latency_s, cost, truncated, meta, "
-                "created_at FROM calls WHERE key = ?", (key,)).fetchone()
+            row = self._execute(
+                "reading", "SELECT response, tokens_in, tokens_out, latency_s, cost, truncated, "
+                "meta, created_at FROM calls WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         return CallRecord(response=row[0], tokens_in=row[1], tokens_out=row[2],
@@ -110,18 +136,23 @@ class CallCache:
                           meta=json.loads(row[6]), created_at=datetime.fromisoformat(row[7]))
 
     def put(self, key: str, record: CallRecord) -> None:
-        """Store (or replace) the record under `key`, committed before returning."""
+        """Store (or replace) the record under `key`, committed before returning.
+
+        Raises:
+            StorageError: disk full, or the file is damaged or cannot be written.
+        """
         values = (key, record.response, record.tokens_in, record.tokens_out,
                   record.latency_s, record.cost, int(record.truncated),
                   json.dumps(record.meta, sort_keys=True, ensure_ascii=False),
                   record.created_at.isoformat())
         with self._lock:
             faultpoints.hit("cache.commit")  # crash tests kill here, holding the lock
-            self._conn.execute("INSERT OR REPLACE INTO calls VALUES (?,?,?,?,?,?,?,?,?)", values)
+            self._execute("storing an answer",
+                          "INSERT OR REPLACE INTO calls VALUES (?,?,?,?,?,?,?,?,?)", values)
 
     def __len__(self) -> int:
         with self._lock:
-            return self._conn.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+            return self._execute("counting", "SELECT COUNT(*) FROM calls").fetchone()[0]
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
