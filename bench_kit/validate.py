@@ -27,7 +27,7 @@ from pathlib import Path
 from types import NoneType, UnionType
 from typing import Any, Collection, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, RootModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
 from bench_kit.errors import ConfigError, Problem
 from bench_kit.io import open_binary, open_image, parse_json_line, resolve_image
@@ -60,6 +60,42 @@ class ValidationReport:
 
 class Taxonomy(RootModel[dict[str, Layer]]):
     """params.yaml `taxonomy`: capability -> layer."""
+
+
+class ItemLimits(BaseModel):
+    """params.yaml `validate`: the longest text an item may hold, in characters. A longer
+    question, option or gold answer is a validation problem (it would cost every stage
+    after it, and be sent whole to every model)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_question_chars: int = Field(20_000, ge=1)
+    max_option_chars: int = Field(2_000, ge=1)
+    max_answer_chars: int = Field(2_000, ge=1)
+
+    def problems(self, row: dict[str, Any]) -> list[tuple[str, str]]:
+        """(field, reason) for each text of `row` over its limit."""
+        texts: list[tuple[str, Any, int, str]] = [
+            ("question", row.get("question"), self.max_question_chars, "max_question_chars")]
+        choices = row.get("choices")
+        if isinstance(choices, dict):
+            texts += [(f"choices.{key}", value, self.max_option_chars, "max_option_chars")
+                      for key, value in choices.items()]
+        answers = row.get("answers")
+        if isinstance(answers, list):
+            texts += [(f"answers[{n}]", value, self.max_answer_chars, "max_answer_chars")
+                      for n, value in enumerate(answers)]
+        return [(name, f"{len(value):,} characters, more than validate.{key} ({limit:,})")
+                for name, value, limit, key in texts
+                if isinstance(value, str) and len(value) > limit]
+
+
+def load_limits(params_path: str | Path | None) -> ItemLimits:
+    """The `validate` section of params.yaml (defaults without one, or without the file)."""
+    path = Path(params_path if params_path is not None else DEFAULT_PARAMS)
+    if not path.is_file():
+        return ItemLimits()
+    return section(load_params(path), "validate", ItemLimits, source=str(path))
 
 
 def load_taxonomy(params_path: str | Path | None) -> tuple[dict[str, str] | None, str | None]:
@@ -101,6 +137,7 @@ def validate_items_file(path: str | Path, *, root: str | Path | None = None,
     taxonomy, warning = load_taxonomy(params_path)
     checker = _ItemsChecker(str(path), Path(root) if root is not None else default_root(path),
                             taxonomy, None if metrics is None else set(metrics))
+    checker.limits = load_limits(params_path)
     checker.decode_images = decode_images
     with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
@@ -122,6 +159,7 @@ class _ItemsChecker:
         self.resolved: dict[str, tuple[Path | None, str | None]] = {}
         self.decoded: dict[Path, str | None] = {}
         self.decode_images = True
+        self.limits = ItemLimits()
 
     def add(self, line: int | None, ident: str | None, field_name: str | None,
             reason: str) -> None:
@@ -149,6 +187,12 @@ class _ItemsChecker:
             self.add(line, None, None, f"expected a JSON object, got {_json_type(row)}")
             return
         ident = row["id"] if isinstance(row.get("id"), str) else None
+        oversized = self.limits.problems(row)
+        for field_name, reason in oversized:
+            self.add(line, ident, field_name, reason)
+        if oversized and isinstance(row.get("question"), str):
+            # the table checks only need the start of an over-long text
+            row["question"] = row["question"][:self.limits.max_question_chars]
         self.table.append(row)
         self.table_lines.append(line)
         self._check_fields(line, ident, text, row)
