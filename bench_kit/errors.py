@@ -82,6 +82,10 @@ class StorageError(BenchKitError):
     exit_code = 5
 
 
+class BusyError(BenchKitError):
+    """Another run is writing the same output file (one writer per output)."""
+
+
 class ModelCallError(BenchKitError):
     """A model request failed after all retries (transport error, 5xx, bad payload)."""
 

@@ -2,14 +2,24 @@
 
 Each call is committed on its own, so a process killed at any moment loses at most the
 calls in flight. Failed calls are never stored: a re-run retries them.
+
+Several processes may share one cache: before calling the model for a key, a run claims
+the key (`claim`); a second run that finds the key claimed waits for the answer instead of
+calling the model again (bench_kit.models.batch). A claim ends when its answer is stored,
+when the call fails (`release`), when the cache is closed, or when its process is gone
+(a claim of a dead process on this host, or older than `CLAIM_STALE_S`, is taken over).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 import sqlite3
 import threading
+import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,6 +45,20 @@ CREATE TABLE IF NOT EXISTS calls (
     created_at TEXT NOT NULL
 )
 """
+
+
+_CLAIMS = """
+CREATE TABLE IF NOT EXISTS claims (
+    key   TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    host  TEXT NOT NULL,
+    pid   INTEGER NOT NULL,
+    at    REAL NOT NULL
+)
+"""
+# A claim older than this is taken over even when its process cannot be checked (another
+# host): no single call (timeout x attempts + waits) lasts that long with sane settings.
+CLAIM_STALE_S = 3600.0
 
 
 def cache_key(parts: dict[str, Any]) -> str:
@@ -77,6 +101,8 @@ class CallCache:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._owner = uuid.uuid4().hex
+        self._host, self._pid = socket.gethostname(), os.getpid()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # isolation_level=None: autocommit, so every put is its own committed transaction.
@@ -89,6 +115,7 @@ class CallCache:
                 raise ConfigError(f"{self.path}: call cache has schema version {version}, "
                                   f"this bench_kit reads {SCHEMA_VERSION}; move the file away")
             self._conn.execute(_SCHEMA)
+            self._conn.execute(_CLAIMS)
             self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.Error as exc:
             raise self._fault(exc, "opening") from None
@@ -149,14 +176,56 @@ class CallCache:
             faultpoints.hit("cache.commit")  # crash tests kill here, holding the lock
             self._execute("storing an answer",
                           "INSERT OR REPLACE INTO calls VALUES (?,?,?,?,?,?,?,?,?)", values)
+            self._execute("storing an answer", "DELETE FROM claims WHERE key = ? AND owner = ?",
+                          (key, self._owner))
+
+    def claim(self, key: str) -> bool:
+        """Claim `key` for a model call by this cache object: True when it is now ours (new,
+        already ours, or taken over from a dead or stale owner), False while another live
+        process holds it.
+
+        Raises:
+            StorageError: the file is damaged or cannot be written.
+        """
+        now = time.time()
+        with self._lock:
+            if self._execute("claiming", "INSERT OR IGNORE INTO claims VALUES (?,?,?,?,?)",
+                             (key, self._owner, self._host, self._pid, now)).rowcount:
+                return True
+            row = self._execute("claiming", "SELECT owner, host, pid, at FROM claims "
+                                            "WHERE key = ?", (key,)).fetchone()
+            if row is None:  # released in between: one more try
+                return self._execute("claiming", "INSERT OR IGNORE INTO claims VALUES "
+                                                 "(?,?,?,?,?)", (key, self._owner, self._host,
+                                                                 self._pid, now)).rowcount == 1
+            owner, host, pid, at = row
+            if owner == self._owner:
+                return True
+            if now - at < CLAIM_STALE_S and not (host == self._host and not _alive(pid)):
+                return False
+            return self._execute("claiming", "UPDATE claims SET owner = ?, host = ?, pid = ?, "
+                                             "at = ? WHERE key = ? AND owner = ?",
+                                 (self._owner, self._host, self._pid, now, key,
+                                  owner)).rowcount == 1
+
+    def release(self, key: str) -> None:
+        """Give up the claim on `key` (its call failed: another run may try)."""
+        with self._lock:
+            self._execute("releasing a claim", "DELETE FROM claims WHERE key = ? AND owner = ?",
+                          (key, self._owner))
 
     def __len__(self) -> int:
         with self._lock:
             return self._execute("counting", "SELECT COUNT(*) FROM calls").fetchone()[0]
 
     def close(self) -> None:
-        """Close the connection (the WAL is checkpointed by SQLite)."""
+        """Release this object's claims and close the connection (the WAL is checkpointed
+        by SQLite)."""
         with self._lock:
+            try:
+                self._conn.execute("DELETE FROM claims WHERE owner = ?", (self._owner,))
+            except sqlite3.Error:
+                pass  # a damaged or full file: its claims die with this process anyway
             self._conn.close()
 
     def __enter__(self) -> "CallCache":
@@ -164,3 +233,14 @@ class CallCache:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs on this host (a zombie counts as gone soon)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True

@@ -108,11 +108,11 @@ async def call_with_retries(attempt: Callable[[], Awaitable[T]], policy: RetryPo
                     f"(Retry-After), more than max_wait_s ({policy.max_wait_s:g}s); "
                     f"re-run later") from None
             if number + 1 < attempts:
-                await _wait_outside_slot(policy.delay(number, exc.retry_after, rng), sleep)
+                await wait_outside_slot(policy.delay(number, exc.retry_after, rng), sleep)
     raise ModelCallError(f"{last.reason} (gave up after {attempts} attempts)")
 
 
-async def _wait_outside_slot(seconds: float,
+async def wait_outside_slot(seconds: float,
                              sleep: Callable[[float], Awaitable[None]]) -> None:
     """Sleep without holding the call's concurrency slot (when it holds one)."""
     slot = CALL_SLOT.get()
