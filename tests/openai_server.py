@@ -167,7 +167,7 @@ class FakeOpenAI:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with server._lock:
                     server.requests.append({"path": self.path, "headers": headers,
-                                            "body": body})
+                                            "body": body, "at": time.monotonic()})
                     server._in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server._in_flight)
                 try:
