@@ -27,11 +27,11 @@ from pathlib import Path
 from types import NoneType, UnionType
 from typing import Any, Collection, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
+from pydantic import BaseModel, RootModel, ValidationError
 
 from bench_kit.errors import ConfigError, Problem
 from bench_kit.io import open_binary, open_image, parse_json_line, resolve_image
-from bench_kit.items import default_root
+from bench_kit.items import ItemLimits, default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import Item, Layer, task_rule_violations
 
@@ -60,34 +60,6 @@ class ValidationReport:
 
 class Taxonomy(RootModel[dict[str, Layer]]):
     """params.yaml `taxonomy`: capability -> layer."""
-
-
-class ItemLimits(BaseModel):
-    """params.yaml `validate`: the longest text an item may hold, in characters. A longer
-    question, option or gold answer is a validation problem (it would cost every stage
-    after it, and be sent whole to every model)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    max_question_chars: int = Field(20_000, ge=1)
-    max_option_chars: int = Field(2_000, ge=1)
-    max_answer_chars: int = Field(2_000, ge=1)
-
-    def problems(self, row: dict[str, Any]) -> list[tuple[str, str]]:
-        """(field, reason) for each text of `row` over its limit."""
-        texts: list[tuple[str, Any, int, str]] = [
-            ("question", row.get("question"), self.max_question_chars, "max_question_chars")]
-        choices = row.get("choices")
-        if isinstance(choices, dict):
-            texts += [(f"choices.{key}", value, self.max_option_chars, "max_option_chars")
-                      for key, value in choices.items()]
-        answers = row.get("answers")
-        if isinstance(answers, list):
-            texts += [(f"answers[{n}]", value, self.max_answer_chars, "max_answer_chars")
-                      for n, value in enumerate(answers)]
-        return [(name, f"{len(value):,} characters, more than validate.{key} ({limit:,})")
-                for name, value, limit, key in texts
-                if isinstance(value, str) and len(value) > limit]
 
 
 def load_limits(params_path: str | Path | None) -> ItemLimits:

@@ -39,7 +39,7 @@ from bench_kit.eval.inputs import (
 )
 from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
 from bench_kit.io import resolve_image
-from bench_kit.items import default_root, read_items
+from bench_kit.items import ItemLimits, default_root, read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
 from bench_kit.models.batch import Call, Outcome, run_calls
 from bench_kit.models.cache import CallCache, cache_key, utc_now
@@ -52,7 +52,7 @@ from bench_kit.models.config import (
     prompt_params,
 )
 from bench_kit.models.imageprep import ImagePrep
-from bench_kit.params import load_params
+from bench_kit.params import load_params, section
 from bench_kit.types import MODES, Item, Mode, Prediction
 
 Progress = Callable[[int, int], None]
@@ -316,7 +316,8 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     prompts = PromptSet.from_params(prompt_params(params, source), source)
     items_path = spec.items or default_items(params)
     out = spec.out or default_out(params, spec.model, spec.mode)
-    items = read_items(items_path)
+    # an item over the `validate` limits stops the run before any call (never sent whole)
+    items = read_items(items_path, section(params, "validate", ItemLimits, source=source))
     if spec.limit is not None:
         items = items[:spec.limit]
     limits = budget_params(params, source)
