@@ -80,7 +80,7 @@ def test_each_bad_reply_is_one_failed_row_never_a_dead_run(server, tmp_path, cli
 
 
 @pytest.mark.parametrize("client", CLIENTS)
-def test_a_dead_run_is_not_what_exit_4_reports(server, tmp_path, client) -> None:
+def test_a_bad_reply_exits_4_with_every_row_written(server, tmp_path, client) -> None:
     items, params = write_run(tmp_path, server.url, client, ["ok", "deep"])
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(cli, ["eval", "run", "--model", "vlm", "--mode", "no_image",
