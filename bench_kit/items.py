@@ -28,19 +28,20 @@ class ItemLimits(BaseModel):
 
     def problems(self, row: dict[str, Any]) -> list[tuple[str, str]]:
         """(field, reason) for each text of `row` over its limit."""
-        texts: list[tuple[str, Any, int, str]] = [
-            ("question", row.get("question"), self.max_question_chars, "max_question_chars")]
-        choices = row.get("choices")
-        if isinstance(choices, dict):
-            texts += [(f"choices.{key}", value, self.max_option_chars, "max_option_chars")
-                      for key, value in choices.items()]
-        answers = row.get("answers")
-        if isinstance(answers, list):
-            texts += [(f"answers[{n}]", value, self.max_answer_chars, "max_answer_chars")
-                      for n, value in enumerate(answers)]
-        return [(name, f"{len(value):,} characters, more than validate.{key} ({limit:,})")
-                for name, value, limit, key in texts
-                if isinstance(value, str) and len(value) > limit]
+        found: list[tuple[str, str]] = []
+
+        def check(name: str, value: Any, limit: int, key: str) -> None:
+            if isinstance(value, str) and len(value) > limit:
+                found.append((name, f"{len(value):,} characters, more than validate.{key} "
+                                    f"({limit:,})"))
+
+        check("question", row.get("question"), self.max_question_chars, "max_question_chars")
+        choices, answers = row.get("choices"), row.get("answers")
+        for key, value in choices.items() if isinstance(choices, dict) else ():
+            check(f"choices.{key}", value, self.max_option_chars, "max_option_chars")
+        for number, value in enumerate(answers) if isinstance(answers, list) else ():
+            check(f"answers[{number}]", value, self.max_answer_chars, "max_answer_chars")
+        return found
 
 
 def read_items(path: str | Path, limits: ItemLimits | None = None) -> list[Item]:
