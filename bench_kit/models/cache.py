@@ -174,10 +174,15 @@ class CallCache:
                   record.created_at.isoformat())
         with self._lock:
             faultpoints.hit("cache.commit")  # crash tests kill here, holding the lock
-            self._execute("storing an answer",
-                          "INSERT OR REPLACE INTO calls VALUES (?,?,?,?,?,?,?,?,?)", values)
-            self._execute("storing an answer", "DELETE FROM claims WHERE key = ? AND owner = ?",
-                          (key, self._owner))
+            try:  # the answer and the end of its claim in one transaction (one commit)
+                with self._conn:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                    self._conn.execute(
+                        "INSERT OR REPLACE INTO calls VALUES (?,?,?,?,?,?,?,?,?)", values)
+                    self._conn.execute("DELETE FROM claims WHERE key = ? AND owner = ?",
+                                       (key, self._owner))
+            except sqlite3.Error as exc:
+                raise self._fault(exc, "storing an answer") from None
 
     def claim(self, key: str) -> bool:
         """Claim `key` for a model call by this cache object: True when it is now ours (new,
