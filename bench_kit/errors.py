@@ -75,6 +75,17 @@ class UnknownNameError(UsageError):
     """A registry lookup failed."""
 
 
+class StorageError(BenchKitError):
+    """The machine failed a file the command needs (disk full, a damaged cache file): the
+    message names the file and the fix; work already committed is kept."""
+
+    exit_code = 5
+
+
+class BusyError(BenchKitError):
+    """Another run is writing the same output file (one writer per output)."""
+
+
 class ModelCallError(BenchKitError):
     """A model request failed after all retries (transport error, 5xx, bad payload)."""
 

@@ -208,28 +208,43 @@ def resolve_image(root: str | Path, rel: str) -> Path:
     return full
 
 
+def open_header(source: str | Path | BinaryIO, name: str):
+    """Open an image lazily (its header read, no pixels decoded) with the pixel limit
+    enforced; the caller closes it.
+
+    Raises ValueError with a short reason for an unreadable or oversized image (a
+    decompression bomb is refused from its header, before any pixel is decoded).
+    """
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+    try:
+        with warnings.catch_warnings():
+            # Pillow only warns between 1x and 2x its limit; the limit is enforced below.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(source)
+    except Image.DecompressionBombError:
+        raise ValueError(f"image '{name}' exceeds {MAX_IMAGE_PIXELS} pixels") from None
+    except Exception as exc:  # Pillow raises many types for corrupt data
+        raise ValueError(f"image '{name}' cannot be decoded ({type(exc).__name__})") from None
+    if img.width * img.height > MAX_IMAGE_PIXELS:
+        img.close()
+        raise ValueError(f"image '{name}' exceeds {MAX_IMAGE_PIXELS} pixels")
+    return img
+
+
 def open_image(path: str | Path):
     """Open and fully decode an image with Pillow's pixel limit enforced; return RGB.
 
     Raises ValueError with a short reason for missing, corrupt or oversized images.
     """
-    from PIL import Image
-
-    Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"image file '{path}' not found")
+    opened = open_header(path, path.name)
     try:
-        with warnings.catch_warnings():
-            # Pillow only warns between 1x and 2x its limit; the limit is enforced below.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            opened = Image.open(path)
         with opened as img:
-            if img.width * img.height > MAX_IMAGE_PIXELS:
-                raise Image.DecompressionBombError("too many pixels")
             img.load()
             return img.convert("RGB")
-    except Image.DecompressionBombError:
-        raise ValueError(f"image '{path.name}' exceeds {MAX_IMAGE_PIXELS} pixels") from None
     except Exception as exc:  # Pillow raises many types for corrupt data
         raise ValueError(f"image '{path.name}' cannot be decoded ({type(exc).__name__})") from None

@@ -31,7 +31,7 @@ from pydantic import BaseModel, RootModel, ValidationError
 
 from bench_kit.errors import ConfigError, Problem
 from bench_kit.io import open_binary, open_image, parse_json_line, resolve_image
-from bench_kit.items import default_root
+from bench_kit.items import ItemLimits, default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import Item, Layer, task_rule_violations
 
@@ -60,6 +60,14 @@ class ValidationReport:
 
 class Taxonomy(RootModel[dict[str, Layer]]):
     """params.yaml `taxonomy`: capability -> layer."""
+
+
+def load_limits(params_path: str | Path | None) -> ItemLimits:
+    """The `validate` section of params.yaml (defaults without one, or without the file)."""
+    path = Path(params_path if params_path is not None else DEFAULT_PARAMS)
+    if not path.is_file():
+        return ItemLimits()
+    return section(load_params(path), "validate", ItemLimits, source=str(path))
 
 
 def load_taxonomy(params_path: str | Path | None) -> tuple[dict[str, str] | None, str | None]:
@@ -101,6 +109,7 @@ def validate_items_file(path: str | Path, *, root: str | Path | None = None,
     taxonomy, warning = load_taxonomy(params_path)
     checker = _ItemsChecker(str(path), Path(root) if root is not None else default_root(path),
                             taxonomy, None if metrics is None else set(metrics))
+    checker.limits = load_limits(params_path)
     checker.decode_images = decode_images
     with open_binary(path) as handle:
         for number, raw in enumerate(handle, start=1):
@@ -122,6 +131,7 @@ class _ItemsChecker:
         self.resolved: dict[str, tuple[Path | None, str | None]] = {}
         self.decoded: dict[Path, str | None] = {}
         self.decode_images = True
+        self.limits = ItemLimits()
 
     def add(self, line: int | None, ident: str | None, field_name: str | None,
             reason: str) -> None:
@@ -149,6 +159,12 @@ class _ItemsChecker:
             self.add(line, None, None, f"expected a JSON object, got {_json_type(row)}")
             return
         ident = row["id"] if isinstance(row.get("id"), str) else None
+        oversized = self.limits.problems(row)
+        for field_name, reason in oversized:
+            self.add(line, ident, field_name, reason)
+        if oversized and isinstance(row.get("question"), str):
+            # the table checks only need the start of an over-long text
+            row["question"] = row["question"][:self.limits.max_question_chars]
         self.table.append(row)
         self.table_lines.append(line)
         self._check_fields(line, ident, text, row)

@@ -68,10 +68,11 @@ def make_bench(root: Path, count: int, url: str, concurrency: int, tag: str,
     items = root / f"{tag}.jsonl"
     write_jsonl(items, rows)
     params = root / f"{tag}.yaml"
-    params.write_text(yaml.safe_dump({"eval": {"cache": str(root / f"{tag}.sqlite"), "models": {
-        "bench": {"adapter": "openai", "model": "bench", "base_url": f"{url}/v1",
-                  "concurrency": concurrency, "max_retries": 0,
-                  "http_client": http_client}}}}))
+    params.write_text(yaml.safe_dump({
+        "eval": {"cache": str(root / f"{tag}.sqlite")},
+        "models": {"bench": {"adapter": "openai", "model": "bench", "base_url": f"{url}/v1",
+                             "concurrency": concurrency, "max_retries": 0,
+                             "http_client": http_client}}}))
     return items, params
 
 

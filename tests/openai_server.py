@@ -5,7 +5,8 @@ Responses are scripted by a marker in the prompt text, `[scenario:NAME]` or
 
 Scenarios: ok (default), 429 (first attempt 429 with Retry-After ARG), 500 (first attempt
 500), 503 (always 503), badjson, nochoices, error200, length (finish_reason=length), 400 and
-401 (their error message echoes the bearer token, as some servers do), slow (sleeps ARG s).
+401 (their error message echoes the bearer token, as some servers do), slow (sleeps ARG s),
+numbered (sleeps ARG s, then answers with the number of requests so far: no two alike).
 Setting `server.down = True` makes every request a 503 until it is set back.
 """
 
@@ -139,8 +140,12 @@ class FakeOpenAI:
             return 200, {}, json.dumps(self.empty_reply()).encode()
         if scenario == "error200":
             return 200, {}, b'{"error": {"message": "model overloaded"}}'
-        if scenario == "slow":
+        if scenario in ("slow", "numbered"):
             time.sleep(float(arg or 1))
+        if scenario == "numbered":  # every answer differs: a second call shows
+            with self._lock:
+                text = f"{ANSWER} (request {len(self.requests)})"
+            return 200, {}, json.dumps(self.ok_reply(body, "ok", text)).encode()
         if scenario == "verdict":  # a judge reply scripted by the test (see `verdicts`)
             with self._lock:
                 text = self.verdicts.pop(0) if self.verdicts else ANSWER
@@ -162,7 +167,7 @@ class FakeOpenAI:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 with server._lock:
                     server.requests.append({"path": self.path, "headers": headers,
-                                            "body": body})
+                                            "body": body, "at": time.monotonic()})
                     server._in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server._in_flight)
                 try:

@@ -229,12 +229,28 @@ def test_import_tsv_fails_in_one_line_and_writes_nothing(hostile_root, name) -> 
     assert not out.exists() or not any(out.rglob("*"))
 
 
-def test_a_valid_but_huge_question_is_handled(hostile_root) -> None:
+def test_a_huge_question_is_a_validation_problem_not_a_cost(hostile_root) -> None:
     path = hostile_root / "bench" / "huge_question.jsonl"
     path.write_bytes(GOOD + _line(id="big", question="How many dots? " + "dot " * 1_250_000))
     proc = run_cli(["validate", str(path), "--params", "params.yaml"], hostile_root,
                    isolated=True)
+    assert_clean_failure(proc, f"{path}:2: id=big field=question: 5,000,015 characters, more "
+                               f"than validate.max_question_chars (20,000)")
+    # the limit is a setting: raised, the same file is valid
+    params = yaml.safe_load((hostile_root / "params.yaml").read_text())
+    (hostile_root / "big.yaml").write_text(yaml.safe_dump(
+        {**params, "validate": {"max_question_chars": 6_000_000}}))
+    proc = run_cli(["validate", str(path), "--params", "big.yaml"], hostile_root)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+
+
+def test_over_long_options_and_answers_are_validation_problems(hostile_root) -> None:
+    path = hostile_root / "bench" / "long_options.jsonl"
+    path.write_bytes(GOOD + _line(id="long", task="mc", choices={"A": "x" * 2_001, "B": "y"},
+                                  answers=["B"]))
+    proc = run_cli(["validate", str(path), "--params", "params.yaml"], hostile_root)
+    assert_clean_failure(proc, f"{path}:2: id=long field=choices.A: 2,001 characters, more "
+                               f"than validate.max_option_chars (2,000)")
 
 
 @pytest.mark.parametrize("command", [

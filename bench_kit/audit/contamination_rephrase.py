@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
+
+from bench_kit.text.streamsafe import nfkc
 
 _TOKEN = re.compile(r"-?\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[\u3400-\u9fff]+")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
@@ -118,7 +119,7 @@ def text_features(text: str) -> TextFeatures:
     >>> sorted(f.entities)
     ['-6', '16.9', '2015', 'slovenia']
     """
-    text = unicodedata.normalize("NFKC", text).replace("’", "'")
+    text = nfkc(text).replace("’", "'")
     tokens: set[str] = set()
     entities: set[str] = set()
     numbers: set[str] = set()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 
 from pydantic import Field
@@ -22,6 +21,7 @@ from bench_kit.audit.registry import (
     spec_of,
 )
 from bench_kit.text.cjk import cjk_count, has_cjk
+from bench_kit.text.streamsafe import nfkc
 from bench_kit.types import Finding, Item
 
 
@@ -223,7 +223,7 @@ _BOUNDARY_AFTER = r"(?![0-9A-Za-z_]|[.,]\d)"
 
 
 def _gold_in_question(question: str, gold: str) -> re.Match[str] | None:
-    gold = unicodedata.normalize("NFKC", gold).strip()
+    gold = nfkc(gold).strip()
     if has_cjk(gold):
         # No word boundaries in Chinese: a substring match, from two characters up, since
         # one character (红, 大) is part of too many unrelated words.
@@ -251,7 +251,7 @@ def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]
     for item in ctx.items:
         if item.task not in ("open", "numeric"):
             continue
-        question = unicodedata.normalize("NFKC", item.question)
+        question = nfkc(item.question)
         for gold in item.answers:
             match = _gold_in_question(question, gold)
             if match and _offered_alternative(question, match):

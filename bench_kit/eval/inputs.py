@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench_kit.io import MAX_IMAGE_PIXELS
+from bench_kit.io import open_header
 from bench_kit.models.adapters.contract import ImageInput
 from bench_kit.models.imageprep import ImagePrep, facts, transform
 
@@ -63,21 +63,14 @@ def probe_image(path: Path) -> ImageInfo:
     Raises:
         ValueError: missing, unreadable or not an image (callers name the item).
     """
-    from PIL import Image, UnidentifiedImageError
-
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise ValueError(f"image file '{path}' not found") from None
     except OSError as exc:
         raise ValueError(f"image file '{path}' cannot be read ({exc.strerror})") from None
-    try:
-        with Image.open(io.BytesIO(data)) as img:
-            width, height, fmt = img.width, img.height, img.format or ""
-    except (UnidentifiedImageError, OSError, ValueError):
-        raise ValueError(f"image '{path.name}' is not a readable image") from None
-    if width * height > MAX_IMAGE_PIXELS:
-        raise ValueError(f"image '{path.name}' exceeds {MAX_IMAGE_PIXELS} pixels")
+    with open_header(io.BytesIO(data), path.name) as img:  # a bomb: refused from its header
+        width, height, fmt = img.width, img.height, img.format or ""
     return ImageInfo(path=path, sha256=hashlib.sha256(data).hexdigest(), width=width,
                      height=height, mime=SENT_AS_IS.get(fmt, "image/png"),
                      size_bytes=len(data))

@@ -27,6 +27,7 @@ from bench_kit import faultpoints
 from bench_kit.artifacts.paths import results_file, split_file
 from bench_kit.artifacts.predictions import (FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX,
                                               write_predictions)
+from bench_kit.artifacts.writer_lock import one_writer
 from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
     IMAGE_PROTOCOL,
@@ -38,7 +39,7 @@ from bench_kit.eval.inputs import (
 )
 from bench_kit.eval.prompts import PromptSet, RenderedPrompt, check_names
 from bench_kit.io import resolve_image
-from bench_kit.items import default_root, read_items
+from bench_kit.items import ItemLimits, default_root, read_items
 from bench_kit.models.adapters import Adapter, ModelRequest, build_adapter
 from bench_kit.models.batch import Call, Outcome, run_calls
 from bench_kit.models.cache import CallCache, cache_key, utc_now
@@ -51,7 +52,7 @@ from bench_kit.models.config import (
     prompt_params,
 )
 from bench_kit.models.imageprep import ImagePrep
-from bench_kit.params import load_params
+from bench_kit.params import load_params, section
 from bench_kit.types import MODES, Item, Mode, Prediction
 
 Progress = Callable[[int, int], None]
@@ -315,7 +316,8 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     prompts = PromptSet.from_params(prompt_params(params, source), source)
     items_path = spec.items or default_items(params)
     out = spec.out or default_out(params, spec.model, spec.mode)
-    items = read_items(items_path)
+    # an item over the `validate` limits stops the run before any call (never sent whole)
+    items = read_items(items_path, section(params, "validate", ItemLimits, source=source))
     if spec.limit is not None:
         items = items[:spec.limit]
     limits = budget_params(params, source)
@@ -324,7 +326,9 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
     units = plan_units(items, mode=spec.mode, root=spec.root or default_root(items_path),
                        prompts=prompts, items_path=items_path, circular=spec.circular,
                        prep=config.image_prep())
-    with CallCache(cache_path(params, source)) as cache:
+    cache_file = Path(cache_path(params, source))
+    with one_writer(out, cache_file.with_name(cache_file.name + ".locks")), \
+            CallCache(cache_file) as cache:
         adapter = build_adapter(config, name=spec.model, cache=cache, source=source)
         units = [replace(u, key=unit_key(u, adapter, config, spec.mode)) for u in units]
         results: list[Prediction | None] = [None] * len(units)
@@ -348,10 +352,10 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
         outcomes, counts = run_calls(
             [_call(unit, config, Path(items_path)) for _, unit in asked], adapter=adapter,
             config=config, cache=cache, budget=budget, fresh=spec.fresh, progress=row_done)
-    for (index, unit), outcome in zip(asked, outcomes):
-        results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
-            else _failure(unit, spec, prompts, outcome)
-    write_predictions(out, results)
+        for (index, unit), outcome in zip(asked, outcomes):
+            results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
+                else _failure(unit, spec, prompts, outcome)
+        write_predictions(out, results)
     return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
                       from_cache=counts.from_cache, called=counts.called,
                       errors=counts.errors + counts.budget_skipped, cost=counts.cost,

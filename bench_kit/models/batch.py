@@ -29,13 +29,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Literal, Sequence
 
-from bench_kit.errors import ModelCallError
-from bench_kit.models.adapters.contract import Adapter, ModelRequest
+from bench_kit.errors import BenchKitError, ModelCallError
+from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelResponse
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
+from bench_kit.models.retry import CALL_SLOT, wait_outside_slot
 
 Source = Literal["cache", "called", "error", "budget"]
+# How often a run waiting for another run's answer to a claimed key looks again (seconds).
+CLAIM_POLL_S = 0.2
 # Built when the call is made (e.g. images read and resized off the event loop): the
 # request and facts to store with the record's meta (e.g. the image transforms applied).
 Prepare = Callable[[], Awaitable[tuple[ModelRequest, dict[str, Any]]]]
@@ -96,6 +99,18 @@ class CallCounts:
     stopped: str = ""
 
 
+def _check_storable(response: ModelResponse) -> None:
+    """Raise ModelCallError when the answer cannot be stored as UTF-8 (a lone surrogate
+    such as a JSON `"\\ud800"`): such a reply is that call's error, never a cached answer."""
+    for where, text in (("answer", response.text),
+                        ("meta", json.dumps(response.meta, ensure_ascii=False, default=str))):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ModelCallError(f"malformed response: the {where} is not valid Unicode "
+                                 f"(lone surrogate at character {exc.start})") from None
+
+
 @dataclass
 class _Loop:
     adapter: Adapter
@@ -103,6 +118,7 @@ class _Loop:
     cache: CallCache
     budget: Budget
     progress: Progress | None
+    fresh: bool = False
     counts: CallCounts = field(default_factory=CallCounts)
     done: int = 0
     total: int = 0
@@ -112,14 +128,34 @@ class _Loop:
         if self.progress and n:
             self.progress(self.done, self.total)
 
+    async def claim(self, key: str) -> CallRecord | None:
+        """Claim `key` for a call of this run. While another run holds it, wait (without
+        the concurrency slot) for its answer: that record is returned (None = call)."""
+        while not self.cache.claim(key):
+            await wait_outside_slot(CLAIM_POLL_S, asyncio.sleep)
+            record = None if self.fresh else self.cache.get(key)
+            if record is not None:
+                return record
+        record = None if self.fresh else self.cache.get(key)
+        if record is not None:  # stored by another run after this run's first look
+            self.cache.release(key)
+        return record
+
     async def request(self, call: Call) -> Outcome:
         """Send one call (the caller holds a concurrency slot and a budget start)."""
         request, extra_meta = await call.build()
         started = time.perf_counter()
         try:
             response = await self.adapter.complete(request)
+            _check_storable(response)
         except ModelCallError as exc:
             return Outcome("error", error=str(exc),
+                           latency_s=round(time.perf_counter() - started, 3))
+        except BenchKitError:  # a setting or an input the user must fix: stop the run
+            raise
+        except Exception as exc:  # one bad reply fails its row, never the whole run
+            return Outcome("error", error=f"adapter failed ({type(exc).__name__}: "
+                                          f"{str(exc)[:120]})",
                            latency_s=round(time.perf_counter() - started, 3))
         latency = response.latency_s if response.latency_s is not None \
             else time.perf_counter() - started
@@ -139,19 +175,33 @@ class _Loop:
         semaphore = asyncio.Semaphore(self.config.concurrency)
 
         async def one(indices: list[int]) -> None:
+            call = calls[indices[0]]
             async with semaphore:
-                if self.budget.try_start():
+                CALL_SLOT.set(semaphore)  # a retry's wait gives the slot back meanwhile
+                stored = await self.claim(call.key)
+                if stored is not None:
+                    outcome = Outcome("cache", record=stored, latency_s=stored.latency_s)
+                elif self.budget.try_start():
                     self.counts.requests += 1
-                    outcome = await self.request(calls[indices[0]])
+                    try:
+                        outcome = await self.request(call)
+                    except BaseException:
+                        self.cache.release(call.key)
+                        raise
+                    if outcome.source != "called":  # a stored answer ended its claim
+                        self.cache.release(call.key)
                     cost = outcome.record.cost if outcome.record is not None else 0.0
                     self.budget.finish(cost)
                     self.counts.cost += cost
                 else:
+                    self.cache.release(call.key)
                     outcome = Outcome("budget", error=self.budget.reason)
             for index in indices:
                 outcomes[index] = outcome
             if outcome.source == "budget":
                 self.counts.budget_skipped += len(indices)
+            elif outcome.source == "cache":
+                self.counts.from_cache += len(indices)
             else:
                 self.counts.called += len(indices)
                 self.counts.errors += outcome.source == "error" and len(indices)
@@ -173,7 +223,7 @@ def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
         a failed request is an `error` outcome, never an exception.
     """
     budget = budget if budget is not None else Budget()
-    loop = _Loop(adapter, config, cache, budget, progress, total=len(calls))
+    loop = _Loop(adapter, config, cache, budget, progress, fresh=fresh, total=len(calls))
     outcomes: list[Outcome | None] = [None] * len(calls)
     groups: dict[str, list[int]] = {}
     for index, call in enumerate(calls):

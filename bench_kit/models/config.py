@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from bench_kit.errors import BenchKitWarning, ConfigError
+from bench_kit.models.retry import DEFAULT_MAX_WAIT_S
 from bench_kit.params import DEFAULT_PARAMS, section
 
 if TYPE_CHECKING:
@@ -45,7 +46,8 @@ class ModelConfig(BaseModel):
     """One entry of `models`. Keys are read from the environment, never stored here.
 
     Prices are USD per 1M tokens. `backoff_s` is the first retry delay (doubled per attempt,
-    with jitter); a server's `Retry-After` takes precedence. `max_side` (pixels) and
+    with jitter); a server's `Retry-After` takes precedence up to `max_wait_s` (a longer
+    request fails the call at once, to be asked again by a re-run). `max_side` (pixels) and
     `max_bytes` (encoded bytes) limit each image sent (see bench_kit.models.imageprep).
     `http_client` (httpx | aiohttp) is the HTTP library of the HTTP adapters.
     `max_response_bytes` caps a reply body (read in chunks; a larger reply is an error) and
@@ -72,6 +74,7 @@ class ModelConfig(BaseModel):
     timeout_s: float = Field(default=120.0, gt=0.0)
     max_retries: int = Field(default=5, ge=0, le=50)
     backoff_s: float = Field(default=1.0, ge=0.0)
+    max_wait_s: float = Field(default=DEFAULT_MAX_WAIT_S, ge=0.0, le=3600.0)
     enabled: bool = True
     seed: int = 0
     max_side: int | None = Field(default=None, ge=16)

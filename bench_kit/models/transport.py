@@ -11,12 +11,16 @@ Both clients bound a call the same way, whatever the server does:
 - redirects are never followed (the request carries the prompt and images: a 3xx is
   returned to the adapter, which reports it as an error naming the location);
 - the body is read in chunks and abandoned past `max_response_bytes` (`ResponseTooLarge`),
-  so a 50 MB reply never sits in memory whole.
+  so a 50 MB reply never sits in memory whole. The cap counts decompressed bytes, and
+  a compressed body is inflated at most `CHUNK_BYTES` at a time (httpx reads raw bytes and
+  `read_decoded` inflates them; the httpx client asks only for gzip or deflate), so a
+  gzip bomb that inflates to gigabytes costs no more memory than the cap per reply.
 """
 
 from __future__ import annotations
 
 import asyncio
+import zlib
 from typing import Any, AsyncIterator, Mapping, Protocol
 
 from bench_kit.errors import ModelCallError
@@ -46,6 +50,51 @@ async def read_capped(chunks: AsyncIterator[bytes], limit: int) -> bytes:
     return b"".join(parts)
 
 
+# What the httpx client asks for: the encodings `read_decoded` inflates in bounded steps.
+ACCEPT_ENCODING = "gzip, deflate"
+
+
+def _zlib_header(data: bytes) -> bool:
+    """Whether `data` starts with a zlib header (RFC 1950: method 8, check bits)."""
+    return data[0] & 0x0F == 8 and ((data[0] << 8) | data[1]) % 31 == 0
+
+
+async def _inflate(chunks: AsyncIterator[bytes], gzip: bool) -> AsyncIterator[bytes]:
+    """Inflate a gzip or deflate stream at most CHUNK_BYTES of output at a time."""
+    # deflate is zlib-wrapped by the standard and raw by some servers: try the wrapper first
+    wbits = 16 + zlib.MAX_WBITS if gzip else zlib.MAX_WBITS
+    inflater, first = zlib.decompressobj(wbits), True
+    async for data in chunks:
+        if first and not gzip and len(data) >= 2 and not _zlib_header(data):
+            inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate
+        first = False
+        while data and not inflater.eof:
+            yield inflater.decompress(data, CHUNK_BYTES)
+            data = inflater.unconsumed_tail
+    yield inflater.flush()
+
+
+async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) -> bytes:
+    """The body of raw `chunks` sent with Content-Encoding `encoding`, decompressed in
+    bounded steps; ResponseTooLarge as soon as the decompressed body passes `limit`.
+
+    Raises:
+        RetryableError: the compressed data is corrupt (as httpx's own decoder would).
+        ModelCallError: an encoding this client did not ask for.
+    """
+    codings = [c.strip().lower() for c in encoding.split(",") if c.strip()]
+    codings = [c for c in codings if c != "identity"]
+    if not codings:
+        return await read_capped(chunks, limit)
+    if len(codings) > 1 or codings[0] not in ("gzip", "x-gzip", "deflate"):
+        raise ModelCallError(f"response Content-Encoding '{encoding}' not supported "
+                             f"(asked for {ACCEPT_ENCODING})")
+    try:
+        return await read_capped(_inflate(chunks, codings[0] != "deflate"), limit)
+    except zlib.error:
+        raise RetryableError("connection error (DecodingError)") from None
+
+
 class Transport(Protocol):
     """POST JSON, return (status, lower-cased headers, body bytes)."""
 
@@ -72,7 +121,8 @@ class HttpxTransport:
         count = -(-self.concurrency // size)
         limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
         tls = httpx.create_ssl_context()  # one CA bundle load, shared by every client
-        self._clients = [httpx.AsyncClient(headers=self.headers, limits=limits, verify=tls,
+        headers = {**self.headers, "Accept-Encoding": ACCEPT_ENCODING}
+        self._clients = [httpx.AsyncClient(headers=headers, limits=limits, verify=tls,
                                            timeout=httpx.Timeout(self.timeout_s),
                                            follow_redirects=False)
                          for _ in range(count)]
@@ -92,8 +142,9 @@ class HttpxTransport:
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with client.stream("POST", url, json=body) as reply:
-                    content = await read_capped(reply.aiter_bytes(CHUNK_BYTES),
-                                                self.max_response_bytes)
+                    content = await read_decoded(reply.aiter_raw(CHUNK_BYTES),
+                                                 reply.headers.get("content-encoding", ""),
+                                                 self.max_response_bytes)
                     return reply.status_code, reply.headers, content
         except (httpx.TimeoutException, TimeoutError):
             raise RetryableError(f"timeout after {self.timeout_s:g}s") from None

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import base64
 import io
+import warnings
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from bench_kit.errors import InputError
+from bench_kit.errors import BenchKitWarning, InputError
 from bench_kit.io import file_sha256, open_image, resolve_image
 from bench_kit.report import panels
 from bench_kit.report.clipped import clipped
@@ -23,6 +24,7 @@ from bench_kit.report.panels import calls, cost_per_1k
 from bench_kit.report.statistics import macro_interval, pairwise, power_note
 from bench_kit.types import MODES, SEVERITY_RANK, Finding, Item
 
+PLACEHOLDER_GREY = (200, 200, 200)  # the thumbnail of an image that cannot be decoded
 # The benchmark-summary tables: title -> what each item is counted by.
 ITEM_COUNTS: dict[str, Callable[[Item], str]] = {
     "layer": lambda item: item.layer,
@@ -82,11 +84,16 @@ def question_text(item: Item) -> str:
 
 
 class Thumbnails:
-    """Small PNG data URIs of item images, made once per image (0 px = no thumbnails)."""
+    """Small PNG data URIs of item images, made once per image (0 px = no thumbnails).
+
+    An image that exists but cannot be decoded (corrupt, a decompression bomb) gets a grey
+    placeholder and is listed in `unreadable`; a missing one is an error (a wrong --root).
+    """
 
     def __init__(self, root: Path, px: int, items_path: Path) -> None:
         self.root, self.px, self.items_path = root, px, items_path
         self._cache: dict[str, str] = {}
+        self.unreadable: dict[str, dict[str, str]] = {}
 
     def of(self, item: Item) -> str | None:
         """A `data:image/png;base64,...` URI of the item's first image, or None."""
@@ -95,16 +102,34 @@ class Thumbnails:
         rel = item.images[0]
         if rel not in self._cache:
             try:
-                img = open_image(resolve_image(self.root, rel))
+                path = resolve_image(self.root, rel)
+                if not path.is_file():
+                    raise ValueError(f"image file '{path}' not found")
             except ValueError as exc:
                 raise InputError(f"item '{item.id}': {exc} (is --root right?)",
                                  path=str(self.items_path), field="image") from None
+            try:
+                img = open_image(path)
+            except ValueError as exc:
+                self.unreadable[rel] = {"item": item.id, "image": rel, "reason": str(exc)}
+                from PIL import Image
+
+                img = Image.new("RGB", (self.px, self.px), PLACEHOLDER_GREY)
             img.thumbnail((self.px, self.px))
             buffer = io.BytesIO()
             img.save(buffer, format="PNG", optimize=True)
             self._cache[rel] = ("data:image/png;base64,"
                                 + base64.b64encode(buffer.getvalue()).decode("ascii"))
         return self._cache[rel]
+
+    def warn_unreadable(self) -> None:
+        """One warning line naming the unreadable images (also listed in the report)."""
+        if self.unreadable:
+            first = next(iter(self.unreadable.values()))
+            warnings.warn(BenchKitWarning(
+                f"{self.items_path}: {len(self.unreadable)} image(s) could not be read and "
+                f"show a grey placeholder, listed under 'Unreadable images' in the report "
+                f"(first: item '{first['item']}': {first['reason']})"), stacklevel=2)
 
 
 def leaderboard(runs: list[ModelRun], items: dict[str, Item] | None = None,
@@ -314,7 +339,7 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
                       for mode, label in shown],
             "have_responses": bool(run.predictions),
         })
-    return {
+    view = {
         "bench": inputs.bench,
         "items_file": inputs.items_path.name,
         "items_sha": file_sha256(inputs.items_path)[:12],
@@ -349,5 +374,8 @@ def build_view(inputs: ReportInputs, settings: ReportSettings, root: str | Path)
                                         run_labels(inputs.runs))
         if inputs.model_audit is not None else None,
         "settings": settings.model_dump(),
+        "unreadable_images": list(thumbs.unreadable.values()),
     }
+    thumbs.warn_unreadable()
+    return view
 

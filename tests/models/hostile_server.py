@@ -6,6 +6,14 @@ send, chosen by a `[hostile:NAME]` marker in the prompt.
     null        a 200 whose message content is null
     bigbody     a 200 of `big_bytes` bytes (a JSON string padded with spaces), written in chunks
     bigcontent  a valid 200 whose answer is `content_chars` characters long
+    deep        a 200 whose JSON is nested 100,000 arrays deep (RecursionError in a parser)
+    surrogate   a valid JSON 200 whose answer is a lone surrogate, `"\\ud800"`
+    nulltext    a 200 whose content parts are `[{"type": "text", "text": null}]`
+    waitlong, waitdate, waitnan, waitjunk
+                a 429 every time, with `Retry-After` 999999999 s / a year-9999 date /
+                `nan` / `soon` (`RETRY_AFTER`)
+    gzipbomb    a 200 with `Content-Encoding: gzip` whose body inflates to `bomb_bytes`
+                (about a thousandth of that on the wire)
     (none)      a normal answer, "The answer is B."
 
 `bytes_sent[name]` counts what the server managed to write for each scenario.
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler
@@ -24,6 +33,8 @@ from loopback import LoopbackServer
 
 ANSWER = "The answer is B."
 _MARKER = re.compile(r"\[hostile:([a-z]+)\]")
+RETRY_AFTER = {"waitlong": "999999999", "waitdate": "Fri, 31 Dec 9999 23:59:59 GMT",
+               "waitnan": "nan", "waitjunk": "soon"}
 
 
 
@@ -32,13 +43,24 @@ class HostileServer(LoopbackServer):
 
     def __init__(self, *, drip_s: float = 0.5, drip_for_s: float = 20.0,
                  big_bytes: int = 50 * 1024 * 1024, content_chars: int = 5_000_000,
-                 redirect_to: str | None = None) -> None:
+                 redirect_to: str | None = None, bomb_bytes: int = 1 << 30) -> None:
         self.drip_s, self.drip_for_s = drip_s, drip_for_s
         self.big_bytes, self.content_chars = big_bytes, content_chars
         self.redirect_to = redirect_to
+        self.bomb_bytes = bomb_bytes
+        self._bomb: bytes | None = None
         self.requests: Counter[str] = Counter()
         self.bytes_sent: Counter[str] = Counter()
         super().__init__()
+
+    def bomb(self) -> bytes:
+        """The gzip body of `gzipbomb` (made once: zeros compress about 1000:1)."""
+        if self._bomb is None:
+            packer, block = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS), \
+                b"\0" * (1 << 24)
+            parts = [packer.compress(block) for _ in range(self.bomb_bytes >> 24)]
+            self._bomb = b"".join(parts) + packer.flush()
+        return self._bomb
 
     def total_requests(self) -> int:
         with self._lock:
@@ -96,6 +118,14 @@ class HostileServer(LoopbackServer):
                             return
                         self._write(name, bytes([byte]))
                         time.sleep(server.drip_s)
+                elif name in RETRY_AFTER:
+                    payload = b'{"error": {"message": "slow down"}}'
+                    self._head(429, len(payload), {"Retry-After": RETRY_AFTER[name]})
+                    self._write(name, payload)
+                elif name == "gzipbomb":
+                    payload = server.bomb()
+                    self._head(200, len(payload), {"Content-Encoding": "gzip"})
+                    self._write(name, payload)
                 elif name == "redirect":
                     self._head(307, 0, {"Location": f"{server.redirect_to}/chat/completions"})
                 elif name == "null":
@@ -113,8 +143,13 @@ class HostileServer(LoopbackServer):
                         self._write(name, chunk[:pad])
                         pad -= len(chunk)
                     self._write(name, tail)
-                elif name == "bigcontent":
-                    payload = server.reply("B" * server.content_chars)
+                elif name in ("bigcontent", "deep", "surrogate", "nulltext"):
+                    payload = {"bigcontent": lambda: server.reply("B" * server.content_chars),
+                               "deep": lambda: (b'{"choices": ' + b"[" * 100_000
+                                                + b"]" * 100_000 + b"}"),
+                               "surrogate": lambda: server.reply("\ud800"),  # ASCII \\ud800
+                               "nulltext": lambda: server.reply([{"type": "text",
+                                                                   "text": None}])}[name]()
                     self._head(200, len(payload))
                     self._write(name, payload)
                 else:

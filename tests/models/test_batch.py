@@ -229,3 +229,32 @@ def test_contamination_judge_is_cached_and_budgeted(server, tmp_path) -> None:
     again = judge_pairs(_params(tmp_path, server.url), "llm", pairs)
     assert server.count() == 5 and again == verdicts
 
+
+
+def _two_calls(tmp_path, server, prompts: list[str], **settings):
+    config = ModelConfig(adapter="openai", model="m", base_url=server.url, max_retries=1,
+                         concurrency=1, **settings)
+    adapter = build_adapter(config, name="llm")  # real sleeps
+    calls = [Call(key=cache_key({"p": p}), request=ModelRequest(prompt=p, images=[],
+                                                                 task="open", question=p))
+             for p in prompts]
+    with CallCache(tmp_path / "c.sqlite") as cache:
+        outcomes, _ = run_calls(calls, adapter=adapter, config=config, cache=cache)
+    assert all(o.ok for o in outcomes)
+    return [(server.prompt_of(r["body"]), r["at"]) for r in server.requests]
+
+
+def test_a_call_waiting_to_retry_gives_its_concurrency_slot_back(tmp_path, server) -> None:
+    prompts = ["a [scenario:500]", "b"]  # "a" backs off 0.3-0.6 s after its 500
+    sent = _two_calls(tmp_path, server, prompts, backoff_s=0.6)
+    # with one slot, "b" is sent while "a" waits to retry, not after it
+    assert [prompt for prompt, _ in sent] == [prompts[0], prompts[1], prompts[0]]
+
+
+def test_a_retry_after_holds_back_the_models_other_calls_too(tmp_path, server) -> None:
+    prompts = ["a [scenario:429:0.6]", "b"]
+    sent = _two_calls(tmp_path, server, prompts, backoff_s=0.0)
+    first_429 = sent[0][1]
+    later = [at for prompt, at in sent[1:]]
+    # neither "a"'s retry nor the new call "b" reaches the server inside the 0.6 s asked for
+    assert len(later) == 2 and min(later) - first_429 >= 0.55, sent

@@ -8,7 +8,6 @@ from datetime import datetime, timezone
 
 import pytest
 
-from bench_kit.errors import ConfigError
 from bench_kit.models.cache import CallCache, CallRecord, cache_key
 
 WHEN = datetime(2026, 5, 1, 12, 0, 0, tzinfo=timezone.utc)
@@ -66,8 +65,11 @@ def test_concurrent_async_writers_lose_nothing(tmp_path) -> None:
         assert reader.get("k137").response == "137"
 
 
-def test_a_file_that_is_not_sqlite_is_a_config_error(tmp_path) -> None:
+def test_a_file_that_is_not_sqlite_is_a_storage_error(tmp_path) -> None:
+    from bench_kit.errors import StorageError
+
     path = tmp_path / "cache.sqlite"
     path.write_text("this is not a database, just text " * 40)
-    with pytest.raises(ConfigError, match="cannot open the call cache.*delete the file"):
+    with pytest.raises(StorageError, match=r"call cache: opening failed \(file is not a "
+                                           r"database\); the file is damaged: move it away"):
         CallCache(path)

@@ -96,3 +96,122 @@ def test_the_default_caps_hold_a_5mb_answer_and_a_50mb_body(servers) -> None:
     assert len(response.text) == 200_000 and response.truncated
     with pytest.raises(ModelCallError, match="larger than max_response_bytes"):
         complete_once(make_adapter("openai", hostile.url), "q [hostile:bigbody]")
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("name", ["waitlong", "waitdate"])
+def test_a_retry_after_past_max_wait_fails_at_once_never_an_early_retry(servers, client,
+                                                                        name) -> None:
+    hostile, _ = servers
+    sleeps: list[float] = []
+    before = hostile.requests[name]
+    adapter = make_adapter("openai", hostile.url, http_client=client, sleeps=sleeps,
+                           max_wait_s=30)
+    with pytest.raises(ModelCallError, match=r"^HTTP 429: the server asked to wait [\d,]+s "
+                                             r"\(Retry-After\), more than max_wait_s \(30s\); "
+                                             r"re-run later$"):
+        complete_once(adapter, f"q [hostile:{name}]")
+    assert (sleeps, hostile.requests[name] - before) == ([], 1)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("name", ["waitnan", "waitjunk"])
+def test_an_unparseable_retry_after_falls_back_to_backoff(servers, client, name) -> None:
+    from bench_kit.models.adapters import build_adapter
+    from bench_kit.models.config import ModelConfig
+
+    hostile, _ = servers
+    sleeps: list[float] = []
+
+    async def record(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    config = ModelConfig(adapter="openai", model="m", base_url=hostile.url, backoff_s=1.0,
+                         max_retries=3, http_client=client)
+    with pytest.raises(ModelCallError, match=r"^HTTP 429 \(gave up after 4 attempts\)$"):
+        complete_once(build_adapter(config, name="vlm", sleep=record), f"q [hostile:{name}]")
+    # "equal jitter" backoff: attempt n waits between half and all of 2**n seconds
+    assert len(sleeps) == 3
+    assert all(2 ** n / 2 <= s <= 2 ** n for n, s in enumerate(sleeps)), sleeps
+
+
+def test_the_default_max_wait_is_at_most_a_minute() -> None:
+    from bench_kit.models.config import ModelConfig
+
+    assert ModelConfig(adapter="openai").max_wait_s <= 60
+
+
+def _peak_bytes(url: str, client: str, prompt: str, cap: int) -> int:
+    """Peak Python memory of one call (a new adapter and client, as in a run)."""
+    import tracemalloc
+
+    adapter = make_adapter("openai", url, http_client=client, max_retries=0,
+                           max_response_bytes=cap)
+    tracemalloc.start()
+    try:
+        try:
+            complete_once(adapter, prompt)
+        except ModelCallError as exc:
+            assert str(exc).startswith("response body larger than max_response_bytes")
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_gzip_bomb_costs_no_more_memory_than_the_cap(servers, client) -> None:
+    hostile, _ = servers
+    hostile.bomb()  # made before measuring
+    cap = 2 * 1024 * 1024
+    _peak_bytes(hostile.url, client, "q", cap)  # imports and CA bundle loaded once
+    normal = _peak_bytes(hostile.url, client, "q", cap)
+    bomb = _peak_bytes(hostile.url, client, "q [hostile:gzipbomb]", cap)
+    # the body read up to the cap plus a chunk or two, over a normal call's peak: not the
+    # ~64 MB that one 64 KB compressed chunk inflates to (the bomb is 1 GB inflated)
+    assert bomb - normal < 2 * cap, f"{(bomb - normal) / 2**20:.1f} MiB over a normal call"
+
+
+def _encoded(coding: str, data: bytes) -> bytes:
+    import gzip
+    import zlib
+
+    if coding == "gzip":
+        return gzip.compress(data)
+    if coding == "deflate":  # zlib-wrapped, as RFC 9110 says
+        return zlib.compress(data)
+    if coding == "rawdeflate":  # what some servers send as `deflate`
+        packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        return packer.compress(data) + packer.flush()
+    return data
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "rawdeflate", "identity", ""])
+def test_each_encoding_the_client_asks_for_decodes_whole(coding) -> None:
+    import asyncio
+
+    from bench_kit.models.transport import read_decoded
+
+    data = b'{"choices": []}' + bytes(range(256)) * 4000
+    wire = _encoded(coding, data)
+
+    async def chunks():
+        for start in range(0, len(wire), 777):  # odd-sized pieces, as a network gives
+            yield wire[start:start + 777]
+
+    header = "deflate" if coding == "rawdeflate" else coding
+    assert asyncio.run(read_decoded(chunks(), header, 10 * len(data))) == data
+
+
+def test_an_unasked_encoding_or_corrupt_data_is_an_error_not_a_crash() -> None:
+    import asyncio
+
+    from bench_kit.models.retry import RetryableError
+    from bench_kit.models.transport import read_decoded
+
+    async def chunks(data: bytes):
+        yield data
+
+    with pytest.raises(ModelCallError, match="Content-Encoding 'br' not supported"):
+        asyncio.run(read_decoded(chunks(b"xx"), "br", 1000))
+    with pytest.raises(RetryableError, match="DecodingError"):
+        asyncio.run(read_decoded(chunks(b"\x1f\x8b\x08\x00garbage" * 10), "gzip", 1000))

@@ -428,3 +428,19 @@ def test_a_mcnemar_win_with_a_clustered_ci_through_zero_is_not_called_significan
         "Holm p < 0.05, but the clustered CI includes 0", "significant",
         "not significant (Holm p ≥ 0.05)"]
     assert [r["significant"] for r in out] == [False, True, False]
+
+
+def test_a_corrupt_image_gets_a_placeholder_and_is_listed_not_exit_1(tmp_path):
+    paths = _build(tmp_path)
+    jpeg = paths["items"].parent / "img" / "b.png"  # item x2's image: now a broken JPEG
+    jpeg.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF" + b"\x13" * 600)
+    from bench_kit.errors import BenchKitWarning
+
+    with pytest.warns(BenchKitWarning, match=r"1 image\(s\) could not be read .*item 'x2'"):
+        result = CliRunner().invoke(cli, _report_args(paths, "--params",
+                                                      str(_params(tmp_path))))
+    assert result.exit_code == 0, result.output
+    html = (paths["out"] / "report.html").read_text()
+    section = html[html.index('id="unreadable-images"'):]
+    assert "<code>x2</code>" in section and "cannot be decoded" in section
+    assert "## Unreadable images" in (paths["out"] / "report.md").read_text()

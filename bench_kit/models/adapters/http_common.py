@@ -7,11 +7,16 @@ headers, the request body and how a 200 body becomes a `ModelResponse`. Several
 in flight (ties in round-robin order), and a retry may land on another replica. A replica
 that fails (connection error, timeout, 5xx) rests for a cool-down that doubles per failure
 and then gets one probe, so a dead replica's items move to the live ones.
+
+A server's `Retry-After` (429, 503, ...) also closes a gate for the whole model: until it
+passes, no new call of this model is sent (the calls already waiting to retry wait anyway),
+so a rate limit slows the model's calls instead of being answered by more requests.
 """
 
 from __future__ import annotations
 
 import abc
+import asyncio
 import dataclasses
 import json
 import random
@@ -29,6 +34,7 @@ from bench_kit.models.retry import (
     RetryPolicy,
     call_with_retries,
     parse_retry_after,
+    wait_outside_slot,
 )
 from bench_kit.models.transport import TRANSPORTS, Transport
 
@@ -74,6 +80,8 @@ def load_body(content: bytes, secret: str | None) -> dict[str, Any]:
         data = json.loads(content)
     except (ValueError, UnicodeDecodeError):
         raise ModelCallError("malformed response body (not JSON)") from None
+    except RecursionError:  # JSON nested deeper than the parser's stack
+        raise ModelCallError("malformed response body (JSON nested too deep)") from None
     if not isinstance(data, dict):
         raise ModelCallError("malformed response body (not a JSON object)")
     if data.get("error"):
@@ -123,8 +131,10 @@ class HttpClient(abc.ABC):
         self._failures = [0] * len(self._urls)
         self._down_until = [0.0] * len(self._urls)
         self._turn = 0
+        self._gate_until = 0.0  # monotonic time before which no new call is sent
         self._key = config.api_key()
-        self._policy = RetryPolicy(max_retries=config.max_retries, backoff_s=config.backoff_s)
+        self._policy = RetryPolicy(max_retries=config.max_retries, backoff_s=config.backoff_s,
+                                   max_wait_s=config.max_wait_s)
         self._sleep = context.sleep
         self._jitter = random.Random()
         if config.http_client not in TRANSPORTS:
@@ -170,6 +180,9 @@ class HttpClient(abc.ABC):
     async def call(self, body: dict[str, Any], parse: Callable[[bytes], T]) -> T:
         """POST `body` to a replica with retries and failover; `parse` turns a 200 body into
         the result (it may raise RetryableError for a reply without an answer)."""
+        gate = self._gate_until - time.monotonic()
+        if gate > 0:  # the server asked this model to wait: a new call waits too
+            await wait_outside_slot(gate, self._sleep or asyncio.sleep)
         return await call_with_retries(lambda: self._attempt(body, parse), self._policy,
                                        sleep=self._sleep, rng=self._jitter)
 
@@ -189,8 +202,10 @@ class HttpClient(abc.ABC):
         else:
             self._failures[index], self._down_until[index] = 0, 0.0
         if status in RETRYABLE_STATUS:
-            raise RetryableError(f"HTTP {status}",
-                                 parse_retry_after(headers.get("retry-after")))
+            wait = parse_retry_after(headers.get("retry-after"))
+            if wait is not None and wait <= self._policy.max_wait_s:
+                self._gate_until = max(self._gate_until, time.monotonic() + wait)
+            raise RetryableError(f"HTTP {status}", wait)
         if 300 <= status < 400:
             location = short_reason(headers.get("location") or "?", self._key)
             raise ModelCallError(f"HTTP {status}: redirect to {location} not followed (model "
@@ -228,4 +243,11 @@ class HttpAdapter(HttpClient):
         return await self.call(self.build_body(request), self._parse_answer)
 
     def _parse_answer(self, content: bytes) -> ModelResponse:
-        return cap_answer(self.parse(content), self.config.max_answer_chars)
+        try:
+            response = self.parse(content)
+        except (ModelCallError, RetryableError):
+            raise
+        except Exception as exc:  # any other surprise in one reply fails that call only
+            raise ModelCallError(f"malformed response body ({type(exc).__name__} while "
+                                 f"reading it)") from None
+        return cap_answer(response, self.config.max_answer_chars)

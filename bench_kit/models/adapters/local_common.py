@@ -8,7 +8,6 @@ import dataclasses
 import re
 import threading
 import time
-import unicodedata
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bench_kit.models.adapters.contract import (
@@ -16,6 +15,7 @@ from bench_kit.models.adapters.contract import (
     ModelRequest,
     ModelResponse,
 )
+from bench_kit.text.streamsafe import nfkc
 
 if TYPE_CHECKING:
     from bench_kit.models.config import ModelConfig
@@ -52,7 +52,7 @@ _COMPUTE_LOCK = threading.Lock()
 
 def normalise(text: str) -> str:
     """NFKC, casefolded, whitespace collapsed (for containment tests)."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return " ".join(nfkc(text).casefold().split())
 
 
 def content_words(text: str) -> list[str]:

@@ -46,7 +46,9 @@ def parse_completion(content: bytes, secret: str | None = None) -> ModelResponse
         raise no_answer("response choice has no message")
     text = message.get("content")
     if isinstance(text, list):  # some servers return content parts
-        text = "".join(p.get("text", "") for p in text if isinstance(p, dict))
+        parts = [p.get("text") for p in text if isinstance(p, dict)]
+        parts = [p for p in parts if isinstance(p, str)]
+        text = "".join(parts) if parts else None  # no text part: as null content
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     if not isinstance(text, str):
         if not (isinstance(reasoning, str) and reasoning):
