@@ -32,7 +32,15 @@ from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
 FINDINGS_FILE = paths.DATA_FINDINGS
 SUMMARY_FILE = paths.DATA_SUMMARY
 # Keys of the `audit:` section that belong to no single check.
-GENERAL_KEYS = ("disabled",)
+GENERAL_KEYS = ("disabled", "rollup_share")
+# The id of a finding about the whole benchmark (a rolled-up warn check).
+BENCHMARK_ID = "(benchmark)"
+# A warn check rolls up only from this many items (a tiny file is not a pattern).
+ROLLUP_MIN_ITEMS = 10
+# Families whose warn rows describe how an item is written, which a benchmark may do on
+# purpose (passages, minimal-pair options). Contamination and leakage rows each name their
+# own evidence (a reference row, another split) and are never rolled up.
+ROLLUP_FAMILIES = ("ambiguity", "label", "redundancy", "schema")
 
 
 def load_checks() -> None:
@@ -62,6 +70,7 @@ class AuditSettings:
 
     disabled: frozenset[str]
     params: dict[str, CheckParams]
+    rollup_share: float = 0.1
 
 
 def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> AuditSettings:
@@ -90,9 +99,35 @@ def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> 
             CHECKS.get(name)
         except UnknownNameError as exc:
             raise ConfigError(f"{source}: audit.disabled: {exc}") from None
+    share = node.get("rollup_share", 0.1)
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+        raise ConfigError(f"{source}: audit.rollup_share: expected a number in (0, 1], "
+                          f"got {share!r}")
     return AuditSettings(disabled=frozenset(disabled),
                          params={spec.name: section(params, "audit", spec.params, source=source)
-                                 for spec in specs})
+                                 for spec in specs},
+                         rollup_share=float(share))
+
+
+def roll_up(spec: CheckSpec, produced: list[Finding], items: int,
+            share: float) -> list[Finding]:
+    """A warn-level check that fires at warn on more than `share` of the items becomes one
+    benchmark-level finding (count + examples); its item rows are kept at info, so review
+    and quarantine still see them. Error-level checks are never rolled up.
+    """
+    warned = sorted(f.id for f in produced if f.severity == "warn")
+    if spec.severity != "warn" or spec.family not in ROLLUP_FAMILIES \
+            or len(warned) < ROLLUP_MIN_ITEMS or len(warned) <= share * items:
+        return produced
+    out = [f.model_copy(update={"severity": "info", "evidence": {**f.evidence, "rolled_up": True}})
+           if f.severity == "warn" else f for f in produced]
+    out.append(spec.finding(
+        BENCHMARK_ID, f"{len(warned)} of {items} items ({len(warned) / items:.0%}) get "
+        f"{spec.name} ({spec.description}): a trait of this benchmark rather than item "
+        f"defects? The item rows are kept at info.",
+        {"count": len(warned), "items": items, "share": round(len(warned) / items, 4),
+         "rollup_share": share, "examples": warned[:5], "rolled_up": True}))
+    return out
 
 
 def run_checks(ctx: AuditContext, settings: AuditSettings
@@ -119,6 +154,7 @@ def run_checks(ctx: AuditContext, settings: AuditSettings
         except CheckSkipped as exc:
             skipped.append({"check": spec.name, "reason": str(exc)})
             continue
+        produced = roll_up(spec, produced, len(ctx.items), settings.rollup_share)
         seen: set[str] = set()
         for finding in produced:
             if finding.id in seen:
@@ -142,7 +178,7 @@ def summarize(ctx: AuditContext, findings: Sequence[Finding], ran: list[str],
     from bench_kit.audit.intake import problem_item_id
 
     total = len(ctx.items) + len({problem_item_id(p) for p in ctx.invalid} - set(ctx.by_id))
-    flagged = {f.id for f in findings if f.severity != "info"}
+    flagged = {f.id for f in findings if f.severity != "info" and f.id != BENCHMARK_ID}
     info_only = {f.id for f in findings if f.severity == "info"} - flagged
     by_check = {name: {**{s: 0 for s in SEVERITIES}, "items": 0} for name in ran}
     for finding in findings:

@@ -51,6 +51,30 @@ def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
 # --- ambiguity ---------------------------------------------------------------------------
 
 
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of the quoted parts of a question (`text_patterns.QUOTED`).
+
+    >>> quoted_spans('Which word is a noun in "this is it"?')
+    [(24, 36)]
+    >>> quoted_spans("What kind of sentence is this?\\nMona will print her name.")
+    [(30, 56)]
+    """
+    spans = [m.span() for m in tp.QUOTED.finditer(text)]
+    first_line_end = text.find("\n")
+    if first_line_end != -1 and text[:first_line_end].rstrip().endswith(tp.ASK_LINE_END) \
+            and text[first_line_end:].strip():
+        spans.append((first_line_end, len(text)))
+    return sorted(spans)
+
+
+def unquoted(text: str) -> str:
+    """The text with its quoted parts blanked (same length, so offsets still hold)."""
+    for start, end in quoted_spans(text):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+
 def unresolved_pronoun(question: str) -> re.Match[str] | None:
     """The first pronoun with nothing before it that it could refer to ("What colour is it?").
 
@@ -72,15 +96,21 @@ def unresolved_pronoun(question: str) -> re.Match[str] | None:
 def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
     """Deixis with nothing that resolves it ("this one", "那个", "旁边", a bare "it").
 
-    An item whose image marks the referent (`meta.visual_prompt`) is resolved."""
+    An item whose image marks the referent (`meta.visual_prompt`) is resolved. Quoted text
+    is skipped, and a bare "this"/"it" in an item that quotes what it asks about ("What kind
+    of sentence is this?" + the sentence) refers to the quote."""
     spec = spec_of("ambiguity.vague_deixis")
     for item in ctx.items:
         if item.meta.get("visual_prompt"):
             continue
-        matches = _matches(item.question, (tp.VAGUE_DEIXIS_EN, tp.VAGUE_DEIXIS_ZH))
-        pronoun = unresolved_pronoun(item.question)
+        text = unquoted(item.question)
+        matches = _matches(text, (tp.VAGUE_DEIXIS_EN, tp.VAGUE_DEIXIS_ZH))
+        pronoun = unresolved_pronoun(text)
         if pronoun is not None:
             matches = sorted([*matches, pronoun], key=lambda m: (m.start(), m.end()))
+        if text != item.question:  # the item quotes its referent
+            matches = [m for m in matches if m is not pronoun
+                       and m.group(0).strip().lower() not in ("this", "that")]
         if matches:
             yield spec.finding(item.id, f"'{matches[0].group(0)}' does not say which object "
                                "is meant (no antecedent, no `meta.visual_prompt`)",
@@ -89,14 +119,17 @@ def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 @check("ambiguity.compound_question", severity="warn")
 def compound_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """Two asks in one question (two question marks, "... and what ...", "和…分别")."""
+    """Two asks in one question (two question marks, "... and what ...", "和…分别").
+
+    Quoted text (a quoted sentence with its own "?") is skipped."""
     spec = spec_of("ambiguity.compound_question")
     for item in ctx.items:
-        matches = _matches(item.question, (tp.COMPOUND_EN, tp.COMPOUND_ZH))
-        marks = list(tp.QUESTION_MARKS.finditer(item.question))
+        text = unquoted(item.question)
+        matches = _matches(text, (tp.COMPOUND_EN, tp.COMPOUND_ZH))
+        marks = list(tp.QUESTION_MARKS.finditer(text))
         if len(marks) >= 2:
             # Quote the second ask: the text between the first and the second question mark.
-            second = tp.NEXT_ASK.search(item.question, marks[0].end())
+            second = tp.NEXT_ASK.search(text, marks[0].end())
             if second:
                 matches = sorted([*matches, second], key=lambda m: (m.start(), m.end()))
         if matches:

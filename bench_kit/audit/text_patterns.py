@@ -72,6 +72,12 @@ tell me please describe identify count say says written write""".split())
 PRONOUN_ZH = re.compile(r"^(?:请问)?(?:它们?|他们?|她们?)")
 
 QUESTION_MARKS = re.compile(r"[?？]")
+# Quoted text — a sentence, title or passage the question asks about — is not the question's
+# own wording: "..." “...” 「...」 『...』 《...》, and the lines after a first line that ends
+# the ask ("Which tense does the sentence use?\nMona will print her name with care.").
+# Single quotes are left alone: they are apostrophes far more often.
+QUOTED = re.compile(r'"[^"\n]{1,400}"|“[^”]{1,400}”|「[^」]{1,400}」|『[^』]{1,400}』|《[^》]{1,200}》')
+ASK_LINE_END = ("?", "？", ":", "：")
 # The next ask after a question mark: non-blank text up to and including the next mark.
 NEXT_ASK = re.compile(r"[^?？\s][^?？]*[?？]")
 

@@ -122,13 +122,16 @@ def reference() -> None:
               help="Column holding the row id (missing ids become FILE:ROW).")
 @click.option("--options-field", default="choices", show_default=True,
               help="Column holding answer options ({letter: text} or a list); '' for none.")
+@click.option("--hint-field", default="hint", show_default=True,
+              help="Column holding a hint/passage joined to the question (as items' "
+                   "meta.hint is); '' for none.")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
 def reference_build_command(out_path: str, text_field: str, id_field: str, options_field: str,
-                            sources: tuple[str, ...]) -> None:
+                            hint_field: str, sources: tuple[str, ...]) -> None:
     """Build a normalised reference file from JSONL/CSV/TSV/parquet files or saved HF datasets.
 
     Each row of the output holds the reference id, its source file, the normalised text
-    (NFKC, lowercase, no punctuation; question + options) and the original question.
+    (NFKC, lowercase, no punctuation; hint + question + options) and the original question.
     A folder is read with `datasets.load_from_disk` (every split).
 
     \b
@@ -140,6 +143,7 @@ def reference_build_command(out_path: str, text_field: str, id_field: str, optio
     """
     from bench_kit.audit.reference import FieldNames, build_reference
 
-    fields = FieldNames(text=text_field, id=id_field or None, options=options_field or None)
+    fields = FieldNames(text=text_field, id=id_field or None, options=options_field or None,
+                        hint=hint_field or None)
     count = build_reference(sources, out_path, fields)
     info(f"reference: {count} rows from {len(sources)} source(s) -> {out_path}")

@@ -58,3 +58,82 @@ def test_a_topical_group_is_a_warning_and_every_item_still_gets_content_checks(
     assert ("sqa-81", "schema.group_images") not in found  # the group's first item
     assert ("sqa-667", "ambiguity.vague_deixis") in found
     assert result.summary["invalid_lines"] == 0
+
+
+def _audit_sqa(tmp_path: Path, pids: list[str], **kwargs: Any) -> dict[tuple[str, str], Any]:
+    rows = real_items.scienceqa_rows()
+    items = _sqa(tmp_path, *pids)
+    splits = tmp_path / "splits"
+    splits.mkdir()
+    for name in ("train", "val", "test"):
+        (splits / f"{name}.jsonl").write_text("".join(
+            json.dumps({"id": f"sqa-{p}"}) + "\n" for p in pids if rows[p]["split"] == name))
+    result = audit_data(_write_items(tmp_path, items), tmp_path / "out", params_path=None,
+                        splits_dir=splits, **kwargs)
+    return {(f["id"], f["check"]): f for f in _findings(result.findings_path)}
+
+
+def test_quoted_sentences_are_not_the_questions_own_words(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # "What kind of sentence is this?\nWhose responsibility is it to wake the mayor …?"
+    rows = real_items.scienceqa_rows()
+    assert rows["1271"]["question"].count("?") == 2
+    found = _audit_sqa(tmp_path, ["291", "1089", "1271", "1539"])
+    assert not [key for key in found if key[1] in ("ambiguity.vague_deixis",
+                                                   "ambiguity.compound_question")]
+
+
+def test_options_differing_only_in_case_are_information(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    found = _audit_sqa(tmp_path, ["663", "794", "1207"])  # capitalisation questions
+    for pid in ("663", "794", "1207"):
+        finding = found[(f"sqa-{pid}", "label.duplicate_options")]
+        assert finding["severity"] == "info", finding
+        assert finding["evidence"]["kind"] == "different only in case or punctuation"
+
+
+def test_template_siblings_across_splits_are_not_leakage(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rows = real_items.scienceqa_rows()
+    # same stem (and hint) in test and train, different options
+    assert rows["188"]["question"] == rows["504"]["question"]
+    assert (rows["188"]["split"], rows["504"]["split"]) == ("test", "train")
+    assert rows["663"]["question"] == rows["1605"]["question"]
+    found = _audit_sqa(tmp_path, ["188", "504", "663", "1605"])
+    assert not [key for key in found if key[1] == "leakage.cross_split"]
+
+
+def test_exact_contamination_joins_the_hint_as_the_reference_does(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from bench_kit.audit.reference import build_reference
+
+    source = real_items.mathvista_reference_source(tmp_path / "ref")
+    reference = build_reference([source], tmp_path / "ref" / "mathvista.ref.jsonl")
+    assert reference == 200
+    # 667 is copied into MathVista testmini (pid 18) with its passage before the question;
+    # 19 and 242 share the text of MathVista pid 64 but are asked about other images.
+    found = _audit_sqa(tmp_path, ["667", "19", "242"],
+                       references=[tmp_path / "ref" / "mathvista.ref.jsonl"])
+    copied = found[("sqa-667", "contamination.exact")]
+    assert copied["severity"] == "error" and copied["evidence"]["ref_id"] == "mathvista-18"
+    assert copied["evidence"]["matched"] == "question+options"
+    for pid in ("19", "242"):
+        sibling = found[(f"sqa-{pid}", "contamination.exact")]
+        assert sibling["severity"] == "info" and sibling["evidence"]["template_siblings"] >= 1
+
+
+def test_a_warn_check_on_most_items_is_one_benchmark_finding(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    items = real_items.build_mmlu(tmp_path / "mmlu")
+    result = audit_data(items, tmp_path / "out", params_path=None)
+    findings = _findings(result.findings_path)
+    long_rows = [f for f in findings if f["check"] == "ambiguity.long_question"]
+    [rolled] = [f for f in long_rows if f["id"] == "(benchmark)"]
+    assert rolled["severity"] == "warn" and rolled["evidence"]["count"] > 15
+    assert len(rolled["evidence"]["examples"]) == 5
+    items_rows = [f for f in long_rows if f["id"] != "(benchmark)"]
+    assert len(items_rows) == rolled["evidence"]["count"]
+    assert {f["severity"] for f in items_rows} == {"info"}
+    # error-level checks are never rolled up
+    assert all(f["evidence"].get("rolled_up") is None for f in findings
+               if f["check"] == "label.duplicate_options")

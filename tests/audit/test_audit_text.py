@@ -189,11 +189,13 @@ def test_dirty_text_names_field_and_kind():
 
 
 def test_identical_options_are_errors_near_identical_warnings():
-    same = make_item(id="same", **MC, question="Colour?", choices={"A": "Red", "B": " RED "})
+    same = make_item(id="same", **MC, question="Colour?", choices={"A": "Red", "B": " Red "})
+    case = make_item(id="case", **MC, question="Colour?", choices={"A": "Red", "B": " RED "})
     near = make_item(id="near", **MC, question="Shape?",
                      choices={"A": "a large circle", "B": "a large circles"})
-    findings = {f.id: f for f in run_check("label.duplicate_options", [same, near])}
+    findings = {f.id: f for f in run_check("label.duplicate_options", [same, case, near])}
     assert findings["same"].severity == "error" and findings["same"].score == 1.0
+    assert findings["case"].severity == "info"  # capitalisation questions are made of these
     assert findings["near"].severity == "warn" and findings["near"].score < 1.0
 
 
