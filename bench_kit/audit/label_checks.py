@@ -128,8 +128,10 @@ def _yes_no_conflict(answers: Sequence[str]) -> list[str] | None:
     return [yes[0], no[0]] if yes and no else None
 
 
-def _number_conflict(item: Item) -> list[str] | None:
-    values = [(answer, parse_value) for answer in item.answers
+def number_conflict(answers: Sequence[str], item: Item) -> list[str] | None:
+    """The lowest and highest of the answers read as numbers, when they differ by more than
+    the item's tolerance (relative for `relaxed`); None otherwise."""
+    values = [(answer, parse_value) for answer in answers
               if (parse_value := leading_number(answer)) is not None]
     if len(values) < 2:
         return None
@@ -140,6 +142,16 @@ def _number_conflict(item: Item) -> list[str] | None:
     if item.metric == "relaxed" and item.tolerance is not None:
         gap = gap / max(abs(high[1]), abs(low[1]), 1e-12)
     return [low[0], high[0]] if gap > tolerance else None
+
+
+# Metrics whose golds are several annotators' answers, which may disagree by design.
+CONSENSUS_METRICS = frozenset({"vqa"})
+
+
+def exempt(item: Item) -> bool:
+    """Items whose golds may legitimately disagree: VQA accuracy, multi-answer items."""
+    return (item.metric in CONSENSUS_METRICS or bool(item.meta.get("multi_answer"))
+            or bool(item.meta.get("multi_select")))
 
 
 def _checklist_conflict(item: Item) -> list[str] | None:
@@ -185,11 +197,13 @@ def _within_item(item: Item) -> tuple[str, list[str]] | None:
     if item.task == "checklist":
         conflict = _checklist_conflict(item)
         return ("checklist_twins", conflict) if conflict else None
+    if exempt(item):  # VQA accuracy or several accepted answers: golds may disagree
+        return _mc_conflict(item) if item.task == "mc" else None
     conflict = _yes_no_conflict(item.answers)
     if conflict:
         return "yes_and_no", conflict
     if item.task == "numeric":
-        conflict = _number_conflict(item)
+        conflict = number_conflict(item.answers, item)
         if conflict:
             return "different_numbers", conflict
     if item.task == "mc":

@@ -46,6 +46,7 @@ ROLLUP_FAMILIES = ("ambiguity", "label", "redundancy", "schema")
 def load_checks() -> None:
     """Import the modules that register the built-in checks."""
     from bench_kit.audit import (  # noqa: F401
+        answer_checks,
         contamination,
         contamination_embed,
         contamination_images,

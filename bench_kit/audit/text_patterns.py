@@ -158,3 +158,35 @@ DIRTY: dict[str, re.Pattern[str]] = {
 YES_WORDS = frozenset({"yes", "true", "是", "是的", "对", "有"})
 NO_WORDS = frozenset({"no", "false", "否", "不", "不是", "不对", "没有"})
 
+
+# Text that points at a picture: "the thermometer shown", "in the picture", "this image",
+# "look at the map", "the diagram below", 图中, 如图, 下图, 这张图. "figure of speech" and
+# "shown by the fact that" inside a quoted passage are not pictures (quotes are skipped).
+PICTURE_EN = re.compile(r"""
+    \bshown\b(?!\s+(?:that|by\s+the\s+fact))
+  | \b(?:in|on|at|from)\s+the\s+(?:picture|image|photo|photograph|figure(?!\s+of\s+speech)
+      |diagram|graph|chart|map|illustration|drawing)s?\b
+  | \b(?:this|these|the\s+following)\s+(?:picture|image|photo|photograph|diagram|graph|chart
+      |illustration|drawing)s?\b
+  | \b(?:picture|image|photo|figure|diagram|graph|chart|map|model)\s+(?:below|above)\b
+  | \blook\s+at\s+the\s+(?:picture|image|photo|figure|diagram|graph|chart|map|model)\b
+""", re.IGNORECASE | re.VERBOSE)
+PICTURE_ZH = re.compile(r"图中|如图|下图|上图|图片中|图像中|图上|这张图|这幅图|照片中|画面中")
+
+# Closed classes of short answers: two different members in one open item's golds are a
+# contradiction (a colour question answered "black" and "green"). Synonyms map to one.
+ANSWER_CLASSES: dict[str, dict[str, str]] = {
+    "colour": {**{c: c for c in ("red", "orange", "yellow", "green", "blue", "purple", "pink",
+                                 "brown", "black", "white", "gray", "cyan", "violet",
+                                 "gold", "silver", "beige", "tan", "maroon", "navy")},
+               "grey": "gray", "红色": "red", "黄色": "yellow", "绿色": "green",
+               "蓝色": "blue", "黑色": "black", "白色": "white", "灰色": "gray",
+               "紫色": "purple", "橙色": "orange", "粉色": "pink", "棕色": "brown"},
+    "shape": {s: s for s in ("circle", "square", "triangle", "rectangle", "oval", "star",
+                             "hexagon", "pentagon", "diamond", "heart", "cube", "sphere",
+                             "cylinder", "cone", "pyramid")},
+    "direction": {**{d: d for d in ("left", "right", "up", "down", "north", "south", "east",
+                                    "west", "top", "bottom", "above", "below", "front",
+                                    "behind")},
+                  "左": "left", "右": "right", "上": "up", "下": "down"},
+}

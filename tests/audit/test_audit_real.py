@@ -137,3 +137,45 @@ def test_a_warn_check_on_most_items_is_one_benchmark_finding(tmp_path, monkeypat
     # error-level checks are never rolled up
     assert all(f["evidence"].get("rolled_up") is None for f in findings
                if f["check"] == "label.duplicate_options")
+
+
+def test_a_text_only_item_that_says_shown_is_flagged(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rows = real_items.scienceqa_rows()
+    assert rows["102"]["image"] is None  # "Select the temperature shown by this thermometer."
+    # 1360 says "as shown by the fact" inside the quoted passage: not a picture
+    found = _audit_sqa(tmp_path, ["102", "1360", "291"])
+    finding = found[("sqa-102", "ambiguity.missing_image")]
+    assert finding["severity"] == "warn" and finding["evidence"]["span"] == "shown"
+    assert ("sqa-1360", "ambiguity.missing_image") not in found
+    assert ("sqa-291", "ambiguity.missing_image") not in found
+
+
+def _chartqa(tmp_path: Path) -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in
+            real_items.CHARTQA.read_text(encoding="utf-8").splitlines()[:3]]
+    return [{**real_items.BASE, "id": r["id"], "question": r["question"], "task": "open",
+             "answers": [r["answer"]], "capability": "understanding.chart",
+             "layer": "understanding",
+             "image": real_items.placeholder(tmp_path, r["imgname"])} for r in rows]
+
+
+def test_contradictory_accepted_answers(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # real ChartQA questions, golds made contradictory
+    count, diff, bars = _chartqa(tmp_path)  # "How many food item is shown …?" (14), …
+    items = [{**count, "answers": ["14", "4"]},                           # open: two counts
+             {**count, "id": "numeric", "task": "numeric", "answers": ["14", "4"]},
+             {**diff, "id": "colours", "answers": ["black", "green"]},
+             {**bars, "id": "vqa", "answers": ["3", "4", "3"], "metric": "vqa"},
+             {**bars, "id": "multi", "answers": ["3", "4"], "meta": {"multi_answer": True}},
+             {**bars, "id": "same", "answers": ["3", "three"]}]
+    for item in items[3:]:  # one image each: not the same question on one image
+        item["image"] = real_items.placeholder(tmp_path, item["id"])
+    result = audit_data(_write_items(tmp_path, items), tmp_path / "out", params_path=None)
+    found = {(f["id"], f["check"]): f for f in _findings(result.findings_path)}
+    assert found[(count["id"], "label.contradictory_answers")]["severity"] == "warn"
+    assert found[("colours", "label.contradictory_answers")]["evidence"]["kind"] == "two_colour"
+    assert found[("numeric", "label.inconsistent_answers")]["severity"] == "error"
+    for ident in ("vqa", "multi", "same"):
+        assert not [k for k in found if k[0] == ident and k[1].startswith("label.")], ident
