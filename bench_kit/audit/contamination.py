@@ -91,9 +91,10 @@ class ContaminationParams(CheckParams):
     contamination: ContaminationSettings = ContaminationSettings()
 
 
-def ngrams(words: list[str], n: int) -> set[str]:
-    """The distinct word n-grams (joined by spaces)."""
-    return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+def ngrams(words: list[str], n: int) -> list[str]:
+    """The distinct word n-grams (joined by spaces), in text order — so the n-gram quoted as
+    evidence is the first shared one, the same in every run (a set's order is not)."""
+    return list(dict.fromkeys(" ".join(words[i:i + n]) for i in range(len(words) - n + 1)))
 
 
 def shingles(text: str, size: int) -> set[bytes]:

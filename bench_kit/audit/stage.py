@@ -221,14 +221,49 @@ def _share(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def read_splits(folder: str | Path) -> dict[str, list[str]]:
-    """Split name (file stem) -> item ids, for every `*.jsonl` file in `folder`."""
+# Split files read when the folder has no manifest.json naming them.
+CONVENTIONAL_SPLITS = ("dev", "test", "train", "val", "validation")
+
+
+def split_files(folder: str | Path) -> tuple[list[Path], str]:
+    """The split files of a folder and where their names came from: the splits named by
+    its `manifest.json` (`counts`, as `bench-kit split` writes it), or else the
+    conventional `dev`/`test`/`train`/`val`/`validation` files. Other files are not read:
+    a stray `*.jsonl` is not a split.
+
+    Raises:
+        InputError: no such folder, a split the manifest names is missing, or no split file.
+    """
+    from bench_kit.artifacts.paths import SPLIT_MANIFEST
+    from bench_kit.io import read_json
+
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("splits folder not found", path=str(folder))
-    files = sorted(folder.glob("*.jsonl"))
+    manifest = folder / SPLIT_MANIFEST
+    if manifest.is_file():
+        counts = read_json(manifest).get("counts")
+        if not isinstance(counts, dict) or not counts:
+            raise InputError("expected a 'counts' mapping of split names", path=str(manifest),
+                             field="counts")
+        files = [folder / f"{name}.jsonl" for name in sorted(counts)]
+        missing = [p.name for p in files if not p.is_file()]
+        if missing:
+            raise InputError(f"split file(s) named by the manifest not found: "
+                             f"{', '.join(missing)}", path=str(manifest), field="counts")
+        return files, SPLIT_MANIFEST
+    files = [folder / f"{name}.jsonl" for name in CONVENTIONAL_SPLITS
+             if (folder / f"{name}.jsonl").is_file()]
     if not files:
-        raise InputError("no *.jsonl split files in this folder", path=str(folder))
+        present = ", ".join(sorted(p.name for p in folder.glob("*.jsonl"))) or "none"
+        raise InputError(f"no manifest.json and no {'/'.join(CONVENTIONAL_SPLITS)}.jsonl "
+                         f"split files (*.jsonl here: {present})", path=str(folder))
+    return sorted(files), "file names"
+
+
+def read_splits(folder: str | Path) -> dict[str, list[str]]:
+    """Split name (file stem) -> item ids, for the split files of `folder` (`split_files`)."""
+    files, _ = split_files(folder)
     splits: dict[str, list[str]] = {}
     for path in files:
         ids = []
@@ -285,6 +320,9 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
                        params=params, params_source=str(params_path), progress=progress)
     findings, ran, skipped = run_checks(ctx, settings)
     summary = summarize(ctx, findings, ran, skipped)
+    if splits_dir:
+        files, named_by = split_files(splits_dir)
+        summary["splits_read"] = {"files": [p.name for p in files], "named_by": named_by}
     summary["invalid_lines"] = intake.invalid_lines
     summary["lines"] = intake.rows
     fresh = freshness_summary(items, settings.params["contamination.exposed"])

@@ -25,7 +25,8 @@ def audit() -> None:
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder for findings.jsonl and summary.json.")
 @click.option("--splits", "splits_dir", type=click.Path(file_okay=False),
-              help="Folder of split files (*.jsonl); enables leakage.cross_split.")
+              help="Folder of split files: those its manifest.json names, else dev/test/"
+                   "train/val(idation).jsonl; enables leakage.cross_split.")
 @click.option("--reference", "references", multiple=True, type=click.Path(dir_okay=False),
               help="Reference file built by `bench-kit audit reference build` (repeatable); "
                    "enables the text contamination checks.")
@@ -64,6 +65,9 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
                         splits_dir=splits_dir, references=references,
                         reference_images=reference_images, progress=progress)
     summary = result.summary
+    if "splits_read" in summary:
+        read = summary["splits_read"]
+        info(f"audit: splits read: {', '.join(read['files'])} (named by {read['named_by']})")
     invalid = summary.get("invalid_lines", 0)
     info(f"audit: {summary['items']} items, {summary['findings']} findings; flagged (warn or "
          f"error): {summary['flagged_items']} items; info only: "

@@ -179,3 +179,52 @@ def test_contradictory_accepted_answers(tmp_path, monkeypatch):
     assert found[("numeric", "label.inconsistent_answers")]["severity"] == "error"
     for ident in ("vqa", "multi", "same"):
         assert not [k for k in found if k[0] == ident and k[1].startswith("label.")], ident
+
+
+def test_two_runs_write_byte_identical_findings_and_summaries(tmp_path):
+    """Separate processes with different hash seeds (set iteration order differs)."""
+    import os
+    import subprocess
+
+    from bench_kit.audit.reference import build_reference
+
+    items = real_items.build_scienceqa(tmp_path / "sqa")
+    source = real_items.mathvista_reference_source(tmp_path / "ref")
+    build_reference([source], tmp_path / "ref" / "mv.jsonl")
+    outs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}
+        run = subprocess.run(
+            [sys.executable, "-m", "bench_kit", "audit", "data", "--items", str(items),
+             "--out", str(out), "--splits", str(tmp_path / "sqa" / "splits"),
+             "--reference", str(tmp_path / "ref" / "mv.jsonl")],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr
+        assert "splits read: test.jsonl, train.jsonl, val.jsonl (named by file names)" \
+            in run.stderr + run.stdout
+        outs.append(out)
+    ngram = [f for f in _findings(outs[0] / "findings.jsonl")
+             if f["check"] == "contamination.ngram"]
+    assert len(ngram) > 10  # the n-gram spans were the unstable part
+    for name in ("findings.jsonl", "summary.json"):
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+
+
+def test_splits_are_the_files_the_manifest_names(tmp_path, monkeypatch):
+    from bench_kit.audit.stage import read_splits, split_files
+    from bench_kit.errors import InputError
+
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "splits"
+    folder.mkdir()
+    for name in ("dev", "test", "stray_notes"):
+        (folder / f"{name}.jsonl").write_text('{"id": "a"}\n')
+    assert sorted(read_splits(folder)) == ["dev", "test"]  # the stray file is not a split
+    (folder / "manifest.json").write_text(json.dumps({"counts": {"dev": 1, "holdout": 1}}))
+    with pytest.raises(InputError, match="holdout.jsonl"):
+        split_files(folder)
+    (folder / "holdout.jsonl").write_text('{"id": "b"}\n')
+    files, named_by = split_files(folder)
+    assert [p.name for p in files] == ["dev.jsonl", "holdout.jsonl"]
+    assert named_by == "manifest.json"
