@@ -57,6 +57,8 @@ class ContaminationSettings(BaseModel):
 
     ngram_n: int = Field(13, ge=2)
     ngram_short_n: int = Field(8, ge=2)
+    # an n-gram shared by this many items of the audited file is boilerplate (not counted)
+    ngram_boilerplate_items: int = Field(3, ge=2)
     minhash_threshold: float = Field(0.8, gt=0.0, le=1.0)
     minhash_shingle: int = Field(5, ge=1)
     minhash_perm: int = Field(128, ge=16, le=1024)
@@ -224,20 +226,29 @@ def _ngram_size(count: int, settings: ContaminationSettings) -> int | None:
 @check("contamination.ngram", severity="warn", params=ContaminationParams,
        requires=("references",))
 def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
-    """Word n-grams (13; 8 for short questions; CJK by character) shared with a reference row."""
+    """Word n-grams (13; 8 for short questions; CJK by character) shared with a reference row.
+
+    N-grams that `ngram_boilerplate_items` or more items of the file share (a benchmark's
+    own instructions: "The passage below describes an experiment. Read the passage …") say
+    nothing about which item was copied and are not counted."""
     spec = spec_of("contamination.ngram")
     settings = params.contamination
     index: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     items: list[tuple[str, int, int]] = []  # (id, n, number of distinct n-grams)
+    grams_of: list[tuple[str, int, list[str]]] = []
     for ident, text, _ in item_texts(ctx):
         words = word_tokens(text)
         size = _ngram_size(len(words), settings)
-        if size is None:
+        if size is not None:
+            grams_of.append((ident, size, ngrams(words, size)))
+    users = Counter(gram for _, _, grams in grams_of for gram in grams)
+    for ident, size, grams in grams_of:
+        own = [gram for gram in grams if users[gram] < settings.ngram_boilerplate_items]
+        if not own:
             continue
-        grams = ngrams(words, size)
-        for gram in grams:
+        for gram in own:
             index[size][gram].append(len(items))
-        items.append((ident, size, len(grams)))
+        items.append((ident, size, len(own)))
     best: dict[int, tuple[int, dict[str, Any], str]] = {}
     reference = _reference(ctx)
     sizes = sorted(index)
