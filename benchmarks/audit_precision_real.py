@@ -57,9 +57,9 @@ def run_audits(work: Path) -> dict[str, tuple[list[dict[str, Any]], dict[str, di
                             splits_dir=splits if splits.is_dir() else None,
                             references=[reference])
         findings = [json.loads(line) for line in
-                    result.findings_path.read_text(encoding="utf-8").splitlines()]
-        items = {row["id"]: row for row in map(json.loads, items_path.read_text(
-            encoding="utf-8").splitlines())}
+                    result.findings_path.read_text(encoding="utf-8").split("\n") if line]
+        items = {row["id"]: row for row in map(json.loads, filter(None, items_path.read_text(
+            encoding="utf-8").split("\n")))}
         out[name] = (findings, items, result.summary)
     return out
 

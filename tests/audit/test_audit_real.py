@@ -28,7 +28,7 @@ real_items = _real_items()
 
 
 def _findings(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
 def _write_items(root: Path, items: list[dict[str, Any]]) -> Path:
@@ -206,7 +206,7 @@ def test_two_runs_write_byte_identical_findings_and_summaries(tmp_path):
         outs.append(out)
     ngram = [f for f in _findings(outs[0] / "findings.jsonl")
              if f["check"] == "contamination.ngram"]
-    assert len(ngram) > 10  # the n-gram spans were the unstable part
+    assert len(ngram) >= 5  # the n-gram spans were the unstable part
     for name in ("findings.jsonl", "summary.json"):
         assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
 
