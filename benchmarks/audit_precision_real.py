@@ -141,10 +141,12 @@ def table(audits: dict[str, Any], sample: list[dict[str, Any]],
                     f"{benchmark} ({finding['evidence']['count']})")
             elif finding["severity"] != "info":
                 counts[finding["check"]][benchmark] += 1
+    by_item = {(v.get("check"), v.get("item_id")): v for v in verdicts.values()}
     rows = []
     for check in sorted(set(counts) | set(rolled)):
-        judged = [verdicts[s["sample_id"]] for s in sample
-                  if s["finding"]["check"] == check and s["sample_id"] in verdicts]
+        # a verdict is on (check, item): sample ids shift when the findings change
+        judged = [by_item[(check, s["item"]["id"])] for s in sample
+                  if s["finding"]["check"] == check and (check, s["item"]["id"]) in by_item]
         sampled = sum(s["finding"]["check"] == check for s in sample)
         hits = sum(bool(v["defect"]) for v in judged)
         row = {"check": check, "warn_plus": sum(counts[check].values()),
@@ -195,10 +197,12 @@ def main() -> None:
     verdicts = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.is_file() else {}
     if not verdicts:
         print(f"no {VERDICTS.name}: precision pending a second reader", file=sys.stderr)
-    stale = sorted(set(verdicts) - {s["sample_id"] for s in sample})
-    if stale:
-        print(f"{len(stale)} verdicts name sample ids not in the current sample "
-              f"(re-judge them): {stale[:5]}", file=sys.stderr)
+    judged = {(v.get("check"), v.get("item_id")) for v in verdicts.values()}
+    unjudged = [s["sample_id"] for s in sample
+                if (s["finding"]["check"], s["item"]["id"]) not in judged]
+    if unjudged:
+        print(f"{len(unjudged)} sampled findings have no verdict yet: {unjudged[:5]} …",
+              file=sys.stderr)
     rows = table(audits, sample, verdicts)
     print(json.dumps(rows, indent=2) if args.json else markdown(rows))
 

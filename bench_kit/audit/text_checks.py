@@ -57,13 +57,18 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     >>> quoted_spans('Which word is a noun in "this is it"?')
     [(24, 36)]
     >>> quoted_spans("What kind of sentence is this?\\nMona will print her name.")
-    [(30, 56)]
+    [(31, 56)]
+    >>> quoted_spans("Read this.\\nA passage.\\nWho wrote it?")
+    [(0, 10), (11, 21)]
     """
     spans = [m.span() for m in tp.QUOTED.finditer(text)]
-    first_line_end = text.find("\n")
-    if first_line_end != -1 and text[:first_line_end].rstrip().endswith(tp.ASK_LINE_END) \
-            and text[first_line_end:].strip():
-        spans.append((first_line_end, len(text)))
+    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
+    if len(lines) > 1:
+        # several lines: one is the ask — the first that ends in "?"/":" (the quote follows
+        # it), else the last (a passage, then the question) — the others are quoted
+        ask = next((span for span in lines
+                    if text[span[0]:span[1]].rstrip().endswith(tp.ASK_LINE_END)), lines[-1])
+        spans.extend(span for span in lines if span != ask)
     return sorted(spans)
 
 
@@ -189,11 +194,14 @@ def question_words(text: str) -> int:
 
 @check("ambiguity.long_question", severity="warn", params=LongQuestionParams)
 def long_question(ctx: AuditContext, params: LongQuestionParams) -> Iterator[Finding]:
-    """Questions longer than `max_question_words` (Chinese: 2 characters = 1 word)."""
+    """Questions longer than `max_question_words` (Chinese: 2 characters = 1 word).
+
+    Quoted text and passage lines (`quoted_spans`) are not counted: they are what the
+    question asks about, not its wording."""
     spec = spec_of("ambiguity.long_question")
     limit = params.max_question_words
     for item in ctx.items:
-        words = question_words(item.question)
+        words = question_words(unquoted(item.question))  # a quoted passage is not the ask
         if words > limit:
             span = item.question if len(item.question) <= 120 else item.question[:119] + "…"
             yield spec.finding(item.id, f"question has {words} words (max {limit})",
@@ -204,6 +212,9 @@ def long_question(ctx: AuditContext, params: LongQuestionParams) -> Iterator[Fin
 
 def _text_fields(item: Item) -> Iterator[tuple[str, str]]:
     yield "question", item.question
+    hint = item.meta.get("hint")
+    if isinstance(hint, str):
+        yield "meta.hint", hint
     for letter, text in (item.choices or {}).items():
         yield f"choices.{letter}", text
     for index, answer in enumerate(item.answers):
@@ -212,7 +223,8 @@ def _text_fields(item: Item) -> Iterator[tuple[str, str]]:
 
 @check("ambiguity.dirty_text", severity="warn")
 def dirty_text(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """HTML escapes or tags, control/invisible characters, U+FFFD, doubled or edge spaces."""
+    """HTML escapes or tags, control/invisible characters, U+FFFD, doubled or edge spaces,
+    a dropped word ("The 's mouth"); in the question, options, answers and `meta.hint`."""
     spec = spec_of("ambiguity.dirty_text")
     for item in ctx.items:
         hits: list[tuple[str, str, re.Match[str]]] = []

@@ -12,10 +12,11 @@ import re
 _PUNCT_ZH = r"\s，,。？?！!、：:；;"
 
 # "this one", "that thing", "those ones", "the other one", a bare "this?", "over there".
-# "this image", "this chart" are resolved references, and "these objects" in "which of
-# these objects" points at the listed options: neither is matched.
+# "this image", "this chart" are resolved references, "this object" names the pictured
+# object ("Which material is this object made of?"), "that one third" is a fraction, and
+# "these objects" in "which of these objects" points at the listed options: none is matched.
 VAGUE_DEIXIS_EN = re.compile(r"""
-    \b(?:this|that)\s+(?:one|thing|object|item|stuff)\b
+    \b(?:this|that)\s+(?:one|thing|stuff)\b(?!\s+(?:third|half|quarter|fourth|fifth|tenth|hundredth|of\b))
   | \b(?:these|those)\s+ones\b
   | \bthe\s+other\s+ones?\b
   | \b(?:this|that)(?=\s*[?？!]|\s*$)
@@ -82,11 +83,14 @@ ASK_LINE_END = ("?", "？", ":", "：")
 NEXT_ASK = re.compile(r"[^?？\s][^?？]*[?？]")
 
 # Spatial left/right: "to the left", "leftmost", "left of", "top right", "left-hand".
-# "How many are left?" and "the right answer" are not spatial and are not matched.
+# "How many are left?", "the right answer" and a bare "right of" ("the right of the people
+# to …", a legal right) are not spatial and are not matched; a spatial one is "to the right
+# of", matched by the first line.
 SIDE_EN = re.compile(r"""
     \b(?:to|on|at|in|from|toward|towards)\s+the\s+(?:far\s+)?(?:left|right)\b
   | \b(?:left|right)(?:most|-most|-hand|\s+hand)\b
-  | \b(?:left|right)\s+(?:of|side|corner|edge|half|part|end)\b
+  | \bleft\s+of\b
+  | \b(?:left|right)\s+(?:side|corner|edge|half|part|end)\b
   | \b(?:top|bottom|upper|lower|middle|center|centre)[\s-](?:left|right)\b
 """, re.IGNORECASE | re.VERBOSE)
 
@@ -145,7 +149,10 @@ WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*")
 # Dirty text, in reporting order: kind -> pattern.
 DIRTY: dict[str, re.Pattern[str]] = {
     "html_escape": re.compile(r"&(?:[A-Za-z]{2,8}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});"),
-    "html_tag": re.compile(r"</?(?:br|p|b|i|u|em|strong|span|div|sup|sub|img)\b[^>]*>",
+    # a closing tag, <br>, or a tag with attributes; a bare "<p>" is also notation (the
+    # cyclic subgroup <p>) and is left alone
+    "html_tag": re.compile(r"</(?:br|p|b|i|u|em|strong|span|div|sup|sub)>|<br\s*/?>"
+                           r"|<(?:p|b|i|u|em|strong|span|div|sup|sub|img)\s+[a-z-]+=[^>]*>",
                            re.IGNORECASE),
     # C0/C1 controls except the newline; tabs and carriage returns count as dirty.
     "control_char": re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]"),
@@ -153,6 +160,9 @@ DIRTY: dict[str, re.Pattern[str]] = {
     "replacement_char": re.compile("\ufffd"),
     "doubled_space": re.compile(r"(?<=\S) {2,}(?=\S)"),
     "edge_space": re.compile(r"^\s+|\s+$"),
+    # a word dropped by a template fill: "The 's mouth is …", "the shape of the ." — an
+    # article right before a possessive or a punctuation mark
+    "dropped_word": re.compile(r"\b(?:the|a|an)\s+['’]s\b|\bthe\s+[,.;:?!]", re.IGNORECASE),
 }
 
 YES_WORDS = frozenset({"yes", "true", "是", "是的", "对", "有"})

@@ -124,19 +124,32 @@ def test_exact_contamination_joins_the_hint_as_the_reference_does(tmp_path, monk
 
 def test_a_warn_check_on_most_items_is_one_benchmark_finding(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    items = real_items.build_mmlu(tmp_path / "mmlu")
+    # POPE asks "Is there a person in the image?" about many images: a trait of the benchmark
+    items = real_items.build_pope(tmp_path / "pope")
     result = audit_data(items, tmp_path / "out", params_path=None)
     findings = _findings(result.findings_path)
-    long_rows = [f for f in findings if f["check"] == "ambiguity.long_question"]
-    [rolled] = [f for f in long_rows if f["id"] == "(benchmark)"]
-    assert rolled["severity"] == "warn" and rolled["evidence"]["count"] > 15
+    rows = [f for f in findings if f["check"] == "redundancy.repeated_question"]
+    [rolled] = [f for f in rows if f["id"] == "(benchmark)"]
+    assert rolled["severity"] == "warn" and rolled["evidence"]["count"] > 18
     assert len(rolled["evidence"]["examples"]) == 5
-    items_rows = [f for f in long_rows if f["id"] != "(benchmark)"]
-    assert len(items_rows) == rolled["evidence"]["count"]
-    assert {f["severity"] for f in items_rows} == {"info"}
-    # error-level checks are never rolled up
-    assert all(f["evidence"].get("rolled_up") is None for f in findings
-               if f["check"] == "label.duplicate_options")
+    item_rows = [f for f in rows if f["id"] != "(benchmark)"]
+    assert len(item_rows) == rolled["evidence"]["count"]
+    assert {f["severity"] for f in item_rows} == {"info"}
+    assert result.summary["flagged_items"] == 0  # the benchmark row is not an item
+
+
+def test_error_checks_are_never_rolled_up(tmp_path, monkeypatch):
+    from bench_kit.audit.registry import spec_of
+    from bench_kit.audit.stage import load_checks, roll_up
+
+    monkeypatch.chdir(tmp_path)
+    load_checks()
+    spec = spec_of("label.inconsistent_answers")
+    produced = [spec.finding(f"q{k}", "m", {}) for k in range(50)]
+    assert roll_up(spec, produced, 60, 0.1) == produced
+    warn_spec = spec_of("ambiguity.long_question")
+    produced = [warn_spec.finding(f"q{k}", "m", {}) for k in range(50)]
+    assert roll_up(warn_spec, produced, 60, 0.1)[-1].id == "(benchmark)"
 
 
 def test_a_text_only_item_that_says_shown_is_flagged(tmp_path, monkeypatch):
@@ -228,3 +241,16 @@ def test_splits_are_the_files_the_manifest_names(tmp_path, monkeypatch):
     files, named_by = split_files(folder)
     assert [p.name for p in files] == ["dev.jsonl", "holdout.jsonl"]
     assert named_by == "manifest.json"
+
+
+def test_a_hint_with_a_dropped_word_is_dirty_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rows = real_items.scienceqa_rows()
+    dropped = [pid for pid in ("1299", "1471", "1506", "1527") if " 's " in rows[pid]["hint"]]
+    assert dropped  # e.g. "The 's beak is adapted to …": the animal's name is missing
+    found = _audit_sqa(tmp_path, [*dropped, "291"])
+    for pid in dropped:
+        finding = found[(f"sqa-{pid}", "ambiguity.dirty_text")]
+        assert finding["evidence"]["kind"] == "dropped_word"
+        assert finding["evidence"]["field"] == "meta.hint"
+    assert ("sqa-291", "ambiguity.dirty_text") not in found

@@ -188,7 +188,7 @@ def test_dirty_text_names_field_and_kind():
     assert finding.evidence["kind"] == "html_escape"
 
 
-def test_identical_options_are_errors_near_identical_warnings():
+def test_identical_options_are_errors_near_identical_information():
     same = make_item(id="same", **MC, question="Colour?", choices={"A": "Red", "B": " Red "})
     case = make_item(id="case", **MC, question="Colour?", choices={"A": "Red", "B": " RED "})
     near = make_item(id="near", **MC, question="Shape?",
@@ -196,7 +196,8 @@ def test_identical_options_are_errors_near_identical_warnings():
     findings = {f.id: f for f in run_check("label.duplicate_options", [same, case, near])}
     assert findings["same"].severity == "error" and findings["same"].score == 1.0
     assert findings["case"].severity == "info"  # capitalisation questions are made of these
-    assert findings["near"].severity == "warn" and findings["near"].score < 1.0
+    # minimal pairs by design on public benchmarks (docs/AUDITS.md): information
+    assert findings["near"].severity == "info" and findings["near"].score < 1.0
 
 
 def test_near_identical_threshold_comes_from_params():
