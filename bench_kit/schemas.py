@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import numbers
 import re
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import pandas as pd
 import pandera.pandas as pa
@@ -120,6 +120,31 @@ def _unmarked(image: Any, meta: Any) -> Any:
     return image
 
 
+def group_image_conflicts(rows: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """(position, position of its group's first row) for each row whose image set differs
+    from its group's first row (a marked copy counts as its `source_image`).
+
+    A warning, not a validation rule: a group is the unit splits keep whole, and benchmarks
+    group items by source document or topic with several images.
+
+    >>> group_image_conflicts([{"group": "g", "image": "a.png"}, {"group": "g", "image": "b.png"},
+    ...                        {"group": None, "image": "c.png"}])
+    [(1, 0)]
+    """
+    first: dict[str, tuple[int, tuple[str, ...]]] = {}
+    out: list[tuple[int, int]] = []
+    for position, row in enumerate(rows):
+        group = row.get("group")
+        if not isinstance(group, str):
+            continue
+        images = _image_set(_unmarked(row.get("image"), row.get("meta")))
+        if group not in first:
+            first[group] = (position, images)
+        elif images != first[group][1]:
+            out.append((position, first[group][0]))
+    return out
+
+
 def _first_of_group(df: pd.DataFrame, values: pd.Series) -> pd.Series:
     """Per row: the value of the first row of the same group (NA outside any group)."""
     groups = _text(df["group"]) if "group" in df.columns else pd.Series(pd.NA, index=df.index)
@@ -132,8 +157,9 @@ class ItemsFileSchema(ItemSchema):
 
     Ids are unique (a repeat is reported on the later line); `variant_of` names an item of
     the same file that is an original (`variant` "v0"); the items of a `group` share one
-    image set and, when the table has a `split` column, one split. Table checks skip cells
-    of the wrong type (the column checks report those).
+    split when the table has a `split` column. Table checks skip cells of the wrong type
+    (the column checks report those). A group with several image sets is a warning, not a
+    rule (`group_image_conflicts`, docs/ITEMS.md#groups).
     """
 
     id: Series[str] = pa.Field(str_matches=ID_PATTERN)
@@ -161,15 +187,6 @@ class ItemsFileSchema(ItemSchema):
         variant_by_id = _variants(df)
         target = _text(df["variant_of"])
         return target.map(lambda t: pd.isna(t) or variant_by_id.get(t, "v0") == "v0")
-
-    @pa.dataframe_check(name="group_images")
-    def _group_images(cls, df: pd.DataFrame) -> pd.Series:
-        if "image" not in df.columns or "meta" not in df.columns:
-            return _same_within_group(df, "image", _image_set)
-        # A variant whose image is a marked copy (a visual prompt) counts as its source.
-        unmarked = df.assign(image=[_unmarked(image, meta)
-                                    for image, meta in zip(df["image"], df["meta"])])
-        return _same_within_group(unmarked, "image", _image_set)
 
     @pa.dataframe_check(name="group_split")
     def _group_split(cls, df: pd.DataFrame) -> pd.Series:
@@ -211,12 +228,10 @@ def _table_reason(check: str, df: pd.DataFrame, position: int,
         target = row["variant_of"]
         return "variant_of", (f"names id '{target}', which is variant "
                               f"'{_variants(df)[target]}', not an original (v0)")
-    if check in ("group_images", "group_split"):
+    if check == "group_split":
         first = int((_text(df["group"]) == row["group"]).to_numpy().argmax())
-        what = "image set" if check == "group_images" else "split"
-        field = "image" if check == "group_images" else "split"
-        return field, (f"group '{row['group']}' must share one {what}: this item differs from "
-                       f"the group's first item (line {line_of(first)})")
+        return "split", (f"group '{row['group']}' must share one split: this item differs "
+                         f"from the group's first item (line {line_of(first)})")
     return None
 
 

@@ -9,7 +9,8 @@ The checks, in three layers (docs/ITEMS.md#validation):
    (it sees inside values: `image[1]`, `checks[0].answer`, a time zone, unknown fields);
 2. the whole table: the pandera `ItemsFileSchema` (bench_kit.schemas) runs every column rule
    (types, enums, patterns, nullability) and the table rules (unique ids, `variant_of`
-   pointing at an original of this file, one image set and one split per group);
+   pointing at an original of this file, one split per group; a group with several
+   image sets is a warning);
 3. row rules pandera cannot express, in Python: the task rules (mc gold among the choices,
    ...), capability/layer against the params taxonomy, metric names, image files.
 A field flagged by both 1 and 2 on one line is reported once, with the reason of layer 1
@@ -115,7 +116,8 @@ def validate_items_file(path: str | Path, *, root: str | Path | None = None,
         for number, raw in enumerate(handle, start=1):
             checker.check_line(number, raw)
     problems = checker.finish()
-    return ValidationReport(str(path), checker.rows, problems, [warning] if warning else [])
+    warnings = ([warning] if warning else []) + checker.group_image_warnings()
+    return ValidationReport(str(path), checker.rows, problems, warnings)
 
 
 class _ItemsChecker:
@@ -254,6 +256,17 @@ class _ItemsChecker:
                 self.problems.append(problem)
         return sorted(self.problems, key=lambda p: p.line or 0)
 
+    def group_image_warnings(self) -> list[str]:
+        """One warning per item whose image set differs from its group's first item."""
+        from bench_kit.schemas import group_image_conflicts
+
+        out = []
+        for position, first in group_image_conflicts(self.table):
+            row, line = self.table[position], self.table_lines[position]
+            out.append(f"{self.path}:{line}: id={row.get('id')} field=image: "
+                       + group_image_message(row.get("group"), self.table_lines[first]))
+        return out
+
     def _table_problems(self) -> list[Problem]:
         """`ItemsFileSchema` on the parsed rows, a field absent from a row read as its default."""
         if not self.table:
@@ -270,6 +283,13 @@ class _ItemsChecker:
                    for name in Item.model_fields if name not in row}
         return [Problem(p.line, p.id, p.field, "missing required field", p.path)
                 if (p.line, p.field) in missing else p for p in problems]
+
+
+def group_image_message(group: Any, first_line: int) -> str:
+    """The warning for an item whose image set differs from its group's first item."""
+    return (f"group '{group}' uses several image sets: this item differs from the group's "
+            f"first item (line {first_line}); allowed (a group is the unit splits keep whole), "
+            "check that the group is meant to span images")
 
 
 def _root_field(field_name: str | None) -> str | None:

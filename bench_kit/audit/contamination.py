@@ -6,8 +6,8 @@ Items are few (thousands to 100k) and the reference corpus is large (up to milli
 questions), so every check indexes the *items* and streams the reference once: cost is
 linear in the corpus size and nothing compares all pairs.
 
-- `contamination.exact`: the normalised question + options (or the question alone) equals a
-  reference row's normalised text;
+- `contamination.exact`: the normalised hint + question with its option set (when both sides
+  have options; the question alone otherwise) equals a reference row's (audit/content.py);
 - `contamination.ngram`: word n-grams (13, or 8 for questions shorter than 13 words; each
   CJK character counts as a word, i.e. character n-grams for Chinese) shared with one
   reference row, through a hash index of the items' n-grams;
@@ -26,6 +26,13 @@ from typing import Any, Iterator
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from bench_kit.audit.content import (
+    as_template,
+    content_key,
+    item_hint,
+    item_options,
+    joined_questions,
+)
 from bench_kit.audit.feature_cache import (
     DEFAULT_CACHE_DIR,
     array_sink,
@@ -50,6 +57,8 @@ class ContaminationSettings(BaseModel):
 
     ngram_n: int = Field(13, ge=2)
     ngram_short_n: int = Field(8, ge=2)
+    # an n-gram shared by this many items of the audited file is boilerplate (not counted)
+    ngram_boilerplate_items: int = Field(3, ge=2)
     minhash_threshold: float = Field(0.8, gt=0.0, le=1.0)
     minhash_shingle: int = Field(5, ge=1)
     minhash_perm: int = Field(128, ge=16, le=1024)
@@ -84,9 +93,10 @@ class ContaminationParams(CheckParams):
     contamination: ContaminationSettings = ContaminationSettings()
 
 
-def ngrams(words: list[str], n: int) -> set[str]:
-    """The distinct word n-grams (joined by spaces)."""
-    return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+def ngrams(words: list[str], n: int) -> list[str]:
+    """The distinct word n-grams (joined by spaces), in text order — so the n-gram quoted as
+    evidence is the first shared one, the same in every run (a set's order is not)."""
+    return list(dict.fromkeys(" ".join(words[i:i + n]) for i in range(len(words) - n + 1)))
 
 
 def shingles(text: str, size: int) -> set[bytes]:
@@ -127,15 +137,17 @@ def signatures(texts: list[str], size: int, perm: int) -> list[Any]:
 
 
 def item_texts(ctx: AuditContext) -> list[tuple[str, str, str]]:
-    """(id, normalised question + options, normalised question) per item, computed once."""
+    """(id, normalised hint + question + options, normalised hint + question) per item,
+    computed once (the hint joined as on the reference side, see audit/content.py)."""
 
     def compute() -> list[tuple[str, str, str]]:
         rows = []
         for item in ctx.items:
-            options = [item.choices[k] for k in sorted(item.choices)] if item.choices else []
-            text = reference_text(item.question, options)
+            hint, question = item_hint(item)
+            joined = f"{hint} {question}" if hint else question
+            text = reference_text(joined, item_options(item))
             if text:
-                rows.append((item.id, text, ctx.questions[item.id]))
+                rows.append((item.id, text, joined_questions(question, hint)[0]))
         return rows
 
     return ctx.memo("contamination_texts", compute)
@@ -161,28 +173,46 @@ def _progress(ctx: AuditContext, stage: str, done: int, total: int) -> None:
 @check("contamination.exact", severity="error", params=ContaminationParams,
        requires=("references",))
 def exact_match(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
-    """Normalised question (+ options) equal to a reference question (NFKC, case, punctuation)."""
+    """Normalised hint + question (+ options when both sides have them) equal to a reference.
+
+    Text shared by items with other images (a template) is listed at info: the image decides."""
     spec = spec_of("contamination.exact")
-    by_text: dict[str, list[str]] = defaultdict(list)
-    by_question: dict[str, list[str]] = defaultdict(list)
-    for ident, text, question in item_texts(ctx):
-        by_text[text].append(ident)
-        if question:
-            by_question[question].append(ident)
+    by_key: dict[str, list[str]] = defaultdict(list)  # question + option set (items with options)
+    by_question: dict[str, list[str]] = defaultdict(list)  # joined question, every item
+    no_options: dict[str, list[str]] = defaultdict(list)  # joined question, items without
+    for item in ctx.items:
+        hint, question = item_hint(item)
+        options = item_options(item)
+        for joined in joined_questions(question, hint):
+            if not joined:
+                continue
+            by_question[joined].append(item.id)
+            if options:
+                by_key[content_key(joined, options)].append(item.id)
+            else:
+                no_options[joined].append(item.id)
     found: dict[str, tuple[str, dict[str, Any]]] = {}
     reference = _reference(ctx)
     for done, row in enumerate(reference.rows(), start=1):
-        hits = [(i, "question+options") for i in by_text.get(row["text"], ())]
-        hits += [(i, "question") for i in by_question.get(row["question"], ())]
+        if row.get("options"):
+            hits = [(i, "question+options")
+                    for i in by_key.get(content_key(row["question"], row["options"]), ())]
+            hits += [(i, "question") for i in no_options.get(row["question"], ())]
+        else:
+            hits = [(i, "question") for i in by_question.get(row["question"], ())]
         for ident, kind in hits:
             if ident not in found or (found[ident][0] == "question" and kind != "question"):
                 found[ident] = (kind, row)
         _progress(ctx, "contamination.exact", done, reference.size)
     for ident in sorted(found):
         kind, row = found[ident]
+        severity, template = as_template(ctx, ident, "error")
         yield spec.finding(ident, f"{kind.replace('+', ' + ')} equal to reference "
-                           f"'{row['ref_id']}' ({row['source']}) after normalisation",
-                           {**ref_evidence(row), "matched": kind, "score": 1.0}, score=1.0)
+                           f"'{row['ref_id']}' ({row['source']}) after normalisation"
+                           + (" (a template text shared by items with other images)"
+                              if template else ""),
+                           {**ref_evidence(row), "matched": kind, "score": 1.0, **template},
+                           severity=severity, score=1.0)
 
 
 def _ngram_size(count: int, settings: ContaminationSettings) -> int | None:
@@ -196,20 +226,29 @@ def _ngram_size(count: int, settings: ContaminationSettings) -> int | None:
 @check("contamination.ngram", severity="warn", params=ContaminationParams,
        requires=("references",))
 def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
-    """Word n-grams (13; 8 for short questions; CJK by character) shared with a reference row."""
+    """Word n-grams (13; 8 for short questions; CJK by character) shared with a reference row.
+
+    N-grams that `ngram_boilerplate_items` or more items of the file share (a benchmark's
+    own instructions: "The passage below describes an experiment. Read the passage …") say
+    nothing about which item was copied and are not counted."""
     spec = spec_of("contamination.ngram")
     settings = params.contamination
     index: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     items: list[tuple[str, int, int]] = []  # (id, n, number of distinct n-grams)
+    grams_of: list[tuple[str, int, list[str]]] = []
     for ident, text, _ in item_texts(ctx):
         words = word_tokens(text)
         size = _ngram_size(len(words), settings)
-        if size is None:
+        if size is not None:
+            grams_of.append((ident, size, ngrams(words, size)))
+    users = Counter(gram for _, _, grams in grams_of for gram in grams)
+    for ident, size, grams in grams_of:
+        own = [gram for gram in grams if users[gram] < settings.ngram_boilerplate_items]
+        if not own:
             continue
-        grams = ngrams(words, size)
-        for gram in grams:
+        for gram in own:
             index[size][gram].append(len(items))
-        items.append((ident, size, len(grams)))
+        items.append((ident, size, len(own)))
     best: dict[int, tuple[int, dict[str, Any], str]] = {}
     reference = _reference(ctx)
     sizes = sorted(index)
@@ -231,11 +270,13 @@ def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Fi
         count, row, gram = best[position]
         ident, size, total = items[position]
         share = count / total
+        severity, template = as_template(ctx, ident, "error" if share >= 0.5 else "warn")
         yield spec.finding(
             ident, f"shares {count}/{total} {size}-grams with reference '{row['ref_id']}' "
             f"({row['source']})", {**ref_evidence(row), "span": gram, "n": size,
-                                   "shared": count, "total": total, "score": round(share, 4)},
-            severity="error" if share >= 0.5 else "warn", score=share)
+                                   "shared": count, "total": total, "score": round(share, 4),
+                                   **template},
+            severity=severity, score=share)
 
 
 def _jaccard(a: set[bytes], b: set[bytes]) -> float:
@@ -327,8 +368,10 @@ def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> It
                     best[position] = (score, row)
     for position in sorted(best, key=lambda p: texts[p][0]):
         score, row = best[position]
+        severity, template = as_template(ctx, texts[position][0], "warn")
         yield spec.finding(texts[position][0], f"near-duplicate of reference '{row['ref_id']}' "
                            f"({row['source']}): Jaccard {score:.2f} on "
                            f"{settings.minhash_shingle}-character shingles",
                            {**ref_evidence(row), "jaccard": round(score, 4),
-                            "score": round(score, 4)}, score=score)
+                            "score": round(score, 4), **template},
+                           severity=severity, score=score)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from bench_kit import embed
+from bench_kit.audit.content import as_template
 from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_evidence
 from bench_kit.audit.contamination_judge import judge_pairs
 from bench_kit.audit.contamination_rephrase import (
@@ -188,6 +189,8 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
                 if verdicts[n.position].rephrase:
                     verdict, severity = "rephrase (judge)", "warn"
         evidence["verdict"] = verdict
+        severity, template = as_template(ctx, texts[n.position][0], severity)
+        evidence.update(template)
         shared = ", ".join(n.pair.shared[:4])
         yield spec.finding(texts[n.position][0], f"{verdict}: nearest reference "
                            f"'{row['ref_id']}' ({row['source']}) at cosine {n.pair.cosine:.3f}, "

@@ -6,8 +6,10 @@ stop at the first bad row the way `read_items` does. The file is run through the
 (`bench_kit.validate.validate_items_file`: per-line pydantic parse, the pandera table
 checks, task rules, image files); each line with a problem is turned into findings of
 `label.gold_not_in_choices`, `label.empty_answers`, `schema.image` or `schema.invalid_item`
-(the problems of one line and kind in one finding, with the line and field), and is left
-out of the other checks; the rest is read as `Item`s and audited. Only a file that cannot
+(the problems of one line and kind in one finding, with the line and field). Only a row
+that cannot be read as an item (`blocks_audit`) is left out of the other checks: table-level
+problems (`variant_of`, a group's split or image set, a missing image file) are findings on
+an item that still gets every content check. Only a file that cannot
 be read at all (missing, not a file) stops the audit.
 """
 
@@ -38,9 +40,24 @@ class Intake:
         return len({p.line for p in self.problems if p.line is not None})
 
 
-# Problems of a reference to the project's settings (taxonomy, metric names): reported,
-# but the item is still audited — its text and labels are what the audit is about.
-NON_BLOCKING_FIELDS = frozenset({"capability", "layer", "metric"})
+# Problems that leave the row readable: a reference to the project's settings (taxonomy,
+# metric names) and the table-level rules (`variant_of`, a group's split). They are reported
+# on the item, and the item still gets every content check — its text, labels and image are
+# what the audit is about.
+NON_BLOCKING_FIELDS = frozenset({"capability", "layer", "metric", "variant_of", "split"})
+
+
+def blocks_audit(problem: Problem) -> bool:
+    """True when a validation problem leaves the row out of the content checks.
+
+    Only a row that cannot be read as an item is left out: bad JSON, a field of the wrong
+    type, a duplicate id (two items cannot share findings). A missing image file is not a
+    reason either: the item's text is still audited, the image checks skip the file.
+    """
+    if problem.field in NON_BLOCKING_FIELDS:
+        return False
+    field = (problem.field or "").split("[", 1)[0]
+    return not (field == "image" and problem.reason.endswith("not found"))
 
 
 def read_for_audit(path: str | Path, *, root: str | Path | None = None,
@@ -57,8 +74,7 @@ def read_for_audit(path: str | Path, *, root: str | Path | None = None,
     # Images are only checked for existence here: the audit decodes each one once anyway
     # (AuditContext.images), and a file that does not decode is reported by schema.image.
     report = validate_items_file(path, root=root, params_path=params_path, decode_images=False)
-    bad_lines = {p.line for p in report.problems if p.line is not None
-                 and p.field not in NON_BLOCKING_FIELDS}
+    bad_lines = {p.line for p in report.problems if p.line is not None and blocks_audit(p)}
     items: list[Item] = []
     lines: dict[str, int] = {}
     # A column missing from the whole table is already reported on every line without it.
@@ -132,7 +148,8 @@ def problem_findings(ctx: AuditContext, name: str, message: str) -> Iterator[Any
             ident, f"line {line}: {message}: " + "; ".join(
                 f"{p.field or '-'}: {p.reason}" for p in problems),
             {"line": line, "field": first.field, "reason": first.reason,
-             "problems": [p.to_dict() for p in problems], "excluded_from_audit": True})
+             "problems": [p.to_dict() for p in problems],
+             "excluded_from_audit": any(blocks_audit(p) for p in problems)})
 
 
 @check("label.empty_answers", severity="error")
@@ -150,12 +167,15 @@ def invalid_item(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
 @check("schema.image", severity="error")
 def image_problem(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
     """An image file that is missing or cannot be decoded (left out of the image checks)."""
-    yield from problem_findings(ctx, "schema.image", "image problem")
+    reported = set()
+    for finding in problem_findings(ctx, "schema.image", "image problem"):
+        reported.add(finding.id)
+        yield finding
     if not any(item.images for item in ctx.items):
         return
     ctx.images  # noqa: B018 — decodes each image once (shared with the image checks)
     spec = spec_of("schema.image")
-    for ident in sorted(ctx.image_problems):
+    for ident in sorted(set(ctx.image_problems) - reported):
         problems = ctx.image_problems[ident]
         line = ctx.item_lines.get(ident)
         yield spec.finding(
@@ -163,3 +183,19 @@ def image_problem(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
                 f"{image}: {reason}" for image, reason in problems),
             {"line": line, "field": "image", "reason": problems[0][1],
              "images": [image for image, _ in problems], "excluded_from_audit": False})
+
+
+@check("schema.group_images", severity="warn")
+def group_images(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
+    """An item whose image set differs from its group's first item (a warning, docs/ITEMS.md)."""
+    from bench_kit.schemas import group_image_conflicts
+    from bench_kit.validate import group_image_message
+
+    spec = spec_of("schema.group_images")
+    rows = [{"group": item.group, "image": item.image, "meta": item.meta} for item in ctx.items]
+    for position, first in group_image_conflicts(rows):
+        item, head = ctx.items[position], ctx.items[first]
+        line = ctx.item_lines.get(item.id)
+        yield spec.finding(item.id, f"line {line}: " + group_image_message(
+            item.group, ctx.item_lines.get(head.id, 0)),
+            {"line": line, "field": "image", "group": item.group, "first_item": head.id})

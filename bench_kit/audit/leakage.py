@@ -8,9 +8,10 @@ Three kinds, one finding per item (the most severe kind sets the severity):
 - `image`: an image whose pixels, or a pHash near duplicate (≤ `phash_duplicate`, flip
   included, confirmed by the colour channels), are used by items of another split (error) —
   this includes one image file shared across splits, i.e. a group cut by the split;
-- `question`: the same normalised question in another split. Text-only items with the same
-  question are a plain duplicate (warn); the same question asked about different images is
-  normal for templated benchmarks and is listed for review only (info).
+- `question`: a text-only item whose content — normalised hint + question with its option
+  set (audit/content.py) — is also a text-only item of another split (warn). Items that
+  share a question stem but differ in passage, options or image are template siblings, not
+  leakage: nothing is reported for them (an image shared across splits is the `image` kind).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterator
 
+from bench_kit.audit.content import item_content_keys
 from bench_kit.audit.image_checks import (
     MAX_LISTED,
     PhashParams,
@@ -71,22 +73,21 @@ def _image_leaks(ctx: AuditContext, params: PhashParams,
 
 def _question_leaks(ctx: AuditContext,
                     member: dict[str, list[str]]) -> dict[str, tuple[Severity, dict[str, Any]]]:
-    by_question: dict[str, list[str]] = defaultdict(list)
+    by_content: dict[str, list[str]] = defaultdict(list)
     for ident in sorted(member):
-        by_question[ctx.questions[ident]].append(ident)
+        item = ctx.by_id[ident]
+        if not item.images:  # with an image, the image decides (the `image` kind)
+            by_content[item_content_keys(item)[0]].append(ident)
     leaks: dict[str, tuple[Severity, dict[str, Any]]] = {}
-    for text, idents in by_question.items():
+    for idents in by_content.values():
         for ident in idents:
             others = _others(ident, idents, member)
             if not others:
                 continue
-            text_only = not ctx.by_id[ident].images and any(
-                not ctx.by_id[o].images for o in others)
-            leaks[ident] = ("warn" if text_only else "info",
-                            {"span": text, "text_only": text_only,
-                             "other_splits": _splits_of(others, member),
-                             "other_items": others[:MAX_LISTED],
-                             "other_item_count": len(others)})
+            leaks[ident] = ("warn", {"span": ctx.questions[ident], "text_only": True,
+                                     "other_splits": _splits_of(others, member),
+                                     "other_items": others[:MAX_LISTED],
+                                     "other_item_count": len(others)})
     return leaks
 
 
@@ -96,7 +97,7 @@ def _splits_of(idents: list[str], member: dict[str, list[str]]) -> list[str]:
 
 @check("leakage.cross_split", severity="error", params=PhashParams, requires=("splits",))
 def cross_split(ctx: AuditContext, params: PhashParams) -> Iterator[Finding]:
-    """The same id, image (or near duplicate) or normalised question in two split files."""
+    """The same id, image (or near duplicate), or text-only content in two split files."""
     spec = spec_of("leakage.cross_split")
     member = _membership(ctx)
     needs_images = any(ctx.by_id[ident].images for ident in member)

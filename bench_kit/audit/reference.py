@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from bench_kit.audit.content import split_hint
 from bench_kit.errors import InputError
 from bench_kit.io import file_sha256, iter_jsonl, write_jsonl
 from bench_kit.text.normalize import normalize_for_audit
@@ -35,6 +36,7 @@ class FieldNames:
     text: str = "question"
     id: str | None = "id"
     options: str | None = "choices"
+    hint: str | None = "hint"
 
 
 def options_of(value: Any) -> list[str]:
@@ -142,8 +144,11 @@ def reference_rows(sources: Sequence[str | Path], fields: FieldNames = FieldName
             raw_id = row.get(fields.id) if fields.id else None
             ref_id = str(raw_id) if raw_id not in (None, "") else f"{name}:{number}"
             options = options_of(row.get(fields.options)) if fields.options else []
-            out = {"ref_id": ref_id, "source": name, "text": reference_text(question, options),
-                   "question": normalize_for_audit(question), "original": question}
+            # the hint/passage joined to the question as on the item side (audit/content.py)
+            hint, asked = split_hint(question, row.get(fields.hint) if fields.hint else None)
+            joined = f"{hint} {asked}" if hint else asked
+            out = {"ref_id": ref_id, "source": name, "text": reference_text(joined, options),
+                   "question": normalize_for_audit(joined), "original": question}
             if options:
                 out["options"] = options
             if out["text"]:

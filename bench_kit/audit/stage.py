@@ -34,12 +34,21 @@ FINDINGS_FILE = paths.DATA_FINDINGS
 SUMMARY_FILE = paths.DATA_SUMMARY
 # Keys of the `audit:` section that belong to no single check.
 # `engine`/`cluster`: where partitioned references are matched (audit/distributed/engine.py).
-GENERAL_KEYS = ("disabled", "engine", "cluster")
+GENERAL_KEYS = ("disabled", "engine", "cluster", "rollup_share")
+# The id of a finding about the whole benchmark (a rolled-up warn check).
+BENCHMARK_ID = "(benchmark)"
+# A warn check rolls up only from this many items (a tiny file is not a pattern).
+ROLLUP_MIN_ITEMS = 10
+# Families whose warn rows describe how an item is written, which a benchmark may do on
+# purpose (passages, minimal-pair options). Contamination and leakage rows each name their
+# own evidence (a reference row, another split) and are never rolled up.
+ROLLUP_FAMILIES = ("ambiguity", "label", "redundancy", "schema")
 
 
 def load_checks() -> None:
     """Import the modules that register the built-in checks."""
     from bench_kit.audit import (  # noqa: F401
+        answer_checks,
         contamination,
         contamination_embed,
         contamination_images,
@@ -64,6 +73,7 @@ class AuditSettings:
 
     disabled: frozenset[str]
     params: dict[str, CheckParams]
+    rollup_share: float = 0.1
 
 
 def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> AuditSettings:
@@ -92,9 +102,35 @@ def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> 
             CHECKS.get(name)
         except UnknownNameError as exc:
             raise ConfigError(f"{source}: audit.disabled: {exc}") from None
+    share = node.get("rollup_share", 0.1)
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+        raise ConfigError(f"{source}: audit.rollup_share: expected a number in (0, 1], "
+                          f"got {share!r}")
     return AuditSettings(disabled=frozenset(disabled),
                          params={spec.name: section(params, "audit", spec.params, source=source)
-                                 for spec in specs})
+                                 for spec in specs},
+                         rollup_share=float(share))
+
+
+def roll_up(spec: CheckSpec, produced: list[Finding], items: int,
+            share: float) -> list[Finding]:
+    """A warn-level check that fires at warn on more than `share` of the items becomes one
+    benchmark-level finding (count + examples); its item rows are kept at info, so review
+    and quarantine still see them. Error-level checks are never rolled up.
+    """
+    warned = sorted(f.id for f in produced if f.severity == "warn")
+    if spec.severity != "warn" or spec.family not in ROLLUP_FAMILIES \
+            or len(warned) < ROLLUP_MIN_ITEMS or len(warned) <= share * items:
+        return produced
+    out = [f.model_copy(update={"severity": "info", "evidence": {**f.evidence, "rolled_up": True}})
+           if f.severity == "warn" else f for f in produced]
+    out.append(spec.finding(
+        BENCHMARK_ID, f"{len(warned)} of {items} items ({len(warned) / items:.0%}) get "
+        f"{spec.name} ({spec.description}): a trait of this benchmark rather than item "
+        f"defects? The item rows are kept at info.",
+        {"count": len(warned), "items": items, "share": round(len(warned) / items, 4),
+         "rollup_share": share, "examples": warned[:5], "rolled_up": True}))
+    return out
 
 
 def run_checks(ctx: AuditContext, settings: AuditSettings
@@ -125,6 +161,7 @@ def run_checks(ctx: AuditContext, settings: AuditSettings
         except CheckSkipped as exc:
             skipped.append({"check": spec.name, "reason": str(exc)})
             continue
+        produced = roll_up(spec, produced, len(ctx.items), settings.rollup_share)
         seen: set[str] = set()
         for finding in produced:
             if finding.id in seen:
@@ -148,7 +185,7 @@ def summarize(ctx: AuditContext, findings: Sequence[Finding], ran: list[str],
     from bench_kit.audit.intake import problem_item_id
 
     total = len(ctx.items) + len({problem_item_id(p) for p in ctx.invalid} - set(ctx.by_id))
-    flagged = {f.id for f in findings if f.severity != "info"}
+    flagged = {f.id for f in findings if f.severity != "info" and f.id != BENCHMARK_ID}
     info_only = {f.id for f in findings if f.severity == "info"} - flagged
     by_check = {name: {**{s: 0 for s in SEVERITIES}, "items": 0} for name in ran}
     for finding in findings:
@@ -190,14 +227,49 @@ def _share(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def read_splits(folder: str | Path) -> dict[str, list[str]]:
-    """Split name (file stem) -> item ids, for every `*.jsonl` file in `folder`."""
+# Split files read when the folder has no manifest.json naming them.
+CONVENTIONAL_SPLITS = ("dev", "test", "train", "val", "validation")
+
+
+def split_files(folder: str | Path) -> tuple[list[Path], str]:
+    """The split files of a folder and where their names came from: the splits named by
+    its `manifest.json` (`counts`, as `bench-kit split` writes it), or else the
+    conventional `dev`/`test`/`train`/`val`/`validation` files. Other files are not read:
+    a stray `*.jsonl` is not a split.
+
+    Raises:
+        InputError: no such folder, a split the manifest names is missing, or no split file.
+    """
+    from bench_kit.artifacts.paths import SPLIT_MANIFEST
+    from bench_kit.io import read_json
+
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("splits folder not found", path=str(folder))
-    files = sorted(folder.glob("*.jsonl"))
+    manifest = folder / SPLIT_MANIFEST
+    if manifest.is_file():
+        counts = read_json(manifest).get("counts")
+        if not isinstance(counts, dict) or not counts:
+            raise InputError("expected a 'counts' mapping of split names", path=str(manifest),
+                             field="counts")
+        files = [folder / f"{name}.jsonl" for name in sorted(counts)]
+        missing = [p.name for p in files if not p.is_file()]
+        if missing:
+            raise InputError(f"split file(s) named by the manifest not found: "
+                             f"{', '.join(missing)}", path=str(manifest), field="counts")
+        return files, SPLIT_MANIFEST
+    files = [folder / f"{name}.jsonl" for name in CONVENTIONAL_SPLITS
+             if (folder / f"{name}.jsonl").is_file()]
     if not files:
-        raise InputError("no *.jsonl split files in this folder", path=str(folder))
+        present = ", ".join(sorted(p.name for p in folder.glob("*.jsonl"))) or "none"
+        raise InputError(f"no manifest.json and no {'/'.join(CONVENTIONAL_SPLITS)}.jsonl "
+                         f"split files (*.jsonl here: {present})", path=str(folder))
+    return sorted(files), "file names"
+
+
+def read_splits(folder: str | Path) -> dict[str, list[str]]:
+    """Split name (file stem) -> item ids, for the split files of `folder` (`split_files`)."""
+    files, _ = split_files(folder)
     splits: dict[str, list[str]] = {}
     for path in files:
         ids = []
@@ -258,6 +330,9 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         ctx.references = partitioned_references(ctx, references, settings)
     findings, ran, skipped = run_checks(ctx, settings)
     summary = summarize(ctx, findings, ran, skipped)
+    if splits_dir:
+        files, named_by = split_files(splits_dir)
+        summary["splits_read"] = {"files": [p.name for p in files], "named_by": named_by}
     summary["invalid_lines"] = intake.invalid_lines
     summary["lines"] = intake.rows
     fresh = freshness_summary(items, settings.params["contamination.exposed"])

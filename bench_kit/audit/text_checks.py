@@ -51,6 +51,35 @@ def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
 # --- ambiguity ---------------------------------------------------------------------------
 
 
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of the quoted parts of a question (`text_patterns.QUOTED`).
+
+    >>> quoted_spans('Which word is a noun in "this is it"?')
+    [(24, 36)]
+    >>> quoted_spans("What kind of sentence is this?\\nMona will print her name.")
+    [(31, 56)]
+    >>> quoted_spans("Read this.\\nA passage.\\nWho wrote it?")
+    [(0, 10), (11, 21)]
+    """
+    spans = [m.span() for m in tp.QUOTED.finditer(text)]
+    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
+    if len(lines) > 1:
+        # several lines: one is the ask — the first that ends in "?"/":" (the quote follows
+        # it), else the last (a passage, then the question) — the others are quoted
+        ask = next((span for span in lines
+                    if text[span[0]:span[1]].rstrip().endswith(tp.ASK_LINE_END)), lines[-1])
+        spans.extend(span for span in lines if span != ask)
+    return sorted(spans)
+
+
+def unquoted(text: str) -> str:
+    """The text with its quoted parts blanked (same length, so offsets still hold)."""
+    for start, end in quoted_spans(text):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+
 def unresolved_pronoun(question: str) -> re.Match[str] | None:
     """The first pronoun with nothing before it that it could refer to ("What colour is it?").
 
@@ -72,15 +101,21 @@ def unresolved_pronoun(question: str) -> re.Match[str] | None:
 def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
     """Deixis with nothing that resolves it ("this one", "那个", "旁边", a bare "it").
 
-    An item whose image marks the referent (`meta.visual_prompt`) is resolved."""
+    An item whose image marks the referent (`meta.visual_prompt`) is resolved. Quoted text
+    is skipped, and a bare "this"/"it" in an item that quotes what it asks about ("What kind
+    of sentence is this?" + the sentence) refers to the quote."""
     spec = spec_of("ambiguity.vague_deixis")
     for item in ctx.items:
         if item.meta.get("visual_prompt"):
             continue
-        matches = _matches(item.question, (tp.VAGUE_DEIXIS_EN, tp.VAGUE_DEIXIS_ZH))
-        pronoun = unresolved_pronoun(item.question)
+        text = unquoted(item.question)
+        matches = _matches(text, (tp.VAGUE_DEIXIS_EN, tp.VAGUE_DEIXIS_ZH))
+        pronoun = unresolved_pronoun(text)
         if pronoun is not None:
             matches = sorted([*matches, pronoun], key=lambda m: (m.start(), m.end()))
+        if text != item.question:  # the item quotes its referent
+            matches = [m for m in matches if m is not pronoun
+                       and m.group(0).strip().lower() not in ("this", "that")]
         if matches:
             yield spec.finding(item.id, f"'{matches[0].group(0)}' does not say which object "
                                "is meant (no antecedent, no `meta.visual_prompt`)",
@@ -89,14 +124,17 @@ def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 @check("ambiguity.compound_question", severity="warn")
 def compound_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """Two asks in one question (two question marks, "... and what ...", "和…分别")."""
+    """Two asks in one question (two question marks, "... and what ...", "和…分别").
+
+    Quoted text (a quoted sentence with its own "?") is skipped."""
     spec = spec_of("ambiguity.compound_question")
     for item in ctx.items:
-        matches = _matches(item.question, (tp.COMPOUND_EN, tp.COMPOUND_ZH))
-        marks = list(tp.QUESTION_MARKS.finditer(item.question))
+        text = unquoted(item.question)
+        matches = _matches(text, (tp.COMPOUND_EN, tp.COMPOUND_ZH))
+        marks = list(tp.QUESTION_MARKS.finditer(text))
         if len(marks) >= 2:
             # Quote the second ask: the text between the first and the second question mark.
-            second = tp.NEXT_ASK.search(item.question, marks[0].end())
+            second = tp.NEXT_ASK.search(text, marks[0].end())
             if second:
                 matches = sorted([*matches, second], key=lambda m: (m.start(), m.end()))
         if matches:
@@ -156,11 +194,14 @@ def question_words(text: str) -> int:
 
 @check("ambiguity.long_question", severity="warn", params=LongQuestionParams)
 def long_question(ctx: AuditContext, params: LongQuestionParams) -> Iterator[Finding]:
-    """Questions longer than `max_question_words` (Chinese: 2 characters = 1 word)."""
+    """Questions longer than `max_question_words` (Chinese: 2 characters = 1 word).
+
+    Quoted text and passage lines (`quoted_spans`) are not counted: they are what the
+    question asks about, not its wording."""
     spec = spec_of("ambiguity.long_question")
     limit = params.max_question_words
     for item in ctx.items:
-        words = question_words(item.question)
+        words = question_words(unquoted(item.question))  # a quoted passage is not the ask
         if words > limit:
             span = item.question if len(item.question) <= 120 else item.question[:119] + "…"
             yield spec.finding(item.id, f"question has {words} words (max {limit})",
@@ -171,6 +212,9 @@ def long_question(ctx: AuditContext, params: LongQuestionParams) -> Iterator[Fin
 
 def _text_fields(item: Item) -> Iterator[tuple[str, str]]:
     yield "question", item.question
+    hint = item.meta.get("hint")
+    if isinstance(hint, str):
+        yield "meta.hint", hint
     for letter, text in (item.choices or {}).items():
         yield f"choices.{letter}", text
     for index, answer in enumerate(item.answers):
@@ -179,7 +223,8 @@ def _text_fields(item: Item) -> Iterator[tuple[str, str]]:
 
 @check("ambiguity.dirty_text", severity="warn")
 def dirty_text(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
-    """HTML escapes or tags, control/invisible characters, U+FFFD, doubled or edge spaces."""
+    """HTML escapes or tags, control/invisible characters, U+FFFD, doubled or edge spaces,
+    a dropped word ("The 's mouth"); in the question, options, answers and `meta.hint`."""
     spec = spec_of("ambiguity.dirty_text")
     for item in ctx.items:
         hits: list[tuple[str, str, re.Match[str]]] = []

@@ -12,10 +12,11 @@ import re
 _PUNCT_ZH = r"\s，,。？?！!、：:；;"
 
 # "this one", "that thing", "those ones", "the other one", a bare "this?", "over there".
-# "this image", "this chart" are resolved references, and "these objects" in "which of
-# these objects" points at the listed options: neither is matched.
+# "this image", "this chart" are resolved references, "this object" names the pictured
+# object ("Which material is this object made of?"), "that one third" is a fraction, and
+# "these objects" in "which of these objects" points at the listed options: none is matched.
 VAGUE_DEIXIS_EN = re.compile(r"""
-    \b(?:this|that)\s+(?:one|thing|object|item|stuff)\b
+    \b(?:this|that)\s+(?:one|thing|stuff)\b(?!\s+(?:third|half|quarter|fourth|fifth|tenth|hundredth|of\b))
   | \b(?:these|those)\s+ones\b
   | \bthe\s+other\s+ones?\b
   | \b(?:this|that)(?=\s*[?？!]|\s*$)
@@ -72,15 +73,24 @@ tell me please describe identify count say says written write""".split())
 PRONOUN_ZH = re.compile(r"^(?:请问)?(?:它们?|他们?|她们?)")
 
 QUESTION_MARKS = re.compile(r"[?？]")
+# Quoted text — a sentence, title or passage the question asks about — is not the question's
+# own wording: "..." “...” 「...」 『...』 《...》, and the lines after a first line that ends
+# the ask ("Which tense does the sentence use?\nMona will print her name with care.").
+# Single quotes are left alone: they are apostrophes far more often.
+QUOTED = re.compile(r'"[^"\n]{1,400}"|“[^”]{1,400}”|「[^」]{1,400}」|『[^』]{1,400}』|《[^》]{1,200}》')
+ASK_LINE_END = ("?", "？", ":", "：")
 # The next ask after a question mark: non-blank text up to and including the next mark.
 NEXT_ASK = re.compile(r"[^?？\s][^?？]*[?？]")
 
 # Spatial left/right: "to the left", "leftmost", "left of", "top right", "left-hand".
-# "How many are left?" and "the right answer" are not spatial and are not matched.
+# "How many are left?", "the right answer" and a bare "right of" ("the right of the people
+# to …", a legal right) are not spatial and are not matched; a spatial one is "to the right
+# of", matched by the first line.
 SIDE_EN = re.compile(r"""
     \b(?:to|on|at|in|from|toward|towards)\s+the\s+(?:far\s+)?(?:left|right)\b
   | \b(?:left|right)(?:most|-most|-hand|\s+hand)\b
-  | \b(?:left|right)\s+(?:of|side|corner|edge|half|part|end)\b
+  | \bleft\s+of\b
+  | \b(?:left|right)\s+(?:side|corner|edge|half|part|end)\b
   | \b(?:top|bottom|upper|lower|middle|center|centre)[\s-](?:left|right)\b
 """, re.IGNORECASE | re.VERBOSE)
 
@@ -139,7 +149,10 @@ WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*")
 # Dirty text, in reporting order: kind -> pattern.
 DIRTY: dict[str, re.Pattern[str]] = {
     "html_escape": re.compile(r"&(?:[A-Za-z]{2,8}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});"),
-    "html_tag": re.compile(r"</?(?:br|p|b|i|u|em|strong|span|div|sup|sub|img)\b[^>]*>",
+    # a closing tag, <br>, or a tag with attributes; a bare "<p>" is also notation (the
+    # cyclic subgroup <p>) and is left alone
+    "html_tag": re.compile(r"</(?:br|p|b|i|u|em|strong|span|div|sup|sub)>|<br\s*/?>"
+                           r"|<(?:p|b|i|u|em|strong|span|div|sup|sub|img)\s+[a-z-]+=[^>]*>",
                            re.IGNORECASE),
     # C0/C1 controls except the newline; tabs and carriage returns count as dirty.
     "control_char": re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]"),
@@ -147,8 +160,43 @@ DIRTY: dict[str, re.Pattern[str]] = {
     "replacement_char": re.compile("\ufffd"),
     "doubled_space": re.compile(r"(?<=\S) {2,}(?=\S)"),
     "edge_space": re.compile(r"^\s+|\s+$"),
+    # a word dropped by a template fill: "The 's mouth is …", "the shape of the ." — an
+    # article right before a possessive or a punctuation mark
+    "dropped_word": re.compile(r"\b(?:the|a|an)\s+['’]s\b|\bthe\s+[,.;:?!]", re.IGNORECASE),
 }
 
 YES_WORDS = frozenset({"yes", "true", "是", "是的", "对", "有"})
 NO_WORDS = frozenset({"no", "false", "否", "不", "不是", "不对", "没有"})
 
+
+# Text that points at a picture: "the thermometer shown", "in the picture", "this image",
+# "look at the map", "the diagram below", 图中, 如图, 下图, 这张图. "figure of speech" and
+# "shown by the fact that" inside a quoted passage are not pictures (quotes are skipped).
+PICTURE_EN = re.compile(r"""
+    \bshown\b(?!\s+(?:that|by\s+the\s+fact))
+  | \b(?:in|on|at|from)\s+the\s+(?:picture|image|photo|photograph|figure(?!\s+of\s+speech)
+      |diagram|graph|chart|map|illustration|drawing)s?\b
+  | \b(?:this|these|the\s+following)\s+(?:picture|image|photo|photograph|diagram|graph|chart
+      |illustration|drawing)s?\b
+  | \b(?:picture|image|photo|figure|diagram|graph|chart|map|model)\s+(?:below|above)\b
+  | \blook\s+at\s+the\s+(?:picture|image|photo|figure|diagram|graph|chart|map|model)\b
+""", re.IGNORECASE | re.VERBOSE)
+PICTURE_ZH = re.compile(r"图中|如图|下图|上图|图片中|图像中|图上|这张图|这幅图|照片中|画面中")
+
+# Closed classes of short answers: two different members in one open item's golds are a
+# contradiction (a colour question answered "black" and "green"). Synonyms map to one.
+ANSWER_CLASSES: dict[str, dict[str, str]] = {
+    "colour": {**{c: c for c in ("red", "orange", "yellow", "green", "blue", "purple", "pink",
+                                 "brown", "black", "white", "gray", "cyan", "violet",
+                                 "gold", "silver", "beige", "tan", "maroon", "navy")},
+               "grey": "gray", "红色": "red", "黄色": "yellow", "绿色": "green",
+               "蓝色": "blue", "黑色": "black", "白色": "white", "灰色": "gray",
+               "紫色": "purple", "橙色": "orange", "粉色": "pink", "棕色": "brown"},
+    "shape": {s: s for s in ("circle", "square", "triangle", "rectangle", "oval", "star",
+                             "hexagon", "pentagon", "diamond", "heart", "cube", "sphere",
+                             "cylinder", "cone", "pyramid")},
+    "direction": {**{d: d for d in ("left", "right", "up", "down", "north", "south", "east",
+                                    "west", "top", "bottom", "above", "below", "front",
+                                    "behind")},
+                  "左": "left", "右": "right", "上": "up", "下": "down"},
+}

@@ -25,7 +25,8 @@ def audit() -> None:
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder for findings.jsonl and summary.json.")
 @click.option("--splits", "splits_dir", type=click.Path(file_okay=False),
-              help="Folder of split files (*.jsonl); enables leakage.cross_split.")
+              help="Folder of split files: those its manifest.json names, else dev/test/"
+                   "train/val(idation).jsonl; enables leakage.cross_split.")
 @click.option("--reference", "references", multiple=True, type=click.Path(),
               help="Reference file (or partitioned reference folder/URL) built by `bench-kit "
                    "audit reference build` (repeatable); enables the text contamination "
@@ -65,6 +66,9 @@ def audit_data_command(items_path: str, root: str | None, params_path: str, out_
                         splits_dir=splits_dir, references=references,
                         reference_images=reference_images, progress=progress)
     summary = result.summary
+    if "splits_read" in summary:
+        read = summary["splits_read"]
+        info(f"audit: splits read: {', '.join(read['files'])} (named by {read['named_by']})")
     invalid = summary.get("invalid_lines", 0)
     info(f"audit: {summary['items']} items, {summary['findings']} findings; flagged (warn or "
          f"error): {summary['flagged_items']} items; info only: "
@@ -131,15 +135,19 @@ def reference() -> None:
               help="Column holding the row id (missing ids become FILE:ROW).")
 @click.option("--options-field", default="choices", show_default=True,
               help="Column holding answer options ({letter: text} or a list); '' for none.")
+@click.option("--hint-field", default="hint", show_default=True,
+              help="Column holding a hint/passage joined to the question (as items' "
+                   "meta.hint is); '' for none.")
 @click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
 def reference_build_command(out_path: str | None, partitioned: str | None,
                             rows_per_partition: int, embeddings: bool, params_path: str,
                             text_field: str, id_field: str, options_field: str,
+                            hint_field: str,
                             sources: tuple[str, ...]) -> None:
     """Build a normalised reference file from JSONL/CSV/TSV/parquet files or saved HF datasets.
 
     Each row of the output holds the reference id, its source file, the normalised text
-    (NFKC, lowercase, no punctuation; question + options) and the original question.
+    (NFKC, lowercase, no punctuation; hint + question + options) and the original question.
     A folder is read with `datasets.load_from_disk` (every split).
 
     \b
@@ -153,7 +161,8 @@ def reference_build_command(out_path: str | None, partitioned: str | None,
     """
     from bench_kit.audit.reference import FieldNames, build_reference
 
-    fields = FieldNames(text=text_field, id=id_field or None, options=options_field or None)
+    fields = FieldNames(text=text_field, id=id_field or None, options=options_field or None,
+                        hint=hint_field or None)
     if (out_path is None) == (partitioned is None):
         raise click.UsageError("give exactly one of --out FILE and --partitioned DIR_OR_URL")
     if partitioned is not None:

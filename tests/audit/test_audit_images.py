@@ -227,8 +227,8 @@ def test_cross_split_leakage(planted):
                  "not_audited"],
     }
     found = run(planted, "leakage.cross_split")
-    assert sorted(found) == ["base_q1", "bright_q", "copy_q", "dup_q", "flip_q", "other2_q",
-                             "other_a", "other_b", "patch_q", "text_q1", "text_q2"]
+    assert sorted(found) == ["base_q1", "bright_q", "copy_q", "dup_q", "flip_q",
+                             "other_a", "other_b", "text_q1", "text_q2"]
     assert found["dup_q"].evidence["kinds"] == ["same_id"] and found["dup_q"].severity == "error"
     copy = found["copy_q"]
     assert copy.severity == "error" and "image" in copy.evidence["kinds"]
@@ -236,11 +236,9 @@ def test_cross_split_leakage(planted):
     assert "base_q1" in copy.evidence["image"]["other_items"]
     # one image file used in both splits: a group cut by the split
     assert found["other_b"].evidence["image"]["other_items"] == ["other_a"]
-    # same text-only question (after normalisation): warn; same question, other image: info
+    # same text-only question (after normalisation): warn; the same question asked about
+    # another image is a template sibling, not leakage (nothing reported)
     assert found["text_q2"].severity == "warn"
     assert found["text_q2"].evidence["question"]["other_items"] == ["text_q1"]
-    assert found["other2_q"].severity == "info"
-    assert found["other2_q"].evidence["kinds"] == ["question"]
-    # patch.png is only a review-level match (distance 8 > phash_duplicate): no image leak,
-    # only its templated question, asked about another image in dev
-    assert found["patch_q"].evidence["kinds"] == ["question"]
+    # patch.png is only a review-level match (distance 8 > phash_duplicate): no image leak
+

@@ -72,7 +72,9 @@ def test_every_planted_defect_kind_is_found(bench):
     assert summary["checks_skipped"] == []
     assert set(summary["by_check"]) == {check for _, check in planted} | {
         "ambiguity.multi_attribute_count", "label.gold_not_in_choices", "label.empty_answers",
-        "schema.image", "schema.invalid_item", "redundancy.repeated_question"}
+        "schema.image", "schema.invalid_item", "schema.group_images",
+        "label.contradictory_answers", "ambiguity.missing_image",
+        "redundancy.repeated_question"}
     kinds = {check for _, check in planted}
     assert {k.split(".")[0] for k in kinds} == {"ambiguity", "label", "redundancy", "leakage",
                                                 "contamination"}

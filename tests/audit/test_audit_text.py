@@ -188,13 +188,16 @@ def test_dirty_text_names_field_and_kind():
     assert finding.evidence["kind"] == "html_escape"
 
 
-def test_identical_options_are_errors_near_identical_warnings():
-    same = make_item(id="same", **MC, question="Colour?", choices={"A": "Red", "B": " RED "})
+def test_identical_options_are_errors_near_identical_information():
+    same = make_item(id="same", **MC, question="Colour?", choices={"A": "Red", "B": " Red "})
+    case = make_item(id="case", **MC, question="Colour?", choices={"A": "Red", "B": " RED "})
     near = make_item(id="near", **MC, question="Shape?",
                      choices={"A": "a large circle", "B": "a large circles"})
-    findings = {f.id: f for f in run_check("label.duplicate_options", [same, near])}
+    findings = {f.id: f for f in run_check("label.duplicate_options", [same, case, near])}
     assert findings["same"].severity == "error" and findings["same"].score == 1.0
-    assert findings["near"].severity == "warn" and findings["near"].score < 1.0
+    assert findings["case"].severity == "info"  # capitalisation questions are made of these
+    # minimal pairs by design on public benchmarks (docs/AUDITS.md): information
+    assert findings["near"].severity == "info" and findings["near"].score < 1.0
 
 
 def test_near_identical_threshold_comes_from_params():
@@ -250,8 +253,10 @@ def test_templated_questions_raise_no_warnings():
     items = [Item.model_validate(make_item(id=f"d{k}", question=q, task="open",
                                            answers=["zzz"]))
              for k, q in enumerate(DEMO_LIKE)]
-    findings, ran, _ = run_checks(AuditContext(items=items, root=Path(".")),
-                                  load_audit_settings({}))
+    # The demo items have images; these text-only stand-ins would (rightly) be flagged by
+    # ambiguity.missing_image, which is not what this test is about.
+    findings, ran, _ = run_checks(AuditContext(items=items, root=Path(".")), load_audit_settings(
+        {"audit": {"disabled": ["ambiguity.missing_image"]}}))
     assert [f for f in findings if f.severity != "info"] == []
     assert {f.check for f in findings} == {"ambiguity.multi_attribute_count"}
     assert "ambiguity.viewpoint" in ran
