@@ -147,7 +147,7 @@ def test_error_checks_are_never_rolled_up(tmp_path, monkeypatch):
     spec = spec_of("label.inconsistent_answers")
     produced = [spec.finding(f"q{k}", "m", {}) for k in range(50)]
     assert roll_up(spec, produced, 60, 0.1) == produced
-    warn_spec = spec_of("ambiguity.long_question")
+    warn_spec = spec_of("ambiguity.viewpoint")
     produced = [warn_spec.finding(f"q{k}", "m", {}) for k in range(50)]
     assert roll_up(warn_spec, produced, 60, 0.1)[-1].id == "(benchmark)"
 
