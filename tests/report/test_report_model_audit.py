@@ -276,3 +276,16 @@ def test_unjudged_items_and_old_summaries(tmp_path):
     assert ("Not judged (outside the shares above): 1 undetermined (even a unanimous panel "
             "of its size could not beat chance); 1 no\\_image (the item has no image).") in screen
     assert "Suspect golds: 1 called of 1 tested" in screen
+
+
+def test_an_empty_review_queue_says_it_flags_none(tmp_path):
+    args = _build(tmp_path)
+    summary_path = tmp_path / "ma" / "model_summary.json"
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    summary["label_tests"]["review_queue"].update(flagged=0, listed=0)
+    summary_path.write_text(json.dumps(summary), encoding="utf-8")
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "out/report.md").read_text(encoding="utf-8")
+    assert ("and flags none (no top of the queue keeps its false-discovery rate at most "
+            "40%); ambiguous items") in md
