@@ -161,6 +161,18 @@ def test_the_walk_finds_function_level_and_transitive_imports():
     assert command_module("bench-kit eval run --items x") == "bench_kit.cli.evaluate"
 
 
+@pytest.mark.parametrize("name", STAGES)
+def test_every_dataset_file_a_stage_names_is_a_dep_or_an_out(name):
+    """A `datasets/...` path in a stage's command (e.g. audit-results' `--prior-items`) is
+    read, so it is a dep, unless the stage writes it (an out, or a folder holding outs)."""
+    body = stage_body(pipeline()[name])
+    deps = [d if isinstance(d, str) else next(iter(d)) for d in body["deps"]]
+    outs = [o if isinstance(o, str) else next(iter(o)) for o in body.get("outs", [])]
+    for path in re.findall(r"(?<=\s)datasets/\S+", " " + body["cmd"]):
+        written = any(covered(path, [out]) or out.startswith(path + "/") for out in outs)
+        assert path in deps or written, f"stage {name} reads {path} but does not list it"
+
+
 def test_split_depends_on_every_exclusion_list():
     split = params()["split"]
     bench = params()["bench"]

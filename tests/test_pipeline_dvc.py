@@ -7,6 +7,7 @@ the eval stages call models only for the changed items.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -69,14 +70,26 @@ def test_first_repro_builds_everything(project):
     html = (root / "reports/demo/report.html").read_text()
     assert "<html" in html.lower() and "text-only" in html
     assert "http://" not in html and "https://" not in html
-    # prior: the blind baseline that learns the dev split's answers, ranked per template.
-    assert "Blind accuracy per template" in (root / "reports/demo/report.md").read_text()
+    # templates ranked by prior accuracy: one table, the model audit's (the report stage
+    # passes --model-audit), not also the report's own blind-accuracy table
+    report_md = (root / "reports/demo/report.md").read_text()
+    assert "### Templates by prior accuracy" in report_md
+    assert "Blind accuracy per template" not in report_md
     for model in ("text-only", "ocr", "random", "prior"):
         for mode in ("image", "no_image"):
             assert (root / f"results/demo/{model}/{mode}.jsonl").stat().st_size > 0
         assert (root / f"metrics/demo/{model}.json").exists()
     assert (root / "audits/demo/results/model_summary.json").exists()
     assert (root / "metrics/demo/audit/model_audit.json").exists()
+    # the answer prior is learnt from the dev split; the report reads the audit's panel
+    # block and its suspect-gold review queue
+    summary = json.loads((root / "audits/demo/results/model_summary.json").read_text())
+    assert summary["prior_items"] == "datasets/demo/splits/dev.jsonl"
+    panel = summary["panel"]
+    assert "random" not in panel["members"] and panel["size"] == len(panel["members"])
+    md = (root / "reports/demo/report.md").read_text()
+    assert f"Blind panel: {panel['size']} model(s): {', '.join(panel['members'])}" in md
+    assert "Suspect golds: the review queue ranks the" in md
     params = yaml.safe_load((root / "params.yaml").read_text())
     counts = _eval_counts(log)
     runs = len(params["eval"]["run_models"]) * len(params["eval"]["modes"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bench_kit.report.inputs import ModelRun
+from bench_kit.report.model_audit import UNJUDGED
 from bench_kit.report.once import sees_image
 from bench_kit.types import Item
 
@@ -44,7 +45,9 @@ def panel_of(summary: dict | None, runs: list[ModelRun]) -> dict:
         members = [str(m) for m in block["members"]]
         lms = [str(m) for m in block.get("language_models") or []]
         holds = block.get("holds_language_model")
-        return {"members": members, "size": len(members), "language_models": lms,
+        size = block.get("size")
+        return {"members": members, "size": size if isinstance(size, int) else len(members),
+                "language_models": lms,
                 "holds_language_model": bool(holds) if holds is not None else None,
                 "detectable": [d for d in block.get("detectable") or [] if isinstance(d, dict)],
                 "source": "audit"}
@@ -96,6 +99,18 @@ def _panel_words(panel: dict) -> str:
     return f"{panel['size']} model(s): {names}; {kind}"
 
 
+def _detectable_words(panel: dict) -> list[str]:
+    """Per chance level the panel can call: the fewest members right and the smallest
+    chance-corrected effect it detects (the audit's `panel.detectable`)."""
+    out = []
+    for row in panel["detectable"]:
+        hits, gain = row.get("min_hits"), row.get("min_gain")
+        if hits is not None and gain is not None and row.get("chance") is not None:
+            out.append(f"at chance {100 * row['chance']:.0f}%, {hits} of {panel['size']} "
+                       f"members right (chance-corrected effect {100 * gain:.0f}%)")
+    return out
+
+
 def _blind_sentence(panel: dict, counts: Counter, have_audit: bool,
                     split: str) -> tuple[str, float | None, int]:
     """(clause, blind share, judged) about what the panel answers without the image."""
@@ -114,12 +129,8 @@ def _blind_sentence(panel: dict, counts: Counter, have_audit: bool,
 def _cannot_see(panel: dict, counts: Counter) -> list[str]:
     """What the panel cannot judge: items without an image, undetermined items, chance
     levels that need a larger panel."""
-    out = []
-    if counts.get("no_image"):
-        out.append(f"{counts['no_image']:,} item(s) without an image (vision not involved)")
-    if counts.get("undetermined"):
-        out.append(f"{counts['undetermined']:,} item(s) undetermined (too few blind answers "
-                   "to beat chance)")
+    out = [f"{counts[k]:,} item(s) {k} ({UNJUDGED[k]})" for k in ("no_image", "undetermined")
+           if counts.get(k)]
     for row in panel["detectable"]:
         needed = row.get("panel_needed")
         if needed and needed > panel["size"] and row.get("items"):
@@ -153,6 +164,7 @@ def first_answer(runs: list[ModelRun], items: list[Item], items_file: str,
     return {"verdict": verdict, "sentence": f"{verdict} — {clause}; {gain_clause}.",
             "blind_share": share, "judged": judged, "best": best, "panel": panel,
             "panel_words": _panel_words(panel), "cannot_see": _cannot_see(panel, counts),
+            "detectable": _detectable_words(panel),
             "split": split,
             "rule": {"blind_low": BLIND_LOW, "blind_high": BLIND_HIGH,
                      "gain_high": GAIN_HIGH, "gain_low": GAIN_LOW}}

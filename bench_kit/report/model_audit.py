@@ -24,8 +24,13 @@ from bench_kit.types import DIFFICULTIES, Finding, Item
 SUMMARY_FILE = paths.MODEL_SUMMARY
 ITEMS_FILE = paths.ITEM_STATS
 FINDINGS_FILE = paths.MODEL_FINDINGS
-VERDICTS = ("text_answerable", "prior_answerable", "vision_required", "review", "no_blind_runs")
+VERDICTS = ("text_answerable", "prior_answerable", "vision_required", "review", "undetermined",
+            "no_image", "no_blind_runs")
 FLAGGED = ("text_answerable", "prior_answerable", "review")
+# Verdicts of items the blind panel could not judge, and why.
+UNJUDGED = {"undetermined": "even a unanimous panel of its size could not beat chance",
+            "no_image": "the item has no image",
+            "no_blind_runs": "no member answered it without the image"}
 # The label-quality checks whose top items the report lists.
 LISTED_CHECKS = ("label.suspect_gold", "ambiguity.model_split", "label.difficulty_mismatch")
 TOP_FINDINGS = 5
@@ -173,22 +178,38 @@ def model_audit_view(data: ModelAuditData, items: dict[str, Item], limit: int,
     }
 
 
+def _queue_message(finding: Finding) -> str:
+    """A suspect gold's votes against its gold (its rank, P(gold wrong) and q have their own
+    columns); other findings: their message."""
+    ev = finding.evidence
+    if ev.get("rank") is None or ev.get("popular_answer") is None:
+        return finding.message
+    popular = ev["popular_answer"]
+    votes = (ev.get("votes") or {}).get(popular)
+    ratio = ev.get("likelihood_ratio")
+    return (f"{votes}/{ev.get('panel')} models answer {popular!r}; gold is {ev.get('gold')}"
+            + (f" (likelihood ratio {ratio:.3g})" if ratio is not None else ""))
+
+
 def _review_list(data: ModelAuditData, items: dict[str, Item], check: str) -> dict:
     """One check's findings on the report's items: only statistical calls (warn/error) are
-    listed, lowest q first, and none when the check's expected false calls (calls × largest
-    q, Benjamini–Hochberg) reach the number of calls: the page would list what it expects
-    to be false."""
+    listed, in queue rank (suspect golds) or lowest q first, and none when the check's
+    expected false calls (calls × largest q) reach the number of calls: the page would list
+    what it expects to be false."""
     found = sorted((f for f in data.findings if f.check == check and f.id in items),
-                   key=lambda f: (f.evidence.get("q_value", 1.0), f.id))
+                   key=lambda f: (f.evidence.get("rank") or 0, f.evidence.get("q_value", 1.0),
+                                  f.id))
     calls = [f for f in found if f.severity != "info"]
     qs = [f.evidence.get("q_value") for f in calls]
     expected = len(calls) * max(qs) if calls and all(q is not None for q in qs) else None
     listed = [] if expected is not None and expected >= len(calls) else calls
-    rows = [{"id": f.id, "severity": f.severity, "message": clipped(f.message),
-             "q_value": f.evidence.get("q_value"),
+    rows = [{"id": f.id, "severity": f.severity, "message": clipped(_queue_message(f)),
+             "q_value": f.evidence.get("q_value"), "rank": f.evidence.get("rank"),
+             "posterior_wrong": f.evidence.get("posterior_wrong"),
              "question": clipped(items[f.id].question)}
             for f in listed[:FIRST_SCREEN_ITEMS]]
     return {"total": len(found), "calls": len(calls), "rows": rows,
+            "ranked": any(r["rank"] is not None for r in rows),
             "expected_false": round(expected, 2) if expected is not None else None}
 
 
@@ -223,11 +244,14 @@ def first_screen(data: ModelAuditData, items: dict[str, Item]) -> dict:
               for r in summary.get("prior_by_template") or [] if r.get("skewed")]
     false_calls = [{"check": check, **block}
                    for check, block in sorted((summary.get("false_calls") or {}).items())]
-    unjudged = [{"verdict": k, "count": overall[k]} for k in ("undetermined", "no_image",
-                                                               "no_blind_runs") if overall.get(k)]
+    unjudged = [{"verdict": k, "count": overall[k], "why": why}
+                for k, why in UNJUDGED.items() if overall.get(k)]
+    label_tests = summary.get("label_tests") or {}
+    queue = label_tests.get("review_queue")
     return {"judged": judged, "shares": shares, "unjudged": unjudged,
             "suspect_gold": _review_list(data, items, "label.suspect_gold"),
             "ambiguous": _review_list(data, items, "ambiguity.model_split"),
             "skewed_templates": skewed, "false_calls": false_calls,
-            "label_tests": summary.get("label_tests") or {},
+            "review_queue": {**queue, "share": label_tests.get("suspect_gold_share")}
+            if isinstance(queue, dict) else None,
             "thresholds": summary.get("thresholds") or {}}

@@ -97,9 +97,9 @@ def test_verdicts_and_blind_hits_per_item_in_both_outputs(outputs):
     section = _section(md, "## Model-based audit")
     # t1: 4/4 blind runs right (text_answerable, q = 4 * 0.0039); t2: 2/4 on a 4-option item
     # is consistent with guessing (p = 0.26): vision_required, like s1 and h1 (0/4).
-    assert "| all | 1 | 0 | 3 | 0 | 0 | 25.0% |" in section
-    assert "| perception.colour | 1 | 0 | 1 | 0 | 0 | 50.0% |" in section
-    assert "| perception.shape | 0 | 0 | 2 | 0 | 0 | 0.0% |" in section
+    assert "| all | 1 | 0 | 3 | 0 | 0 | 0 | 0 | 25.0% |" in section
+    assert "| perception.colour | 1 | 0 | 1 | 0 | 0 | 0 | 0 | 50.0% |" in section
+    assert "| perception.shape | 0 | 0 | 2 | 0 | 0 | 0 | 0 | 0.0% |" in section
     assert "| m0/no\\_image | 4 | 2 | 50.0% |" in section
     assert "### Blind hits per flagged item (1 of 1)" in section
     assert ("| t1 | &lt;script&gt;alert(1)&lt;/script&gt; Which colour is the sky? | "
@@ -130,10 +130,18 @@ def test_first_screen_answers_the_vision_question_before_the_leaderboard(outputs
     assert "| text\\_answerable | 1 | 25.0% |" in screen
     assert "| prior\\_answerable | 0 | 0.0% | [templates by prior accuracy](#ma-prior-templates) |" \
         in screen
-    assert "Suspect golds: 1 called of 1 tested" in screen
-    assert "| s1 | Which colour is the square? | error 3/3 models answer 'C'" in screen
+    # the audit's panel block: 4 members at chance 25% need all 4 right (p = 0.0039)
+    assert ("Smallest effect it can detect: at chance 25%, 4 of 4 members right "
+            "(chance-corrected effect 100%)") in answer
+    # the suspect-gold review queue: ranked, with its level (label_fdr 0.4) and P(gold wrong)
+    assert ("Suspect golds: the review queue ranks the 4 audited item(s) with an image panel "
+            "by the posterior that the gold is wrong") in screen
+    assert "flags the top 1 while the queue's false-discovery rate stays at most 40%" in screen
+    assert ("| 1 | s1 | Which colour is the square? | error 3/3 models answer 'C'; gold is "
+            "\\['A'\\] (likelihood ratio 68.4) | 0.62 | 0.38 |") in screen
     assert "label.suspect\\_gold 0.38 of 1" in screen     # expected false calls <= 1 x q
-    assert "at least 2 models voting unanimously" in screen  # 2^-2 < label_fdr 0.4
+    # the old 2^-n unanimity bound described the replaced suspect-gold test
+    assert "voting unanimously" not in md and "voting unanimously" not in html
     for anchor in ("ma-blind-items", "ma-prior-templates", "ma-vision-gain", "ma-labels"):
         assert f'<a id="{anchor}"></a>' in md and f'id="{anchor}"' in html
     for anchor in ("ma-blind-items", "ma-prior-templates", "vision-gain", "ma-labels"):
@@ -239,4 +247,45 @@ def test_items_the_panel_cannot_judge_are_named_not_counted(tmp_path):
     screen = md[md.index("## Blind panel and items to review"):md.index("## Minimum")]
     assert "Of the items split's items, 3 were judged by the blind panel" in screen
     assert "| text\\_answerable | 1 | 33.3% |" in screen  # other-split's verdict left out
-    assert "Not judged: 1 undetermined." in screen
+    assert ("Not judged (outside the shares above): 1 undetermined (even a unanimous panel "
+            "of its size could not beat chance)") in screen
+
+
+def test_unjudged_items_and_old_summaries(tmp_path):
+    """`no_image` and `undetermined` items are counted apart on the first screen; a summary from before the `panel` and `review_queue` blocks
+    still renders (panel derived from the report's runs, suspect golds as calls)."""
+    args = _build(tmp_path)
+    stats_path = tmp_path / "ma" / "item_stats.jsonl"
+    rows = [json.loads(line) for line in stats_path.read_text(encoding="utf-8").splitlines()]
+    for row in rows:
+        row["verdict"] = {"h1": "undetermined", "t2": "no_image"}.get(row["id"], row["verdict"])
+    stats_path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    summary_path = tmp_path / "ma" / "model_summary.json"
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    del summary["panel"], summary["label_tests"]["review_queue"]
+    summary_path.write_text(json.dumps(summary), encoding="utf-8")
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "out/report.md").read_text(encoding="utf-8")
+    answer = md[md.index("## Do these scores reflect vision?"):md.index("## Leaderboard")]
+    assert "Blind panel: 4 model(s): m0, m1, m2, text-only; not known to hold" in answer
+    assert ("It cannot see: 1 item(s) no\\_image (the item has no image); 1 item(s) "
+            "undetermined") in answer
+    screen = md[md.index("## Blind panel and items to review"):md.index("## Minimum")]
+    assert "Of the items split's items, 2 were judged by the blind panel" in screen
+    assert ("Not judged (outside the shares above): 1 undetermined (even a unanimous panel "
+            "of its size could not beat chance); 1 no\\_image (the item has no image).") in screen
+    assert "Suspect golds: 1 called of 1 tested" in screen
+
+
+def test_an_empty_review_queue_says_it_flags_none(tmp_path):
+    args = _build(tmp_path)
+    summary_path = tmp_path / "ma" / "model_summary.json"
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    summary["label_tests"]["review_queue"].update(flagged=0, listed=0)
+    summary_path.write_text(json.dumps(summary), encoding="utf-8")
+    result = CliRunner().invoke(cli, [*args, "--model-audit", str(tmp_path / "ma")])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "out/report.md").read_text(encoding="utf-8")
+    assert ("and flags none (no top of the queue keeps its false-discovery rate at most "
+            "40%); ambiguous items") in md

@@ -17,17 +17,14 @@ no vote.
   when q < `label_fdr`, else `info` (a small panel rarely proves a split). When the gold
   itself keeps ≥ `split_share` of the votes the item is a split, not a suspect gold.
 
-model_split q-values: Benjamini–Hochberg over the items with a panel. A yes/no item has one
-wrong answer and chance 1/2, so n unanimous votes have p = 2^-n: a panel of fewer than
-`yesno_panel_needed` models can never make that call.
+model_split q-values: Benjamini–Hochberg over the items with a panel.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from bench_kit.audit.results.chance import answer_spaces, gold_key
 from bench_kit.audit.results.gold_review import (
@@ -61,11 +58,6 @@ def panel_votes(table: ScoreTable, item_id: str) -> tuple[dict[str, str | None],
         if score.hit and score.extracted is not None:
             right.add(score.extracted)
     return votes, right
-
-
-def yesno_panel_needed(level: float) -> int:
-    """Smallest panel whose unanimous wrong yes/no vote has p = 2^-n below `level`."""
-    return max(1, math.floor(math.log2(1 / level)) + 1)
 
 
 @dataclass(frozen=True)
@@ -191,14 +183,17 @@ def disagreement_findings(table: ScoreTable, params: ResultsAuditParams,
     return found
 
 
-def label_tests_summary(params: ResultsAuditParams, table: ScoreTable) -> dict:
-    """What the report states about the label tests: the level, the image panel, and the
-    yes/no panel needed to flag at all (best case: many other calls; alone: the only
-    call among the items with a panel)."""
+def label_tests_summary(params: ResultsAuditParams, table: ScoreTable,
+                        reviews: dict[str, GoldReview], findings: Sequence[Finding]) -> dict:
+    """What the report states about the label tests: the level, the image panel, the items
+    tested, and the suspect-gold review queue (items ranked, flagged at q <= `label_fdr`,
+    and listed after the share rules)."""
     panel = sum((m, "image") in table.runs for m in table.models)
     tested = sum(1 for item in table.items
                  if len(panel_votes(table, item.id)[0]) >= params.min_panel)
     return {"label_fdr": params.label_fdr, "suspect_gold_share": params.suspect_gold,
             "image_panel": panel, "items_tested": tested,
-            "yesno_panel_needed": yesno_panel_needed(params.label_fdr),
-            "yesno_panel_needed_alone": yesno_panel_needed(params.label_fdr / max(1, tested))}
+            "review_queue": {"method": "dawid_skene", "level": params.label_fdr,
+                             "ranked": len(reviews),
+                             "flagged": sum(r.flagged for r in reviews.values()),
+                             "listed": sum(f.check == SUSPECT_GOLD.name for f in findings)}}

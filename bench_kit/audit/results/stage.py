@@ -31,6 +31,7 @@ from bench_kit.audit.results.difficulty import (
 )
 from bench_kit.audit.results.disagreement import (
     disagreement_findings,
+    gold_reviews,
     label_tests_summary,
 )
 from bench_kit.audit.results.error_layers import (
@@ -201,8 +202,9 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
     prior = prior_verdicts(items, params, prior_items)
     verdicts = blind_verdicts(table, params, prior)
     observed = observed_difficulty(table, params)
+    reviews = gold_reviews(table, params)
     findings = [*blind_findings(verdicts), *prior_findings(prior, verdicts),
-                *disagreement_findings(table, params),
+                *disagreement_findings(table, params, reviews),
                 *mismatch_findings(table, observed, params)]
     findings.sort(key=lambda f: (f.id, f.check))
     if encode is None and params.expansion:
@@ -231,7 +233,7 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
         "prior_by_template": prior_by_template(prior_groups(items, params, prior_items),
                                                verdicts, items,
                                                params),
-        "label_tests": label_tests_summary(params, table),
+        "label_tests": label_tests_summary(params, table, reviews, findings),
         "false_calls": false_calls(findings),
         "vision_gain": vision_gain(table, params),
         "findings": finding_counts(findings),

@@ -248,6 +248,7 @@ def test_suspect_gold_and_model_split(tmp_path):
     assert "q_value" in split["split"]["evidence"]
     assert summary["findings"]["label.suspect_gold"]["error"] == 1
     assert summary["false_calls"]["label.suspect_gold"]["calls"] == 2
+    assert summary["label_tests"]["review_queue"]["listed"] == 2
 
 
 def test_agreement_a_coin_could_explain_is_not_suspect(tmp_path):
@@ -255,8 +256,9 @@ def test_agreement_a_coin_could_explain_is_not_suspect(tmp_path):
     summary, findings = run_audit(tmp_path, [make_item(id="yn", **YESNO)],
                                   panel_scores(answers, {"yn": "yes"}))
     assert not by_check(findings, "label.suspect_gold")
-    # 2^-n < label_fdr (0.1) needs n >= 4 unanimous models, stated in the summary
-    assert summary["label_tests"]["yesno_panel_needed"] == 4
+    # the review queue ranked the one item with a panel and flagged nothing, at label_fdr
+    assert summary["label_tests"]["review_queue"] == {
+        "method": "dawid_skene", "level": 0.1, "ranked": 1, "flagged": 0, "listed": 0}
 
 
 def test_hard_item_with_scattered_misses_is_not_suspect(tmp_path):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench_kit.audit.results.disagreement import yesno_panel_needed
 from bench_kit.audit.results.significance import (
     bh_qvalues,
     binomial_p_greater,
@@ -54,7 +53,3 @@ def test_bh_qvalues_match_scipy_and_bound_false_calls():
     assert false_call_bound([]) == 0.0
 
 
-def test_yesno_panel_needed():
-    assert yesno_panel_needed(0.1) == 4      # 2^-4 = 0.0625 < 0.1; 2^-3 = 0.125 is not
-    assert yesno_panel_needed(0.05) == 5
-    assert yesno_panel_needed(0.1 / 600) == 13
