@@ -42,6 +42,29 @@ def scores_for(folder: Path, rows: list[dict[str, Any]], weights: Any) -> dict[s
     """Item id -> the best neighbour's evidence under `weights` (the check's own code)."""
     from bench_kit.audit.contamination import ContaminationSettings
     from bench_kit.audit.contamination_embed import rephrase_neighbours
+
+    ctx = _context(folder, rows)
+    items = ctx.items
+    found = rephrase_neighbours(ctx, ContaminationSettings(cache_dir=str(folder / "cache")),
+                                weights)
+    return {items[n.position].id: n.pair.as_evidence() for n in found}
+
+
+def warn_ids(folder: Path, rows: list[dict[str, Any]], rule: bool = True) -> set[str]:
+    """Ids the `contamination.embedding` check itself reports at warn, with the rule that a
+    text match which cannot show a copy is info (audit/contamination_specific.py) on or off
+    (off: `specific_df` 1, `same_question_share` 0)."""
+    from bench_kit.audit.contamination import ContaminationParams, ContaminationSettings
+    from bench_kit.audit.contamination_embed import embedding_neighbour
+
+    ctx = _context(folder, rows)
+    extra = {} if rule else {"specific_df": 1.0, "same_question_share": 0.0}
+    params = ContaminationParams(contamination=ContaminationSettings(
+        cache_dir=str(folder / "cache"), **extra))
+    return {f.id for f in embedding_neighbour(ctx, params) if f.severity == "warn"}
+
+
+def _context(folder: Path, rows: list[dict[str, Any]]) -> Any:
     from bench_kit.audit.reference import build_reference, open_reference
     from bench_kit.audit.registry import AuditContext
     from bench_kit.types import Item
@@ -52,10 +75,7 @@ def scores_for(folder: Path, rows: list[dict[str, Any]], weights: Any) -> dict[s
     items = [Item(id=r["id"], question=r["question"], task="open", answers=["-"],
                   capability="chart", layer="reasoning", difficulty="medium",
                   created_at="2026-01-01T00:00:00Z") for r in rows]
-    ctx = AuditContext(items=items, root=folder, references=open_reference([ref]))
-    found = rephrase_neighbours(ctx, ContaminationSettings(cache_dir=str(folder / "cache")),
-                                weights)
-    return {items[n.position].id: n.pair.as_evidence() for n in found}
+    return AuditContext(items=items, root=folder, references=open_reference([ref]))
 
 
 def _split(rows, scores, half, key="combined"):

@@ -33,6 +33,7 @@ from bench_kit.audit.content import (
     item_options,
     joined_questions,
 )
+from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.feature_cache import (
     DEFAULT_CACHE_DIR,
     array_sink,
@@ -60,6 +61,12 @@ class ContaminationSettings(BaseModel):
     # an n-gram shared by this many items of the audited file is boilerplate (not counted)
     ngram_boilerplate_items: int = Field(3, ge=2)
     minhash_threshold: float = Field(0.8, gt=0.0, le=1.0)
+    # a text match is info when it shares no specific token: a name, a quoted word or a token
+    # in at most this share of the file's items (or in no other item); or when it has a passage
+    # and less than `same_question_share` of its question's word trigrams are in the
+    # reference row (audit/contamination_specific.py)
+    specific_df: float = Field(0.03, ge=0.0, le=1.0)
+    same_question_share: float = Field(0.5, ge=0.0, le=1.0)
     minhash_shingle: int = Field(5, ge=1)
     minhash_perm: int = Field(128, ge=16, le=1024)
     # embedding cosine: a rephrase whatever the other evidence (near-verbatim) / review band
@@ -271,12 +278,12 @@ def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Fi
         ident, size, total = items[position]
         share = count / total
         severity, template = as_template(ctx, ident, "error" if share >= 0.5 else "warn")
-        yield spec.finding(
-            ident, f"shares {count}/{total} {size}-grams with reference '{row['ref_id']}' "
-            f"({row['source']})", {**ref_evidence(row), "span": gram, "n": size,
-                                   "shared": count, "total": total, "score": round(share, 4),
-                                   **template},
-            severity=severity, score=share)
+        evidence = {**ref_evidence(row), "span": gram, "n": size, "shared": count,
+                    "total": total, "score": round(share, 4), **template}
+        severity, message = demote(ctx, ident, row, settings, severity,
+                                   f"shares {count}/{total} {size}-grams with reference "
+                                   f"'{row['ref_id']}' ({row['source']})", evidence)
+        yield spec.finding(ident, message, evidence, severity=severity, score=share)
 
 
 def _jaccard(a: set[bytes], b: set[bytes]) -> float:
@@ -368,10 +375,12 @@ def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> It
                     best[position] = (score, row)
     for position in sorted(best, key=lambda p: texts[p][0]):
         score, row = best[position]
-        severity, template = as_template(ctx, texts[position][0], "warn")
-        yield spec.finding(texts[position][0], f"near-duplicate of reference '{row['ref_id']}' "
-                           f"({row['source']}): Jaccard {score:.2f} on "
-                           f"{settings.minhash_shingle}-character shingles",
-                           {**ref_evidence(row), "jaccard": round(score, 4),
-                            "score": round(score, 4), **template},
-                           severity=severity, score=score)
+        ident = texts[position][0]
+        severity, template = as_template(ctx, ident, "warn")
+        evidence = {**ref_evidence(row), "jaccard": round(score, 4), "score": round(score, 4),
+                    **template}
+        severity, message = demote(ctx, ident, row, settings, severity,
+                                   f"near-duplicate of reference '{row['ref_id']}' "
+                                   f"({row['source']}): Jaccard {score:.2f} on "
+                                   f"{settings.minhash_shingle}-character shingles", evidence)
+        yield spec.finding(ident, message, evidence, severity=severity, score=score)

@@ -26,6 +26,7 @@ from bench_kit import embed
 from bench_kit.audit.content import as_template
 from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_evidence
 from bench_kit.audit.contamination_judge import judge_pairs
+from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.contamination_rephrase import (
     Idf,
     PairScore,
@@ -192,8 +193,10 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
         severity, template = as_template(ctx, texts[n.position][0], severity)
         evidence.update(template)
         shared = ", ".join(n.pair.shared[:4])
-        yield spec.finding(texts[n.position][0], f"{verdict}: nearest reference "
-                           f"'{row['ref_id']}' ({row['source']}) at cosine {n.pair.cosine:.3f}, "
-                           f"combined {n.pair.combined:.3f}"
-                           + (f" (shares {shared})" if shared else ""),
-                           evidence, severity=severity, score=score)
+        ident = texts[n.position][0]
+        severity, message = demote(ctx, ident, row, settings, severity,
+                                   f"{verdict}: nearest reference '{row['ref_id']}' "
+                                   f"({row['source']}) at cosine {n.pair.cosine:.3f}, "
+                                   f"combined {n.pair.combined:.3f}"
+                                   + (f" (shares {shared})" if shared else ""), evidence)
+        yield spec.finding(ident, message, evidence, severity=severity, score=score)
