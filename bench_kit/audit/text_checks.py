@@ -87,13 +87,22 @@ def unresolved_pronoun(question: str) -> re.Match[str] | None:
     'it'
     >>> unresolved_pronoun("Where is the cat's tail and is it long?") is None
     True
+    >>> unresolved_pronoun("In their study of depression, Brown & Harris found that:") is None
+    True
     """
     match = tp.PRONOUN_ZH.search(question.strip())
     if match:
         return match
     for match in tp.PRONOUN_EN.finditer(question):
         before = tp.WORD.findall(question[:match.start()].lower())
-        return match if all(word in tp.NON_ANTECEDENT_WORDS for word in before) else None
+        if not all(word in tp.NON_ANTECEDENT_WORDS for word in before):
+            return None
+        # a possessive whose antecedent follows in the same sentence ("In their study,
+        # Brown & Harris found ...") is resolved: a name comes after it
+        sentence = tp.SENTENCE_END.split(question[match.end():], maxsplit=1)[0]
+        if match.group(0).lower() in tp.POSSESSIVES_EN and tp.PROPER_NAME.search(sentence):
+            return None
+        return match
     return None
 
 
@@ -130,7 +139,11 @@ def compound_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
     spec = spec_of("ambiguity.compound_question")
     for item in ctx.items:
         text = unquoted(item.question)
-        matches = _matches(text, (tp.COMPOUND_EN, tp.COMPOUND_ZH))
+        # "X is abelian. Then which ...?": a sentence opening with "then" after a statement
+        # is the only ask, not a second one
+        matches = [m for m in _matches(text, (tp.COMPOUND_EN, tp.COMPOUND_ZH))
+                   if not (m.group(0)[:4].lower() == "then"
+                           and text[:m.start()].rstrip()[-1:] in ("", ".", "!"))]
         marks = list(tp.QUESTION_MARKS.finditer(text))
         if len(marks) >= 2:
             # Quote the second ask: the text between the first and the second question mark.

@@ -73,6 +73,10 @@ tell me please describe identify count say says written write""".split())
 PRONOUN_ZH = re.compile(r"^(?:请问)?(?:它们?|他们?|她们?)")
 
 QUESTION_MARKS = re.compile(r"[?？]")
+SENTENCE_END = re.compile(r"[.!?。！？]")
+POSSESSIVES_EN = frozenset({"its", "their", "his", "her"})
+# A name: a capitalised word inside a sentence ("Brown", "Harris"), not the pronoun "I".
+PROPER_NAME = re.compile(r"(?<=\s)(?!I\b)[A-Z][a-z]+")
 # Quoted text — a sentence, title or passage the question asks about — is not the question's
 # own wording: "..." “...” 「...」 『...』 《...》, and the lines after a first line that ends
 # the ask ("Which tense does the sentence use?\nMona will print her name with care.").

@@ -254,3 +254,48 @@ def test_a_hint_with_a_dropped_word_is_dirty_text(tmp_path, monkeypatch):
         assert finding["evidence"]["kind"] == "dropped_word"
         assert finding["evidence"]["field"] == "meta.hint"
     assert ("sqa-291", "ambiguity.dirty_text") not in found
+
+
+def _run(check: str, question: str) -> list[Any]:
+    from conftest import make_item
+
+    from bench_kit.audit.registry import AuditContext, spec_of
+    from bench_kit.audit.stage import list_checks
+    from bench_kit.types import Item
+
+    list_checks()
+    spec = spec_of(check)
+    ctx = AuditContext(items=[Item.model_validate(make_item(question=question))],
+                       root=Path("."))
+    return list(spec.run(ctx, spec.params()))
+
+
+def _mmlu_question(subject: str, line: int) -> str:
+    import csv
+
+    path = real_items.REAL / "mmlu" / f"{subject}_test_excerpt.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))[line - 1][0]
+
+
+def test_a_statement_then_one_question_is_one_ask():
+    """MMLU abstract algebra (line 34): "… is known to be abelian. Then which one of the
+    following is TRUE for G?" — a second reader judged the compound finding false."""
+    question = _mmlu_question("abstract_algebra", 34)
+    assert ". Then which" in question
+    assert _run("ambiguity.compound_question", question) == []
+    # the same words after a question are a second ask
+    second = _run("ambiguity.compound_question",
+                  "Is G abelian, then which one of the following holds?")
+    assert [f.evidence["span"] for f in second] == ["then which"]
+
+
+def test_a_possessive_whose_name_follows_is_resolved():
+    """MMLU sociology (line 35): "In their study of depression, Brown & Harris (1978) found
+    that:" — 'their' is Brown & Harris; a second reader judged the deixis finding false."""
+    question = _mmlu_question("sociology", 35)
+    assert question.startswith("In their study")
+    assert _run("ambiguity.vague_deixis", question) == []
+    # with no name after it, the possessive still has nothing to refer to
+    bare = _run("ambiguity.vague_deixis", "What colour is their roof?")
+    assert [f.evidence["span"] for f in bare] == ["their"]

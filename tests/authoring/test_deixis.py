@@ -222,8 +222,9 @@ def test_oracle_reads_negation_and_hypothetical_rewrites():
 
 def test_the_audit_accepts_a_marked_demonstrative(tmp_path):
     prompt = {"kind": "box", "bbox": [1, 1, 9, 9], "source_image": "images/t1.png"}
-    items = [Item.model_validate(make_item(id="plain", question="What colour is this object?")),
-             Item.model_validate(make_item(id="marked", question="What colour is this object?",
+    # "this one" (not "this object", which names a pictured object and is not flagged)
+    items = [Item.model_validate(make_item(id="plain", question="What colour is this one?")),
+             Item.model_validate(make_item(id="marked", question="What colour is this one?",
                                            meta={"visual_prompt": prompt}))]
     findings = list(vague_deixis(AuditContext(items=items, root=tmp_path), NoParams()))
     assert [f.id for f in findings] == ["plain"]
