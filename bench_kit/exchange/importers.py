@@ -74,6 +74,11 @@ class ImportResult:
 class ImportFailed(ValidationFailed):
     """Rows of the source have problems; `problems` holds one line per problem."""
 
+    def __init__(self, problems: list, path: str | None = None, *, every_row: bool = False):
+        super().__init__(problems, path)
+        if every_row:  # skipping the bad rows would leave an empty file: an error too
+            self.args = (f"{self.args[0]}; every row was rejected, nothing to import",)
+
 
 def _safe_row(row: dict[str, Any]) -> dict[str, Any]:
     """A rejected row as JSON can store it (long cells such as base64 images shortened)."""
@@ -185,7 +190,8 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
     result = read_import(fmt, src, opts)
     problems = [r.message(src) for r in result.rejects]
     if problems and (on_error != "skip" or not result.items):
-        raise ImportFailed(problems, path=str(src))
+        raise ImportFailed(problems, path=str(src),
+                           every_row=on_error == "skip" and not result.items)
     items = result.items
     unknown = sorted({i.capability for i in items} - set(opts.taxonomy)) if opts.taxonomy else []
     if unknown:

@@ -1,0 +1,68 @@
+"""Edges of a CSV import: blank trailing rows, every row rejected under --on-error skip,
+the first of a repeated id (issue 29)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from bench_kit.cli import cli
+from bench_kit.io import read_jsonl
+from bench_kit.items import read_items
+from tests.conftest import write_png
+
+HEADER = "id,image,question,A,B,answer\n"
+
+
+def _import(tmp_path, text: str, *extra: str):
+    write_png(tmp_path / "p.png")
+    src = tmp_path / "in.csv"
+    src.write_text(text, encoding="utf-8")
+    out = tmp_path / "out" / "items.jsonl"
+    result = CliRunner().invoke(cli, ["import", "csv", str(src), "--out", str(out),
+                                      "--capability", "perception.colour", *extra])
+    return result, src, out
+
+
+def test_trailing_empty_rows_do_not_fail_the_file(tmp_path):
+    # spreadsheets save blank rows as bare separators
+    result, _, out = _import(tmp_path, HEADER + "q1,p.png,Which?,red,blue,A\n"
+                             "q2,p.png,What?,,,cat\n,,,,,\n,,,,,\n\n")
+    assert result.exit_code == 0, result.output
+    assert [i.id for i in read_items(out)] == ["q1", "q2"]
+    assert "imported 2 items" in result.stderr
+
+
+def test_an_empty_row_between_rows_is_skipped_and_line_numbers_stay_true(tmp_path):
+    result, src, _ = _import(tmp_path, HEADER + "q1,p.png,Which?,red,blue,A\n,,,,,\n"
+                             "q3,p.png,,red,blue,A\n")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f"{src}:4: id=q3 field=question: must not be blank"
+
+
+def test_skip_with_every_row_rejected_is_an_error_and_writes_nothing(tmp_path):
+    result, src, _ = _import(tmp_path, HEADER + "q1,p.png,,red,blue,A\nq2,gone.png,What?,,,cat\n",
+                             "--on-error", "skip")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.splitlines() == [
+        f"{src}:2: id=q1 field=question: must not be blank",
+        f"{src}:3: id=q2 field=image: image file 'gone.png' not found",
+        f"error: {src}: 2 problem(s) found; every row was rejected, nothing to import"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_skip_with_one_good_row_writes_it(tmp_path):
+    result, _, out = _import(tmp_path, HEADER + "q1,p.png,,red,blue,A\nq2,p.png,What?,,,cat\n",
+                             "--on-error", "skip")
+    assert result.exit_code == 0, result.output
+    assert [i.id for i in read_items(out)] == ["q2"]
+    assert (tmp_path / "out" / "items.rejects.jsonl").exists()
+
+
+def test_a_repeated_id_rejects_the_second_row_not_the_first(tmp_path):
+    result, _, out = _import(tmp_path, HEADER + "q1,p.png,Which?,red,blue,A\n"
+                             "q1,p.png,Again?,red,blue,B\n", "--on-error", "skip")
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert item.question == "Which?"
+    [reject] = read_jsonl(tmp_path / "out" / "items.rejects.jsonl")
+    assert (reject["line"], reject["field"], reject["row"]["question"]) == (3, "id", "Again?")

@@ -1,0 +1,100 @@
+"""Boundaries of the scoring rules, each pinned by a case that sits on it; every expected
+value is worked out by hand in the comment beside it (issue 29)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench_kit.scoring.extract.response import answer_text, clean_response, pick_candidate
+from bench_kit.scoring.metrics.answers import iou
+from bench_kit.scoring.metrics.detection import detection_f1, match_detections
+from bench_kit.scoring.metrics.text import lcs_length, rouge_l
+from bench_kit.scoring.metrics.vqa import vqa_accuracy
+
+
+def test_iou_exactly_at_the_threshold_matches():
+    # (0,0,10,10) vs (0,0,10,5): intersection 50, union 100 + 50 - 50 = 100 -> IoU 0.5
+    assert iou((0, 0, 10, 10), (0, 0, 10, 5)) == 0.5
+    assert match_detections([(0, 0, 10, 10)], [(0, 0, 10, 5)]) == [True]
+    assert detection_f1([(0, 0, 10, 10)], [(0, 0, 10, 5)]) == 1.0
+    assert match_detections([(0, 0, 10, 10)], [(0, 0, 10, 5)], threshold=0.51) == [False]
+    # just under: (0,0,10,4.9) -> 49 / 100
+    assert match_detections([(0, 0, 10, 10)], [(0, 0, 10, 4.9)]) == [False]
+
+
+def test_a_detection_takes_the_gold_it_overlaps_most_not_the_first():
+    # pred1 (0,0,10,10): gold A (0,0,10,6) IoU 60/100, gold B (0,0,10,9) IoU 90/100 -> B.
+    # pred2 (0,2,10,9): A is left, intersection 10*4 = 40, union 70 + 60 - 40 = 90 -> 0.44,
+    # under 0.5. Taking the first gold above 0.5 (A) would leave B for pred2
+    # (70 / 90 = 0.78) and give [True, True].
+    preds, golds = [(0, 0, 10, 10), (0, 2, 10, 9)], [(0, 0, 10, 6), (0, 0, 10, 9)]
+    assert match_detections(preds, golds) == [True, False]
+    # F1 of one hit out of 2 predictions and 2 golds: P = R = 1/2
+    assert detection_f1(preds, golds) == 0.5
+
+
+def test_a_gold_is_matched_once():
+    # two identical predictions, one gold: the second finds it taken
+    assert match_detections([(0, 0, 4, 4), (0, 0, 4, 4)], [(0, 0, 4, 4)]) == [True, False]
+
+
+@pytest.mark.parametrize("pred, golds, expected", [
+    ("paris", ["Paris"], 1.0),      # one gold: normalised gold equals the prediction
+    ("PARIS", ["paris"], 1.0),
+    # 3 of 10 say Paris: each of them sees 2 others (2/3), each other annotator sees 3 (1)
+    # -> (3 * 2/3 + 7 * 1) / 10 = 0.9
+    ("paris", ["Paris"] * 3 + ["london"] * 7, 0.9),
+    # 4 of 10: every annotator sees at least 3 -> 1.0 (the min(1, n/3) cap)
+    ("paris", ["Paris"] * 4 + ["london"] * 6, 1.0),
+    # 1 of 10: that one sees 0, the 9 others see 1 -> 9 * (1/3) / 10 = 0.3
+    ("paris", ["paris"] + ["london"] * 9, 0.3),
+    ("paris", [], 0.0),
+])
+def test_vqa_accuracy_golds_are_normalised_and_counted(pred, golds, expected):
+    assert vqa_accuracy(pred, golds) == pytest.approx(expected, abs=1e-12)
+
+
+def test_lcs_length_by_hand():
+    # the textbook pair (Cormen et al., 15.4): ABCBDAB and BDCABA share BCBA, length 4
+    assert lcs_length(list("ABCBDAB"), list("BDCABA")) == 4
+    assert lcs_length(list("BDCABA"), list("ABCBDAB")) == 4
+    assert lcs_length(["a", "b"], ["b", "a"]) == 1
+    assert lcs_length(["a", "b", "a"], ["a", "a"]) == 2
+    assert lcs_length([], ["a"]) == 0 and lcs_length(["a"], []) == 0
+
+
+def test_rouge_l_by_hand():
+    # "red blue green" vs "blue red green white": LCS 2 (red green), P = 2/3, R = 2/4,
+    # F1 = 2 P R / (P + R) = (2/3) / (7/6) = 4/7
+    assert rouge_l("red blue green", ["blue red green white"]) == pytest.approx(4 / 7)
+    # beta 2: F = 5 P R / (R + 4 P) = (5/3) / (1/2 + 8/3) = 10/19
+    assert rouge_l("red blue green", ["blue red green white"], beta=2) == pytest.approx(10 / 19)
+    # the best gold counts, in any position
+    assert rouge_l("red blue green", ["white", "red blue green"]) == 1.0
+    assert rouge_l("red", ["white"]) == 0.0
+
+
+@pytest.mark.parametrize("response, expected", [
+    ("<answer>A</answer> on reflection <answer>B</answer>", "B"),
+    ("<answer>A</answer> then <answer>B", "B"),           # the last, even left open
+    ("\\boxed{3} no wait, \\boxed{4}", "4"),
+    ("<answer>x \\boxed{1} y \\boxed{2}</answer>", "2"),
+])
+def test_the_last_answer_tag_wins(response, expected):
+    assert clean_response(response) == expected
+
+
+def test_the_last_answer_clause_wins():
+    assert answer_text("The answer is Paris. Wait, the answer is Rome.") == "Rome"
+
+
+def test_the_first_candidate_after_the_last_clause_wins():
+    text = "Maybe 1. The answer is 2, or 3."
+    found = [(text.index("1"), "1"), (text.index("2"), "2"), (text.index("3"), "3")]
+    pick = pick_candidate(text, found)
+    assert (pick.value, pick.parse) == ("2", "ok")
+    # no clause: the first candidate, lenient because the candidates differ
+    pick = pick_candidate("1 or 2", [(0, "1"), (5, "2")])
+    assert (pick.value, pick.parse) == ("1", "lenient")
+    pick = pick_candidate("2 or 2", [(0, "2"), (5, "2")])
+    assert (pick.value, pick.parse) == ("2", "ok")
