@@ -7,7 +7,12 @@ import pytest
 
 from bench_kit.scoring.extract.response import answer_text, clean_response, pick_candidate
 from bench_kit.scoring.metrics.answers import iou
-from bench_kit.scoring.metrics.detection import detection_f1, match_detections
+from bench_kit.scoring.metrics.detection import (
+    Detection,
+    average_precision,
+    detection_f1,
+    match_detections,
+)
 from bench_kit.scoring.metrics.text import lcs_length, rouge_l
 from bench_kit.scoring.metrics.vqa import vqa_accuracy
 
@@ -98,3 +103,30 @@ def test_the_first_candidate_after_the_last_clause_wins():
     assert (pick.value, pick.parse) == ("1", "lenient")
     pick = pick_candidate("2 or 2", [(0, "2"), (5, "2")])
     assert (pick.value, pick.parse) == ("2", "ok")
+
+
+def _dets(*rows):
+    return [Detection(tuple(box), confidence, rank) for rank, (box, confidence) in enumerate(rows)]
+
+
+def test_average_precision_by_hand():
+    # ranked hit, miss, hit over 2 golds: precision 1, 1/2, 2/3 at recall 1/2, 1/2, 1;
+    # envelope 1, 2/3, 2/3. The 51 recall levels 0.00-0.50 read 1, the 50 levels
+    # 0.51-1.00 read 2/3: AP = (51 + 50 * 2/3) / 101
+    detections = {"a": _dets(((0, 0, 10, 10), 0.9), ((50, 50, 60, 60), 0.8),
+                             ((20, 20, 30, 30), 0.7))}
+    golds = {"a": [(0, 0, 10, 10), (20, 20, 30, 30)]}
+    assert average_precision(detections, golds) == pytest.approx((51 + 50 * 2 / 3) / 101)
+    # a box on an image without golds is a false positive ranked first: precision 0, 1/2,
+    # 1/3, 2/4 at recall 0, 1/2, 1/2, 1 -> envelope 1/2 everywhere -> AP 1/2
+    detections["b"] = _dets(((0, 0, 5, 5), 0.95))
+    assert average_precision(detections, golds) == pytest.approx(1 / 2)
+    assert average_precision({}, {"a": []}) is None
+
+
+def test_a_box_without_confidence_ranks_as_confidence_one_then_by_rank():
+    # X (confidence 1.0, rank 0) is the gold box; Y (no confidence, rank 1) overlaps it
+    # 60/100. Tied at 1.0, X comes first and takes the gold: precision 1 at recall 1 -> AP 1.
+    # Were a missing confidence above 1.0, Y would take it: precision 0 then 1/2 -> AP 0.5.
+    detections = {"a": _dets(((0, 0, 10, 10), 1.0), ((0, 0, 10, 6), None))}
+    assert average_precision(detections, {"a": [(0, 0, 10, 10)]}) == 1.0
