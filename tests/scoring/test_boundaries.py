@@ -11,9 +11,12 @@ from bench_kit.scoring.metrics.detection import (
     Detection,
     average_precision,
     detection_f1,
+    extract_detections,
+    extract_point_detailed,
     match_detections,
+    point_in_box,
 )
-from bench_kit.scoring.metrics.text import lcs_length, rouge_l
+from bench_kit.scoring.metrics.text import lcs_length, macro_f1, rouge_l
 from bench_kit.scoring.metrics.vqa import vqa_accuracy
 
 
@@ -65,6 +68,8 @@ def test_lcs_length_by_hand():
     assert lcs_length(list("BDCABA"), list("ABCBDAB")) == 4
     assert lcs_length(["a", "b"], ["b", "a"]) == 1
     assert lcs_length(["a", "b", "a"], ["a", "a"]) == 2
+    # the 1 found at (q, q) carries right to (q, r) from the left neighbour in the row
+    assert lcs_length(["p", "q"], ["q", "r"]) == 1
     assert lcs_length([], ["a"]) == 0 and lcs_length(["a"], []) == 0
 
 
@@ -130,3 +135,71 @@ def test_a_box_without_confidence_ranks_as_confidence_one_then_by_rank():
     # Were a missing confidence above 1.0, Y would take it: precision 0 then 1/2 -> AP 0.5.
     detections = {"a": _dets(((0, 0, 10, 10), 1.0), ((0, 0, 10, 6), None))}
     assert average_precision(detections, {"a": [(0, 0, 10, 10)]}) == 1.0
+
+
+def test_a_failed_parse_is_not_the_label_none():
+    # gold classes "none" and "cat"; the parse of the first failed (None): class "none" has
+    # recall 0 (F1 0), class "cat" F1 1 -> macro-F1 1/2, accuracy 1/2
+    result = macro_f1(["none", "cat"], [None, "cat"])
+    assert (result["macro_f1"], result["accuracy"]) == (0.5, 0.5)
+    assert result["per_class"]["none"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0,
+                                           "support": 1}
+
+
+@pytest.mark.parametrize("response, expected", [
+    ("(0, 0.5)", (0.0, 50.0)),          # x exactly 0 is still the 0-1 convention
+    ("(0.5, 1)", (100.0, 100.0)),       # y exactly 1 too
+    ("(200, 100)", (200.0, 100.0)),     # on the far edge: pixels, not the grid
+    ("(150, 500)", (30.0, 50.0)),       # only y beyond the image: 0-1000 grid
+    ("(250, 50)", (50.0, 5.0)),         # only x beyond it
+    ("(300, 1000)", (60.0, 100.0)),     # y exactly 1000 is on the grid
+    ("(300, 1000.5)", (300.0, 1000.5)),  # beyond 1000: left as pixels
+    ("(1000.5, 50)", (1000.5, 50.0)),
+])
+def test_point_scale_boundaries(response, expected):
+    # image 200 x 100: all in 0-1 -> unit; beyond the image but <= 1000 -> grid; else pixels
+    assert extract_point_detailed(response, 200, 100).value == expected
+
+
+def test_a_declared_point_and_box_format_is_used():
+    assert extract_point_detailed("(0.5, 0.5)", 640, 480, box_format="pixel").value \
+        == (0.5, 0.5)
+    assert extract_point_detailed("(0.5, 0.5)", 640, 480, box_format="norm1").value \
+        == (320.0, 240.0)
+    assert extract_point_detailed("(500, 250)", 640, 480, box_format="norm1000").value \
+        == (320.0, 120.0)
+    # a box's centre under norm1000: (0, 0, 320, 240) -> (160, 120); under auto the box
+    # lies inside the image and stays pixels -> (250, 250)
+    assert extract_point_detailed("[0, 0, 500, 500]", 640, 480, box_format="norm1000").value \
+        == (160.0, 120.0)
+    [det] = extract_detections("[0, 0, 500, 500]", 640, 480, box_format="norm1000")
+    assert det.box == (0.0, 0.0, 320.0, 240.0)
+
+
+@pytest.mark.parametrize("width, height", [(0, 100), (100, 0), (-1, 100)])
+def test_an_image_without_size_reads_no_point_or_box(width, height):
+    assert extract_point_detailed("(5, 5)", width, height).parse == "failed"
+    assert extract_detections("[0, 0, 1, 1]", width, height) == []
+
+
+def test_a_point_beside_a_box_is_a_point():
+    # the point is outside the box's text span, also when it starts right where it ends
+    assert extract_point_detailed("(50, 60) and [10, 20, 30, 40]", 200, 100).value \
+        == (50.0, 60.0)
+    assert extract_point_detailed("[10, 20, 30, 40](50, 60)", 200, 100).value == (50.0, 60.0)
+
+
+@pytest.mark.parametrize("point, box, inside", [
+    ((0, 5), (0, 0, 10, 10), True), ((10, 5), (0, 0, 10, 10), True),      # x edges
+    ((5, 0), (0, 0, 10, 10), True), ((5, 10), (0, 0, 10, 10), True),      # y edges
+    ((8, 2), (0, 0, 10, 4), True), ((2, 8), (0, 0, 4, 10), True),         # wide, tall
+    ((5, 5), (10, 10, 0, 0), True), ((-0.1, 5), (0, 0, 10, 10), False),   # corner order
+])
+def test_point_in_box_edges(point, box, inside):
+    assert point_in_box(point, box) is inside
+
+
+def test_detection_f1_uses_its_threshold():
+    # IoU (0,0,10,10) vs (0,0,10,6) = 0.6: a hit at 0.5, a miss at 0.7
+    assert detection_f1([(0, 0, 10, 10)], [(0, 0, 10, 6)]) == 1.0
+    assert detection_f1([(0, 0, 10, 10)], [(0, 0, 10, 6)], threshold=0.7) == 0.0
