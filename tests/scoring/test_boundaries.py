@@ -17,7 +17,7 @@ from bench_kit.scoring.metrics.detection import (
     point_in_box,
 )
 from bench_kit.scoring.metrics.text import lcs_length, macro_f1, rouge_l
-from bench_kit.scoring.metrics.vqa import vqa_accuracy
+from bench_kit.scoring.metrics.vqa import process_punctuation, vqa_accuracy
 
 
 def test_iou_exactly_at_the_threshold_matches():
@@ -203,3 +203,15 @@ def test_detection_f1_uses_its_threshold():
     # IoU (0,0,10,10) vs (0,0,10,6) = 0.6: a hit at 0.5, a miss at 0.7
     assert detection_f1([(0, 0, 10, 10)], [(0, 0, 10, 6)]) == 1.0
     assert detection_f1([(0, 0, 10, 10)], [(0, 0, 10, 6)], threshold=0.7) == 0.0
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("yes! no", "yes no"),      # a mark next to a space is dropped ...
+    ("yes !no", "yes no"),
+    ("yes!no", "yes no"),       # ... else it becomes a space
+    # the official script passes re.UNICODE (32) as `count` to the period strip: the
+    # first 32 periods go, the 33rd stays
+    ("x." * 33, "x" * 33 + "."),
+])
+def test_vqa_punctuation_step_as_the_official_script(text, expected):
+    assert process_punctuation(text) == expected
