@@ -59,10 +59,14 @@ def test_skip_with_one_good_row_writes_it(tmp_path):
 
 
 def test_a_repeated_id_rejects_the_second_row_not_the_first(tmp_path):
-    result, _, out = _import(tmp_path, HEADER + "q1,p.png,Which?,red,blue,A\n"
-                             "q1,p.png,Again?,red,blue,B\n", "--on-error", "skip")
+    result, src, out = _import(tmp_path, HEADER + "q1,p.png,Which?,red,blue,A\n"
+                               "q1,p.png,Again?,red,blue,B\n", "--on-error", "skip")
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert item.question == "Which?"
     [reject] = read_jsonl(tmp_path / "out" / "items.rejects.jsonl")
-    assert (reject["line"], reject["field"], reject["row"]["question"]) == (3, "id", "Again?")
+    assert {k: reject[k] for k in ("source", "line", "id", "field")} == {
+        "source": str(src), "line": 3, "id": "q1", "field": "id"}
+    assert reject["reason"].startswith("duplicate id 'q1' (first at line 2")
+    row = {k: v for k, v in reject["row"].items() if k != "image"}  # image: its stored copy
+    assert row == {"id": "q1", "question": "Again?", "A": "red", "B": "blue", "answer": "B"}
