@@ -3,6 +3,7 @@ the first of a repeated id (issue 29)."""
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from bench_kit.cli import cli
@@ -70,3 +71,44 @@ def test_a_repeated_id_rejects_the_second_row_not_the_first(tmp_path):
     assert reject["reason"].startswith("duplicate id 'q1' (first at line 2")
     row = {k: v for k, v in reject["row"].items() if k != "image"}  # image: its stored copy
     assert row == {"id": "q1", "question": "Again?", "A": "red", "B": "blue", "answer": "B"}
+
+
+def test_reject_messages_name_the_file_within_a_source_folder(tmp_path):
+    from bench_kit.exchange.importers import Reject, write_rejects
+
+    inner = Reject(line=3, field="answer", reason="empty", id="q1", row={"a": 1},
+                   file="colour.csv")
+    plain = Reject(line=2, field="image", reason="not found")
+    assert inner.message("src") == "src/colour.csv:3: id=q1 field=answer: empty"
+    assert plain.message("src") == "src:2: field=image: not found"
+    write_rejects(tmp_path / "r.jsonl", "src", [inner, plain])
+    assert read_jsonl(tmp_path / "r.jsonl") == [
+        {"source": "src/colour.csv", "line": 3, "id": "q1", "field": "answer",
+         "reason": "empty", "row": {"a": 1}},
+        {"source": "src", "line": 2, "id": None, "field": "image", "reason": "not found",
+         "row": {}}]
+
+
+def test_import_failed_says_every_row_only_when_asked():
+    from bench_kit.exchange.importers import ImportFailed
+
+    assert str(ImportFailed(["a", "b"], path="f.csv")) == "f.csv: 2 problem(s) found"
+    assert str(ImportFailed(["a"], path="f.csv", every_row=True)) \
+        == "f.csv: 1 problem(s) found; every row was rejected, nothing to import"
+
+
+def test_category_map_is_a_mapping_of_names(tmp_path):
+    from bench_kit.errors import ConfigError
+    from bench_kit.exchange.importers import load_category_map
+
+    good = tmp_path / "map.yaml"
+    good.write_text("1: perception.count\nocr: text.read\n", encoding="utf-8")
+    assert load_category_map(good) == {"1": "perception.count", "ocr": "text.read"}
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("", encoding="utf-8")
+    assert load_category_map(empty) == {}
+    for text in ("- a\n- b\n", "ocr: 3\n"):
+        bad = tmp_path / "bad.yaml"
+        bad.write_text(text, encoding="utf-8")
+        with pytest.raises(ConfigError, match="bad.yaml: expected a mapping of category"):
+            load_category_map(bad)
