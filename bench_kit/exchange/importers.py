@@ -84,7 +84,7 @@ def _safe_row(row: dict[str, Any]) -> dict[str, Any]:
     """A rejected row as JSON can store it (long cells such as base64 images shortened)."""
     out = {}
     for key, value in row.items():
-        if key.startswith("_"):
+        if str(key).startswith("_"):
             continue
         try:
             json.dumps(value, allow_nan=False)

@@ -112,3 +112,38 @@ def test_category_map_is_a_mapping_of_names(tmp_path):
         bad.write_text(text, encoding="utf-8")
         with pytest.raises(ConfigError, match="bad.yaml: expected a mapping of category"):
             load_category_map(bad)
+
+
+def test_a_rejected_row_is_stored_as_json_can_hold_it():
+    from bench_kit.exchange.importers import _safe_row
+
+    row = {"_file": "a.csv", "nan": float("nan"), "set": {1}, 7: "seven",
+           "long": "x" * 501, "edge": "y" * 500, "raw": b"z" * 300}
+    assert _safe_row(row) == {
+        "nan": "nan", "set": "{1}", "7": "seven",
+        "long": "x" * 200 + "… (501 characters)",   # over 500: cut to 200 with its length
+        "edge": "y" * 500,                          # exactly 500: kept whole
+        "raw": repr(b"z" * 300)[:200]}              # not JSON: its repr, first 200
+
+
+@pytest.mark.parametrize("row, expected", [
+    ({"id": " q1 "}, "q1"), ({"index": 7}, "7"), ({"id": 0}, "0"), ({"id": "  "}, None),
+    ({"id": "", "index": 3}, None), ({"id": None, "index": 3}, None), ({}, None),
+])
+def test_the_id_of_a_rejected_row(row, expected):
+    from bench_kit.exchange.importers import _row_id
+
+    assert _row_id(row) == expected
+
+
+def test_column_map_pairs():
+    from bench_kit.errors import UsageError
+    from bench_kit.exchange.importers import parse_column_map
+
+    assert parse_column_map([" question = prompt ", "answer=gt"]) == {
+        "question": "prompt", "answer": "gt"}
+    for bad in ("question", "=prompt", "question=", " = "):
+        with pytest.raises(UsageError, match=f"--map '{bad}': expected FIELD=COLUMN"):
+            parse_column_map([bad])
+    with pytest.raises(UsageError, match="unknown field 'bogus' \\(one of .*question"):
+        parse_column_map(["bogus=x"])
