@@ -147,3 +147,20 @@ def test_column_map_pairs():
             parse_column_map([bad])
     with pytest.raises(UsageError, match="unknown field 'bogus' \\(one of .*question"):
         parse_column_map(["bogus=x"])
+
+
+def test_run_import_reads_the_taxonomy_of_the_given_params(tmp_path):
+    from bench_kit.errors import ConfigError, InputError
+    from bench_kit.exchange.importers import run_import
+
+    write_png(tmp_path / "p.png")
+    src = tmp_path / "in.csv"
+    src.write_text(HEADER + "q1,p.png,Which?,red,blue,A\n", encoding="utf-8")
+    params = tmp_path / "params.yaml"
+    params.write_text("taxonomy:\n  perception.shape: perception\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"perception.colour \(1 items\)"):
+        run_import("csv", src, tmp_path / "out" / "items.jsonl", params_path=params,
+                   capability="perception.colour")
+    with pytest.raises(ConfigError, match="file not found"):
+        run_import("csv", src, tmp_path / "out" / "items.jsonl",
+                   params_path=tmp_path / "none.yaml", capability="perception.colour")
