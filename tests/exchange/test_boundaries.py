@@ -164,3 +164,16 @@ def test_run_import_reads_the_taxonomy_of_the_given_params(tmp_path):
     with pytest.raises(ConfigError, match="file not found"):
         run_import("csv", src, tmp_path / "out" / "items.jsonl",
                    params_path=tmp_path / "none.yaml", capability="perception.colour")
+
+
+def test_created_at_needs_iso_8601_with_a_timezone():
+    from datetime import datetime, timezone
+
+    from bench_kit.errors import UsageError
+    from bench_kit.exchange.importers import parse_created_at
+
+    assert parse_created_at(" 2026-01-31T00:00:00Z ") == datetime(2026, 1, 31, tzinfo=timezone.utc)
+    with pytest.raises(UsageError, match="needs a timezone"):
+        parse_created_at("2026-01-31T00:00:00")
+    with pytest.raises(UsageError, match="'31/01/2026' is not an ISO-8601 timestamp"):
+        parse_created_at("31/01/2026")
