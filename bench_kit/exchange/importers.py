@@ -152,7 +152,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         items.append(item)
         rules[(item.task, "--task" if opts.task else rule or TASK_RULES[item.task])] += 1
     opts.decisions.extend(task_lines(rules))
-    rejects.sort(key=lambda r: r.line)
+    rejects.sort(key=lambda r: (r.file or "", r.line))  # file by file, then by line
     if rejects and not items and all(r.reason == no_question_reason() for r in rejects):
         raise InputError(no_question_reason(), path=str(src))
     if not items and not rejects:

@@ -177,3 +177,30 @@ def test_created_at_needs_iso_8601_with_a_timezone():
         parse_created_at("2026-01-31T00:00:00")
     with pytest.raises(UsageError, match="'31/01/2026' is not an ISO-8601 timestamp"):
         parse_created_at("31/01/2026")
+
+
+def test_rejects_of_a_folder_source_name_their_file_id_and_row(tmp_path):
+    from bench_kit.exchange.importers import ImportOptions, read_import
+
+    src = tmp_path / "src"
+    src.mkdir()
+    write_png(src / "p.png")
+    (src / "a.csv").write_text("id,image,question,answer\nq1,p.png,What?,cat\n"
+                               "q2,gone.png,What?,dog\nq9,p.png,Too,many,cells\n")
+    (src / "b.csv").write_text("id,image,question,answer\nq3,p.png,,cat\nq1,p.png,Again?,cow\n")
+    result = read_import("csv", src, ImportOptions(capability="perception.count"))
+    assert [i.id for i in result.items] == ["q1"]
+    got = [(r.file, r.line, r.field, r.id, {k: v for k, v in r.row.items() if k != "image"})
+           for r in result.rejects]
+    assert got == [  # file by file, each by line
+        ("a.csv", 3, "image", "q2", {"id": "q2", "question": "What?", "answer": "dog",
+                                     "category": "a"}),
+        ("a.csv", 4, "row", None, {"cells": ["q9", "p.png", "Too", "many", "cells"]}),
+        ("b.csv", 2, "question", "q3", {"id": "q3", "question": "", "answer": "cat",
+                                        "category": "b"}),
+        ("b.csv", 3, "id", "q1", {"id": "q1", "question": "Again?", "answer": "cow",
+                                  "category": "b"}),
+    ]
+    assert result.rejects[0].row["image"] == "gone.png"  # the cell as written
+    assert result.rejects[0].message(src) == f"{src}/a.csv:3: id=q2 field=image: " \
+        "image file 'gone.png' not found"
