@@ -204,3 +204,43 @@ def test_rejects_of_a_folder_source_name_their_file_id_and_row(tmp_path):
     assert result.rejects[0].row["image"] == "gone.png"  # the cell as written
     assert result.rejects[0].message(src) == f"{src}/a.csv:3: id=q2 field=image: " \
         "image file 'gone.png' not found"
+
+
+def test_import_items_summary_and_only_the_kept_rows_images(tmp_path):
+    from bench_kit.exchange.importers import ImportOptions, import_items
+
+    write_png(tmp_path / "p.png")
+    write_png(tmp_path / "r.png", colour=(10, 200, 10))
+    src = tmp_path / "in.csv"
+    src.write_text(HEADER + "q1,p.png,Which?,red,blue,A\nq2,r.png,,red,blue,B\n"
+                   "q3,p.png,What?,,,cat\n", encoding="utf-8")
+    out = tmp_path / "out" / "items.jsonl"
+    summary = import_items("csv", src, out, ImportOptions(capability="perception.colour"),
+                           on_error="skip")
+    assert (summary.out_path, summary.items, summary.images) == (out, 2, 1)
+    assert summary.by_task == {"mc": 1, "open": 1}
+    assert (summary.rejected, summary.rejects_path) == (1, tmp_path / "out" / "items.rejects.jsonl")
+    assert any(line.startswith("delimiter:") for line in summary.decisions)
+    # the rejected row's image r.png is not copied
+    assert len(list((tmp_path / "out" / "images").iterdir())) == 1
+    good = tmp_path / "ok.csv"
+    good.write_text(HEADER + "q1,p.png,Which?,red,blue,A\n", encoding="utf-8")
+    clean = import_items("csv", good, tmp_path / "ok" / "items.jsonl",
+                         ImportOptions(capability="perception.colour"))
+    assert (clean.rejected, clean.rejects_path) == (0, None)
+
+
+def test_capabilities_outside_the_taxonomy_are_counted_and_name_the_file(tmp_path):
+    from bench_kit.errors import InputError
+    from bench_kit.exchange.importers import ImportOptions, import_items
+
+    write_png(tmp_path / "p.png")
+    src = tmp_path / "in.csv"
+    src.write_text("id,image,question,answer\nq1,p.png,What?,cat\nq2,p.png,What?,dog\n")
+    opts = ImportOptions(capability="x.a", layer="perception",
+                         taxonomy={"perception.count": "perception"})
+    with pytest.raises(InputError) as caught:
+        import_items("csv", src, tmp_path / "out" / "items.jsonl", opts)
+    assert str(caught.value).startswith(f"{src}: capabilities not in the taxonomy of "
+                                        "params.yaml: x.a (2 items); add them")
+    assert not (tmp_path / "out").exists()
