@@ -148,7 +148,13 @@ def test_a_failed_parse_is_not_the_label_none():
 
 @pytest.mark.parametrize("response, expected", [
     ("(0, 0.5)", (0.0, 50.0)),          # x exactly 0 is still the 0-1 convention
-    ("(0.5, 1)", (100.0, 100.0)),       # y exactly 1 too
+    ("(1, 0.5)", (200.0, 50.0)),        # x exactly 1
+    ("(0.5, 0)", (100.0, 0.0)),         # y exactly 0
+    ("(0.5, 1)", (100.0, 100.0)),       # y exactly 1
+    ("(1.5, 0.5)", (1.5, 0.5)),         # one coordinate above 1: pixels
+    ("(0.5, 1.5)", (0.5, 1.5)),
+    ("(0.5, 50)", (0.5, 50.0)),
+    ("(1000, 50)", (200.0, 5.0)),       # x exactly 1000 is on the grid
     ("(200, 100)", (200.0, 100.0)),     # on the far edge: pixels, not the grid
     ("(150, 500)", (30.0, 50.0)),       # only y beyond the image: 0-1000 grid
     ("(250, 50)", (50.0, 5.0)),         # only x beyond it
@@ -168,12 +174,12 @@ def test_a_declared_point_and_box_format_is_used():
         == (320.0, 240.0)
     assert extract_point_detailed("(500, 250)", 640, 480, box_format="norm1000").value \
         == (320.0, 120.0)
-    # a box's centre under norm1000: (0, 0, 320, 240) -> (160, 120); under auto the box
-    # lies inside the image and stays pixels -> (250, 250)
-    assert extract_point_detailed("[0, 0, 500, 500]", 640, 480, box_format="norm1000").value \
-        == (160.0, 120.0)
-    [det] = extract_detections("[0, 0, 500, 500]", 640, 480, box_format="norm1000")
-    assert det.box == (0.0, 0.0, 320.0, 240.0)
+    # a box's centre under norm1000: (0, 0, 256, 192) -> (128, 96); under auto the box
+    # lies inside the image and stays pixels -> (200, 200)
+    assert extract_point_detailed("[0, 0, 400, 400]", 640, 480, box_format="norm1000").value \
+        == (128.0, 96.0)
+    [det] = extract_detections("[0, 0, 400, 400]", 640, 480, box_format="norm1000")
+    assert det.box == (0.0, 0.0, 256.0, 192.0)
 
 
 @pytest.mark.parametrize("width, height", [(0, 100), (100, 0), (-1, 100)])
@@ -182,17 +188,24 @@ def test_an_image_without_size_reads_no_point_or_box(width, height):
     assert extract_detections("[0, 0, 1, 1]", width, height) == []
 
 
+def test_a_one_pixel_image_still_reads():
+    assert extract_point_detailed("(0.5, 0.5)", 1, 1).value == (0.5, 0.5)
+    assert [d.box for d in extract_detections("[0, 0, 1, 1]", 1, 1)] == [(0.0, 0.0, 1.0, 1.0)]
+
+
 def test_a_point_beside_a_box_is_a_point():
     # the point is outside the box's text span, also when it starts right where it ends
     assert extract_point_detailed("(50, 60) and [10, 20, 30, 40]", 200, 100).value \
         == (50.0, 60.0)
     assert extract_point_detailed("[10, 20, 30, 40](50, 60)", 200, 100).value == (50.0, 60.0)
+    assert extract_point_detailed("(50, 60)[10, 20, 30, 40]", 200, 100).value == (50.0, 60.0)
 
 
 @pytest.mark.parametrize("point, box, inside", [
     ((0, 5), (0, 0, 10, 10), True), ((10, 5), (0, 0, 10, 10), True),      # x edges
     ((5, 0), (0, 0, 10, 10), True), ((5, 10), (0, 0, 10, 10), True),      # y edges
     ((8, 2), (0, 0, 10, 4), True), ((2, 8), (0, 0, 4, 10), True),         # wide, tall
+    ((2, 10), (0, 5, 10, 20), True),
     ((5, 5), (10, 10, 0, 0), True), ((-0.1, 5), (0, 0, 10, 10), False),   # corner order
 ])
 def test_point_in_box_edges(point, box, inside):
