@@ -244,3 +244,59 @@ def test_capabilities_outside_the_taxonomy_are_counted_and_name_the_file(tmp_pat
     assert str(caught.value).startswith(f"{src}: capabilities not in the taxonomy of "
                                         "params.yaml: x.a (2 items); add them")
     assert not (tmp_path / "out").exists()
+
+
+
+def _read(tmp_path, text: str, **options):
+    """(items, rejects, decisions) of reading `text` as in.csv."""
+    from bench_kit.exchange.importers import ImportOptions, read_import
+
+    write_png(tmp_path / "p.png")
+    src = tmp_path / "in.csv"
+    src.write_text(text, encoding="utf-8")
+    options.setdefault("capability", "perception.count")
+    opts = ImportOptions(**options)
+    result = read_import("csv", src, opts)
+    return result.items, result.rejects, opts.decisions
+
+
+def test_task_rules_are_counted_per_task(tmp_path):
+    text = "id,image,question,answer\nq1,p.png,What?,cat\nq2,p.png,What?,dog\n" \
+           "q3,p.png,How many?,3\n"
+    items, _, decisions = _read(tmp_path, text)
+    assert "2 open: golds are text" in decisions and "1 numeric: golds are numbers" in decisions
+    _, _, forced = _read(tmp_path, text, task="open")
+    assert "task: open for every row (--task)" in forced and "3 open: --task" in forced
+    with_column = "id,image,question,answer,task\nq1,p.png,What?,cat,open\n"
+    _, _, from_column = _read(tmp_path, with_column)
+    assert "1 open: the source's task column" in from_column
+
+
+def test_expand_without_pairs_rejects_the_row_with_its_id_and_file(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    write_png(src / "p.png")
+    (src / "a.csv").write_text("id,image,question,answer\nq1,p.png,What?,cat\n")
+    from bench_kit.exchange.importers import ImportOptions, read_import
+
+    result = read_import("csv", src, ImportOptions(capability="perception.count",
+                                                   expand=True))
+    [reject] = result.rejects
+    assert (reject.file, reject.line, reject.id) == ("a.csv", 2, "q1")
+    assert reject.row["question"] == "What?"
+
+
+def test_a_header_without_rows_is_an_error_naming_the_file(tmp_path):
+    from bench_kit.errors import InputError
+
+    with pytest.raises(InputError) as caught:
+        _read(tmp_path, "id,image,question,answer\n,,,\n")
+    assert str(caught.value) == f"{tmp_path / 'in.csv'}: no rows to import"
+
+
+def test_items_get_whole_seconds_and_map_values_may_hold_equals(tmp_path):
+    from bench_kit.exchange.importers import parse_column_map
+
+    items, _, _ = _read(tmp_path, "id,image,question,answer\nq1,p.png,What?,cat\n")
+    assert items[0].created_at.microsecond == 0
+    assert parse_column_map(["question=a=b"]) == {"question": "a=b"}
