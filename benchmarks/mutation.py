@@ -54,8 +54,9 @@ EXTRA_ARGS: dict[str, list[str]] = {
     "extract": ["-k", "not pathological and not twice_the_length"],
 }
 # copied beside the mutants: the package, the tests and the files tests read
-ALSO_COPY = ("bench_kit/", "tests/", "docs/", "datasets/", "params.yaml", "dvc.yaml",
-             "README.md", "pyproject.toml")
+# (benchmarks/: tests/scoring/test_extract_fast.py imports its corpus generator)
+ALSO_COPY = ("bench_kit/", "tests/", "benchmarks/", "docs/", "datasets/", "params.yaml",
+             "dvc.yaml", "README.md", "pyproject.toml")
 RESULT = re.compile(r"^\s*(bench_kit\.[\w.]+?)\.x\w*?__mutmut_\d+: (\w+)", re.M)
 
 

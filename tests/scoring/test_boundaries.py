@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from bench_kit.scoring.extract.response import answer_text, clean_response, pick_candidate
+from bench_kit.scoring.extract.response import (
+    answer_text,
+    clean_response,
+    contains_phrase,
+    pick_candidate,
+    strip_reasoning,
+)
 from bench_kit.scoring.metrics.answers import iou
 from bench_kit.scoring.metrics.detection import (
     Detection,
@@ -228,3 +234,35 @@ def test_detection_f1_uses_its_threshold():
 ])
 def test_vqa_punctuation_step_as_the_official_script(text, expected):
     assert process_punctuation(text) == expected
+
+
+@pytest.mark.parametrize("response, expected", [
+    (None, ""),                                        # not text: nothing
+    ("<thinking>a</thinking>B", "B"),
+    ("<think>a</think>B</think>C", "B</think>C"),      # the first closing tag ends it
+    ("a</think>B</think>C", "B</think>C"),             # opened by the chat template
+])
+def test_strip_reasoning_ends_at_the_first_closing_tag(response, expected):
+    assert strip_reasoning(response) == expected
+
+
+@pytest.mark.parametrize("response, expected", [
+    ("the **B** one", "the B one"), ("__B__ it is", "B it is"), ("a*b", "a b"),
+    ("`B`", "B"), ("$x$ is 5", "x  is 5"),
+])
+def test_markdown_and_latex_marks_are_dropped(response, expected):
+    assert clean_response(response) == expected
+
+
+def test_answer_text_without_a_usable_clause_is_the_whole_response():
+    assert answer_text("Paris") == "Paris"
+    assert answer_text("The answer is") == "The answer is"
+    assert answer_text("The answer is: Paris.") == "Paris"
+
+
+@pytest.mark.parametrize("text, phrase, found", [
+    ("xcat", "cat", False), ("catx", "cat", False), ("cat concatenate", "cat", True),
+    ("xcat cat ycat", "cat", True), ("a cat", "", False), ("黑猫", "猫", True),
+])
+def test_contains_phrase_edges(text, phrase, found):
+    assert contains_phrase(text, phrase) is found
