@@ -9,6 +9,7 @@ from bench_kit.scoring.extract.response import (
     answer_text,
     clean_response,
     contains_phrase,
+    format_number,
     pick_candidate,
     strip_reasoning,
 )
@@ -266,3 +267,11 @@ def test_answer_text_without_a_usable_clause_is_the_whole_response():
 ])
 def test_contains_phrase_edges(text, phrase, found):
     assert contains_phrase(text, phrase) is found
+
+
+@pytest.mark.parametrize("value, text", [
+    (0.0, "0"), (-0.0, "0"), (12.0, "12"), (-3.0, "-3"), (0.5, "0.5"),
+    (1e15, "1000000000000000"), (1e16, "1e+16"),   # integers below 1e16 only
+])
+def test_format_number(value, text):
+    assert format_number(value) == text
