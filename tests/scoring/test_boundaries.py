@@ -242,6 +242,7 @@ def test_vqa_punctuation_step_as_the_official_script(text, expected):
     ("<thinking>a</thinking>B", "B"),
     ("<think>a</think>B</think>C", "B</think>C"),      # the first closing tag ends it
     ("a</think>B</think>C", "B</think>C"),             # opened by the chat template
+    ("</think>B", "B"),                                # ... with nothing before the tag
 ])
 def test_strip_reasoning_ends_at_the_first_closing_tag(response, expected):
     assert strip_reasoning(response) == expected
@@ -259,6 +260,9 @@ def test_answer_text_without_a_usable_clause_is_the_whole_response():
     assert answer_text("Paris") == "Paris"
     assert answer_text("The answer is") == "The answer is"
     assert answer_text("The answer is: Paris.") == "Paris"
+    assert answer_text("The answer is: X-ray.") == "X-ray"
+    # "İ" lower-cases to two characters, so offsets move: the whole text is scanned
+    assert answer_text("İİ. The answer is Paris. Wait, the answer is Rome.") == "Rome"
 
 
 @pytest.mark.parametrize("text, phrase, found", [
