@@ -38,14 +38,14 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "metrics": (["bench_kit/scoring/metrics/detection.py", "bench_kit/scoring/metrics/text.py",
                  "bench_kit/scoring/metrics/vqa.py"],
                 ["tests/scoring/test_metrics.py", "tests/scoring/test_metrics_more.py",
-                 "tests/scoring/test_reference_vectors.py", "tests/scoring/test_boundaries.py",
-                 "tests/test_doctests.py"]),
+                 "tests/scoring/test_reference_vectors.py",
+                 "tests/scoring/test_scoring_boundaries.py", "tests/test_doctests.py"]),
     "extract": (["bench_kit/scoring/extract/response.py"],
                 ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
-                 "tests/scoring/test_boundaries.py", "tests/test_doctests.py"]),
+                 "tests/scoring/test_scoring_boundaries.py", "tests/test_doctests.py"]),
     "exchange": (["bench_kit/exchange/importers.py"],
                  ["tests/exchange/test_import_export.py", "tests/exchange/test_import_quirks.py",
-                  "tests/exchange/test_boundaries.py"]),
+                  "tests/exchange/test_import_boundaries.py"]),
 }
 # pytest arguments of one target: the timing tests of the extractors take seconds to
 # minutes each and kill nothing a case table does not (their kills would be timeouts)
