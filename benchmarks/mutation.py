@@ -35,10 +35,28 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                     # test (minutes per mutant); its kills come on top of these
                     ["tests/audit/results/test_significance.py",
                      "tests/audit/results/test_blind_panel_boundaries.py"]),
+    "metrics": (["bench_kit/scoring/metrics/detection.py", "bench_kit/scoring/metrics/text.py",
+                 "bench_kit/scoring/metrics/vqa.py"],
+                ["tests/scoring/test_metrics.py", "tests/scoring/test_metrics_more.py",
+                 "tests/scoring/test_reference_vectors.py",
+                 "tests/scoring/test_scoring_boundaries.py", "tests/test_doctests.py"]),
+    "extract": (["bench_kit/scoring/extract/response.py"],
+                ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
+                 "tests/scoring/test_scoring_boundaries.py", "tests/test_doctests.py"]),
+    "exchange": (["bench_kit/exchange/importers.py"],
+                 ["tests/exchange/test_import_export.py", "tests/exchange/test_import_quirks.py",
+                  "tests/exchange/test_import_boundaries.py"]),
+}
+# pytest arguments of one target: the timing tests of the extractors take seconds to
+# minutes each and kill nothing a case table does not (their kills would be timeouts)
+PYTEST_ARGS = ["-p", "no:cacheprovider", "-m", "not slow", "-q"]
+EXTRA_ARGS: dict[str, list[str]] = {
+    "extract": ["-k", "not pathological and not twice_the_length"],
 }
 # copied beside the mutants: the package, the tests and the files tests read
-ALSO_COPY = ("bench_kit/", "tests/", "docs/", "datasets/", "params.yaml", "dvc.yaml",
-             "README.md", "pyproject.toml")
+# (benchmarks/: tests/scoring/test_extract_fast.py imports its corpus generator)
+ALSO_COPY = ("bench_kit/", "tests/", "benchmarks/", "docs/", "datasets/", "params.yaml",
+             "dvc.yaml", "README.md", "pyproject.toml")
 RESULT = re.compile(r"^\s*(bench_kit\.[\w.]+?)\.x\w*?__mutmut_\d+: (\w+)", re.M)
 
 
@@ -61,14 +79,16 @@ def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple
     _copy(folder)
     for rel in without:
         (folder / rel).unlink(missing_ok=True)
-    tests = [t for t in tests if t not in without]
+    tests = [t for t in tests if t not in without and (folder / t).exists()]
     (folder / "setup.cfg").write_text(
         "[mutmut]\nsource_paths=\n" + "".join(f"    {p}\n" for p in paths)
         + "pytest_add_cli_args_test_selection=\n" + "".join(f"    {t}\n" for t in tests)
         # the whole package and the tests beside the mutated files, so that imports of
         # other modules (bench_kit.cli, tests/conftest.py) resolve inside the copy
         + "also_copy=\n" + "".join(f"    {p}\n" for p in ALSO_COPY if (folder / p).exists())
-        + 'pytest_add_cli_args=-p no:cacheprovider -m "not slow" -q\n')
+        # one argument a line: mutmut splits this list on newlines only
+        + "pytest_add_cli_args=\n" + "".join(f"    {a}\n" for a in PYTEST_ARGS
+                                              + EXTRA_ARGS.get(name, [])))
     subprocess.run([str(MUTMUT), "run", "--max-children", "2"], cwd=folder,
                    capture_output=True, check=False)
     listing = subprocess.run([str(MUTMUT), "results", "--all", "true"], cwd=folder,

@@ -74,12 +74,17 @@ class ImportResult:
 class ImportFailed(ValidationFailed):
     """Rows of the source have problems; `problems` holds one line per problem."""
 
+    def __init__(self, problems: list, path: str | None = None, *, every_row: bool = False):
+        super().__init__(problems, path)
+        if every_row:  # skipping the bad rows would leave an empty file: an error too
+            self.args = (f"{self.args[0]}; every row was rejected, nothing to import",)
+
 
 def _safe_row(row: dict[str, Any]) -> dict[str, Any]:
     """A rejected row as JSON can store it (long cells such as base64 images shortened)."""
     out = {}
     for key, value in row.items():
-        if key.startswith("_"):
+        if str(key).startswith("_"):
             continue
         try:
             json.dumps(value, allow_nan=False)
@@ -147,7 +152,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         items.append(item)
         rules[(item.task, "--task" if opts.task else rule or TASK_RULES[item.task])] += 1
     opts.decisions.extend(task_lines(rules))
-    rejects.sort(key=lambda r: r.line)
+    rejects.sort(key=lambda r: (r.file or "", r.line))  # file by file, then by line
     if rejects and not items and all(r.reason == no_question_reason() for r in rejects):
         raise InputError(no_question_reason(), path=str(src))
     if not items and not rejects:
@@ -185,7 +190,8 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
     result = read_import(fmt, src, opts)
     problems = [r.message(src) for r in result.rejects]
     if problems and (on_error != "skip" or not result.items):
-        raise ImportFailed(problems, path=str(src))
+        raise ImportFailed(problems, path=str(src),
+                           every_row=on_error == "skip" and not result.items)
     items = result.items
     unknown = sorted({i.capability for i in items} - set(opts.taxonomy)) if opts.taxonomy else []
     if unknown:

@@ -3,8 +3,6 @@ metric registry and the settings model."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 
 import pytest
 from conftest import cases
@@ -117,12 +115,3 @@ def test_bad_score_settings_name_the_key(bad):
 
 def test_strip_reasoning_is_exported():
     assert strip_reasoning("<think>B?</think>C") == "C"
-
-
-@pytest.mark.parametrize("module", ["scoring.extract.response", "scoring.extract.numbers",
-                                    "scoring.extract.boxes", "scoring.extract.answers",
-                                    "scoring.metrics.answers", "scoring.extract.checklist",
-                                    "scoring.item", "scoring.extract.choice_set"])
-def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(f"bench_kit.{module}"))
-    assert result.failed == 0
