@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from bench_kit.text.contrast import differing_classes
 from bench_kit.text.streamsafe import nfkc
 
 _TOKEN = re.compile(r"-?\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[\u3400-\u9fff]+")
@@ -211,9 +212,7 @@ def contrasts(a: TextFeatures, b: TextFeatures) -> list[str]:
                 out.setdefault(CONTRAST[token], set()).add(token)
         return out
 
-    mine, theirs = classes(a), classes(b)
-    return sorted(name for name in mine.keys() & theirs.keys()
-                  if not mine[name] & theirs[name])
+    return differing_classes(classes(a), classes(b))
 
 
 def number_agreement(a: TextFeatures, b: TextFeatures) -> float | None:

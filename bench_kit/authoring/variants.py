@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,7 +22,8 @@ from bench_kit.authoring import counterfactual as cf
 from bench_kit.authoring.answerability import AnswerabilityOracle, format_rates
 from bench_kit.authoring.audit_gate import audit_flags, reject_row
 from bench_kit.authoring.deixis import DeixisSettings, deixis_variant
-from bench_kit.authoring.gate import GateResult, GateThresholds, judge, score_pairs
+from bench_kit.authoring.gate import (GateResult, GateThresholds, ZhGate, judge,
+                                      needs_zh_gate, score_pairs, zh_similarity)
 from bench_kit.authoring.lexicon import (
     register_rewrite,
     synonym_rewrite,
@@ -73,6 +74,7 @@ class VariantParams(BaseModel):
     min_kinds: int = Field(4, ge=0)  # accepted kinds each v0 item should get (reported)
     gate: GateThresholds = Field(default_factory=GateThresholds)
     gate_by_kind: dict[str, GateThresholds] = Field(default_factory=dict)
+    gate_zh: ZhGate = Field(default_factory=ZhGate)   # originals that contain CJK
     visual_prompt: MarkStyle = Field(default_factory=MarkStyle)   # deixis marks
 
     @field_validator("kinds")
@@ -88,6 +90,19 @@ class VariantParams(BaseModel):
     def limits(self, kind: str) -> GateThresholds:
         """The gate thresholds of one kind."""
         return self.gate_by_kind.get(kind, self.gate)
+
+    def judge(self, kind: str, original: str, variant: str, cosine: float,
+              ratio: float) -> GateResult:
+        """The gate's verdict on one variant: the CJK gate when the original has CJK."""
+        if not needs_zh_gate(original):
+            return judge(cosine, ratio, self.limits(kind))
+        zh = self.gate_zh
+        similarity, differ = zh_similarity(cosine, original, variant, zh,
+                                           kind in zh.keep_meaning)
+        result = judge(similarity, ratio, zh.limits(kind))
+        if differ and result.reason is not None:
+            result = replace(result, reason=f"{result.reason} (differs in {', '.join(differ)})")
+        return result
 
 
 @dataclass
@@ -253,7 +268,7 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
     families: dict[str, list[Item]] = {item.id: [] for item in bases}
     for (item, kind, draft), (similarity, ratio) in zip(proposals, scores, strict=True):
         summary.proposed[kind] += 1
-        result = judge(similarity, ratio, params.limits(kind))
+        result = params.judge(kind, item.question, draft.question, similarity, ratio)
         if result.accepted:
             variant = _variant_item(item, kind, draft, result)
             # An LLM paraphrase is free wording the oracle's grammar cannot read: unchecked.
