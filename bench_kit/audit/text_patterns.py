@@ -190,15 +190,18 @@ PICTURE_ZH = re.compile(r"图中|如图|下图|上图|图片中|图像中|图上
 # Closed classes of short answers: two different members in one open item's golds are a
 # contradiction (a colour question answered "black" and "green"). Synonyms map to one.
 ANSWER_CLASSES: dict[str, dict[str, str]] = {
+    # a shade word is one member with its hue ("purple"/"violet", "blue"/"navy" are the
+    # same answer, as the kit's own generator accepts them)
     "colour": {**{c: c for c in ("red", "orange", "yellow", "green", "blue", "purple", "pink",
-                                 "brown", "black", "white", "gray", "cyan", "violet",
-                                 "gold", "silver", "beige", "tan", "maroon", "navy")},
-               "grey": "gray", "红色": "red", "黄色": "yellow", "绿色": "green",
+                                 "brown", "black", "white", "gray", "cyan",
+                                 "gold", "silver", "beige", "tan")},
+               "violet": "purple", "navy": "blue", "maroon": "red", "grey": "gray", "红色": "red", "黄色": "yellow", "绿色": "green",
                "蓝色": "blue", "黑色": "black", "白色": "white", "灰色": "gray",
                "紫色": "purple", "橙色": "orange", "粉色": "pink", "棕色": "brown"},
-    "shape": {s: s for s in ("circle", "square", "triangle", "rectangle", "oval", "star",
-                             "hexagon", "pentagon", "diamond", "heart", "cube", "sphere",
-                             "cylinder", "cone", "pyramid")},
+    "shape": {**{s: s for s in ("circle", "square", "triangle", "rectangle", "oval", "star",
+                                "hexagon", "pentagon", "diamond", "heart", "cube", "sphere",
+                                "cylinder", "cone", "pyramid")},
+              "rhombus": "diamond", "oblong": "rectangle"},
     "direction": {**{d: d for d in ("left", "right", "up", "down", "north", "south", "east",
                                     "west", "top", "bottom", "above", "below", "front",
                                     "behind")},

@@ -299,3 +299,24 @@ def test_a_possessive_whose_name_follows_is_resolved():
     # with no name after it, the possessive still has nothing to refer to
     bare = _run("ambiguity.vague_deixis", "What colour is their roof?")
     assert [f.evidence["span"] for f in bare] == ["their"]
+
+
+def test_synonyms_the_generator_accepts_are_not_contradictions():
+    """The demo's own alias table (purple/violet, diamond/rhombus, rectangle/oblong): a
+    generated open item accepting both is one answer, not a contradiction (the audit gate
+    dropped two demo items for "purple" vs "violet")."""
+    from conftest import make_item
+
+    from bench_kit.audit.answer_checks import contradiction
+    from bench_kit.authoring.vocab import ALIASES
+    from bench_kit.types import Item
+
+    checked = 0
+    for canonical, extras in ALIASES.items():
+        for extra in extras:
+            item = Item.model_validate(make_item(task="open", answers=[canonical, extra]))
+            assert contradiction(item) is None, (canonical, extra)
+            checked += 1
+    assert checked >= 3
+    two = Item.model_validate(make_item(task="open", answers=["purple", "green"]))
+    assert contradiction(two) == ("two_colour", ["purple", "green"])
