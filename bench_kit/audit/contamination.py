@@ -222,7 +222,7 @@ def exact_match(ctx: AuditContext, params: ContaminationParams) -> Iterator[Find
                            severity=severity, score=1.0)
 
 
-def _ngram_size(count: int, settings: ContaminationSettings) -> int | None:
+def ngram_size(count: int, settings: ContaminationSettings) -> int | None:
     if count >= settings.ngram_n:
         return settings.ngram_n
     if count >= settings.ngram_short_n:
@@ -245,7 +245,7 @@ def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Fi
     grams_of: list[tuple[str, int, list[str]]] = []
     for ident, text, _ in item_texts(ctx):
         words = word_tokens(text)
-        size = _ngram_size(len(words), settings)
+        size = ngram_size(len(words), settings)
         if size is not None:
             grams_of.append((ident, size, ngrams(words, size)))
     users = Counter(gram for _, _, grams in grams_of for gram in grams)
@@ -303,7 +303,7 @@ def _signature_chunks(ctx: AuditContext, settings: ContaminationSettings
         cached = None
     if cached is not None:
         start = 0
-        for rows in _row_chunks(reference.rows()):
+        for rows in row_chunks(reference.rows()):
             yield rows, cached[start:start + len(rows)]
             start += len(rows)
             _progress(ctx, "contamination.minhash", start, reference.size)
@@ -312,7 +312,7 @@ def _signature_chunks(ctx: AuditContext, settings: ContaminationSettings
     with array_sink(settings.cache_dir, key, (reference.size, settings.minhash_perm),
                     "uint32") as sink:
         start = 0
-        for rows in _row_chunks(reference.rows()):
+        for rows in row_chunks(reference.rows()):
             block = np.array([sig.hashvalues for sig in signatures(
                 [row["text"] for row in rows], settings.minhash_shingle,
                 settings.minhash_perm)], dtype=np.uint32).reshape(len(rows), -1)
@@ -323,11 +323,13 @@ def _signature_chunks(ctx: AuditContext, settings: ContaminationSettings
             _progress(ctx, "contamination.minhash", start, reference.size)
 
 
-def _row_chunks(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+def row_chunks(rows: Iterator[dict[str, Any]], size: int = _CHUNK
+               ) -> Iterator[list[dict[str, Any]]]:
+    """Consecutive lists of `size` rows (the last one shorter), reading `rows` once."""
     chunk: list[dict[str, Any]] = []
     for row in rows:
         chunk.append(row)
-        if len(chunk) == _CHUNK:
+        if len(chunk) == size:
             yield chunk
             chunk = []
     if chunk:

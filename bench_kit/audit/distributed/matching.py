@@ -24,8 +24,8 @@ from typing import Any, Iterator, Sequence
 
 from bench_kit.audit.contamination import (
     ContaminationSettings,
-    _ngram_size,
     item_texts,
+    ngram_size,
     shingles,
 )
 from bench_kit.audit.distributed.partitions import TEXT_COLUMNS, PartitionedReference
@@ -68,7 +68,7 @@ def item_side(texts: Sequence[str], questions: Sequence[str], settings: Contamin
 
     ngram: dict[int, list[Any]] = {size: [] for size in spec.ngram_sizes}
     for text in texts:
-        size = _ngram_size(len(word_tokens(text)), settings)
+        size = ngram_size(len(word_tokens(text)), settings)
         if size is not None:
             ngram[size].append(ngram_hashes(text, size))
     bands, band_rows = lsh_shape(settings.minhash_threshold, spec.perm)

@@ -19,8 +19,9 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
+from bench_kit.audit.contamination import row_chunks
 from bench_kit.audit.distributed.signatures import (
     FeatureSpec,
     hash64,
@@ -131,17 +132,6 @@ def finished_entry(url: str, number: int, spec: FeatureSpec, input_sha: str
     return {key: sidecar[key] for key in ("file", "rows", "sha256", "bytes")}
 
 
-def _chunks(rows: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
-    chunk: list[dict[str, Any]] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
 @dataclass
 class BuildReport:
     """What a partitioned build did."""
@@ -177,7 +167,7 @@ def build_partitioned(sources: Sequence[str], url: str, spec: FeatureSpec, *,
         for future in done:
             entries[pending.pop(future)] = future.result()
 
-    for number, rows in enumerate(_chunks(reference_rows(sources, fields),
+    for number, rows in enumerate(row_chunks(reference_rows(sources, fields),
                                           rows_per_partition)):
         input_sha = rows_digest(rows)
         entry = finished_entry(url, number, spec, input_sha)
