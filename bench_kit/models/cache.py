@@ -31,6 +31,8 @@ from bench_kit.errors import ConfigError, StorageError
 # Bump when the meaning of a key part changes, so old rows are no longer matched.
 KEY_VERSION = 1
 SCHEMA_VERSION = 1
+# How long opening the cache retries while another process holds it ("database is locked").
+OPEN_WAIT_S = 30.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS calls (
@@ -105,23 +107,53 @@ class CallCache:
         self._host, self._pid = socket.gethostname(), os.getpid()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            # isolation_level=None: autocommit, so every put is its own committed transaction.
-            self._conn = sqlite3.connect(self.path, isolation_level=None,
-                                         check_same_thread=False, timeout=30.0)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise ConfigError(f"{self.path}: call cache has schema version {version}, "
-                                  f"this bench_kit reads {SCHEMA_VERSION}; move the file away")
-            self._conn.execute(_SCHEMA)
-            self._conn.execute(_CLAIMS)
-            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.Error as exc:
-            raise self._fault(exc, "opening") from None
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             raise ConfigError(f"{self.path}: cannot create the call cache ({reason})") from None
+        # Two runs opening one new cache at once: switching to WAL takes a lock SQLite's busy
+        # timeout does not wait for (it answers "database is locked" at once), so the
+        # opening is retried with backoff for up to OPEN_WAIT_S before it is an error.
+        deadline = time.monotonic() + OPEN_WAIT_S
+        delay = 0.02
+        while True:
+            try:
+                self._conn = self._connect()
+                return
+            except sqlite3.OperationalError as exc:
+                text = str(exc)
+                if ("locked" not in text and "busy" not in text) \
+                        or time.monotonic() + delay > deadline:
+                    raise self._fault(exc, "opening") from None
+            except sqlite3.Error as exc:
+                raise self._fault(exc, "opening") from None
+            except OSError as exc:
+                reason = exc.strerror or type(exc).__name__
+                raise ConfigError(f"{self.path}: cannot open the call cache ({reason})") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open the file, switch it to WAL (once: the mode is kept in the file) and create
+        the tables; the connection is closed again if any step fails."""
+        # isolation_level=None: autocommit, so every put is its own committed transaction.
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=30.0)
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise ConfigError(f"{self.path}: call cache has schema version {version}, "
+                                  f"this bench_kit reads {SCHEMA_VERSION}; move the file away")
+            conn.execute(_SCHEMA)
+            conn.execute(_CLAIMS)
+            if version != SCHEMA_VERSION:
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _fault(self, exc: sqlite3.Error, doing: str) -> StorageError:
         """A one-line error naming the file, what failed and the fix."""
