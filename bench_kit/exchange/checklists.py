@@ -33,6 +33,8 @@ QID_COLUMNS = ("proposition_id", "question_id")
 DEPENDENCY_COLUMNS = ("dependency", "dependency_id", "dependencies")
 IMAGE_COLUMNS = ("image", "image_path", "file_name")
 MODEL_COLUMNS = ("t2i_model", "model")
+# DSG/TIFA annotations that belong to one check, not to its prompt
+PER_CHECK_COLUMNS = ("keywords", "tuple", "category_broad", "category_detailed")
 
 
 def _column(header: list[str], names: tuple[str, ...], mapped: str | None,
@@ -74,6 +76,17 @@ def _checklist_rows(path: Path, opts: ImportOptions, store: ImageStore
     model_col = _column(header, MODEL_COLUMNS, None)
     used = {c for c in (group_col, check_col, answer_col, image_col, prompt_col, qid_col,
                         dep_col, model_col) if c}
+    named = {"id": group_col, "check": check_col, "answer": answer_col, "image": image_col,
+             "prompt (meta.prompt)": prompt_col, "check id": qid_col, "dependency": dep_col,
+             "t2i model": model_col}
+    opts.decisions.append("columns: " + ", ".join(f"{k}<-{v}" for k, v in named.items() if v)
+                          + ("" if answer_col else "; no answer column: every check expects yes"))
+    per_check = [c for c in header if c not in used and c in PER_CHECK_COLUMNS]
+    per_prompt = [c for c in header if c not in used and c not in PER_CHECK_COLUMNS]
+    if per_check:
+        opts.decisions.append(f"kept per check in meta.check_source: {', '.join(per_check)}")
+    if per_prompt:
+        opts.decisions.append(f"kept in meta: {', '.join(per_prompt)}")
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     for line, row in rows:
         if isinstance(row, BadRow):
@@ -108,14 +121,16 @@ def _checklist_rows(path: Path, opts: ImportOptions, store: ImageStore
             if model:
                 meta["t2i_model"] = model
             meta.update({k: v for k, v in row.items() if k not in used
-                         and k not in ("keywords", "tuple", "category_broad",
-                                       "category_detailed")})
+                         and k not in PER_CHECK_COLUMNS})
             group = groups[key] = {"line": line, "id": item_id, "question": CHECKLIST_QUESTION,
                                    "task": "checklist", "checks": [], "meta": meta,
                                    "group": f"prompt:{prompt_id}", "_image": image}
         qid = row[qid_col].strip() if qid_col else str(len(group["checks"]) + 1)
         group["checks"].append({"name": check_text, "answer": answer})
         group["meta"]["question_ids"].append(qid)
+        per_check = {k: row[k] for k in PER_CHECK_COLUMNS if k in row and k not in used}
+        if per_check:
+            group["meta"].setdefault("check_source", {})[qid] = per_check
         deps = _dependencies(row[dep_col]) if dep_col else []
         if deps:
             group["meta"]["dependencies"][qid] = deps

@@ -236,6 +236,19 @@ def _tsv_images(value: str, row: dict[str, str], by_index: dict[str, str],
     return store.add_base64(text)
 
 
+def _tsv_decisions(columns: list[str], column_map: dict[str, str]) -> list[str]:
+    """The shape and columns a VLMEvalKit TSV import uses, read from its header."""
+    from bench_kit.exchange.columns import chosen_columns, column_decisions
+
+    image = ("image<-image (base64)" if "image" in columns else
+             "image<-image_path (files)" if "image_path" in columns else "no image column")
+    rest = [c for c in columns if c not in ("index", "image", "image_path")]
+    options = [c for c in columns if len(c) == 1 and c.isupper()]
+    lines = [f"shape: VLMEvalKit TSV, id<-index, {image}, "
+             f"options: {', '.join(options) if options else 'none'}"]
+    return lines + column_decisions(rest, chosen_columns(rest, column_map))
+
+
 @IMPORTERS.register("vlmevalkit")
 def read_vlmevalkit(path: Path, opts: ImportOptions, store: ImageStore):
     """VLMEvalKit TSV: `index`, base64 `image`, `question`, `hint`, A-J, `answer`, `category`.
@@ -245,10 +258,14 @@ def read_vlmevalkit(path: Path, opts: ImportOptions, store: ImageStore):
     bench-kit columns of an export (id, task, meta …) are read back as item fields.
     """
     by_index: dict[str, Any] = {}
+    described = False
     for line, row in iter_table(path, "\t", (opts.max_image_bytes // 3 + 1) * 4 + 16):
         if isinstance(row, BadRow):
             yield line, row
             continue
+        if not described:
+            described = True
+            opts.decisions.extend(_tsv_decisions(list(row), opts.column_map))
         index = row.pop("index", "").strip()
         try:
             if row.get("image", "").strip():

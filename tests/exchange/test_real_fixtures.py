@@ -38,6 +38,15 @@ def test_dsg_1k_prompt_only_checklists(here):
         ("whoops_5", 3), ("localized_narratives_95", 5), ("posescript_93", 8)]
     assert all(c.answer for i in items for c in i.checks)          # prompt-only: all "yes"
     assert all(i.image is None and i.task == "checklist" for i in items)
+    # the decisions, and the per-check DSG columns kept (values from the file's line 2)
+    assert ("columns: id<-item_id, check<-question_natural_language, prompt (meta.prompt)"
+            "<-text, check id<-proposition_id, dependency<-dependency; no answer column: "
+            "every check expects yes") in result.output
+    assert ("kept per check in meta.check_source: keywords, category_broad, "
+            "category_detailed, tuple") in result.output
+    assert items[0].meta["check_source"]["1"] == {
+        "keywords": "rubix cube", "category_broad": "entity",
+        "category_detailed": "whole", "tuple": "entity - whole (rubix cube)"}
     first = items[0]
     assert first.meta["prompt"] == "A rubix cube with ten squares of purple"
     assert first.checks[1].name == "Is the rubix cube purple?"
@@ -85,6 +94,10 @@ def test_mmbench_row_keeps_filled_options_and_round_trips_by_vlmevalkit_rules(he
     assert result.exit_code == 0, result.output
     [item] = read_items(here / "items.jsonl")
     assert item.id == "241" and item.task == "mc" and item.answers == ["B"]
+    # the header is index, question, hint, A-D, answer, category, image
+    assert ("shape: VLMEvalKit TSV, id<-index, image<-image (base64), options: A, B, C, D"
+            in result.output)
+    assert "columns: question, answer, category, hint" in result.output
     assert sorted(item.choices) == ["A", "B"]                      # empty C, D dropped
     assert item.meta["hint"].startswith("The passage below describes an experiment.")
     assert "\n\nMadelyn applied" in item.meta["hint"]             # quoted multi-line hint
