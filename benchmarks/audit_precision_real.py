@@ -97,7 +97,7 @@ def draw_sample(audits: dict[str, Any]) -> list[dict[str, Any]]:
     by_check: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
     for benchmark, (findings, _, _) in sorted(audits.items()):
         for finding in findings:
-            if finding["severity"] != "info" and finding["id"] != BENCHMARK_ID:
+            if finding["severity"] != "info":
                 by_check[finding["check"]].append((benchmark, finding))
     rng = random.Random(SEED)
     rows = []
@@ -110,6 +110,10 @@ def draw_sample(audits: dict[str, Any]) -> list[dict[str, Any]]:
             row = {"sample_id": f"{check}#{k:02d}",
                    "item": item_view(items[finding["id"]], benchmark)
                    if finding["id"] in items else {"benchmark": benchmark, "id": finding["id"]},
+                   **({"examples": [item_view(items[e], benchmark)
+                                    for e in finding["evidence"].get("examples", [])
+                                    if e in items]}
+                      if finding["id"] == BENCHMARK_ID else {}),
                    "finding": {"check": check, "severity": finding["severity"],
                                "message": finding["message"],
                                "evidence": _clip(finding["evidence"])}}

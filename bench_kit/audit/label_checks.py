@@ -8,7 +8,9 @@
   across items (the same normalised question on the same image with different golds; a
   yes/no question and its negation on the same image with the same gold).
 - `redundancy.repeated_question`: one question (with the same options) repeated verbatim
-  across many items — a template or copy error — or twice on the same image.
+  across many items with no image (a copy error), or twice on the same image with the same
+  gold. On different images it is a template: info when one gold covers nearly all of them
+  (a skew the model audit's answer prior measures), nothing when the golds vary.
 """
 
 from __future__ import annotations
@@ -254,6 +256,23 @@ def strip_negation(question: str) -> tuple[str, bool]:
     return out, out != normalize_for_audit(question)
 
 
+def _constant_gold(group: Sequence[Item], share: float) -> tuple[str, int] | None:
+    """(the gold, its count) when one gold covers ≥ `share` of the group's items, else None.
+
+    >>> from bench_kit.types import Item
+    >>> rows = [Item(id=f"i{k}", task="yesno", answers=["yes" if k else "no"], capability="c",
+    ...              layer="perception", difficulty="easy", question="Is there a cat?",
+    ...              created_at="2026-11-01T00:00:00Z") for k in range(10)]
+    >>> _constant_gold(rows, 0.9), _constant_gold(rows, 0.95)
+    (('yes', 9), None)
+    """
+    counts: dict[str, int] = defaultdict(int)
+    for item in group:
+        counts[_gold_key(item)] += 1
+    gold, count = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+    return (gold, count) if count >= share * len(group) else None
+
+
 def _related(a: Item, b: Item) -> bool:
     return a.variant_of == b.id or b.variant_of == a.id or (
         a.variant_of is not None and a.variant_of == b.variant_of)
@@ -319,13 +338,17 @@ class RepeatedQuestionParams(CheckParams):
 
     repeated_question_items: int = Field(20, ge=2)
     repeated_question_share: float = Field(0.05, gt=0.0, le=1.0)
+    repeated_question_gold_share: float = Field(0.9, gt=0.5, le=1.0)
 
 
 @check("redundancy.repeated_question", severity="warn", params=RepeatedQuestionParams)
 def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams) -> Iterator[Finding]:
-    """One question repeated on many items (a template/copy error) or twice on one image.
+    """One question repeated on many items, or twice on one image with the same gold.
 
-    Many = ≥ `repeated_question_items` items that are ≥ `repeated_question_share` of the file."""
+    Many = ≥ `repeated_question_items` items that are ≥ `repeated_question_share` of the file.
+    Many items with no image are a copy error (warn); many items on different images are
+    info when one gold covers ≥ `repeated_question_gold_share` of them, else template
+    siblings (no finding)."""
     spec = spec_of("redundancy.repeated_question")
     groups: dict[str, list[Item]] = defaultdict(list)
     for item in ctx.items:
@@ -334,6 +357,9 @@ def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams) -> Iter
     for group in groups.values():
         many = (len(group) >= params.repeated_question_items
                 and len(group) / total >= params.repeated_question_share)
+        constant = _constant_gold(group, params.repeated_question_gold_share) if many else None
+        if many and any(item.images for item in group) and constant is None:
+            many = False  # a template asked of many images, its golds varied: siblings
         copies: dict[tuple[str, str], list[Item]] = defaultdict(list)
         for item in group:
             if item.images:
@@ -347,8 +373,19 @@ def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams) -> Iter
             message = (f"the same question, image and gold as {twins[0].id}" if twins else
                        f"the same question in {len(group)} items "
                        f"({len(group) / total:.0%} of the file)")
+            severity = None
+            if not twins and item.images and constant is not None:
+                # info: a second reader judged POPE's "Is there a person …?" (yes on 21 of
+                # 22 images) a trait of its design, nothing to fix item by item; the model
+                # audit's answer prior measures what the skew is worth (docs/AUDITS.md)
+                gold, count = constant
+                severity = "info"
+                message += (f", gold '{gold}' on {count} of them: see the model audit's "
+                            "answer prior for what a blind answer scores")
             yield spec.finding(item.id, message,
                                {"field": "question", "kind": kind, "span": item.question,
                                 "items": len(group), "share": round(len(group) / total, 4),
                                 "examples": sorted(i.id for i in (twins or group))[:5]},
-                               score=min(1.0, len(group) / total + (0.5 if twins else 0.0)))
+                               severity=severity,
+                               score=None if severity else
+                               min(1.0, len(group) / total + (0.5 if twins else 0.0)))

@@ -124,10 +124,11 @@ def roll_up(spec: CheckSpec, produced: list[Finding], items: int,
         return produced
     out = [f.model_copy(update={"severity": "info", "evidence": {**f.evidence, "rolled_up": True}})
            if f.severity == "warn" else f for f in produced]
+    first = min((f for f in produced if f.severity == "warn"), key=lambda f: f.id)
     out.append(spec.finding(
         BENCHMARK_ID, f"{len(warned)} of {items} items ({len(warned) / items:.0%}) get "
         f"{spec.name} ({spec.description}): a trait of this benchmark rather than item "
-        f"defects? The item rows are kept at info.",
+        f"defects? The item rows are kept at info. First: {first.id}: {first.message}",
         {"count": len(warned), "items": items, "share": round(len(warned) / items, 4),
          "rollup_share": share, "examples": warned[:5], "rolled_up": True}))
     return out

@@ -76,3 +76,32 @@ def test_repeated_question_many_items_or_same_image():
     few = rows[:3] + rows[20:100]
     assert not _ids(run_check("redundancy.repeated_question", few,
                               repeated_question_items=3, repeated_question_share=0.05))
+
+
+def _on_images(question: str, golds: list[str]) -> list:
+    return [make_item(id=f"t{i:02d}", image=f"img{i}.png", question=question, task="open",
+                      answers=[gold]) for i, gold in enumerate(golds)]
+
+
+def test_repeated_question_on_different_images_is_info_only_with_a_constant_gold():
+    other = [make_item(id=f"o{i:02d}", question=f"What is value {i}?", task="open",
+                       answers=["-"]) for i in range(60)]
+    varied = _on_images("What colour is the car?", ["red", "blue", "green", "grey"] * 5)
+    assert not _ids(run_check("redundancy.repeated_question", varied + other))
+    # 18 of 20 (0.9, the default share exactly) one gold: flagged, the gold named
+    constant = _on_images("Is there a person in the image?", ["yes"] * 18 + ["no"] * 2)
+    found = _ids(run_check("redundancy.repeated_question", constant + other))
+    assert set(found) == {f"t{i:02d}" for i in range(20)}
+    assert "gold 'yes' on 18 of them" in found["t00"].message
+    assert found["t00"].evidence["kind"] == "repeated_across_items"
+    assert {f.severity for f in found.values()} == {"info"}
+    # the same repeats with no image are a copy error, at warn
+    copies = [make_item(id=f"n{i:02d}", question="Is there a person in the image?",
+                        task="yesno", answers=["yes"]) for i in range(20)]
+    assert {f.severity for f in _ids(run_check("redundancy.repeated_question",
+                                               copies + other)).values()} == {"warn"}
+    # 17 of 20 (0.85) is under the share: template siblings
+    below = _on_images("Is there a person in the image?", ["yes"] * 17 + ["no"] * 3)
+    assert not _ids(run_check("redundancy.repeated_question", below + other))
+    assert _ids(run_check("redundancy.repeated_question", below + other,
+                          repeated_question_gold_share=0.85))

@@ -122,20 +122,36 @@ def test_exact_contamination_joins_the_hint_as_the_reference_does(tmp_path, monk
         assert sibling["severity"] == "info" and sibling["evidence"]["template_siblings"] >= 1
 
 
-def test_a_warn_check_on_most_items_is_one_benchmark_finding(tmp_path, monkeypatch):
+def test_a_template_on_many_images_with_a_skewed_gold_is_info(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    # POPE asks "Is there a person in the image?" about many images: a trait of the benchmark
+    # POPE asks "Is there a person in the image?" about 22 images, `yes` on 21: a second
+    # reader judged it POPE's design (benchmarks/audit_precision_real_verdicts.json), so the
+    # rows are info naming the skew, and no benchmark-level warn row is raised
     items = real_items.build_pope(tmp_path / "pope")
     result = audit_data(items, tmp_path / "out", params_path=None)
-    findings = _findings(result.findings_path)
-    rows = [f for f in findings if f["check"] == "redundancy.repeated_question"]
-    [rolled] = [f for f in rows if f["id"] == "(benchmark)"]
-    assert rolled["severity"] == "warn" and rolled["evidence"]["count"] > 18
-    assert len(rolled["evidence"]["examples"]) == 5
-    item_rows = [f for f in rows if f["id"] != "(benchmark)"]
-    assert len(item_rows) == rolled["evidence"]["count"]
-    assert {f["severity"] for f in item_rows} == {"info"}
-    assert result.summary["flagged_items"] == 0  # the benchmark row is not an item
+    rows = [f for f in _findings(result.findings_path)
+            if f["check"] == "redundancy.repeated_question"]
+    assert len(rows) == 22 and {f["severity"] for f in rows} == {"info"}
+    assert all("gold 'yes' on 21 of them" in f["message"] for f in rows)
+    assert not [f for f in rows if f["id"] == "(benchmark)"]
+
+
+def test_a_warn_check_on_many_items_is_one_benchmark_finding(tmp_path, monkeypatch):
+    from bench_kit.audit.registry import spec_of
+    from bench_kit.audit.stage import load_checks, roll_up
+
+    monkeypatch.chdir(tmp_path)
+    load_checks()
+    spec = spec_of("ambiguity.viewpoint")
+    produced = [spec.finding(f"q{k:02d}", f"message {k}", {}) for k in range(12)]
+    out = roll_up(spec, produced, 100, 0.1)
+    [rolled] = [f for f in out if f.id == "(benchmark)"]
+    assert rolled.severity == "warn" and rolled.evidence["count"] == 12
+    assert rolled.evidence["examples"] == ["q00", "q01", "q02", "q03", "q04"]
+    assert rolled.message.endswith("First: q00: message 0")
+    assert {f.severity for f in out if f.id != "(benchmark)"} == {"info"}
+    # on exactly the share (12 of 120 = 10%) nothing is rolled up
+    assert roll_up(spec, produced, 120, 0.1) == produced
 
 
 def test_error_checks_are_never_rolled_up(tmp_path, monkeypatch):
