@@ -264,6 +264,57 @@ def _project(tmp_path: Path, **scenes: int) -> Path:
     return bench
 
 
+FILTER_STAGES = ("answerability", "audit")
+
+
+def plan_problems(items: list[Item], rejects: list[dict], kinds: list[str],
+                  max_filtered: float = 0.02) -> list[str]:
+    """What the generator's plan says, read without the answerability oracle: every v0 item
+    gets every kind once, as a variant or one reject row (none lost, none twice), and the
+    filters after the gate (oracle, audit) drop at most `max_filtered` of a kind's drafts —
+    so an over-strict filter is seen here even when every item it kept passes it."""
+    problems = []
+    bases = {i.id for i in items if i.variant == "v0"}
+    outcomes: dict[tuple[str, str], list[str]] = {}
+    for item in items:
+        if item.variant != "v0":
+            outcomes.setdefault((item.variant_of, item.variant_kind), []).append("accepted")
+    for row in rejects:
+        outcomes.setdefault((row["variant_of"], row["variant_kind"]), []).append(row["stage"])
+    for kind in kinds:
+        for base in sorted(bases):
+            got = outcomes.get((base, kind), [])
+            if len(got) != 1:
+                problems.append(f"{base} {kind}: {len(got)} outcomes {got}")
+        drafts = [o for (b, k), out in outcomes.items() if k == kind and b in bases
+                  for o in out if o != "skip"]
+        filtered = sum(o in FILTER_STAGES for o in drafts)
+        if drafts and filtered > max_filtered * len(drafts):
+            problems.append(f"{kind}: {filtered} of {len(drafts)} drafts dropped by the "
+                            f"oracle or the audit (at most {max_filtered:.0%})")
+    return problems
+
+
+def test_the_plan_check_sees_an_over_strict_filter_and_a_lost_variant():
+    base = Item(**make_item(id="q1", question="How many circles are there?", answers=["3"]))
+    kept = [Item(**make_item(id=f"q1.v{n}", question=f"Count the circles {n}", answers=["3"],
+                             variant=f"v{n}", variant_of="q1", variant_kind=kind))
+            for n, kind in ((1, "synonym"), (5, "register"))]
+    assert plan_problems([base, *kept], [], ["synonym", "register"]) == []
+    # the oracle rejects a draft the gate accepted: an over-strict filter
+    strict = [{"variant_of": "q1", "variant_kind": "register", "stage": "answerability"}]
+    assert plan_problems([base, kept[0]], strict, ["synonym", "register"]) == [
+        "register: 1 of 1 drafts dropped by the oracle or the audit (at most 2%)"]
+    # a kind silently missing, or there twice
+    assert plan_problems([base, kept[0]], [], ["synonym", "register"]) == [
+        "q1 register: 0 outcomes []"]
+    assert plan_problems([base, *kept, kept[0]], [], ["synonym"]) == [
+        "q1 synonym: 2 outcomes ['accepted', 'accepted']"]
+    # a skip (the kind does not apply to the item) is a planned outcome, not a filter
+    skip = [{"variant_of": "q1", "variant_kind": "register", "stage": "skip"}]
+    assert plan_problems([base, kept[0]], skip, ["synonym", "register"]) == []
+
+
 def _check_demo(bench: Path) -> None:
     from PIL import Image, ImageChops
 
@@ -273,6 +324,9 @@ def _check_demo(bench: Path) -> None:
     items = read_items(bench / "items.jsonl")
     scenes = {s.scene: s for s in read_annotations(bench / "annotations.jsonl")}
     by_id = {i.id: i for i in items}
+    # 0. the plan, read without the oracle that filtered the variants
+    kinds = load_params(bench.parent / "params.yaml")["variants"]["kinds"]
+    assert plan_problems(items, read_jsonl(bench / "variant_rejects.jsonl"), kinds) == []
     oracle = AnswerabilityOracle(SPECS, scenes)
     kinds = set()
     for item in items:
