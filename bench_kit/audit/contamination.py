@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from bench_kit.audit.content import (
+    TEMPLATE_ASK,
     as_template,
     content_key,
     item_hint,
@@ -218,8 +219,7 @@ def exact_match(ctx: AuditContext, params: ContaminationParams) -> Iterator[Find
         severity, template = as_template(ctx, ident, "error")
         yield spec.finding(ident, f"{kind.replace('+', ' + ')} equal to reference "
                            f"'{row['ref_id']}' ({row['source']}) after normalisation"
-                           + (" (a template text shared by items with other images)"
-                              if template else ""),
+                           + (TEMPLATE_ASK if template else ""),
                            {**ref_evidence(row), "matched": kind, "score": 1.0, **template},
                            severity=severity, score=1.0)
 
@@ -284,7 +284,8 @@ def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Fi
                     "total": total, "score": round(share, 4), **template}
         severity, message = demote(ctx, ident, row, settings, severity,
                                    f"shares {count}/{total} {size}-grams with reference "
-                                   f"'{row['ref_id']}' ({row['source']})", evidence)
+                                   f"'{row['ref_id']}' ({row['source']})"
+                                   + (TEMPLATE_ASK if template else ""), evidence)
         yield spec.finding(ident, message, evidence, severity=severity, score=share)
 
 
@@ -386,5 +387,6 @@ def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> It
         severity, message = demote(ctx, ident, row, settings, severity,
                                    f"near-duplicate of reference '{row['ref_id']}' "
                                    f"({row['source']}): Jaccard {score:.2f} on "
-                                   f"{settings.minhash_shingle}-character shingles", evidence)
+                                   f"{settings.minhash_shingle}-character shingles"
+                                   + (TEMPLATE_ASK if template else ""), evidence)
         yield spec.finding(ident, message, evidence, severity=severity, score=score)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from bench_kit import embed
-from bench_kit.audit.content import as_template
+from bench_kit.audit.content import TEMPLATE_ASK, as_template
 from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_evidence
 from bench_kit.audit.contamination_judge import judge_pairs
 from bench_kit.audit.contamination_specific import demote
@@ -203,5 +203,6 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
                                    f"({row['source']}) at cosine {n.pair.cosine:.3f}, "
                                    f"combined {n.pair.combined:.3f}"
                                    + (f" (shares {shared})" if shared else "")
-                                   + (REVIEW_ASK if verdict == "review" else ""), evidence)
+                                   + (REVIEW_ASK if verdict == "review" else "")
+                                   + (TEMPLATE_ASK if template else ""), evidence)
         yield spec.finding(ident, message, evidence, severity=severity, score=score)
