@@ -1,14 +1,14 @@
 """Public labelled rephrase sets for `contamination.embedding` (docs/AUDITS.md#rephrase-detection).
 
-Three sets, none written here (benchmarks/rephrase_public/README.md gives repository, path,
-commit and licence):
+Three public sets, none written here (benchmarks/rephrase_public/README.md gives
+repository, path, commit and licence), and the planted ChartQA set as a guard (`planted`):
 
 - `mrpc` (tuning): the Microsoft Research Paraphrase Corpus test file, human labels. Its
   licence does not allow redistribution, so nothing of it is committed: pass your copy
   (`msr_paraphrase_test.txt`, e.g. magsail/MRPC `MRPC/msr_paraphrase_test.txt`); its
   sha256 is checked. `#1 String` rows are the reference, `#2 String` rows the items.
-- `mmlu` (tuning) and `gsm8k` (held out): rephrased MMLU (sociology, high-school US
-  history) and GSM8K test questions published by lm-sys/llm-decontaminator for "Rethinking
+- `mmlu` (tuning) and `gsm8k` (held out): rephrased MMLU (sociology, abstract
+  algebra) and GSM8K test questions published by lm-sys/llm-decontaminator for "Rethinking
   Benchmark and Contamination for Language Models with Rephrased Samples", each with its
   original. Committed excerpts (benchmarks/rephrase_public/*.jsonl): a seeded half of the
   originals is the reference; every rephrasing is an item, a positive when its original is
