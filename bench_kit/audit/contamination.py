@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from bench_kit.audit.content import (
+    TEMPLATE_ASK,
     as_template,
     content_key,
     item_hint,
@@ -69,14 +70,16 @@ class ContaminationSettings(BaseModel):
     same_question_share: float = Field(0.5, ge=0.0, le=1.0)
     minhash_shingle: int = Field(5, ge=1)
     minhash_perm: int = Field(128, ge=16, le=1024)
-    # embedding cosine: a rephrase whatever the other evidence (near-verbatim) / review band
+    # embedding cosine: a rephrase whatever the other evidence (near-verbatim); `review` =
+    # `rephrase` means no cosine-only review band
     rephrase: float = Field(0.97, gt=0.0, le=1.0)
-    review: float = Field(0.6, gt=0.0, le=1.0)
+    review: float = Field(0.97, gt=0.0, le=1.0)
     # combined score (cosine + rare-token/entity/number overlap − contrasts, see
-    # contamination_rephrase.py): warn from `rephrase_combined` (tuned on the planted set,
-    # docs/AUDITS.md#rephrase-detection), review (info, or the judge) from `review_combined`
-    rephrase_combined: float = Field(1.08, gt=0.0, le=2.0)
-    review_combined: float = Field(0.9, gt=0.0, le=2.0)
+    # contamination_rephrase.py): warn from `rephrase_combined`, review (info, or the judge)
+    # from `review_combined`; both chosen on public labelled sets and checked on a held-out
+    # one (benchmarks/rephrase_operating_point.py, docs/AUDITS.md#rephrase-detection)
+    rephrase_combined: float = Field(0.85, gt=0.0, le=2.0)
+    review_combined: float = Field(0.77, gt=0.0, le=2.0)
     judge: str | None = None
     cache_dir: str | None = DEFAULT_CACHE_DIR
     # nearest-neighbour search: exact below this many reference vectors, faiss above
@@ -216,8 +219,7 @@ def exact_match(ctx: AuditContext, params: ContaminationParams) -> Iterator[Find
         severity, template = as_template(ctx, ident, "error")
         yield spec.finding(ident, f"{kind.replace('+', ' + ')} equal to reference "
                            f"'{row['ref_id']}' ({row['source']}) after normalisation"
-                           + (" (a template text shared by items with other images)"
-                              if template else ""),
+                           + (TEMPLATE_ASK if template else ""),
                            {**ref_evidence(row), "matched": kind, "score": 1.0, **template},
                            severity=severity, score=1.0)
 
@@ -282,7 +284,8 @@ def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Fi
                     "total": total, "score": round(share, 4), **template}
         severity, message = demote(ctx, ident, row, settings, severity,
                                    f"shares {count}/{total} {size}-grams with reference "
-                                   f"'{row['ref_id']}' ({row['source']})", evidence)
+                                   f"'{row['ref_id']}' ({row['source']})"
+                                   + (TEMPLATE_ASK if template else ""), evidence)
         yield spec.finding(ident, message, evidence, severity=severity, score=share)
 
 
@@ -384,5 +387,6 @@ def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> It
         severity, message = demote(ctx, ident, row, settings, severity,
                                    f"near-duplicate of reference '{row['ref_id']}' "
                                    f"({row['source']}): Jaccard {score:.2f} on "
-                                   f"{settings.minhash_shingle}-character shingles", evidence)
+                                   f"{settings.minhash_shingle}-character shingles"
+                                   + (TEMPLATE_ASK if template else ""), evidence)
         yield spec.finding(ident, message, evidence, severity=severity, score=score)

@@ -1,9 +1,10 @@
 """Contamination by sentence-embedding nearest neighbour (docs/AUDIT_METHODS.md).
 
-Rephrased copies defeat n-gram and MinHash checks; an embedding neighbour with cosine ≥
-`rephrase` (0.9) is a likely rephrase (warn), `review`–`rephrase` (0.6–0.9) goes to review
-(info) or, when `audit.contamination.judge` names a model, to an LLM judge whose "yes"
-raises it to warn.
+Rephrased copies defeat n-gram and MinHash checks; an embedding neighbour whose combined
+score (cosine + rare-token/entity/number overlap, contamination_rephrase.py) reaches
+`rephrase_combined` (0.85), or whose cosine reaches `rephrase` (0.97), is a likely rephrase
+(warn); from `review_combined` (0.77) it goes to review (info) or, when
+`audit.contamination.judge` names a model, to an LLM judge whose "yes" raises it to warn.
 
 Embeddings come from the configured backend (`embed:` in params.yaml; by default the
 bundled all-MiniLM-L6-v2, see bench_kit/embed) and are cached on disk: the reference's
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from bench_kit import embed
-from bench_kit.audit.content import as_template
+from bench_kit.audit.content import TEMPLATE_ASK, as_template
 from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_evidence
 from bench_kit.audit.contamination_judge import judge_pairs
 from bench_kit.audit.contamination_specific import demote
@@ -41,6 +42,9 @@ from bench_kit.audit.vector_index import IndexSettings, nearest
 from bench_kit.types import Finding
 
 MODEL_NAME = "all-MiniLM-L6-v2"
+# What a review-band row asks (its share of rephrasings: docs/AUDITS.md#rephrase-detection)
+REVIEW_ASK = (" — compare the two questions: about half such pairs are rephrasings "
+              "(audit.contamination.judge can decide them)")
 _ENCODE_CHUNK = 2048
 
 
@@ -198,5 +202,7 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
                                    f"{verdict}: nearest reference '{row['ref_id']}' "
                                    f"({row['source']}) at cosine {n.pair.cosine:.3f}, "
                                    f"combined {n.pair.combined:.3f}"
-                                   + (f" (shares {shared})" if shared else ""), evidence)
+                                   + (f" (shares {shared})" if shared else "")
+                                   + (REVIEW_ASK if verdict == "review" else "")
+                                   + (TEMPLATE_ASK if template else ""), evidence)
         yield spec.finding(ident, message, evidence, severity=severity, score=score)

@@ -104,6 +104,10 @@ def template_siblings(ctx: Any) -> dict[str, list[str]]:
     return ctx.memo("template_siblings", compute)
 
 
+# What a text match demoted by `as_template` asks of a reviewer (appended to its message).
+TEMPLATE_ASK = " (a template text shared by items with other images: compare the images)"
+
+
 def as_template(ctx: Any, ident: str, severity: str) -> tuple[str, dict[str, Any]]:
     """(severity, evidence) of a text match on item `ident`: info, naming the siblings, when
     its text is a template shared by items with other images (the image decides)."""

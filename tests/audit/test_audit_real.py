@@ -120,6 +120,12 @@ def test_exact_contamination_joins_the_hint_as_the_reference_does(tmp_path, monk
     for pid in ("19", "242"):
         sibling = found[(f"sqa-{pid}", "contamination.exact")]
         assert sibling["severity"] == "info" and sibling["evidence"]["template_siblings"] >= 1
+        # an info row says what it asks of the reviewer
+        assert sibling["message"].endswith("compare the images)")
+        for check in ("contamination.ngram", "contamination.minhash",
+                      "contamination.embedding"):
+            row = found.get((f"sqa-{pid}", check))
+            assert row is None or row["severity"] != "info" or "compare" in row["message"]
 
 
 def test_a_template_on_many_images_with_a_skewed_gold_is_info(tmp_path, monkeypatch):

@@ -175,6 +175,11 @@ def _red_planet_reference(tmp_path) -> None:
     assert result.exit_code == 0, result.output
 
 
+# The red-planet pair scores combined 0.93 (a warn at the shipped 0.85), about 0.75 with the
+# judge test's scenario tag: these tests set the band around it so that it is a review pair.
+_WARN_ABOVE_THE_PAIR = "    rephrase_combined: 1.0\n    review_combined: 0.6\n"
+
+
 def test_judge_decides_the_review_band_over_http(tmp_path):
     _red_planet_reference(tmp_path)
     write_items(tmp_path / "bench" / "items.jsonl", [
@@ -183,7 +188,7 @@ def test_judge_decides_the_review_band_over_http(tmp_path):
     with FakeOpenAI() as server:
         server.verdicts = ["Yes."]
         write_params(tmp_path / "params.yaml", tmp_path / "cache", (
-            "    judge: judge\n"
+            f"{_WARN_ABOVE_THE_PAIR}    judge: judge\n"
             f"eval:\n  cache: {tmp_path / 'calls.sqlite'}\n  models:\n    judge:\n"
             f"      adapter: openai\n      model: judge-model\n      base_url: {server.url}\n"
             "      max_retries: 0\n"))
@@ -206,7 +211,7 @@ def test_review_band_without_a_judge_is_info(tmp_path):
     write_items(tmp_path / "bench" / "items.jsonl", [
         make_item(id="q", question="Which planet is known as the red planet?", task="open",
                   answers=["Mars"])])
-    write_params(tmp_path / "params.yaml", tmp_path / "cache")
+    write_params(tmp_path / "params.yaml", tmp_path / "cache", _WARN_ABOVE_THE_PAIR)
     found = by_pair(run_audit(tmp_path, "--reference", str(tmp_path / "ref.jsonl")))
     finding = found[("q", "contamination.embedding")]
     assert finding["severity"] == "info" and finding["evidence"]["verdict"] == "review"
@@ -248,7 +253,7 @@ def test_reference_images_exact_flipped_and_cached(tmp_path, monkeypatch):
 
 
 def test_contamination_settings_are_validated(bench):
-    for extra, message in [("    rephrase: 0.5\n", "review (0.6) must be <= rephrase"),
+    for extra, message in [("    rephrase: 0.5\n", "review (0.97) must be <= rephrase"),
                            ("    ngram: 13\n", "audit.contamination.ngram: unknown key"),
                            ("    minhash_threshold: 0.99\n", "lower the threshold")]:
         write_params(bench / "params.yaml", bench / "cache", extra)
