@@ -110,10 +110,10 @@ def test_an_item_more_likely_right_than_wrong_is_not_carried_by_sure_finds() -> 
     items = [*[_item(f"wrong{k}", ["c"] * 8) for k in range(8)],
              _item("split", ["b", "b", "b", "b", "a", "a", "a", "d"]),
              *[_item(f"easy{k}", ["a"] * 8) for k in range(60)]]
-    queue = review_queue(GoldModel(items).fit(), 0.3)
+    queue = review_queue(GoldModel(items).fit(), 0.15)
     assert all(queue[f"wrong{k}"].flagged for k in range(8))
     assert queue["split"].local_fdr > 0.2 and not queue["split"].flagged
-    assert review_queue(GoldModel(items).fit(), 0.3, ceiling=1.0)["split"].flagged
+    assert review_queue(GoldModel(items).fit(), 0.15, ceiling=1.0)["split"].flagged
 
 
 def test_a_model_that_sees_the_gold_is_wrong_keeps_its_competence() -> None:
