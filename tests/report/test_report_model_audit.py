@@ -63,10 +63,11 @@ def _build(root: Path) -> list[str]:
     for model, modes in by_model.items():
         write_json(root / "metrics" / f"{model}.json", model_metrics(model, items, modes, {}))
     params = root / "params.yaml"
-    # label_fdr 0.4: three unanimous models on a four-item benchmark (the review queue's
-    # q = 0.38) cannot reach the default 0.1 -- a 3-model panel is too small to impeach a gold
+    # label_fdr 0.5: three unanimous models on a four-item benchmark (the review queue's
+    # q = 0.41, correlated errors assumed) cannot reach the default 0.1 -- a 3-model panel
+    # is too small to impeach a gold
     params.write_text("audit_results:\n  expansion: false\n  blind_modes: [no_image]\n"
-                      "  base_models: {m0: text-only}\n  label_fdr: 0.4\n"
+                      "  base_models: {m0: text-only}\n  label_fdr: 0.5\n"
                       "report:\n  flagged_items: 5\n",
                       encoding="utf-8")
     # a reviewer labelled m0's one failure in image mode (s1) as a perception error
@@ -133,13 +134,13 @@ def test_first_screen_answers_the_vision_question_before_the_leaderboard(outputs
     # the audit's panel block: 4 members at chance 25% need all 4 right (p = 0.0039)
     assert ("Smallest effect it can detect: at chance 25%, 4 of 4 members right "
             "(chance-corrected effect 100%)") in answer
-    # the suspect-gold review queue: ranked, with its level (label_fdr 0.4) and P(gold wrong)
+    # the suspect-gold review queue: ranked, with its level (label_fdr 0.5) and P(gold wrong)
     assert ("Suspect golds: the review queue ranks the 4 audited item(s) with an image panel "
             "by the posterior that the gold is wrong") in screen
-    assert "flags the top 1 while the queue's false-discovery rate stays at most 40%" in screen
+    assert "flags the top 1 while the queue's false-discovery rate stays at most 50%" in screen
     assert ("| 1 | s1 | Which colour is the square? | error 3/3 models answer 'C'; gold is "
-            "\\['A'\\] (likelihood ratio 68.4) | 0.62 | 0.38 |") in screen
-    assert "label.suspect\\_gold 0.38 of 1" in screen     # expected false calls <= 1 x q
+            "\\['A'\\] (likelihood ratio 61.7) | 0.59 | 0.41 |") in screen
+    assert "label.suspect\\_gold 0.41 of 1" in screen     # expected false calls <= 1 x q
     # the old 2^-n unanimity bound described the replaced suspect-gold test
     assert "voting unanimously" not in md and "voting unanimously" not in html
     for anchor in ("ma-blind-items", "ma-prior-templates", "ma-vision-gain", "ma-labels"):
@@ -288,4 +289,4 @@ def test_an_empty_review_queue_says_it_flags_none(tmp_path):
     assert result.exit_code == 0, result.output
     md = (tmp_path / "out/report.md").read_text(encoding="utf-8")
     assert ("and flags none (no top of the queue keeps its false-discovery rate at most "
-            "40%); ambiguous items") in md
+            "50%); ambiguous items") in md

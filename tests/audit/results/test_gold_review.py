@@ -1,39 +1,91 @@
 """The suspect-gold review queue (gold_review.py) on a simulated benchmark with wrong
-golds (gold_simulation.py), on a seed not used while building it, against an oracle
-written apart from the review: the exact posterior of the simulated process."""
+golds (gold_simulation.py), on a seed not used while building it (building and tuning
+used seeds 100 and 101, the docs' table 201-203), against an oracle written apart from
+the review: the exact posterior of the simulated process with the true parameters."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
-from bench_kit.audit.results.gold_review import GoldModel, PanelItem, review_queue
-from bench_kit.audit.results.gold_simulation import evaluate_queue, queue_rates
+from bench_kit.audit.results import gold_simulation as sim
+from bench_kit.audit.results.gold_review import (
+    GoldModel,
+    Misses,
+    PanelItem,
+    review_queue,
+)
 
-HELD_OUT_SEED = 7   # building used seeds 100 and 101
+HELD_OUT_SEED = 7
+ITEMS = 250          # per task: small enough to run in seconds
 
 
 @pytest.fixture(scope="module")
-def six() -> dict:
-    return evaluate_queue(6, HELD_OUT_SEED)
+def ten() -> dict:
+    result = sim.evaluate_queue(10, HELD_OUT_SEED, per_task=ITEMS)
+    print("\n" + sim.format_queue_table({10: sim.pool_queue([result])}))
+    return result
 
 
-def test_yesno_recall_is_within_005_of_the_oracle(six) -> None:
-    mine, oracle = queue_rates(six["yesno"]), queue_rates(six["yesno"], "oracle")
-    assert abs(mine["recall"] - oracle["recall"]) <= 0.05
+def test_the_oracle_is_computed_and_bounds_the_review(ten) -> None:
+    for task in sim.TASK_SPACE:
+        mine, oracle = sim.queue_rates(ten[task]), sim.queue_rates(ten[task], "oracle")
+        assert oracle["recall"] is not None and oracle["best_recall"] is not None
+        # the fitted review does not beat the bound by more than a seed's noise
+        assert mine["best_recall"] <= oracle["best_recall"] + 0.15, task
 
 
 @pytest.mark.parametrize("task", ["mc", "numeric"])
-def test_mc_and_numeric_keep_up_with_the_oracle(six, task) -> None:
-    mine, oracle = queue_rates(six[task]), queue_rates(six[task], "oracle")
-    assert mine["recall"] >= oracle["recall"] - 0.1
-    assert mine["precision"] >= oracle["precision"] - 0.1
+def test_mc_and_numeric_keep_up_with_the_oracle(ten, task) -> None:
+    mine, oracle = sim.queue_rates(ten[task]), sim.queue_rates(ten[task], "oracle")
+    assert mine["recall"] >= oracle["recall"] - 0.15
+    assert mine["precision"] >= 0.8
 
 
-def test_hard_but_correct_items_are_rarely_flagged(six) -> None:
-    # hard items with a right gold: about as rarely as the oracle flags them
-    for task in ("mc", "yesno", "numeric"):
-        mine, oracle = queue_rates(six[task]), queue_rates(six[task], "oracle")
-        assert mine["hard_flagged"] <= oracle["hard_flagged"] + 0.05, task
+def test_yesno_recall_is_within_005_of_the_oracle(ten) -> None:
+    mine, oracle = sim.queue_rates(ten["yesno"]), sim.queue_rates(ten["yesno"], "oracle")
+    assert abs(mine["recall"] - oracle["recall"]) <= 0.05
+
+
+def test_hard_but_correct_items_are_rarely_flagged(ten) -> None:
+    hard = sum(ten[t]["hard"] for t in sim.TASK_SPACE)
+    flagged = sum(ten[t]["fitted"]["hard_flagged"] for t in sim.TASK_SPACE)
+    oracle = sum(ten[t]["oracle"]["hard_flagged"] for t in sim.TASK_SPACE)
+    assert flagged / hard <= max(0.02, oracle / hard + 0.01)
+
+
+def test_hard_items_with_scattered_answers_are_never_flagged(ten) -> None:
+    assert sum(ten[t]["scattered"] for t in sim.TASK_SPACE) > 20
+    assert not sum(ten[t]["fitted"]["scattered_flagged"] for t in sim.TASK_SPACE)
+
+
+def test_the_likelihood_with_the_true_parameters_is_the_oracle() -> None:
+    """gold_review's likelihood, given the simulation's true abilities, yes rates, lure
+    share and difficulty distribution, gives the oracle's posterior (written apart)."""
+    _, panel, models = sim.simulate(6, HELD_OUT_SEED, per_task=80)
+    model = GoldModel(panel)
+    truth = {m.name: m for m in models}
+    for k, (name, unit) in enumerate(model.keys):
+        model.theta[k] = truth[name].theta + truth[name].shifts[unit]
+        model.beta[k] = math.log(truth[name].yes_rate / (1 - truth[name].yes_rate))
+    model.misses = {"mc": Misses(sim.LURE), "numeric": Misses(sim.LURE), "yesno": Misses()}
+    model.prior_wrong = sim.WRONG_GOLD
+    rng = np.random.default_rng(0)
+    normal = rng.normal(0.0, sim.SPREAD, 4000)
+    draws = (normal, normal + rng.uniform(*sim.HARD_SHIFT, 4000))
+    ds = np.concatenate([normal, draws[1][: int(4000 * sim.HARD / (1 - sim.HARD))]])
+    # difficulty: the planted mixture on the review's grid (nearest point)
+    weights = np.bincount(np.abs(ds[:, None] - model.grid[None, :]).argmin(axis=1),
+                          minlength=len(model.grid)) + 1e-3
+    model.weights = {t: weights / weights.sum() for t in sim.TASK_SPACE}
+    gaps = []
+    for n, item in enumerate(panel):
+        mine = float(model._posterior(n)["joint"][0].sum())
+        gaps.append(abs(mine - sim.oracle_local_fdr(item, models, draws)))
+    # the review's difficulty grid is coarse and does not know hard items have right golds
+    assert np.mean(gaps) < 0.01 and max(gaps) < 0.15
 
 
 def _item(item_id: str, votes: list[str], gold: str = "a") -> PanelItem:
@@ -50,6 +102,18 @@ def test_a_unanimous_other_answer_leads_the_queue_and_scatter_does_not() -> None
     # the q-value is the mean local fdr of the queue down to the item
     ranked = sorted(queue.values(), key=lambda r: r.rank)
     assert ranked[1].q_value == pytest.approx((ranked[0].local_fdr + ranked[1].local_fdr) / 2)
+
+
+def test_an_item_more_likely_right_than_wrong_is_not_carried_by_sure_finds() -> None:
+    """The queue's mean stays low with many sure finds; the ceiling keeps an item whose
+    own local fdr is high out of it."""
+    items = [*[_item(f"wrong{k}", ["c"] * 8) for k in range(8)],
+             _item("split", ["b", "b", "b", "b", "a", "a", "a", "d"]),
+             *[_item(f"easy{k}", ["a"] * 8) for k in range(60)]]
+    queue = review_queue(GoldModel(items).fit(), 0.15)
+    assert all(queue[f"wrong{k}"].flagged for k in range(8))
+    assert queue["split"].local_fdr > 0.2 and not queue["split"].flagged
+    assert review_queue(GoldModel(items).fit(), 0.15, ceiling=1.0)["split"].flagged
 
 
 def test_a_model_that_sees_the_gold_is_wrong_keeps_its_competence() -> None:

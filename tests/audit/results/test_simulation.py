@@ -45,13 +45,15 @@ def test_text_answerable_including_prior_answerable(six_models):
 def test_suspect_gold_on_mc(six_models):
     # The competence-aware review (gold_review.py) finds every planted wrong mc gold here
     # and most of the others (all tasks: 0.47 with the old chance null). What it flags by
-    # mistake are mostly `ambiguous` items, where 5 of 6 models pick the other right
-    # answer: a vote pattern no review can tell from a wrong gold (precision 0.89 on mc).
+    # mistake are `ambiguous` items, where 5 of 6 models pick the other right answer, and
+    # hard yes/no items answered right 30-50% of the time: 5 or 6 of 6 models on the
+    # wrong answer, a vote pattern no review can tell from a wrong gold (the review
+    # without a guessing floor found almost no wrong yes/no gold, and flagged <= 6).
     recall, precision = rates(six_models["suspect_gold_mc"])
-    assert recall >= 0.95 and precision >= 0.85
+    assert recall >= 0.95 and precision >= 0.9
     recall, precision = rates(six_models["suspect_gold"])
-    assert recall >= 0.75 and precision >= 0.85
-    assert six_models["hard_correct_flagged"] <= 6  # of about 180 hard-but-correct items
+    assert recall >= 0.9 and precision >= 0.85
+    assert six_models["hard_correct_flagged"] <= 9  # of about 180 hard-but-correct items
 
 
 @pytest.mark.parametrize("task", TASKS)
