@@ -27,7 +27,8 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Literal, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Awaitable, Callable, Literal, Sequence, TypeVar
 
 from bench_kit.errors import BenchKitError, ModelCallError
 from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelResponse
@@ -36,6 +37,7 @@ from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
 from bench_kit.models.retry import CALL_SLOT, wait_outside_slot
 
+T = TypeVar("T")
 Source = Literal["cache", "called", "error", "budget"]
 # How often a run waiting for another run's answer to a claimed key looks again (seconds).
 CLAIM_POLL_S = 0.2
@@ -122,23 +124,37 @@ class _Loop:
     counts: CallCounts = field(default_factory=CallCounts)
     done: int = 0
     total: int = 0
+    writer: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="call-cache"))
 
     def tick(self, n: int) -> None:
         self.done += n
         if self.progress and n:
             self.progress(self.done, self.total)
 
+    async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` on the cache's writer thread. A SQLite commit usually takes tens
+        of microseconds, but now and then (a WAL checkpoint's fsync, the kernel flushing
+        dirty pages) it blocks for milliseconds: on the event loop that would stall every
+        call in flight."""
+        return await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
+
+    def _claim_once(self, key: str) -> tuple[bool, CallRecord | None]:
+        """(claimed, the record stored under `key` meanwhile); a claimed key found stored
+        (by another run after this run's first look) is released at once."""
+        claimed = self.cache.claim(key)
+        record = None if self.fresh else self.cache.get(key)
+        if claimed and record is not None:
+            self.cache.release(key)
+        return claimed, record
+
     async def claim(self, key: str) -> CallRecord | None:
         """Claim `key` for a call of this run. While another run holds it, wait (without
         the concurrency slot) for its answer: that record is returned (None = call)."""
-        while not self.cache.claim(key):
+        claimed, record = await self.off_loop(self._claim_once, key)
+        while not claimed and record is None:
             await wait_outside_slot(CLAIM_POLL_S, asyncio.sleep)
-            record = None if self.fresh else self.cache.get(key)
-            if record is not None:
-                return record
-        record = None if self.fresh else self.cache.get(key)
-        if record is not None:  # stored by another run after this run's first look
-            self.cache.release(key)
+            claimed, record = await self.off_loop(self._claim_once, key)
         return record
 
     async def request(self, call: Call) -> Outcome:
@@ -167,7 +183,7 @@ class _Loop:
                             # canonical key order, as a cache read returns it
                             meta=json.loads(json.dumps(meta, sort_keys=True)),
                             created_at=utc_now())
-        self.cache.put(call.key, record)
+        await self.off_loop(self.cache.put, call.key, record)
         return Outcome("called", record=record, latency_s=record.latency_s)
 
     async def run(self, groups: dict[str, list[int]], calls: Sequence[Call],
@@ -189,12 +205,12 @@ class _Loop:
                         self.cache.release(call.key)
                         raise
                     if outcome.source != "called":  # a stored answer ended its claim
-                        self.cache.release(call.key)
+                        await self.off_loop(self.cache.release, call.key)
                     cost = outcome.record.cost if outcome.record is not None else 0.0
                     self.budget.finish(cost)
                     self.counts.cost += cost
                 else:
-                    self.cache.release(call.key)
+                    await self.off_loop(self.cache.release, call.key)
                     outcome = Outcome("budget", error=self.budget.reason)
             for index in indices:
                 outcomes[index] = outcome
@@ -240,6 +256,7 @@ def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
             await loop.run(groups, calls, outcomes)
         finally:
             await adapter.aclose()
+            loop.writer.shutdown()
 
     asyncio.run(go())
     loop.counts.cost = round(loop.counts.cost, 10)

@@ -20,11 +20,15 @@ Both clients bound a call the same way, whatever the server does:
 from __future__ import annotations
 
 import asyncio
+import functools
 import zlib
-from typing import Any, AsyncIterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping, Protocol
 
 from bench_kit.errors import ModelCallError
 from bench_kit.models.retry import RetryableError
+
+if TYPE_CHECKING:
+    import ssl
 
 # httpcore's pool scans every connection on each request (cost grows with pool size), so
 # high concurrency is spread over several small httpx clients instead of one large pool.
@@ -95,6 +99,20 @@ async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) 
         raise RetryableError("connection error (DecodingError)") from None
 
 
+@functools.cache
+def tls_context(client: str) -> "ssl.SSLContext":
+    """The TLS settings of `client` (its CA bundle), made once per process: loading the
+    CA bundle takes ~40 ms, a cost each run would otherwise pay again before its first
+    call. An `ssl.SSLContext` may be shared by any number of connections."""
+    if client == "httpx":
+        import httpx
+
+        return httpx.create_ssl_context()
+    import ssl
+
+    return ssl.create_default_context()
+
+
 class Transport(Protocol):
     """POST JSON, return (status, lower-cased headers, body bytes)."""
 
@@ -120,7 +138,7 @@ class HttpxTransport:
         size = CONNECTIONS_PER_CLIENT
         count = -(-self.concurrency // size)
         limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-        tls = httpx.create_ssl_context()  # one CA bundle load, shared by every client
+        tls = tls_context("httpx")  # one CA bundle load, shared by every client
         headers = {**self.headers, "Accept-Encoding": ACCEPT_ENCODING}
         self._clients = [httpx.AsyncClient(headers=headers, limits=limits, verify=tls,
                                            timeout=httpx.Timeout(self.timeout_s),
@@ -172,13 +190,10 @@ class AiohttpTransport:
     async def post(self, url: str, body: dict[str, Any]) -> tuple[int, Mapping[str, str],
                                                                    bytes]:
         """One POST; RetryableError on timeouts and connection errors."""
-        import ssl
-
         import aiohttp
 
         if self._session is None:
-            connector = aiohttp.TCPConnector(limit=self.concurrency,
-                                             ssl=ssl.create_default_context())
+            connector = aiohttp.TCPConnector(limit=self.concurrency, ssl=tls_context("aiohttp"))
             self._session = aiohttp.ClientSession(
                 connector=connector, headers=self.headers,
                 timeout=aiohttp.ClientTimeout(total=self.timeout_s))
