@@ -24,6 +24,7 @@ that produced it. See docs/EVAL.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -202,7 +203,8 @@ class _Loop:
                     try:
                         outcome = await self.request(call)
                     except BaseException:
-                        self.cache.release(call.key)
+                        with contextlib.suppress(BenchKitError):  # the first fault is told
+                            self.cache.release(call.key)
                         raise
                     if outcome.source != "called":  # a stored answer ended its claim
                         await self.off_loop(self.cache.release, call.key)
@@ -223,7 +225,14 @@ class _Loop:
                 self.counts.errors += outcome.source == "error" and len(indices)
             self.tick(len(indices))
 
-        await asyncio.gather(*(one(indices) for indices in groups.values()))
+        tasks = [asyncio.ensure_future(one(indices)) for indices in groups.values()]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:  # a fault (e.g. a full disk): every other call ends first, so
+            for task in tasks:  # none fails later, unheard, while the loop shuts down
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
 
 
 def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
