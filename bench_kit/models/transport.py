@@ -1,9 +1,12 @@
 """The HTTP clients an adapter can POST through (`http_client` in the model's settings).
 
-`httpx` (default) and `aiohttp` behave the same to the adapter: `post` returns (status,
+`aiohttp` (default) and `httpx` behave the same to the adapter: `post` returns (status,
 headers, body) or raises RetryableError for a timeout or a connection-level failure.
-aiohttp spends about a fifth of httpx's client CPU per call, which matters when one
-process drives 64+ concurrent calls (docs/BENCHMARKS.md, `## Runner`).
+aiohttp is the default because it spends about a fifth of httpx's client CPU per call:
+against a 200 ms server at concurrency 64 one process keeps ≥ 0.9 of the ideal
+throughput with aiohttp, and not with httpx (docs/BENCHMARKS.md, `## Runner`). Both
+read proxies from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) and trust the same CA
+bundle (`tls_context`).
 
 Both clients bound a call the same way, whatever the server does:
 - `timeout_s` is a deadline for the whole attempt (connect, send, every byte of the
@@ -12,9 +15,9 @@ Both clients bound a call the same way, whatever the server does:
   returned to the adapter, which reports it as an error naming the location);
 - the body is read in chunks and abandoned past `max_response_bytes` (`ResponseTooLarge`),
   so a 50 MB reply never sits in memory whole. The cap counts decompressed bytes, and
-  a compressed body is inflated at most `CHUNK_BYTES` at a time (httpx reads raw bytes and
-  `read_decoded` inflates them; the httpx client asks only for gzip or deflate), so a
-  gzip bomb that inflates to gigabytes costs no more memory than the cap per reply.
+  a compressed body is inflated at most `CHUNK_BYTES` at a time: both clients hand over
+  the raw bytes, `read_decoded` inflates them, and only gzip and deflate are asked for,
+  so a gzip bomb that inflates to gigabytes costs no more memory than the cap per reply.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from bench_kit.models.retry import RetryableError
 if TYPE_CHECKING:
     import ssl
 
+DEFAULT_HTTP_CLIENT = "aiohttp"
 # httpcore's pool scans every connection on each request (cost grows with pool size), so
 # high concurrency is spread over several small httpx clients instead of one large pool.
 CONNECTIONS_PER_CLIENT = 8
@@ -54,7 +58,7 @@ async def read_capped(chunks: AsyncIterator[bytes], limit: int) -> bytes:
     return b"".join(parts)
 
 
-# What the httpx client asks for: the encodings `read_decoded` inflates in bounded steps.
+# What both clients ask for: the encodings `read_decoded` inflates in bounded steps.
 ACCEPT_ENCODING = "gzip, deflate"
 
 
@@ -101,16 +105,24 @@ async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) 
 
 @functools.cache
 def tls_context(client: str) -> "ssl.SSLContext":
-    """The TLS settings of `client` (its CA bundle), made once per process: loading the
-    CA bundle takes ~40 ms, a cost each run would otherwise pay again before its first
-    call. An `ssl.SSLContext` may be shared by any number of connections."""
+    """The TLS settings of `client`, made once per process (loading a CA bundle takes ~40
+    ms, a cost each run would otherwise pay again before its first call; an SSLContext may
+    be shared by any number of connections). Both clients trust the same certificates,
+    httpx's rule: $SSL_CERT_FILE or $SSL_CERT_DIR when set, else certifi's bundle."""
     if client == "httpx":
         import httpx
 
         return httpx.create_ssl_context()
+    import os
     import ssl
 
-    return ssl.create_default_context()
+    if os.environ.get("SSL_CERT_FILE"):
+        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
+    if os.environ.get("SSL_CERT_DIR"):
+        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+    import certifi
+
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 class Transport(Protocol):
@@ -195,13 +207,17 @@ class AiohttpTransport:
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self.concurrency, ssl=tls_context("aiohttp"))
             self._session = aiohttp.ClientSession(
-                connector=connector, headers=self.headers,
-                timeout=aiohttp.ClientTimeout(total=self.timeout_s))
+                connector=connector, headers={**self.headers,
+                                              "Accept-Encoding": ACCEPT_ENCODING},
+                timeout=aiohttp.ClientTimeout(total=self.timeout_s),
+                auto_decompress=False,  # read_decoded inflates in bounded steps
+                trust_env=True)  # proxies from the environment, as httpx
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with self._session.post(url, json=body, allow_redirects=False) as reply:
-                    content = await read_capped(reply.content.iter_chunked(CHUNK_BYTES),
-                                                self.max_response_bytes)
+                    content = await read_decoded(reply.content.iter_chunked(CHUNK_BYTES),
+                                                 reply.headers.get("content-encoding", ""),
+                                                 self.max_response_bytes)
                     return reply.status, reply.headers, content
         except (asyncio.TimeoutError, TimeoutError):
             raise RetryableError(f"timeout after {self.timeout_s:g}s") from None
