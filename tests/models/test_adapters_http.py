@@ -166,3 +166,10 @@ def test_both_clients_go_through_the_proxy_of_the_environment(monkeypatch, clien
         with pytest.raises(ModelCallError, match="HTTP 404"):
             complete_once(adapter, "q")
         assert [r["path"] for r in proxy.requests] == ["http://model.invalid/v1/chat/completions"]
+        with socket.socket() as sock:  # a port nobody listens on, reached directly
+            sock.bind(("127.0.0.1", 0))
+            dead = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+        monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+        with pytest.raises(ModelCallError, match="connection error"):
+            complete_once(make_adapter("openai", dead, http_client=client, max_retries=0), "q")
+        assert len(proxy.requests) == 1
