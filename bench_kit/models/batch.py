@@ -114,6 +114,56 @@ def _check_storable(response: ModelResponse) -> None:
                                  f"(lone surrogate at character {exc.start})") from None
 
 
+class _CacheThread:
+    """Runs the cache work of one run on a thread of its own. A SQLite commit usually takes
+    tens of microseconds, but now and then (a WAL checkpoint's fsync, the kernel flushing
+    dirty pages) it blocks for milliseconds: on the event loop that would stall every call
+    in flight. The work asked during one turn of the loop goes to the thread as one batch
+    (each piece still its own transaction), so a round of answers costs one thread wake-up,
+    not one per answer."""
+
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="call-cache")
+        self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future]] = []
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` on the thread; its result or its exception here."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._pending.append((work, args, done))
+        if len(self._pending) == 1:
+            loop.call_soon(self._send, loop)
+        return await done
+
+    def _send(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._pending = self._pending, []
+        self._executor.submit(self._work, loop, batch)
+
+    @staticmethod
+    def _work(loop: asyncio.AbstractEventLoop, batch: list) -> None:
+        results = []
+        for work, args, done in batch:
+            try:
+                results.append((done, work(*args), None))
+            except Exception as exc:  # noqa: BLE001 - handed to the caller
+                results.append((done, None, exc))
+        loop.call_soon_threadsafe(_CacheThread._deliver, results)
+
+    @staticmethod
+    def _deliver(results: list) -> None:
+        for done, value, exc in results:
+            if done.cancelled():  # its caller stopped waiting (the run is ending)
+                continue
+            if exc is not None:
+                done.set_exception(exc)
+            else:
+                done.set_result(value)
+
+    def close(self) -> None:
+        """Wait for the work sent, then end the thread."""
+        self._executor.shutdown()
+
+
 @dataclass
 class _Loop:
     adapter: Adapter
@@ -125,8 +175,7 @@ class _Loop:
     counts: CallCounts = field(default_factory=CallCounts)
     done: int = 0
     total: int = 0
-    writer: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="call-cache"))
+    writer: _CacheThread = field(default_factory=_CacheThread)
 
     def tick(self, n: int) -> None:
         self.done += n
@@ -134,11 +183,8 @@ class _Loop:
             self.progress(self.done, self.total)
 
     async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
-        """`work(*args)` on the cache's writer thread. A SQLite commit usually takes tens
-        of microseconds, but now and then (a WAL checkpoint's fsync, the kernel flushing
-        dirty pages) it blocks for milliseconds: on the event loop that would stall every
-        call in flight."""
-        return await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
+        """`work(*args)` on the cache's thread (see `_CacheThread`)."""
+        return await self.writer.run(work, *args)
 
     def _claim_once(self, key: str) -> tuple[bool, CallRecord | None]:
         """(claimed, the record stored under `key` meanwhile); a claimed key found stored
@@ -265,7 +311,7 @@ def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
             await loop.run(groups, calls, outcomes)
         finally:
             await adapter.aclose()
-            loop.writer.shutdown()
+            loop.writer.close()
 
     asyncio.run(go())
     loop.counts.cost = round(loop.counts.cost, 10)
