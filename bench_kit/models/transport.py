@@ -3,8 +3,9 @@
 `aiohttp` (default) and `httpx` behave the same to the adapter: `post` returns (status,
 headers, body) or raises RetryableError for a timeout or a connection-level failure.
 aiohttp is the default because it spends about a fifth of httpx's client CPU per call:
-against a 200 ms server at concurrency 64 one process keeps ≥ 0.9 of the ideal
-throughput with aiohttp, and not with httpx (docs/BENCHMARKS.md, `## Runner`). Both
+against a 200 ms server at concurrency 64 on a quiet machine the runner reached 0.90-0.92
+of the ideal throughput with aiohttp and 0.86-0.89 with httpx (docs/BENCHMARKS.md,
+`## Runner`). Both
 read proxies from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) and trust the same CA
 bundle (`tls_context`).
 
