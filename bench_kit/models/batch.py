@@ -118,9 +118,10 @@ class _CacheThread:
     """Runs the cache work of one run on a thread of its own. A SQLite commit usually takes
     tens of microseconds, but now and then (a WAL checkpoint's fsync, the kernel flushing
     dirty pages) it blocks for milliseconds: on the event loop that would stall every call
-    in flight. The work asked during one turn of the loop goes to the thread as one batch
-    (each piece still its own transaction), so a round of answers costs one thread wake-up,
-    not one per answer."""
+    in flight, while on this thread the loop keeps receiving and parsing replies meanwhile
+    (their stores wait their turn). The work asked during one turn of the loop goes as one
+    batch (each piece still its own transaction), so a round of answers costs one thread
+    wake-up, not one per answer."""
 
     def __init__(self) -> None:
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="call-cache")

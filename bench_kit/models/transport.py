@@ -221,7 +221,8 @@ class AiohttpTransport:
         import aiohttp
 
         if self._session is None:
-            connector = aiohttp.TCPConnector(limit=self.concurrency, ssl=tls_context("aiohttp"))
+            connector = aiohttp.TCPConnector(limit=self.concurrency,
+                                             ssl=tls_context("aiohttp"))
             self._session = aiohttp.ClientSession(
                 connector=connector, headers={**self.headers,
                                               "Accept-Encoding": ACCEPT_ENCODING},
