@@ -11,12 +11,12 @@ from pathlib import Path
 
 import yaml
 from conftest import make_item
+from hostile_server import MARKS
 from test_hostile_inputs import BENCH_KIT, REPO, assert_clean_failure, run_cli
 
 from bench_kit.io import write_jsonl
 from bench_kit.types import Prediction
 
-MARKS = "a" + "\u0301\u0316" * 100_000  # 200,000 combining marks of two classes
 BOUND_S = 30.0  # before: audit data 100k marks ~23-59 s, eval score 3 x 200k ~77-124 s
 
 

@@ -19,9 +19,15 @@ from typing import Iterator
 from bench_kit.errors import BusyError
 
 
+def locks_beside(cache_file: str | Path) -> Path:
+    """The lock folder of the runs sharing `cache_file`: `<cache>.locks/` next to it."""
+    cache_file = Path(cache_file)
+    return cache_file.with_name(cache_file.name + ".locks")
+
+
 @contextlib.contextmanager
 def one_writer(out: str | Path, lock_dir: str | Path) -> Iterator[None]:
-    """Hold the writer lock of `out` for the block.
+    """Hold the writer lock of `out` for the block (`lock_dir`: see `locks_beside`).
 
     Raises:
         BusyError: another process holds it.

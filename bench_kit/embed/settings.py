@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bench_kit.models.transport import DEFAULT_HTTP_CLIENT
+
 
 class EmbedSettings(BaseModel):
     """The `embed:` section of params.yaml (every key optional)."""
@@ -25,4 +27,4 @@ class EmbedSettings(BaseModel):
     backoff_s: float = Field(default=1.0, ge=0.0)
     max_requests: int | None = Field(default=None, ge=0)
     cache: str | None = ".bench_kit/embeddings.sqlite"
-    http_client: str = "httpx"
+    http_client: str = DEFAULT_HTTP_CLIENT

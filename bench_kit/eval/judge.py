@@ -25,6 +25,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from bench_kit.artifacts.rows import iter_objects
+from bench_kit.artifacts.writer_lock import locks_beside, one_writer
 from bench_kit.errors import ConfigError, InputError
 from bench_kit.eval.judge_rubric import (
     JUDGE_PROMPT_VERSION,
@@ -271,8 +272,10 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
     Raises:
         InputError: no predictions file in `results_dir`, or bad rows.
         ConfigError: no judge given and no `judge.model` in params.
+        BusyError: another run is writing `out`.
     """
-    settings = section(load_params(params), "judge", JudgeSettings, source=str(params))
+    loaded = load_params(params)
+    settings = section(loaded, "judge", JudgeSettings, source=str(params))
     judge = judge or settings.model
     if not judge:
         raise ConfigError(f"{params}: judge.model: no judge model given (pass --judge or "
@@ -286,10 +289,13 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
     for path in found:
         for _, row in iter_objects(path, kind="predictions"):
             rows.append({**row, "mode": row.get("mode") or path.stem})
-    budget = budget_params(load_params(params), str(params)).start(max_cost, max_requests)
-    run = judge_responses(read_items(items_path), rows, judge=judge, model=model,
-                          params=params, budget=budget, progress=progress)
-    write_jsonl(out, run.verdicts)
-    if metrics_path:
-        write_json(metrics_path, run.metrics())
+    budget = budget_params(loaded, str(params)).start(max_cost, max_requests)
+    # one writer per verdicts file, as for `eval run`: a second judge run writing the same
+    # file stops at once (BusyError) instead of both writing it
+    with one_writer(out, locks_beside(cache_path(loaded, str(params)))):
+        run = judge_responses(read_items(items_path), rows, judge=judge, model=model,
+                              params=params, budget=budget, progress=progress)
+        write_jsonl(out, run.verdicts)
+        if metrics_path:
+            write_json(metrics_path, run.metrics())
     return run

@@ -27,7 +27,7 @@ from bench_kit import faultpoints
 from bench_kit.artifacts.paths import results_file, split_file
 from bench_kit.artifacts.predictions import (FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX,
                                               write_predictions)
-from bench_kit.artifacts.writer_lock import one_writer
+from bench_kit.artifacts.writer_lock import locks_beside, one_writer
 from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
     IMAGE_PROTOCOL,
@@ -327,7 +327,7 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
                        prompts=prompts, items_path=items_path, circular=spec.circular,
                        prep=config.image_prep())
     cache_file = Path(cache_path(params, source))
-    with one_writer(out, cache_file.with_name(cache_file.name + ".locks")), \
+    with one_writer(out, locks_beside(cache_file)), \
             CallCache(cache_file) as cache:
         adapter = build_adapter(config, name=spec.model, cache=cache, source=source)
         units = [replace(u, key=unit_key(u, adapter, config, spec.mode)) for u in units]

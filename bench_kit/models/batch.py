@@ -24,10 +24,12 @@ that produced it. See docs/EVAL.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Literal, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Awaitable, Callable, Literal, Sequence, TypeVar
 
 from bench_kit.errors import BenchKitError, ModelCallError
 from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelResponse
@@ -36,6 +38,7 @@ from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
 from bench_kit.models.retry import CALL_SLOT, wait_outside_slot
 
+T = TypeVar("T")
 Source = Literal["cache", "called", "error", "budget"]
 # How often a run waiting for another run's answer to a claimed key looks again (seconds).
 CLAIM_POLL_S = 0.2
@@ -111,6 +114,57 @@ def _check_storable(response: ModelResponse) -> None:
                                  f"(lone surrogate at character {exc.start})") from None
 
 
+class _CacheThread:
+    """Runs the cache work of one run on a thread of its own. A SQLite commit usually takes
+    tens of microseconds, but now and then (a WAL checkpoint's fsync, the kernel flushing
+    dirty pages) it blocks for milliseconds: on the event loop that would stall every call
+    in flight, while on this thread the loop keeps receiving and parsing replies meanwhile
+    (their stores wait their turn). The work asked during one turn of the loop goes as one
+    batch (each piece still its own transaction), so a round of answers costs one thread
+    wake-up, not one per answer."""
+
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="call-cache")
+        self._pending: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future]] = []
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` on the thread; its result or its exception here."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._pending.append((work, args, done))
+        if len(self._pending) == 1:
+            loop.call_soon(self._send, loop)
+        return await done
+
+    def _send(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._pending = self._pending, []
+        self._executor.submit(self._work, loop, batch)
+
+    @staticmethod
+    def _work(loop: asyncio.AbstractEventLoop, batch: list) -> None:
+        results = []
+        for work, args, done in batch:
+            try:
+                results.append((done, work(*args), None))
+            except Exception as exc:  # noqa: BLE001 - handed to the caller
+                results.append((done, None, exc))
+        loop.call_soon_threadsafe(_CacheThread._deliver, results)
+
+    @staticmethod
+    def _deliver(results: list) -> None:
+        for done, value, exc in results:
+            if done.cancelled():  # its caller stopped waiting (the run is ending)
+                continue
+            if exc is not None:
+                done.set_exception(exc)
+            else:
+                done.set_result(value)
+
+    def close(self) -> None:
+        """Wait for the work sent, then end the thread."""
+        self._executor.shutdown()
+
+
 @dataclass
 class _Loop:
     adapter: Adapter
@@ -122,23 +176,33 @@ class _Loop:
     counts: CallCounts = field(default_factory=CallCounts)
     done: int = 0
     total: int = 0
+    writer: _CacheThread = field(default_factory=_CacheThread)
 
     def tick(self, n: int) -> None:
         self.done += n
         if self.progress and n:
             self.progress(self.done, self.total)
 
+    async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` on the cache's thread (see `_CacheThread`)."""
+        return await self.writer.run(work, *args)
+
+    def _claim_once(self, key: str) -> tuple[bool, CallRecord | None]:
+        """(claimed, the record stored under `key` meanwhile); a claimed key found stored
+        (by another run after this run's first look) is released at once."""
+        claimed = self.cache.claim(key)
+        record = None if self.fresh else self.cache.get(key)
+        if claimed and record is not None:
+            self.cache.release(key)
+        return claimed, record
+
     async def claim(self, key: str) -> CallRecord | None:
         """Claim `key` for a call of this run. While another run holds it, wait (without
         the concurrency slot) for its answer: that record is returned (None = call)."""
-        while not self.cache.claim(key):
+        claimed, record = await self.off_loop(self._claim_once, key)
+        while not claimed and record is None:
             await wait_outside_slot(CLAIM_POLL_S, asyncio.sleep)
-            record = None if self.fresh else self.cache.get(key)
-            if record is not None:
-                return record
-        record = None if self.fresh else self.cache.get(key)
-        if record is not None:  # stored by another run after this run's first look
-            self.cache.release(key)
+            claimed, record = await self.off_loop(self._claim_once, key)
         return record
 
     async def request(self, call: Call) -> Outcome:
@@ -167,7 +231,7 @@ class _Loop:
                             # canonical key order, as a cache read returns it
                             meta=json.loads(json.dumps(meta, sort_keys=True)),
                             created_at=utc_now())
-        self.cache.put(call.key, record)
+        await self.off_loop(self.cache.put, call.key, record)
         return Outcome("called", record=record, latency_s=record.latency_s)
 
     async def run(self, groups: dict[str, list[int]], calls: Sequence[Call],
@@ -186,15 +250,16 @@ class _Loop:
                     try:
                         outcome = await self.request(call)
                     except BaseException:
-                        self.cache.release(call.key)
+                        with contextlib.suppress(BenchKitError):  # the first fault is told
+                            self.cache.release(call.key)
                         raise
                     if outcome.source != "called":  # a stored answer ended its claim
-                        self.cache.release(call.key)
+                        await self.off_loop(self.cache.release, call.key)
                     cost = outcome.record.cost if outcome.record is not None else 0.0
                     self.budget.finish(cost)
                     self.counts.cost += cost
                 else:
-                    self.cache.release(call.key)
+                    await self.off_loop(self.cache.release, call.key)
                     outcome = Outcome("budget", error=self.budget.reason)
             for index in indices:
                 outcomes[index] = outcome
@@ -207,7 +272,14 @@ class _Loop:
                 self.counts.errors += outcome.source == "error" and len(indices)
             self.tick(len(indices))
 
-        await asyncio.gather(*(one(indices) for indices in groups.values()))
+        tasks = [asyncio.ensure_future(one(indices)) for indices in groups.values()]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:  # a fault (e.g. a full disk): every other call ends first, so
+            for task in tasks:  # none fails later, unheard, while the loop shuts down
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
 
 
 def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
@@ -240,6 +312,7 @@ def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
             await loop.run(groups, calls, outcomes)
         finally:
             await adapter.aclose()
+            loop.writer.close()
 
     asyncio.run(go())
     loop.counts.cost = round(loop.counts.cost, 10)

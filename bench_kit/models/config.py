@@ -24,6 +24,7 @@ from pydantic import (
 
 from bench_kit.errors import BenchKitWarning, ConfigError
 from bench_kit.models.retry import DEFAULT_MAX_WAIT_S
+from bench_kit.models.transport import DEFAULT_HTTP_CLIENT
 from bench_kit.params import DEFAULT_PARAMS, section
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ class ModelConfig(BaseModel):
     with jitter); a server's `Retry-After` takes precedence up to `max_wait_s` (a longer
     request fails the call at once, to be asked again by a re-run). `max_side` (pixels) and
     `max_bytes` (encoded bytes) limit each image sent (see bench_kit.models.imageprep).
-    `http_client` (httpx | aiohttp) is the HTTP library of the HTTP adapters.
+    `http_client` (aiohttp | httpx) is the HTTP library of the HTTP adapters.
     `max_response_bytes` caps a reply body (read in chunks; a larger reply is an error) and
     `max_answer_chars` an answer's text (a longer one is cut, `truncated: true`, with its
     full length in `meta.answer_chars`).
@@ -78,7 +79,7 @@ class ModelConfig(BaseModel):
     enabled: bool = True
     seed: int = 0
     max_side: int | None = Field(default=None, ge=16)
-    http_client: str = "httpx"
+    http_client: str = DEFAULT_HTTP_CLIENT
     max_bytes: int | None = Field(default=None, ge=1024)
     max_images: int | None = Field(default=None, ge=1)
     supports_images: bool = True

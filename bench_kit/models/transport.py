@@ -1,9 +1,13 @@
 """The HTTP clients an adapter can POST through (`http_client` in the model's settings).
 
-`httpx` (default) and `aiohttp` behave the same to the adapter: `post` returns (status,
+`aiohttp` (default) and `httpx` behave the same to the adapter: `post` returns (status,
 headers, body) or raises RetryableError for a timeout or a connection-level failure.
-aiohttp spends about a fifth of httpx's client CPU per call, which matters when one
-process drives 64+ concurrent calls (docs/BENCHMARKS.md, `## Runner`).
+aiohttp is the default because it spends about a fifth of httpx's client CPU per call:
+against a 200 ms server at concurrency 64 on a quiet machine the runner reached 0.90-0.92
+of the ideal throughput with aiohttp and 0.86-0.89 with httpx (docs/BENCHMARKS.md,
+`## Runner`). Both
+read proxies from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) and trust the same CA
+bundle (`tls_context`).
 
 Both clients bound a call the same way, whatever the server does:
 - `timeout_s` is a deadline for the whole attempt (connect, send, every byte of the
@@ -12,20 +16,25 @@ Both clients bound a call the same way, whatever the server does:
   returned to the adapter, which reports it as an error naming the location);
 - the body is read in chunks and abandoned past `max_response_bytes` (`ResponseTooLarge`),
   so a 50 MB reply never sits in memory whole. The cap counts decompressed bytes, and
-  a compressed body is inflated at most `CHUNK_BYTES` at a time (httpx reads raw bytes and
-  `read_decoded` inflates them; the httpx client asks only for gzip or deflate), so a
-  gzip bomb that inflates to gigabytes costs no more memory than the cap per reply.
+  a compressed body is inflated at most `CHUNK_BYTES` at a time: both clients hand over
+  the raw bytes, `read_decoded` inflates them, and only gzip and deflate are asked for,
+  so a gzip bomb that inflates to gigabytes costs no more memory than the cap per reply.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import zlib
-from typing import Any, AsyncIterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping, Protocol
 
 from bench_kit.errors import ModelCallError
 from bench_kit.models.retry import RetryableError
 
+if TYPE_CHECKING:
+    import ssl
+
+DEFAULT_HTTP_CLIENT = "aiohttp"
 # httpcore's pool scans every connection on each request (cost grows with pool size), so
 # high concurrency is spread over several small httpx clients instead of one large pool.
 CONNECTIONS_PER_CLIENT = 8
@@ -50,7 +59,7 @@ async def read_capped(chunks: AsyncIterator[bytes], limit: int) -> bytes:
     return b"".join(parts)
 
 
-# What the httpx client asks for: the encodings `read_decoded` inflates in bounded steps.
+# What both clients ask for: the encodings `read_decoded` inflates in bounded steps.
 ACCEPT_ENCODING = "gzip, deflate"
 
 
@@ -95,6 +104,28 @@ async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) 
         raise RetryableError("connection error (DecodingError)") from None
 
 
+@functools.cache
+def tls_context(client: str) -> "ssl.SSLContext":
+    """The TLS settings of `client`, made once per process (loading a CA bundle takes ~40
+    ms, a cost each run would otherwise pay again before its first call; an SSLContext may
+    be shared by any number of connections). Both clients trust the same certificates,
+    httpx's rule: $SSL_CERT_FILE or $SSL_CERT_DIR when set, else certifi's bundle."""
+    if client == "httpx":
+        import httpx
+
+        return httpx.create_ssl_context()
+    import os
+    import ssl
+
+    if os.environ.get("SSL_CERT_FILE"):
+        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
+    if os.environ.get("SSL_CERT_DIR"):
+        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+    import certifi
+
+    return ssl.create_default_context(cafile=certifi.where())
+
+
 class Transport(Protocol):
     """POST JSON, return (status, lower-cased headers, body bytes)."""
 
@@ -120,7 +151,7 @@ class HttpxTransport:
         size = CONNECTIONS_PER_CLIENT
         count = -(-self.concurrency // size)
         limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-        tls = httpx.create_ssl_context()  # one CA bundle load, shared by every client
+        tls = tls_context("httpx")  # one CA bundle load, shared by every client
         headers = {**self.headers, "Accept-Encoding": ACCEPT_ENCODING}
         self._clients = [httpx.AsyncClient(headers=headers, limits=limits, verify=tls,
                                            timeout=httpx.Timeout(self.timeout_s),
@@ -168,25 +199,42 @@ class AiohttpTransport:
         self.headers, self.concurrency, self.timeout_s = headers, concurrency, timeout_s
         self.max_response_bytes = max_response_bytes
         self._session: Any = None
+        self._proxies: dict[str, str | None] = {}
+
+    def _proxy(self, url: str) -> str | None:
+        """The proxy the environment names for `url` (`HTTP(S)_PROXY`, `NO_PROXY`), read
+        once per URL, as httpx reads it once per client: aiohttp's own `trust_env` looks
+        it up again on every request, which doubles its CPU per call."""
+        if url not in self._proxies:
+            import urllib.parse
+            import urllib.request
+
+            parts = urllib.parse.urlsplit(url)
+            proxies = urllib.request.getproxies_environment()
+            bypass = urllib.request.proxy_bypass_environment(parts.netloc, proxies)
+            self._proxies[url] = None if bypass else proxies.get(parts.scheme)
+        return self._proxies[url]
 
     async def post(self, url: str, body: dict[str, Any]) -> tuple[int, Mapping[str, str],
                                                                    bytes]:
         """One POST; RetryableError on timeouts and connection errors."""
-        import ssl
-
         import aiohttp
 
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self.concurrency,
-                                             ssl=ssl.create_default_context())
+                                             ssl=tls_context("aiohttp"))
             self._session = aiohttp.ClientSession(
-                connector=connector, headers=self.headers,
-                timeout=aiohttp.ClientTimeout(total=self.timeout_s))
+                connector=connector, headers={**self.headers,
+                                              "Accept-Encoding": ACCEPT_ENCODING},
+                timeout=aiohttp.ClientTimeout(total=self.timeout_s),
+                auto_decompress=False)  # read_decoded inflates in bounded steps
         try:
             async with asyncio.timeout(self.timeout_s):
-                async with self._session.post(url, json=body, allow_redirects=False) as reply:
-                    content = await read_capped(reply.content.iter_chunked(CHUNK_BYTES),
-                                                self.max_response_bytes)
+                async with self._session.post(url, json=body, allow_redirects=False,
+                                              proxy=self._proxy(url)) as reply:
+                    content = await read_decoded(reply.content.iter_chunked(CHUNK_BYTES),
+                                                 reply.headers.get("content-encoding", ""),
+                                                 self.max_response_bytes)
                     return reply.status, reply.headers, content
         except (asyncio.TimeoutError, TimeoutError):
             raise RetryableError(f"timeout after {self.timeout_s:g}s") from None

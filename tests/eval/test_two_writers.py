@@ -1,7 +1,8 @@
-"""Two `bench-kit eval run` processes on one call cache, against a server on 127.0.0.1
-whose every answer is different (`[scenario:numbered]` names its request number): no prompt is
-asked twice, both outputs hold the cached answers, and two runs writing the same output
-file do not both write it (the second stops with a message naming the file)."""
+"""Two `bench-kit eval run` (or `eval judge`) processes on one call cache, against a server
+on 127.0.0.1 whose every answer is different (`[scenario:numbered]` names its request
+number): no prompt is asked twice, both outputs hold the cached answers, and two runs
+writing the same output file do not both write it (the second stops with a message naming
+the file)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from conftest import make_item
@@ -41,6 +43,30 @@ def _args(items: Path, params: Path, out: Path) -> list[str]:
             "--params", str(params), "--out", str(out)]
 
 
+def _judge_setup(tmp: Path, url: str, delay_s: float = 0.05) -> tuple[Path, Path]:
+    """`_setup`'s items with a rubric each, a predictions file of `vlm`, and `vlm` as the
+    judge (`judge.model`)."""
+    items, params = _setup(tmp, url, delay_s)
+    write_jsonl(items, [{**row, "task": "open", "rubric": "- accuracy: counts right"}
+                        for row in read_jsonl(items)])
+    write_jsonl(tmp / "results" / "no_image.jsonl", [
+        {"id": row["id"], "model": "vlm", "mode": "no_image", "prompt_sha": "s",
+         "response": f"{n} circles", "created_at": "2026-01-01T00:00:00Z"}
+        for n, row in enumerate(read_jsonl(items))])
+    settings = yaml.safe_load(params.read_text())
+    params.write_text(yaml.safe_dump({**settings, "judge": {"model": "vlm"}}))
+    return items, params
+
+
+def _judge_args(items: Path, params: Path, out: Path) -> list[str]:
+    return ["eval", "judge", "--items", str(items), "--params", str(params), "--model", "vlm",
+            "--results", str(items.parent / "results"), "--out", str(out)]
+
+
+# command -> (its setup, its arguments, the output column holding the model's answer)
+COMMANDS = {"run": (_setup, _args, "response"), "judge": (_judge_setup, _judge_args, "reply")}
+
+
 def _asked(server: FakeOpenAI) -> Counter[str]:
     """How often the server was asked each prompt."""
     with server._lock:
@@ -52,10 +78,15 @@ def _start(args: list[str], cwd: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_two_runs_on_one_cache_never_call_twice_and_match_the_cache(tmp_path) -> None:
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_two_runs_on_one_cache_never_call_twice_and_match_the_cache(tmp_path,
+                                                                    command) -> None:
+    setup, args, answer = COMMANDS[command]
     with FakeOpenAI() as server:
-        items, params = _setup(tmp_path, server.url)
-        runs = [_start(_args(items, params, tmp_path / f"out{n}.jsonl"), tmp_path)
+        items, params = setup(tmp_path, server.url)
+        runs = [_start(args(items, params, tmp_path / f"out{n}.jsonl"), tmp_path)
                 for n in (1, 2)]
         for run in runs:
             _, err = run.communicate(timeout=120)
@@ -65,27 +96,29 @@ def test_two_runs_on_one_cache_never_call_twice_and_match_the_cache(tmp_path) ->
     assert len(asked) == N_ITEMS
     assert set(asked.values()) == {1}, asked  # no prompt asked twice
     first, second = (read_jsonl(tmp_path / f"out{n}.jsonl") for n in (1, 2))
-    assert [(r["id"], r["response"]) for r in first] == \
-        [(r["id"], r["response"]) for r in second]
+    assert [(r["id"], r[answer]) for r in first] == [(r["id"], r[answer]) for r in second]
     with sqlite3.connect(tmp_path / "cache" / "calls.sqlite") as db:
         cached = sorted(r[0] for r in db.execute("SELECT response FROM calls"))
         claims = db.execute("SELECT COUNT(*) FROM claims").fetchone()[0]
-    assert sorted(r["response"] for r in first) == cached
+    assert sorted(r[answer] for r in first) == cached
     assert claims == 0  # every claim ended with its answer
     # each answer is a request's own
-    assert all(r["response"].startswith("The answer is B. (request ") for r in first)
+    assert all(r[answer].startswith("The answer is B. (request ") for r in first)
 
 
-def test_a_second_run_writing_the_same_output_stops_with_a_clear_message(tmp_path) -> None:
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_a_second_run_writing_the_same_output_stops_with_a_clear_message(tmp_path,
+                                                                         command) -> None:
+    setup, args, _ = COMMANDS[command]
     with FakeOpenAI() as server:
-        items, params = _setup(tmp_path, server.url, delay_s=0.3)
+        items, params = setup(tmp_path, server.url, delay_s=0.3)
         out = tmp_path / "out.jsonl"
-        first = _start(_args(items, params, out), tmp_path)
+        first = _start(args(items, params, out), tmp_path)
         locks = tmp_path / "cache" / "calls.sqlite.locks"
         deadline = time.monotonic() + 60
         while not server.count() and time.monotonic() < deadline:
             time.sleep(0.05)  # the first run is calling: it holds the output's lock
-        second = CliRunner().invoke(cli, _args(items, params, out))
+        second = CliRunner().invoke(cli, args(items, params, out))
         _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err[-2000:]
     assert second.exit_code == 1, second.output

@@ -14,6 +14,7 @@ send, chosen by a `[hostile:NAME]` marker in the prompt.
                 `nan` / `soon` (`RETRY_AFTER`)
     gzipbomb    a 200 with `Content-Encoding: gzip` whose body inflates to `bomb_bytes`
                 (about a thousandth of that on the wire)
+    marks       a valid 200 whose answer is `MARKS` (200,000 combining marks)
     (none)      a normal answer, "The answer is B."
 
 `bytes_sent[name]` counts what the server managed to write for each scenario.
@@ -32,6 +33,7 @@ from typing import Any
 from loopback import LoopbackServer
 
 ANSWER = "The answer is B."
+MARKS = "a" + "\u0301\u0316" * 100_000  # 200,000 combining marks of two classes
 _MARKER = re.compile(r"\[hostile:([a-z]+)\]")
 RETRY_AFTER = {"waitlong": "999999999", "waitdate": "Fri, 31 Dec 9999 23:59:59 GMT",
                "waitnan": "nan", "waitjunk": "soon"}
@@ -143,8 +145,9 @@ class HostileServer(LoopbackServer):
                         self._write(name, chunk[:pad])
                         pad -= len(chunk)
                     self._write(name, tail)
-                elif name in ("bigcontent", "deep", "surrogate", "nulltext"):
+                elif name in ("bigcontent", "deep", "surrogate", "nulltext", "marks"):
                     payload = {"bigcontent": lambda: server.reply("B" * server.content_chars),
+                               "marks": lambda: server.reply(MARKS),
                                "deep": lambda: (b'{"choices": ' + b"[" * 100_000
                                                 + b"]" * 100_000 + b"}"),
                                "surrogate": lambda: server.reply("\ud800"),  # ASCII \\ud800

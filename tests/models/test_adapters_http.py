@@ -96,7 +96,7 @@ def test_timeouts_and_refused_connections_are_retried() -> None:
         sock.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
     sleeps: list[float] = []
-    with pytest.raises(ModelCallError, match=r"connection error \(ConnectError\) \(gave up "
+    with pytest.raises(ModelCallError, match=r"connection error \(ClientConnectorError\) \(gave up "
                                              r"after 3 attempts\)"):
         _complete(_adapter(dead, sleeps=sleeps, max_retries=2))
     assert len(sleeps) == 2
@@ -152,3 +152,24 @@ def test_backoff_grows_with_jitter_and_retry_after_wins() -> None:
     assert policy.delay(0, 12.0, rng) == 12.0
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0
     assert parse_retry_after(None) is None
+
+
+@pytest.mark.parametrize("client", ["aiohttp", "httpx"])
+def test_both_clients_go_through_the_proxy_of_the_environment(monkeypatch, client) -> None:
+    assert ModelConfig(adapter="openai").http_client == "aiohttp"  # the default
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "http_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with FakeOpenAI() as proxy:  # a forward proxy gets the absolute URL as its path
+        monkeypatch.setenv("HTTP_PROXY", proxy.url.removesuffix(proxy.prefix))
+        adapter = make_adapter("openai", "http://model.invalid/v1", http_client=client,
+                               max_retries=0)
+        with pytest.raises(ModelCallError, match="HTTP 404"):
+            complete_once(adapter, "q")
+        assert [r["path"] for r in proxy.requests] == ["http://model.invalid/v1/chat/completions"]
+        with socket.socket() as sock:  # a port nobody listens on, reached directly
+            sock.bind(("127.0.0.1", 0))
+            dead = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+        monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+        with pytest.raises(ModelCallError, match="connection error"):
+            complete_once(make_adapter("openai", dead, http_client=client, max_retries=0), "q")
+        assert len(proxy.requests) == 1

@@ -100,6 +100,33 @@ def test_loop_latency_is_each_requests_own(server, tmp_path) -> None:
     assert all(o.record.latency_s == o.latency_s for o in outcomes)
 
 
+def test_loop_writes_the_cache_off_the_event_loop_in_batches(server, tmp_path,
+                                                             monkeypatch) -> None:
+    import threading
+
+    from bench_kit.models.batch import _CacheThread
+
+    writers, batches = [], []
+    put, send = CallCache.put, _CacheThread._send
+
+    def recorded_put(self, key, record) -> None:
+        writers.append(threading.get_ident())
+        put(self, key, record)
+
+    def recorded_send(self, loop) -> None:
+        batches.append(len(self._pending))
+        send(self, loop)
+
+    monkeypatch.setattr(CallCache, "put", recorded_put)
+    monkeypatch.setattr(_CacheThread, "_send", recorded_send)
+    outcomes, _ = _loop(tmp_path, server.url, [f"q{n}" for n in range(16)], concurrency=16)
+    assert [o.source for o in outcomes] == ["called"] * 16
+    # every answer stored, none on the event loop's thread (a slow commit stalls no call)
+    assert len(writers) == 16 and threading.get_ident() not in writers
+    # 16 claims (asked in one turn of the loop) and 16 answers: fewer wake-ups than pieces
+    assert sum(batches) == 32 and len(batches) <= 17, batches
+
+
 def _own_latencies(latencies: list[float], delays: list[float]) -> bool:
     """Each at least its request's server time, and every short request's below every long
     one's (a batch's time copied to every row would fail this)."""

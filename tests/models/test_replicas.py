@@ -84,7 +84,7 @@ def test_all_replicas_down_gives_errors_with_reasons_not_lost_items(tmp_path) ->
     preds, summary = _run(tmp_path, [_dead_url(), _dead_url()], max_retries=1)
     assert summary.errors == N_ITEMS and len(preds) == N_ITEMS
     assert {p["error"] for p in preds} == {
-        "connection error (ConnectError) (gave up after 2 attempts)"}
+        "connection error (ClientConnectorError) (gave up after 2 attempts)"}
 
 
 # --- DVC remotes: the local remote is the tested default --------------------------------
