@@ -13,12 +13,20 @@ Stated parameters (docs/MODEL_AUDITS.md, "Suspect golds by simulation"; `PARAMET
   guesses), shifted by ±0.3 logits per capability; a model that knows answers the truth;
 - correlated errors: a model that does not know an mc or numeric item answers the item's
   lure — one wrong answer shared by every model — with probability `LURE` = 0.4, else
-  guesses uniformly over the K answers (a hard item is near chance, not below it). Two
-  models that both miss then agree on ~0.5 of mc items (Kim et al., "Correlated errors in
-  large language models", ICML 2025: 0.6 on HELM's MMLU, wrong golds included);
+  guesses uniformly over the K answers. Two models that both miss then agree on ~0.5 of
+  mc items (Kim et al., "Correlated errors in large language models", ICML 2025: 0.6 on
+  HELM's MMLU, wrong golds included). A model that knows an item with probability k
+  answers the lure with (1 − k)(LURE + (1 − LURE)/K) and the truth with
+  k + (1 − k)(1 − LURE)/K (k = 0: mc 0.55 against 0.15, chance 0.25; numeric 0.46
+  against 0.06, chance 0.10), so the lure is the likelier answer whenever
+  k < LURE / (1 + LURE) ≈ 0.29. On hard items that holds for most (item, model) pairs
+  (0.6–0.7 on seeds 100–101): a hard mc or numeric item is *below* chance on the truth
+  and its modal answer is usually the lure — the signature of a wrong gold; the truth is
+  the sole plurality answer on only 0.3–0.4 of them at 6 and 10 models;
 - yes-bias: a model that does not know a yes/no item says "yes" with its own rate
-  q ~ U(0.5, 0.8) (`YES_RATE`); yes/no errors are correlated through difficulty and the
-  shared bias;
+  q ~ U(0.5, 0.8) (`YES_RATE`), so on a hard item whose truth is "no" the wrong "yes" is
+  likelier whenever (1 − k)(2q − 1) > k; yes/no errors are correlated through difficulty
+  and the shared bias;
 - parse failures: `PARSE_FAIL` = 3% of the answers (no vote).
 
 `evaluate_queue` runs the review (gold_review.py, the code `bench-kit audit results`
@@ -35,6 +43,8 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from bench_kit.audit.results.gold_review import (
@@ -193,17 +203,40 @@ def evaluate_queue(n_models: int, seed: int, level: float = LEVEL,
                    per_task: int = ITEMS_PER_TASK) -> dict:
     """Per task: wrong golds, hard items, and for the fitted review and the oracle the
     items flagged, hits, hard items flagged and the ranking ((local fdr, gold wrong))."""
+    return _evaluate(n_models, seed, level, per_task, fitted=True)
+
+
+def evaluate_oracle(n_models: int, seed: int, level: float = LEVEL,
+                    per_task: int = ITEMS_PER_TASK) -> dict:
+    """`evaluate_queue` for the oracle alone (no review fitted): seconds, not minutes."""
+    return _evaluate(n_models, seed, level, per_task, fitted=False)
+
+
+@contextmanager
+def stated(**overrides: float) -> Iterator[None]:
+    """Run the simulation and its oracle with other values of the stated parameters
+    (module constants by name, e.g. `stated(HARD=0.05, LURE=0.25)`), restored after."""
+    saved = {name: globals()[name] for name in overrides}
+    globals().update(overrides)
+    try:
+        yield
+    finally:
+        globals().update(saved)
+
+
+def _evaluate(n_models: int, seed: int, level: float, per_task: int, fitted: bool) -> dict:
     import numpy as np
 
     items, panel, models = simulate(n_models, seed, per_task)
-    queue = review_queue(GoldModel(panel).fit(), level)
-    fitted_fdr = {i: r.local_fdr for i, r in queue.items()}
     rng = np.random.default_rng(seed)
     normal = rng.normal(0.0, SPREAD, ORACLE_DRAWS)
     draws = (normal, normal + rng.uniform(*HARD_SHIFT, ORACLE_DRAWS))
-    oracle_fdr = {p.id: oracle_local_fdr(p, models, draws) for p in panel}
-    flags = {"fitted": {i for i, r in queue.items() if r.flagged},
-             "oracle": queue_flags(oracle_fdr, level)}
+    fdrs = {"oracle": {p.id: oracle_local_fdr(p, models, draws) for p in panel}}
+    flags = {"oracle": queue_flags(fdrs["oracle"], level)}
+    if fitted:
+        queue = review_queue(GoldModel(panel).fit(), level)
+        fdrs["fitted"] = {i: r.local_fdr for i, r in queue.items()}
+        flags["fitted"] = {i for i, r in queue.items() if r.flagged}
     out: dict = {"accuracy": model_accuracies(items, panel),
                  "error_agreement": error_agreement(items, panel, "mc")}
     for task in TASK_SPACE:
@@ -212,7 +245,7 @@ def evaluate_queue(n_models: int, seed: int, level: float = LEVEL,
         hard = {i.id for i in mine if i.hard}
         scattered = {p.id for p in panel if p.id in hard and _scattered(p)}
         block = {"true": len(wrong), "hard": len(hard), "scattered": len(scattered)}
-        for name, fdr in (("fitted", fitted_fdr), ("oracle", oracle_fdr)):
+        for name, fdr in fdrs.items():
             flagged = {i.id for i in mine if i.id in flags[name]}
             block[name] = {"called": len(flagged), "hits": len(flagged & wrong),
                            "hard_flagged": len(flagged & hard),
@@ -260,6 +293,8 @@ def pool_queue(runs: list[dict]) -> dict:
     for task in TASK_SPACE:
         block = {k: sum(r[task][k] for r in runs) for k in ("true", "hard", "scattered")}
         for name in ("fitted", "oracle"):
+            if name not in runs[0][task]:
+                continue
             block[name] = {k: sum(r[task][name][k] for r in runs)
                            for k in ("called", "hits", "hard_flagged", "scattered_flagged")}
             block[name]["ranking"] = [x for r in runs for x in r[task][name]["ranking"]]
@@ -310,4 +345,40 @@ def format_queue_table(results: dict[int, dict]) -> str:
                 f"{pct(oracle['recall'])} | {pct(oracle['precision'])} | "
                 f"{pct(oracle['hard_flagged'])} | {pct(mine['best_recall'])} | "
                 f"{pct(oracle['best_recall'])} |")
+    return "\n".join(lines)
+
+
+def spread(values: list[float | None]) -> str:
+    """'median [min–max]' of per-seed values (seeds where a value is undefined are
+    counted apart: 'n/a×k')."""
+    import statistics
+
+    known = sorted(v for v in values if v is not None)
+    text = (f"{statistics.median(known):.2f} [{known[0]:.2f}–{known[-1]:.2f}]"
+            if known else "–")
+    missing = len(values) - len(known)
+    return text + (f" n/a×{missing}" if missing else "")
+
+
+def format_spread_table(runs: dict[int, list[dict]], target: float = 0.75) -> str:
+    """Markdown: per panel size and task, how the seeds (one random panel each) spread —
+    median [min–max] of the queue's recall and precision and of both rankings' best
+    recall at precision ≥ 0.9, and the seeds where the queue meets recall ≥ `target` at
+    precision ≥ 0.9 and where the oracle's bound reaches `target`."""
+    lines = [("| models | task | seeds | recall | precision | best recall at p≥0.9 | "
+              "oracle best recall at p≥0.9 | seeds: queue meets target | "
+              "seeds: oracle bound ≥ target |"),
+             "|---:|---|---:|---|---|---|---|---:|---:|"]
+    for n in sorted(runs):
+        for task in TASK_SPACE:
+            mine = [queue_rates(r[task]) for r in runs[n]]
+            oracle = [queue_rates(r[task], "oracle") for r in runs[n]]
+            meets = sum((m["recall"] or 0) >= target and (m["precision"] or 0) >= 0.9
+                        for m in mine)
+            bound = sum((o["best_recall"] or 0) >= target for o in oracle)
+            lines.append(
+                f"| {n} | {task} | {len(mine)} | {spread([m['recall'] for m in mine])} | "
+                f"{spread([m['precision'] for m in mine])} | "
+                f"{spread([m['best_recall'] for m in mine])} | "
+                f"{spread([o['best_recall'] for o in oracle])} | {meets} | {bound} |")
     return "\n".join(lines)

@@ -61,6 +61,30 @@ def test_hard_items_with_scattered_answers_are_never_flagged(ten) -> None:
     assert not sum(ten[t]["fitted"]["scattered_flagged"] for t in sim.TASK_SPACE)
 
 
+def test_the_oracle_alone_is_the_oracle_of_the_full_run(ten) -> None:
+    alone = sim.evaluate_oracle(10, HELD_OUT_SEED, per_task=ITEMS)
+    for task in sim.TASK_SPACE:
+        assert "fitted" not in alone[task]
+        assert alone[task]["oracle"] == ten[task]["oracle"]
+
+
+def test_other_stated_parameters_apply_inside_and_are_restored_after() -> None:
+    hard, lure = sim.HARD, sim.LURE
+    with pytest.raises(RuntimeError), sim.stated(HARD=0.0, LURE=1.0):
+        items, panel, _ = sim.simulate(3, HELD_OUT_SEED, per_task=60)
+        assert not any(i.hard for i in items)
+        # every miss on mc goes to the lure: at most two answers per item
+        assert all(len(set(p.votes.values())) <= 2 for p in panel if p.task == "mc")
+        raise RuntimeError
+    assert (sim.HARD, sim.LURE) == (hard, lure)
+    assert any(i.hard for i in sim.simulate(3, HELD_OUT_SEED, per_task=60)[0])
+
+
+def test_the_spread_is_the_median_and_range_of_the_seeds() -> None:
+    assert sim.spread([0.5, None, 0.9, 0.1]) == "0.50 [0.10–0.90] n/a×1"
+    assert sim.spread([None]) == "– n/a×1"
+
+
 def test_the_likelihood_with_the_true_parameters_is_the_oracle() -> None:
     """gold_review's likelihood, given the simulation's true abilities, yes rates, lure
     share and difficulty distribution, gives the oracle's posterior (written apart)."""
