@@ -18,8 +18,8 @@ review (the difficulty prior's strength, the local-fdr ceiling; 102–104 were l
 seeds 401–410 were fixed before any run and nothing was tuned on them.
 
 `--sensitivity` prints the oracle's bound alone (best recall at precision >= 0.9, no
-review fitted) with the hard share at 0.05 and 0.10 and the lure at 0.25 and 0.40, at 6
-and 10 models: how much the bound owes to those two free choices.
+review fitted) with the hard share at 0.05 and 0.10 and the lure at 0.25 and 0.40, at 3,
+6 and 10 models: how much the bound owes to those two free choices.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=list(REPORT_SEEDS))
     parser.add_argument("--models", type=int, nargs="+", default=None,
-                        help="panel sizes (default 3 6 10; 6 10 with --sensitivity)")
+                        help="panel sizes (default 3 6 10)")
     parser.add_argument("--sensitivity", action="store_true",
                         help="the oracle's bound alone, hard share x lure")
     args = parser.parse_args()
@@ -111,7 +111,7 @@ def main() -> None:
     if args.sensitivity:
         print(f"\nseeds {args.seeds}: oracle best recall at precision >= 0.9, pooled "
               "(median [min–max] per seed)\n")
-        print(sensitivity(args.seeds, args.models or [6, 10]))
+        print(sensitivity(args.seeds, args.models or [3, 6, 10]))
         print(f"\n{time.perf_counter() - start:.1f} s")
         return
     runs = {n: [evaluate_queue(n, seed) for seed in args.seeds]
