@@ -235,7 +235,7 @@ def _pct(pair: list[int]) -> str:
     return f"{pair[0]}/{pair[1]} ({pair[0] / pair[1]:.1%})" if pair[1] else "-"
 
 
-def report(family: str, result: dict, show: int) -> None:
+def report(family: str, result: dict, show: int, misses: str = "tune") -> None:
     counts = result["counts"]
     names = sorted({k[0] for k in counts}, key=lambda n: (not n.startswith("bench_kit"), n))
     print(f"\n== {family}: {counts[('bench_kit', 'all', 'all')][1]} responses")
@@ -247,13 +247,20 @@ def report(family: str, result: dict, show: int) -> None:
     print("per source (all rows): " + ", ".join(
         f"{s} " + " / ".join(f"{n} {_pct(counts[(n, 'all', s)])}" for n in names
                              if counts[(n, 'all', s)][1]) for s in sources))
-    for where, row, label, mine, target in result["misses"][:show]:
+    shown = [m for m in result["misses"] if misses in ("all", m[0])]
+    for where, row, label, mine, target in shown[:show]:
         print(f"  [{where}] {row['id']} ({row['source']}): reader {label!r}, bench_kit {mine!r}"
               f" (needs {target!r}): {row['response'][-300:]!r}")
 
 
 def run_family(family: str, args: argparse.Namespace) -> None:
     rows = _jsonl(HERE / f"{family}_set.jsonl")
+    if args.labels_from:  # the reader's part files, gathered into one file in set order
+        parts = sorted(args.labels_from.glob(f"{family}_part*.labels.jsonl"))
+        got = {r["id"]: r for part in parts for r in _jsonl(part) if "id" in r}
+        (HERE / f"{family}_set_labels.jsonl").write_text("".join(
+            json.dumps({"id": r["id"], "label": got[r["id"]].get("label")}, ensure_ascii=False)
+            + "\n" for r in rows if r["id"] in got), encoding="utf-8")
     store = HERE / f"{family}_reference.jsonl"
     if args.vlmevalkit and args.mmmu:
         refs = reference_readings(family, rows, args.vlmevalkit, args.mmmu)
@@ -265,7 +272,7 @@ def run_family(family: str, args: argparse.Namespace) -> None:
         return
     labels = load_labels(family, {r["id"] for r in rows})
     refs = {r["id"]: r for r in _jsonl(store)} if store.exists() else {}
-    report(family, compare(family, rows, labels, refs), args.show)
+    report(family, compare(family, rows, labels, refs), args.show, args.misses)
 
 
 def run_sample() -> None:
@@ -302,7 +309,11 @@ def main() -> None:
     parser.add_argument("--family", choices=FAMILIES + ("all",))
     parser.add_argument("--vlmevalkit", type=Path, help="VLMEvalKit checkout (outside the project)")
     parser.add_argument("--mmmu", type=Path, help="MMMU checkout (outside the project)")
+    parser.add_argument("--labels-from", type=Path,
+                        help="gather <family>_part*.labels.jsonl from this folder first")
     parser.add_argument("--show", type=int, default=20, help="disagreements to print per family")
+    parser.add_argument("--misses", choices=("tune", "held-out", "all"), default="tune",
+                        help="which half's disagreements to print (tune on 'tune' only)")
     args = parser.parse_args()
     if not args.family:
         run_sample()

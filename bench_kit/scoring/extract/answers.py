@@ -83,7 +83,7 @@ _CHOICE_CLAUSE = re.compile(
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
     r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*(?:it'?s\s+|it\s+is\s+)?"
-    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?)"
+    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?)"
     r"\s*(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
     r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*:?\s*)*"
     r"[(\[]?\s*([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
@@ -96,6 +96,40 @@ _CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
 # "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
 _OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|choice\s*|选项\s*)?"
                       r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])", re.I)
+# The response says the answer is not among the options, or that it cannot answer: no
+# letter, unless an answer clause follows the statement.
+_NO_OPTION = re.compile(
+    r"\b(?:answer|option|choice)s?\s+(?:is|are)\s+not\s+(?:provided|listed|given|available"
+    r"|present|included|among|in|one\s+of|found)\b"
+    r"|\bnot\s+(?:available|given|listed|provided|present|included|found|shown)\s+(?:in|among)"
+    r"\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:choices|options)"
+    r"|\bnone\s+of\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:options|choices)\s+"
+    r"(?:match|is|are|fit|correspond|agree)"
+    r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
+    r"(?:exact\s+|correct\s+|definitive\s+|specific\s+)?(?:answer|solution)"
+    r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
+    r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)", re.I)
+_NO_OPTION_HINT = re.compile(r"not|none|insufficient|没有", re.I)
+# Words an option text would use to offer "no answer" itself ("None of the above").
+_NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
+# A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
+# has answered before it; what follows is a continuation, not its answer.
+_CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
+
+
+def _no_option(text: str, choices: Mapping[str, str]) -> re.Match | None:
+    """The last statement that the answer is not among the options, unless some option
+    itself offers that ("None of the above")."""
+    if _NO_OPTION_HINT.search(text) is None:
+        return None
+    last = None
+    for last in _NO_OPTION.finditer(text):
+        pass
+    if last is None or any(_NO_ANSWER_OPTION.search(str(v)) for v in choices.values()):
+        return None
+    return last
+
+
 def _options(choices: Mapping[str, str]) -> dict[str, str]:
     """{upper-case letter: the caller's key}; the caller's mapping is only read."""
     try:
@@ -277,6 +311,16 @@ def _full_choice(text: str, choices: Mapping[str, str],
     if bare:
         letter = bare.group(1).upper()
         return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+    cut = _CONTINUATION.search(text)
+    if cut and cut.start() > 0:  # the answer given before the model wrote a new question
+        head = _full_choice(text[:cut.start()], choices, options)
+        if head.parse == PARSE_OK:
+            return head
+    if isinstance(choices, Mapping):
+        refused = _no_option(text, choices)
+        if refused is not None:  # "the answer is not in the choices" (unless a clause follows)
+            clause = _clause_letter(text[refused.end():])
+            return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
     clause = _clause_letter(text)
     if clause is not None:
         return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
@@ -287,6 +331,8 @@ def _full_choice(text: str, choices: Mapping[str, str],
     lead = _LEAD.match(text)
     if lead:
         letter = next(g for g in lead.groups() if g)
+        if lead.group(1) and letter not in options:
+            return FAILED  # "(E) 3" where the options end at D: an answer outside them
         if letter in options and not _enumerates(text, options) \
                 and not rules_out(_segment_after(text, lead.end())):
             other = _OR_NEXT.match(text, lead.end(lead.lastindex))
