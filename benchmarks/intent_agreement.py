@@ -110,13 +110,14 @@ def _yesno_of_choice(letter: str | None, choices: dict) -> str:
 def bench_kit_reading(family: str, row: dict) -> dict[str, str]:
     """What bench_kit answers for a row, as the scorer for that item would read it."""
     text = row["response"]
+    question = row.get("question")
     if family == "mc":
-        return {"answer": _letter(extract_choice(text, row["choices"]))}
+        return {"answer": _letter(extract_choice(text, row["choices"], question))}
     if family == "yesno":
-        plain = extract_yesno(text) or "none"
+        plain = extract_yesno(text, question) or "none"
         if row.get("choices"):  # an item with Yes/No options is a multiple-choice item
-            return {"answer": _yesno_of_choice(extract_choice(text, row["choices"]), row["choices"]),
-                    "extract_yesno": plain}
+            letter = extract_choice(text, row["choices"], question)
+            return {"answer": _yesno_of_choice(letter, row["choices"]), "extract_yesno": plain}
         return {"answer": plain, "extract_yesno": plain}
     cleaned = clean_response(text)
     keys, _ = mmmu_candidates(cleaned)

@@ -19,6 +19,8 @@ Multiple choice, in order (the first rule that answers wins):
    one distinct letter -> it (lenient), several -> ambiguous -> failed;
 7. the option texts contained in the answer clause or the response: exactly one (after
    dropping texts contained in a longer matched text) -> it (lenient);
+8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
+   with the question when given) -> that option (lenient);
 otherwise failed: an article "A" or pronoun "I" is never read as a letter.
 """
 
@@ -294,18 +296,28 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     return Extraction(options[letter], PARSE_OK)
 
 
-def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extraction[str]:
+def extract_choice_detailed(response: str, choices: Mapping[str, str],
+                            question: str | None = None) -> Extraction[str]:
     """`extract_choice` with the parse path; rules in the module docstring."""
     text = clean_response(response)
     if not text:
         return FAILED
     options = _options(choices)
     fast = _fast_choice(text, choices, options)
-    return fast if fast is not None else _full_choice(text, choices, options)
+    return fast if fast is not None else _full_choice(text, choices, options, question)
 
 
-def _full_choice(text: str, choices: Mapping[str, str],
-                 options: dict[str, str]) -> Extraction[str]:
+def _yesno_option(text: str, texts: dict[str, str], options: dict[str, str],
+                  question: str | None) -> Extraction[str]:
+    """Rule 8: options that are Yes and No (`texts`) read a yes/no answer ("X is not the
+    maximum" -> the No option), lenient."""
+    said = extract_yesno(text, question)
+    letter = next((k for k, t in texts.items() if t == said), None)
+    return Extraction(options[letter], PARSE_LENIENT) if letter else FAILED
+
+
+def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
+                 question: str | None = None) -> Extraction[str]:
     """The full rules of the module docstring, on a cleaned response."""
     bare = _BARE.fullmatch(text)
     if bare:
@@ -313,14 +325,14 @@ def _full_choice(text: str, choices: Mapping[str, str],
         return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
     cut = _CONTINUATION.search(text)
     if cut and cut.start() > 0:  # the answer given before the model wrote a new question
-        head = _full_choice(text[:cut.start()], choices, options)
+        head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
             return head
     if isinstance(choices, Mapping):
         refused = _no_option(text, choices)
-        if refused is not None:  # "the answer is not in the choices" (unless a clause follows)
-            clause = _clause_letter(text[refused.end():])
-            return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
+        if refused is not None:  # "the answer is not in the choices" (unless an answer follows)
+            after = _full_choice(text[refused.end():], choices, options, question)
+            return after if after.parse == PARSE_OK else FAILED
     clause = _clause_letter(text)
     if clause is not None:
         return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
@@ -341,6 +353,8 @@ def _full_choice(text: str, choices: Mapping[str, str],
             if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex))):
                 return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
+    if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
+        return _yesno_option(text, texts, options, question)  # rule 8, not by their words
     norm = None
     if texts and len(text) <= 200:
         norm = normalize_text(text)
@@ -363,10 +377,12 @@ def _full_choice(text: str, choices: Mapping[str, str],
     return FAILED
 
 
-def extract_choice(response: str, choices: Mapping[str, str]) -> str | None:
+def extract_choice(response: str, choices: Mapping[str, str],
+                   question: str | None = None) -> str | None:
     """The option letter a response chose (the key as given in `choices`), or None.
 
-    Empty `choices` means "any letter A-J" (no option-text matching).
+    Empty `choices` means "any letter A-J" (no option-text matching). `question` is used
+    only by options that are Yes and No (rule 8).
 
     >>> extract_choice("The answer is clearly B, not A.", {"A": "cat", "B": "dog"})
     'B'
@@ -375,4 +391,4 @@ def extract_choice(response: str, choices: Mapping[str, str]) -> str | None:
     >>> extract_choice("I think it is definitely the dog.", {"A": "cat", "B": "dog"})
     'B'
     """
-    return extract_choice_detailed(response, choices).value
+    return extract_choice_detailed(response, choices, question).value

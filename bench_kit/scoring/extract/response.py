@@ -54,9 +54,9 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
 
 # "the answer is", "final answer:", "答案是", "答案：" ... (the letter/number comes after).
 ANSWER_CLAUSE = re.compile(
-    r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?"
+    r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?(?:\s+letter)?"
     r"|\banswers?(?:\s+to\s+(?:the|this)\s+question)?)"
-    r"\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
+    r"\s*(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)(?:\s*:)?|:|=)"
     r"|正确(?:答案|选项)\s*(?:是|为|应为|应该是)?\s*:?"
     r"|答案\s*(?:是|为|应为|应该是)?\s*:?",
     re.I,

@@ -37,9 +37,53 @@ _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
 _UNSURE = re.compile(
-    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:determined?|tell|say)"
-    r"|can't\s+(?:be\s+)?(?:determined?|tell|say)|unclear|impossible\s+to\s+(?:tell|say|determine)"
+    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:definitively\s+|confidently\s+)?"
+    r"(?:determined?|tell|say|provided|answered)|(?:can't|cannot|unable\s+to)\s+process"
+    r"|(?:allow|give|provide)\s+(?:for\s+)?a\s+definitive\s+answer"
+    r"|can't\s+(?:be\s+)?(?:determined?|tell|say|answer)|cannot\s+answer|unclear"
+    r"|(?:impossible|not\s+possible)\s+to\s+(?:tell|say|determine|answer)"
+    r"|(?:do\s+not|don't)\s+have\s+(?:enough|sufficient|specific|real-time|the)\s+"
+    r"(?:information|data|context|export|population|details)"
+    r"|(?:not\s+enough|insufficient|no)\s+(?:information|data|context)"
+    r"|(?:not|n't)\s+(?:provide|give|have|contain|include)\s+(?:enough\s+|sufficient\s+|any\s+)?"
+    r"(?:information|data|context|details)|(?:question|it)\s+is\s+(?:not\s+clear|invalid"
+    r"|not\s+valid|incomplete)|impossible\s+to\s+(?:provide|give)|no\s+way\s+to\s+"
+    r"(?:determine|tell|know)|cannot\s+confidently"
     r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
+# A restatement of the question answers it: "Is the function convex?" -> "The function is
+# (not) convex." Every content word of the question must be in one sentence of the response.
+_WORD = re.compile(r"[a-z0-9]+")
+_FUNCTION_WORDS = frozenset(
+    "is are was were be been do does did have has had the a an this that these those there it "
+    "its of in on at to for by with than as and or image picture shown figure based can could "
+    "will would shall should may might according".split())
+_SENTENCE = re.compile(r"[^.!?\n]+")
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.I)
+_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
+                        re.I)
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _content(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
+
+
+def _restated(text: str, question: str) -> str | None:
+    """"yes"/"no" when a sentence of `text` restates `question` as a statement (negated:
+    "no"); None otherwise."""
+    wanted = _content(question)
+    if len(wanted) < 2:
+        return None
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group()
+        if text.startswith("?", match.end()):
+            continue  # the question echoed, not answered
+        if wanted <= _content(sentence) and not _TENTATIVE.search(sentence):
+            return "no" if _NEGATION.search(sentence) else "yes"
+    return None
 
 
 def _lead_yesno(text: str) -> str | None:
@@ -53,9 +97,10 @@ def _lead_yesno(text: str) -> str | None:
     return "yes" if (yes_en or yes_zh) else "no"
 
 
-def extract_yesno_detailed(response: str) -> Extraction[str]:
+def extract_yesno_detailed(response: str, question: str | None = None) -> Extraction[str]:
     """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
-    leading yes/no is "ok"; the first decisive word elsewhere is "lenient"."""
+    leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
+    word elsewhere is "lenient"."""
     text = clean_response(response)
     if not text:
         return FAILED
@@ -82,6 +127,9 @@ def extract_yesno_detailed(response: str) -> Extraction[str]:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
     if _UNSURE.search(text):
         return FAILED
+    stated = _restated(text, question) if question and text.isascii() else None
+    if stated:
+        return Extraction(stated, PARSE_LENIENT)
     for match in _ANY_YESNO.finditer(text):
         yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
         if skip:
@@ -90,12 +138,13 @@ def extract_yesno_detailed(response: str) -> Extraction[str]:
     return FAILED
 
 
-def extract_yesno(response: str) -> str | None:
-    """The yes/no answer of a response, "yes" or "no" (English and Chinese, negation-aware).
+def extract_yesno(response: str, question: str | None = None) -> str | None:
+    """The yes/no answer of a response, "yes" or "no" (English and Chinese, negation-aware);
+    with the `question`, a restatement of it answers too ("The function is convex.").
 
     >>> extract_yesno("No, there is only a dog.")
     'no'
     >>> extract_yesno("图中没有猫。")
     'no'
     """
-    return extract_yesno_detailed(response).value
+    return extract_yesno_detailed(response, question).value
