@@ -66,8 +66,15 @@ def half(row: dict) -> str:
 _NUM = re.compile(r"^[-+]?(?:\d+(?:,\d{3})*(?:\.\d*)?|\.\d+)%?$")
 
 
+_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+
+
 def _number(text: str) -> float | None:
     text = text.strip().replace("−", "-").rstrip(".")
+    if text.lower() in _WORDS:
+        return float(_WORDS[text.lower()])
     if _NUM.match(text):
         return float(text.replace(",", "").rstrip("%"))
     if re.match(r"^[-+]?\d+/\d+$", text):
@@ -77,15 +84,18 @@ def _number(text: str) -> float | None:
 
 
 def label_is_correct(label: str, row: dict) -> bool:
-    """Whether the reader's answer equals a gold: numbers at the item's precision (exact
-    for integers), text case- and punctuation-insensitively."""
+    """Whether the reader's answer equals a gold: numbers (number words 0-20 included) at
+    the item's precision for floats and exactly otherwise, text case- and
+    punctuation-insensitively."""
     if label == "none":
         return False
     for gold in row["golds"]:
         g, v = _number(gold), _number(label)
         if g is not None and v is not None:
-            places = row.get("precision") if row.get("answer_type") == "float" else 0
-            if round(v, int(places or 0)) == round(g, int(places or 0)):
+            if row.get("answer_type") != "float":
+                if v == g:
+                    return True
+            elif round(v, int(row.get("precision") or 0)) == round(g, int(row.get("precision") or 0)):
                 return True
         elif re.sub(r"\W+", " ", label).strip().lower() == re.sub(r"\W+", " ", gold).strip().lower():
             return True

@@ -66,6 +66,27 @@ _CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选")
 _SENTENCE_END = re.compile(r"\n|[.!?;](?:\s|$)|,\s|[。！？；，]")
 
 
+# The response says it cannot answer (unsure, missing information, a refusal). Shared by
+# the yes/no and number extractors.
+NO_ANSWER = re.compile(
+    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:definitively\s+|confidently\s+)?"
+    r"(?:determined?|tell|say|provided|answered)|(?:can't|cannot|unable\s+to)\s+process"
+    r"|(?:allow|give|provide)\s+(?:for\s+)?a\s+definitive\s+answer"
+    r"|can't\s+(?:be\s+)?(?:determined?|tell|say|answer)|cannot\s+answer|unclear"
+    r"|(?:impossible|not\s+possible)\s+to\s+(?:tell|say|determine|answer)"
+    r"|(?:do\s+not|don't)\s+have\s+(?:enough|sufficient|specific|real-time|the)\s+"
+    r"(?:information|data|context|export|population|details)"
+    r"|(?:not\s+enough|insufficient|no)\s+(?:information|data|context)"
+    r"|(?:not|n't)\s+(?:provide|give|have|contain|include)\s+(?:enough\s+|sufficient\s+|any\s+)?"
+    r"(?:information|data|context|details)|(?:question|it)\s+is\s+(?:not\s+clear|invalid"
+    r"|not\s+valid|incomplete)|impossible\s+to\s+(?:provide|give)|no\s+way\s+to\s+"
+    r"(?:determine|tell|know)|cannot\s+confidently|(?:unable|not\s+able)\s+to\s+(?:view|see"
+    r"|access|provide|determine|answer|calculate)|(?:don't|do\s+not)\s+have\s+access"
+    r"|cannot\s+(?:calculate|provide|view)|not\s+provided\s+in\s+the\s+(?:question|image)"
+    r"|more\s+information\s+is\s+needed"
+    r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
+
+
 def strip_reasoning(response: str) -> str:
     """Remove a leading `<think>…</think>` block (reasoning models keep it in the raw text).
 

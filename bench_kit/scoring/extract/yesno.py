@@ -7,6 +7,7 @@ import re
 
 from bench_kit.scoring.extract.response import (
     FAILED,
+    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
@@ -36,20 +37,6 @@ _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|
                          r"[\s,:;.!-]*", re.I)
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
-_UNSURE = re.compile(
-    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:definitively\s+|confidently\s+)?"
-    r"(?:determined?|tell|say|provided|answered)|(?:can't|cannot|unable\s+to)\s+process"
-    r"|(?:allow|give|provide)\s+(?:for\s+)?a\s+definitive\s+answer"
-    r"|can't\s+(?:be\s+)?(?:determined?|tell|say|answer)|cannot\s+answer|unclear"
-    r"|(?:impossible|not\s+possible)\s+to\s+(?:tell|say|determine|answer)"
-    r"|(?:do\s+not|don't)\s+have\s+(?:enough|sufficient|specific|real-time|the)\s+"
-    r"(?:information|data|context|export|population|details)"
-    r"|(?:not\s+enough|insufficient|no)\s+(?:information|data|context)"
-    r"|(?:not|n't)\s+(?:provide|give|have|contain|include)\s+(?:enough\s+|sufficient\s+|any\s+)?"
-    r"(?:information|data|context|details)|(?:question|it)\s+is\s+(?:not\s+clear|invalid"
-    r"|not\s+valid|incomplete)|impossible\s+to\s+(?:provide|give)|no\s+way\s+to\s+"
-    r"(?:determine|tell|know)|cannot\s+confidently"
-    r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
 # A restatement of the question answers it: "Is the function convex?" -> "The function is
 # (not) convex." Every content word of the question must be in one sentence of the response.
 _WORD = re.compile(r"[a-z0-9]+")
@@ -120,12 +107,12 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         stated = _YESNO_WHOLE.get(tail.strip(_YESNO_STRIP).casefold()) or _lead_yesno(tail)
         if stated:
             return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
-    if _UNSURE.match(text):
+    if NO_ANSWER.match(text):
         return FAILED
     lead = _lead_yesno(text)
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
-    if _UNSURE.search(text):
+    if NO_ANSWER.search(text):
         return FAILED
     stated = _restated(text, question) if question and text.isascii() else None
     if stated:
