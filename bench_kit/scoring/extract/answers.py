@@ -82,6 +82,7 @@ _LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M
 _CHOICE_CLAUSE = re.compile(
     rf"(?:{ANSWER_CLAUSE.pattern}"
     r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|\bcorresponds?\s+to\s+(?:the\s+)?(?=option|choice)"
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
     r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*(?:it'?s\s+|it\s+is\s+)?"
@@ -92,7 +93,7 @@ _CHOICE_CLAUSE = re.compile(
     re.I,
 )
 _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
-                "second thought", "actually", "不对", "更正", "等等")
+                "second thought", "actually", "correspond", "不对", "更正", "等等")
 _CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 _CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
 # "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
@@ -304,7 +305,13 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         return FAILED
     options = _options(choices)
     fast = _fast_choice(text, choices, options)
-    return fast if fast is not None else _full_choice(text, choices, options, question)
+    found = fast if fast is not None else _full_choice(text, choices, options, question)
+    if found.value is None and isinstance(response, str) and "\\boxed" in response:
+        # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
+        whole = clean_response(response, boxed=False)
+        if whole != text:
+            return _full_choice(whole, choices, options, question)
+    return found
 
 
 def _yesno_option(text: str, texts: dict[str, str], options: dict[str, str],

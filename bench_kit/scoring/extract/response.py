@@ -112,10 +112,10 @@ def strip_reasoning(response: str) -> str:
     return response
 
 
-def clean_response(response: str) -> str:
+def clean_response(response: str, boxed: bool = True) -> str:
     """The answer-bearing text of a response: reasoning removed, `<answer>` / `\\boxed{}`
-    content preferred, special tokens and markdown emphasis dropped, full-width forms made
-    ASCII.
+    content preferred (`boxed=False`: a box is unwrapped in place instead), special tokens
+    and markdown emphasis dropped, full-width forms made ASCII.
 
     >>> clean_response("<answer>**（B）**</answer>")
     '(B)'
@@ -127,9 +127,11 @@ def clean_response(response: str) -> str:
         if tags:
             text = tags[-1]
     if "\\" in text:
-        boxed = _BOXED.findall(text)
-        if boxed:
-            text = boxed[-1]
+        found = _BOXED.findall(text) if boxed else None
+        if found:
+            text = found[-1]
+        elif not boxed:
+            text = _BOXED.sub(r"\1", text)
         text = _LATEX_TEXT.sub(r"\1", text)
     if not text.isascii():  # replace only the mapped characters (translate is slow on CJK)
         text = _WIDE.sub(lambda match: _WIDE_TEXT[match.group()], text)
