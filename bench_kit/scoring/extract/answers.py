@@ -104,15 +104,19 @@ _OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|
 _NO_OPTION = re.compile(
     r"\b(?:answer|option|choice)s?\s+(?:is|are)\s+not\s+(?:provided|listed|given|available"
     r"|present|included|among|in|one\s+of|found)\b"
-    r"|\bnot\s+(?:available|given|listed|provided|present|included|found|shown)\s+(?:in|among)"
+    r"|\bnot\s+(?:available|given|listed|provided|present|included|found)\s+(?:in|among)"
     r"\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:choices|options)"
     r"|\bnone\s+of\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:options|choices)\s+"
     r"(?:match|is|are|fit|correspond|agree)"
     r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
     r"(?:exact\s+|correct\s+|definitive\s+|specific\s+)?(?:answer|solution)"
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
-    r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)", re.I)
-_NO_OPTION_HINT = re.compile(r"not|none|insufficient|没有", re.I)
+    r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)")  # matched on lower-cased text
+# Literals one of which every _NO_OPTION match contains (on the lower-cased text): the
+# regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
+_NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
+                             r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有")
+_NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
 # Words an option text would use to offer "no answer" itself ("None of the above").
 _NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
 # A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
@@ -123,11 +127,14 @@ _CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:�
 def _no_option(text: str, choices: Mapping[str, str]) -> re.Match | None:
     """The last statement that the answer is not among the options, unless some option
     itself offers that ("None of the above")."""
-    if _NO_OPTION_HINT.search(text) is None:
-        return None
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None  # (a lower-cased text of another length would shift the offsets)
     last = None
-    for last in _NO_OPTION.finditer(text):
-        pass
+    for hint in _NO_OPTION_HINT.finditer(lowered):  # every match holds a hint: look near it
+        found = _NO_OPTION.search(lowered, max(0, hint.start() - 24), hint.end() + 48)
+        if found is not None:
+            last = found
     if last is None or any(_NO_ANSWER_OPTION.search(str(v)) for v in choices.values()):
         return None
     return last
@@ -300,12 +307,20 @@ def _fast_choice(text: str, choices: Mapping[str, str],
 def extract_choice_detailed(response: str, choices: Mapping[str, str],
                             question: str | None = None) -> Extraction[str]:
     """`extract_choice` with the parse path; rules in the module docstring."""
+    return read_choice(response, choices, question)
+
+
+def read_choice(response: str, choices: Mapping[str, str], question: str | None = None, *,
+                fast: bool = True) -> Extraction[str]:
+    """`extract_choice_detailed`; `fast=False` skips the fast path (the full rules only,
+    which tests/scoring/test_extract_fast.py compares it with)."""
     text = clean_response(response)
     if not text:
         return FAILED
     options = _options(choices)
-    fast = _fast_choice(text, choices, options)
-    found = fast if fast is not None else _full_choice(text, choices, options, question)
+    found = _fast_choice(text, choices, options) if fast else None
+    if found is None:
+        found = _full_choice(text, choices, options, question)
     if found.value is None and isinstance(response, str) and "\\boxed" in response:
         # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
         whole = clean_response(response, boxed=False)
@@ -335,14 +350,22 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
             return head
-    if isinstance(choices, Mapping):
+    clause = _clause_letter(text)
+    if clause is not None:
+        return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
+    found = _unclaused_choice(text, choices, options, question)
+    if found.parse == PARSE_LENIENT and _NO_OPTION_PART.search(text) \
+            and isinstance(choices, Mapping):
         refused = _no_option(text, choices)
         if refused is not None:  # "the answer is not in the choices" (unless an answer follows)
             after = _full_choice(text[refused.end():], choices, options, question)
             return after if after.parse == PARSE_OK else FAILED
-    clause = _clause_letter(text)
-    if clause is not None:
-        return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
+    return found
+
+
+def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
+                      question: str | None) -> Extraction[str]:
+    """Rules 3-8, for a response without an answer clause."""
     if "\n" in text:
         last_line = _BARE.fullmatch(text.rsplit("\n", 1)[1])
         if last_line and last_line.group(1).upper() in options:
