@@ -329,6 +329,17 @@ def read_choice(response: str, choices: Mapping[str, str], question: str | None 
     return found
 
 
+def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
+             question: str | None) -> Extraction[str]:
+    """A letter outside the options was named: no answer, except that Yes/No options still
+    read the yes/no the response states ("The correct option letter is D. X is not the
+    maximum." -> No)."""
+    texts = _option_texts(choices, options)
+    if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
+        return _yesno_option(text, texts, options, question)
+    return FAILED
+
+
 def _yesno_option(text: str, texts: dict[str, str], options: dict[str, str],
                   question: str | None) -> Extraction[str]:
     """Rule 8: options that are Yes and No (`texts`) read a yes/no answer ("X is not the
@@ -352,7 +363,9 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
             return head
     clause = _clause_letter(text)
     if clause is not None:
-        return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
+        if clause in options:
+            return Extraction(options[clause], PARSE_OK)
+        return _outside(text, choices, options, question)
     found = _unclaused_choice(text, choices, options, question)
     if found.parse == PARSE_LENIENT and _NO_OPTION_PART.search(text) \
             and isinstance(choices, Mapping):
@@ -373,8 +386,8 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
     lead = _LEAD.match(text)
     if lead:
         letter = next(g for g in lead.groups() if g)
-        if lead.group(1) and letter not in options:
-            return FAILED  # "(E) 3" where the options end at D: an answer outside them
+        if lead.group(1) and letter not in options:  # "(E) 3" where the options end at D
+            return _outside(text, choices, options, question)
         if letter in options and not _enumerates(text, options) \
                 and not rules_out(_segment_after(text, lead.end())):
             other = _OR_NEXT.match(text, lead.end(lead.lastindex))

@@ -83,7 +83,7 @@ NO_ANSWER = re.compile(
     r"(?:determine|tell|know)|cannot\s+confidently|(?:unable|not\s+able)\s+to\s+(?:view|see"
     r"|access|provide|determine|answer|calculate)|(?:don't|do\s+not)\s+have\s+access"
     r"|cannot\s+(?:calculate|provide|view)|not\s+provided\s+in\s+the\s+(?:question|image)"
-    r"|more\s+information\s+is\s+needed"
+    r"|more\s+information\s+is\s+needed|please\s+provide"
     r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
 
 

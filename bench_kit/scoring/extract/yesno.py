@@ -29,7 +29,8 @@ _YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是"  # "whether" wo
 _YN_ZH = r"(不是|不对|不正确|没有|没|否|无|错|不)|(是|对|有|正确)"
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{_YN_ZH_SKIP})(?:{_YN_ZH}))", re.I)
 _ANY_YESNO = re.compile(
-    r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct)|(no|nope|not|never|none|nothing|false"
+    r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct(?!\s+(?:option|answer|choice|letter)))"
+    r"|(no|nope|not|never|none|nothing|false"
     rf"|incorrect))(?![A-Za-z]){_NOT_NO}|(n't)(?![A-Za-z])|({_YN_ZH_SKIP})|{_YN_ZH}", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
 _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|correction|"
