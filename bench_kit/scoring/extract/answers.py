@@ -18,7 +18,8 @@ Multiple choice, in order (the first rule that answers wins):
    wrong"), letters inside echoed option texts, and "A"/"I" used as an article or pronoun:
    one distinct letter -> it (lenient), several -> ambiguous -> failed;
 7. the option texts contained in the answer clause or the response: exactly one (after
-   dropping texts contained in a longer matched text) -> it (lenient);
+   dropping texts contained in a longer matched text) -> it (lenient); options that are
+   all numbers ("10m", "60°"): the response's answer number equals exactly one (lenient);
 8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
    with the question when given) -> that option (lenient);
 otherwise failed: an article "A" or pronoun "I" is never read as a letter.
@@ -37,7 +38,12 @@ from bench_kit.scoring.extract.boxes import (
     extract_box_detailed,
     square_padding,
 )
-from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
+from bench_kit.scoring.extract.numbers import (
+    answer_number_token,
+    extract_number,
+    extract_number_detailed,
+)
+from bench_kit.text.numbers import number_tokens
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -305,15 +311,10 @@ def _fast_choice(text: str, choices: Mapping[str, str],
 
 
 def extract_choice_detailed(response: str, choices: Mapping[str, str],
-                            question: str | None = None) -> Extraction[str]:
-    """`extract_choice` with the parse path; rules in the module docstring."""
-    return read_choice(response, choices, question)
-
-
-def read_choice(response: str, choices: Mapping[str, str], question: str | None = None, *,
-                fast: bool = True) -> Extraction[str]:
-    """`extract_choice_detailed`; `fast=False` skips the fast path (the full rules only,
-    which tests/scoring/test_extract_fast.py compares it with)."""
+                            question: str | None = None, *, fast: bool = True) -> Extraction[str]:
+    """`extract_choice` with the parse path; rules in the module docstring. `fast=False`
+    skips the fast path (the full rules only, which tests/scoring/test_extract_fast.py
+    compares it with)."""
     text = clean_response(response)
     if not text:
         return FAILED
@@ -417,7 +418,33 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         letter = _by_option_text(text, texts, norm)
         if letter:
             return Extraction(options[letter], PARSE_LENIENT)
+        return _by_option_value(text, choices, options)
     return FAILED
+
+
+@functools.lru_cache(maxsize=4096)
+def _option_value(text: str) -> float | None:
+    """The number an option is ("10m", "60°", "5πcm" -> 5), or None for other options."""
+    found = number_tokens(text)
+    if len(found) != 1:
+        return None
+    rest = text[:found[0].start] + text[found[0].end:]
+    return found[0].value if len(rest) <= 12 and not any(ch.isdigit() for ch in rest) else None
+
+
+def _by_option_value(text: str, choices: Mapping[str, str],
+                     options: dict[str, str]) -> Extraction[str]:
+    """Rule 7b: options that are all numbers, and the response's answer number (its last,
+    not negated: "40°, not 34°" is 40 only if no option is 40) equals exactly one of them."""
+    values = {letter: _option_value(str(choices.get(key, ""))) for letter, key in options.items()}
+    if len(values) < 2 or None in values.values():
+        return FAILED
+    found, token, cleaned = answer_number_token(text)
+    if token is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
+        return FAILED
+    hits = [letter for letter, value in values.items()
+            if abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
+    return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
 
 
 def extract_choice(response: str, choices: Mapping[str, str],
