@@ -38,12 +38,13 @@ from bench_kit.scoring.extract.boxes import (
     extract_box_detailed,
     square_padding,
 )
-from bench_kit.scoring.extract.numbers import (
-    answer_number_token,
-    extract_number,
-    extract_number_detailed,
+from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
+from bench_kit.scoring.extract.option_statements import (
+    CONTINUATION,
+    NO_OPTION_PART,
+    by_option_value,
+    no_option,
 )
-from bench_kit.text.numbers import number_tokens
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -105,47 +106,6 @@ _CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
 # "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
 _OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|choice\s*|选项\s*)?"
                       r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])", re.I)
-# The response says the answer is not among the options, or that it cannot answer: no
-# letter, unless an answer clause follows the statement.
-_NO_OPTION = re.compile(
-    r"\b(?:answer|option|choice)s?\s+(?:is|are)\s+not\s+(?:provided|listed|given|available"
-    r"|present|included|among|in|one\s+of|found)\b"
-    r"|\bnot\s+(?:available|given|listed|provided|present|included|found)\s+(?:in|among)"
-    r"\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:choices|options)"
-    r"|\bnone\s+of\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:options|choices)\s+"
-    r"(?:match|is|are|fit|correspond|agree)"
-    r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
-    r"(?:exact\s+|correct\s+|definitive\s+|specific\s+)?(?:answer|solution)"
-    r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
-    r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)")  # matched on lower-cased text
-# Literals one of which every _NO_OPTION match contains (on the lower-cased text): the
-# regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
-_NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
-                             r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有")
-_NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
-# Words an option text would use to offer "no answer" itself ("None of the above").
-_NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
-# A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
-# has answered before it; what follows is a continuation, not its answer.
-_CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
-
-
-def _no_option(text: str, choices: Mapping[str, str]) -> re.Match | None:
-    """The last statement that the answer is not among the options, unless some option
-    itself offers that ("None of the above")."""
-    lowered = text.lower()
-    if len(lowered) != len(text):
-        return None  # (a lower-cased text of another length would shift the offsets)
-    last = None
-    for hint in _NO_OPTION_HINT.finditer(lowered):  # every match holds a hint: look near it
-        found = _NO_OPTION.search(lowered, max(0, hint.start() - 24), hint.end() + 48)
-        if found is not None:
-            last = found
-    if last is None or any(_NO_ANSWER_OPTION.search(str(v)) for v in choices.values()):
-        return None
-    return last
-
-
 def _options(choices: Mapping[str, str]) -> dict[str, str]:
     """{upper-case letter: the caller's key}; the caller's mapping is only read."""
     try:
@@ -357,7 +317,7 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     if bare:
         letter = bare.group(1).upper()
         return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
-    cut = _CONTINUATION.search(text)
+    cut = CONTINUATION.search(text)
     if cut and cut.start() > 0:  # the answer given before the model wrote a new question
         head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
@@ -368,9 +328,9 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
             return Extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
     found = _unclaused_choice(text, choices, options, question)
-    if found.parse == PARSE_LENIENT and _NO_OPTION_PART.search(text) \
+    if found.parse == PARSE_LENIENT and NO_OPTION_PART.search(text) \
             and isinstance(choices, Mapping):
-        refused = _no_option(text, choices)
+        refused = no_option(text, choices)
         if refused is not None:  # "the answer is not in the choices" (unless an answer follows)
             after = _full_choice(text[refused.end():], choices, options, question)
             return after if after.parse == PARSE_OK else FAILED
@@ -418,33 +378,8 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         letter = _by_option_text(text, texts, norm)
         if letter:
             return Extraction(options[letter], PARSE_LENIENT)
-        return _by_option_value(text, choices, options)
+        return by_option_value(text, choices, options)
     return FAILED
-
-
-@functools.lru_cache(maxsize=4096)
-def _option_value(text: str) -> float | None:
-    """The number an option is ("10m", "60°", "5πcm" -> 5), or None for other options."""
-    found = number_tokens(text)
-    if len(found) != 1:
-        return None
-    rest = text[:found[0].start] + text[found[0].end:]
-    return found[0].value if len(rest) <= 12 and not any(ch.isdigit() for ch in rest) else None
-
-
-def _by_option_value(text: str, choices: Mapping[str, str],
-                     options: dict[str, str]) -> Extraction[str]:
-    """Rule 7b: options that are all numbers, and the response's answer number (its last,
-    not negated: "40°, not 34°" is 40 only if no option is 40) equals exactly one of them."""
-    values = {letter: _option_value(str(choices.get(key, ""))) for letter, key in options.items()}
-    if len(values) < 2 or None in values.values():
-        return FAILED
-    found, token, cleaned = answer_number_token(text)
-    if token is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
-        return FAILED
-    hits = [letter for letter, value in values.items()
-            if abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
-    return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
 
 
 def extract_choice(response: str, choices: Mapping[str, str],
