@@ -43,6 +43,7 @@ from bench_kit.scoring.extract.option_statements import (
     CONTINUATION,
     NO_OPTION_PART,
     by_option_value,
+    hypothetical_clauses,
     no_option,
 )
 from bench_kit.scoring.extract.response import (
@@ -323,6 +324,8 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         if head.parse == PARSE_OK:
             return head
     clause = _clause_letter(text)
+    if clause is not None and hypothetical_clauses(text):
+        clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
         if clause in options:
             return Extraction(options[clause], PARSE_OK)

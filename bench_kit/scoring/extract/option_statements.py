@@ -36,6 +36,18 @@ _NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
 # has answered before it; what follows is a continuation, not its answer.
 CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
 
+# "If the heart is wider …, then the answer is (A) Yes." — an answer under a condition.
+_IF_CLAUSE = re.compile(r"\bif\b[^.\n]{0,200}?\banswer\s+(?:is|would\s+be)\s*:?\s*[(\[]?\s*"
+                        r"([A-J])(?![A-Za-z])", re.I)
+
+
+def hypothetical_clauses(text: str) -> bool:
+    """Whether the response offers answers under conditions, naming different letters
+    (an enumeration of cases, not a choice)."""
+    if text.count("answer is") + text.count("answer would be") < 2:
+        return False
+    return len({m.group(1).upper() for m in _IF_CLAUSE.finditer(text)}) > 1
+
 
 def no_option(text: str, choices: Mapping[str, str]) -> re.Match | None:
     """The last statement that the answer is not among the options, unless some option
