@@ -1,25 +1,47 @@
-"""Multiple-choice extraction against intent labels written by a second reader.
+"""Extraction against intent labels written by a second reader.
 
-The sample (``benchmarks/intent_labels/mc_sample.jsonl``: 300 responses drawn with seed
-20261201, 30 per response shape, from ``tests/scoring/reference/vectors/mc.jsonl``) was
-labelled by a reader who did not write the extractor and saw only the options and the
-response (``mc_labels.jsonl``: the letter the response commits to, or ``none``). This
-script compares bench_kit's ``extract_choice`` and VLMEvalKit's ``can_infer`` (its stored
-output in the reference vectors) with those labels.
+Two sets:
 
-    python benchmarks/intent_agreement.py
+- the frozen intent sets (``--family mc|yesno|open|all``): 2,100 responses each, mostly
+  real model outputs (``benchmarks/intent_labels/README.md``), labelled by a reader who did
+  not write the extractor and saw only the question, the options or golds and the response
+  (``<family>_set_labels.jsonl``). bench_kit's extraction and the field's references
+  (VLMEvalKit ``can_infer`` / ``YOrN_Extraction``, MMMU's parsers with ``random.seed(0)``;
+  run unmodified from checkouts outside the project with ``--vlmevalkit`` / ``--mmmu``,
+  their outputs stored in ``<family>_reference.jsonl``) are compared with the labels, per
+  family, per source, and separately on the two halves of a seeded split by benchmark
+  item (``SPLIT_SEED``): extraction may be tuned on the ``tune`` half only; the ``held-out``
+  half is the figure to report;
+- with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
+  (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
+
+    python benchmarks/intent_agreement.py --family all
+    python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
+        --mmmu /tmp/MMMU --show 40
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
 import json
-from collections import Counter
+import random
+import re
+import sys
+from collections import Counter, defaultdict
 from pathlib import Path
 
-from bench_kit.scoring.extract.answers import extract_choice
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_kit.scoring.extract.answers import extract_choice, extract_yesno  # noqa: E402
+from bench_kit.scoring.extract.numbers import answer_number  # noqa: E402
+from bench_kit.scoring.extract.response import clean_response  # noqa: E402
+from bench_kit.scoring.metrics.answers import mmmu_candidates, mmmu_open_match  # noqa: E402
 
 HERE = Path(__file__).parent / "intent_labels"
 VECTORS = Path(__file__).parent.parent / "tests" / "scoring" / "reference" / "vectors" / "mc.jsonl"
+SPLIT_SEED = "i25c-split-20261201"
+FAMILIES = ("mc", "yesno", "open")
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -32,7 +54,240 @@ def _letter(value: object) -> str:
         and value.isupper() and value != "Z" else "none"
 
 
-def main() -> None:
+def half(row: dict) -> str:
+    """``tune`` or ``held-out``: a seeded split by benchmark item, so the responses of
+    several models to one question fall in the same half."""
+    digest = hashlib.sha256(f"{SPLIT_SEED}:{row['item']}".encode()).digest()
+    return "tune" if digest[0] % 2 == 0 else "held-out"
+
+
+# --- intent of a label (the reader's answer), judged without bench_kit's code ------------
+
+_NUM = re.compile(r"^[-+]?(?:\d+(?:,\d{3})*(?:\.\d*)?|\.\d+)%?$")
+
+
+_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+
+
+def _number(text: str) -> float | None:
+    text = text.strip().replace("−", "-").rstrip(".")
+    if text.lower() in _WORDS:
+        return float(_WORDS[text.lower()])
+    if _NUM.match(text):
+        return float(text.replace(",", "").rstrip("%"))
+    if re.match(r"^[-+]?\d+/\d+$", text):
+        top, bottom = text.split("/")
+        return float(top) / float(bottom) if float(bottom) else None
+    return None
+
+
+def label_is_correct(label: str, row: dict) -> bool:
+    """Whether the reader's answer equals a gold: numbers (number words 0-20 included) at
+    the item's precision for floats and exactly otherwise, text case- and
+    punctuation-insensitively."""
+    if label == "none":
+        return False
+    for gold in row["golds"]:
+        g, v = _number(gold), _number(label)
+        if g is not None and v is not None:
+            if row.get("answer_type") != "float":
+                if v == g:
+                    return True
+            elif round(v, int(row.get("precision") or 0)) == round(g, int(row.get("precision") or 0)):
+                return True
+        elif re.sub(r"\W+", " ", label).strip().lower() == re.sub(r"\W+", " ", gold).strip().lower():
+            return True
+    return False
+
+
+def same_value(label: str, value: float | None) -> bool:
+    """Whether an extracted number is the reader's answer (``none`` = no number)."""
+    if label == "none" or value is None:
+        return label == "none" and value is None
+    number = _number(label)
+    return number is not None and abs(number - value) <= 1e-9 * max(1.0, abs(number))
+
+
+# --- bench_kit's reading of each row ------------------------------------------------------
+
+def _yesno_of_choice(letter: str | None, choices: dict) -> str:
+    text = (choices.get(letter) or "").strip().lower() if letter else ""
+    return text if text in ("yes", "no") else "none"
+
+
+def bench_kit_reading(family: str, row: dict) -> dict[str, str]:
+    """What bench_kit answers for a row, as the scorer for that item would read it."""
+    text = row["response"]
+    question = row.get("question")
+    if family == "mc":
+        return {"answer": _letter(extract_choice(text, row["choices"], question))}
+    if family == "yesno":
+        plain = extract_yesno(text, question) or "none"
+        if row.get("choices"):  # an item with Yes/No options is a multiple-choice item
+            letter = extract_choice(text, row["choices"], question)
+            return {"answer": _yesno_of_choice(letter, row["choices"]), "extract_yesno": plain}
+        return {"answer": plain, "extract_yesno": plain}
+    cleaned = clean_response(text)
+    keys, _ = mmmu_candidates(cleaned)
+    found, _ = answer_number(text)
+    return {"mmmu_open": str(bool(keys) and mmmu_open_match(cleaned, row["golds"])),
+            "number": "none" if found.value is None else repr(found.value)}
+
+
+# --- the references, run from checkouts outside the project ------------------------------
+
+def reference_readings(family: str, rows: list[dict], vlmevalkit: Path, mmmu: Path) -> list[dict]:
+    """The references' readings of every row (unmodified code; MMMU's random fallback
+    seeded with 0, and flagged when seeds 0-11 disagree)."""
+    from reference_loader import load_mmmu, load_vlmevalkit, load_vlmevalkit_yorn
+
+    _, matching = load_vlmevalkit(vlmevalkit)
+    yorn = load_vlmevalkit_yorn(vlmevalkit)
+    mmmu_utils = load_mmmu(mmmu)
+    out = []
+    for row in rows:
+        ref: dict = {"id": row["id"]}
+        choices = row.get("choices") or {}
+        if choices:
+            ref["can_infer"] = _letter(matching.can_infer(row["response"], dict(choices)) or None)
+            picks = []
+            for seed in range(12):
+                random.seed(seed)
+                picks.append(mmmu_utils.parse_multi_choice_response(
+                    row["response"], list(choices), dict(choices)))
+            ref["mmmu"], ref["mmmu_random"] = picks[0], len(set(picks)) > 1
+        if family == "yesno":
+            ref["yorn"] = {"Yes": "yes", "No": "no"}.get(yorn.YOrN_Extraction(row["response"]),
+                                                         "none")
+        if family == "open":
+            parsed = mmmu_utils.parse_open_response(row["response"])
+            ref["mmmu_open"] = str(bool(mmmu_utils.eval_open(row["golds"], parsed)))
+        out.append(ref)
+    return out
+
+
+def _reference_answer(family: str, row: dict, ref: dict, name: str) -> str:
+    if family == "mc":
+        return ref["can_infer"] if name == "vlmevalkit" else ref["mmmu"]
+    if family == "yesno":
+        if row.get("choices"):
+            letter = ref["can_infer"] if name == "vlmevalkit" else ref["mmmu"]
+            return _yesno_of_choice(None if letter == "none" else letter, row["choices"])
+        return ref["yorn"] if name == "vlmevalkit" else "n/a"
+    return ref["mmmu_open"]
+
+
+# --- agreement -----------------------------------------------------------------------------
+
+def load_labels(family: str, ids: set[str]) -> dict[str, str]:
+    path = HERE / f"{family}_set_labels.jsonl"
+    if not path.exists():
+        raise SystemExit(f"{path}: no labels yet (the second reader writes them)")
+    labels, problems = {}, []
+    for number, row in enumerate(_jsonl(path), 1):
+        if row.get("id") not in ids:
+            problems.append(f"{path}:{number}: id {row.get('id')!r} is not in the set")
+        elif row["id"] in labels:
+            problems.append(f"{path}:{number}: id {row['id']} labelled twice")
+        else:
+            labels[row["id"]] = str(row.get("label", "")).strip()
+    problems += [f"{path}: id {i} has no label" for i in sorted(ids - set(labels))]
+    if problems:
+        raise SystemExit("\n".join(problems[:20]))
+    return labels
+
+
+def _targets(family: str, row: dict, label: str) -> dict[str, str]:
+    """What each compared reading must equal for the row to agree with the reader."""
+    if family == "open":
+        return {"mmmu_open": str(label_is_correct(label, row))}
+    return {"answer": label.lower() if family == "yesno" else label}
+
+
+def compare(family: str, rows: list[dict], labels: dict, refs: dict[str, dict]) -> dict:
+    """Agreement counts: ``counts[(extractor, half, source)] = [agree, total]``, plus the
+    disagreements of bench_kit's main reading."""
+    counts: dict = defaultdict(lambda: [0, 0])
+    misses = []
+    main = "mmmu_open" if family == "open" else "answer"
+    for row in rows:
+        label, where, source = labels[row["id"]], half(row), row["source"].split(":")[0]
+        target = _targets(family, row, label)[main]
+        mine = bench_kit_reading(family, row)
+        readings = {"bench_kit": mine[main]}
+        if family == "yesno":
+            readings["bench_kit extract_yesno"] = mine["extract_yesno"]
+        if family == "open":
+            if label == "none" or _number(label) is not None:
+                readings["bench_kit answer_number (value)"] = \
+                    "ok" if same_value(label, None if mine["number"] == "none"
+                                       else float(mine["number"])) else "miss"
+        ref = refs.get(row["id"])
+        if ref:
+            readings["VLMEvalKit"] = _reference_answer(family, row, ref, "vlmevalkit") \
+                if family != "open" else None
+            readings["MMMU"] = _reference_answer(family, row, ref, "mmmu")
+        for name, value in readings.items():
+            if value is None or value == "n/a":
+                continue
+            ok = value == "ok" if name.endswith("(value)") else value == target
+            for key in ((name, "all", "all"), (name, where, "all"), (name, "all", source),
+                        (name, where, source)):
+                counts[key][0] += ok
+                counts[key][1] += 1
+        if readings["bench_kit"] != target:
+            misses.append((where, row, label, readings["bench_kit"], target))
+    return {"counts": counts, "misses": misses}
+
+
+def _pct(pair: list[int]) -> str:
+    return f"{pair[0]}/{pair[1]} ({pair[0] / pair[1]:.1%})" if pair[1] else "-"
+
+
+def report(family: str, result: dict, show: int, misses: str = "tune") -> None:
+    counts = result["counts"]
+    names = sorted({k[0] for k in counts}, key=lambda n: (not n.startswith("bench_kit"), n))
+    print(f"\n== {family}: {counts[('bench_kit', 'all', 'all')][1]} responses")
+    print(f"{'extractor':<34} {'all':>20} {'tune':>20} {'held-out':>20}")
+    for name in names:
+        print(f"{name:<34} " + " ".join(f"{_pct(counts[(name, h, 'all')]):>20}"
+                                       for h in ("all", "tune", "held-out")))
+    sources = sorted({k[2] for k in counts if k[2] != "all"})
+    print("per source (all rows): " + ", ".join(
+        f"{s} " + " / ".join(f"{n} {_pct(counts[(n, 'all', s)])}" for n in names
+                             if counts[(n, 'all', s)][1]) for s in sources))
+    shown = [m for m in result["misses"] if misses in ("all", m[0])]
+    for where, row, label, mine, target in shown[:show]:
+        print(f"  [{where}] {row['id']} ({row['source']}): reader {label!r}, bench_kit {mine!r}"
+              f" (needs {target!r}): {row['response'][-300:]!r}")
+
+
+def run_family(family: str, args: argparse.Namespace) -> None:
+    rows = _jsonl(HERE / f"{family}_set.jsonl")
+    if args.labels_from:  # the reader's part files, gathered into one file in set order
+        parts = sorted(args.labels_from.glob(f"{family}_part*.labels.jsonl"))
+        got = {r["id"]: r for part in parts for r in _jsonl(part) if "id" in r}
+        (HERE / f"{family}_set_labels.jsonl").write_text("".join(
+            json.dumps({"id": r["id"], "label": got[r["id"]].get("label")}, ensure_ascii=False)
+            + "\n" for r in rows if r["id"] in got), encoding="utf-8")
+    store = HERE / f"{family}_reference.jsonl"
+    if args.vlmevalkit and args.mmmu:
+        refs = reference_readings(family, rows, args.vlmevalkit, args.mmmu)
+        store.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in refs),
+                         encoding="utf-8")
+        print(f"wrote {store}")
+    if not (HERE / f"{family}_set_labels.jsonl").exists():
+        print(f"{family}: no labels yet ({HERE / f'{family}_set_labels.jsonl'})")
+        return
+    labels = load_labels(family, {r["id"] for r in rows})
+    refs = {r["id"]: r for r in _jsonl(store)} if store.exists() else {}
+    report(family, compare(family, rows, labels, refs), args.show, args.misses)
+
+
+def run_sample() -> None:
+    """The 300-row sample of the generated multiple-choice vectors."""
     sample = _jsonl(HERE / "mc_sample.jsonl")
     labels = {row["row"]: row["label"] for row in _jsonl(HERE / "mc_labels.jsonl")}
     vectors = _jsonl(VECTORS)
@@ -58,6 +313,24 @@ def main() -> None:
         print(f"  {shape:<11} {ours[(shape, True)]:>3}/{total}  {theirs[(shape, True)]:>3}/{total}")
     for row, response, label, mine in disagreements:
         print(f"  row {row}: reader {label}, bench_kit {mine}: {response!r}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--family", choices=FAMILIES + ("all",))
+    parser.add_argument("--vlmevalkit", type=Path, help="VLMEvalKit checkout (outside the project)")
+    parser.add_argument("--mmmu", type=Path, help="MMMU checkout (outside the project)")
+    parser.add_argument("--labels-from", type=Path,
+                        help="gather <family>_part*.labels.jsonl from this folder first")
+    parser.add_argument("--show", type=int, default=20, help="disagreements to print per family")
+    parser.add_argument("--misses", choices=("tune", "held-out", "all"), default="tune",
+                        help="which half's disagreements to print (tune on 'tune' only)")
+    args = parser.parse_args()
+    if not args.family:
+        run_sample()
+        return
+    for family in FAMILIES if args.family == "all" else (args.family,):
+        run_family(family, args)
 
 
 if __name__ == "__main__":

@@ -65,3 +65,15 @@ def load_vlmevalkit_yorn(root: Path) -> types.ModuleType:
     load_vlmevalkit(root)
     sys.modules["vlmeval.smp"].load = lambda data: data
     return load_file("vlmeval_yorn", root / "vlmeval/dataset/utils/yorn.py")
+
+
+def load_vlmevalkit_groundingme(root: Path) -> types.ModuleType:
+    """VLMEvalKit's `vlmeval/dataset/groundingme.py` (`parse_bbox`, `normalize_bbox`,
+    `compute_iou`). Its dataset class needs `ImageBaseDataset` and the file helpers, which
+    those functions never use: they are stood in."""
+    load_vlmevalkit(root)
+    sys.modules["vlmeval.smp"].__dict__.update(dump=None, load=None)
+    _stub("vlmeval.smp.file", get_intermediate_file_path=None)
+    _stub("vlmeval.dataset")
+    _stub("vlmeval.dataset.image_base", ImageBaseDataset=object)
+    return load_file("vlmeval.dataset.groundingme", root / "vlmeval/dataset/groundingme.py")

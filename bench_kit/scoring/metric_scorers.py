@@ -63,10 +63,10 @@ def predicted_label(item: Item, text: str) -> tuple[str | None, str]:
     """The class label a response gives, by task: mc letter, yes/no, else normalised text;
     with the parse path."""
     if item.task == "mc":
-        found = extract_choice_detailed(text, item.choices or {})
+        found = extract_choice_detailed(text, item.choices or {}, item.question)
         return found.value, found.parse
     if item.task == "yesno":
-        found = extract_yesno_detailed(text)
+        found = extract_yesno_detailed(text, item.question)
         return found.value, found.parse
     answer = normalize_text(answer_text(text))
     return (answer, PARSE_OK) if answer else (None, "failed")

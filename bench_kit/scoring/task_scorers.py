@@ -63,13 +63,13 @@ def _score_choice(item: Item, text: str, ctx: ScoreContext) -> Outcome:
         shown = ",".join(letters.value) if letters.value else None
         return binary_outcome(shown, letters.parse,
                               letters.value == tuple(sorted(set(item.answers))))
-    found = extract_choice_detailed(text, item.choices or {})
+    found = extract_choice_detailed(text, item.choices or {}, item.question)
     return binary_outcome(found.value, found.parse, found.value in item.answers)
 
 
 @register_scorer("yesno")
 def _score_yesno(item: Item, text: str, ctx: ScoreContext) -> Outcome:
-    found = extract_yesno_detailed(text)
+    found = extract_yesno_detailed(text, item.question)
     golds = {a.strip().lower() for a in item.answers}
     return binary_outcome(found.value, found.parse, found.value in golds)
 

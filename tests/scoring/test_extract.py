@@ -44,9 +44,9 @@ def test_extract_choice(case):
 
 @pytest.mark.parametrize("case", cases("extract_yesno"))
 def test_extract_yesno(case):
-    found = extract_yesno_detailed(case["input"])
+    found = extract_yesno_detailed(case["input"], case.get("question"))
     assert (found.value, found.parse) == (case["expected"], case["parse"])
-    assert extract_yesno(case["input"]) == case["expected"]
+    assert extract_yesno(case["input"], case.get("question")) == case["expected"]
 
 
 @pytest.mark.parametrize("case", cases("extract_number"))

@@ -113,13 +113,12 @@ CHOICE_INPUTS = _choice_inputs()
 
 @pytest.mark.parametrize("chunk", range(10))
 def test_fast_path_answers_as_the_full_parser(chunk):
-    from bench_kit.scoring.extract.answers import _full_choice, _options, extract_choice_detailed
+    from bench_kit.scoring.extract.answers import extract_choice_detailed
 
     for response, choices in CHOICE_INPUTS[chunk::10]:
-        text = clean_response(response)
-        if not text:
+        if not clean_response(response):
             continue
-        full = _full_choice(text, choices, _options(choices))
+        full = extract_choice_detailed(response, choices, fast=False)
         assert extract_choice_detailed(response, choices) == full, (response, choices)
 
 

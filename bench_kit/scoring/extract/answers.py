@@ -18,7 +18,10 @@ Multiple choice, in order (the first rule that answers wins):
    wrong"), letters inside echoed option texts, and "A"/"I" used as an article or pronoun:
    one distinct letter -> it (lenient), several -> ambiguous -> failed;
 7. the option texts contained in the answer clause or the response: exactly one (after
-   dropping texts contained in a longer matched text) -> it (lenient);
+   dropping texts contained in a longer matched text) -> it (lenient); options that are
+   all numbers ("10m", "60°"): the response's answer number equals exactly one (lenient);
+8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
+   with the question when given) -> that option (lenient);
 otherwise failed: an article "A" or pronoun "I" is never read as a letter.
 """
 
@@ -36,6 +39,13 @@ from bench_kit.scoring.extract.boxes import (
     square_padding,
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
+from bench_kit.scoring.extract.option_statements import (
+    CONTINUATION,
+    NO_OPTION_PART,
+    by_option_value,
+    hypothetical_clauses,
+    no_option,
+)
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -80,17 +90,18 @@ _LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M
 _CHOICE_CLAUSE = re.compile(
     rf"(?:{ANSWER_CLAUSE.pattern}"
     r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|\bcorresponds?\s+to\s+(?:the\s+)?(?=option|choice)"
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
     r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*(?:it'?s\s+|it\s+is\s+)?"
-    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?)"
+    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?)"
     r"\s*(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
     r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*:?\s*)*"
     r"[(\[]?\s*([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
     re.I,
 )
 _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
-                "second thought", "actually", "不对", "更正", "等等")
+                "second thought", "actually", "correspond", "不对", "更正", "等等")
 _CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 _CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
 # "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
@@ -260,26 +271,78 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     return Extraction(options[letter], PARSE_OK)
 
 
-def extract_choice_detailed(response: str, choices: Mapping[str, str]) -> Extraction[str]:
-    """`extract_choice` with the parse path; rules in the module docstring."""
+def extract_choice_detailed(response: str, choices: Mapping[str, str],
+                            question: str | None = None, *, fast: bool = True) -> Extraction[str]:
+    """`extract_choice` with the parse path; rules in the module docstring. `fast=False`
+    skips the fast path (the full rules only, which tests/scoring/test_extract_fast.py
+    compares it with)."""
     text = clean_response(response)
     if not text:
         return FAILED
     options = _options(choices)
-    fast = _fast_choice(text, choices, options)
-    return fast if fast is not None else _full_choice(text, choices, options)
+    found = _fast_choice(text, choices, options) if fast else None
+    if found is None:
+        found = _full_choice(text, choices, options, question)
+    if found.value is None and isinstance(response, str) and "\\boxed" in response:
+        # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
+        whole = clean_response(response, boxed=False)
+        if whole != text:
+            return _full_choice(whole, choices, options, question)
+    return found
 
 
-def _full_choice(text: str, choices: Mapping[str, str],
-                 options: dict[str, str]) -> Extraction[str]:
+def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
+             question: str | None) -> Extraction[str]:
+    """A letter outside the options was named: no answer, except that Yes/No options still
+    read the yes/no the response states ("The correct option letter is D. X is not the
+    maximum." -> No)."""
+    texts = _option_texts(choices, options)
+    if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
+        return _yesno_option(text, texts, options, question)
+    return FAILED
+
+
+def _yesno_option(text: str, texts: dict[str, str], options: dict[str, str],
+                  question: str | None) -> Extraction[str]:
+    """Rule 8: options that are Yes and No (`texts`) read a yes/no answer ("X is not the
+    maximum" -> the No option), lenient."""
+    said = extract_yesno(text, question)
+    letter = next((k for k, t in texts.items() if t == said), None)
+    return Extraction(options[letter], PARSE_LENIENT) if letter else FAILED
+
+
+def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
+                 question: str | None = None) -> Extraction[str]:
     """The full rules of the module docstring, on a cleaned response."""
     bare = _BARE.fullmatch(text)
     if bare:
         letter = bare.group(1).upper()
         return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+    cut = CONTINUATION.search(text)
+    if cut and cut.start() > 0:  # the answer given before the model wrote a new question
+        head = _full_choice(text[:cut.start()], choices, options, question)
+        if head.parse == PARSE_OK:
+            return head
     clause = _clause_letter(text)
+    if clause is not None and hypothetical_clauses(text):
+        clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
-        return Extraction(options[clause], PARSE_OK) if clause in options else FAILED
+        if clause in options:
+            return Extraction(options[clause], PARSE_OK)
+        return _outside(text, choices, options, question)
+    found = _unclaused_choice(text, choices, options, question)
+    if found.parse == PARSE_LENIENT and NO_OPTION_PART.search(text) \
+            and isinstance(choices, Mapping):
+        refused = no_option(text, choices)
+        if refused is not None:  # "the answer is not in the choices" (unless an answer follows)
+            after = _full_choice(text[refused.end():], choices, options, question)
+            return after if after.parse == PARSE_OK else FAILED
+    return found
+
+
+def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
+                      question: str | None) -> Extraction[str]:
+    """Rules 3-8, for a response without an answer clause."""
     if "\n" in text:
         last_line = _BARE.fullmatch(text.rsplit("\n", 1)[1])
         if last_line and last_line.group(1).upper() in options:
@@ -287,6 +350,8 @@ def _full_choice(text: str, choices: Mapping[str, str],
     lead = _LEAD.match(text)
     if lead:
         letter = next(g for g in lead.groups() if g)
+        if lead.group(1) and letter not in options:  # "(E) 3" where the options end at D
+            return _outside(text, choices, options, question)
         if letter in options and not _enumerates(text, options) \
                 and not rules_out(_segment_after(text, lead.end())):
             other = _OR_NEXT.match(text, lead.end(lead.lastindex))
@@ -295,6 +360,8 @@ def _full_choice(text: str, choices: Mapping[str, str],
             if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex))):
                 return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
+    if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
+        return _yesno_option(text, texts, options, question)  # rule 8, not by their words
     norm = None
     if texts and len(text) <= 200:
         norm = normalize_text(text)
@@ -314,13 +381,16 @@ def _full_choice(text: str, choices: Mapping[str, str],
         letter = _by_option_text(text, texts, norm)
         if letter:
             return Extraction(options[letter], PARSE_LENIENT)
+        return by_option_value(text, choices, options)
     return FAILED
 
 
-def extract_choice(response: str, choices: Mapping[str, str]) -> str | None:
+def extract_choice(response: str, choices: Mapping[str, str],
+                   question: str | None = None) -> str | None:
     """The option letter a response chose (the key as given in `choices`), or None.
 
-    Empty `choices` means "any letter A-J" (no option-text matching).
+    Empty `choices` means "any letter A-J" (no option-text matching). `question` is used
+    only by options that are Yes and No (rule 8).
 
     >>> extract_choice("The answer is clearly B, not A.", {"A": "cat", "B": "dog"})
     'B'
@@ -329,4 +399,4 @@ def extract_choice(response: str, choices: Mapping[str, str]) -> str | None:
     >>> extract_choice("I think it is definitely the dog.", {"A": "cat", "B": "dog"})
     'B'
     """
-    return extract_choice_detailed(response, choices).value
+    return extract_choice_detailed(response, choices, question).value

@@ -19,8 +19,9 @@ norm1000; otherwise a coordinate beyond the image (x > width or y > height) with
 1000 -> norm1000; otherwise pixel. A 0–1000 box that happens to fit inside the image
 reads as pixels under `auto`, which is why a model whose scale is known should declare it.
 
-A box of four zeros, or a statement that the object is absent ("no such object",
-"there is no …", "不存在", "没有找到") with no box, is an explicit rejection: the value
+A box of four zeros, a null box (`{"bbox_2d": null}`, GroundingME's way to answer "not
+there"), or a statement that the object is absent ("no such object", "there is no …",
+"不存在", "没有找到") with no box, is an explicit rejection: the value
 is `NO_BOX` (parse ok). A response with neither a box nor a rejection is a parse failure.
 """
 
@@ -64,7 +65,8 @@ _REJECTION = re.compile(
     r"|in\s+(?:the|this)\s+(?:image|picture|photo))|\b(?:can\s*not|can't|could\s*not"
     r"|couldn't|unable\s+to)\s+(?:find|locate)\b(?!\s+(?:the|an?y?)\s+(?:image|picture))|\bno\s+(?:\w+\s+){0,3}(?:is|are)\s+"
     r"(?:visible|present|shown)|^\s*(?:none|no|n/a|null)\s*[.!]?\s*$"
-    r"|不存在|没有|未找到|找不到|未发现|无此|并无", re.I)
+    r"|不存在|没有|未找到|找不到|未发现|无此|并无"
+    r"|[\"']bbox(?:_2d)?[\"']\s*:\s*(?:null|none|\[\s*\])", re.I)
 
 
 def _runs(text: str) -> list[tuple[int, Box]]:

@@ -1,13 +1,15 @@
 """Which number of a model response is its answer (the `numeric` extractor).
 
 The numbers themselves are read by `bench_kit.text.numbers`; here: the last number of the
-last "the answer is" clause, else the last number of the response (docs/METRICS.md#numbers).
+last "the answer is" clause, else the last number of the response unless the response says
+it cannot answer (docs/METRICS.md#numbers).
 """
 
 from __future__ import annotations
 
 from bench_kit.scoring.extract.response import (
     FAILED,
+    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
@@ -47,6 +49,8 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     last = found[-1]
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     lone = len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS)
+    if not lone and NO_ANSWER.search(text):
+        return FAILED, None, text  # "cannot be determined without the data": no answer
     return Extraction(last.value, PARSE_OK if lone else PARSE_LENIENT), last, text
 
 

@@ -32,7 +32,8 @@ _POSITIVE = re.compile(
 _LINK = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|and|/|或者?|和|还是)\s*(?:option\s*|choice\s*)?[(\[]?\s*",
                    re.I)
 SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
-_LETTER = re.compile(r"(?<![A-Za-z0-9_])[A-J](?![A-Za-z0-9_']|-[A-Za-z])")
+# A capital that is a word; not a geometry or formula label ("∠C", "△ABC", "C/2", "A=3").
+_LETTER = re.compile(r"(?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\])[A-J](?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z])")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
     r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)

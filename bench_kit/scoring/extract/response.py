@@ -54,9 +54,9 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
 
 # "the answer is", "final answer:", "答案是", "答案：" ... (the letter/number comes after).
 ANSWER_CLAUSE = re.compile(
-    r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?"
+    r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?(?:\s+letter)?"
     r"|\banswers?(?:\s+to\s+(?:the|this)\s+question)?)"
-    r"\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
+    r"\s*(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)(?:\s*:)?|:|=)"
     r"|正确(?:答案|选项)\s*(?:是|为|应为|应该是)?\s*:?"
     r"|答案\s*(?:是|为|应为|应该是)?\s*:?",
     re.I,
@@ -64,6 +64,27 @@ ANSWER_CLAUSE = re.compile(
 # Every answer clause contains one of these; checking them first skips a regex scan.
 _CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选")
 _SENTENCE_END = re.compile(r"\n|[.!?;](?:\s|$)|,\s|[。！？；，]")
+
+
+# The response says it cannot answer (unsure, missing information, a refusal). Shared by
+# the yes/no and number extractors.
+NO_ANSWER = re.compile(
+    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:definitively\s+|confidently\s+)?"
+    r"(?:determined?|tell|say|provided|answered)|(?:can't|cannot|unable\s+to)\s+process"
+    r"|(?:allow|give|provide)\s+(?:for\s+)?a\s+definitive\s+answer"
+    r"|can't\s+(?:be\s+)?(?:determined?|tell|say|answer)|cannot\s+answer|unclear"
+    r"|(?:impossible|not\s+possible)\s+to\s+(?:tell|say|determine|answer)"
+    r"|(?:do\s+not|don't)\s+have\s+(?:enough|sufficient|specific|real-time|the)\s+"
+    r"(?:information|data|context|export|population|details)"
+    r"|(?:not\s+enough|insufficient|no)\s+(?:information|data|context)"
+    r"|(?:not|n't)\s+(?:provide|give|have|contain|include)\s+(?:enough\s+|sufficient\s+|any\s+)?"
+    r"(?:information|data|context|details)|(?:question|it)\s+is\s+(?:not\s+clear|invalid"
+    r"|not\s+valid|incomplete)|impossible\s+to\s+(?:provide|give)|no\s+way\s+to\s+"
+    r"(?:determine|tell|know)|cannot\s+confidently|(?:unable|not\s+able)\s+to\s+(?:view|see"
+    r"|access|provide|determine|answer|calculate)|(?:don't|do\s+not)\s+have\s+access"
+    r"|cannot\s+(?:calculate|provide|view)|not\s+provided\s+in\s+the\s+(?:question|image)"
+    r"|more\s+information\s+is\s+needed|please\s+provide"
+    r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
 
 
 def strip_reasoning(response: str) -> str:
@@ -91,10 +112,10 @@ def strip_reasoning(response: str) -> str:
     return response
 
 
-def clean_response(response: str) -> str:
+def clean_response(response: str, boxed: bool = True) -> str:
     """The answer-bearing text of a response: reasoning removed, `<answer>` / `\\boxed{}`
-    content preferred, special tokens and markdown emphasis dropped, full-width forms made
-    ASCII.
+    content preferred (`boxed=False`: a box is unwrapped in place instead), special tokens
+    and markdown emphasis dropped, full-width forms made ASCII.
 
     >>> clean_response("<answer>**（B）**</answer>")
     '(B)'
@@ -106,9 +127,11 @@ def clean_response(response: str) -> str:
         if tags:
             text = tags[-1]
     if "\\" in text:
-        boxed = _BOXED.findall(text)
-        if boxed:
-            text = boxed[-1]
+        found = _BOXED.findall(text) if boxed else None
+        if found:
+            text = found[-1]
+        elif not boxed:
+            text = _BOXED.sub(r"\1", text)
         text = _LATEX_TEXT.sub(r"\1", text)
     if not text.isascii():  # replace only the mapped characters (translate is slow on CJK)
         text = _WIDE.sub(lambda match: _WIDE_TEXT[match.group()], text)

@@ -7,6 +7,7 @@ import re
 
 from bench_kit.scoring.extract.response import (
     FAILED,
+    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
@@ -28,7 +29,8 @@ _YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是"  # "whether" wo
 _YN_ZH = r"(不是|不对|不正确|没有|没|否|无|错|不)|(是|对|有|正确)"
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{_YN_ZH_SKIP})(?:{_YN_ZH}))", re.I)
 _ANY_YESNO = re.compile(
-    r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct)|(no|nope|not|never|none|nothing|false"
+    r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct(?!\s+(?:option|answer|choice|letter)))"
+    r"|(no|nope|not|never|none|nothing|false"
     rf"|incorrect))(?![A-Za-z]){_NOT_NO}|(n't)(?![A-Za-z])|({_YN_ZH_SKIP})|{_YN_ZH}", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
 _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|correction|"
@@ -36,10 +38,40 @@ _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|
                          r"[\s,:;.!-]*", re.I)
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
-_UNSURE = re.compile(
-    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:determined?|tell|say)"
-    r"|can't\s+(?:be\s+)?(?:determined?|tell|say)|unclear|impossible\s+to\s+(?:tell|say|determine)"
-    r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
+# A restatement of the question answers it: "Is the function convex?" -> "The function is
+# (not) convex." Every content word of the question must be in one sentence of the response.
+_WORD = re.compile(r"[a-z0-9]+")
+_FUNCTION_WORDS = frozenset(
+    "is are was were be been do does did have has had the a an this that these those there it "
+    "its of in on at to for by with than as and or image picture shown figure based can could "
+    "will would shall should may might according".split())
+_SENTENCE = re.compile(r"[^.!?\n]+")
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.I)
+_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
+                        re.I)
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _content(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
+
+
+def _restated(text: str, question: str) -> str | None:
+    """"yes"/"no" when a sentence of `text` restates `question` as a statement (negated:
+    "no"); None otherwise."""
+    wanted = _content(question)
+    if len(wanted) < 2:
+        return None
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group()
+        if text.startswith("?", match.end()):
+            continue  # the question echoed, not answered
+        if wanted <= _content(sentence) and not _TENTATIVE.search(sentence):
+            return "no" if _NEGATION.search(sentence) else "yes"
+    return None
 
 
 def _lead_yesno(text: str) -> str | None:
@@ -53,9 +85,10 @@ def _lead_yesno(text: str) -> str | None:
     return "yes" if (yes_en or yes_zh) else "no"
 
 
-def extract_yesno_detailed(response: str) -> Extraction[str]:
+def extract_yesno_detailed(response: str, question: str | None = None) -> Extraction[str]:
     """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
-    leading yes/no is "ok"; the first decisive word elsewhere is "lenient"."""
+    leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
+    word elsewhere is "lenient"."""
     text = clean_response(response)
     if not text:
         return FAILED
@@ -75,13 +108,16 @@ def extract_yesno_detailed(response: str) -> Extraction[str]:
         stated = _YESNO_WHOLE.get(tail.strip(_YESNO_STRIP).casefold()) or _lead_yesno(tail)
         if stated:
             return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
-    if _UNSURE.match(text):
+    if NO_ANSWER.match(text):
         return FAILED
     lead = _lead_yesno(text)
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
-    if _UNSURE.search(text):
+    if NO_ANSWER.search(text):
         return FAILED
+    stated = _restated(text, question) if question and text.isascii() else None
+    if stated:
+        return Extraction(stated, PARSE_LENIENT)
     for match in _ANY_YESNO.finditer(text):
         yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
         if skip:
@@ -90,12 +126,13 @@ def extract_yesno_detailed(response: str) -> Extraction[str]:
     return FAILED
 
 
-def extract_yesno(response: str) -> str | None:
-    """The yes/no answer of a response, "yes" or "no" (English and Chinese, negation-aware).
+def extract_yesno(response: str, question: str | None = None) -> str | None:
+    """The yes/no answer of a response, "yes" or "no" (English and Chinese, negation-aware);
+    with the `question`, a restatement of it answers too ("The function is convex.").
 
     >>> extract_yesno("No, there is only a dog.")
     'no'
     >>> extract_yesno("图中没有猫。")
     'no'
     """
-    return extract_yesno_detailed(response).value
+    return extract_yesno_detailed(response, question).value

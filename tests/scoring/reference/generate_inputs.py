@@ -9,7 +9,7 @@ difference (docs/METRICS.md#reference-differences) from a disagreement.
 Usage:
     python tests/scoring/reference/generate_inputs.py OUT_DIR [--n 3000]
 
-writes OUT_DIR/{vqa,relaxed,anls,mmmu_open,mmmu_mc,mc,yesno,pope,mme}.inputs.jsonl; run_reference.py adds
+writes OUT_DIR/{vqa,relaxed,anls,mmmu_open,mmmu_mc,mc,yesno,pope,mme,grounding}.inputs.jsonl; run_reference.py adds
 the references' outputs.
 """
 
@@ -293,8 +293,67 @@ def _mme(rng: random.Random, n: int) -> list[dict]:
     return runs
 
 
+# Grounding: a gold box in pixels, a predicted box written in one scale and one notation.
+# `notation` and `scale` say how the row was written; `written` is the raw box.
+_BOX_NOTATIONS = [
+    ("json", '{{"bbox_2d": [{a}, {b}, {c}, {d}]}}'),
+    ("json_label", '{{"bbox_2d": [{a}, {b}, {c}, {d}], "label": "the object"}}'),
+    ("json_fence", '```json\n{{"bbox_2d": [{a}, {b}, {c}, {d}]}}\n```'),
+    ("json_prose", 'The object is on the left. {{"bbox_2d": [{a}, {b}, {c}, {d}]}}'),
+    ("bracket", "[{a}, {b}, {c}, {d}]"), ("bracket_space", "[{a} {b} {c} {d}]"),
+    ("paren", "({a}, {b}, {c}, {d})"), ("run", "{a} {b} {c} {d}"),
+    ("prose_box", "The bounding box of the object is [{a}, {b}, {c}, {d}]."),
+    ("zh_run", "目标框坐标为：{a},{b},{c},{d}"),
+    ("pairs", "({a},{b}),({c},{d})"), ("qwen_tokens", "<|box_start|>({a},{b}),({c},{d})<|box_end|>"),
+    ("keyed", '{{"x1": {a}, "y1": {b}, "x2": {c}, "y2": {d}}}'),
+]
+_BOX_REJECTIONS = [("json_null", '{"bbox_2d": null}'), ("zero_box", "[0, 0, 0, 0]"),
+                   ("refusal", "There is no such object in the image."),
+                   ("nothing", "I am not sure what you mean.")]
+
+
+def _written(box: list[float], scale: str, width: int, height: int) -> list[str]:
+    if scale == "norm1":
+        return [f"{box[0] / width:.3f}", f"{box[1] / height:.3f}",
+                f"{box[2] / width:.3f}", f"{box[3] / height:.3f}"]
+    if scale == "norm1000":
+        return [str(round(box[0] / width * 1000)), str(round(box[1] / height * 1000)),
+                str(round(box[2] / width * 1000)), str(round(box[3] / height * 1000))]
+    return [str(round(v)) for v in box]
+
+
+def _grounding(rng: random.Random, n: int) -> list[dict]:
+    rows = []
+    for _ in range(n):
+        width, height = rng.randrange(200, 1600), rng.randrange(200, 1600)
+        x1, y1 = rng.uniform(0, width * 0.8), rng.uniform(0, height * 0.8)
+        gold = [round(x1), round(y1), round(rng.uniform(x1 + 5, width)),
+                round(rng.uniform(y1 + 5, height))]
+        if rng.random() < 0.05:  # GroundingME's rejection items: the object is not there
+            gold = [0, 0, 0, 0]
+        if rng.random() < 0.1:
+            notation, response = rng.choice(_BOX_REJECTIONS)
+            rows.append({"response": response, "width": width, "height": height, "gold": gold,
+                         "notation": notation, "scale": None, "written": None})
+            continue
+        jitter = rng.choice([0, 0.02, 0.1, 0.3, 1.0])
+        pred = [min(max(v + rng.gauss(0, jitter * (width if i % 2 == 0 else height)), 0),
+                    width if i % 2 == 0 else height) for i, v in enumerate(gold)]
+        if rng.random() < 0.05:  # corners written in the other order
+            pred = [pred[2], pred[3], pred[0], pred[1]]
+        scale = rng.choice(["pixel", "pixel", "norm1", "norm1000"])
+        written = _written(pred, scale, width, height)
+        notation, template = rng.choice(_BOX_NOTATIONS)
+        a, b, c, d = written
+        rows.append({"response": template.format(a=a, b=b, c=c, d=d), "width": width,
+                     "height": height, "gold": gold, "notation": notation, "scale": scale,
+                     "written": [float(v) for v in written]})
+    return rows
+
+
 FAMILIES = {"vqa": _vqa, "relaxed": _relaxed, "anls": _anls, "mmmu_open": _mmmu_open,
-            "mmmu_mc": _mc, "mc": _mc, "yesno": _yesno, "pope": _pope, "mme": _mme}
+            "mmmu_mc": _mc, "mc": _mc, "yesno": _yesno, "pope": _pope, "mme": _mme,
+            "grounding": _grounding}
 
 
 def main() -> None:

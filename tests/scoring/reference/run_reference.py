@@ -19,7 +19,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
-from reference_loader import load_mmmu, load_vlmevalkit, load_vlmevalkit_yorn  # noqa: E402
+from reference_loader import (  # noqa: E402
+    load_mmmu,
+    load_vlmevalkit,
+    load_vlmevalkit_groundingme,
+    load_vlmevalkit_yorn,
+)
 
 
 _DIGIT_PERIOD = re.compile(r"(?<=\d)\.(?!\d)")
@@ -33,6 +38,10 @@ def _write(path: Path, rows: list[dict]) -> None:
     with path.open("w", encoding="utf-8") as handle:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def _corners(box: list[float]) -> list[float]:
+    return [min(box[0], box[2]), min(box[1], box[3]), max(box[0], box[2]), max(box[1], box[3])]
 
 
 def _key(value) -> str:
@@ -145,6 +154,23 @@ def main() -> None:
         rated = yorn.MME_rating(pd.DataFrame(row["rows"]))
         row["vlmevalkit"] = {key: float(rated[key].iloc[0]) for key in rated.columns}
     _write(args.out / "mme.jsonl", rows)
+    grounding = load_vlmevalkit_groundingme(args.vlmevalkit)
+    rows = _read(args.inputs / "grounding.inputs.jsonl")
+    for row in rows:
+        # GroundingME.evaluate's steps: parse, then the better IoU of the box as written and
+        # the box read as 0-1 / 0-999 of the image (normalize_bbox).
+        parsed = grounding.parse_bbox(row["response"])
+        scaled = grounding.normalize_bbox(parsed, row["width"], row["height"])
+        row["vlmevalkit_parsed"] = parsed
+        row["vlmevalkit_scaled"] = scaled
+        row["vlmevalkit_iou_raw"] = grounding.compute_iou(row["gold"], parsed)
+        row["vlmevalkit_iou_scaled"] = grounding.compute_iou(row["gold"], scaled)
+        row["vlmevalkit_iou"] = max(row["vlmevalkit_iou_raw"], row["vlmevalkit_iou_scaled"])
+        # The same boxes with their corners in order (x1 <= x2, y1 <= y2) before the call:
+        # the reference takes them as written (docs/METRICS.md#reference-differences).
+        row["vlmevalkit_iou_sorted"] = [grounding.compute_iou(row["gold"], _corners(box))
+                                        for box in (parsed, scaled)]
+    _write(args.out / "grounding.jsonl", rows)
     print(f"wrote {args.out}")
 
 
