@@ -43,6 +43,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "extract": (["bench_kit/scoring/extract/response.py"],
                 ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
                  "tests/scoring/test_scoring_boundaries.py", "tests/test_doctests.py"]),
+    "prior": (["bench_kit/models/adapters/prior.py"], ["tests/models/test_prior.py"]),
     "exchange": (["bench_kit/exchange/importers.py"],
                  ["tests/exchange/test_import_export.py", "tests/exchange/test_import_quirks.py",
                   "tests/exchange/test_import_boundaries.py"]),
