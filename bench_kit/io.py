@@ -13,10 +13,13 @@ import os
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterable, Iterator
 
 from bench_kit import faultpoints
 from bench_kit.errors import InputError
+
+if TYPE_CHECKING:  # Pillow is imported lazily at run time
+    from PIL import Image as PILImage
 
 # Pillow's decompression-bomb guard: refuse images above this many pixels.
 MAX_IMAGE_PIXELS = 64_000_000
@@ -208,7 +211,7 @@ def resolve_image(root: str | Path, rel: str) -> Path:
     return full
 
 
-def open_header(source: str | Path | BinaryIO, name: str):
+def open_header(source: str | Path | BinaryIO, name: str) -> PILImage.Image:
     """Open an image lazily (its header read, no pixels decoded) with the pixel limit
     enforced; the caller closes it.
 
@@ -233,7 +236,7 @@ def open_header(source: str | Path | BinaryIO, name: str):
     return img
 
 
-def open_image(path: str | Path):
+def open_image(path: str | Path) -> PILImage.Image:
     """Open and fully decode an image with Pillow's pixel limit enforced; return RGB.
 
     Raises ValueError with a short reason for missing, corrupt or oversized images.

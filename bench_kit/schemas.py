@@ -362,8 +362,9 @@ def _problems(failures: pd.DataFrame, df: pd.DataFrame, path: str,
             continue
         line, ident, position = None, None, -1
         if label is not None and not _is_na(label) and label in df.index:
-            position = df.index.get_loc(label)
-            if isinstance(position, numbers.Integral):
+            found = df.index.get_loc(label)
+            if isinstance(found, numbers.Integral):
+                position = int(found)
                 line = lines[position] if lines is not None else position + 1
                 ident = df["id"].iloc[position] if "id" in df.columns else None
         table = None if line is None else _table_reason(check, df, position, lines)

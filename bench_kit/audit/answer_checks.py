@@ -21,6 +21,7 @@ from bench_kit.audit.text_checks import _matches, _span_evidence, unquoted
 from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Finding, Item
 
+
 def _short(answers: Sequence[str]) -> list[str]:
     """Answers of at most two words: "3", "three", "3 cm" — not "3 dogs and a cat"."""
     return [a for a in answers if len(normalize_for_audit(a).split()) <= 2]

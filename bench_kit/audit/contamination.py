@@ -26,6 +26,7 @@ from typing import Any, Iterator
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.content import (
     as_template,
     content_key,
@@ -33,7 +34,6 @@ from bench_kit.audit.content import (
     item_options,
     joined_questions,
 )
-from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.feature_cache import (
     DEFAULT_CACHE_DIR,
     array_sink,

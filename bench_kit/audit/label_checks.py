@@ -26,7 +26,7 @@ from bench_kit.audit.contamination_rephrase import canonical_number
 from bench_kit.audit.registry import AuditContext, CheckParams, NoParams, check, spec_of
 from bench_kit.text.normalize import normalize_for_audit, normalize_for_match
 from bench_kit.text.numbers import leading_number
-from bench_kit.types import Finding, Item
+from bench_kit.types import Finding, Item, Severity
 
 # --- duplicate options -------------------------------------------------------------------
 
@@ -103,7 +103,7 @@ def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams) -> Iter
         # pairs by design ("sample A"/"sample B", "pushing"/"pulling"): 0 of 30 judged
         # defects (docs/AUDITS.md#precision-on-public-benchmarks).
         kind = "near-identical"
-        severity = "info"
+        severity: Severity = "info"
         if identical and strict_option_key(text_a) == strict_option_key(text_b):
             kind, severity = "identical", "error"
         elif identical:
@@ -276,11 +276,11 @@ def _across_items(items: Sequence[Item]) -> dict[str, tuple[str, list[str]]]:
     negation: dict[tuple[str, str], list[tuple[Item, bool]]] = defaultdict(list)
     for item in items:
         if item.task == "yesno" and item.images:
-            core, negated = strip_negation(item.question)
-            negation[(_image_key(item), core)].append((item, negated))
-    for group in negation.values():
-        plain = [i for i, negated in group if not negated]
-        negated = [i for i, neg in group if neg]
+            core, is_negated = strip_negation(item.question)
+            negation[(_image_key(item), core)].append((item, is_negated))
+    for tagged in negation.values():
+        plain = [i for i, neg in tagged if not neg]
+        negated = [i for i, neg in tagged if neg]
         for a in plain:
             for b in negated:
                 if _gold_key(a) == _gold_key(b):

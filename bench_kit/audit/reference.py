@@ -147,7 +147,7 @@ def reference_rows(sources: Sequence[str | Path], fields: FieldNames = FieldName
             # the hint/passage joined to the question as on the item side (audit/content.py)
             hint, asked = split_hint(question, row.get(fields.hint) if fields.hint else None)
             joined = f"{hint} {asked}" if hint else asked
-            out = {"ref_id": ref_id, "source": name, "text": reference_text(joined, options),
+            out: dict[str, Any] = {"ref_id": ref_id, "source": name, "text": reference_text(joined, options),
                    "question": normalize_for_audit(joined), "original": question}
             if options:
                 out["options"] = options

@@ -7,12 +7,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench_kit.artifacts import paths
 from bench_kit.artifacts.tables import write_audit_summary
 from bench_kit.audit.distributed.audit import partitioned_paths, partitioned_references
-from bench_kit.audit.freshness import freshness_summary
+from bench_kit.audit.freshness import FreshnessParams, freshness_summary
 from bench_kit.audit.intake import read_for_audit
 from bench_kit.audit.reference import open_reference
 from bench_kit.audit.registry import (
@@ -67,6 +67,9 @@ def list_checks() -> list[CheckSpec]:
     return [CHECKS.get(name) for name in CHECKS.names()]
 
 
+P = TypeVar("P", bound=CheckParams)
+
+
 @dataclass(frozen=True)
 class AuditSettings:
     """The `audit:` section: checks switched off and each check's validated params."""
@@ -74,6 +77,13 @@ class AuditSettings:
     disabled: frozenset[str]
     params: dict[str, CheckParams]
     rollup_share: float = 0.1
+
+    def of(self, name: str, kind: type[P]) -> P:
+        """The params of check `name`, which are a `kind` (TypeError if they are not)."""
+        found = self.params[name]
+        if not isinstance(found, kind):
+            raise TypeError(f"check '{name}' takes {type(found).__name__}, not {kind.__name__}")
+        return found
 
 
 def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> AuditSettings:
@@ -335,7 +345,7 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         summary["splits_read"] = {"files": [p.name for p in files], "named_by": named_by}
     summary["invalid_lines"] = intake.invalid_lines
     summary["lines"] = intake.rows
-    fresh = freshness_summary(items, settings.params["contamination.exposed"])
+    fresh = freshness_summary(items, settings.of("contamination.exposed", FreshnessParams))
     if fresh is not None:
         summary["freshness"] = fresh
     if ctx.notes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from pydantic import Field
 
@@ -318,7 +319,8 @@ def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]
             if match and _offered_alternative(question, match):
                 continue  # "Jamaica or Tonga?": the question lists the candidates
             if match:
-                evidence = {"field": "question", "span": match.group(0), "answer": gold}
+                evidence: dict[str, Any] = {"field": "question", "span": match.group(0),
+                                            "answer": gold}
                 if question == item.question:  # offsets are only meaningful in the original
                     evidence["at"] = [match.start(), match.end()]
                 yield spec.finding(item.id, f"the gold answer '{gold}' appears in the question",

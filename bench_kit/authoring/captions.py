@@ -31,7 +31,7 @@ from bench_kit.authoring.caption_sources import (
     safe_key,
 )
 from bench_kit.authoring.lexicon import is_chinese
-from bench_kit.errors import ConfigError, InputError
+from bench_kit.errors import ConfigError, InputError, Problem
 from bench_kit.io import write_bytes, write_jsonl
 from bench_kit.types import LAYERS, Item
 
@@ -207,9 +207,13 @@ class CaptionReject:
     reason: str
     row: dict[str, Any]
 
+    def problem(self) -> Problem:
+        """This reject as a table problem (`where` is `FILE:LINE`)."""
+        return Problem(None, None, self.field, self.reason, self.where)
+
     def message(self) -> str:
         """`WHERE: field=FIELD: reason` (one line)."""
-        return f"{self.where}: field={self.field}: {self.reason}"
+        return self.problem().format(unknown_id=None)
 
 
 def read_captions(path: str | Path, out_dir: str | Path, image_root: str | Path | None = None
@@ -222,7 +226,8 @@ def read_captions(path: str | Path, out_dir: str | Path, image_root: str | Path 
     if not path.exists():
         raise InputError("file not found", path=str(path))
     if path.is_dir():
-        found = [(str(path), row) for row in _hf_rows(path, out_dir)]
+        found: list[tuple[str, CaptionRow | CaptionProblem]] = [
+            (str(path), row) for row in _hf_rows(path, out_dir)]
     else:
         found = list(read_caption_rows(path, placer))
     rows, rejects = [], []
@@ -343,7 +348,8 @@ def run_from_captions(params_path: str | Path, captions: str | Path, out: str | 
     out = Path(out)
     rows, row_rejects, placer = read_captions(captions, out.parent, image_root)
     if row_rejects and on_error != "skip":
-        raise ValidationFailed([r.message() for r in row_rejects], path=str(captions))
+        raise ValidationFailed([r.problem() for r in row_rejects], path=str(captions),
+                               unknown_id=None)
     items, unused, question_rejects = caption_items(rows, settings, taxonomy, created)
     placer.write()
     write_jsonl(out, items)

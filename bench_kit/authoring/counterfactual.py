@@ -215,7 +215,7 @@ class Condition:
     moved: bool
 
 
-def conditions(item: Item, source: TemplateSource) -> list[Condition] | Skip:
+def conditions(item: Item, source: TemplateSource) -> list[Condition]:
     """Every change of the item's scene after which the question stays answerable, gives
     an expressible gold the clause does not state, and does not answer itself
     (bench_kit.authoring.changes.answers_itself); a change that leaves the gold must not

@@ -196,7 +196,7 @@ def draw_bar_chart(image: Any, title: str, labels: list[str], values: list[int],
         bars.append(box)
         for text, y_top, size in ((str(value), box[1] - round(28 * scale), value_size),
                                   (label, base + round(8 * scale), label_size)):
-            l, t, r, _ = text_extent(text, size)
-            draw.text((round(cx - (r - l) / 2) - l, y_top - t), text, fill=ink,
+            x0, t, x1, _ = text_extent(text, size)
+            draw.text((round(cx - (x1 - x0) / 2) - x0, y_top - t), text, fill=ink,
                       font=font_for(text, size))
     return title_box, bars

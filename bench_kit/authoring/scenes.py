@@ -29,7 +29,7 @@ from bench_kit.io import iter_jsonl, write_bytes, write_jsonl
 from bench_kit.params import load_params, section
 
 SceneKind = Literal["shapes", "sign", "chart"]
-SCENE_KINDS: tuple[str, ...] = ("shapes", "sign", "chart")
+SCENE_KINDS: tuple[SceneKind, ...] = ("shapes", "sign", "chart")
 _SCENE_FILE = re.compile(r"^s\d{4,}\.png$")
 _SCENE_NUMBER = re.compile(r"^s(\d+)$")
 # Scene parameters that questions count, so no count is a safe blind guess: every

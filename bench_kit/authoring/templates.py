@@ -13,7 +13,7 @@ import inspect
 import random
 import string
 import typing
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bench_kit.authoring.bindings import BINDERS, CONSTRAINTS, POOLS, Binding, localise
 from bench_kit.authoring.quotas import QuotaParams
-from bench_kit.authoring.scenes import SCENE_KINDS, SceneAnn
+from bench_kit.authoring.scenes import SCENE_KINDS, SceneAnn, SceneKind
 from bench_kit.authoring.solvers import SOLVERS
 from bench_kit.authoring.vocab import answers_for
 from bench_kit.errors import BenchKitError, ConfigError
@@ -84,7 +84,7 @@ class TemplateSpec(BaseModel):
     task: TemplateTask
     metric: str | None = None
     tolerance: float | None = None
-    scene: tuple[Literal["shapes", "sign", "chart"], ...] = SCENE_KINDS
+    scene: tuple[SceneKind, ...] = SCENE_KINDS
     lang: Literal["en", "zh"] = "en"
     question: str = Field(min_length=1)
     for_each: str = "scene"
@@ -255,7 +255,7 @@ class FillState:
 
     answers: Counter = field(default_factory=Counter)
     positions: Counter = field(default_factory=Counter)
-    expected: Counter = field(default_factory=Counter)
+    expected: defaultdict[int, float] = field(default_factory=lambda: defaultdict(float))
 
 
 def _answer_fields(spec: TemplateSpec, scene: SceneAnn, gold: Any, rng: random.Random,

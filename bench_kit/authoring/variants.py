@@ -22,8 +22,15 @@ from bench_kit.authoring import counterfactual as cf
 from bench_kit.authoring.answerability import AnswerabilityOracle, format_rates
 from bench_kit.authoring.audit_gate import audit_flags, reject_row
 from bench_kit.authoring.deixis import DeixisSettings, deixis_variant
-from bench_kit.authoring.gate import (GateResult, GateThresholds, ZhGate, judge,
-                                      needs_zh_gate, score_pairs, zh_similarity)
+from bench_kit.authoring.gate import (
+    GateResult,
+    GateThresholds,
+    ZhGate,
+    judge,
+    needs_zh_gate,
+    score_pairs,
+    zh_similarity,
+)
 from bench_kit.authoring.lexicon import (
     register_rewrite,
     synonym_rewrite,

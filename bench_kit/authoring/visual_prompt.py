@@ -126,7 +126,7 @@ def _candidates(kind: MarkKind, bbox: Box, margin: int, width: int) -> list[tupl
         ry = (y2 - y1) / 2 * math.sqrt(2) + margin + width
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         return [(round(cx - rx), round(cy - ry), round(cx + rx), round(cy + ry))]
-    out = []
+    out: list[tuple[int, ...]] = []
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     for angle in (315, 225, 45, 135, 270, 0, 180, 90):   # from the upper right first
         t = math.radians(angle)

@@ -20,8 +20,8 @@ class BenchKitGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ValidationFailed as exc:
-            for problem in exc.problems:
-                click.echo(str(problem), err=True)
+            for line in exc.lines():
+                click.echo(line, err=True)
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
         except BenchKitError as exc:

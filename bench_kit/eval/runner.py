@@ -21,12 +21,15 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from bench_kit import faultpoints
 from bench_kit.artifacts.paths import results_file, split_file
-from bench_kit.artifacts.predictions import (FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX,
-                                              write_predictions)
+from bench_kit.artifacts.predictions import (
+    FOREIGN_CREATED_AT,
+    UNSUPPORTED_PREFIX,
+    write_predictions,
+)
 from bench_kit.artifacts.writer_lock import one_writer
 from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
@@ -203,7 +206,7 @@ def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
             sent = tuple(infos)
         sent = tuple(plan_prep(info, prep) for info in sent)
         circular_mc = circular and item.task == "mc" and item.choices
-        rotations = range(len(item.choices)) if circular_mc else range(1)
+        rotations = range(len(item.choices)) if circular_mc and item.choices else range(1)
         for rotation in rotations:
             try:
                 prompt = prompts.render(item, rotation, size)
@@ -271,7 +274,7 @@ def _request(unit: WorkUnit, config: ModelConfig,
                          field="image") from None
     request = ModelRequest(prompt=unit.prompt.text, images=[image for image, _ in prepared],
                            task=unit.item.task, question=unit.item.question,
-                           choices=unit.prompt.choices, checks=check_names(unit.item),
+                           choices=unit.prompt.choices, checks=_listed(check_names(unit.item)),
                            max_tokens=config.max_tokens, temperature=config.temperature,
                            image_size=unit.image_size, item_id=unit.item.id,
                            rotation=unit.rotation)
@@ -283,6 +286,10 @@ def _failure(unit: WorkUnit, spec: RunSpec, prompts: PromptSet, outcome: Outcome
                       prompt_sha=unit.prompt.sha, response=None, error=outcome.error,
                       latency_s=outcome.latency_s, created_at=utc_now(),
                       protocol=_protocol(unit, prompts, {}))
+
+
+def _listed(names: Sequence[str] | None) -> list[str] | None:
+    return None if names is None else list(names)
 
 
 def _call(unit: WorkUnit, config: ModelConfig, items_path: Path) -> Call:
@@ -355,7 +362,7 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
         for (index, unit), outcome in zip(asked, outcomes):
             results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
                 else _failure(unit, spec, prompts, outcome)
-        write_predictions(out, results)
+        write_predictions(out, [r for r in results if r is not None])  # every slot is set
     return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
                       from_cache=counts.from_cache, called=counts.called,
                       errors=counts.errors + counts.budget_skipped, cost=counts.cost,

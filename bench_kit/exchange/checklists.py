@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.checkcells import parse_bool
+from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.rows import (
     CHECKLIST_QUESTION,
     IMPORTERS,
@@ -48,6 +48,13 @@ def _column(header: list[str], names: tuple[str, ...], mapped: str | None,
     return found
 
 
+def _required_column(header: list[str], names: tuple[str, ...], mapped: str | None,
+                     required: str) -> str:
+    found = _column(header, names, mapped, required)
+    assert found is not None  # _column raises when a required column is missing
+    return found
+
+
 def _dependencies(text: str) -> list[str]:
     parts = [p.strip() for p in str(text).replace(";", ",").split(",")]
     return [p for p in parts if p and p != "0"]
@@ -62,8 +69,8 @@ def _checklist_rows(path: Path, opts: ImportOptions, store: ImageStore
     header = list(good[0]) if good else []
     cmap = opts.column_map
     try:
-        group_col = _column(header, GROUP_COLUMNS, cmap.get("id"), "id")
-        check_col = _column(header, CHECK_COLUMNS, cmap.get("question"), "question")
+        group_col = _required_column(header, GROUP_COLUMNS, cmap.get("id"), "id")
+        check_col = _required_column(header, CHECK_COLUMNS, cmap.get("question"), "question")
         answer_col = _column(header, ANSWER_COLUMNS, cmap.get("answer"))
         image_col = _column(header, IMAGE_COLUMNS, cmap.get("image"))
     except RowError as exc:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
-from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -52,7 +52,7 @@ def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
     return store.add_file(locate_image(folder, str(path), image_root))
 
 
-def _rows_with_images(rows: Iterator[dict[str, Any]], folder: Path, opts: ImportOptions,
+def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: ImportOptions,
                       store: ImageStore) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
     """Replace every image-valued column ({bytes, path} structs, lists of them, or path
     strings in the image column) by stored paths; several images -> a list, in order.

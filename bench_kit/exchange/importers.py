@@ -8,16 +8,17 @@ leaves no partial output.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bench_kit.errors import InputError, ValidationFailed
+from bench_kit.errors import InputError, Problem, ValidationFailed
+from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
-from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -52,14 +53,17 @@ class Reject:
     field: str
     reason: str
     id: str | None = None
-    row: dict[str, Any] = field(default_factory=dict)
+    row: dict[str, Any] = dataclasses.field(default_factory=dict)
     file: str | None = None      # the file within a source folder (per-category files)
 
-    def message(self, src: str | Path) -> str:
-        """`FILE:LINE: id=ID field=FIELD: reason` (one line)."""
-        who = f"id={self.id} " if self.id else ""
+    def problem(self, src: str | Path) -> Problem:
+        """This reject as a table problem of `src` (the file within it when known)."""
         where = Path(src) / self.file if self.file else src
-        return f"{where}:{self.line}: {who}field={self.field}: {self.reason}"
+        return Problem(self.line, self.id, self.field, self.reason, str(where))
+
+    def message(self, src: str | Path) -> str:
+        """`FILE:LINE: id=ID field=FIELD: reason` (one line; no `id=` without an id)."""
+        return self.problem(src).format(unknown_id=None)
 
 
 @dataclass
@@ -74,8 +78,9 @@ class ImportResult:
 class ImportFailed(ValidationFailed):
     """Rows of the source have problems; `problems` holds one line per problem."""
 
-    def __init__(self, problems: list, path: str | None = None, *, every_row: bool = False):
-        super().__init__(problems, path)
+    def __init__(self, problems: list[Problem], path: str | None = None, *,
+                 every_row: bool = False) -> None:
+        super().__init__(problems, path, unknown_id=None)
         if every_row:  # skipping the bad rows would leave an empty file: an error too
             self.args = (f"{self.args[0]}; every row was rejected, nothing to import",)
 
@@ -188,7 +193,7 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
     """
     opts = opts or ImportOptions()
     result = read_import(fmt, src, opts)
-    problems = [r.message(src) for r in result.rejects]
+    problems = [r.problem(src) for r in result.rejects]
     if problems and (on_error != "skip" or not result.items):
         raise ImportFailed(problems, path=str(src),
                            every_row=on_error == "skip" and not result.items)

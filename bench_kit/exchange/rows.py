@@ -394,7 +394,8 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
         else:
             source.setdefault(name, _json_safe(name, value))
     if source:
-        kept = meta.get("source") if isinstance(meta.get("source"), dict) else {}
+        kept = meta.get("source")
+        kept = kept if isinstance(kept, dict) else {}
         meta["source"] = {**kept, **source}
     fields["meta"] = meta
     try:

@@ -10,13 +10,12 @@ import contextlib
 import csv
 import io
 import json
-import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
-from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -63,7 +62,7 @@ def sniff_delimiter(path: Path) -> str:
 
 
 def iter_table(path: Path, delimiter: str, max_field: int,
-               columns: tuple[str, ...] = ()) -> Iterator[tuple[int, dict[str, str] | BadRow]]:
+               columns: tuple[str, ...] = ()) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
     """Yield (line, {column: cell}) for each record of a CSV/TSV file with a header row, or
     named by `columns` when it has none (a record with the wrong number of cells comes as
     a `BadRow`)."""
@@ -117,7 +116,7 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
     return stored[0] if isinstance(value, str) else stored
 
 
-def prepared_rows(rows: Iterator[tuple[int, Any]], path: Path, opts: ImportOptions,
+def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptions,
                   store: ImageStore) -> Iterator[tuple[int, Any]]:
     """Map columns (`--map`, known aliases, an image column found by its values) and store
     local images; a row that fails becomes a `BadRow` (reported with its line), never an
@@ -163,11 +162,11 @@ def _stored_images(value: Any, row: dict[str, Any], folder: Path, store: ImageSt
     named by the row's id (ScienceQA keeps `<id>/image.png`) or category (MME)."""
     try:
         return store_local_images(value, folder, store, opts.image_root)
-    except RowError:
+    except RowError as exc:
         folders = [str(row.get(k, "")).strip() for k in ("id", "category")]
         if not (isinstance(value, str) and "/" not in value and any(folders)):
             raise
-        first = sys.exc_info()[1]
+        first = exc
     for name in (f"{folder_name}/{value.strip()}" for folder_name in folders if folder_name):
         try:
             return store_local_images(name, folder, store, opts.image_root)
@@ -195,7 +194,7 @@ def read_csv(path: Path, opts: ImportOptions, store: ImageStore):
                              if opts.columns else ""))
 
     def rows():
-        for number, one in enumerate(files):
+        for one in files:
             for line, row in iter_table(one, delimiter, opts.max_image_bytes, opts.columns):
                 if path.is_dir():
                     target = row.row if isinstance(row, BadRow) else row

@@ -269,7 +269,7 @@ def model_statuses(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list
     """One row per configured model: name, adapter, served model, enabled, the key's
     environment variable and whether it is set (never the key), concurrency, prices, and
     `problem` (the ConfigError text) for an entry that does not validate."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in model_names(params, source):
         try:
             config = load_model_config(params, name, source)

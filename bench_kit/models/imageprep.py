@@ -95,7 +95,7 @@ def transform(data: bytes, mime: str, prep: ImagePrep) -> tuple[bytes, str, int,
     from PIL import Image, UnidentifiedImageError
 
     try:
-        img = Image.open(io.BytesIO(data))
+        img: Image.Image = Image.open(io.BytesIO(data))
         img.load()
     except (UnidentifiedImageError, OSError, ValueError):
         raise ValueError("image cannot be decoded for resizing") from None

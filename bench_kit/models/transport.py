@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import zlib
-from typing import Any, AsyncIterator, Mapping, Protocol
+from typing import Any, AsyncIterator, Callable, Mapping, Protocol
 
 from bench_kit.errors import ModelCallError
 from bench_kit.models.retry import RetryableError
@@ -200,4 +200,4 @@ class AiohttpTransport:
             await session.close()
 
 
-TRANSPORTS = {"httpx": HttpxTransport, "aiohttp": AiohttpTransport}
+TRANSPORTS: dict[str, Callable[..., Transport]] = {"httpx": HttpxTransport, "aiohttp": AiohttpTransport}

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from bench_kit.text.normalize import normalize_for_audit
 
@@ -137,7 +137,7 @@ class GoldModel:
         self.params: dict[tuple[str, str], tuple[float, float]] = {}
         self.leave_one_out = True
         # start from the vote shares (Dawid & Skene's majority-vote start), not the golds
-        self.posteriors: list[dict[str, object]] = []
+        self.posteriors: list[dict[str, Any]] = []
         for item in self.items:
             counts = Counter(item.votes.values())
             labels = item.labels()
@@ -257,7 +257,7 @@ class GoldModel:
                 RHOS, key=lambda r: sum(error_loglik(c, r, k) for c, k in rows))
 
     # -- E step -------------------------------------------------------------------------
-    def log_likelihoods(self, item: PanelItem, abilities) -> dict[str, object]:
+    def log_likelihoods(self, item: PanelItem, abilities) -> dict[str, Any]:
         """Candidate labels -> log P(votes | T = label, d) over the difficulty grid."""
         import numpy as np
 
@@ -282,7 +282,7 @@ class GoldModel:
             out[truth] = total
         return out
 
-    def _posterior(self, item: PanelItem, fits=None, own=None) -> dict[str, object]:
+    def _posterior(self, item: PanelItem, fits=None, own=None) -> dict[str, Any]:
         import numpy as np
 
         def abilities(model: str) -> tuple[float, float]:

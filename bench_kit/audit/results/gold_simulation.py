@@ -28,6 +28,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from bench_kit.audit.results.gold_review import GoldModel, PanelItem, review_queue
 
@@ -182,9 +183,11 @@ def evaluate_queue(n_models: int, seed: int, level: float = LEVEL) -> dict:
         mine = [i for i in items if i.task == task]
         wrong = {i.id for i in mine if i.gold != i.true}
         hard = {i.id for i in mine if i.hard}
-        block = {"true": len(wrong), "hard": len(hard)}
-        for name, queue in (("fitted", fitted), ("oracle", oracle)):
-            flagged = {i.id for i in mine if queue.get(i.id)}
+        block: dict[str, Any] = {"true": len(wrong), "hard": len(hard)}
+        queues: tuple[tuple[str, Mapping[str, object]], ...] = (("fitted", fitted),
+                                                                ("oracle", oracle))
+        for name, queue_of in queues:
+            flagged = {i.id for i in mine if queue_of.get(i.id)}
             block[name] = {"called": len(flagged), "hits": len(flagged & wrong),
                            "hard_flagged": len(flagged & hard)}
         out[task] = block

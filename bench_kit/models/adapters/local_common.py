@@ -141,5 +141,5 @@ class LocalAdapter(abc.ABC):
             return self.answer(request)
         return await asyncio.to_thread(self._locked_answer, request)
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 - optional hook: a no-op by design
         """Local models hold no connections."""

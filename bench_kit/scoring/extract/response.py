@@ -37,7 +37,7 @@ FAILED: Extraction = Extraction(None, PARSE_FAILED)
 
 # Full-width forms (U+FF01-FF5E) map onto ASCII; a few CJK brackets and marks too, so
 # "（B）", "答案：Ｂ" and "１２３" read like their ASCII twins.
-_WIDTH_MAP = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_WIDTH_MAP: dict[int, int | str] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _WIDTH_MAP.update({
     0x3000: " ", 0x00A0: " ", 0x200B: "", 0xFEFF: "", 0x3002: ".", 0x3001: ",",
     0x3010: "[", 0x3011: "]", 0x300C: '"', 0x300D: '"', 0x201C: '"', 0x201D: '"',
@@ -183,9 +183,9 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
     lowered = text.lower()
     if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
         last = None
-        for match in pattern.finditer(text):
-            if accept is None or accept(match):
-                last = match
+        for each in pattern.finditer(text):
+            if accept is None or accept(each):
+                last = each
         return last
     tried: set[int] = set()
     for at in _keyword_positions(lowered, keys):

@@ -21,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 from reference_loader import load_mmmu, load_vlmevalkit, load_vlmevalkit_yorn  # noqa: E402
 
-
 _DIGIT_PERIOD = re.compile(r"(?<=\d)\.(?!\d)")
 
 
