@@ -22,10 +22,9 @@ from collections.abc import Iterator, Sequence
 from pydantic import Field
 
 from bench_kit.audit import text_patterns as tp
-from bench_kit.audit.contamination_rephrase import canonical_number
 from bench_kit.audit.registry import AuditContext, CheckParams, NoParams, check, spec_of
 from bench_kit.text.normalize import normalize_for_audit, normalize_for_match
-from bench_kit.text.numbers import leading_number
+from bench_kit.text.numbers import canonical_number, leading_number
 from bench_kit.types import Finding, Item, Severity
 
 # --- duplicate options -------------------------------------------------------------------

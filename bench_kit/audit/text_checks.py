@@ -23,6 +23,7 @@ from bench_kit.audit.registry import (
 )
 from bench_kit.text.cjk import cjk_count, has_cjk
 from bench_kit.text.streamsafe import nfkc
+from bench_kit.text.words import find_phrase
 from bench_kit.types import Finding, Item
 
 
@@ -280,10 +281,6 @@ def gold_not_in_choices(ctx: AuditContext, params: NoParams) -> Iterator[Finding
                                               "missing": missing})
 
 
-_BOUNDARY_BEFORE = r"(?<![0-9A-Za-z_])"
-_BOUNDARY_AFTER = r"(?![0-9A-Za-z_]|[.,]\d)"
-
-
 def _gold_in_question(question: str, gold: str) -> re.Match[str] | None:
     gold = nfkc(gold).strip()
     if has_cjk(gold):
@@ -291,11 +288,9 @@ def _gold_in_question(question: str, gold: str) -> re.Match[str] | None:
         # one character (红, 大) is part of too many unrelated words.
         if cjk_count(gold) < 2:
             return None
-        return re.search(re.escape(gold), question, re.IGNORECASE)
-    if not gold or (len(gold) == 1 and gold.isalpha()):
+    elif not gold or (len(gold) == 1 and gold.isalpha()):
         return None  # a lone letter ("A") is an article or a label, not a give-away
-    return re.search(_BOUNDARY_BEFORE + re.escape(gold) + _BOUNDARY_AFTER, question,
-                     re.IGNORECASE)
+    return find_phrase(question, gold, ignore_case=True)
 
 
 def _offered_alternative(question: str, match: re.Match[str]) -> bool:

@@ -33,6 +33,7 @@ from bench_kit.authoring.caption_sources import (
 from bench_kit.authoring.lexicon import is_chinese
 from bench_kit.errors import ConfigError, InputError, Problem
 from bench_kit.io import write_bytes, write_jsonl
+from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.types import LAYERS, Item
 
 RULES = ("count", "attribute", "relation", "object")
@@ -83,15 +84,15 @@ _EN_REL = re.compile(r"^(?:a|an|the) (?P<subj>(?:[a-z]+ )?[a-z]+?) "
 _EN_OBJECT = re.compile(r"^(?:a |an )?(?:photo|picture|image|photograph|close-up|drawing) of "
                         r"(?:a |an |the )?(?P<obj>[a-z]+(?: [a-z]+)?)$")
 _ZH_COUNT = re.compile(rf"^(?P<loc>[^，。]*?)有(?P<num>\d+|[两二三四五六七八九十]+)"
-                       rf"(?P<cls>[{_ZH_CLASSIFIERS}])(?P<noun>[\u4e00-\u9fff]{{1,8}})$")
-_ZH_ATTR_PRED = re.compile(rf"^(?:这|那)?(?:[{_ZH_CLASSIFIERS}])?(?P<noun>[\u4e00-\u9fff]{{1,6}}?)"
+                       rf"(?P<cls>[{_ZH_CLASSIFIERS}])(?P<noun>[{CJK_CHARS}]{{1,8}})$")
+_ZH_ATTR_PRED = re.compile(rf"^(?:这|那)?(?:[{_ZH_CLASSIFIERS}])?(?P<noun>[{CJK_CHARS}]{{1,6}}?)"
                            rf"是(?P<colour>[{_ZH_COLOURS}])色的?$")
-_ZH_ATTR = re.compile(rf"(?P<colour>[{_ZH_COLOURS}])色的(?P<noun>[\u4e00-\u9fff]{{1,4}}?)"
+_ZH_ATTR = re.compile(rf"(?P<colour>[{_ZH_COLOURS}])色的(?P<noun>[{CJK_CHARS}]{{1,4}}?)"
                       rf"(?=[在正停放躺坐站挂，。]|$)")
-_ZH_REL = re.compile(rf"^(?:一[{_ZH_CLASSIFIERS}])?(?P<subj>[\u4e00-\u9fff]{{1,6}}?)在"
-                     r"(?P<obj>[\u4e00-\u9fff]{1,8}?)(?P<rel>上面|下面|旁边|左边|右边|里面|前面|后面|上|下|里)"
-                     r"(?P<tail>[\u4e00-\u9fff]*)$")
-_ZH_OBJECT = re.compile(r"^(?:这是)?一(?:张|幅)(?P<obj>[\u4e00-\u9fff]{1,8}?)的(?:照片|图片|图画)$")
+_ZH_REL = re.compile(rf"^(?:一[{_ZH_CLASSIFIERS}])?(?P<subj>[{CJK_CHARS}]{{1,6}}?)在"
+                     rf"(?P<obj>[{CJK_CHARS}]{{1,8}}?)(?P<rel>上面|下面|旁边|左边|右边|里面|前面|后面|上|下|里)"
+                     rf"(?P<tail>[{CJK_CHARS}]*)$")
+_ZH_OBJECT = re.compile(rf"^(?:这是)?一(?:张|幅)(?P<obj>[{CJK_CHARS}]{{1,8}}?)的(?:照片|图片|图画)$")
 
 
 def _en_rules(sentence: str) -> Iterator[Question]:

@@ -17,6 +17,7 @@ from bench_kit.exchange.checkcells import pair_checks, parse_checks
 from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
 from bench_kit.items import pydantic_problem
 from bench_kit.registry import Registry
+from bench_kit.text.numbers import format_number
 from bench_kit.types import LAYERS, LETTERS, TASKS, Item
 
 CHECKLIST_QUESTION = "Check each statement against the image."
@@ -132,8 +133,8 @@ IMPORTERS: Registry[Reader] = Registry("import format")
 def _answer_text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, float):
+        return format_number(value)
     return str(value).strip()
 
 

@@ -13,6 +13,10 @@ from typing import Generic, Sequence, TypeVar
 
 from bench_kit.text.normalize import normalize_for_match
 
+# re-exported: the scorers import them from here (defined once, in bench_kit.text)
+from bench_kit.text.numbers import format_number as format_number
+from bench_kit.text.words import contains_phrase as contains_phrase
+
 T = TypeVar("T")
 
 PARSE_OK, PARSE_LENIENT, PARSE_FAILED = "ok", "lenient", "failed"
@@ -240,36 +244,3 @@ def answer_text(response: str) -> str:
     text = clean_response(response)
     tail = clause_tail(text)
     return text if tail is None or not tail else tail
-
-
-def _edge_ok(text: str, index: int, phrase_char: str) -> bool:
-    if index < 0 or index >= len(text) or not phrase_char.isascii():
-        return True
-    return not (text[index].isascii() and text[index].isalnum())
-
-
-def contains_phrase(text: str, phrase: str) -> bool:
-    """Whether `phrase` occurs in `text` word-bounded at its ASCII edges ("cat" is not in
-    "concatenate"); CJK has no spaces, so a CJK edge needs no boundary.
-
-    >>> contains_phrase("a black cat.", "cat"), contains_phrase("concatenate", "cat")
-    (True, False)
-    """
-    if not phrase:
-        return False
-    start = text.find(phrase)
-    while start >= 0:
-        end = start + len(phrase)
-        if _edge_ok(text, start - 1, phrase[0]) and _edge_ok(text, end, phrase[-1]):
-            return True
-        start = text.find(phrase, start + 1)
-    return False
-
-
-def format_number(value: float) -> str:
-    """A number as text without trailing zeros: 12.0 -> "12", 0.50 -> "0.5"."""
-    if value == 0:
-        return "0"
-    if value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return repr(value)
