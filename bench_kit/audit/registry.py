@@ -255,7 +255,7 @@ class AuditContext:
                 try:
                     real = resolve_image(self.root, rel).resolve()
                 except ValueError as exc:
-                    raise self._image_error(item, exc) from None
+                    raise self._image_error(item, exc) from exc
                 spelled.setdefault(real, rel)
                 users.setdefault(real, set()).add(item.id)
                 files.append(real)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import logging
+import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +31,8 @@ from bench_kit.io import iter_jsonl, write_jsonl
 from bench_kit.items import default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
+
+log = logging.getLogger(__name__)
 
 FINDINGS_FILE = paths.DATA_FINDINGS
 SUMMARY_FILE = paths.DATA_SUMMARY
@@ -111,7 +115,7 @@ def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> 
         try:
             CHECKS.get(name)
         except UnknownNameError as exc:
-            raise ConfigError(f"{source}: audit.disabled: {exc}") from None
+            raise ConfigError(f"{source}: audit.disabled: {exc}") from exc
     share = node.get("rollup_share", 0.1)
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
         raise ConfigError(f"{source}: audit.rollup_share: expected a number in (0, 1], "
@@ -166,11 +170,15 @@ def run_checks(ctx: AuditContext, settings: AuditSettings
         if unsupported:  # a check a partitioned reference cannot answer yet
             skipped.append({"check": spec.name, "reason": unsupported})
             continue
+        started = time.perf_counter()
         try:
             produced = list(spec.run(ctx, settings.params[spec.name]))
         except CheckSkipped as exc:
             skipped.append({"check": spec.name, "reason": str(exc)})
+            log.info("%s skipped: %s", spec.name, exc)
             continue
+        log.info("%s: %d findings in %.2fs", spec.name, len(produced),
+                 time.perf_counter() - started)
         produced = roll_up(spec, produced, len(ctx.items), settings.rollup_share)
         seen: set[str] = set()
         for finding in produced:

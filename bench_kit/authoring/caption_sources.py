@@ -151,7 +151,7 @@ def read_caption_rows(path: Path, placer: ImagePlacer
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON ({exc.msg})", path=str(path)) from None
+            raise InputError(f"invalid JSON ({exc.msg})", path=str(path)) from exc
         if isinstance(data, dict) and "annotations" in data:
             yield from coco_rows(path, data, placer)
             return

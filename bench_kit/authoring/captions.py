@@ -248,13 +248,13 @@ def _hf_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
     images are written as PNG to <out folder>/images/."""
     try:
         from datasets import load_from_disk
-    except ImportError:
-        raise ConfigError("reading a Hugging Face dataset needs 'datasets': pip install datasets") from None
+    except ImportError as exc:
+        raise ConfigError("reading a Hugging Face dataset needs 'datasets': pip install datasets") from exc
     try:
         data = load_from_disk(str(path))
     except Exception as exc:  # datasets raises several types for a bad folder
         raise InputError(f"not a dataset saved with save_to_disk ({type(exc).__name__})",
-                         path=str(path)) from None
+                         path=str(path)) from exc
     if hasattr(data, "keys"):  # a DatasetDict: take its first split
         data = data[sorted(data.keys())[0]]
     placer = ImagePlacer(out_dir, None)
@@ -267,7 +267,7 @@ def _hf_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
             try:
                 yield CaptionRow(key, placer.place(path, image), caption)
             except ValueError as exc:
-                raise InputError(f"row {index}: {exc}", path=str(path), field="image") from None
+                raise InputError(f"row {index}: {exc}", path=str(path), field="image") from exc
             continue
         if image is None or not hasattr(image, "save"):
             raise InputError(f"row {index}: no image column", path=str(path), field="image")

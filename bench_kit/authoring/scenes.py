@@ -312,7 +312,7 @@ def read_annotations(path: str | Path) -> list[SceneAnn]:
         except ValidationError as exc:
             first = exc.errors()[0]
             field_name = ".".join(str(p) for p in first["loc"]) or "(row)"
-            raise InputError(first["msg"], path=str(path), line=line, field=field_name) from None
+            raise InputError(first["msg"], path=str(path), line=line, field=field_name) from exc
         if scene.scene in seen:
             raise InputError(f"duplicate scene '{scene.scene}'", path=str(path), line=line,
                              field="scene")

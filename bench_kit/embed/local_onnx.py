@@ -82,7 +82,7 @@ def _need(module: str) -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         raise ConfigError(f"embed.local_runtime=onnx needs '{exc.name}': "
-                          "pip install -e .") from None
+                          "pip install -e .") from exc
 
 
 def export_fp32(layout: ModelLayout, out: Path) -> None:

@@ -19,6 +19,7 @@ cached for it, and scoring counts it as `unsupported`, apart from errors.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -57,6 +58,8 @@ from bench_kit.models.config import (
 from bench_kit.models.imageprep import ImagePrep
 from bench_kit.params import load_params, section
 from bench_kit.types import MODES, Item, Mode, Prediction
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 # Images up to this size (sent as they are) are read on the event loop, larger ones or
@@ -195,7 +198,7 @@ def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
                     probed[rel] = probe_image(resolve_image(root, rel))
                 except ValueError as exc:
                     raise InputError(f"item {item.id}: {exc}", path=str(items_path),
-                                     field="image") from None
+                                     field="image") from exc
             infos.append(probed[rel])
         size = (infos[0].width, infos[0].height) if infos else None
         if mode == "no_image":
@@ -212,7 +215,7 @@ def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
                 prompt = prompts.render(item, rotation, size)
             except ValueError as exc:
                 raise InputError(f"item {item.id}: {exc}", path=str(items_path),
-                                 field="task") from None
+                                 field="task") from exc
             units.append(WorkUnit(item, rotation, prompt, sent, size))
     return units
 
@@ -271,7 +274,7 @@ def _request(unit: WorkUnit, config: ModelConfig,
         prepared = [prepare_image(info, prep) for info in unit.images]
     except ValueError as exc:
         raise InputError(f"item {unit.item.id}: {exc}", path=str(items_path),
-                         field="image") from None
+                         field="image") from exc
     request = ModelRequest(prompt=unit.prompt.text, images=[image for image, _ in prepared],
                            task=unit.item.task, question=unit.item.question,
                            choices=unit.prompt.choices, checks=_listed(check_names(unit.item)),
@@ -347,6 +350,8 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
             else:
                 results[index] = _unsupported(unit, spec, prompts, reason)
         unsupported = len(units) - len(asked)
+        log.info("%s/%s: %d calls planned for %d items (%d the model cannot take)",
+                 spec.model, spec.mode, len(units), len(items), unsupported)
         if progress and unsupported:
             progress(unsupported, len(units))
 

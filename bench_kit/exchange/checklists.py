@@ -74,7 +74,7 @@ def _checklist_rows(path: Path, opts: ImportOptions, store: ImageStore
         answer_col = _column(header, ANSWER_COLUMNS, cmap.get("answer"))
         image_col = _column(header, IMAGE_COLUMNS, cmap.get("image"))
     except RowError as exc:
-        raise InputError(exc.reason, path=str(path), line=1, field=exc.field) from None
+        raise InputError(exc.reason, path=str(path), line=1, field=exc.field) from exc
     prompt_col = _column(header, PROMPT_COLUMNS, None)
     qid_col = _column(header, QID_COLUMNS, None)
     dep_col = _column(header, DEPENDENCY_COLUMNS, None)

@@ -117,7 +117,7 @@ def _parquet_rows(files: list[Path]) -> Iterator[dict[str, Any]]:
             table = pq.read_table(path)
         except Exception as exc:  # pyarrow raises several types for corrupt files
             raise InputError(f"cannot read parquet ({type(exc).__name__})", path=str(path)) \
-                from None
+                from exc
         yield from table.to_pylist()
 
 
@@ -128,7 +128,7 @@ def _disk_rows(src: Path, split: str | None) -> Iterator[dict[str, Any]]:
         ds = load_from_disk(str(src))
     except Exception as exc:  # datasets raises FileNotFoundError, ValueError, ...
         raise InputError(f"cannot load with datasets.load_from_disk ({exc})", path=str(src)) \
-            from None
+            from exc
     if isinstance(ds, DatasetDict):
         name = split or ("test" if "test" in ds else min(ds))
         if name not in ds:
@@ -190,7 +190,7 @@ def export_hf(items: list[Item], root: Path, out_dir: str | Path, split: str = "
         try:
             full = resolve_image(root, rel)
         except ValueError as exc:
-            raise InputError(str(exc), field="image") from None
+            raise InputError(str(exc), field="image") from exc
         if not full.is_file():
             raise InputError(f"image file '{rel}' not found under {root}", field="image")
         return {"bytes": full.read_bytes(), "path": Path(rel).name}

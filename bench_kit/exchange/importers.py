@@ -136,7 +136,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
     try:
         opts.decisions.extend(type_golds([row for _, row in good], opts.gold_index, opts.task))
     except InputError as exc:
-        raise InputError(exc.reason, path=str(src)) from None
+        raise InputError(exc.reason, path=str(src)) from exc
     rules: Counter = Counter()
     for line, one in good:
         rule = one.pop("_rule", None) or ("the source's task column" if one.get("task")
@@ -238,8 +238,8 @@ def parse_created_at(text: str) -> datetime:
 
     try:
         value = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"--created-at '{text}' is not an ISO-8601 timestamp") from None
+    except ValueError as exc:
+        raise UsageError(f"--created-at '{text}' is not an ISO-8601 timestamp") from exc
     if value.tzinfo is None:
         raise UsageError(f"--created-at '{text}' needs a timezone, e.g. 2026-01-31T00:00:00Z")
     return value

@@ -46,8 +46,8 @@ def _values(text: str, path: Path, keyed: bool) -> Iterator[tuple[int, Any, Any]
                 key, pos = decoder.raw_decode(text, pos)
                 pos = _match_end(_COLON, text, pos)
             value, pos = decoder.raw_decode(text, pos)
-        except (ValueError, RecursionError):
-            raise InputError("malformed JSON record", path=str(path), line=line) from None
+        except (ValueError, RecursionError) as exc:
+            raise InputError("malformed JSON record", path=str(path), line=line) from exc
         yield line, key, value
 
 
@@ -65,8 +65,8 @@ def json_records(path: Path, decisions: list[str] | None = None
             whole = json.loads(text)
         except ValueError:
             whole = None
-        except RecursionError:
-            raise InputError("malformed JSON: nested too deep", path=str(path)) from None
+        except RecursionError as exc:
+            raise InputError("malformed JSON: nested too deep", path=str(path)) from exc
         if isinstance(whole, dict) and whole and all(isinstance(v, dict) for v in whole.values()):
             shape = "one object keyed by id"
             records = []

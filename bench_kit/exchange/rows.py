@@ -282,9 +282,9 @@ def _layer(row: dict[str, Any], capability: str, opts: ImportOptions) -> str:
 def _json_safe(name: str, value: Any) -> Any:
     try:
         json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError) as exc:
         raise RowError(name, f"column holds a value JSON cannot store ({type(value).__name__})") \
-            from None
+            from exc
     return value
 
 
@@ -366,8 +366,8 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     if "tolerance" in row:
         try:
             fields["tolerance"] = float(row.pop("tolerance"))
-        except (TypeError, ValueError):
-            raise RowError("tolerance", "expected a number") from None
+        except (TypeError, ValueError) as exc:
+            raise RowError("tolerance", "expected a number") from exc
     for name in ("metric", "variant", "variant_of", "variant_kind", "rubric", "note"):
         if name in row:
             fields[name] = str(row.pop(name))
@@ -402,5 +402,5 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     try:
         return Item.model_validate(fields)
     except ValidationError as exc:
-        raise RowError(*pydantic_problem(exc)) from None
+        raise RowError(*pydantic_problem(exc)) from exc
 

@@ -33,16 +33,16 @@ def read_utf8(path: Path) -> str:
     """The file's text (a UTF-8 BOM is dropped); invalid UTF-8 names its line."""
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
+    except FileNotFoundError as exc:
+        raise InputError("file not found", path=str(path)) from exc
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from None
+        raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from exc
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise InputError(f"invalid UTF-8 at byte {exc.start}", path=str(path), line=line) \
-            from None
+            from exc
 
 
 @contextlib.contextmanager
@@ -91,7 +91,7 @@ def iter_table(path: Path, delimiter: str, max_field: int,
             reason = str(exc)
             if "field larger" in reason:
                 reason = f"a field is larger than {max_field} characters"
-            raise InputError(reason, path=str(path), line=reader.line_num) from None
+            raise InputError(reason, path=str(path), line=reader.line_num) from exc
 
 
 def store_local_images(value: Any, folder: Path, store: ImageStore,
@@ -101,8 +101,8 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
     if isinstance(value, str) and value.strip().startswith("["):
         try:
             value = json.loads(value)
-        except ValueError:
-            raise RowError("image", "looks like a JSON list but does not parse") from None
+        except ValueError as exc:
+            raise RowError("image", "looks like a JSON list but does not parse") from exc
     paths = value if isinstance(value, list) else [value]
     stored = []
     for stored_path in paths:
@@ -112,7 +112,7 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
         try:
             stored.append(store.add_file(locate_image(folder, str(stored_path), image_root)))
         except ValueError as exc:
-            raise RowError("image", str(exc)) from None
+            raise RowError("image", str(exc)) from exc
     return stored[0] if isinstance(value, str) else stored
 
 
@@ -226,8 +226,8 @@ def _tsv_images(value: str, row: dict[str, str], by_index: dict[str, str],
     if text.startswith("["):
         try:
             blobs = json.loads(text)
-        except ValueError:
-            raise RowError("image", "looks like a JSON list but does not parse") from None
+        except ValueError as exc:
+            raise RowError("image", "looks like a JSON list but does not parse") from exc
         return [store.add_base64(str(b)) for b in blobs]
     # VLMEvalKit stores a repeated image once; later rows name the index that holds it
     if len(text) <= 64 and text in by_index:

@@ -249,7 +249,7 @@ def load_model_config(params: dict[str, Any], name: str,
         loc = ".".join(str(p) for p in first["loc"] if not isinstance(p, int)) or "(entry)"
         if first["loc"] and first["loc"][0] == "base_url":
             loc = "base_url"
-        raise ConfigError(f"{where}.{loc}: {first['msg']}") from None
+        raise ConfigError(f"{where}.{loc}: {first['msg']}") from exc
     config._key = key
     return config
 

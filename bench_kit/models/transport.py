@@ -24,6 +24,7 @@ import zlib
 from typing import Any, AsyncIterator, Callable, Mapping, Protocol
 
 from bench_kit.errors import ModelCallError
+from bench_kit.models.neterrors import connection_failure
 from bench_kit.models.retry import RetryableError
 
 # httpcore's pool scans every connection on each request (cost grows with pool size), so
@@ -91,8 +92,8 @@ async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) 
                              f"(asked for {ACCEPT_ENCODING})")
     try:
         return await read_capped(_inflate(chunks, codings[0] != "deflate"), limit)
-    except zlib.error:
-        raise RetryableError("connection error (DecodingError)") from None
+    except zlib.error as exc:
+        raise RetryableError("connection error (DecodingError)") from exc
 
 
 class Transport(Protocol):
@@ -146,10 +147,10 @@ class HttpxTransport:
                                                  reply.headers.get("content-encoding", ""),
                                                  self.max_response_bytes)
                     return reply.status_code, reply.headers, content
-        except (httpx.TimeoutException, TimeoutError):
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from None
+        except (httpx.TimeoutException, TimeoutError) as exc:
+            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
         except httpx.RequestError as exc:  # connection, protocol, decoding errors
-            raise RetryableError(f"connection error ({type(exc).__name__})") from None
+            raise connection_failure(exc) from exc
         finally:
             self._load[index] -= 1
 
@@ -188,10 +189,10 @@ class AiohttpTransport:
                     content = await read_capped(reply.content.iter_chunked(CHUNK_BYTES),
                                                 self.max_response_bytes)
                     return reply.status, reply.headers, content
-        except (asyncio.TimeoutError, TimeoutError):
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from None
+        except (asyncio.TimeoutError, TimeoutError) as exc:
+            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
         except aiohttp.ClientError as exc:
-            raise RetryableError(f"connection error ({type(exc).__name__})") from None
+            raise connection_failure(exc) from exc
 
     async def aclose(self) -> None:
         """Close the session."""

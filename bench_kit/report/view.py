@@ -108,7 +108,7 @@ class Thumbnails:
                     raise ValueError(f"image file '{path}' not found")
             except ValueError as exc:
                 raise InputError(f"item '{item.id}': {exc} (is --root right?)",
-                                 path=str(self.items_path), field="image") from None
+                                 path=str(self.items_path), field="image") from exc
             try:
                 img = open_image(path)
             except ValueError as exc:

@@ -122,7 +122,7 @@ def _score_relaxed(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     try:
         unit = chart_unit_of(item.meta)
     except InputError as error:
-        raise InputError(f"item '{item.id}': {error.reason}", field="meta.chart_unit") from None
+        raise InputError(f"item '{item.id}': {error.reason}", field="meta.chart_unit") from error
     multipliers = ctx.settings.relaxed_multipliers
 
     def matches(pred: str, golds: Sequence[str]) -> bool:
@@ -193,9 +193,9 @@ def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float
         if len(parts) != 4:
             raise ValueError
         x1, y1, x2, y2 = (float(p) for p in parts)
-    except ValueError:
+    except ValueError as exc:
         raise InputError(f"item '{item.id}': a box answer must be 'x1,y1,x2,y2' in "
-                         f"pixels, got {text!r}", field="answers") from None
+                         f"pixels, got {text!r}", field="answers") from exc
     return x1, y1, x2, y2
 
 

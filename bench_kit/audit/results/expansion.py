@@ -154,7 +154,7 @@ def accept_answers(sheet: str | Path, items_path: str | Path) -> AcceptResult:
         except ValidationError as exc:
             field, reason = pydantic_problem(exc)
             raise InputError(f"item '{item_id}' would become invalid: {reason}",
-                             path=str(sheet), line=entry["_line"], field=field) from None
+                             path=str(sheet), line=entry["_line"], field=field) from exc
         added += 1
         if item_id not in changed:
             changed.append(item_id)
