@@ -89,3 +89,10 @@ def test_no_copy_outside_text(path: Path) -> None:
         "format_number / canonical_number")
     assert not bounded_matchers(source), (
         f"{path.name}: a word-bounded match written here: use bench_kit.text.words")
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_check_name_is_written_once(path: Path) -> None:
+    """A check gets its CheckSpec as an argument: its name appears only in `@check("…")`."""
+    assert not re.findall(r"spec_of\(\s*[\"']", path.read_text(encoding="utf-8")), (
+        f"{path.name}: spec_of(\"…\") repeats a check name: take the `spec` argument")

@@ -36,7 +36,7 @@ from bench_kit.audit.contamination_rephrase import (
 from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.content import as_template
 from bench_kit.audit.feature_cache import cached_array, feature_key, text_digest
-from bench_kit.audit.registry import AuditContext, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckSpec, check
 from bench_kit.audit.vector_index import IndexSettings, nearest
 from bench_kit.types import Finding, Severity
 
@@ -145,11 +145,10 @@ def rephrase_neighbours(ctx: AuditContext, settings: Any,
 
 @check("contamination.embedding", severity="warn", params=ContaminationParams,
        requires=("references",))
-def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+def embedding_neighbour(ctx: AuditContext, params: ContaminationParams, spec: CheckSpec) -> Iterator[Finding]:
     """Rephrased reference questions: embedding neighbour + rare-token/entity/number overlap.
 
     Warn at `rephrase_combined` (or cosine ≥ `rephrase`); a review band is info or judged."""
-    spec = spec_of("contamination.embedding")
     settings = params.contamination
     texts = item_texts(ctx)
     neighbours = rephrase_neighbours(ctx, settings)

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from pydantic import Field
 
 from bench_kit.audit import text_patterns as tp
-from bench_kit.audit.registry import AuditContext, CheckParams, NoParams, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckParams, CheckSpec, NoParams, check
 from bench_kit.text.normalize import normalize_for_audit, normalize_for_match
 from bench_kit.text.numbers import canonical_number, leading_number
 from bench_kit.types import Finding, Item, Severity
@@ -73,12 +73,11 @@ def strict_option_key(text: str) -> str:
 
 
 @check("label.duplicate_options", severity="warn", params=DuplicateOptionsParams)
-def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams) -> Iterator[Finding]:
+def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams, spec: CheckSpec) -> Iterator[Finding]:
     """Equal options (error); near-identical or differing only in case/punctuation (info).
 
     Signs, decimals and units are kept (-6 ≠ 6). Options that differ only in capitals or
     punctuation are information: spelling and capitalisation questions are made of them."""
-    spec = spec_of("label.duplicate_options")
     for item in ctx.items:
         options = sorted((item.choices or {}).items())
         pairs = []
@@ -290,9 +289,8 @@ def _across_items(items: Sequence[Item]) -> dict[str, tuple[str, list[str]]]:
 
 
 @check("label.inconsistent_answers", severity="error")
-def inconsistent_answers(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def inconsistent_answers(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Golds that cannot all be right, in one item or across items on the same image."""
-    spec = spec_of("label.inconsistent_answers")
     across = _across_items(ctx.items)
     for item in ctx.items:
         found = _within_item(item) or across.get(item.id)
@@ -321,11 +319,10 @@ class RepeatedQuestionParams(CheckParams):
 
 
 @check("redundancy.repeated_question", severity="warn", params=RepeatedQuestionParams)
-def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams) -> Iterator[Finding]:
+def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams, spec: CheckSpec) -> Iterator[Finding]:
     """One question repeated on many items (a template/copy error) or twice on one image.
 
     Many = ≥ `repeated_question_items` items that are ≥ `repeated_question_share` of the file."""
-    spec = spec_of("redundancy.repeated_question")
     groups: dict[str, list[Item]] = defaultdict(list)
     for item in ctx.items:
         groups[_question_key(item)].append(item)
