@@ -24,6 +24,7 @@ from bench_kit.exchange.rows import (
     BadRow,
     ImportOptions,
     ImportSummary,
+    NoQuestionColumn,
     Reader,
     no_question_reason,
     row_to_item,
@@ -55,6 +56,7 @@ class Reject:
     id: str | None = None
     row: dict[str, Any] = dataclasses.field(default_factory=dict)
     file: str | None = None      # the file within a source folder (per-category files)
+    no_question_column: bool = False  # the source has no question column (NoQuestionColumn)
 
     def problem(self, src: str | Path) -> Problem:
         """This reject as a table problem of `src` (the file within it when known)."""
@@ -145,7 +147,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
             item = row_to_item(dict(one), fmt, opts, now, line)
         except RowError as exc:
             rejects.append(Reject(line, exc.field, exc.reason, _row_id(one), _safe_row(one),
-                                  one.get("_file")))
+                                  one.get("_file"), isinstance(exc, NoQuestionColumn)))
             continue
         if item.id in seen:
             rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
@@ -158,7 +160,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         rules[(item.task, "--task" if opts.task else rule or TASK_RULES[item.task])] += 1
     opts.decisions.extend(task_lines(rules))
     rejects.sort(key=lambda r: (r.file or "", r.line))  # file by file, then by line
-    if rejects and not items and all(r.reason == no_question_reason() for r in rejects):
+    if rejects and not items and all(r.no_question_column for r in rejects):
         raise InputError(no_question_reason(), path=str(src))
     if not items and not rejects:
         raise InputError("no rows to import", path=str(src))

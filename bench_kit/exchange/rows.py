@@ -126,6 +126,14 @@ def no_question_reason() -> str:
             "use --map question=COLUMN)")
 
 
+class NoQuestionColumn(RowError):
+    """The row has no question because the source has no question column (a whole-file
+    problem when every row says so, not a row problem)."""
+
+    def __init__(self) -> None:
+        super().__init__("question", no_question_reason())
+
+
 Reader = Callable[[Path, ImportOptions, ImageStore], Iterator[tuple[int, dict[str, Any]]]]
 IMPORTERS: Registry[Reader] = Registry("import format")
 
@@ -345,8 +353,9 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     if not isinstance(row.get("question", ""), (str, int, float)):
         raise RowError("question", f"expected text, got {type(row['question']).__name__}")
     if blank(row.get("question")) and not checks:
-        raise RowError("question", no_question_reason() if "question" not in columns
-                       else "must not be blank")
+        if "question" not in columns:
+            raise NoQuestionColumn()
+        raise RowError("question", "must not be blank")
     capability = _capability(row, opts)
     fields: dict[str, Any] = {
         "id": f"{opts.id_prefix}{row.pop('id', number)}".strip(),
