@@ -85,11 +85,14 @@ class TextAnn(_Ann):
 
 
 class BarAnn(_Ann):
-    """One bar of a bar chart."""
+    """One bar of a bar chart; `value_box` and `label_box` are its value and category
+    labels as the renderer drew them (None for a bar that was not drawn)."""
 
     label: str
     value: int
     bbox: list[int] = Field(min_length=4, max_length=4)
+    value_box: list[int] | None = Field(default=None, min_length=4, max_length=4)
+    label_box: list[int] | None = Field(default=None, min_length=4, max_length=4)
 
 
 class ChartAnn(BaseModel):
@@ -245,9 +248,11 @@ def _chart_scene(rng: random.Random, params: SceneParams, index: int) -> dict:
         labels = rng.sample(list(pool), n)
     values = rng.sample(range(low, high + 1), n)  # distinct: "tallest" is always unique
     colour = rng.choice([c for c in sorted(COLOURS) if c != "black"])
-    title_box, boxes = sd.draw_bar_chart(image, title, labels, values, colour, _scale(params))
-    bars = [BarAnn(label=lab, value=val, bbox=list(box))
-            for lab, val, box in zip(labels, values, boxes)]
+    title_box, boxes, drawn = sd.draw_bar_chart(image, title, labels, values, colour,
+                                                _scale(params))
+    bars = [BarAnn(label=lab, value=val, bbox=list(box), value_box=list(value_box),
+                   label_box=list(label_box))
+            for lab, val, box, (value_box, label_box) in zip(labels, values, boxes, drawn)]
     chart = ChartAnn(title=title, labels=labels, values=values, bars=bars, colour=colour)
     texts = [TextAnn(text=title, lang="en", bbox=list(title_box))]
     return {"image": image, "background": background, "objects": [], "texts": texts,
