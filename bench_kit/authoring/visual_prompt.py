@@ -69,7 +69,8 @@ class Mark:
     colour_name: str
 
 
-def _box(values: list[int]) -> Box:
+def as_box(values: list[int]) -> Box:
+    """An annotation's `[x1, y1, x2, y2]` list as a Box tuple."""
     x1, y1, x2, y2 = values
     return (x1, y1, x2, y2)
 
@@ -77,15 +78,15 @@ def _box(values: list[int]) -> Box:
 def protected_regions(scene: SceneAnn) -> list[Box]:
     """Every region a mark must not cover: objects, sign texts and plates (the chart title
     among them), bars with their value and category labels as the renderer recorded them."""
-    boxes = [_box(o.bbox) for o in scene.objects]
-    boxes += [_box(t.bbox) for t in scene.texts]
-    boxes += [_box(t.plate) for t in scene.texts if t.plate]
+    boxes = [as_box(o.bbox) for o in scene.objects]
+    boxes += [as_box(t.bbox) for t in scene.texts]
+    boxes += [as_box(t.plate) for t in scene.texts if t.plate]
     for bar in scene.chart.bars if scene.chart is not None else []:
         if bar.value_box is None or bar.label_box is None:
             raise InputError(f"scene '{scene.scene}': chart bar '{bar.label}' has no recorded "
                              "value/label boxes (annotations written by an older version): "
                              "re-run `bench-kit author scenes`")
-        boxes += [_box(bar.bbox), _box(bar.value_box), _box(bar.label_box)]
+        boxes += [as_box(bar.bbox), as_box(bar.value_box), as_box(bar.label_box)]
     return boxes
 
 
