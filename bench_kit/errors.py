@@ -20,6 +20,9 @@ class Problem:
     field: str | None
     reason: str
     path: str = ""
+    # what kind of problem, for code that treats some apart (never printed):
+    # "empty_file" (no rows at all), "missing_column" (a column absent from the whole table)
+    kind: str = ""
 
     def __str__(self) -> str:
         return self.format()

@@ -358,7 +358,7 @@ def _problems(failures: pd.DataFrame, df: pd.DataFrame, path: str,
         check = str(case.get("check"))
         if check == "column_in_dataframe":
             problems.append(Problem(None, None, str(case["failure_case"]),
-                                    "missing required column", path))
+                                    "missing required column", path, kind="missing_column"))
             continue
         line, ident, position = None, None, -1
         if label is not None and not _is_na(label) and label in df.index:

@@ -250,7 +250,8 @@ class _ItemsChecker:
     def finish(self) -> list[Problem]:
         """Run the table checks (pandera) and return every problem, ordered by line."""
         if self.rows == 0:
-            self.add(None, None, None, "no items: the file is empty")
+            self.problems.append(Problem(None, None, None, "no items: the file is empty",
+                                         self.path, kind="empty_file"))
         flagged = {(p.line, _root_field(p.field)) for p in self.problems}
         for problem in self._table_problems():
             if (problem.line, _root_field(problem.field)) not in flagged:

@@ -78,8 +78,7 @@ def read_for_audit(path: str | Path, *, root: str | Path | None = None,
     items: list[Item] = []
     lines: dict[str, int] = {}
     # A column missing from the whole table is already reported on every line without it.
-    problems = [p for p in report.problems if p.reason != "no items: the file is empty"
-                and not (p.line is None and "missing required column" in p.reason)]
+    problems = [p for p in report.problems if p.kind not in ("empty_file", "missing_column")]
     for line, row in iter_jsonl_lenient(path):
         if line in bad_lines:
             continue
