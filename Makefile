@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv clean chromium
+.PHONY: demo test lint venv clean chromium
 
 venv: $(STAMP)
 
@@ -22,8 +22,13 @@ demo: $(STAMP)
 	@echo
 	@echo "Report: $(CURDIR)/reports/demo/report.html (and report.md)"
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium lint
 	$(BIN)/python -m pytest -q
+
+# ruff (lint + import order) and mypy, configured in pyproject.toml (docs/TESTING.md).
+lint: $(STAMP)
+	$(BIN)/ruff check bench_kit tests
+	$(BIN)/mypy
 
 # The browser test of the HTML report needs Debian's chromium (root in CI). Without
 # apt-get the install is skipped with a message and that test skips with the same reason.

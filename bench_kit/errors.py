@@ -11,7 +11,8 @@ class Problem:
     """One problem in a table: where it is (line, id, field) and why it is wrong.
 
     `str(problem)` is the one format every table problem is printed in:
-    `FILE:LINE: id=ID field=FIELD: reason` (`-` for an unknown id or field).
+    `FILE:LINE: id=ID field=FIELD: reason` (`-` for an unknown id or field; `format` can
+    leave an unknown id out, as import rejects print).
     """
 
     line: int | None
@@ -19,11 +20,19 @@ class Problem:
     field: str | None
     reason: str
     path: str = ""
+    # what kind of problem, for code that treats some apart (never printed):
+    # "empty_file" (no rows at all), "missing_column" (a column absent from the whole table)
+    kind: str = ""
 
     def __str__(self) -> str:
+        return self.format()
+
+    def format(self, unknown_id: str | None = "-") -> str:
+        """The problem as one line; an unknown id prints as `unknown_id` (left out if None)."""
         where = ":".join(str(part) for part in (self.path, self.line) if part not in ("", None))
-        return (f"{where}: id={_one_line(self.id or '-')} field={_one_line(self.field or '-')}: "
-                f"{_one_line(self.reason)}")
+        ident = self.id or unknown_id
+        who = f"id={_one_line(ident)} " if ident else ""
+        return f"{where}: {who}field={_one_line(self.field or '-')}: {_one_line(self.reason)}"
 
     def to_dict(self) -> dict[str, Any]:
         """The problem as a JSON-ready dict (the path is the report's, not repeated)."""
@@ -66,9 +75,15 @@ class InputError(BenchKitError):
 class ValidationFailed(BenchKitError):
     """A table failed validation; `problems` holds every problem found (not just the first)."""
 
-    def __init__(self, problems: list[Problem], path: str | None = None) -> None:
+    def __init__(self, problems: list[Problem], path: str | None = None, *,
+                 unknown_id: str | None = "-") -> None:
         self.problems = problems
+        self.unknown_id = unknown_id
         super().__init__(f"{path or 'input'}: {len(problems)} problem(s) found")
+
+    def lines(self) -> list[str]:
+        """Every problem as the one line the CLI prints (see `Problem.format`)."""
+        return [problem.format(self.unknown_id) for problem in self.problems]
 
 
 class UnknownNameError(UsageError):

@@ -13,10 +13,13 @@ import os
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterable, Iterator
 
 from bench_kit import faultpoints
 from bench_kit.errors import InputError
+
+if TYPE_CHECKING:  # Pillow is imported lazily at run time
+    from PIL import Image as PILImage
 
 # Pillow's decompression-bomb guard: refuse images above this many pixels.
 MAX_IMAGE_PIXELS = 64_000_000
@@ -44,10 +47,10 @@ def open_binary(path: str | Path) -> BinaryIO:
     """Open a data file for reading bytes; a missing or unreadable file is an InputError."""
     try:
         return Path(path).open("rb")
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
+    except FileNotFoundError as exc:
+        raise InputError("file not found", path=str(path)) from exc
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from None
+        raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from exc
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
@@ -64,17 +67,17 @@ def parse_jsonl(lines: Iterable[bytes], path: str | Path) -> Iterator[tuple[int,
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(f"invalid UTF-8 at byte {exc.start}", path=str(path),
-                             line=number) from None
+                             line=number) from exc
         if not text.strip():
             continue
         try:
             value = parse_json_line(text)
         except ValueError as exc:
             raise InputError(f"malformed JSON: {_short(exc)}", path=str(path),
-                             line=number) from None
-        except RecursionError:
+                             line=number) from exc
+        except RecursionError as exc:
             raise InputError("malformed JSON: nested too deep", path=str(path),
-                             line=number) from None
+                             line=number) from exc
         yield number, value
 
 
@@ -171,12 +174,12 @@ def read_json(path: str | Path) -> Any:
     """Read a JSON file, raising InputError with the file name on failure."""
     try:
         return parse_json_line(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
+    except FileNotFoundError as exc:
+        raise InputError("file not found", path=str(path)) from exc
     except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"malformed JSON: {_short(exc)}", path=str(path)) from None
-    except RecursionError:
-        raise InputError("malformed JSON: nested too deep", path=str(path)) from None
+        raise InputError(f"malformed JSON: {_short(exc)}", path=str(path)) from exc
+    except RecursionError as exc:
+        raise InputError("malformed JSON: nested too deep", path=str(path)) from exc
 
 
 def file_sha256(path: str | Path) -> str:
@@ -208,7 +211,7 @@ def resolve_image(root: str | Path, rel: str) -> Path:
     return full
 
 
-def open_header(source: str | Path | BinaryIO, name: str):
+def open_header(source: str | Path | BinaryIO, name: str) -> PILImage.Image:
     """Open an image lazily (its header read, no pixels decoded) with the pixel limit
     enforced; the caller closes it.
 
@@ -223,17 +226,17 @@ def open_header(source: str | Path | BinaryIO, name: str):
             # Pillow only warns between 1x and 2x its limit; the limit is enforced below.
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             img = Image.open(source)
-    except Image.DecompressionBombError:
-        raise ValueError(f"image '{name}' exceeds {MAX_IMAGE_PIXELS} pixels") from None
+    except Image.DecompressionBombError as exc:
+        raise ValueError(f"image '{name}' exceeds {MAX_IMAGE_PIXELS} pixels") from exc
     except Exception as exc:  # Pillow raises many types for corrupt data
-        raise ValueError(f"image '{name}' cannot be decoded ({type(exc).__name__})") from None
+        raise ValueError(f"image '{name}' cannot be decoded ({type(exc).__name__})") from exc
     if img.width * img.height > MAX_IMAGE_PIXELS:
         img.close()
         raise ValueError(f"image '{name}' exceeds {MAX_IMAGE_PIXELS} pixels")
     return img
 
 
-def open_image(path: str | Path):
+def open_image(path: str | Path) -> PILImage.Image:
     """Open and fully decode an image with Pillow's pixel limit enforced; return RGB.
 
     Raises ValueError with a short reason for missing, corrupt or oversized images.
@@ -247,4 +250,4 @@ def open_image(path: str | Path):
             img.load()
             return img.convert("RGB")
     except Exception as exc:  # Pillow raises many types for corrupt data
-        raise ValueError(f"image '{path.name}' cannot be decoded ({type(exc).__name__})") from None
+        raise ValueError(f"image '{path.name}' cannot be decoded ({type(exc).__name__})") from exc

@@ -62,7 +62,7 @@ def read_items(path: str | Path, limits: ItemLimits | None = None) -> list[Item]
             field, reason = pydantic_problem(exc)
             ident = row.get("id")
             reason = f"(id {ident}) {reason}" if isinstance(ident, str) else reason
-            raise InputError(reason, path=str(path), line=line, field=field) from None
+            raise InputError(reason, path=str(path), line=line, field=field) from exc
         if item.id in seen:
             raise InputError(f"duplicate id '{item.id}' (first on line {seen[item.id]})",
                              path=str(path), line=line, field="id")

@@ -33,17 +33,17 @@ def load_yaml(path: str | Path) -> Any:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: file not found") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path}: file not found") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text") from exc
     try:
         return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 (a SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from None
+        raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from exc
 
 
 # What a command outside a project reads instead of params.yaml: every section takes its
@@ -111,4 +111,4 @@ def section(params: dict[str, Any], dotted: str, model: type[M], *,
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in (dotted, *first["loc"]))
         msg = unknown if first["type"] == "extra_forbidden" else first["msg"]
-        raise ConfigError(f"{source}: {loc}: {msg}") from None
+        raise ConfigError(f"{source}: {loc}: {msg}") from exc

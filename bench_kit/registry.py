@@ -44,11 +44,11 @@ class Registry(Generic[T]):
         """Return the plug-in called `name`, or raise with a suggestion and the known names."""
         try:
             return self._items[name]
-        except KeyError:
+        except KeyError as exc:
             close = difflib.get_close_matches(name, self._items, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             known = ", ".join(sorted(self._items)) or "none"
-            raise UnknownNameError(f"unknown {self.kind} '{name}'{hint} (known: {known})") from None
+            raise UnknownNameError(f"unknown {self.kind} '{name}'{hint} (known: {known})") from exc
 
     def names(self) -> list[str]:
         """Registered names, sorted."""

@@ -358,12 +358,13 @@ def _problems(failures: pd.DataFrame, df: pd.DataFrame, path: str,
         check = str(case.get("check"))
         if check == "column_in_dataframe":
             problems.append(Problem(None, None, str(case["failure_case"]),
-                                    "missing required column", path))
+                                    "missing required column", path, kind="missing_column"))
             continue
         line, ident, position = None, None, -1
         if label is not None and not _is_na(label) and label in df.index:
-            position = df.index.get_loc(label)
-            if isinstance(position, numbers.Integral):
+            found = df.index.get_loc(label)
+            if isinstance(found, numbers.Integral):
+                position = int(found)
                 line = lines[position] if lines is not None else position + 1
                 ident = df["id"].iloc[position] if "id" in df.columns else None
         table = None if line is None else _table_reason(check, df, position, lines)

@@ -26,9 +26,10 @@ from dataclasses import field as dataclass_field
 from datetime import datetime
 from pathlib import Path
 from types import NoneType, UnionType
-from typing import Any, Collection, Literal, Union, get_args, get_origin
+from typing import Any, Collection, Literal, Mapping, Sequence, Union, get_args, get_origin
 
 from pydantic import BaseModel, RootModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from bench_kit.errors import ConfigError, Problem
 from bench_kit.io import open_binary, open_image, parse_json_line, resolve_image
@@ -178,7 +179,7 @@ class _ItemsChecker:
         try:
             # Strict JSON mode: "0.5" is not a number and 1700000000 is not a date-time.
             Item.model_validate_json(text, strict=True)
-            errors: list[dict[str, Any]] = []
+            errors: list[ErrorDetails] = []
         except ValidationError as exc:
             errors = exc.errors(include_url=False)
         for field_name, reason in explain_errors(errors):
@@ -230,8 +231,8 @@ class _ItemsChecker:
     def _image_problem(self, rel: str) -> str | None:
         if rel not in self.resolved:
             try:
-                full = resolve_image(self.root, rel)
-                self.resolved[rel] = (full, None if full.is_file()
+                resolved = resolve_image(self.root, rel)
+                self.resolved[rel] = (resolved, None if resolved.is_file()
                                       else f"image file '{rel}' not found")
             except (ValueError, OSError, RuntimeError) as exc:
                 self.resolved[rel] = (None, str(exc))
@@ -249,7 +250,8 @@ class _ItemsChecker:
     def finish(self) -> list[Problem]:
         """Run the table checks (pandera) and return every problem, ordered by line."""
         if self.rows == 0:
-            self.add(None, None, None, "no items: the file is empty")
+            self.problems.append(Problem(None, None, None, "no items: the file is empty",
+                                         self.path, kind="empty_file"))
         flagged = {(p.line, _root_field(p.field)) for p in self.problems}
         for problem in self._table_problems():
             if (problem.line, _root_field(problem.field)) not in flagged:
@@ -309,7 +311,7 @@ _TYPE_NAMES = {bool: "bool", int: "int", float: "float", str: "string", NoneType
                list: "list", dict: "object"}
 
 
-def explain_errors(errors: list[dict[str, Any]],
+def explain_errors(errors: Sequence[ErrorDetails],
                    model: type[BaseModel] = Item) -> list[tuple[str, str]]:
     """Turn pydantic errors for `model` into (field, short reason) pairs, one per problem.
 
@@ -317,7 +319,7 @@ def explain_errors(errors: list[dict[str, Any]],
     Errors from the branches of a union field collapse into one "expected X or Y" reason.
     """
     out: list[tuple[str, str]] = []
-    by_union: dict[str, list[dict[str, Any]]] = {}
+    by_union: dict[str, list[ErrorDetails]] = {}
     for err in errors:
         loc = err["loc"]
         if not loc:
@@ -338,7 +340,7 @@ def explain_errors(errors: list[dict[str, Any]],
     return out
 
 
-def _reason(err: dict[str, Any]) -> str:
+def _reason(err: Mapping[str, Any]) -> str:
     kind, ctx, value = err["type"], err.get("ctx") or {}, err.get("input")
     if kind == "missing":
         return "missing required field"

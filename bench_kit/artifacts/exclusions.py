@@ -80,8 +80,8 @@ def read_exclusions(path: str | Path) -> ExclusionList:
         return ExclusionList(str(path), True, reasons)
     try:
         text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", path=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError("not UTF-8 text", path=str(path)) from exc
     for number, raw in enumerate(text.splitlines(), start=1):
         entry = raw.strip()
         if entry.startswith("#"):

@@ -30,7 +30,7 @@ def is_unsupported(error: str | None) -> bool:
     >>> is_unsupported("unsupported: 3 images for a single-image model"), is_unsupported("timeout")
     (True, False)
     """
-    return bool(error) and error.startswith(UNSUPPORTED_PREFIX)
+    return error is not None and error.startswith(UNSUPPORTED_PREFIX)
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def load_predictions(path: str | Path, *, model: str, mode: str,
     return PredictionFile(path=path, mode=mode, predictions=predictions, duplicated=duplicated)
 
 
-def write_predictions(path: str | Path, predictions: Iterable[Prediction | dict]) -> int:
+def write_predictions(path: str | Path, predictions: Iterable[Prediction | dict[str, Any]]) -> int:
     """Write one model's predictions in one mode (`results/<bench>/<model>/<mode>.jsonl`),
     each row stamped with the current `format_version`; return the row count."""
     return write_rows(path, predictions, "predictions")

@@ -59,7 +59,7 @@ def validate_row(model: type[M], row: dict[str, Any], *, path: str | Path, line:
         return model.model_validate(row)
     except ValidationError as exc:
         field, reason = pydantic_problem(exc)
-        raise InputError(reason, path=str(path), line=line, field=field) from None
+        raise InputError(reason, path=str(path), line=line, field=field) from exc
 
 
 def iter_models(path: str | Path, model: type[M], *, kind: str | None = None,

@@ -7,7 +7,7 @@ older versions and refuse newer ones (`artifacts.versions`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from pydantic import BaseModel
 
@@ -38,9 +38,9 @@ def object_of(data: Any, kind: str, path: str | Path) -> dict[str, Any]:
     """A parsed JSON file checked as a `kind` object: its version checked and removed."""
     if not isinstance(data, dict):
         raise InputError(f"expected a JSON object ({kind})", path=str(path))
-    data = dict(data)
-    check_version(data.pop(KEY, None), kind, path)
-    return data
+    obj: dict[str, Any] = dict(data)
+    check_version(obj.pop(KEY, None), kind, path)
+    return obj
 
 
 def read_object(path: str | Path, kind: str) -> dict[str, Any]:
@@ -55,7 +55,8 @@ def write_scores(path: str | Path, scores: Iterable[Score]) -> int:
     return write_rows(path, scores, "scores")
 
 
-def iter_scores(path: str | Path, source: Iterable[bytes] | None = None):
+def iter_scores(path: str | Path,
+                source: Iterable[bytes] | None = None) -> Iterator[tuple[int, Score]]:
     """Yield (line, Score) of a scores file (see `rows.iter_objects` for `source`)."""
     return iter_models(path, Score, kind="scores", source=source)
 

@@ -43,11 +43,11 @@ def one_writer(out: str | Path, lock_dir: str | Path) -> Iterator[None]:
     with open(lock_dir / f"{name}.lock", "a+", encoding="utf-8") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        except BlockingIOError as exc:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             raise BusyError(f"{out}: another run is writing this file ({holder}); wait for "
-                            f"it to finish, or write elsewhere with --out") from None
+                            f"it to finish, or write elsewhere with --out") from exc
         handle.seek(0)
         handle.truncate()
         since = datetime.now(timezone.utc).replace(microsecond=0).isoformat()

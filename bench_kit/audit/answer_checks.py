@@ -16,10 +16,11 @@ from collections.abc import Iterator, Sequence
 from bench_kit.audit import text_patterns as tp
 from bench_kit.audit.content import item_hint
 from bench_kit.audit.label_checks import exempt, number_conflict
-from bench_kit.audit.registry import AuditContext, NoParams, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckSpec, NoParams, check
 from bench_kit.audit.text_checks import _matches, _span_evidence, unquoted
 from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.types import Finding, Item
+
 
 def _short(answers: Sequence[str]) -> list[str]:
     """Answers of at most two words: "3", "three", "3 cm" — not "3 dogs and a cat"."""
@@ -46,9 +47,8 @@ def contradiction(item: Item) -> tuple[str, list[str]] | None:
 
 
 @check("label.contradictory_answers", severity="warn")
-def contradictory_answers(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def contradictory_answers(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Accepted answers of an open item that disagree (two numbers, colours, shapes, sides)."""
-    spec = spec_of("label.contradictory_answers")
     for item in ctx.items:
         found = contradiction(item)
         if found:
@@ -60,9 +60,8 @@ def contradictory_answers(ctx: AuditContext, params: NoParams) -> Iterator[Findi
 
 
 @check("ambiguity.missing_image", severity="warn")
-def missing_image(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def missing_image(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """No image, but the text points at one ("shown", "in the picture", "this image", 图中)."""
-    spec = spec_of("ambiguity.missing_image")
     for item in ctx.items:
         if item.images:
             continue

@@ -26,6 +26,7 @@ from typing import Any, Iterator
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.content import (
     TEMPLATE_ASK,
     as_template,
@@ -34,7 +35,6 @@ from bench_kit.audit.content import (
     item_options,
     joined_questions,
 )
-from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.feature_cache import (
     DEFAULT_CACHE_DIR,
     array_sink,
@@ -42,7 +42,7 @@ from bench_kit.audit.feature_cache import (
     load_array,
 )
 from bench_kit.audit.reference import ReferenceSet, reference_text
-from bench_kit.audit.registry import AuditContext, CheckParams, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckParams, CheckSpec, check
 from bench_kit.errors import ConfigError
 from bench_kit.text.tokens import word_tokens
 from bench_kit.types import Finding
@@ -182,11 +182,10 @@ def _progress(ctx: AuditContext, stage: str, done: int, total: int) -> None:
 
 @check("contamination.exact", severity="error", params=ContaminationParams,
        requires=("references",))
-def exact_match(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+def exact_match(ctx: AuditContext, params: ContaminationParams, spec: CheckSpec) -> Iterator[Finding]:
     """Normalised hint + question (+ options when both sides have them) equal to a reference.
 
     Text shared by items with other images (a template) is listed at info: the image decides."""
-    spec = spec_of("contamination.exact")
     by_key: dict[str, list[str]] = defaultdict(list)  # question + option set (items with options)
     by_question: dict[str, list[str]] = defaultdict(list)  # joined question, every item
     no_options: dict[str, list[str]] = defaultdict(list)  # joined question, items without
@@ -234,13 +233,12 @@ def ngram_size(count: int, settings: ContaminationSettings) -> int | None:
 
 @check("contamination.ngram", severity="warn", params=ContaminationParams,
        requires=("references",))
-def ngram_overlap(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+def ngram_overlap(ctx: AuditContext, params: ContaminationParams, spec: CheckSpec) -> Iterator[Finding]:
     """Word n-grams (13; 8 for short questions; CJK by character) shared with a reference row.
 
     N-grams that `ngram_boilerplate_items` or more items of the file share (a benchmark's
     own instructions: "The passage below describes an experiment. Read the passage …") say
     nothing about which item was copied and are not counted."""
-    spec = spec_of("contamination.ngram")
     settings = params.contamination
     index: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     items: list[tuple[str, int, int]] = []  # (id, n, number of distinct n-grams)
@@ -341,11 +339,10 @@ def row_chunks(rows: Iterator[dict[str, Any]], size: int = _CHUNK
 
 @check("contamination.minhash", severity="warn", params=ContaminationParams,
        requires=("references",))
-def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams, spec: CheckSpec) -> Iterator[Finding]:
     """MinHash LSH on character 5-gram shingles; candidates verified by exact Jaccard ≥ 0.8."""
     from datasketch import LeanMinHash, MinHashLSH
 
-    spec = spec_of("contamination.minhash")
     settings = params.contamination
     texts = item_texts(ctx)
     item_sets: dict[int, set[bytes]] = {}  # only the LSH candidates' shingles, on demand
@@ -355,7 +352,7 @@ def minhash_near_duplicate(ctx: AuditContext, params: ContaminationParams) -> It
         raise ConfigError(f"{ctx.params_source}: audit.contamination.minhash_threshold: "
                           f"{settings.minhash_threshold} with minhash_perm "
                           f"{settings.minhash_perm}: {exc}; lower the threshold or raise "
-                          "minhash_perm") from None
+                          "minhash_perm") from exc
     item_sigs = signatures([text for _, text, _ in texts], settings.minhash_shingle,
                            settings.minhash_perm)
     with lsh.insertion_session() as session:

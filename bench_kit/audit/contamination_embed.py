@@ -24,10 +24,8 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from bench_kit import embed
-from bench_kit.audit.content import TEMPLATE_ASK, as_template
 from bench_kit.audit.contamination import ContaminationParams, item_texts, ref_evidence
 from bench_kit.audit.contamination_judge import judge_pairs
-from bench_kit.audit.contamination_specific import demote
 from bench_kit.audit.contamination_rephrase import (
     Idf,
     PairScore,
@@ -36,10 +34,12 @@ from bench_kit.audit.contamination_rephrase import (
     score_pair,
     text_features,
 )
+from bench_kit.audit.contamination_specific import demote
+from bench_kit.audit.content import TEMPLATE_ASK, as_template
 from bench_kit.audit.feature_cache import cached_array, feature_key, text_digest
-from bench_kit.audit.registry import AuditContext, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckSpec, check
 from bench_kit.audit.vector_index import IndexSettings, nearest
-from bench_kit.types import Finding
+from bench_kit.types import Finding, Severity
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # What a review-band row asks (its share of rephrasings: docs/AUDITS.md#rephrase-detection)
@@ -149,11 +149,10 @@ def rephrase_neighbours(ctx: AuditContext, settings: Any,
 
 @check("contamination.embedding", severity="warn", params=ContaminationParams,
        requires=("references",))
-def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Iterator[Finding]:
+def embedding_neighbour(ctx: AuditContext, params: ContaminationParams, spec: CheckSpec) -> Iterator[Finding]:
     """Rephrased reference questions: embedding neighbour + rare-token/entity/number overlap.
 
     Warn at `rephrase_combined` (or cosine ≥ `rephrase`); a review band is info or judged."""
-    spec = spec_of("contamination.embedding")
     settings = params.contamination
     texts = item_texts(ctx)
     neighbours = rephrase_neighbours(ctx, settings)
@@ -184,12 +183,13 @@ def embedding_neighbour(ctx: AuditContext, params: ContaminationParams) -> Itera
         score = round(min(1.0, max(0.0, n.pair.combined)), 4)
         evidence = {**ref_evidence(row), **n.pair.as_evidence(), "score": score,
                     "model": embedder_name}
+        severity: Severity
         if band(n) == "rephrase":
             verdict, severity = ("rephrase" if n.pair.cosine >= settings.rephrase
                                  else "rephrase (evidence)"), "warn"
         else:
             verdict, severity = "review", "info"
-            if n.position in verdicts:
+            if settings.judge is not None and n.position in verdicts:
                 evidence.update(verdicts[n.position].evidence(settings.judge))
                 if verdicts[n.position].rephrase:
                     verdict, severity = "rephrase (judge)", "warn"

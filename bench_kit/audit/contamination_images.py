@@ -20,11 +20,11 @@ from bench_kit.audit.feature_cache import cached_array, feature_key
 from bench_kit.audit.image_checks import PhashParams, _per_item, popcount
 from bench_kit.audit.registry import (
     AuditContext,
+    CheckSpec,
     channel_distance,
     channel_phashes,
     check,
     image_hashes,
-    spec_of,
 )
 from bench_kit.errors import InputError
 from bench_kit.io import file_sha256, open_image, resolve_image
@@ -59,7 +59,7 @@ def _hash_rows(files: list[tuple[Path, str]], ctx: AuditContext) -> Any:
         try:
             img = open_image(path)
         except ValueError as exc:
-            raise InputError(str(exc), path=str(path)) from None
+            raise InputError(str(exc), path=str(path)) from exc
         sha, phash, flip = image_hashes(img)
         out[row, :2] = (phash, flip)
         out[row, 2:] = np.frombuffer(bytes.fromhex(sha), dtype=">u8").astype(np.uint64)
@@ -105,11 +105,10 @@ def nearest(hashes: Any, flips: Any, ref: Any) -> tuple[Any, Any, Any]:
 
 @check("contamination.image", severity="warn", params=ReferenceImageParams,
        requires=("reference_images",))
-def image_in_reference(ctx: AuditContext, params: ReferenceImageParams) -> Iterator[Finding]:
+def image_in_reference(ctx: AuditContext, params: ReferenceImageParams, spec: CheckSpec) -> Iterator[Finding]:
     """Item images found in reference image folders (same pixels or pHash near match, flip too)."""
     import numpy as np
 
-    spec = spec_of("contamination.image")
     files, ref = reference_image_hashes(ctx, params.contamination.cache_dir)
     labels = [label for _, label in files]
     index = ctx.images

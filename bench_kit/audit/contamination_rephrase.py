@@ -35,11 +35,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.text.contrast import differing_classes
+from bench_kit.text.numbers import canonical_number
 from bench_kit.text.streamsafe import nfkc
 
-_TOKEN = re.compile(r"-?\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[\u3400-\u9fff]+")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_TOKEN = re.compile(rf"-?\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|[{CJK_CHARS}]+")
+_CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
 _QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{1,40})[\"”'’]")
 
@@ -94,12 +96,6 @@ def _stem(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
-
-
-def canonical_number(token: str) -> str:
-    """One spelling per value: '16.90' -> '16.9', '007' -> '7', '-0' -> '0'."""
-    value = float(token)
-    return str(int(value)) if value.is_integer() else repr(value)
 
 
 @dataclass(frozen=True)

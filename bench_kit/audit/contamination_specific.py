@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench_kit.audit.content import item_hint
 from bench_kit.audit.contamination_rephrase import Idf, TextFeatures, text_features
+from bench_kit.audit.content import item_hint
 from bench_kit.text.normalize import normalize_for_audit
 from bench_kit.text.tokens import word_tokens
+from bench_kit.types import Severity
 
 GENERIC = "generic question: the text cannot show a copy; compare the images (--reference-images)"
 PASSAGE = "shared passage, different question"
@@ -98,8 +99,8 @@ def text_cannot_show(ctx: Any, ident: str, row: dict[str, Any], settings: Any
     return GENERIC, {}
 
 
-def demote(ctx: Any, ident: str, row: dict[str, Any], settings: Any, severity: str,
-           message: str, evidence: dict[str, Any]) -> tuple[str, str]:
+def demote(ctx: Any, ident: str, row: dict[str, Any], settings: Any, severity: Severity,
+           message: str, evidence: dict[str, Any]) -> tuple[Severity, str]:
     """(severity, message) of a text match after the rule above; evidence gains the reason."""
     if severity == "info":
         return severity, message

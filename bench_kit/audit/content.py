@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bench_kit.text.normalize import normalize_for_audit
-from bench_kit.types import Item
+from bench_kit.types import Item, Severity
 
 HINT_KEYS = ("hint", "context")
 _PREPENDED = re.compile(r"^\s*(?:hint|context)\s*[:：]\s*(.*?)\n(.+)$", re.IGNORECASE | re.DOTALL)
@@ -108,7 +108,7 @@ def template_siblings(ctx: Any) -> dict[str, list[str]]:
 TEMPLATE_ASK = " (a template text shared by items with other images: compare the images)"
 
 
-def as_template(ctx: Any, ident: str, severity: str) -> tuple[str, dict[str, Any]]:
+def as_template(ctx: Any, ident: str, severity: Severity) -> tuple[Severity, dict[str, Any]]:
     """(severity, evidence) of a text match on item `ident`: info, naming the siblings, when
     its text is a template shared by items with other images (the image decides)."""
     siblings = template_siblings(ctx).get(ident)

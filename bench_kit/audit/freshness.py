@@ -21,8 +21,8 @@ from bench_kit.audit.registry import (
     AuditContext,
     CheckParams,
     CheckSkipped,
+    CheckSpec,
     check,
-    spec_of,
 )
 from bench_kit.types import Finding, Item
 
@@ -81,12 +81,11 @@ def freshness_summary(items: Sequence[Item], params: FreshnessParams) -> dict[st
 
 
 @check("contamination.exposed", severity="info", params=FreshnessParams)
-def exposed(ctx: AuditContext, params: FreshnessParams) -> Iterator[Finding]:
+def exposed(ctx: AuditContext, params: FreshnessParams, spec: CheckSpec) -> Iterator[Finding]:
     """Items created before a model's training cutoff (`audit.cutoffs`): possibly seen."""
     cutoffs = params.cutoff_times()
     if not cutoffs:
         raise CheckSkipped("no audit.cutoffs in params")
-    spec = spec_of("contamination.exposed")
     for item in sorted(ctx.items, key=lambda i: i.id):
         models = [m for m, cutoff in cutoffs.items() if item.created_at < cutoff]
         if models:

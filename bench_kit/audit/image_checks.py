@@ -26,12 +26,12 @@ from pydantic_core import PydanticCustomError
 from bench_kit.audit.registry import (
     AuditContext,
     CheckParams,
+    CheckSpec,
     ImageIndex,
     NoParams,
     channel_distance,
     channel_phashes,
     check,
-    spec_of,
     worst,
 )
 from bench_kit.io import open_image, resolve_image
@@ -205,9 +205,8 @@ def _per_item(index: ImageIndex, by_path: dict[int, Finding]) -> Iterator[Findin
 
 
 @check("redundancy.exact_duplicate_image", severity="warn")
-def exact_duplicate_image(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def exact_duplicate_image(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Different image files with identical decoded pixels (SHA-256 of the pixels)."""
-    spec = spec_of("redundancy.exact_duplicate_image")
     index = ctx.images
     by_path: dict[int, Finding] = {}
     for digest, members in index.by_sha.items():
@@ -224,9 +223,8 @@ def exact_duplicate_image(ctx: AuditContext, params: NoParams) -> Iterator[Findi
 
 
 @check("redundancy.near_duplicate_image", severity="warn", params=PhashParams)
-def near_duplicate_image(ctx: AuditContext, params: PhashParams) -> Iterator[Finding]:
+def near_duplicate_image(ctx: AuditContext, params: PhashParams, spec: CheckSpec) -> Iterator[Finding]:
     """Near-identical images by 64-bit pHash, flip included (≤ duplicate: warn; ≤ review: info)."""
-    spec = spec_of("redundancy.near_duplicate_image")
     index = ctx.images
     # A visual prompt's image is its source image with a mark drawn on it (deixis variants,
     # docs/AUTHORING.md): the same scene by design, not redundancy.

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_kit.audit.registry import AuditContext, NoParams, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckSpec, NoParams, check
 from bench_kit.errors import Problem
 from bench_kit.types import Item
 
@@ -78,8 +78,7 @@ def read_for_audit(path: str | Path, *, root: str | Path | None = None,
     items: list[Item] = []
     lines: dict[str, int] = {}
     # A column missing from the whole table is already reported on every line without it.
-    problems = [p for p in report.problems if p.reason != "no items: the file is empty"
-                and not (p.line is None and "missing required column" in p.reason)]
+    problems = [p for p in report.problems if p.kind not in ("empty_file", "missing_column")]
     for line, row in iter_jsonl_lenient(path):
         if line in bad_lines:
             continue
@@ -130,9 +129,9 @@ def problem_item_id(problem: Problem) -> str:
     return f"line:{problem.line}" if problem.line is not None else "(file)"
 
 
-def problem_findings(ctx: AuditContext, name: str, message: str) -> Iterator[Any]:
-    """One finding per line for the validation problems reported under check `name`."""
-    spec = spec_of(name)
+def problem_findings(ctx: AuditContext, spec: CheckSpec, message: str) -> Iterator[Any]:
+    """One finding per line for the validation problems reported under check `spec`."""
+    name = spec.name
     grouped: dict[tuple[int | None, str], list[Problem]] = {}
     for problem in ctx.invalid:
         if problem_check(problem) == name:
@@ -153,28 +152,27 @@ def problem_findings(ctx: AuditContext, name: str, message: str) -> Iterator[Any
 
 
 @check("label.empty_answers", severity="error")
-def empty_answers(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
+def empty_answers(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Any]:
     """An item with no gold answer (it cannot be scored; left out of the other checks)."""
-    yield from problem_findings(ctx, "label.empty_answers", "no gold answer")
+    yield from problem_findings(ctx, spec, "no gold answer")
 
 
 @check("schema.invalid_item", severity="error")
-def invalid_item(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
+def invalid_item(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Any]:
     """A line that breaks the item contract (docs/ITEMS.md); left out of the other checks."""
-    yield from problem_findings(ctx, "schema.invalid_item", "breaks the item contract")
+    yield from problem_findings(ctx, spec, "breaks the item contract")
 
 
 @check("schema.image", severity="error")
-def image_problem(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
+def image_problem(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Any]:
     """An image file that is missing or cannot be decoded (left out of the image checks)."""
     reported = set()
-    for finding in problem_findings(ctx, "schema.image", "image problem"):
+    for finding in problem_findings(ctx, spec, "image problem"):
         reported.add(finding.id)
         yield finding
     if not any(item.images for item in ctx.items):
         return
     ctx.images  # noqa: B018 — decodes each image once (shared with the image checks)
-    spec = spec_of("schema.image")
     for ident in sorted(set(ctx.image_problems) - reported):
         problems = ctx.image_problems[ident]
         line = ctx.item_lines.get(ident)
@@ -186,12 +184,11 @@ def image_problem(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
 
 
 @check("schema.group_images", severity="warn")
-def group_images(ctx: AuditContext, params: NoParams) -> Iterator[Any]:
+def group_images(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Any]:
     """An item whose image set differs from its group's first item (a warning, docs/ITEMS.md)."""
     from bench_kit.schemas import group_image_conflicts
     from bench_kit.validate import group_image_message
 
-    spec = spec_of("schema.group_images")
     rows = [{"group": item.group, "image": item.image, "meta": item.meta} for item in ctx.items]
     for position, first in group_image_conflicts(rows):
         item, head = ctx.items[position], ctx.items[first]

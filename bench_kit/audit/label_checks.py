@@ -24,11 +24,10 @@ from collections.abc import Iterator, Sequence
 from pydantic import Field
 
 from bench_kit.audit import text_patterns as tp
-from bench_kit.audit.contamination_rephrase import canonical_number
-from bench_kit.audit.registry import AuditContext, CheckParams, NoParams, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckParams, CheckSpec, NoParams, check
 from bench_kit.text.normalize import normalize_for_audit, normalize_for_match
-from bench_kit.text.numbers import leading_number
-from bench_kit.types import Finding, Item
+from bench_kit.text.numbers import canonical_number, leading_number
+from bench_kit.types import Finding, Item, Severity
 
 # --- duplicate options -------------------------------------------------------------------
 
@@ -76,12 +75,11 @@ def strict_option_key(text: str) -> str:
 
 
 @check("label.duplicate_options", severity="warn", params=DuplicateOptionsParams)
-def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams) -> Iterator[Finding]:
+def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams, spec: CheckSpec) -> Iterator[Finding]:
     """Equal options (error); near-identical or differing only in case/punctuation (info).
 
     Signs, decimals and units are kept (-6 ≠ 6). Options that differ only in capitals or
     punctuation are information: spelling and capitalisation questions are made of them."""
-    spec = spec_of("label.duplicate_options")
     for item in ctx.items:
         options = sorted((item.choices or {}).items())
         pairs = []
@@ -105,7 +103,7 @@ def duplicate_options(ctx: AuditContext, params: DuplicateOptionsParams) -> Iter
         # pairs by design ("sample A"/"sample B", "pushing"/"pulling"): 0 of 30 judged
         # defects (docs/AUDITS.md#precision-on-public-benchmarks).
         kind = "near-identical"
-        severity = "info"
+        severity: Severity = "info"
         if identical and strict_option_key(text_a) == strict_option_key(text_b):
             kind, severity = "identical", "error"
         elif identical:
@@ -295,11 +293,11 @@ def _across_items(items: Sequence[Item]) -> dict[str, tuple[str, list[str]]]:
     negation: dict[tuple[str, str], list[tuple[Item, bool]]] = defaultdict(list)
     for item in items:
         if item.task == "yesno" and item.images:
-            core, negated = strip_negation(item.question)
-            negation[(_image_key(item), core)].append((item, negated))
-    for group in negation.values():
-        plain = [i for i, negated in group if not negated]
-        negated = [i for i, neg in group if neg]
+            core, is_negated = strip_negation(item.question)
+            negation[(_image_key(item), core)].append((item, is_negated))
+    for tagged in negation.values():
+        plain = [i for i, neg in tagged if not neg]
+        negated = [i for i, neg in tagged if neg]
         for a in plain:
             for b in negated:
                 if _gold_key(a) == _gold_key(b):
@@ -310,9 +308,8 @@ def _across_items(items: Sequence[Item]) -> dict[str, tuple[str, list[str]]]:
 
 
 @check("label.inconsistent_answers", severity="error")
-def inconsistent_answers(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def inconsistent_answers(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Golds that cannot all be right, in one item or across items on the same image."""
-    spec = spec_of("label.inconsistent_answers")
     across = _across_items(ctx.items)
     for item in ctx.items:
         found = _within_item(item) or across.get(item.id)
@@ -342,14 +339,13 @@ class RepeatedQuestionParams(CheckParams):
 
 
 @check("redundancy.repeated_question", severity="warn", params=RepeatedQuestionParams)
-def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams) -> Iterator[Finding]:
+def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams, spec: CheckSpec) -> Iterator[Finding]:
     """One question repeated on many items, or twice on one image with the same gold.
 
     Many = ≥ `repeated_question_items` items that are ≥ `repeated_question_share` of the file.
     Many items with no image are a copy error (warn); many items on different images are
     info when one gold covers ≥ `repeated_question_gold_share` of them, else template
     siblings (no finding)."""
-    spec = spec_of("redundancy.repeated_question")
     groups: dict[str, list[Item]] = defaultdict(list)
     for item in ctx.items:
         groups[_question_key(item)].append(item)
@@ -373,7 +369,7 @@ def repeated_question(ctx: AuditContext, params: RepeatedQuestionParams) -> Iter
             message = (f"the same question, image and gold as {twins[0].id}" if twins else
                        f"the same question in {len(group)} items "
                        f"({len(group) / total:.0%} of the file)")
-            severity = None
+            severity: Severity | None = None
             if not twins and item.images and constant is not None:
                 # info: a second reader judged POPE's "Is there a person …?" (yes on 21 of
                 # 22 images) a trait of its design, nothing to fix item by item; the model

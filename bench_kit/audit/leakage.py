@@ -28,7 +28,7 @@ from bench_kit.audit.image_checks import (
     is_duplicate,
     phash_pairs,
 )
-from bench_kit.audit.registry import AuditContext, check, spec_of
+from bench_kit.audit.registry import AuditContext, CheckSpec, check
 from bench_kit.types import SEVERITY_RANK, Finding, Severity
 
 
@@ -96,9 +96,8 @@ def _splits_of(idents: list[str], member: dict[str, list[str]]) -> list[str]:
 
 
 @check("leakage.cross_split", severity="error", params=PhashParams, requires=("splits",))
-def cross_split(ctx: AuditContext, params: PhashParams) -> Iterator[Finding]:
+def cross_split(ctx: AuditContext, params: PhashParams, spec: CheckSpec) -> Iterator[Finding]:
     """The same id, image (or near duplicate), or text-only content in two split files."""
-    spec = spec_of("leakage.cross_split")
     member = _membership(ctx)
     needs_images = any(ctx.by_id[ident].images for ident in member)
     image_leaks = _image_leaks(ctx, params, member) if needs_images else {}

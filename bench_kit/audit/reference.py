@@ -89,13 +89,13 @@ def _rows_parquet(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def _rows_hf(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
         import datasets
-    except ImportError:
+    except ImportError as exc:
         raise InputError("reading a saved HF dataset needs 'datasets': pip install -e .",
-                         path=str(path)) from None
+                         path=str(path)) from exc
     try:
         loaded = datasets.load_from_disk(str(path))
     except (FileNotFoundError, ValueError) as exc:
-        raise InputError(f"not a dataset saved with save_to_disk ({exc})", path=str(path)) from None
+        raise InputError(f"not a dataset saved with save_to_disk ({exc})", path=str(path)) from exc
     parts = [loaded[name] for name in sorted(loaded)] if isinstance(loaded, dict) else [loaded]
     number = 0
     for part in parts:
@@ -147,7 +147,7 @@ def reference_rows(sources: Sequence[str | Path], fields: FieldNames = FieldName
             # the hint/passage joined to the question as on the item side (audit/content.py)
             hint, asked = split_hint(question, row.get(fields.hint) if fields.hint else None)
             joined = f"{hint} {asked}" if hint else asked
-            out = {"ref_id": ref_id, "source": name, "text": reference_text(joined, options),
+            out: dict[str, Any] = {"ref_id": ref_id, "source": name, "text": reference_text(joined, options),
                    "question": normalize_for_audit(joined), "original": question}
             if options:
                 out["options"] = options

@@ -8,6 +8,7 @@ image three times.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -51,7 +52,11 @@ class NoParams(CheckParams):
     """A check without settings."""
 
 
+# What a registered check is called with: (context, its validated params) -> findings.
 CheckFunc = Callable[["AuditContext", Any], Iterable[Finding]]
+# What `@check` decorates: the same plus the check's own CheckSpec, so that the name is
+# written once, in `@check("...")`, and findings are built with `spec.finding`.
+SpecCheckFunc = Callable[["AuditContext", Any, "CheckSpec"], Iterable[Finding]]
 
 
 @dataclass(frozen=True)
@@ -83,11 +88,12 @@ CHECKS: Registry[CheckSpec] = Registry("check")
 
 
 def check(name: str, *, severity: Severity, params: type[CheckParams] = NoParams,
-          requires: Sequence[str] = ()) -> Callable[[CheckFunc], CheckFunc]:
+          requires: Sequence[str] = ()) -> Callable[[SpecCheckFunc], CheckFunc]:
     """Register a check under `name`; its description is the first line of its docstring.
 
-    The function receives the context and its validated params and returns findings;
-    `spec_of(name)` gives it the CheckSpec to build them with.
+    The function receives the context, its validated params and its own CheckSpec (to
+    build findings with `spec.finding`), and returns findings; the decorated name is the
+    check as it is run, `(ctx, params) -> findings`.
     """
     family = name.split(".", 1)[0]
     if family not in FAMILIES or "." not in name:
@@ -96,19 +102,25 @@ def check(name: str, *, severity: Severity, params: type[CheckParams] = NoParams
     if unknown:
         raise ValueError(f"check '{name}': unknown requirement(s) {unknown}")
 
-    def decorator(func: CheckFunc) -> CheckFunc:
+    def decorator(func: SpecCheckFunc) -> CheckFunc:
         doc = (func.__doc__ or "").strip().splitlines()
         if not doc:
             raise ValueError(f"check '{name}' needs a docstring (its one-line description)")
-        CHECKS.register(name)(CheckSpec(name=name, severity=severity, description=doc[0],
-                                        run=func, params=params, requires=tuple(requires)))
-        return func
+
+        @functools.wraps(func)
+        def run(ctx: AuditContext, check_params: Any) -> Iterable[Finding]:
+            return func(ctx, check_params, spec)
+
+        spec = CheckSpec(name=name, severity=severity, description=doc[0], run=run,
+                         params=params, requires=tuple(requires))
+        CHECKS.register(name)(spec)
+        return run
 
     return decorator
 
 
 def spec_of(name: str) -> CheckSpec:
-    """The registered CheckSpec called `name`."""
+    """The registered CheckSpec called `name` (for callers outside the check itself)."""
     return CHECKS.get(name)
 
 
@@ -255,7 +267,7 @@ class AuditContext:
                 try:
                     real = resolve_image(self.root, rel).resolve()
                 except ValueError as exc:
-                    raise self._image_error(item, exc) from None
+                    raise self._image_error(item, exc) from exc
                 spelled.setdefault(real, rel)
                 users.setdefault(real, set()).add(item.id)
                 files.append(real)

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import difflib
+import logging
+import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench_kit.artifacts import paths
 from bench_kit.artifacts.tables import write_audit_summary
 from bench_kit.audit.distributed.audit import partitioned_paths, partitioned_references
-from bench_kit.audit.freshness import freshness_summary
+from bench_kit.audit.freshness import FreshnessParams, freshness_summary
 from bench_kit.audit.intake import read_for_audit
 from bench_kit.audit.reference import open_reference
 from bench_kit.audit.registry import (
@@ -29,6 +31,8 @@ from bench_kit.io import iter_jsonl, write_jsonl
 from bench_kit.items import default_root
 from bench_kit.params import DEFAULT_PARAMS, load_params, section
 from bench_kit.types import FORMAT_VERSION, SEVERITIES, Finding
+
+log = logging.getLogger(__name__)
 
 FINDINGS_FILE = paths.DATA_FINDINGS
 SUMMARY_FILE = paths.DATA_SUMMARY
@@ -67,6 +71,9 @@ def list_checks() -> list[CheckSpec]:
     return [CHECKS.get(name) for name in CHECKS.names()]
 
 
+P = TypeVar("P", bound=CheckParams)
+
+
 @dataclass(frozen=True)
 class AuditSettings:
     """The `audit:` section: checks switched off and each check's validated params."""
@@ -74,6 +81,13 @@ class AuditSettings:
     disabled: frozenset[str]
     params: dict[str, CheckParams]
     rollup_share: float = 0.1
+
+    def of(self, name: str, kind: type[P]) -> P:
+        """The params of check `name`, which are a `kind` (TypeError if they are not)."""
+        found = self.params[name]
+        if not isinstance(found, kind):
+            raise TypeError(f"check '{name}' takes {type(found).__name__}, not {kind.__name__}")
+        return found
 
 
 def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> AuditSettings:
@@ -101,7 +115,7 @@ def load_audit_settings(params: dict[str, Any], source: str = "params.yaml") -> 
         try:
             CHECKS.get(name)
         except UnknownNameError as exc:
-            raise ConfigError(f"{source}: audit.disabled: {exc}") from None
+            raise ConfigError(f"{source}: audit.disabled: {exc}") from exc
     share = node.get("rollup_share", 0.1)
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
         raise ConfigError(f"{source}: audit.rollup_share: expected a number in (0, 1], "
@@ -157,11 +171,15 @@ def run_checks(ctx: AuditContext, settings: AuditSettings
         if unsupported:  # a check a partitioned reference cannot answer yet
             skipped.append({"check": spec.name, "reason": unsupported})
             continue
+        started = time.perf_counter()
         try:
             produced = list(spec.run(ctx, settings.params[spec.name]))
         except CheckSkipped as exc:
             skipped.append({"check": spec.name, "reason": str(exc)})
+            log.info("%s skipped: %s", spec.name, exc)
             continue
+        log.info("%s: %d findings in %.2fs", spec.name, len(produced),
+                 time.perf_counter() - started)
         produced = roll_up(spec, produced, len(ctx.items), settings.rollup_share)
         seen: set[str] = set()
         for finding in produced:
@@ -336,7 +354,7 @@ def audit_data(items_path: str | Path, out_dir: str | Path, *, root: str | Path 
         summary["splits_read"] = {"files": [p.name for p in files], "named_by": named_by}
     summary["invalid_lines"] = intake.invalid_lines
     summary["lines"] = intake.rows
-    fresh = freshness_summary(items, settings.params["contamination.exposed"])
+    fresh = freshness_summary(items, settings.of("contamination.exposed", FreshnessParams))
     if fresh is not None:
         summary["freshness"] = fresh
     if ctx.notes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from pydantic import Field
 
@@ -16,12 +17,13 @@ from bench_kit.audit import text_patterns as tp
 from bench_kit.audit.registry import (
     AuditContext,
     CheckParams,
+    CheckSpec,
     NoParams,
     check,
-    spec_of,
 )
 from bench_kit.text.cjk import cjk_count, has_cjk
 from bench_kit.text.streamsafe import nfkc
+from bench_kit.text.words import find_phrase
 from bench_kit.types import Finding, Item
 
 
@@ -36,16 +38,6 @@ def _span_evidence(matches: list[re.Match[str]], field: str = "question") -> dic
     if len(matches) > 1:
         evidence["spans"] = [m.group(0) for m in matches]
     return evidence
-
-
-def _lexical(ctx: AuditContext, name: str, patterns: Sequence[re.Pattern[str]],
-             message: str, items: Sequence[Item] | None = None) -> Iterator[Finding]:
-    spec = spec_of(name)
-    for item in ctx.items if items is None else items:
-        matches = _matches(item.question, patterns)
-        if matches:
-            yield spec.finding(item.id, message.format(span=matches[0].group(0)),
-                               _span_evidence(matches))
 
 
 # --- ambiguity ---------------------------------------------------------------------------
@@ -107,13 +99,12 @@ def unresolved_pronoun(question: str) -> re.Match[str] | None:
 
 
 @check("ambiguity.vague_deixis", severity="warn")
-def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def vague_deixis(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Deixis with nothing that resolves it ("this one", "那个", "旁边", a bare "it").
 
     An item whose image marks the referent (`meta.visual_prompt`) is resolved. Quoted text
     is skipped, and a bare "this"/"it" in an item that quotes what it asks about ("What kind
     of sentence is this?" + the sentence) refers to the quote."""
-    spec = spec_of("ambiguity.vague_deixis")
     for item in ctx.items:
         if item.meta.get("visual_prompt"):
             continue
@@ -132,11 +123,10 @@ def vague_deixis(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 
 @check("ambiguity.compound_question", severity="warn")
-def compound_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def compound_question(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Two asks in one question (two question marks, "... and what ...", "和…分别").
 
     Quoted text (a quoted sentence with its own "?") is skipped."""
-    spec = spec_of("ambiguity.compound_question")
     for item in ctx.items:
         text = unquoted(item.question)
         # "X is abelian. Then which ...?": a sentence opening with "then" after a statement
@@ -157,9 +147,8 @@ def compound_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 
 @check("ambiguity.viewpoint", severity="warn")
-def viewpoint(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def viewpoint(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Left/right (左/右) with no stated viewpoint ("from the viewer's perspective", "图中")."""
-    spec = spec_of("ambiguity.viewpoint")
     for item in ctx.items:
         text = item.question
         matches = _matches(text, (tp.SIDE_EN, tp.SIDE_ZH))
@@ -170,11 +159,10 @@ def viewpoint(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 
 @check("ambiguity.multi_attribute_count", severity="warn")
-def multi_attribute_count(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def multi_attribute_count(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """Counting with attribute filters: two ("small red", "red or large") warn, one info.
 
     "How many red balls" is an info hint; "how many small red balls" a warn."""
-    spec = spec_of("ambiguity.multi_attribute_count")
     for item in ctx.items:
         two = _matches(item.question, (tp.MULTI_ATTRIBUTE_COUNT_TWO_EN,
                                        tp.MULTI_ATTRIBUTE_COUNT_TWO_ZH))
@@ -209,12 +197,11 @@ def question_words(text: str) -> int:
 # a defect (MMLU "Statement 1 | Statement 2" items, passages the question needs), see
 # docs/AUDITS.md "Precision on public benchmarks". Length alone asks nothing of a reviewer.
 @check("ambiguity.long_question", severity="info", params=LongQuestionParams)
-def long_question(ctx: AuditContext, params: LongQuestionParams) -> Iterator[Finding]:
+def long_question(ctx: AuditContext, params: LongQuestionParams, spec: CheckSpec) -> Iterator[Finding]:
     """Questions longer than `max_question_words` (Chinese: 2 characters = 1 word).
 
     Quoted text and passage lines (`quoted_spans`) are not counted: they are what the
     question asks about, not its wording."""
-    spec = spec_of("ambiguity.long_question")
     limit = params.max_question_words
     for item in ctx.items:
         words = question_words(unquoted(item.question))  # a quoted passage is not the ask
@@ -238,10 +225,9 @@ def _text_fields(item: Item) -> Iterator[tuple[str, str]]:
 
 
 @check("ambiguity.dirty_text", severity="warn")
-def dirty_text(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def dirty_text(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """HTML escapes or tags, control/invisible characters, U+FFFD, doubled or edge spaces,
     a dropped word ("The 's mouth"); in the question, options, answers and `meta.hint`."""
-    spec = spec_of("ambiguity.dirty_text")
     for item in ctx.items:
         hits: list[tuple[str, str, re.Match[str]]] = []
         for field, text in _text_fields(item):
@@ -262,12 +248,11 @@ def dirty_text(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
 
 
 @check("label.gold_not_in_choices", severity="error")
-def gold_not_in_choices(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def gold_not_in_choices(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """An mc gold letter that is not among the choices (from validation, or a lenient reader)."""
     from bench_kit.audit.intake import problem_findings
 
-    yield from problem_findings(ctx, "label.gold_not_in_choices", "gold not among the choices")
-    spec = spec_of("label.gold_not_in_choices")
+    yield from problem_findings(ctx, spec, "gold not among the choices")
     for item in ctx.items:
         if item.task != "mc":
             continue
@@ -279,10 +264,6 @@ def gold_not_in_choices(ctx: AuditContext, params: NoParams) -> Iterator[Finding
                                               "missing": missing})
 
 
-_BOUNDARY_BEFORE = r"(?<![0-9A-Za-z_])"
-_BOUNDARY_AFTER = r"(?![0-9A-Za-z_]|[.,]\d)"
-
-
 def _gold_in_question(question: str, gold: str) -> re.Match[str] | None:
     gold = nfkc(gold).strip()
     if has_cjk(gold):
@@ -290,11 +271,9 @@ def _gold_in_question(question: str, gold: str) -> re.Match[str] | None:
         # one character (红, 大) is part of too many unrelated words.
         if cjk_count(gold) < 2:
             return None
-        return re.search(re.escape(gold), question, re.IGNORECASE)
-    if not gold or (len(gold) == 1 and gold.isalpha()):
+    elif not gold or (len(gold) == 1 and gold.isalpha()):
         return None  # a lone letter ("A") is an article or a label, not a give-away
-    return re.search(_BOUNDARY_BEFORE + re.escape(gold) + _BOUNDARY_AFTER, question,
-                     re.IGNORECASE)
+    return find_phrase(question, gold, ignore_case=True)
 
 
 def _offered_alternative(question: str, match: re.Match[str]) -> bool:
@@ -306,9 +285,8 @@ def _offered_alternative(question: str, match: re.Match[str]) -> bool:
 
 
 @check("label.answer_in_question", severity="warn")
-def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]:
+def answer_in_question(ctx: AuditContext, params: NoParams, spec: CheckSpec) -> Iterator[Finding]:
     """An open or numeric gold answer given away verbatim (word-bounded) in the question."""
-    spec = spec_of("label.answer_in_question")
     for item in ctx.items:
         if item.task not in ("open", "numeric"):
             continue
@@ -318,7 +296,8 @@ def answer_in_question(ctx: AuditContext, params: NoParams) -> Iterator[Finding]
             if match and _offered_alternative(question, match):
                 continue  # "Jamaica or Tonga?": the question lists the candidates
             if match:
-                evidence = {"field": "question", "span": match.group(0), "answer": gold}
+                evidence: dict[str, Any] = {"field": "question", "span": match.group(0),
+                                            "answer": gold}
                 if question == item.question:  # offsets are only meaningful in the original
                     evidence["at"] = [match.start(), match.end()]
                 yield spec.finding(item.id, f"the gold answer '{gold}' appears in the question",

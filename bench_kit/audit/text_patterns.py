@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.text.cjk import CJK_CHARS
+
 _PUNCT_ZH = r"\s，,。？?！!、：:；;"
 
 # "this one", "that thing", "those ones", "the other one", a bare "this?", "over there".
@@ -138,14 +140,14 @@ MULTI_ATTRIBUTE_COUNT_EN = re.compile(
 _ATTR_ZH = r"(?:[红橙黄绿蓝紫粉棕黑白灰金银]色|中等大小|大|小)"
 # 有几个红色的圆形 / 多少个小圆 / 红色的圆形有几个.
 MULTI_ATTRIBUTE_COUNT_ZH = re.compile(
-    rf"(?:几(?!乎|何)|多少)(?:个|只|张|辆|块|条|根|件|本|位|名|颗|枚)?{_ATTR_ZH}的?[\u4e00-\u9fff]"
-    rf"|{_ATTR_ZH}的?[\u4e00-\u9fff]{{1,4}}?有(?:几(?!乎|何)|多少)")
+    rf"(?:几(?!乎|何)|多少)(?:个|只|张|辆|块|条|根|件|本|位|名|颗|枚)?{_ATTR_ZH}的?[{CJK_CHARS}]"
+    rf"|{_ATTR_ZH}的?[{CJK_CHARS}]{{1,4}}?有(?:几(?!乎|何)|多少)")
 
 # Two attributes in one Chinese count: 几个红色的大圆 / 多少个红色或大的 / 红色或大的…有几个.
 MULTI_ATTRIBUTE_COUNT_TWO_ZH = re.compile(
     rf"(?:几(?!乎|何)|多少)(?:个|只|张|辆|块|条|根|件|本|位|名|颗|枚)?{_ATTR_ZH}的?(?:或|和|或者|且)?"
     rf"{_ATTR_ZH}"
-    rf"|{_ATTR_ZH}的?(?:或|和|或者|且){_ATTR_ZH}的?[\u4e00-\u9fff]{{0,4}}?有(?:几(?!乎|何)|多少)")
+    rf"|{_ATTR_ZH}的?(?:或|和|或者|且){_ATTR_ZH}的?[{CJK_CHARS}]{{0,4}}?有(?:几(?!乎|何)|多少)")
 
 # English-like words (with inner apostrophes, hyphens and decimals).
 WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*")

@@ -72,8 +72,8 @@ def scene_readings(scene: SceneAnn, specs: list[TemplateSpec]) -> dict[str, list
             plain = Reading(spec, gold)
             add(question, plain)
             add(synonym_rewrite(question), plain)
-            for text in register_rewrites(question):
-                add(text, plain)
+            for wording in register_rewrites(question):
+                add(wording, plain)
             if spec.variants.negation:
                 add(spec.variants.negation.format_map(slots),
                     Reading(spec, gold, negated=True, scene=scene))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from bench_kit.authoring.rejects import RejectRow
 from bench_kit.types import Finding, Item
 
 if TYPE_CHECKING:
@@ -48,14 +49,14 @@ def reject_row(item: Item, findings: list[Finding],
     """The rejects-file row of an item the audit flagged: for a variant, the original
     question and options beside its own, with the gate's similarity and edit ratio."""
     scores = (item.meta or {}).get("variant") or {}
-    return {"id": item.id, "variant_of": item.variant_of, "variant_kind": item.variant_kind,
-            "stage": "audit", "reason": "; ".join(f"{f.check} ({f.severity}): {f.message}"
-                                                 for f in findings),
-            "original": original.question if original else None,
-            "original_choices": original.choices if original else None,
-            "question": item.question, "choices": item.choices,
-            "similarity": scores.get("similarity"), "edit_ratio": scores.get("edit_ratio"),
-            "findings": [f.model_dump(mode="json") for f in findings]}
+    return RejectRow(
+        id=item.id, variant_of=item.variant_of, variant_kind=item.variant_kind, stage="audit",
+        reason="; ".join(f"{f.check} ({f.severity}): {f.message}" for f in findings),
+        original=original.question if original else None,
+        original_choices=original.choices if original else None,
+        question=item.question, choices=item.choices,
+        similarity=scores.get("similarity"), edit_ratio=scores.get("edit_ratio"),
+        findings=[f.model_dump(mode="json") for f in findings]).as_row()
 
 
 @dataclass
@@ -79,9 +80,10 @@ def gate_generated(items: list[Item], specs: Sequence[TemplateSpec],
     for item in items:
         verdict = oracle.judge(item)
         if verdict is not None and not verdict.ok:
-            rejects.append({"id": item.id, "variant_of": None, "variant_kind": item.variant_kind,
-                            "stage": "answerability", "reason": verdict.reason,
-                            "question": item.question})
+            rejects.append(RejectRow(id=item.id, variant_of=None,
+                                     variant_kind=item.variant_kind, stage="answerability",
+                                     reason=verdict.reason or "",
+                                     question=item.question).as_row())
         else:
             kept.append(item)
     flags = {} if keep_flagged else audit_flags(kept, params, root, source)

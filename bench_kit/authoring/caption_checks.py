@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.text.words import find_phrase
+
 # Words that cannot be the head of a noun phrase, nor end a question.
 FUNCTION_WORDS = frozenset("""
 a an the and or but nor so yet of in on at by for from to with without into onto over under
@@ -34,10 +36,11 @@ def _words(text: str) -> list[str]:
 
 def _phrase_ends_after(caption: str, phrase: str) -> str | None:
     """The word after `phrase` in the caption ("" at the end), or None if not found."""
-    match = re.search(rf"\b{re.escape(phrase)}\b(?P<rest>.*)$", caption.lower())
+    lowered = caption.lower()
+    match = find_phrase(lowered, phrase)
     if match is None:
         return None
-    following = _words(match["rest"])
+    following = _words(lowered[match.end():])
     return following[0] if following else ""
 
 

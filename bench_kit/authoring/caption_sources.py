@@ -9,8 +9,8 @@ captions file, or under `image_root` (by their trailing path parts).
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -150,8 +150,8 @@ def read_caption_rows(path: Path, placer: ImagePlacer
     if stripped.startswith("{") and path.suffix.lower() == ".json":
         try:
             data = json.loads(text)
-        except ValueError as exc:
-            raise InputError(f"invalid JSON ({exc.msg})", path=str(path)) from None
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON ({exc.msg})", path=str(path)) from exc
         if isinstance(data, dict) and "annotations" in data:
             yield from coco_rows(path, data, placer)
             return

@@ -31,8 +31,9 @@ from bench_kit.authoring.caption_sources import (
     safe_key,
 )
 from bench_kit.authoring.lexicon import is_chinese
-from bench_kit.errors import ConfigError, InputError
+from bench_kit.errors import ConfigError, InputError, Problem
 from bench_kit.io import write_bytes, write_jsonl
+from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.types import LAYERS, Item
 
 RULES = ("count", "attribute", "relation", "object")
@@ -83,15 +84,15 @@ _EN_REL = re.compile(r"^(?:a|an|the) (?P<subj>(?:[a-z]+ )?[a-z]+?) "
 _EN_OBJECT = re.compile(r"^(?:a |an )?(?:photo|picture|image|photograph|close-up|drawing) of "
                         r"(?:a |an |the )?(?P<obj>[a-z]+(?: [a-z]+)?)$")
 _ZH_COUNT = re.compile(rf"^(?P<loc>[^，。]*?)有(?P<num>\d+|[两二三四五六七八九十]+)"
-                       rf"(?P<cls>[{_ZH_CLASSIFIERS}])(?P<noun>[\u4e00-\u9fff]{{1,8}})$")
-_ZH_ATTR_PRED = re.compile(rf"^(?:这|那)?(?:[{_ZH_CLASSIFIERS}])?(?P<noun>[\u4e00-\u9fff]{{1,6}}?)"
+                       rf"(?P<cls>[{_ZH_CLASSIFIERS}])(?P<noun>[{CJK_CHARS}]{{1,8}})$")
+_ZH_ATTR_PRED = re.compile(rf"^(?:这|那)?(?:[{_ZH_CLASSIFIERS}])?(?P<noun>[{CJK_CHARS}]{{1,6}}?)"
                            rf"是(?P<colour>[{_ZH_COLOURS}])色的?$")
-_ZH_ATTR = re.compile(rf"(?P<colour>[{_ZH_COLOURS}])色的(?P<noun>[\u4e00-\u9fff]{{1,4}}?)"
+_ZH_ATTR = re.compile(rf"(?P<colour>[{_ZH_COLOURS}])色的(?P<noun>[{CJK_CHARS}]{{1,4}}?)"
                       rf"(?=[在正停放躺坐站挂，。]|$)")
-_ZH_REL = re.compile(rf"^(?:一[{_ZH_CLASSIFIERS}])?(?P<subj>[\u4e00-\u9fff]{{1,6}}?)在"
-                     r"(?P<obj>[\u4e00-\u9fff]{1,8}?)(?P<rel>上面|下面|旁边|左边|右边|里面|前面|后面|上|下|里)"
-                     r"(?P<tail>[\u4e00-\u9fff]*)$")
-_ZH_OBJECT = re.compile(r"^(?:这是)?一(?:张|幅)(?P<obj>[\u4e00-\u9fff]{1,8}?)的(?:照片|图片|图画)$")
+_ZH_REL = re.compile(rf"^(?:一[{_ZH_CLASSIFIERS}])?(?P<subj>[{CJK_CHARS}]{{1,6}}?)在"
+                     rf"(?P<obj>[{CJK_CHARS}]{{1,8}}?)(?P<rel>上面|下面|旁边|左边|右边|里面|前面|后面|上|下|里)"
+                     rf"(?P<tail>[{CJK_CHARS}]*)$")
+_ZH_OBJECT = re.compile(rf"^(?:这是)?一(?:张|幅)(?P<obj>[{CJK_CHARS}]{{1,8}}?)的(?:照片|图片|图画)$")
 
 
 def _en_rules(sentence: str) -> Iterator[Question]:
@@ -207,9 +208,13 @@ class CaptionReject:
     reason: str
     row: dict[str, Any]
 
+    def problem(self) -> Problem:
+        """This reject as a table problem (`where` is `FILE:LINE`)."""
+        return Problem(None, None, self.field, self.reason, self.where)
+
     def message(self) -> str:
         """`WHERE: field=FIELD: reason` (one line)."""
-        return f"{self.where}: field={self.field}: {self.reason}"
+        return self.problem().format(unknown_id=None)
 
 
 def read_captions(path: str | Path, out_dir: str | Path, image_root: str | Path | None = None
@@ -222,7 +227,8 @@ def read_captions(path: str | Path, out_dir: str | Path, image_root: str | Path 
     if not path.exists():
         raise InputError("file not found", path=str(path))
     if path.is_dir():
-        found = [(str(path), row) for row in _hf_rows(path, out_dir)]
+        found: list[tuple[str, CaptionRow | CaptionProblem]] = [
+            (str(path), row) for row in _hf_rows(path, out_dir)]
     else:
         found = list(read_caption_rows(path, placer))
     rows, rejects = [], []
@@ -242,13 +248,13 @@ def _hf_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
     images are written as PNG to <out folder>/images/."""
     try:
         from datasets import load_from_disk
-    except ImportError:
-        raise ConfigError("reading a Hugging Face dataset needs 'datasets': pip install datasets") from None
+    except ImportError as exc:
+        raise ConfigError("reading a Hugging Face dataset needs 'datasets': pip install datasets") from exc
     try:
         data = load_from_disk(str(path))
     except Exception as exc:  # datasets raises several types for a bad folder
         raise InputError(f"not a dataset saved with save_to_disk ({type(exc).__name__})",
-                         path=str(path)) from None
+                         path=str(path)) from exc
     if hasattr(data, "keys"):  # a DatasetDict: take its first split
         data = data[sorted(data.keys())[0]]
     placer = ImagePlacer(out_dir, None)
@@ -261,7 +267,7 @@ def _hf_rows(path: Path, out_dir: Path) -> Iterator[CaptionRow]:
             try:
                 yield CaptionRow(key, placer.place(path, image), caption)
             except ValueError as exc:
-                raise InputError(f"row {index}: {exc}", path=str(path), field="image") from None
+                raise InputError(f"row {index}: {exc}", path=str(path), field="image") from exc
             continue
         if image is None or not hasattr(image, "save"):
             raise InputError(f"row {index}: no image column", path=str(path), field="image")
@@ -343,7 +349,8 @@ def run_from_captions(params_path: str | Path, captions: str | Path, out: str | 
     out = Path(out)
     rows, row_rejects, placer = read_captions(captions, out.parent, image_root)
     if row_rejects and on_error != "skip":
-        raise ValidationFailed([r.message() for r in row_rejects], path=str(captions))
+        raise ValidationFailed([r.problem() for r in row_rejects], path=str(captions),
+                               unknown_id=None)
     items, unused, question_rejects = caption_items(rows, settings, taxonomy, created)
     placer.write()
     write_jsonl(out, items)

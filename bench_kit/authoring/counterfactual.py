@@ -10,7 +10,6 @@ Each builder returns a `Draft` or a `Skip` with the reason no sound variant exis
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -26,6 +25,7 @@ from bench_kit.authoring.scenes import SceneAnn
 from bench_kit.authoring.solvers import SOLVERS, describe
 from bench_kit.authoring.templates import TemplateSpec, item_id_for
 from bench_kit.authoring.vocab import COLOURS, SHAPES, answers_for
+from bench_kit.text.words import contains_phrase
 from bench_kit.types import LETTERS, Item
 
 
@@ -200,8 +200,7 @@ def _rank(seed: int, item_id: str, key: str) -> str:
 def _gives_away(clause: str, answers: list[str]) -> bool:
     """Whether the condition clause states a gold answer ("If the orange star were removed,
     what colour is the triangle?" with gold orange)."""
-    return any(re.search(rf"(?<![\w]){re.escape(a)}(?![\w])", clause, re.IGNORECASE)
-               for a in answers if a)
+    return any(contains_phrase(clause, a, ignore_case=True) for a in answers)
 
 
 @dataclass(frozen=True)
@@ -215,7 +214,7 @@ class Condition:
     moved: bool
 
 
-def conditions(item: Item, source: TemplateSource) -> list[Condition] | Skip:
+def conditions(item: Item, source: TemplateSource) -> list[Condition]:
     """Every change of the item's scene after which the question stays answerable, gives
     an expressible gold the clause does not state, and does not answer itself
     (bench_kit.authoring.changes.answers_itself); a change that leaves the gold must not

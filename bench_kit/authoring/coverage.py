@@ -4,7 +4,7 @@ prints."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -45,8 +45,8 @@ class GoldTally:
 
     task: str
     items: int = 0
-    golds: Counter = field(default_factory=Counter)
-    expected: Counter = field(default_factory=Counter)
+    golds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    expected: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
     families: set[str] = field(default_factory=set)
 
     def add(self, item: Item) -> None:
@@ -75,7 +75,8 @@ class GoldTally:
         if not self.items or not self.expected:
             return "", 0.0
         letters = sorted(set(self.expected) | set(self.golds))
-        gaps = {k: (self.golds[k] - self.expected[k]) / self.items for k in letters}
+        gaps = {k: (self.golds.get(k, 0.0) - self.expected.get(k, 0.0)) / self.items
+                for k in letters}
         worst = max(letters, key=lambda k: abs(gaps[k]))
         return worst, gaps[worst]
 
@@ -123,7 +124,7 @@ class Coverage:
 
     def difficulty_shares(self) -> dict[str, float]:
         """Share of the items at each difficulty."""
-        totals = Counter()
+        totals: Counter[str] = Counter()
         for counts in self.by_capability.values():
             totals.update(counts)
         return {d: totals[d] / self.total if self.total else 0.0 for d in DIFFICULTIES}

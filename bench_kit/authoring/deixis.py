@@ -23,6 +23,7 @@ from bench_kit.authoring.visual_prompt import (
     Box,
     Mark,
     MarkStyle,
+    as_box,
     place_mark,
     prompt_meta,
     save_marked,
@@ -73,7 +74,7 @@ def referent_boxes(rewrite: DeixisRewrite, scene: SceneAnn | None) -> list[Box] 
         # Smallest first: an exemplar should not hint at "the largest one".
         found = sorted(found, key=lambda o: ((o.bbox[2] - o.bbox[0]) * (o.bbox[3] - o.bbox[1]),
                                              o.id))
-        return [tuple(o.bbox) for o in found]  # type: ignore[misc]
+        return [as_box(o.bbox) for o in found]
     if rewrite.referent == "sign":
         colour = _words(phrase, {**PLATES, **COLOURS})
         found_t = [t for t in scene.texts if colour is None or t.colour == colour]
@@ -85,13 +86,13 @@ def referent_boxes(rewrite: DeixisRewrite, scene: SceneAnn | None) -> list[Box] 
         bars = [b for b in (scene.chart.bars if scene.chart else []) if b.label == label]
         if len(bars) != 1:
             return f"'{phrase}' names {len(bars)} bars"
-        return [tuple(bars[0].bbox)]  # type: ignore[list-item]
+        return [as_box(bars[0].bbox)]
     else:
         return f"unknown referent kind '{rewrite.referent}'"
     if len(found_t) != 1:
         return f"'{phrase}' names {len(found_t)} texts: 'this' would be ambiguous"
     # text on a sign: the mark goes around the whole plate, never inside it
-    return [tuple(found_t[0].plate or found_t[0].bbox)]  # type: ignore[list-item]
+    return [as_box(found_t[0].plate or found_t[0].bbox)]
 
 
 @dataclass

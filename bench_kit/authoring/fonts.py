@@ -58,8 +58,8 @@ def cjk_font_path() -> str:
     """Path of the bundled WenQuanYi Micro Hei collection; ConfigError with a hint if absent."""
     try:
         candidate = resources.files(CJK_PACKAGE).joinpath(CJK_FILE)
-    except ModuleNotFoundError:
-        raise ConfigError(CJK_INSTALL_HINT) from None
+    except ModuleNotFoundError as exc:
+        raise ConfigError(CJK_INSTALL_HINT) from exc
     path = Path(str(candidate))
     if not path.is_file():
         raise ConfigError(CJK_INSTALL_HINT)

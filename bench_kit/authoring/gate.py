@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Callable
-
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -114,7 +113,9 @@ def score_pairs(pairs: list[tuple[str, str]], encode: Callable[[list[str]], Any]
     over the distinct texts (`encode`: the configured embedder's, default the bundled
     model)."""
     if encode is None:
-        from bench_kit.embed import encode
+        from bench_kit.embed import encode as default_encode
+
+        encode = default_encode
 
     texts = sorted({t for pair in pairs for t in pair})
     index = {t: k for k, t in enumerate(texts)}

@@ -184,8 +184,8 @@ def read_sheet(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
+    except FileNotFoundError as exc:
+        raise InputError("file not found", path=str(path)) from exc
     reader = csv.DictReader(io.StringIO(text))
     missing = [c for c in ("id", "batch", *VERDICTS) if c not in (reader.fieldnames or [])]
     if missing:

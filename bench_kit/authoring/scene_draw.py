@@ -164,8 +164,9 @@ def draw_sign(image: Any, text: str, plate: str, size: int, x: int, y: int,
 
 
 def draw_bar_chart(image: Any, title: str, labels: list[str], values: list[int], colour: str,
-                   scale: float) -> tuple[Box, list[Box]]:
-    """Draw a titled bar chart with value and category labels; return (title bbox, bar bboxes)."""
+                   scale: float) -> tuple[Box, list[Box], list[tuple[Box, Box]]]:
+    """Draw a titled bar chart with value and category labels; return (title bbox, bar
+    bboxes, each bar's (value label bbox, category label bbox)) as drawn."""
     from PIL import ImageDraw
 
     width, height = image.size
@@ -188,15 +189,19 @@ def draw_bar_chart(image: Any, title: str, labels: list[str], values: list[int],
     label_size = min(fit_text_size(lab, label_size, 12, round(slot * 0.78)) for lab in labels)
     peak = max(values)
     bars: list[Box] = []
+    texts: list[tuple[Box, Box]] = []
     for i, (label, value) in enumerate(zip(labels, values)):
         cx = left + slot * (i + 0.5)
         bar_h = max(round((base - top) * value / peak), 2)
         box = (round(cx - bar_w / 2), base - bar_h, round(cx - bar_w / 2) + bar_w, base)
         draw.rectangle(box, fill=COLOURS[colour][0], outline=ink, width=1)
         bars.append(box)
+        drawn: list[Box] = []
         for text, y_top, size in ((str(value), box[1] - round(28 * scale), value_size),
                                   (label, base + round(8 * scale), label_size)):
-            l, t, r, _ = text_extent(text, size)
-            draw.text((round(cx - (r - l) / 2) - l, y_top - t), text, fill=ink,
-                      font=font_for(text, size))
-    return title_box, bars
+            x0, t, x1, b = text_extent(text, size)
+            x = round(cx - (x1 - x0) / 2)
+            draw.text((x - x0, y_top - t), text, fill=ink, font=font_for(text, size))
+            drawn.append((x, y_top, x + x1 - x0, y_top + b - t))
+        texts.append((drawn[0], drawn[1]))
+    return title_box, bars, texts

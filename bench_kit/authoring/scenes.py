@@ -29,7 +29,7 @@ from bench_kit.io import iter_jsonl, write_bytes, write_jsonl
 from bench_kit.params import load_params, section
 
 SceneKind = Literal["shapes", "sign", "chart"]
-SCENE_KINDS: tuple[str, ...] = ("shapes", "sign", "chart")
+SCENE_KINDS: tuple[SceneKind, ...] = ("shapes", "sign", "chart")
 _SCENE_FILE = re.compile(r"^s\d{4,}\.png$")
 _SCENE_NUMBER = re.compile(r"^s(\d+)$")
 # Scene parameters that questions count, so no count is a safe blind guess: every
@@ -85,11 +85,14 @@ class TextAnn(_Ann):
 
 
 class BarAnn(_Ann):
-    """One bar of a bar chart."""
+    """One bar of a bar chart; `value_box` and `label_box` are its value and category
+    labels as the renderer drew them (None for a bar that was not drawn)."""
 
     label: str
     value: int
     bbox: list[int] = Field(min_length=4, max_length=4)
+    value_box: list[int] | None = Field(default=None, min_length=4, max_length=4)
+    label_box: list[int] | None = Field(default=None, min_length=4, max_length=4)
 
 
 class ChartAnn(BaseModel):
@@ -245,9 +248,11 @@ def _chart_scene(rng: random.Random, params: SceneParams, index: int) -> dict:
         labels = rng.sample(list(pool), n)
     values = rng.sample(range(low, high + 1), n)  # distinct: "tallest" is always unique
     colour = rng.choice([c for c in sorted(COLOURS) if c != "black"])
-    title_box, boxes = sd.draw_bar_chart(image, title, labels, values, colour, _scale(params))
-    bars = [BarAnn(label=lab, value=val, bbox=list(box))
-            for lab, val, box in zip(labels, values, boxes)]
+    title_box, boxes, drawn = sd.draw_bar_chart(image, title, labels, values, colour,
+                                                _scale(params))
+    bars = [BarAnn(label=lab, value=val, bbox=list(box), value_box=list(value_box),
+                   label_box=list(label_box))
+            for lab, val, box, (value_box, label_box) in zip(labels, values, boxes, drawn)]
     chart = ChartAnn(title=title, labels=labels, values=values, bars=bars, colour=colour)
     texts = [TextAnn(text=title, lang="en", bbox=list(title_box))]
     return {"image": image, "background": background, "objects": [], "texts": texts,
@@ -312,7 +317,7 @@ def read_annotations(path: str | Path) -> list[SceneAnn]:
         except ValidationError as exc:
             first = exc.errors()[0]
             field_name = ".".join(str(p) for p in first["loc"]) or "(row)"
-            raise InputError(first["msg"], path=str(path), line=line, field=field_name) from None
+            raise InputError(first["msg"], path=str(path), line=line, field=field_name) from exc
         if scene.scene in seen:
             raise InputError(f"duplicate scene '{scene.scene}'", path=str(path), line=line,
                              field="scene")

@@ -13,7 +13,7 @@ import inspect
 import random
 import string
 import typing
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bench_kit.authoring.bindings import BINDERS, CONSTRAINTS, POOLS, Binding, localise
 from bench_kit.authoring.quotas import QuotaParams
-from bench_kit.authoring.scenes import SCENE_KINDS, SceneAnn
+from bench_kit.authoring.scenes import SCENE_KINDS, SceneAnn, SceneKind
 from bench_kit.authoring.solvers import SOLVERS
 from bench_kit.authoring.vocab import answers_for
 from bench_kit.errors import BenchKitError, ConfigError
@@ -84,7 +84,7 @@ class TemplateSpec(BaseModel):
     task: TemplateTask
     metric: str | None = None
     tolerance: float | None = None
-    scene: tuple[Literal["shapes", "sign", "chart"], ...] = SCENE_KINDS
+    scene: tuple[SceneKind, ...] = SCENE_KINDS
     lang: Literal["en", "zh"] = "en"
     question: str = Field(min_length=1)
     for_each: str = "scene"
@@ -143,7 +143,7 @@ def _lookup(key: str, registry: Registry, name: str) -> Any:
     try:
         return registry.get(name)
     except BenchKitError as exc:
-        raise ValueError(f"{key}: {exc}") from None
+        raise ValueError(f"{key}: {exc}") from exc
 
 
 def _check_return_type(spec: TemplateSpec, solver: Any) -> None:
@@ -184,7 +184,7 @@ def _check(spec: TemplateSpec, taxonomy: dict[str, str]) -> None:
         try:
             unknown = _slot_names(text) - set(binder.slots)
         except ValueError as exc:
-            raise ValueError(f"{key}: bad slot syntax ({exc})") from None
+            raise ValueError(f"{key}: bad slot syntax ({exc})") from exc
         if unknown:
             known = ", ".join(binder.slots) or "none"
             raise ValueError(f"{key}: unknown slot(s) {sorted(unknown)} for for_each "
@@ -192,7 +192,7 @@ def _check(spec: TemplateSpec, taxonomy: dict[str, str]) -> None:
     try:
         inspect.signature(solver).bind(None, **spec.gold.args)
     except TypeError as exc:
-        raise ValueError(f"gold.args: {exc} (solver '{spec.gold.solver}')") from None
+        raise ValueError(f"gold.args: {exc} (solver '{spec.gold.solver}')") from exc
 
 
 def parse_templates(data: Any, taxonomy: dict[str, str],
@@ -221,10 +221,10 @@ def parse_templates(data: Any, taxonomy: dict[str, str],
         except ValidationError as exc:
             first = exc.errors()[0]
             key = ".".join(str(p) for p in first["loc"]) or "(template)"
-            raise ConfigError(f"{source}: {label}: key '{key}': {first['msg']}") from None
+            raise ConfigError(f"{source}: {label}: key '{key}': {first['msg']}") from exc
         except ValueError as exc:
             key, _, reason = str(exc).partition(": ")
-            raise ConfigError(f"{source}: {label}: key '{key}': {reason}") from None
+            raise ConfigError(f"{source}: {label}: key '{key}': {reason}") from exc
         if spec.id in seen:
             raise ConfigError(f"{source}: {label}: key 'id': duplicate template id")
         seen.add(spec.id)
@@ -255,7 +255,7 @@ class FillState:
 
     answers: Counter = field(default_factory=Counter)
     positions: Counter = field(default_factory=Counter)
-    expected: Counter = field(default_factory=Counter)
+    expected: defaultdict[int, float] = field(default_factory=lambda: defaultdict(float))
 
 
 def _answer_fields(spec: TemplateSpec, scene: SceneAnn, gold: Any, rng: random.Random,
@@ -387,7 +387,7 @@ def generate_items(scenes: list[SceneAnn], templates: list[TemplateSpec],
                     first = exc.errors()[0]
                     field = ".".join(str(p) for p in first["loc"]) or "(item)"
                     raise ConfigError(f"template '{spec.id}': item '{row['id']}' is invalid: "
-                                      f"{field}: {first['msg']}") from None
+                                      f"{field}: {first['msg']}") from exc
                 asked.add(row["question"])
                 seen_ids.add(item.id)
                 items.append(item)

@@ -22,12 +22,20 @@ from bench_kit.authoring import counterfactual as cf
 from bench_kit.authoring.answerability import AnswerabilityOracle, format_rates
 from bench_kit.authoring.audit_gate import audit_flags, reject_row
 from bench_kit.authoring.deixis import DeixisSettings, deixis_variant
-from bench_kit.authoring.gate import (GateResult, GateThresholds, ZhGate, judge,
-                                      needs_zh_gate, score_pairs, zh_similarity)
+from bench_kit.authoring.gate import (
+    GateResult,
+    GateThresholds,
+    ZhGate,
+    judge,
+    needs_zh_gate,
+    score_pairs,
+    zh_similarity,
+)
 from bench_kit.authoring.lexicon import (
     register_rewrite,
     synonym_rewrite,
 )
+from bench_kit.authoring.rejects import RejectRow, RejectStage
 from bench_kit.authoring.scenes import SceneAnn, read_annotations
 from bench_kit.authoring.templates import (
     GenerateParams,
@@ -218,17 +226,17 @@ def _variant_item(item: Item, kind: str, draft: cf.Draft, result: GateResult) ->
     return Item.model_validate(row)
 
 
-def _reject(item: Item, kind: str, stage: str, reason: str, draft: cf.Draft | None = None,
-            result: GateResult | None = None) -> dict[str, Any]:
+def _reject(item: Item, kind: str, stage: RejectStage, reason: str,
+            draft: cf.Draft | None = None, result: GateResult | None = None) -> dict[str, Any]:
     """A rejects-file row: the original question and options beside the variant's (None
     for a skip), with the gate's similarity and edit ratio when it was scored."""
-    return {"id": f"{item.id}.v{KIND_NUMBERS[kind]}", "variant_of": item.id,
-            "variant_kind": kind, "stage": stage, "reason": reason,
-            "original": item.question, "original_choices": item.choices,
-            "question": draft.question if draft else None,
-            "choices": draft.choices if draft else None,
-            "similarity": result.similarity if result else None,
-            "edit_ratio": result.edit_ratio if result else None}
+    return RejectRow(id=f"{item.id}.v{KIND_NUMBERS[kind]}", variant_of=item.id,
+                     variant_kind=kind, stage=stage, reason=reason,
+                     original=item.question, original_choices=item.choices,
+                     question=draft.question if draft else None,
+                     choices=draft.choices if draft else None,
+                     similarity=result.similarity if result else None,
+                     edit_ratio=result.edit_ratio if result else None).as_row()
 
 
 def build_variants(items: list[Item], ctx: Context, params: VariantParams,

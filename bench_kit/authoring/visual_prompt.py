@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bench_kit.authoring.scenes import SceneAnn
 from bench_kit.authoring.vocab import COLOURS, PLATES
+from bench_kit.errors import InputError
 from bench_kit.io import write_bytes
 
 Box = tuple[int, int, int, int]
@@ -68,24 +69,24 @@ class Mark:
     colour_name: str
 
 
+def as_box(values: list[int]) -> Box:
+    """An annotation's `[x1, y1, x2, y2]` list as a Box tuple."""
+    x1, y1, x2, y2 = values
+    return (x1, y1, x2, y2)
+
+
 def protected_regions(scene: SceneAnn) -> list[Box]:
-    """Every region a mark must not cover: objects, sign texts, bars with their value and
-    category labels, the chart title band."""
-    boxes: list[Box] = [tuple(o.bbox) for o in scene.objects]  # type: ignore[misc]
-    boxes += [tuple(t.bbox) for t in scene.texts]  # type: ignore[misc]
-    boxes += [tuple(t.plate) for t in scene.texts if t.plate]  # type: ignore[misc]
-    if scene.chart is not None:
-        scale = min(scene.width, scene.height) / 360
-        slot = (scene.width - round(70 * scale)) / max(len(scene.chart.bars), 1)
-        for bar in scene.chart.bars:
-            x1, y1, x2, y2 = bar.bbox
-            cx = (x1 + x2) / 2
-            half = max((x2 - x1) / 2, 7 * scale * len(str(bar.value)))
-            boxes.append((x1, y1, x2, y2))
-            boxes.append((round(cx - half), y1 - round(30 * scale), round(cx + half), y1 - 6))
-            boxes.append((round(cx - slot / 2), y2 + 2, round(cx + slot / 2),
-                          y2 + round(34 * scale)))
-        boxes.append((0, 0, scene.width, round(50 * scale)))  # title band
+    """Every region a mark must not cover: objects, sign texts and plates (the chart title
+    among them), bars with their value and category labels as the renderer recorded them."""
+    boxes = [as_box(o.bbox) for o in scene.objects]
+    boxes += [as_box(t.bbox) for t in scene.texts]
+    boxes += [as_box(t.plate) for t in scene.texts if t.plate]
+    for bar in scene.chart.bars if scene.chart is not None else []:
+        if bar.value_box is None or bar.label_box is None:
+            raise InputError(f"scene '{scene.scene}': chart bar '{bar.label}' has no recorded "
+                             "value/label boxes (annotations written by an older version): "
+                             "re-run `bench-kit author scenes`")
+        boxes += [as_box(bar.bbox), as_box(bar.value_box), as_box(bar.label_box)]
     return boxes
 
 
@@ -126,7 +127,7 @@ def _candidates(kind: MarkKind, bbox: Box, margin: int, width: int) -> list[tupl
         ry = (y2 - y1) / 2 * math.sqrt(2) + margin + width
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         return [(round(cx - rx), round(cy - ry), round(cx + rx), round(cy + ry))]
-    out = []
+    out: list[tuple[int, ...]] = []
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     for angle in (315, 225, 45, 135, 270, 0, 180, 90):   # from the upper right first
         t = math.radians(angle)

@@ -11,7 +11,7 @@ import warnings
 import click
 
 from bench_kit import __version__
-from bench_kit.cli._common import BenchKitGroup
+from bench_kit.cli._common import DEBUG_ENV, DEBUG_KEY, BenchKitGroup, configure_logging
 from bench_kit.cli.audit import audit
 from bench_kit.cli.author import author
 from bench_kit.cli.compare import compare, history
@@ -40,7 +40,13 @@ warnings.showwarning = _one_line_notice
 
 @click.group(cls=BenchKitGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bench-kit")
-def cli() -> None:
+@click.option("--debug", is_flag=True, envvar=DEBUG_ENV,
+              help=f"On an error, print the traceback with every chained cause before the "
+                   f"one-line message (also {DEBUG_ENV}=1); with --verbose, debug log lines.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Log what the library does (retries, checks run, calls planned) to stderr.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool, verbose: bool) -> None:
     """Author, validate, audit, version and evaluate VLM benchmarks.
 
     \b
@@ -49,7 +55,10 @@ def cli() -> None:
       bench-kit author variants --annotations datasets/demo/annotations.jsonl
       bench-kit validate datasets/demo/items.jsonl
       bench-kit eval run --model text-only --mode no_image
+      bench-kit --debug --verbose eval run --model gpt --mode image
     """
+    ctx.meta[DEBUG_KEY] = debug
+    configure_logging(verbose, debug)
 
 
 for command in (author, validate, audit, split, eval_group, report, models):

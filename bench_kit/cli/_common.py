@@ -2,16 +2,54 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import sys
+import traceback
 from typing import Any, Callable
 
 import click
 
 from bench_kit.errors import BenchKitError, ValidationFailed
 
+DEBUG_KEY = "bench_kit.debug"
+DEBUG_ENV = "BENCH_KIT_DEBUG"
+_LOG_HANDLER = "bench_kit.cli"
+
+
+def debug_enabled(ctx: click.Context | None = None) -> bool:
+    """Whether `--debug` (or BENCH_KIT_DEBUG=1) asks for tracebacks."""
+    if ctx is not None and DEBUG_KEY in ctx.meta:
+        return bool(ctx.meta[DEBUG_KEY])
+    return os.environ.get(DEBUG_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def configure_logging(verbose: bool, debug: bool) -> None:
+    """Library log lines to stderr: INFO with `--verbose`, DEBUG with `--verbose --debug`;
+    none without (the package logger keeps only its NullHandler)."""
+    logger = logging.getLogger("bench_kit")
+    for handler in [h for h in logger.handlers if h.get_name() == _LOG_HANDLER]:
+        logger.removeHandler(handler)
+    if not verbose:
+        logger.setLevel(logging.NOTSET)
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.set_name(_LOG_HANDLER)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG if debug else logging.INFO)
+
+
+def _error(ctx: click.Context, exc: BenchKitError) -> None:
+    """The one-line error; with --debug, first the traceback with every chained cause."""
+    if debug_enabled(ctx):
+        click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+    click.echo(f"error: {exc}", err=True)
+
 
 class BenchKitGroup(click.Group):
-    """A click group whose commands turn BenchKitError into a one-line message + exit code."""
+    """A click group whose commands turn BenchKitError into a one-line message + exit code
+    (the traceback and its causes too with `--debug`)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         from bench_kit.params import on_defaults
@@ -20,12 +58,12 @@ class BenchKitGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ValidationFailed as exc:
-            for problem in exc.problems:
-                click.echo(str(problem), err=True)
-            click.echo(f"error: {exc}", err=True)
+            for line in exc.lines():
+                click.echo(line, err=True)
+            _error(ctx, exc)
             sys.exit(exc.exit_code)
         except BenchKitError as exc:
-            click.echo(f"error: {exc}", err=True)
+            _error(ctx, exc)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("interrupted; completed work is kept (re-run to continue)", err=True)

@@ -176,5 +176,6 @@ def reference_build_command(out_path: str | None, partitioned: str | None,
              f"{len(report.manifest['partitions'])} partitions ({report.written} written, "
              f"{report.skipped} already built) -> {partitioned}/manifest.json")
         return
+    assert out_path is not None  # exactly one of --out and --partitioned (checked above)
     count = build_reference(sources, out_path, fields)
     info(f"reference: {count} rows from {len(sources)} source(s) -> {out_path}")

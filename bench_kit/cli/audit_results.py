@@ -3,9 +3,14 @@ the model-based audits (attached to the `audit` group in cli/audit.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from bench_kit.cli._common import info
+
+if TYPE_CHECKING:
+    from bench_kit.types import Severity
 
 
 def _base_model_pairs(ctx: click.Context, param: click.Parameter,
@@ -147,7 +152,8 @@ def accept_answers_command(sheet: str, items_path: str) -> None:
               help="Quarantine file to write (audits/<bench>/quarantine.txt).")
 @click.option("--severity", type=click.Choice(["warn", "error"]), default="error",
               show_default=True, help="Lowest severity that quarantines an item.")
-def quarantine_command(findings_paths: tuple[str, ...], out_path: str, severity: str) -> None:
+def quarantine_command(findings_paths: tuple[str, ...], out_path: str,
+                       severity: Severity) -> None:
     """Write the ids of items with error findings, with reasons, to a quarantine file.
 
     Run it by hand between evaluation rounds and commit the file: `bench-kit split`

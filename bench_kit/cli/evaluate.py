@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from bench_kit.cli._common import (
@@ -11,6 +13,10 @@ from bench_kit.cli._common import (
     info,
     params_option,
 )
+
+if TYPE_CHECKING:
+    from bench_kit.types import Mode
+
 
 # `eval run` stopped by its budget: predictions were written, some as "budget exhausted".
 BUDGET_EXIT_CODE = 3
@@ -87,7 +93,7 @@ class _ProgressLine:
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when more rows failed than eval.max_error_share allows "
                    "(the failures are still written and counted).")
-def run_command(items_path: str | None, root: str | None, model: str, mode: str,
+def run_command(items_path: str | None, root: str | None, model: str, mode: Mode,
                 out_path: str | None, params_path: str, limit: int | None, fresh: bool,
                 circular: bool, max_cost: float | None, max_requests: int | None,
                 fmt: str, allow_errors: bool) -> None:
@@ -224,6 +230,7 @@ def score_command(items_path: str, root: str | None, model: str, results_dir: st
                                 plots_path=plots_path, judgements=judgements_path,
                                 box_format=box_format, alpha=alpha)
     else:
+        assert results_dir is not None  # exactly one of the two (checked above)
         run = score_model(items_path, results_dir, out_dir, metrics_path, model=model,
                           root=root, settings=settings, plots_path=plots_path,
                           judgements=judgements_path, box_format=box_format, alpha=alpha)

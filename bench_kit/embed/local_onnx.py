@@ -82,7 +82,7 @@ def _need(module: str) -> Any:
         return importlib.import_module(module)
     except ImportError as exc:
         raise ConfigError(f"embed.local_runtime=onnx needs '{exc.name}': "
-                          "pip install -e .") from None
+                          "pip install -e .") from exc
 
 
 def export_fp32(layout: ModelLayout, out: Path) -> None:
@@ -95,7 +95,9 @@ def export_fp32(layout: ModelLayout, out: Path) -> None:
     bert = transformers.AutoModel.from_pretrained(str(layout.folder),
                                                   attn_implementation="eager").eval()
 
-    class SentenceGraph(torch.nn.Module):
+    module_base: Any = torch.nn.Module  # torch is untyped here: imported lazily via _need
+
+    class SentenceGraph(module_base):
         """sentence-transformers' Pooling(mean) + Normalize on top of the transformer."""
 
         def __init__(self) -> None:

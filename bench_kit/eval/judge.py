@@ -208,7 +208,7 @@ def judge_responses(items: Sequence[Item], predictions: Sequence[Mapping[str, An
             try:
                 prompt, dimensions = judge_prompt(item, row.get("response") or "", rubric)
             except ValueError as exc:
-                raise InputError(f"item {item.id}: {exc}", field="rubric") from None
+                raise InputError(f"item {item.id}: {exc}", field="rubric") from exc
             tasks.append(_Task(item, row, str(row.get("mode") or "image"), rubric, prompt,
                                dimensions, _key(adapter, config, prompt)))
         live = [t for t in tasks if t is not None]

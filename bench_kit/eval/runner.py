@@ -19,14 +19,18 @@ cached for it, and scoring counts it as `unsupported`, apart from errors.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from bench_kit import faultpoints
 from bench_kit.artifacts.paths import results_file, split_file
-from bench_kit.artifacts.predictions import (FOREIGN_CREATED_AT, UNSUPPORTED_PREFIX,
-                                              write_predictions)
+from bench_kit.artifacts.predictions import (
+    FOREIGN_CREATED_AT,
+    UNSUPPORTED_PREFIX,
+    write_predictions,
+)
 from bench_kit.artifacts.writer_lock import locks_beside, one_writer
 from bench_kit.errors import ConfigError, InputError, UsageError
 from bench_kit.eval.inputs import (
@@ -54,6 +58,8 @@ from bench_kit.models.config import (
 from bench_kit.models.imageprep import ImagePrep
 from bench_kit.params import load_params, section
 from bench_kit.types import MODES, Item, Mode, Prediction
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 # Images up to this size (sent as they are) are read on the event loop, larger ones or
@@ -192,7 +198,7 @@ def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
                     probed[rel] = probe_image(resolve_image(root, rel))
                 except ValueError as exc:
                     raise InputError(f"item {item.id}: {exc}", path=str(items_path),
-                                     field="image") from None
+                                     field="image") from exc
             infos.append(probed[rel])
         size = (infos[0].width, infos[0].height) if infos else None
         if mode == "no_image":
@@ -203,13 +209,13 @@ def plan_units(items: list[Item], *, mode: Mode, root: Path, prompts: PromptSet,
             sent = tuple(infos)
         sent = tuple(plan_prep(info, prep) for info in sent)
         circular_mc = circular and item.task == "mc" and item.choices
-        rotations = range(len(item.choices)) if circular_mc else range(1)
+        rotations = range(len(item.choices)) if circular_mc and item.choices else range(1)
         for rotation in rotations:
             try:
                 prompt = prompts.render(item, rotation, size)
             except ValueError as exc:
                 raise InputError(f"item {item.id}: {exc}", path=str(items_path),
-                                 field="task") from None
+                                 field="task") from exc
             units.append(WorkUnit(item, rotation, prompt, sent, size))
     return units
 
@@ -268,10 +274,10 @@ def _request(unit: WorkUnit, config: ModelConfig,
         prepared = [prepare_image(info, prep) for info in unit.images]
     except ValueError as exc:
         raise InputError(f"item {unit.item.id}: {exc}", path=str(items_path),
-                         field="image") from None
+                         field="image") from exc
     request = ModelRequest(prompt=unit.prompt.text, images=[image for image, _ in prepared],
                            task=unit.item.task, question=unit.item.question,
-                           choices=unit.prompt.choices, checks=check_names(unit.item),
+                           choices=unit.prompt.choices, checks=_listed(check_names(unit.item)),
                            max_tokens=config.max_tokens, temperature=config.temperature,
                            image_size=unit.image_size, item_id=unit.item.id,
                            rotation=unit.rotation)
@@ -283,6 +289,10 @@ def _failure(unit: WorkUnit, spec: RunSpec, prompts: PromptSet, outcome: Outcome
                       prompt_sha=unit.prompt.sha, response=None, error=outcome.error,
                       latency_s=outcome.latency_s, created_at=utc_now(),
                       protocol=_protocol(unit, prompts, {}))
+
+
+def _listed(names: Sequence[str] | None) -> list[str] | None:
+    return None if names is None else list(names)
 
 
 def _call(unit: WorkUnit, config: ModelConfig, items_path: Path) -> Call:
@@ -340,6 +350,8 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
             else:
                 results[index] = _unsupported(unit, spec, prompts, reason)
         unsupported = len(units) - len(asked)
+        log.info("%s/%s: %d calls planned for %d items (%d the model cannot take)",
+                 spec.model, spec.mode, len(units), len(items), unsupported)
         if progress and unsupported:
             progress(unsupported, len(units))
 
@@ -355,7 +367,7 @@ def run_eval(spec: RunSpec, progress: Progress | None = None) -> RunSummary:
         for (index, unit), outcome in zip(asked, outcomes):
             results[index] = _prediction(unit, spec, prompts, outcome) if outcome.ok \
                 else _failure(unit, spec, prompts, outcome)
-        write_predictions(out, results)
+        write_predictions(out, [r for r in results if r is not None])  # every slot is set
     return RunSummary(model=spec.model, mode=spec.mode, total=len(units),
                       from_cache=counts.from_cache, called=counts.called,
                       errors=counts.errors + counts.budget_skipped, cost=counts.cost,

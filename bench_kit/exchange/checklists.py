@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.checkcells import parse_bool
+from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.rows import (
     CHECKLIST_QUESTION,
     IMPORTERS,
@@ -50,6 +50,13 @@ def _column(header: list[str], names: tuple[str, ...], mapped: str | None,
     return found
 
 
+def _required_column(header: list[str], names: tuple[str, ...], mapped: str | None,
+                     required: str) -> str:
+    found = _column(header, names, mapped, required)
+    assert found is not None  # _column raises when a required column is missing
+    return found
+
+
 def _dependencies(text: str) -> list[str]:
     parts = [p.strip() for p in str(text).replace(";", ",").split(",")]
     return [p for p in parts if p and p != "0"]
@@ -64,12 +71,12 @@ def _checklist_rows(path: Path, opts: ImportOptions, store: ImageStore
     header = list(good[0]) if good else []
     cmap = opts.column_map
     try:
-        group_col = _column(header, GROUP_COLUMNS, cmap.get("id"), "id")
-        check_col = _column(header, CHECK_COLUMNS, cmap.get("question"), "question")
+        group_col = _required_column(header, GROUP_COLUMNS, cmap.get("id"), "id")
+        check_col = _required_column(header, CHECK_COLUMNS, cmap.get("question"), "question")
         answer_col = _column(header, ANSWER_COLUMNS, cmap.get("answer"))
         image_col = _column(header, IMAGE_COLUMNS, cmap.get("image"))
     except RowError as exc:
-        raise InputError(exc.reason, path=str(path), line=1, field=exc.field) from None
+        raise InputError(exc.reason, path=str(path), line=1, field=exc.field) from exc
     prompt_col = _column(header, PROMPT_COLUMNS, None)
     qid_col = _column(header, QID_COLUMNS, None)
     dep_col = _column(header, DEPENDENCY_COLUMNS, None)
@@ -128,9 +135,9 @@ def _checklist_rows(path: Path, opts: ImportOptions, store: ImageStore
         qid = row[qid_col].strip() if qid_col else str(len(group["checks"]) + 1)
         group["checks"].append({"name": check_text, "answer": answer})
         group["meta"]["question_ids"].append(qid)
-        per_check = {k: row[k] for k in PER_CHECK_COLUMNS if k in row and k not in used}
-        if per_check:
-            group["meta"].setdefault("check_source", {})[qid] = per_check
+        check_fields = {k: row[k] for k in PER_CHECK_COLUMNS if k in row and k not in used}
+        if check_fields:
+            group["meta"].setdefault("check_source", {})[qid] = check_fields
         deps = _dependencies(row[dep_col]) if dep_col else []
         if deps:
             group["meta"]["dependencies"][qid] = deps

@@ -43,7 +43,7 @@ def _b64(root: Path, rel: str, item_id: str) -> str:
     try:
         full = resolve_image(root, rel)
     except ValueError as exc:
-        raise InputError(f"(id {item_id}) {exc}", field="image") from None
+        raise InputError(f"(id {item_id}) {exc}", field="image") from exc
     if not full.is_file():
         raise InputError(f"(id {item_id}) image file '{rel}' not found under {root}",
                          field="image")
@@ -145,6 +145,6 @@ def export_items(fmt: str, items_path: str | Path, out: str | Path,
         path = exporter(items, root_path, Path(out))
     except InputError as exc:
         if exc.path is None:
-            raise InputError(exc.reason, path=str(items_path), field=exc.field) from None
+            raise InputError(exc.reason, path=str(items_path), field=exc.field) from exc
         raise
     return ExportSummary(path, len(items), sum(len(i.images) for i in items))

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
-from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -52,7 +52,7 @@ def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
     return store.add_file(locate_image(folder, str(path), image_root))
 
 
-def _rows_with_images(rows: Iterator[dict[str, Any]], folder: Path, opts: ImportOptions,
+def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: ImportOptions,
                       store: ImageStore) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
     """Replace every image-valued column ({bytes, path} structs, lists of them, or path
     strings in the image column) by stored paths; several images -> a list, in order.
@@ -117,7 +117,7 @@ def _parquet_rows(files: list[Path]) -> Iterator[dict[str, Any]]:
             table = pq.read_table(path)
         except Exception as exc:  # pyarrow raises several types for corrupt files
             raise InputError(f"cannot read parquet ({type(exc).__name__})", path=str(path)) \
-                from None
+                from exc
         yield from table.to_pylist()
 
 
@@ -128,7 +128,7 @@ def _disk_rows(src: Path, split: str | None) -> Iterator[dict[str, Any]]:
         ds = load_from_disk(str(src))
     except Exception as exc:  # datasets raises FileNotFoundError, ValueError, ...
         raise InputError(f"cannot load with datasets.load_from_disk ({exc})", path=str(src)) \
-            from None
+            from exc
     if isinstance(ds, DatasetDict):
         name = split or ("test" if "test" in ds else min(ds))
         if name not in ds:
@@ -190,7 +190,7 @@ def export_hf(items: list[Item], root: Path, out_dir: str | Path, split: str = "
         try:
             full = resolve_image(root, rel)
         except ValueError as exc:
-            raise InputError(str(exc), field="image") from None
+            raise InputError(str(exc), field="image") from exc
         if not full.is_file():
             raise InputError(f"image file '{rel}' not found under {root}", field="image")
         return {"bytes": full.read_bytes(), "path": Path(rel).name}

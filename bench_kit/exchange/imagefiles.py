@@ -40,10 +40,10 @@ def image_extension(data: bytes) -> str:
             if img.width * img.height > MAX_IMAGE_PIXELS:
                 raise Image.DecompressionBombError("too many pixels")
             img.load()
-    except Image.DecompressionBombError:
-        raise ValueError(f"image exceeds {MAX_IMAGE_PIXELS} pixels") from None
+    except Image.DecompressionBombError as exc:
+        raise ValueError(f"image exceeds {MAX_IMAGE_PIXELS} pixels") from exc
     except Exception as exc:  # Pillow raises many types for corrupt data
-        raise ValueError(f"image cannot be decoded ({type(exc).__name__})") from None
+        raise ValueError(f"image cannot be decoded ({type(exc).__name__})") from exc
     if fmt not in _EXTENSIONS:
         raise ValueError(f"unsupported image format '{fmt or 'unknown'}'")
     return _EXTENSIONS[fmt]
@@ -56,8 +56,8 @@ def decode_base64(text: str, max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
         raise ValueError(f"base64 image larger than {max_bytes} bytes")
     try:
         return base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise ValueError("image is not valid base64") from None
+    except (binascii.Error, ValueError) as exc:
+        raise ValueError("image is not valid base64") from exc
 
 
 class ImageStore:

@@ -8,21 +8,23 @@ leaves no partial output.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bench_kit.errors import InputError, ValidationFailed
+from bench_kit.errors import InputError, Problem, ValidationFailed
+from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
-from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
     ImportOptions,
     ImportSummary,
+    NoQuestionColumn,
     Reader,
     no_question_reason,
     row_to_item,
@@ -52,14 +54,18 @@ class Reject:
     field: str
     reason: str
     id: str | None = None
-    row: dict[str, Any] = field(default_factory=dict)
+    row: dict[str, Any] = dataclasses.field(default_factory=dict)
     file: str | None = None      # the file within a source folder (per-category files)
+    no_question_column: bool = False  # the source has no question column (NoQuestionColumn)
+
+    def problem(self, src: str | Path) -> Problem:
+        """This reject as a table problem of `src` (the file within it when known)."""
+        where = Path(src) / self.file if self.file else src
+        return Problem(self.line, self.id, self.field, self.reason, str(where))
 
     def message(self, src: str | Path) -> str:
-        """`FILE:LINE: id=ID field=FIELD: reason` (one line)."""
-        who = f"id={self.id} " if self.id else ""
-        where = Path(src) / self.file if self.file else src
-        return f"{where}:{self.line}: {who}field={self.field}: {self.reason}"
+        """`FILE:LINE: id=ID field=FIELD: reason` (one line; no `id=` without an id)."""
+        return self.problem(src).format(unknown_id=None)
 
 
 @dataclass
@@ -74,8 +80,9 @@ class ImportResult:
 class ImportFailed(ValidationFailed):
     """Rows of the source have problems; `problems` holds one line per problem."""
 
-    def __init__(self, problems: list, path: str | None = None, *, every_row: bool = False):
-        super().__init__(problems, path)
+    def __init__(self, problems: list[Problem], path: str | None = None, *,
+                 every_row: bool = False) -> None:
+        super().__init__(problems, path, unknown_id=None)
         if every_row:  # skipping the bad rows would leave an empty file: an error too
             self.args = (f"{self.args[0]}; every row was rejected, nothing to import",)
 
@@ -131,7 +138,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
     try:
         opts.decisions.extend(type_golds([row for _, row in good], opts.gold_index, opts.task))
     except InputError as exc:
-        raise InputError(exc.reason, path=str(src)) from None
+        raise InputError(exc.reason, path=str(src)) from exc
     rules: Counter = Counter()
     for line, one in good:
         rule = one.pop("_rule", None) or ("the source's task column" if one.get("task")
@@ -140,7 +147,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
             item = row_to_item(dict(one), fmt, opts, now, line)
         except RowError as exc:
             rejects.append(Reject(line, exc.field, exc.reason, _row_id(one), _safe_row(one),
-                                  one.get("_file")))
+                                  one.get("_file"), isinstance(exc, NoQuestionColumn)))
             continue
         if item.id in seen:
             rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
@@ -153,7 +160,7 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         rules[(item.task, "--task" if opts.task else rule or TASK_RULES[item.task])] += 1
     opts.decisions.extend(task_lines(rules))
     rejects.sort(key=lambda r: (r.file or "", r.line))  # file by file, then by line
-    if rejects and not items and all(r.reason == no_question_reason() for r in rejects):
+    if rejects and not items and all(r.no_question_column for r in rejects):
         raise InputError(no_question_reason(), path=str(src))
     if not items and not rejects:
         raise InputError("no rows to import", path=str(src))
@@ -188,7 +195,7 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
     """
     opts = opts or ImportOptions()
     result = read_import(fmt, src, opts)
-    problems = [r.message(src) for r in result.rejects]
+    problems = [r.problem(src) for r in result.rejects]
     if problems and (on_error != "skip" or not result.items):
         raise ImportFailed(problems, path=str(src),
                            every_row=on_error == "skip" and not result.items)
@@ -233,8 +240,8 @@ def parse_created_at(text: str) -> datetime:
 
     try:
         value = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"--created-at '{text}' is not an ISO-8601 timestamp") from None
+    except ValueError as exc:
+        raise UsageError(f"--created-at '{text}' is not an ISO-8601 timestamp") from exc
     if value.tzinfo is None:
         raise UsageError(f"--created-at '{text}' needs a timezone, e.g. 2026-01-31T00:00:00Z")
     return value

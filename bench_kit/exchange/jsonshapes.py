@@ -17,7 +17,16 @@ from bench_kit.exchange.rows import COLUMN_ALIASES, IMPORTERS, BadRow, ImportOpt
 from bench_kit.exchange.tabular import prepared_rows, read_utf8
 from bench_kit.io import iter_jsonl
 
+_COLON = re.compile(r"\s*:\s*")
 _IMAGE_TAG = re.compile(r"<image>\n?")  # LLaVA's placeholder; `<image 1>` (MMMU) is kept
+
+
+def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """End of `pattern` matched at `pos`; ValueError when it does not match there."""
+    match = pattern.match(text, pos)
+    if match is None:
+        raise ValueError(f"expected {pattern.pattern!r} at offset {pos}")
+    return match.end()
 
 
 def _values(text: str, path: Path, keyed: bool) -> Iterator[tuple[int, Any, Any]]:
@@ -27,7 +36,7 @@ def _values(text: str, path: Path, keyed: bool) -> Iterator[tuple[int, Any, Any]
     close = "}" if keyed else "]"
     ws = re.compile(r"[\s,]*")
     while True:
-        pos = ws.match(text, pos).end()
+        pos = _match_end(ws, text, pos)
         if pos >= len(text) or text[pos] == close:
             return
         line = text.count("\n", 0, pos) + 1
@@ -35,10 +44,10 @@ def _values(text: str, path: Path, keyed: bool) -> Iterator[tuple[int, Any, Any]
             key = None
             if keyed:
                 key, pos = decoder.raw_decode(text, pos)
-                pos = re.compile(r"\s*:\s*").match(text, pos).end()
+                pos = _match_end(_COLON, text, pos)
             value, pos = decoder.raw_decode(text, pos)
-        except (ValueError, AttributeError, RecursionError):
-            raise InputError("malformed JSON record", path=str(path), line=line) from None
+        except (ValueError, RecursionError) as exc:
+            raise InputError("malformed JSON record", path=str(path), line=line) from exc
         yield line, key, value
 
 
@@ -56,8 +65,8 @@ def json_records(path: Path, decisions: list[str] | None = None
             whole = json.loads(text)
         except ValueError:
             whole = None
-        except RecursionError:
-            raise InputError("malformed JSON: nested too deep", path=str(path)) from None
+        except RecursionError as exc:
+            raise InputError("malformed JSON: nested too deep", path=str(path)) from exc
         if isinstance(whole, dict) and whole and all(isinstance(v, dict) for v in whole.values()):
             shape = "one object keyed by id"
             records = []
@@ -119,14 +128,14 @@ def join_answers(rows: list[tuple[int, dict[str, Any]]], answers_path: Path, joi
             yield line, BadRow(join_on, f"--join-on {join_on}: the question has no such field",
                                row)
             continue
-        answer = by_key.get(str(row[join_on]))
-        if answer is None:
+        joined = by_key.get(str(row[join_on]))
+        if joined is None:
             yield line, BadRow("answer", f"no answer with {join_on}={row[join_on]} in "
                                          f"{answers_path.name}", row)
             continue
         row = dict(row)
-        row["answer"] = answer[text_field]
-        extra = {k: v for k, v in answer.items() if k not in (join_on, text_field)
+        row["answer"] = joined[text_field]
+        extra = {k: v for k, v in joined.items() if k not in (join_on, text_field)
                  and row.get(k) != v}
         if extra:
             row["answer_record"] = extra

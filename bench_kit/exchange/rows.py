@@ -17,6 +17,7 @@ from bench_kit.exchange.checkcells import pair_checks, parse_checks
 from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
 from bench_kit.items import pydantic_problem
 from bench_kit.registry import Registry
+from bench_kit.text.numbers import format_number
 from bench_kit.types import LAYERS, LETTERS, TASKS, Item
 
 CHECKLIST_QUESTION = "Check each statement against the image."
@@ -125,6 +126,14 @@ def no_question_reason() -> str:
             "use --map question=COLUMN)")
 
 
+class NoQuestionColumn(RowError):
+    """The row has no question because the source has no question column (a whole-file
+    problem when every row says so, not a row problem)."""
+
+    def __init__(self) -> None:
+        super().__init__("question", no_question_reason())
+
+
 Reader = Callable[[Path, ImportOptions, ImageStore], Iterator[tuple[int, dict[str, Any]]]]
 IMPORTERS: Registry[Reader] = Registry("import format")
 
@@ -132,8 +141,8 @@ IMPORTERS: Registry[Reader] = Registry("import format")
 def _answer_text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, float):
+        return format_number(value)
     return str(value).strip()
 
 
@@ -281,9 +290,9 @@ def _layer(row: dict[str, Any], capability: str, opts: ImportOptions) -> str:
 def _json_safe(name: str, value: Any) -> Any:
     try:
         json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError) as exc:
         raise RowError(name, f"column holds a value JSON cannot store ({type(value).__name__})") \
-            from None
+            from exc
     return value
 
 
@@ -344,8 +353,9 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     if not isinstance(row.get("question", ""), (str, int, float)):
         raise RowError("question", f"expected text, got {type(row['question']).__name__}")
     if blank(row.get("question")) and not checks:
-        raise RowError("question", no_question_reason() if "question" not in columns
-                       else "must not be blank")
+        if "question" not in columns:
+            raise NoQuestionColumn()
+        raise RowError("question", "must not be blank")
     capability = _capability(row, opts)
     fields: dict[str, Any] = {
         "id": f"{opts.id_prefix}{row.pop('id', number)}".strip(),
@@ -365,8 +375,8 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
     if "tolerance" in row:
         try:
             fields["tolerance"] = float(row.pop("tolerance"))
-        except (TypeError, ValueError):
-            raise RowError("tolerance", "expected a number") from None
+        except (TypeError, ValueError) as exc:
+            raise RowError("tolerance", "expected a number") from exc
     for name in ("metric", "variant", "variant_of", "variant_kind", "rubric", "note"):
         if name in row:
             fields[name] = str(row.pop(name))
@@ -394,11 +404,12 @@ def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetim
         else:
             source.setdefault(name, _json_safe(name, value))
     if source:
-        kept = meta.get("source") if isinstance(meta.get("source"), dict) else {}
+        kept = meta.get("source")
+        kept = kept if isinstance(kept, dict) else {}
         meta["source"] = {**kept, **source}
     fields["meta"] = meta
     try:
         return Item.model_validate(fields)
     except ValidationError as exc:
-        raise RowError(*pydantic_problem(exc)) from None
+        raise RowError(*pydantic_problem(exc)) from exc
 

@@ -10,13 +10,12 @@ import contextlib
 import csv
 import io
 import json
-import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
-from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -34,16 +33,16 @@ def read_utf8(path: Path) -> str:
     """The file's text (a UTF-8 BOM is dropped); invalid UTF-8 names its line."""
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
+    except FileNotFoundError as exc:
+        raise InputError("file not found", path=str(path)) from exc
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from None
+        raise InputError(f"cannot read: {exc.strerror}", path=str(path)) from exc
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise InputError(f"invalid UTF-8 at byte {exc.start}", path=str(path), line=line) \
-            from None
+            from exc
 
 
 @contextlib.contextmanager
@@ -63,7 +62,7 @@ def sniff_delimiter(path: Path) -> str:
 
 
 def iter_table(path: Path, delimiter: str, max_field: int,
-               columns: tuple[str, ...] = ()) -> Iterator[tuple[int, dict[str, str] | BadRow]]:
+               columns: tuple[str, ...] = ()) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
     """Yield (line, {column: cell}) for each record of a CSV/TSV file with a header row, or
     named by `columns` when it has none (a record with the wrong number of cells comes as
     a `BadRow`)."""
@@ -92,7 +91,7 @@ def iter_table(path: Path, delimiter: str, max_field: int,
             reason = str(exc)
             if "field larger" in reason:
                 reason = f"a field is larger than {max_field} characters"
-            raise InputError(reason, path=str(path), line=reader.line_num) from None
+            raise InputError(reason, path=str(path), line=reader.line_num) from exc
 
 
 def store_local_images(value: Any, folder: Path, store: ImageStore,
@@ -102,8 +101,8 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
     if isinstance(value, str) and value.strip().startswith("["):
         try:
             value = json.loads(value)
-        except ValueError:
-            raise RowError("image", "looks like a JSON list but does not parse") from None
+        except ValueError as exc:
+            raise RowError("image", "looks like a JSON list but does not parse") from exc
     paths = value if isinstance(value, list) else [value]
     stored = []
     for stored_path in paths:
@@ -113,11 +112,11 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
         try:
             stored.append(store.add_file(locate_image(folder, str(stored_path), image_root)))
         except ValueError as exc:
-            raise RowError("image", str(exc)) from None
+            raise RowError("image", str(exc)) from exc
     return stored[0] if isinstance(value, str) else stored
 
 
-def prepared_rows(rows: Iterator[tuple[int, Any]], path: Path, opts: ImportOptions,
+def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptions,
                   store: ImageStore) -> Iterator[tuple[int, Any]]:
     """Map columns (`--map`, known aliases, an image column found by its values) and store
     local images; a row that fails becomes a `BadRow` (reported with its line), never an
@@ -163,11 +162,11 @@ def _stored_images(value: Any, row: dict[str, Any], folder: Path, store: ImageSt
     named by the row's id (ScienceQA keeps `<id>/image.png`) or category (MME)."""
     try:
         return store_local_images(value, folder, store, opts.image_root)
-    except RowError:
+    except RowError as exc:
         folders = [str(row.get(k, "")).strip() for k in ("id", "category")]
         if not (isinstance(value, str) and "/" not in value and any(folders)):
             raise
-        first = sys.exc_info()[1]
+        first = exc
     for name in (f"{folder_name}/{value.strip()}" for folder_name in folders if folder_name):
         try:
             return store_local_images(name, folder, store, opts.image_root)
@@ -195,7 +194,7 @@ def read_csv(path: Path, opts: ImportOptions, store: ImageStore):
                              if opts.columns else ""))
 
     def rows():
-        for number, one in enumerate(files):
+        for one in files:
             for line, row in iter_table(one, delimiter, opts.max_image_bytes, opts.columns):
                 if path.is_dir():
                     target = row.row if isinstance(row, BadRow) else row
@@ -227,8 +226,8 @@ def _tsv_images(value: str, row: dict[str, str], by_index: dict[str, str],
     if text.startswith("["):
         try:
             blobs = json.loads(text)
-        except ValueError:
-            raise RowError("image", "looks like a JSON list but does not parse") from None
+        except ValueError as exc:
+            raise RowError("image", "looks like a JSON list but does not parse") from exc
         return [store.add_base64(str(b)) for b in blobs]
     # VLMEvalKit stores a repeated image once; later rows name the index that holds it
     if len(text) <= 64 and text in by_index:

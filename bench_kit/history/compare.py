@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from bench_kit.history.revisions import Snapshot, item_hash, load_snapshot
 from bench_kit.stats.paired import holm, mcnemar
@@ -88,7 +89,7 @@ def compare_snapshots(snap_a: Snapshot, snap_b: Snapshot, *, alpha: float = 0.05
     unchanged items (McNemar, Holm across models and modes; per capability Holm across
     all capability tests) and the part of the change due to the data."""
     changes = data_changes(snap_a.items, snap_b.items)
-    models = []
+    models: list[dict[str, Any]] = []
     for model in sorted(set(snap_a.scores) | set(snap_b.scores)):
         for mode in MODES:
             sa = snap_a.scores.get(model, {}).get(mode)

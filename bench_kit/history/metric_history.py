@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from bench_kit.artifacts.tables import object_of
 from bench_kit.errors import UsageError
@@ -70,13 +71,14 @@ def metric_history(repo: str | Path, *, metric: str = "image.accuracy", limit: i
     value or None}}]}`, newest first; a model missing at a commit has None there.
     """
     if limit < 1:
-        raise UsageError(f"-n must be >= 1, got {limit}")
+        raise UsageError(f"limit must be >= 1, got {limit}")
     metrics_dir = (metrics_dir or f"metrics/{bench}").strip("/")
     log = git(repo, "log", f"-n{limit}", f"--format=%H{SEP}%cI{SEP}%s", rev)
-    commits, models = [], set()
+    commits: list[dict[str, Any]] = []
+    models: set[str] = set()
     for line in log.splitlines():
         commit, date, subject = line.split(SEP, 2)
-        values = {}
+        values: dict[str, float | None] = {}
         for model, data in _metrics_at(repo, commit, metrics_dir).items():
             value = lookup(data, metric)
             values[model] = value if isinstance(value, (int, float)) else None

@@ -40,8 +40,8 @@ def git(repo: str | Path, *args: str) -> str:
     try:
         proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
                               check=False)
-    except FileNotFoundError:
-        raise UsageError("git is not installed (needed to read other revisions)") from None
+    except FileNotFoundError as exc:
+        raise UsageError("git is not installed (needed to read other revisions)") from exc
     if proc.returncode != 0:
         reason = (proc.stderr.strip().splitlines() or ["unknown error"])[-1]
         raise UsageError(f"git {' '.join(args)}: {reason}")
@@ -69,13 +69,13 @@ def _rows(fs, path: str, model_type: type[M], rev: str, kind: str | None = None)
             data = handle.read()
     except (OSError, DvcException) as exc:
         raise InputError(f"cannot read at revision {rev} ({exc}; run `dvc pull`?)",
-                         path=path) from None
+                         path=path) from exc
     try:
         return [row for _, row in iter_models(path, model_type, kind=kind,
                                                source=data.splitlines(keepends=True))]
     except InputError as exc:
         raise InputError(f"at revision {rev}: {exc.reason}", path=path, line=exc.line,
-                         field=exc.field) from None
+                         field=exc.field) from exc
 
 
 def load_snapshot(repo: str | Path, rev: str, items_path: str, scores_dir: str) -> Snapshot:

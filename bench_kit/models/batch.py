@@ -27,8 +27,8 @@ import asyncio
 import contextlib
 import json
 import time
-from dataclasses import dataclass, field
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Literal, Sequence, TypeVar
 
 from bench_kit.errors import BenchKitError, ModelCallError
@@ -111,7 +111,7 @@ def _check_storable(response: ModelResponse) -> None:
             text.encode("utf-8")
         except UnicodeEncodeError as exc:
             raise ModelCallError(f"malformed response: the {where} is not valid Unicode "
-                                 f"(lone surrogate at character {exc.start})") from None
+                                 f"(lone surrogate at character {exc.start})") from exc
 
 
 class _CacheThread:
@@ -142,7 +142,7 @@ class _CacheThread:
 
     @staticmethod
     def _work(loop: asyncio.AbstractEventLoop, batch: list) -> None:
-        results = []
+        results: list[tuple[Any, Any, Exception | None]] = []
         for work, args, done in batch:
             try:
                 results.append((done, work(*args), None))

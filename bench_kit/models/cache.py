@@ -109,7 +109,7 @@ class CallCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
-            raise ConfigError(f"{self.path}: cannot create the call cache ({reason})") from None
+            raise ConfigError(f"{self.path}: cannot create the call cache ({reason})") from exc
         # Two runs opening one new cache at once: switching to WAL takes a lock SQLite's busy
         # timeout does not wait for (it answers "database is locked" at once), so the
         # opening is retried with backoff for up to OPEN_WAIT_S before it is an error.
@@ -123,12 +123,12 @@ class CallCache:
                 text = str(exc)
                 if ("locked" not in text and "busy" not in text) \
                         or time.monotonic() + delay > deadline:
-                    raise self._fault(exc, "opening") from None
+                    raise self._fault(exc, "opening") from exc
             except sqlite3.Error as exc:
-                raise self._fault(exc, "opening") from None
+                raise self._fault(exc, "opening") from exc
             except OSError as exc:
                 reason = exc.strerror or type(exc).__name__
-                raise ConfigError(f"{self.path}: cannot open the call cache ({reason})") from None
+                raise ConfigError(f"{self.path}: cannot open the call cache ({reason})") from exc
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
 
@@ -176,7 +176,7 @@ class CallCache:
         try:
             return self._conn.execute(sql, values)
         except sqlite3.Error as exc:
-            raise self._fault(exc, doing) from None
+            raise self._fault(exc, doing) from exc
 
     def get(self, key: str) -> CallRecord | None:
         """The record stored under `key`, or None.
@@ -214,7 +214,7 @@ class CallCache:
                     self._conn.execute("DELETE FROM claims WHERE key = ? AND owner = ?",
                                        (key, self._owner))
             except sqlite3.Error as exc:
-                raise self._fault(exc, "storing an answer") from None
+                raise self._fault(exc, "storing an answer") from exc
 
     def claim(self, key: str) -> bool:
         """Claim `key` for a model call by this cache object: True when it is now ours (new,

@@ -250,7 +250,7 @@ def load_model_config(params: dict[str, Any], name: str,
         loc = ".".join(str(p) for p in first["loc"] if not isinstance(p, int)) or "(entry)"
         if first["loc"] and first["loc"][0] == "base_url":
             loc = "base_url"
-        raise ConfigError(f"{where}.{loc}: {first['msg']}") from None
+        raise ConfigError(f"{where}.{loc}: {first['msg']}") from exc
     config._key = key
     return config
 
@@ -270,7 +270,7 @@ def model_statuses(params: dict[str, Any], source: str = DEFAULT_PARAMS) -> list
     """One row per configured model: name, adapter, served model, enabled, the key's
     environment variable and whether it is set (never the key), concurrency, prices, and
     `problem` (the ConfigError text) for an entry that does not validate."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in model_names(params, source):
         try:
             config = load_model_config(params, name, source)

@@ -95,10 +95,10 @@ def transform(data: bytes, mime: str, prep: ImagePrep) -> tuple[bytes, str, int,
     from PIL import Image, UnidentifiedImageError
 
     try:
-        img = Image.open(io.BytesIO(data))
+        img: Image.Image = Image.open(io.BytesIO(data))
         img.load()
-    except (UnidentifiedImageError, OSError, ValueError):
-        raise ValueError("image cannot be decoded for resizing") from None
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise ValueError("image cannot be decoded for resizing") from exc
     width, height = prep.target_size(img.width, img.height)
     if (width, height) != img.size:
         if img.mode not in ("RGB", "RGBA", "L", "LA"):

@@ -11,6 +11,7 @@ that are not throttled keep running while it waits.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import random
 from contextvars import ContextVar
@@ -20,6 +21,8 @@ from email.utils import parsedate_to_datetime
 from typing import Awaitable, Callable, TypeVar
 
 from bench_kit.errors import ModelCallError
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 DEFAULT_MAX_WAIT_S = 60.0
@@ -106,10 +109,13 @@ async def call_with_retries(attempt: Callable[[], Awaitable[T]], policy: RetryPo
                 raise ModelCallError(
                     f"{exc.reason}: the server asked to wait {exc.retry_after:,.0f}s "
                     f"(Retry-After), more than max_wait_s ({policy.max_wait_s:g}s); "
-                    f"re-run later") from None
+                    f"re-run later") from exc
             if number + 1 < attempts:
-                await wait_outside_slot(policy.delay(number, exc.retry_after, rng), sleep)
-    raise ModelCallError(f"{last.reason} (gave up after {attempts} attempts)")
+                delay = policy.delay(number, exc.retry_after, rng)
+                log.info("retry %d/%d in %.1fs: %s", number + 1, policy.max_retries, delay,
+                         exc.reason)
+                await wait_outside_slot(delay, sleep)
+    raise ModelCallError(f"{last.reason} (gave up after {attempts} attempts)") from last
 
 
 async def wait_outside_slot(seconds: float,

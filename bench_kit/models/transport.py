@@ -26,9 +26,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import zlib
-from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Protocol
 
 from bench_kit.errors import ModelCallError
+from bench_kit.models.neterrors import connection_failure
 from bench_kit.models.retry import RetryableError
 
 if TYPE_CHECKING:
@@ -100,8 +101,8 @@ async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) 
                              f"(asked for {ACCEPT_ENCODING})")
     try:
         return await read_capped(_inflate(chunks, codings[0] != "deflate"), limit)
-    except zlib.error:
-        raise RetryableError("connection error (DecodingError)") from None
+    except zlib.error as exc:
+        raise RetryableError("connection error (DecodingError)") from exc
 
 
 @functools.cache
@@ -177,10 +178,10 @@ class HttpxTransport:
                                                  reply.headers.get("content-encoding", ""),
                                                  self.max_response_bytes)
                     return reply.status_code, reply.headers, content
-        except (httpx.TimeoutException, TimeoutError):
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from None
+        except (httpx.TimeoutException, TimeoutError) as exc:
+            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
         except httpx.RequestError as exc:  # connection, protocol, decoding errors
-            raise RetryableError(f"connection error ({type(exc).__name__})") from None
+            raise connection_failure(exc) from exc
         finally:
             self._load[index] -= 1
 
@@ -211,7 +212,9 @@ class AiohttpTransport:
 
             parts = urllib.parse.urlsplit(url)
             proxies = urllib.request.getproxies_environment()
-            bypass = urllib.request.proxy_bypass_environment(parts.netloc, proxies)
+            # in urllib.request since Python 3.x, absent from typeshed's stubs
+            bypass_rule = vars(urllib.request)["proxy_bypass_environment"]
+            bypass = bypass_rule(parts.netloc, proxies)
             self._proxies[url] = None if bypass else proxies.get(parts.scheme)
         return self._proxies[url]
 
@@ -236,10 +239,10 @@ class AiohttpTransport:
                                                  reply.headers.get("content-encoding", ""),
                                                  self.max_response_bytes)
                     return reply.status, reply.headers, content
-        except (asyncio.TimeoutError, TimeoutError):
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from None
+        except (asyncio.TimeoutError, TimeoutError) as exc:
+            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
         except aiohttp.ClientError as exc:
-            raise RetryableError(f"connection error ({type(exc).__name__})") from None
+            raise connection_failure(exc) from exc
 
     async def aclose(self) -> None:
         """Close the session."""
@@ -248,4 +251,4 @@ class AiohttpTransport:
             await session.close()
 
 
-TRANSPORTS = {"httpx": HttpxTransport, "aiohttp": AiohttpTransport}
+TRANSPORTS: dict[str, Callable[..., Transport]] = {"httpx": HttpxTransport, "aiohttp": AiohttpTransport}

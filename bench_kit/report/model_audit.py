@@ -201,7 +201,8 @@ def _review_list(data: ModelAuditData, items: dict[str, Item], check: str) -> di
                                   f.id))
     calls = [f for f in found if f.severity != "info"]
     qs = [f.evidence.get("q_value") for f in calls]
-    expected = len(calls) * max(qs) if calls and all(q is not None for q in qs) else None
+    known = [float(q) for q in qs if q is not None]
+    expected = len(calls) * max(known) if calls and len(known) == len(qs) else None
     listed = [] if expected is not None and expected >= len(calls) else calls
     rows = [{"id": f.id, "severity": f.severity, "message": clipped(_queue_message(f)),
              "q_value": f.evidence.get("q_value"), "rank": f.evidence.get("rank"),

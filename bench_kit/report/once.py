@@ -22,7 +22,7 @@ def shown_modes(run: ModelRun) -> list[tuple[str, str]]:
     groups: list[tuple[str, list[str], dict]] = []
     for mode in run.modes:
         answers = _answers(run, mode)
-        for first, names, seen in groups:
+        for _first, names, seen in groups:
             if answers == seen:
                 names.append(mode)
                 break

@@ -13,6 +13,11 @@ import functools
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 
 MODE_COLOURS = {"image": "#0969da", "no_image": "#cf222e", "blank_image": "#9a6700"}
 PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#1b7c83",
@@ -39,7 +44,7 @@ def _figure(width: float, height: float) -> Iterator:
 
     # Text as paths: the plots are <img> data URIs and cannot use the page's fonts, so
     # Chinese labels fall back, glyph by glyph, to the bundled CJK font drawn as outlines.
-    style = {"svg.hashsalt": "bench-kit", "svg.fonttype": "path", "font.size": 9,
+    style: dict[RcKeyType, Any] = {"svg.hashsalt": "bench-kit", "svg.fonttype": "path", "font.size": 9,
              "font.family": ["DejaVu Sans", _cjk_family()],
              "axes.spines.top": False, "axes.spines.right": False}
     with matplotlib.rc_context(style):

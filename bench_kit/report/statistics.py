@@ -53,10 +53,10 @@ def macro_interval(run: ModelRun, mode: str, items: dict[str, Item],
     ids = sorted(hits)
     outcome = [hits[i] for i in ids]
     clusters = [cluster_of(items[i]) for i in ids]
-    common = {"clusters": clusters, "n_resamples": settings.bootstrap_resamples,
-              "seed": settings.seed}
-    macro = bootstrap_accuracy(outcome, strata=[items[i].capability for i in ids], **common)
-    micro = bootstrap_accuracy(outcome, **common)
+    resamples, seed = settings.bootstrap_resamples, settings.seed
+    macro = bootstrap_accuracy(outcome, strata=[items[i].capability for i in ids],
+                               clusters=clusters, n_resamples=resamples, seed=seed)
+    micro = bootstrap_accuracy(outcome, clusters=clusters, n_resamples=resamples, seed=seed)
     return {"macro": _r(macro.value), "macro_low": _r(macro.low), "macro_high": _r(macro.high),
             "micro_boot_low": _r(micro.low), "micro_boot_high": _r(micro.high),
             "clusters": macro.clusters}

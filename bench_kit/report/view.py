@@ -11,13 +11,14 @@ import warnings
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bench_kit.errors import BenchKitWarning, InputError
 from bench_kit.io import file_sha256, open_image, resolve_image
 from bench_kit.report import panels
+from bench_kit.report.answer import first_answer
 from bench_kit.report.clipped import clipped
 from bench_kit.report.inputs import AuditData, ModelRun, ReportInputs, ReportSettings
-from bench_kit.report.answer import first_answer
 from bench_kit.report.model_audit import model_audit_view
 from bench_kit.report.once import run_labels, sees_image, shown_modes, visible_columns
 from bench_kit.report.panels import calls, cost_per_1k
@@ -38,7 +39,7 @@ ITEM_COUNTS: dict[str, Callable[[Item], str]] = {
 
 # Leaderboard columns after model, mode and the two accuracies; `optional` ones are hidden
 # when they say nothing for every row (once.visible_columns).
-LEADERBOARD_COLUMNS = [
+LEADERBOARD_COLUMNS: list[dict[str, Any]] = [
     {"key": "score_mean", "header": "score mean", "kind": "pct", "optional": True,
      "same_as": "accuracy"},
     {"key": "n", "header": "n", "kind": "int"},
@@ -50,7 +51,7 @@ LEADERBOARD_COLUMNS = [
     {"key": "cost_per_1k", "header": "cost / 1k calls", "kind": "money", "optional": True},
     {"key": "latency_s_mean", "header": "latency (mean)", "kind": "seconds", "optional": True},
 ]
-EXTRACTION_COLUMNS = [
+EXTRACTION_COLUMNS: list[dict[str, Any]] = [
     {"key": "ok", "header": "ok", "kind": "int"},
     *({"key": key, "header": header, "kind": "int", "optional": True} for key, header in (
         ("lenient", "lenient"), ("judge", "judge"), ("failed", "failed"),
@@ -107,7 +108,7 @@ class Thumbnails:
                     raise ValueError(f"image file '{path}' not found")
             except ValueError as exc:
                 raise InputError(f"item '{item.id}': {exc} (is --root right?)",
-                                 path=str(self.items_path), field="image") from None
+                                 path=str(self.items_path), field="image") from exc
             try:
                 img = open_image(path)
             except ValueError as exc:

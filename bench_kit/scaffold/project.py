@@ -54,8 +54,8 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     try:
         proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300,
                               check=False)
-    except FileNotFoundError:
-        raise BenchKitError(f"'{args[0]}' not found on PATH; install it and re-run") from None
+    except FileNotFoundError as exc:
+        raise BenchKitError(f"'{args[0]}' not found on PATH; install it and re-run") from exc
     if proc.returncode != 0:
         detail = (proc.stderr or proc.stdout).strip().splitlines()
         raise BenchKitError(f"`{' '.join(args[:4])}` failed in {cwd}: "

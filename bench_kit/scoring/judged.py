@@ -53,7 +53,7 @@ class Judgements:
         for prediction in predictions:
             rotations[prediction.id].add(prediction.rotation)
         verdicts = self.rows.get(mode, {})
-        counts = {"file": self.path.as_posix(), "judges": sorted(self.judges), "judged": 0,
+        counts: dict[str, Any] = {"file": self.path.as_posix(), "judges": sorted(self.judges), "judged": 0,
                   "hits_changed": 0, "unsettled": 0}
         out = []
         for score in scores:

@@ -161,7 +161,7 @@ def gold_array(item: Item, ctx: ScoreContext):
         return load_mask(item.answers[0], _root(item, ctx))
     except InputError as exc:
         raise InputError(f"item '{item.id}': gold mask: {exc.reason}", field="answers") \
-            from None
+            from exc
 
 
 def predicted_array(text: str, ctx: ScoreContext, shape: tuple[int, int], *,

@@ -88,7 +88,7 @@ class ImageSizes:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise InputError(f"item '{item_id}': cannot read the size of image '{rel}' under "
                              f"{self.root}: {reason} (is --root right?)",
-                             field="image") from None
+                             field="image") from exc
 
 
 _PARSE_RANK = {"ok": 0, "judge": 1, "lenient": 2, "failed": 3}
@@ -273,7 +273,7 @@ def _score_files(items_path: str | Path, files: Sequence[PredictionFile],
         except InputError as exc:
             # Rotation problems are in the predictions; gold and image problems in the items.
             where = file.path if exc.field == "rotation" else items_path
-            raise InputError(exc.reason, path=str(where), field=exc.field) from None
+            raise InputError(exc.reason, path=str(where), field=exc.field) from exc
     judged: dict[str, dict] = {}
     if judgements is not None:
         from bench_kit.scoring.judged import Judgements

@@ -4,6 +4,8 @@ IoU, MMMU open, checklist) and the gold readers they share with the other scorer
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from bench_kit.errors import InputError
 from bench_kit.scoring.contract import (
     FAILED,
@@ -120,14 +122,18 @@ def _score_relaxed(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     try:
         unit = chart_unit_of(item.meta)
     except InputError as error:
-        raise InputError(f"item '{item.id}': {error.reason}", field="meta.chart_unit") from None
-    rule = {"chart_unit": unit, "multipliers": ctx.settings.relaxed_multipliers}
+        raise InputError(f"item '{item.id}': {error.reason}", field="meta.chart_unit") from error
+    multipliers = ctx.settings.relaxed_multipliers
+
+    def matches(pred: str, golds: Sequence[str]) -> bool:
+        return relaxed_accuracy(pred, golds, tolerance, chart_unit=unit, multipliers=multipliers)
+
     answer = answer_text(text).strip().rstrip(".")
     numeric = [gold for gold in item.answers if chart_value(gold) is not None]
     if numeric:
         value = chart_value(answer)
         if value is not None:
-            hit = relaxed_accuracy(answer, numeric, tolerance, **rule)
+            hit = matches(answer, numeric)
             return binary_outcome(_chart_text(value), PARSE_OK, hit)
         found, token, cleaned = answer_number_token(text)
         if token is not None:
@@ -136,12 +142,13 @@ def _score_relaxed(item: Item, text: str, ctx: ScoreContext) -> Outcome:
             if value is None:  # a number word or numeral: read, no multiplier
                 written = format_number(token.value) + ("%" if token.percent else "")
                 value = chart_value(written)
-            hit = relaxed_accuracy(written, numeric, tolerance, **rule) or \
-                relaxed_accuracy(answer, item.answers, tolerance, **rule)
-            return binary_outcome(_chart_text(value), found.parse, hit)
+            hit = matches(written, numeric) or \
+                matches(answer, item.answers)
+            shown = _chart_text(value) if value is not None else written
+            return binary_outcome(shown, found.parse, hit)
     if not answer:
         return FAILED
-    hit = relaxed_accuracy(answer, item.answers, tolerance, **rule)
+    hit = matches(answer, item.answers)
     return binary_outcome(clip_extracted(answer.casefold()), PARSE_OK, hit)
 
 
@@ -186,9 +193,9 @@ def gold_box(item: Item, answer: str | None = None) -> tuple[float, float, float
         if len(parts) != 4:
             raise ValueError
         x1, y1, x2, y2 = (float(p) for p in parts)
-    except ValueError:
+    except ValueError as exc:
         raise InputError(f"item '{item.id}': a box answer must be 'x1,y1,x2,y2' in "
-                         f"pixels, got {text!r}", field="answers") from None
+                         f"pixels, got {text!r}", field="answers") from exc
     return x1, y1, x2, y2
 
 

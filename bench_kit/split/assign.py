@@ -35,7 +35,7 @@ from bench_kit.split.exclusions import apply_exclusions, read_exclusions
 from bench_kit.types import Item
 
 SPLITS = ("dev", "test")
-FIELD_MAP = {"dev": "dev", "val": "dev", "valid": "dev", "validation": "dev", "test": "test",
+FIELD_MAP: dict[str, Literal["dev", "test"]] = {"dev": "dev", "val": "dev", "valid": "dev", "validation": "dev", "test": "test",
              "testmini": "test"}
 
 

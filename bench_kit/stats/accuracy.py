@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from bench_kit.artifacts.predictions import is_unsupported
 from bench_kit.stats.intervals import Z_95, proportion
@@ -18,7 +18,7 @@ def round_metric(value: float | None) -> float | None:
     return None if value is None else round(value, DIGITS)
 
 
-def accuracy_block(scores: Iterable[Score], z: float = Z_95) -> dict:
+def accuracy_block(scores: Iterable[Score], z: float = Z_95) -> dict[str, Any]:
     """accuracy, Wilson CI (95% unless `z` says otherwise), n, hits, parse_failed, errors
     and unsupported of a group.
 
@@ -50,7 +50,7 @@ def accuracy_block(scores: Iterable[Score], z: float = Z_95) -> dict:
 
 
 def breakdown(scores: Sequence[Score], items: Mapping[str, Item], field: str,
-              z: float = Z_95) -> dict:
+              z: float = Z_95) -> dict[str, dict[str, Any]]:
     """`accuracy_block` per value of an item field (e.g. capability), keys sorted."""
     groups: dict[str, list[Score]] = defaultdict(list)
     for score in scores:

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 # Two-sided 95%: the 0.975 quantile of the standard normal distribution.
 Z_95 = 1.959963984540054
+
+if TYPE_CHECKING:  # numpy is imported lazily at run time
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ def mean_or_none(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def percentile_interval(samples, level: float = 0.95) -> tuple[float, float]:
+def percentile_interval(samples: ArrayLike, level: float = 0.95) -> tuple[float, float]:
     """The central `level` percentile interval of bootstrap replicates (numpy array-like)."""
     import numpy as np
 
@@ -105,17 +110,17 @@ class ClusterDraws:
     """Bootstrap draws of whole clusters: `draws[r, c]` = how often replicate r drew
     cluster c; `index[i]` = the cluster of item i."""
 
-    draws: object  # numpy (n_resamples x clusters) int array
-    index: object  # numpy (items,) int array
+    draws: NDArray[np.int64]  # (n_resamples x clusters)
+    index: NDArray[np.int64]  # (items,)
     clusters: int
 
-    def totals(self, values):
+    def totals(self, values: ArrayLike) -> NDArray[np.float64]:
         """Per replicate, the sum of `values` (one per item) over the drawn items."""
         import numpy as np
 
         per_cluster = np.bincount(self.index, weights=np.asarray(values, dtype=float),
                                   minlength=self.clusters)
-        return self.draws @ per_cluster
+        return np.asarray(self.draws @ per_cluster, dtype=np.float64)
 
 
 def cluster_draws(clusters: list[str], n_resamples: int, seed: int) -> ClusterDraws:
@@ -137,19 +142,21 @@ def cluster_draws(clusters: list[str], n_resamples: int, seed: int) -> ClusterDr
                         index=np.array([position[c] for c in clusters], dtype=np.int64))
 
 
-def macro_replicates(hits, sample: ClusterDraws, strata: list[str]):
+def macro_replicates(hits: ArrayLike, sample: ClusterDraws,
+                     strata: list[str]) -> NDArray[np.float64]:
     """Per replicate, the mean over strata (capabilities) of the accuracy in each stratum;
     a stratum absent from a replicate is left out of that replicate's mean."""
     import numpy as np
 
-    hits = np.asarray(hits, dtype=float)
+    hit_array = np.asarray(hits, dtype=float)
     rates = []
     for name in sorted(set(strata)):
         mask = np.array([s == name for s in strata], dtype=float)
         count = sample.totals(mask)
         with np.errstate(invalid="ignore", divide="ignore"):
-            rates.append(np.where(count > 0, sample.totals(hits * mask) / count, np.nan))
-    return np.nanmean(np.vstack(rates), axis=0)
+            rates.append(np.where(count > 0, sample.totals(hit_array * mask) / count, np.nan))
+    replicates: NDArray[np.float64] = np.nanmean(np.vstack(rates), axis=0)
+    return replicates
 
 
 def macro_accuracy(hits: list[bool], strata: list[str]) -> float:

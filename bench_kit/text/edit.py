@@ -7,7 +7,7 @@ from typing import Sequence
 from bench_kit.text.tokens import edit_tokens
 
 
-def levenshtein(a: Sequence, b: Sequence) -> int:
+def levenshtein(a: Sequence[object], b: Sequence[object]) -> int:
     """Edit distance (insertions, deletions, substitutions) between two strings or two
     token sequences.
 

@@ -26,7 +26,7 @@ _ARTICLES = frozenset({"a", "an", "the"})
 _SPACES = re.compile(r"\s+")
 
 
-def _mark_numeric(match: re.Match) -> str:
+def _mark_numeric(match: re.Match[str]) -> str:
     return "\x01" if match.group() == "." else "\x02"
 
 

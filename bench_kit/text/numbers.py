@@ -57,6 +57,29 @@ class NumberToken:
     percent: bool = False
 
 
+def format_number(value: float) -> str:
+    """One spelling per number value, without trailing zeros: digits for an integer below
+    1e16 (where a float still holds every digit), else Python's shortest repr.
+
+    >>> format_number(12.0), format_number(0.50), format_number(-0.0), format_number(1e16)
+    ('12', '0.5', '0', '1e+16')
+    """
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return repr(value)
+
+
+def canonical_number(token: str) -> str:
+    """`format_number` of a number written as text: '16.90' -> '16.9', '007' -> '7'.
+
+    >>> canonical_number("16.90"), canonical_number("007"), canonical_number("-0")
+    ('16.9', '7', '0')
+    """
+    return format_number(float(token))
+
+
 def _words_to_numbers(span: str) -> list[float]:
     """Parse a run of number words; "three four" is two numbers, "one hundred and five" one."""
     out: list[float] = []

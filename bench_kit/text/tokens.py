@@ -9,7 +9,7 @@ from bench_kit.text.cjk import CJK_CHARS
 # A CJK ideograph is a word of its own; otherwise a word is a run of non-space characters.
 _WORD_TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\s{CJK_CHARS}]+")
 # Words (Latin letters/digits) are tokens; each CJK ideograph is a token; so is punctuation.
-_EDIT_TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9']+|[^\sA-Za-z0-9\u3400-\u9fff]")
+_EDIT_TOKEN = re.compile(rf"[{CJK_CHARS}]|[A-Za-z0-9']+|[^\sA-Za-z0-9{CJK_CHARS}]")
 
 
 def word_tokens(text: str) -> list[str]:

@@ -13,10 +13,10 @@ from conftest import make_item
 from openai_server import FakeOpenAI
 from test_audit_images import blob, write_items
 
-from bench_kit.embed import local_torch
 from bench_kit.audit import contamination_images
 from bench_kit.audit.stage import audit_data
 from bench_kit.cli import cli
+from bench_kit.embed import local_torch
 
 REFERENCE = [
     {"id": "pub-exact", "question": "How many red circles are in the picture?",

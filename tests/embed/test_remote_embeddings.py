@@ -7,13 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from embedding_server import FakeEmbeddings
-from test_contamination import by_pair, run_audit, write_params  # noqa: F401 (bench fixture)
-from test_contamination import bench  # noqa: F401
+from test_contamination import (  # noqa: F401 (bench fixture)
+    bench,  # noqa: F401
+    by_pair,
+    run_audit,
+    write_params,
+)
 
 from bench_kit.embed import EmbedSettings, encode, get_embedder
-from bench_kit.items import read_items
 from bench_kit.embed.remote import OpenAIEmbedder
 from bench_kit.errors import ConfigError, ModelCallError
+from bench_kit.items import read_items
 
 TEXTS = ["Which planet is known as the red planet?", "How many red circles are there?",
          "图中有几个绿色的三角形？", "What does the sign above the door say?",

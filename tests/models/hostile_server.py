@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import json
 import re
-import zlib
 import time
+import zlib
 from collections import Counter
 from http.server import BaseHTTPRequestHandler
 from typing import Any

@@ -15,6 +15,7 @@ from bench_kit.io import write_json, write_jsonl
 from bench_kit.scoring.aggregate import model_metrics
 from bench_kit.types import Item, Score
 
+
 def make_item(**fields):
     """An item row with an image (the blind panel judges items with an image)."""
     return _make_item(**{"image": "img/q.png", **fields})

@@ -41,7 +41,7 @@ INPUTS = _inputs()
 def _scan_last(text: str):
     last = None
     if may_have_clause(text):
-        for last in ANSWER_CLAUSE.finditer(text):
+        for last in ANSWER_CLAUSE.finditer(text):  # noqa: B007 - keeps the last
             pass
     return last
 

@@ -3,7 +3,6 @@ metric registry and the settings model."""
 
 from __future__ import annotations
 
-
 import pytest
 from conftest import cases
 

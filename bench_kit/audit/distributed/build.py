@@ -16,12 +16,14 @@ def build_command(sources: Sequence[str], url: str, fields: FieldNames, *,
                   progress: Callable[[int, int], None] | None = None) -> BuildReport:
     """Build a partitioned reference with the features `audit.contamination` asks for (and
     the `embed:` backend's vectors when `embeddings`), on the configured engine."""
+    from bench_kit.audit.contamination import ContaminationParams
     from bench_kit.audit.stage import load_audit_settings
     from bench_kit.params import load_params
 
     params = load_params(params_path) if params_path is not None else {}
     source = str(params_path)
-    settings = load_audit_settings(params, source=source).params["contamination.exact"]
+    settings = load_audit_settings(params, source=source).of("contamination.exact",
+                                                             ContaminationParams)
     embed_params: dict[str, Any] | None = None
     embedder_name = None
     if embeddings:

@@ -45,9 +45,9 @@ class EngineSettings:
 def _import_distributed() -> Any:
     try:
         import distributed
-    except ImportError:
+    except ImportError as exc:
         raise ConfigError("audit.engine: dask needs 'dask[distributed]': "
-                          "pip install 'dask[distributed]'") from None
+                          "pip install 'dask[distributed]'") from exc
     return distributed
 
 
@@ -60,7 +60,7 @@ def dask_client(settings: EngineSettings) -> Iterator[Any]:
             client = distributed.Client(settings.cluster, timeout="30s")
         except (OSError, TimeoutError) as exc:
             raise ConfigError(f"audit.cluster: cannot reach the scheduler at "
-                              f"{settings.cluster} ({exc})") from None
+                              f"{settings.cluster} ({exc})") from exc
         with client:
             yield client
         return

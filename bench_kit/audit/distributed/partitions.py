@@ -238,7 +238,7 @@ def open_partitioned(path: str) -> PartitionedReference:
     except (OSError, ValueError) as exc:
         raise InputError(f"not a partitioned reference ({exc}); build one with `bench-kit "
                          "audit reference build --partitioned OUT SOURCES...`",
-                         path=path) from None
+                         path=path) from exc
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise InputError(f"{MANIFEST}: format is not {FORMAT}", path=path)
     return PartitionedReference(url, manifest)

@@ -158,7 +158,8 @@ def blind_verdicts(table: ScoreTable, params: ResultsAuditParams,
         testable = bool(item.images) and n >= needed and chance < 1.0
         p = binomial_p_greater(hits, n, chance) if n else None
         raw.append((item, runs, observed, failed, n, hits, ties, needed, testable, p))
-    qs = iter(bh_qvalues([r[-1] for r in raw if r[-2]]))
+    # a testable item has n >= needed >= 1 runs, so its p is never None
+    qs = iter(bh_qvalues([r[-1] for r in raw if r[-2] and r[-1] is not None]))
     out: dict[str, BlindVerdict] = {}
     for item, runs, observed, failed, n, hits, ties, needed, testable, p in raw:
         chance = chances[item.id]
@@ -244,7 +245,7 @@ def vision_gain(table: ScoreTable, params: ResultsAuditParams) -> dict[str, dict
             base_mode = "no_image" if "no_image" in base_modes else \
                 (base_modes[0] if base_modes else None)
         base_caps: dict = {}
-        if base_mode is not None:
+        if base is not None and base_mode is not None:
             base_rows = _scores(table, base, base_mode)
             ml = _diff(acc.get("no_image"), _accuracy(accuracy_block(base_rows)))
             entry["ml"] = None if ml is None else max(0.0, ml)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from bench_kit.audit.results.inputs import ResultsAuditParams, model_check
 from bench_kit.audit.results.prior_units import gold_text, prior_units
@@ -203,7 +203,7 @@ def prior_by_template(groups: dict[str, PriorGroup], blind: dict, items: Sequenc
             for group in prior_units(item, params.prior_group_fields):
                 hits[group] += b.hits
                 runs[group] += b.n
-    rows = [{"group": g.group, "items": g.items, "majority_answer": g.majority_shown,
+    rows: list[dict[str, Any]] = [{"group": g.group, "items": g.items, "majority_answer": g.majority_shown,
              "prior_accuracy": g.share, "chance": round(1 / g.answer_space, 4),
              "p_value": g.p_value, "q_value": g.q_value, "skewed": g.skewed,
              "blind_accuracy": round(hits[g.group] / runs[g.group], 4) if runs[g.group]

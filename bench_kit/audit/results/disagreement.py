@@ -36,7 +36,7 @@ from bench_kit.audit.results.gold_review import (
 )
 from bench_kit.audit.results.inputs import ResultsAuditParams, ScoreTable, model_check
 from bench_kit.audit.results.significance import bh_qvalues, max_share_p, sig
-from bench_kit.types import Finding
+from bench_kit.types import Finding, Severity
 
 MODEL_SPLIT = model_check(
     "ambiguity.model_split", "warn",
@@ -139,7 +139,7 @@ def suspect_gold_findings(table: ScoreTable, params: ResultsAuditParams,
         votes, _ = panel_votes(table, item.id)
         counts = Counter(a for a in votes.values() if a is not None)
         shown = next((a for a in counts if vote_label(a, False, "") == r.popular), r.popular)
-        severity = "error" if fraction >= params.suspect_gold_error else "warn"
+        severity: Severity = "error" if fraction >= params.suspect_gold_error else "warn"
         found.append(SUSPECT_GOLD.finding(
             item.id, f"{r.popular_votes}/{r.panel} models answer {shown!r}; gold is "
                      f"{list(item.answers)} (likelihood ratio {r.likelihood_ratio:.3g}, "
@@ -148,7 +148,8 @@ def suspect_gold_findings(table: ScoreTable, params: ResultsAuditParams,
             {"statistic": "gold_likelihood_ratio", "popular_answer": shown,
              "votes": dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
              "panel": r.panel, "fraction": round(fraction, 4),
-             "likelihood_ratio": sig(r.likelihood_ratio), "posterior_wrong":
+             "likelihood_ratio": None if r.likelihood_ratio is None
+             else sig(r.likelihood_ratio), "posterior_wrong":
                  sig(r.posterior_wrong), "local_fdr": sig(r.local_fdr),
              "q_value": sig(r.q_value), "rank": r.rank, "gold": list(item.answers),
              "right_votes": r.gold_votes,
@@ -168,7 +169,7 @@ def disagreement_findings(table: ScoreTable, params: ResultsAuditParams,
         if test.answer is None or test.count / test.panel < params.split_share:
             continue
         # a review prompt at any q (info); a statistical call (warn) only when q < label_fdr
-        severity = "warn" if q < params.label_fdr else "info"
+        severity: Severity = "warn" if q < params.label_fdr else "info"
         (first, n1), (second, n2) = test.ranked[0], test.ranked[1]
         found.append(MODEL_SPLIT.finding(
             test.item_id, f"the panel splits between {first!r} ({n1}) and {second!r} ({n2}) "

@@ -50,12 +50,14 @@ def answer_candidates(table: ScoreTable, threshold: float, *,
     if not proposals:
         return []
     if encode is None:
-        from bench_kit.embed import encode
+        from bench_kit.embed import encode as default_encode
+
+        encode = default_encode
     texts = sorted({answer for _, answer in proposals}
                    | {g for item_id, _ in proposals for g in table.by_id[item_id].answers})
     vectors = dict(zip(texts, encode(texts)))
     order = {item.id: n for n, item in enumerate(table.items)}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for (item_id, answer), models in proposals.items():
         item = table.by_id[item_id]
         sims = [(float(vectors[answer] @ vectors[gold]), gold) for gold in item.answers]
@@ -152,7 +154,7 @@ def accept_answers(sheet: str | Path, items_path: str | Path) -> AcceptResult:
         except ValidationError as exc:
             field, reason = pydantic_problem(exc)
             raise InputError(f"item '{item_id}' would become invalid: {reason}",
-                             path=str(sheet), line=entry["_line"], field=field) from None
+                             path=str(sheet), line=entry["_line"], field=field) from exc
         added += 1
         if item_id not in changed:
             changed.append(item_id)

@@ -40,6 +40,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bench_kit.audit.results.gold_likelihood import (
     Misses,
@@ -123,9 +124,9 @@ class _Cached:
     """An item's votes as arrays: parameter keys of its voters, the candidate labels,
     which voter hits which label, and the wrong-vote counts per label (for the lure)."""
 
-    keys: object            # np.ndarray of int, one per counted voter
+    keys: Any               # np.ndarray of int, one per counted voter
     labels: list[str]
-    hit: object             # np.ndarray of bool, labels × voters
+    hit: Any                # np.ndarray of bool, labels × voters
     wrong_counts: list[list[int]]
 
 
@@ -152,7 +153,7 @@ class GoldModel:
         self.leave_one_out = True
         self.cache = [self._cache(item, index) for item in self.items]
         # start from the vote shares (Dawid & Skene's majority-vote start), not the golds
-        self.posteriors: list[dict[str, object]] = []
+        self.posteriors: list[dict[str, Any]] = []
         for item, c in zip(self.items, self.cache):
             share = c.hit.sum(axis=1) + np.array([0.5] + [0.0] * (len(c.labels) - 1))
             joint = (share / share.sum())[:, None] * self.weights[item.task][None, :]
@@ -202,7 +203,7 @@ class GoldModel:
 
     def _posterior(self, n: int, theta=None, beta=None,
                    misses: Misses | None = None,
-                   evidence_only: bool = False) -> dict[str, object]:
+                   evidence_only: bool = False) -> dict[str, Any]:
         import numpy as np
 
         item, c = self.items[n], self.cache[n]

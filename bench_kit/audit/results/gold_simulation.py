@@ -46,6 +46,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from bench_kit.audit.results.gold_review import (
     LOCAL_FDR_CEILING,
@@ -244,7 +245,8 @@ def _evaluate(n_models: int, seed: int, level: float, per_task: int, fitted: boo
         wrong = {i.id for i in mine if i.gold != i.true}
         hard = {i.id for i in mine if i.hard}
         scattered = {p.id for p in panel if p.id in hard and _scattered(p)}
-        block = {"true": len(wrong), "hard": len(hard), "scattered": len(scattered)}
+        block: dict[str, Any] = {"true": len(wrong), "hard": len(hard),
+                                 "scattered": len(scattered)}
         for name, fdr in fdrs.items():
             flagged = {i.id for i in mine if i.id in flags[name]}
             block[name] = {"called": len(flagged), "hits": len(flagged & wrong),

@@ -18,6 +18,9 @@ from bench_kit.errors import InputError
 from bench_kit.registry import Registry
 from bench_kit.types import MODES, Finding, Item, Mode, Score, Severity
 
+# modes whose runs form the blind panel unless `blind_modes` says otherwise
+BLIND_MODES: tuple[Mode, ...] = ("no_image", "blank_image")
+
 
 class ResultsAuditParams(BaseModel):
     """The `audit_results:` section of params.yaml (defaults follow docs/AUDIT_METHODS.md)."""
@@ -26,7 +29,7 @@ class ResultsAuditParams(BaseModel):
 
     # model -> its text-only base model, for multi-modal leakage ML.
     base_models: dict[str, str] = Field(default_factory=dict)
-    blind_modes: list[Mode] = Field(default_factory=lambda: ["no_image", "blank_image"])
+    blind_modes: list[Mode] = Field(default_factory=lambda: list(BLIND_MODES))
     # Models that guess by construction: not members of the blind panel (no evidence).
     chance_models: list[str] = Field(default_factory=lambda: ["random"])
     # Panel members that are language models (besides those whose adapter in the
@@ -181,8 +184,8 @@ def read_csv_rows(path: str | Path, required: Sequence[str],
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path)) from None
+    except FileNotFoundError as exc:
+        raise InputError("file not found", path=str(path)) from exc
     reader = csv.DictReader(io.StringIO(text, newline=""))
     missing = [c for c in required if c not in (reader.fieldnames or [])]
     if missing:

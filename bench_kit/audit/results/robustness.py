@@ -61,7 +61,8 @@ def robustness(table: ScoreTable, mode: str = "image") -> dict:
             v0_acc = share(sum(b for b, _ in pairs), len(pairs))
             var_acc = share(sum(v for _, v in pairs), len(pairs))
             by_kind[kind] = {"n": len(pairs), "v0_accuracy": v0_acc, "accuracy": var_acc,
-                             "gap": round(v0_acc - var_acc, 4)}
+                             "gap": None if v0_acc is None or var_acc is None
+                             else round(v0_acc - var_acc, 4)}
         out["by_model"][model] = {"families": scored, "consistency": share(consistent, scored),
                                   "flip_rate": share(flips, variants), "by_variant_kind": by_kind}
     return out

@@ -29,6 +29,7 @@ import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ANSWER_SPACE = {
     "mc": ["A", "B", "C", "D"],
@@ -79,7 +80,7 @@ class Panel:
 
 
 def _item_row(item_id: str, task: str, gold: str, template: str) -> dict:
-    row = {"id": item_id, "image": f"images/{item_id}.png", "question": f"Simulated {task} question {item_id}?",
+    row: dict[str, Any] = {"id": item_id, "image": f"images/{item_id}.png", "question": f"Simulated {task} question {item_id}?",
            "task": task, "answers": [gold], "capability": f"sim.{task}",
            "layer": "perception", "difficulty": "medium", "source": f"template:{template}",
            "created_at": "2026-11-01T00:00:00Z"}
@@ -134,7 +135,7 @@ def _answer_with_image(rng: random.Random, item: PlantedItem, ability: float) ->
     if item.truth == "wrong_gold":
         know = WRONG_GOLD_KNOW
         return item.true_answer if rng.random() < know else _other(rng, space, item.true_answer)
-    if item.truth == "ambiguous" and rng.random() < ability:
+    if item.truth == "ambiguous" and item.alt_answer is not None and rng.random() < ability:
         return item.true_answer if rng.random() < 0.5 else item.alt_answer
     know = item.hard_rate if item.truth == "hard_correct" else ability
     if rng.random() < know:
@@ -293,7 +294,9 @@ def format_table(results: dict[int, dict]) -> str:
 
     def cell(block: dict) -> str:
         recall, precision = rates(block)
-        fmt = (lambda v: "–" if v is None else f"{v:.2f}")
+        def fmt(v: float | None) -> str:
+            return "–" if v is None else f"{v:.2f}"
+
         return f"{fmt(recall)} / {fmt(precision)}"
 
     for key, label in TABLE_ROWS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from bench_kit.artifacts import paths
 from bench_kit.artifacts.tables import write_audit_summary, write_item_stats
@@ -214,7 +214,7 @@ def audit_results(items_path: str | Path, scores_dir: str | Path, out_dir: str |
     candidates = answer_candidates(table, params.expansion_threshold, encode=encode) \
         if params.expansion else []
     labels = read_error_layers(error_layers_path) if error_layers_path else []
-    summary = {
+    summary: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
         "items": len(items),
         "models": table.models,

@@ -50,7 +50,8 @@ def parse_message(content: bytes, secret: str | None = None) -> ModelResponse:
             pieces.append(block["text"])
         elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
             pieces.append(f"<think>{block['thinking']}</think>")
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    usage = data.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
     return ModelResponse(text="".join(pieces), tokens_in=as_count(usage.get("input_tokens")),
                          tokens_out=as_count(usage.get("output_tokens")),
                          truncated=data.get("stop_reason") == "max_tokens")

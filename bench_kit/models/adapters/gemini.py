@@ -53,8 +53,10 @@ def parse_generation(content: bytes, secret: str | None = None) -> ModelResponse
             raise ModelCallError(f"prompt blocked ({reason})")
         raise no_answer("response has no candidates")
     candidate = candidates[0]
-    content_node = candidate.get("content") if isinstance(candidate.get("content"), dict) else {}
-    parts = content_node.get("parts") if isinstance(content_node.get("parts"), list) else []
+    content_node = candidate.get("content")
+    content_node = content_node if isinstance(content_node, dict) else {}
+    parts = content_node.get("parts")
+    parts = parts if isinstance(parts, list) else []
     pieces = []
     for part in parts:
         if isinstance(part, dict) and isinstance(part.get("text"), str):
@@ -65,7 +67,8 @@ def parse_generation(content: bytes, secret: str | None = None) -> ModelResponse
         if finish in BLOCKED_FINISH:
             raise ModelCallError(f"answer blocked ({finish})")
         raise no_answer("response candidate has no text")
-    usage = data.get("usageMetadata") if isinstance(data.get("usageMetadata"), dict) else {}
+    usage = data.get("usageMetadata")
+    usage = usage if isinstance(usage, dict) else {}
     out = as_count(usage.get("candidatesTokenCount")) + as_count(usage.get("thoughtsTokenCount"))
     return ModelResponse(text="".join(pieces), tokens_in=as_count(usage.get("promptTokenCount")),
                          tokens_out=out, truncated=candidate.get("finishReason") == "MAX_TOKENS")

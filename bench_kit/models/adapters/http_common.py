@@ -78,10 +78,10 @@ def load_body(content: bytes, secret: str | None) -> dict[str, Any]:
     """
     try:
         data = json.loads(content)
-    except (ValueError, UnicodeDecodeError):
-        raise ModelCallError("malformed response body (not JSON)") from None
-    except RecursionError:  # JSON nested deeper than the parser's stack
-        raise ModelCallError("malformed response body (JSON nested too deep)") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ModelCallError("malformed response body (not JSON)") from exc
+    except RecursionError as exc:  # JSON nested deeper than the parser's stack
+        raise ModelCallError("malformed response body (JSON nested too deep)") from exc
     if not isinstance(data, dict):
         raise ModelCallError("malformed response body (not a JSON object)")
     if data.get("error"):
@@ -249,5 +249,5 @@ class HttpAdapter(HttpClient):
             raise
         except Exception as exc:  # any other surprise in one reply fails that call only
             raise ModelCallError(f"malformed response body ({type(exc).__name__} while "
-                                 f"reading it)") from None
+                                 f"reading it)") from exc
         return cap_answer(response, self.config.max_answer_chars)

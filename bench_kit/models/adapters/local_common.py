@@ -16,6 +16,7 @@ from bench_kit.models.adapters.contract import (
     ModelResponse,
 )
 from bench_kit.text.streamsafe import nfkc
+from bench_kit.text.words import contains_phrase
 
 if TYPE_CHECKING:
     from bench_kit.models.config import ModelConfig
@@ -71,11 +72,7 @@ def occurs(phrase: str, text: str) -> bool:
     >>> occurs("exit", "fire exit"), occurs("car", "scar"), occurs("出口", "紧急出口")
     (True, False, True)
     """
-    if not phrase:
-        return False
-    if phrase.isascii():
-        return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
-    return phrase in text
+    return contains_phrase(text, phrase)
 
 
 def key_phrases(question: str) -> list[str]:
@@ -141,5 +138,5 @@ class LocalAdapter(abc.ABC):
             return self.answer(request)
         return await asyncio.to_thread(self._locked_answer, request)
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 - optional hook: a no-op by design
         """Local models hold no connections."""

@@ -65,8 +65,8 @@ def load_engine() -> Any:
     """The RapidOCR engine, created once per process (its models ship inside the wheel)."""
     try:
         from rapidocr_onnxruntime import RapidOCR
-    except ImportError:
-        raise ConfigError("the ocr model needs 'rapidocr-onnxruntime': pip install -e .") from None
+    except ImportError as exc:
+        raise ConfigError("the ocr model needs 'rapidocr-onnxruntime': pip install -e .") from exc
     return RapidOCR()
 
 
@@ -80,7 +80,7 @@ def run_engine(data: bytes) -> list[OcrLine]:
     try:
         result, _timings = engine(data)
     except Exception as exc:  # the engine raises many types for undecodable input
-        raise ModelCallError(f"OCR engine failed on the image ({type(exc).__name__})") from None
+        raise ModelCallError(f"OCR engine failed on the image ({type(exc).__name__})") from exc
     lines = []
     for points, text, _score in result or []:
         xs, ys = [p[0] for p in points], [p[1] for p in points]

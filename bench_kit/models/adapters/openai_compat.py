@@ -46,8 +46,7 @@ def parse_completion(content: bytes, secret: str | None = None) -> ModelResponse
         raise no_answer("response choice has no message")
     text = message.get("content")
     if isinstance(text, list):  # some servers return content parts
-        parts = [p.get("text") for p in text if isinstance(p, dict)]
-        parts = [p for p in parts if isinstance(p, str)]
+        parts = [p["text"] for p in text if isinstance(p, dict) and isinstance(p.get("text"), str)]
         text = "".join(parts) if parts else None  # no text part: as null content
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     if not isinstance(text, str):
@@ -57,7 +56,8 @@ def parse_completion(content: bytes, secret: str | None = None) -> ModelResponse
     if isinstance(reasoning, str) and reasoning:
         # Raw output is never lost: a server-side reasoning parser's text goes back in front.
         text = f"<think>{reasoning}</think>{text}"
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    usage = data.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
     return ModelResponse(text=text, tokens_in=as_count(usage.get("prompt_tokens")),
                          tokens_out=as_count(usage.get("completion_tokens")),
                          truncated=choices[0].get("finish_reason") == "length")

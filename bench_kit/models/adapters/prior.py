@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import math
 import statistics
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -129,7 +129,7 @@ def _vote(neighbours: list[tuple[Example, float]], allowed: set[str] | None,
     similarity (so a small dev set's far neighbours do not outvote the near ones; an mc
     item with several golds splits its vote); only `allowed` golds count when given. Ties
     go to the more common gold of the task, then the name."""
-    votes: Counter = Counter()
+    votes: dict[str, float] = defaultdict(float)
     for example, score in neighbours:
         golds = [g for g in example.golds if allowed is None or g in allowed]
         for gold in golds:

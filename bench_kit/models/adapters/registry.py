@@ -31,6 +31,6 @@ def build_adapter(config: "ModelConfig", *, name: str, cache: "CallCache | None"
     try:
         factory = ADAPTERS.get(config.adapter)
     except UnknownNameError as exc:
-        raise ConfigError(f"{source}: models.{name}.adapter: {exc}") from None
+        raise ConfigError(f"{source}: models.{name}.adapter: {exc}") from exc
     context = AdapterContext(name=name, source=source, cache=cache, sleep=sleep)
     return factory(config, context)

@@ -46,6 +46,13 @@ from bench_kit.scoring.extract.option_statements import (
     hypothetical_clauses,
     no_option,
 )
+from bench_kit.scoring.extract.prose_letters import (
+    SEGMENT_END,
+    echoed_option_spans,
+    is_article_or_pronoun,
+    prose_letters,
+    rules_out,
+)
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -60,13 +67,6 @@ from bench_kit.scoring.extract.response import (
     may_have_clause,
     normalize_text,
     strip_reasoning,
-)
-from bench_kit.scoring.extract.prose_letters import (
-    SEGMENT_END,
-    echoed_option_spans,
-    is_article_or_pronoun,
-    prose_letters,
-    rules_out,
 )
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.types import LETTERS
@@ -160,7 +160,7 @@ def _clause_letter(text: str, *, scan: bool = False) -> str | None:
         if not may_have_clause(text, _CHOOSE_KEYS):
             return None
         last = None
-        for last in filter(_names_letter, _CHOICE_CLAUSE.finditer(text)):
+        for last in filter(_names_letter, _CHOICE_CLAUSE.finditer(text)):  # noqa: B007 - keeps the last
             pass
     else:
         lowered = text.lower()
@@ -354,10 +354,10 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
             return _outside(text, choices, options, question)
         if letter in options and not _enumerates(text, options) \
                 and not rules_out(_segment_after(text, lead.end())):
-            other = _OR_NEXT.match(text, lead.end(lead.lastindex))
+            other = _OR_NEXT.match(text, lead.end(lead.lastindex or 0))
             if other and other.group(1).upper() != letter:
                 return FAILED  # "(A) or (C)"
-            if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex))):
+            if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex or 0))):
                 return Extraction(options[letter], PARSE_OK)
     texts = _option_texts(choices, options)
     if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:

@@ -69,26 +69,31 @@ _REJECTION = re.compile(
     r"|[\"']bbox(?:_2d)?[\"']\s*:\s*(?:null|none|\[\s*\])", re.I)
 
 
+def _box(values: Sequence[str]) -> Box:
+    x1, y1, x2, y2 = (float(v) for v in values)
+    return (x1, y1, x2, y2)
+
+
 def _runs(text: str) -> list[tuple[int, Box]]:
     found = []
     for match in _RUN.finditer(text):
         parts = _RUN_SPLIT.split(match.group().strip())
         if len(parts) == 4:
-            found.append((match.start(), tuple(float(v) for v in parts)))
-    return found  # type: ignore[return-value]
+            found.append((match.start(), _box(parts)))
+    return found
 
 
 def found_boxes(text: str) -> list[tuple[int, Box]]:
     """Every raw box written in `text` as `(offset, (x1, y1, x2, y2))`, in text order
     (coordinates as written: no scale applied)."""
-    found = [(m.start(), tuple(float(v) for v in m.groups()))
+    found = [(m.start(), _box(m.groups()))
              for pattern in (_FOUR, _PAIR) for m in pattern.finditer(text)]
     if "=" in text or ":" in text:
-        found += [(m.start(), tuple(float(v) for v in m.groups())) for m in _KEYED.finditer(text)]
+        found += [(m.start(), _box(m.groups())) for m in _KEYED.finditer(text)]
     if not found:
         found = _runs(text)
     found.sort(key=lambda pair: pair[0])
-    return found  # type: ignore[return-value]
+    return found
 
 
 def box_spans(text: str) -> list[tuple[int, int]]:
@@ -163,6 +168,7 @@ def extract_box_detailed(response: str, width: int, height: int, *,
     if not found:
         return Extraction(NO_BOX, PARSE_OK, "rejection") if is_rejection(text) else FAILED
     picked = pick_candidate(text, found)
+    assert picked.value is not None  # pick_candidate returns one of `found`
     if all(v == 0 for v in picked.value):
         return Extraction(NO_BOX, picked.parse, "rejection")
     tokens = isinstance(response, str) and ("<box>" in response or "<|box_start|>" in response)

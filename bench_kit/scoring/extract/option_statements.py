@@ -83,8 +83,9 @@ def by_option_value(text: str, choices: Mapping[str, str],
     if len(values) < 2 or None in values.values():
         return FAILED
     found, token, cleaned = answer_number_token(text)
-    if token is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
+    if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
         return FAILED
     hits = [letter for letter, value in values.items()
-            if abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
+            if value is not None and found.value is not None
+            and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
     return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED

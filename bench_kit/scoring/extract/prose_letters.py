@@ -114,7 +114,7 @@ def prose_letters(text: str, options: dict[str, str],
     neutral: set[str] = set()
     ruled_out: set[str] = set()
     linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
-    for index, (letter, start, end) in enumerate(named):
+    for index, (letter, _start, end) in enumerate(named):
         if end < 0:
             ruled_out.add(letter)
             continue

@@ -13,6 +13,10 @@ from typing import Generic, Sequence, TypeVar
 
 from bench_kit.text.normalize import normalize_for_match
 
+# re-exported: the scorers import them from here (defined once, in bench_kit.text)
+from bench_kit.text.numbers import format_number as format_number
+from bench_kit.text.words import contains_phrase as contains_phrase
+
 T = TypeVar("T")
 
 PARSE_OK, PARSE_LENIENT, PARSE_FAILED = "ok", "lenient", "failed"
@@ -37,7 +41,7 @@ FAILED: Extraction = Extraction(None, PARSE_FAILED)
 
 # Full-width forms (U+FF01-FF5E) map onto ASCII; a few CJK brackets and marks too, so
 # "（B）", "答案：Ｂ" and "１２３" read like their ASCII twins.
-_WIDTH_MAP = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_WIDTH_MAP: dict[int, int | str] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _WIDTH_MAP.update({
     0x3000: " ", 0x00A0: " ", 0x200B: "", 0xFEFF: "", 0x3002: ".", 0x3001: ",",
     0x3010: "[", 0x3011: "]", 0x300C: '"', 0x300D: '"', 0x201C: '"', 0x201D: '"',
@@ -206,9 +210,9 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
     lowered = text.lower()
     if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
         last = None
-        for match in pattern.finditer(text):
-            if accept is None or accept(match):
-                last = match
+        for each in pattern.finditer(text):
+            if accept is None or accept(each):
+                last = each
         return last
     tried: set[int] = set()
     for at in _keyword_positions(lowered, keys):
@@ -263,36 +267,3 @@ def answer_text(response: str) -> str:
     text = clean_response(response)
     tail = clause_tail(text)
     return text if tail is None or not tail else tail
-
-
-def _edge_ok(text: str, index: int, phrase_char: str) -> bool:
-    if index < 0 or index >= len(text) or not phrase_char.isascii():
-        return True
-    return not (text[index].isascii() and text[index].isalnum())
-
-
-def contains_phrase(text: str, phrase: str) -> bool:
-    """Whether `phrase` occurs in `text` word-bounded at its ASCII edges ("cat" is not in
-    "concatenate"); CJK has no spaces, so a CJK edge needs no boundary.
-
-    >>> contains_phrase("a black cat.", "cat"), contains_phrase("concatenate", "cat")
-    (True, False)
-    """
-    if not phrase:
-        return False
-    start = text.find(phrase)
-    while start >= 0:
-        end = start + len(phrase)
-        if _edge_ok(text, start - 1, phrase[0]) and _edge_ok(text, end, phrase[-1]):
-            return True
-        start = text.find(phrase, start + 1)
-    return False
-
-
-def format_number(value: float) -> str:
-    """A number as text without trailing zeros: 12.0 -> "12", 0.50 -> "0.5"."""
-    if value == 0:
-        return "0"
-    if value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return repr(value)

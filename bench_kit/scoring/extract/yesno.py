@@ -96,7 +96,7 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     if whole:
         return Extraction(whole, PARSE_OK)
     corrected = None
-    for corrected in _CORRECTION.finditer(text):
+    for corrected in _CORRECTION.finditer(text):  # noqa: B007 - keeps the last
         pass
     if corrected is not None:
         after = text[corrected.end():]

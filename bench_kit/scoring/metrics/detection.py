@@ -85,7 +85,9 @@ def extract_point_detailed(response: str, width: int, height: int, *,
         x1, y1, x2, y2 = to_pixels(found[0][1], width, height, box_format)
         return Extraction(((x1 + x2) / 2, (y1 + y2) / 2), PARSE_LENIENT)
     picked = pick_candidate(text, points)
-    return Extraction(_point_to_pixels(*picked.value, width, height, box_format), picked.parse)
+    assert picked.value is not None  # pick_candidate returns one of `points`
+    x, y = picked.value
+    return Extraction(_point_to_pixels(x, y, width, height, box_format), picked.parse)
 
 
 def extract_point(response: str, width: int, height: int) -> Point | None:

@@ -76,8 +76,8 @@ def rle_decode(rle: Mapping[str, Any]) -> "np.ndarray":
     try:
         height, width = (int(v) for v in rle["size"])
         counts = rle["counts"]
-    except (KeyError, TypeError, ValueError):
-        raise InputError("an RLE mask needs 'size': [h, w] and 'counts'") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError("an RLE mask needs 'size': [h, w] and 'counts'") from exc
     if isinstance(counts, str):
         counts = _counts_from_string(counts)
     runs = np.asarray(counts, dtype=np.int64)
@@ -118,7 +118,7 @@ def _inside(root: Path, rel: str) -> Path:
     try:
         return resolve_image(root, rel)
     except ValueError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(str(exc)) from exc
 
 
 def load_array(spec: str, root: str | Path) -> "np.ndarray":
@@ -132,15 +132,15 @@ def load_array(spec: str, root: str | Path) -> "np.ndarray":
     if text.startswith("{"):
         try:
             rle = json.loads(text)
-        except ValueError:
-            raise InputError(f"mask {text[:40]!r} is not valid RLE JSON") from None
+        except ValueError as exc:
+            raise InputError(f"mask {text[:40]!r} is not valid RLE JSON") from exc
         return rle_decode(rle)
     path = _inside(Path(root), text)
     if path.suffix.lower() == ".npy":
         try:
             return np.load(path, allow_pickle=False).astype(np.float64)
         except (OSError, ValueError) as exc:
-            raise InputError(f"cannot read score map '{text}': {exc}") from None
+            raise InputError(f"cannot read score map '{text}': {exc}") from exc
     from PIL import Image
 
     try:
@@ -148,7 +148,7 @@ def load_array(spec: str, root: str | Path) -> "np.ndarray":
             array = np.asarray(img.convert("I") if img.mode in ("I;16", "I;16B") else
                                img.convert("L"))
     except OSError as exc:
-        raise InputError(f"cannot read mask '{text}': {exc.strerror or exc}") from None
+        raise InputError(f"cannot read mask '{text}': {exc.strerror or exc}") from exc
     return array.astype(np.float64) / (65535.0 if array.max(initial=0) > 255 else 255.0)
 
 
@@ -165,8 +165,8 @@ def load_mask(spec: str, root: str | Path, shape: tuple[int, int] | None = None)
 
         try:
             points = [(float(x), float(y)) for x, y in json.loads(text)]
-        except (ValueError, TypeError):
-            raise InputError(f"polygon {text[:40]!r} is not [[x, y], ...]") from None
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"polygon {text[:40]!r} is not [[x, y], ...]") from exc
         canvas = Image.new("1", (shape[1], shape[0]), 0)
         if len(points) >= 3:
             ImageDraw.Draw(canvas).polygon(points, fill=1)

@@ -12,9 +12,10 @@ from typing import Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.response import normalize_text
+from bench_kit.text.cjk import CJK_SCRIPT_CHARS
 
 # CJK has no spaces: every Han / kana / hangul character is its own token.
-_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])")
+_CJK = re.compile(f"([{CJK_SCRIPT_CHARS}])")
 
 
 def rouge_tokens(text: str) -> list[str]:

@@ -26,7 +26,6 @@ from reference_loader import (  # noqa: E402
     load_vlmevalkit_yorn,
 )
 
-
 _DIGIT_PERIOD = re.compile(r"(?<=\d)\.(?!\d)")
 
 

@@ -1,0 +1,98 @@
+"""Ideas defined once, in bench_kit/text/: CJK character ranges, the number spelling and
+word-bounded phrase matching. A copy written anywhere else in the package fails here
+(the copies this replaced disagreed with each other: issue 30)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import bench_kit
+
+ROOT = Path(bench_kit.__file__).parent
+TEXT = ROOT / "text"
+
+# A CJK block edge written as an escape or a code point (U+3000 ideographic space and the
+# full-width forms are other ideas: they are not matched).
+CJK_RANGE = re.compile(
+    r"\\u(?:3400|4dbf|4e00|9fff|9fa5|f900|faff|3040|309f|30a0|30ff|ac00|d7a3|d7af)"
+    r"|\\U000[23][0-9a-f]{4}|\b0x(?:3400|4e00|9fff|9fa5|f900|ac00|3040|20000)\b", re.I)
+# A phrase wrapped in word boundaries around re.escape (\b, (?<!\w), (?<![\w]),
+# (?<![0-9A-Za-z_]) ...) on both sides.
+BOUNDED = re.compile(r"(?:\\b|\(\?<!\[?\\w\]?\)|\(\?<!\[0-9A-Za-z_?\]\))\{re\.escape\([^)]*\)\}"
+                     r"(?:\\b|\(\?!\[?\\w\]?\)|\(\?!\[0-9A-Za-z_?\]\))")
+
+
+def _outside_text() -> list[Path]:
+    return sorted(p for p in ROOT.rglob("*.py") if TEXT not in p.parents)
+
+
+def cjk_ranges(source: str) -> list[str]:
+    """CJK range edges written in `source`."""
+    return CJK_RANGE.findall(source)
+
+
+def bounded_matchers(source: str) -> list[str]:
+    """Word-boundary regexes built around `re.escape` in `source`."""
+    return BOUNDED.findall(source)
+
+
+def number_spellers(source: str) -> list[str]:
+    """Functions of `source` that spell a number: call `.is_integer()` and `str(int(...))`
+    (the shape of every canonicaliser this replaced)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+        is_integer = any(isinstance(c.func, ast.Attribute) and c.func.attr == "is_integer"
+                         for c in calls)
+        str_int = any(isinstance(c.func, ast.Name) and c.func.id == "str" and c.args
+                      and isinstance(c.args[0], ast.Call)
+                      and isinstance(c.args[0].func, ast.Name) and c.args[0].func.id == "int"
+                      for c in calls)
+        if is_integer and str_int:
+            found.append(node.name)
+    return found
+
+
+def test_the_detectors_find_the_copies_this_replaced() -> None:
+    # the four CJK tables, the three number spellings, three bounded matchers (before issue 30)
+    assert cjk_ranges(r'_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")') == [r"\u3400", r"\u9fff"]
+    assert cjk_ranges(r'r"([\u3040-\u30ff\uac00-\ud7af])"') == [
+        r"\u3040", r"\u30ff", r"\uac00", r"\ud7af"]
+    assert cjk_ranges(r'"\U00020000-\U0002a6df"') == [r"\U00020000", r"\U0002a6df"]
+    assert cjk_ranges('x = 0x3000  # ideographic space\ny = "\\u3000"') == []
+    assert number_spellers(
+        "def canonical_number(token):\n    value = float(token)\n"
+        "    return str(int(value)) if value.is_integer() else repr(value)\n"
+    ) == ["canonical_number"]
+    assert number_spellers("def f(v):\n    return v.is_integer()\n") == []
+    assert bounded_matchers(
+        r'''re.search(rf"(?<![\w]){re.escape(a)}(?![\w])", clause)''') != []
+    assert bounded_matchers(r'''re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text)''') != []
+    assert bounded_matchers(r'''re.search(rf"\b{re.escape(phrase)}\b(?P<rest>.*)$", c)''') != []
+    # a one-sided anchor (rewriting contractions at a word start) is not a matcher
+    assert bounded_matchers(r'''re.sub(rf"\b{re.escape(short)}", full, text)''') == []
+
+
+@pytest.mark.parametrize("path", _outside_text(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_copy_outside_text(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert not cjk_ranges(source), (
+        f"{path.name}: a CJK range written here: build it from bench_kit.text.cjk")
+    assert not number_spellers(source), (
+        f"{path.name}: a number spelling written here: use bench_kit.text.numbers."
+        "format_number / canonical_number")
+    assert not bounded_matchers(source), (
+        f"{path.name}: a word-bounded match written here: use bench_kit.text.words")
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_check_name_is_written_once(path: Path) -> None:
+    """A check gets its CheckSpec as an argument: its name appears only in `@check("…")`."""
+    assert not re.findall(r"spec_of\(\s*[\"']", path.read_text(encoding="utf-8")), (
+        f"{path.name}: spec_of(\"…\") repeats a check name: take the `spec` argument")
