@@ -1,0 +1,98 @@
+"""The `prior` model's arithmetic, each expected value worked out by hand in the comment
+beside it (mutation survivors of benchmarks/mutation.py --only prior)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+from bench_kit.models.adapters.prior import Example, NgramIndex, _examples, _vote
+from bench_kit.types import Item
+from tests.conftest import make_item
+
+
+def test_a_gold_list_splits_its_vote():
+    # a=0.5 and b=0.5 from the first neighbour; c=0.6 from the second: c wins
+    near = [(Example("q1", ("a", "b")), 1.0), (Example("q2", ("c",)), 0.6)]
+    assert _vote(near, None, Counter()) == "c"
+    # only allowed golds split it: a gets the whole 1.0 and beats c's 0.6
+    assert _vote(near, {"a", "c"}, Counter()) == "a"
+    # nothing allowed: no vote
+    assert _vote(near, {"z"}, Counter()) is None
+    assert _vote([], None, Counter()) is None
+
+
+def test_vote_ties_go_to_the_more_common_gold_then_the_name():
+    near = [(Example("q1", ("b",)), 0.5), (Example("q2", ("a",)), 0.5)]
+    assert _vote(near, None, Counter()) == "a"                       # the name
+    assert _vote(near, None, Counter({"b": 3, "a": 1})) == "b"       # the task's counts
+    # 0.1 + 0.2 is not exactly 0.3 in floats: rounded to 9 digits they tie
+    near = [(Example("q1", ("b",)), 0.1), (Example("q2", ("b",)), 0.2),
+            (Example("q3", ("a",)), 0.3)]
+    assert _vote(near, None, Counter({"b": 2})) == "b"
+
+
+def _item(**row) -> Item:
+    return Item(**make_item(**row))
+
+
+def test_dev_items_become_examples_per_task():
+    items = [
+        _item(id="m", task="mc", question="Which?", answers=["B"],
+              choices={"A": "One", "B": "  Two  Cats"}),
+        _item(id="o", task="open", question="Name it.", answers=["Big Ben", "ben"]),
+        _item(id="n", task="numeric", question="How many?", answers=["Ⅻ"]),
+        _item(id="e", task="numeric", question="Empty?", answers=["3"]),
+    ]
+    items[3] = items[3].model_copy(update={"answers": []})        # no gold: left out
+    items[0] = items[0].model_copy(update={"answers": ["B", "Z"]})  # Z: no such option
+    by_task = _examples(items)
+    # mc: the gold letters' option texts, normalised; a letter with no option dropped
+    assert by_task["mc"] == [Example("Which?", ("two cats",))]
+    # open keeps its first gold as written; numeric is normalised (NFKC: Ⅻ -> xii)
+    assert by_task["open"] == [Example("Name it.", ("Big Ben",))]
+    assert by_task["numeric"] == [Example("How many?", ("xii",))]
+
+
+def test_checklist_checks_are_examples_of_their_own_task():
+    item = _item(id="c", task="checklist", question="Check each statement.", answers=[],
+                 checks=[{"name": "Is there a cat?", "answer": True},
+                         {"name": "Is it red?", "answer": False}])
+    assert _examples([item]) == {"check": [Example("Is there a cat?", ("yes",)),
+                                           Example("Is it red?", ("no",))]}
+
+
+def test_idf_and_unit_vectors_by_hand():
+    index = NgramIndex([Example("ab", ("x",)), Example("ac", ("y",))])
+    # " ab " and " ac ": " a" and " a" + ... are in both (df 2), "ab" in one (df 1);
+    # idf = ln((1 + n) / (1 + df)) + 1 with n = 2
+    assert index.idf[" a"] == pytest.approx(1.0)
+    assert index.idf["ab"] == pytest.approx(math.log(3 / 2) + 1.0)
+    for vector in index.vectors:
+        assert sum(w * w for w in vector.values()) == pytest.approx(1.0)
+    # " ab " has 2-grams " a", "ab", "b "; 3-grams " ab", "ab "; 4-gram " ab ": 6 grams,
+    # one shared (idf 1) and five of idf u = ln 1.5 + 1
+    u = math.log(1.5) + 1.0
+    norm = math.sqrt(1 + 5 * u * u)
+    assert index.vectors[0][" a"] == pytest.approx(1 / norm)
+    assert index.vectors[0]["ab"] == pytest.approx(u / norm)
+    assert index.postings[" a"] == [0, 1] and index.postings["ab"] == [0]
+
+
+def test_nearest_keeps_k_best_over_the_near_floor_in_dev_order():
+    index = NgramIndex([Example("red circle", ("1",)), Example("red circle", ("2",)),
+                        Example("blue square", ("3",)), Example("zzz", ("4",))])
+    found = index.nearest("red circle", k=10)
+    # the two exact copies tie at cosine 1.0 (dev order kept); "blue square" shares a few
+    # grams ("e ", " s"-free "re"…) far under 0.6 x 1.0; "zzz" shares none (cosine 0: absent)
+    assert [e.golds for e, _ in found] == [("1",), ("2",)]
+    assert found[0][1] == pytest.approx(1.0) and found[1][1] == pytest.approx(1.0)
+    assert [e.golds for e, _ in index.nearest("red circle", k=1)] == [("1",)]
+    # with no floor every example sharing a gram comes back, best first
+    everything = index.nearest("red circle", k=10, near=0.0)
+    assert [e.golds for e, _ in everything][:2] == [("1",), ("2",)]
+    assert ("4",) not in [e.golds for e, _ in everything]
+    # the floor is inclusive: at near = 1.0 the examples scoring exactly the best stay
+    assert [e.golds for e, _ in index.nearest("red circle", k=10, near=1.0)] == [("1",), ("2",)]
