@@ -40,6 +40,11 @@ def test_every_planted_kind_is_found_at_warn(report):
         "label.inconsistent_answers", "redundancy.repeated_question",
         "label.gold_not_in_choices", "label.empty_answers"}
     for row in planted:
+        if row["check"] == "redundancy.repeated_question":
+            # one question on 25 different images, one gold: info by design (a second
+            # reader's verdict on POPE, docs/AUDITS.md); every planted item still gets it
+            assert row["found"] == 0 and row["found_any"] == row["planted"], row
+            continue
         assert row["found"] / row["planted"] >= 0.8, row
 
 
