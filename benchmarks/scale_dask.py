@@ -14,9 +14,9 @@ single-threaded worker processes:
    chunks), bytes sent back to the driver (pickled result), candidate rows, worker peak RSS;
 3. the embedding check per partition, in this process: the top-1 by one exact matrix
    product of the items against synthetic unit vectors (384-d float32; encoding is not
-   measured here, see docs/BENCHMARKS.md "Audits"), the IDF pass, and the rare-token pass
-   for `--lexical-items` items (every reference row sharing a token with an item is
-   scored against it, so on this Zipf vocabulary without stop words it is the slow part).
+   measured here, see docs/BENCHMARKS.md "Audits"), the IDF pass (document frequencies
+   from the stored `tokens` column), and the rare-token pass for `--lexical-items` items
+   through the partition's token index (bench_kit/audit/distributed/rare_tokens.py).
 
 A second run with the same arguments resumes the build (nothing rewritten) and re-measures
 the rest.
@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--dim", type=int, default=384)
-    parser.add_argument("--lexical-items", type=int, default=50,
+    parser.add_argument("--lexical-items", type=int, default=1000,
                         help="items in the timed rare-token pass (its cost grows with them)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/scale_dask"))
     args = parser.parse_args()
@@ -90,10 +90,14 @@ def main() -> None:
     from distributed import Client, LocalCluster
 
     from bench_kit.audit.contamination import ContaminationSettings
-    from bench_kit.audit.contamination_rephrase import Idf, lexical_candidates, text_features
-    from bench_kit.audit.distributed.rephrase import _features, _read, document_frequencies
+    from bench_kit.audit.contamination_rephrase import Idf, text_features
     from bench_kit.audit.distributed.matching import item_side, run_filter
-    from bench_kit.audit.distributed.partitions import build_partitioned, open_partitioned
+    from bench_kit.audit.distributed.partitions import (
+        build_partitioned,
+        open_partitioned,
+    )
+    from bench_kit.audit.distributed.rare_tokens import indexed_lexical_candidates
+    from bench_kit.audit.distributed.rephrase import _read, document_frequencies
     from bench_kit.audit.distributed.signatures import FeatureSpec
     from bench_kit.audit.reference import reference_text
     from bench_kit.audit.vector_index import top1_exact
@@ -142,7 +146,8 @@ def main() -> None:
     idf = Idf(documents, counts)
     features = [text_features(t) for t in texts[:args.lexical_items]]
     started = time.perf_counter()
-    lexical_candidates(features, _features(_read(first, ("original", "question"))), idf, 2.0)
+    indexed_lexical_candidates(
+        features, _read(first, ("original", "question", "tokens", "entities")), idf, 2.0)
     result["lexical_pass_seconds_per_partition"] = round(time.perf_counter() - started, 2)
     (args.out / f"result-{args.rows}.json").write_text(json.dumps(result, indent=1))
     print(f"| rows | partitions | build s (wall, {args.workers} workers) | stored MB "

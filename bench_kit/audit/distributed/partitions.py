@@ -3,7 +3,8 @@
 Layout of a partitioned reference (a local folder or an fsspec URL of its own):
 
     OUT/part-00000.parquet   ref_id, source, text, question, original, options,
-                             text_hash, question_hash, ngram_<n>..., minhash[, embedding]
+                             text_hash, question_hash, ngram_<n>..., minhash,
+                             tokens, entities (rare_tokens.py)[, embedding]
     OUT/part-00000.json      rows, sha256 of the parquet, sha256 of the input rows, spec
     OUT/manifest.json        format, spec, rows, [{file, rows, sha256, bytes}], content_hash
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from bench_kit.audit.contamination import row_chunks
+from bench_kit.audit.distributed.rare_tokens import token_columns
 from bench_kit.audit.distributed.signatures import (
     FeatureSpec,
     hash64,
@@ -31,7 +33,7 @@ from bench_kit.audit.distributed.signatures import (
 from bench_kit.audit.reference import FieldNames, reference_rows
 from bench_kit.errors import InputError
 
-FORMAT = "bench_kit.reference.partitioned/1"
+FORMAT = "bench_kit.reference.partitioned/2"  # /2: tokens, entities
 MANIFEST = "manifest.json"
 PARTITION_ROWS = 100_000
 TEXT_COLUMNS = ("ref_id", "source", "text", "question", "original", "options")
@@ -76,6 +78,8 @@ def partition_table(rows: Sequence[dict[str, Any]], spec: FeatureSpec,
                                             pa.list_(pa.uint64()))
     sigs = minhash_block(texts, spec)
     columns["minhash"] = pa.FixedSizeListArray.from_arrays(pa.array(sigs.ravel()), spec.perm)
+    for name, values in token_columns(rows).items():
+        columns[name] = pa.array(values, pa.list_(pa.string()))
     if embedder is not None:
         from bench_kit.audit.contamination_embed import encode_all
 
@@ -106,7 +110,7 @@ def write_partition(url: str, number: int, rows: list[dict[str, Any]], spec: Fea
     entry = {"file": name, "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest(),
              "bytes": len(data)}
     _put_atomic(fs, f"{root}/{name}", data)
-    sidecar = {**entry, "input_sha256": input_sha, "spec": spec.as_dict()}
+    sidecar = {**entry, "format": FORMAT, "input_sha256": input_sha, "spec": spec.as_dict()}
     _put_atomic(fs, f"{root}/part-{number:05d}.json", json.dumps(sidecar).encode())
     return entry
 
@@ -119,7 +123,8 @@ def finished_entry(url: str, number: int, spec: FeatureSpec, input_sha: str
     try:
         with fs.open(f"{root}/part-{number:05d}.json", "rb") as handle:
             sidecar = json.loads(handle.read())
-        if sidecar.get("input_sha256") != input_sha or sidecar.get("spec") != spec.as_dict():
+        if (sidecar.get("format"), sidecar.get("input_sha256"), sidecar.get("spec")) != \
+                (FORMAT, input_sha, spec.as_dict()):
             return None
         digest = hashlib.sha256()
         with fs.open(f"{root}/{sidecar['file']}", "rb") as handle:
@@ -239,6 +244,9 @@ def open_partitioned(path: str) -> PartitionedReference:
         raise InputError(f"not a partitioned reference ({exc}); build one with `bench-kit "
                          "audit reference build --partitioned OUT SOURCES...`",
                          path=path) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise InputError(f"{MANIFEST}: format is not {FORMAT}", path=path)
+    found = manifest.get("format") if isinstance(manifest, dict) else None
+    if found != FORMAT:
+        raise InputError(f"{MANIFEST}: format is {found!r}, not {FORMAT}; "
+                         "rebuild it with `bench-kit audit reference build --partitioned`",
+                         path=path)
     return PartitionedReference(url, manifest)
