@@ -70,6 +70,29 @@ def item_questions(source: Path, count: int) -> list[str]:
     return out
 
 
+def build_until(source: Path, url: str, spec, rows_per_partition: int, client,
+                seconds: float) -> tuple[list[dict], list[dict], int]:
+    """The library's build tasks for every partition of the layout, stopped after
+    `seconds`: (manifest entries, task stats) of the partitions finished, in order, and
+    how many were planned."""
+    from distributed import wait
+
+    from bench_kit.audit.distributed.partitions import build_partition
+    from bench_kit.audit.distributed.source_split import plan_partitions
+    from bench_kit.audit.reference import FieldNames
+
+    plan = plan_partitions([str(source)], rows_per_partition, client)
+    futures = [client.submit(build_partition, url, number, pieces, spec, FieldNames(),
+                             pure=False) for number, pieces in enumerate(plan)]
+    try:
+        wait(futures, timeout=seconds)
+    except TimeoutError:
+        pass
+    finished = [f.result() for f in futures if f.status == "finished"]
+    client.cancel([f for f in futures if f.status != "finished"])
+    return [e for e, _ in finished], [s for _, s in finished], len(plan)
+
+
 def summarise(values: list[float]) -> str:
     return f"{statistics.median(values):,.3g} (max {max(values):,.3g})"
 
@@ -84,6 +107,9 @@ def main() -> None:
     parser.add_argument("--lexical-items", type=int, default=1000,
                         help="items in the timed rare-token pass (its cost grows with them)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/scale_dask"))
+    parser.add_argument("--build-minutes", type=float, default=None,
+                        help="stop the build after this long and measure the partitions "
+                             "finished by then (a stated subset of the layout)")
     args = parser.parse_args()
 
     import numpy as np
@@ -93,6 +119,7 @@ def main() -> None:
     from bench_kit.audit.contamination_rephrase import Idf, text_features
     from bench_kit.audit.distributed.matching import item_side, run_filter
     from bench_kit.audit.distributed.partitions import (
+        PartitionedReference,
         build_partitioned,
         open_partitioned,
     )
@@ -116,16 +143,24 @@ def main() -> None:
                       dashboard_address=None, silence_logs=40) as cluster, \
             Client(cluster) as client:
         started = time.perf_counter()
-        report = build_partitioned([str(source)], url, spec, client=client,
-                                   rows_per_partition=args.partition_rows)
+        if args.build_minutes is None:
+            report = build_partitioned([str(source)], url, spec, client=client,
+                                       rows_per_partition=args.partition_rows)
+            entries, build_stats = report.manifest["partitions"], report.stats
+            reference = open_partitioned(url)
+        else:
+            entries, build_stats, planned = build_until(
+                source, url, spec, args.partition_rows, client, args.build_minutes * 60)
+            result["planned_partitions"] = planned
+            reference = PartitionedReference(url, {"partitions": entries})  # not on disk
         result["build_seconds"] = round(time.perf_counter() - started, 1)
-        result["build_written"] = report.written
-        result["stored_bytes"] = sum(p["bytes"] for p in report.manifest["partitions"])
+        result["build_partitions"] = build_stats
+        result["stored_bytes"] = sum(p["bytes"] for p in entries)
         texts = item_questions(source, args.items)
         side = item_side([reference_text(t, []) for t in texts],
                          [normalize_for_audit(t) for t in texts], settings, spec)
         started = time.perf_counter()
-        parts = run_filter(open_partitioned(url), side, client)
+        parts = run_filter(reference, side, client)
         result["match_seconds"] = round(time.perf_counter() - started, 1)
     stats = [p.stats for p in parts]
     result["partitions"] = stats
@@ -139,7 +174,7 @@ def main() -> None:
     top1_exact(queries, block)
     result["embedding_topk_seconds_per_partition"] = round(time.perf_counter() - started, 2)
     # the embedding check's text passes on the first partition, in this process
-    first = open_partitioned(url).partition_urls()[0]
+    first = reference.partition_urls()[0]
     started = time.perf_counter()
     documents, counts = document_frequencies(first)
     result["idf_pass_seconds_per_partition"] = round(time.perf_counter() - started, 2)
@@ -153,7 +188,7 @@ def main() -> None:
     print(f"| rows | partitions | build s (wall, {args.workers} workers) | stored MB "
           "| match s (wall) | per partition: s | MB read | KB to driver | worker peak MB "
           "| candidates | embedding per partition: top-1 s / IDF pass s / rare-token pass s "
-          f"({args.lexical_items} items) |")
+          f"({min(args.lexical_items, args.items)} items) |")
     print(f"| {args.rows:,} | {len(stats)} | {result['build_seconds']} | "
           f"{result['stored_bytes'] / 1e6:.0f} | {result['match_seconds']} | "
           f"{summarise([s['seconds'] for s in stats])} | "
@@ -163,6 +198,15 @@ def main() -> None:
           f"{result['embedding_topk_seconds_per_partition']} / "
           f"{result['idf_pass_seconds_per_partition']} / "
           f"{result['lexical_pass_seconds_per_partition']} |")
+    built = [b for b in result["build_partitions"] if b["written"]]
+    if built:
+        print("\n| build, per partition written | s | source MB read | KB to driver "
+              "| worker peak MB |")
+        print(f"| {len(built)} of {result.get('planned_partitions', len(stats))} | "
+              f"{summarise([b['seconds'] for b in built])} | "
+              f"{summarise([b['source_bytes'] / 1e6 for b in built])} | "
+              f"{summarise([b['bytes_to_driver'] / 1e3 for b in built])} | "
+              f"{summarise([b['peak_rss_mb'] for b in built])} |")
 
 
 if __name__ == "__main__":
