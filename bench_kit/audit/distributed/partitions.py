@@ -26,6 +26,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from bench_kit.audit.distributed.dvc_store import refuse_dvc_store
 from bench_kit.audit.distributed.rare_tokens import token_columns
 from bench_kit.audit.distributed.signatures import (
     FeatureSpec,
@@ -33,8 +34,11 @@ from bench_kit.audit.distributed.signatures import (
     minhash_block,
     ngram_hashes,
 )
-from bench_kit.audit.distributed.dvc_store import refuse_dvc_store
-from bench_kit.audit.distributed.source_split import Piece, partition_rows, plan_partitions
+from bench_kit.audit.distributed.source_split import (
+    Piece,
+    partition_rows,
+    plan_partitions,
+)
 from bench_kit.audit.reference import FieldNames
 from bench_kit.errors import InputError
 
