@@ -106,3 +106,26 @@ def test_the_build_command_refuses_a_configured_cache_dir(tmp_path, monkeypatch)
     assert len(errors) == 1 and "refs: inside the DVC cache of" in errors[0]
     assert "Traceback" not in result.output
     assert not (tmp_path / "shared-cache").exists()
+
+
+def test_sources_given_as_fsspec_urls_are_read_by_the_tasks(tmp_path):
+    import fsspec
+
+    sources = write_sources(tmp_path)
+    urls = []
+    for source in sources[:2]:
+        url = f"memory://bench-kit-sources/{Path(source).name}"
+        with fsspec.open(url, "wb") as handle:
+            handle.write(Path(source).read_bytes())
+        urls.append(url)
+    plan = plan_partitions(urls, 50)
+    rows = [r for pieces in plan for r in partition_rows(pieces, FieldNames())]
+    assert rows == list(reference_rows(sources[:2]))
+    result = CliRunner().invoke(cli, ["audit", "reference", "build", "--partitioned",
+                                      str(tmp_path / "parts"), *urls])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "parts" / "manifest.json").read_text())["rows"] == len(rows)
+    missing = CliRunner().invoke(cli, ["audit", "reference", "build", "--partitioned",
+                                       str(tmp_path / "p2"), str(tmp_path / "none.parquet")])
+    assert missing.exit_code == 1 and "none.parquet: reference source not found" in \
+        missing.output and "Traceback" not in missing.output
