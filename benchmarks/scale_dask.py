@@ -1,25 +1,32 @@
 """Per-partition cost of the Dask contamination engine (docs/SCALE.md).
 
-    .venv/bin/python benchmarks/scale_dask.py --rows 1000000 --partition-rows 100000 \
-        --items 1000 --workers 2 --out /tmp/scale_dask
+    nice -n 19 .venv/bin/python benchmarks/scale_dask.py --rows 1000000 \
+        --partition-rows 100000 --items 1000 --workers 2 --out /tmp/scale_dask
+    nice -n 19 .venv/bin/python benchmarks/scale_dask.py --rows 10000000 \
+        --partition-rows 100000 --items 1000 --workers 2 --out /tmp/scale10m --build-minutes 40
 
 Reference: synthetic English questions (benchmarks/audit_scale.py's generator: 8-25 words
 from a 5,000-word Zipf vocabulary); items: 1,000 questions of which 2% are copied from the
 reference and 2% copied with one word changed. Steps, on a LocalCluster of `--workers`
 single-threaded worker processes:
 
-1. the partitioned build (normalise on the driver; hashes, n-grams, MinHash per partition
-   on the workers), timed as a whole, partition count and bytes stored;
-2. the matching filter, per partition: seconds, bytes read (compressed parquet column
-   chunks), bytes sent back to the driver (pickled result), candidate rows, worker peak RSS;
+1. the partitioned build (each task reads its rows from the source, normalises them and
+   writes hashes, n-grams, MinHash, tokens), per partition: wall and CPU seconds, source
+   bytes read, bytes sent back to the driver, worker peak RSS; with `--build-minutes` the
+   build stops then and the rest is measured on the partitions finished (no manifest is
+   written for such a subset);
+2. the matching filter, per partition: wall and CPU seconds, bytes read (compressed
+   parquet column chunks), bytes sent back to the driver (pickled result), candidate rows,
+   worker peak RSS;
 3. the embedding check per partition, in this process: the top-1 by one exact matrix
    product of the items against synthetic unit vectors (384-d float32; encoding is not
    measured here, see docs/BENCHMARKS.md "Audits"), the IDF pass (document frequencies
    from the stored `tokens` column), and the rare-token pass for `--lexical-items` items
    through the partition's token index (bench_kit/audit/distributed/rare_tokens.py).
 
-A second run with the same arguments resumes the build (nothing rewritten) and re-measures
-the rest.
+A second run with the same arguments resumes the build (nothing rewritten; the resume cost
+per partition is printed) and re-measures the rest. Delete `--out` afterwards: 10M rows
+take about 7.2 GB of partitions and 0.7 GB of source.
 
 These machines have 2 shared cores: the figures are per partition, not a scaling curve.
 """
