@@ -129,3 +129,27 @@ def test_sources_given_as_fsspec_urls_are_read_by_the_tasks(tmp_path):
                                        str(tmp_path / "p2"), str(tmp_path / "none.parquet")])
     assert missing.exit_code == 1 and "none.parquet: reference source not found" in \
         missing.output and "Traceback" not in missing.output
+
+
+def test_the_driver_reads_no_source_rows(tmp_path, monkeypatch):
+    """Worker processes read the rows: in the driver, reading any piece or any CSV row
+    raises, and the build still writes every partition."""
+    from bench_kit.audit.distributed import partitions
+    from bench_kit.audit.distributed.partitions import build_partitioned
+    from bench_kit.audit.distributed.signatures import FeatureSpec
+
+    sources = write_sources(tmp_path)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the driver read source rows")
+
+    monkeypatch.setattr(partitions, "partition_rows", refuse)
+    monkeypatch.setattr(source_split, "source_rows", refuse)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40) as local, \
+            distributed.Client(local) as workers:
+        report = build_partitioned(sources, str(tmp_path / "parts"), FeatureSpec((8, 13), 5, 16),
+                                   client=workers, rows_per_partition=100)
+    assert report.written == 4
+    assert report.manifest["rows"] == len(list(reference_rows(sources)))
+    assert all(s["source_bytes"] > 0 and s["bytes_to_driver"] < 1000 for s in report.stats)
