@@ -59,10 +59,12 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
         yield from parse_jsonl(handle, path)
 
 
-def parse_jsonl(lines: Iterable[bytes], path: str | Path) -> Iterator[tuple[int, Any]]:
+def parse_jsonl(lines: Iterable[bytes], path: str | Path, first: int = 1
+                ) -> Iterator[tuple[int, Any]]:
     """Yield (line_number, object) for each non-blank line of an open binary file (or any
-    iterable of byte lines); `path` names it in the InputError raised for a bad line."""
-    for number, raw in enumerate(lines, start=1):
+    iterable of byte lines, the first of which is line `first`); `path` names it in the
+    InputError raised for a bad line."""
+    for number, raw in enumerate(lines, start=first):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:

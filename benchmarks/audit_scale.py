@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import itertools
 import resource
 import subprocess
 import sys
@@ -46,9 +47,10 @@ def questions(count: int, seed: int) -> list[str]:
     """`count` synthetic questions, 8-25 words each."""
     rng = random.Random(seed)
     words, weights = _vocabulary(random.Random(0))
+    cumulative = list(itertools.accumulate(weights))  # what choices(weights=) builds per call
     out = []
     for _ in range(count):
-        body = rng.choices(words, weights, k=rng.randint(7, 24))
+        body = rng.choices(words, cum_weights=cumulative, k=rng.randint(7, 24))
         out.append(f"{rng.choice(['What', 'How', 'Which', 'Why', 'Where'])} "
                    f"{' '.join(body)}?")
     return out

@@ -187,14 +187,18 @@ class RephraseWeights:
 
 
 def weighted_overlap(a: TextFeatures, b: TextFeatures, idf: Idf, boost: float) -> float:
-    """IDF-weighted Dice overlap of two token sets (entities weigh `boost` times more)."""
+    """IDF-weighted Dice overlap of two token sets (entities weigh `boost` times more).
+
+    Sums are exactly rounded (`math.fsum`), so the value does not depend on the order a
+    set iterates in — which changes with the hash seed and when a set is pickled to a
+    worker — and equal overlaps compare equal on every engine."""
     def weight(token: str, feats: TextFeatures) -> float:
         return idf(token) * (boost if token in feats.entities else 1.0)
 
-    total = sum(weight(t, a) for t in a.tokens) + sum(weight(t, b) for t in b.tokens)
+    total = math.fsum([*(weight(t, a) for t in a.tokens), *(weight(t, b) for t in b.tokens)])
     if total <= 0:
         return 0.0
-    shared = sum(weight(t, a) + weight(t, b) for t in a.tokens & b.tokens)
+    shared = math.fsum(weight(t, a) + weight(t, b) for t in a.tokens & b.tokens)
     return shared / total
 
 

@@ -123,6 +123,36 @@ def source_rows(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                      path=str(path))
 
 
+def normalised_row(source: str | Path, number: int, row: dict[str, Any],
+                   fields: FieldNames = FieldNames()) -> dict[str, Any] | None:
+    """The reference row of source row `number` (None when it has no text).
+
+    Raises:
+        InputError: the row lacks the text field (naming the file, row and field).
+    """
+    name = Path(source).name
+    if fields.text not in row:
+        raise InputError(f"no '{fields.text}' column (choose one with --text-field; "
+                         f"columns: {', '.join(map(str, row))})", path=str(source),
+                         line=number, field=fields.text)
+    question = row[fields.text]
+    if question is None or not str(question).strip():
+        return None
+    question = str(question)
+    raw_id = row.get(fields.id) if fields.id else None
+    ref_id = str(raw_id) if raw_id not in (None, "") else f"{name}:{number}"
+    options = options_of(row.get(fields.options)) if fields.options else []
+    # the hint/passage joined to the question as on the item side (audit/content.py)
+    hint, asked = split_hint(question, row.get(fields.hint) if fields.hint else None)
+    joined = f"{hint} {asked}" if hint else asked
+    out: dict[str, Any] = {"ref_id": ref_id, "source": name,
+                           "text": reference_text(joined, options),
+                           "question": normalize_for_audit(joined), "original": question}
+    if options:
+        out["options"] = options
+    return out if out["text"] else None
+
+
 def reference_rows(sources: Sequence[str | Path], fields: FieldNames = FieldNames()
                    ) -> Iterator[dict[str, Any]]:
     """Normalised reference rows from every source, in order; rows with no text are skipped.
@@ -131,27 +161,9 @@ def reference_rows(sources: Sequence[str | Path], fields: FieldNames = FieldName
         InputError: a source lacks the text field (naming the file, row and field).
     """
     for source in sources:
-        name = Path(source).name
         for number, row in source_rows(source):
-            if fields.text not in row:
-                raise InputError(f"no '{fields.text}' column (choose one with --text-field; "
-                                 f"columns: {', '.join(map(str, row))})", path=str(source),
-                                 line=number, field=fields.text)
-            question = row[fields.text]
-            if question is None or not str(question).strip():
-                continue
-            question = str(question)
-            raw_id = row.get(fields.id) if fields.id else None
-            ref_id = str(raw_id) if raw_id not in (None, "") else f"{name}:{number}"
-            options = options_of(row.get(fields.options)) if fields.options else []
-            # the hint/passage joined to the question as on the item side (audit/content.py)
-            hint, asked = split_hint(question, row.get(fields.hint) if fields.hint else None)
-            joined = f"{hint} {asked}" if hint else asked
-            out: dict[str, Any] = {"ref_id": ref_id, "source": name, "text": reference_text(joined, options),
-                   "question": normalize_for_audit(joined), "original": question}
-            if options:
-                out["options"] = options
-            if out["text"]:
+            out = normalised_row(source, number, row, fields)
+            if out is not None:
                 yield out
 
 

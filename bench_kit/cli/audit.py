@@ -125,7 +125,8 @@ def reference() -> None:
               help="Write a partitioned parquet reference with its features and manifest.json "
                    "here instead (folder or fsspec URL; built on audit.engine, resumable).")
 @click.option("--rows-per-partition", default=100_000, show_default=True,
-              type=click.IntRange(min=1), help="Rows per partition (with --partitioned).")
+              type=click.IntRange(min=1),
+              help="Source rows per partition (lines for JSONL; with --partitioned).")
 @click.option("--embeddings/--no-embeddings", default=False, show_default=True,
               help="Store embeddings of the `embed:` backend too (with --partitioned).")
 @params_option
@@ -138,7 +139,7 @@ def reference() -> None:
 @click.option("--hint-field", default="hint", show_default=True,
               help="Column holding a hint/passage joined to the question (as items' "
                    "meta.hint is); '' for none.")
-@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("sources", nargs=-1, required=True)
 def reference_build_command(out_path: str | None, partitioned: str | None,
                             rows_per_partition: int, embeddings: bool, params_path: str,
                             text_field: str, id_field: str, options_field: str,
@@ -148,7 +149,9 @@ def reference_build_command(out_path: str | None, partitioned: str | None,
 
     Each row of the output holds the reference id, its source file, the normalised text
     (NFKC, lowercase, no punctuation; hint + question + options) and the original question.
-    A folder is read with `datasets.load_from_disk` (every split).
+    A folder is read with `datasets.load_from_disk` (every split). With --partitioned,
+    parquet and JSONL sources may be fsspec URLs (s3://..., gs://...): each partition's
+    rows are read by the worker that builds it.
 
     \b
     Example:

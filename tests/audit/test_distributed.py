@@ -187,3 +187,40 @@ def test_an_fsspec_url_holds_the_partitioned_reference(setup):
     run(tmp, "dask.yaml", "memory://bench-kit-test/parts", "dask")
     assert (tmp / "local/findings.jsonl").read_bytes() == \
         (tmp / "dask/findings.jsonl").read_bytes()
+
+
+def test_rare_token_matches_on_workers_equal_the_local_scan(setup, cluster):
+    """Corpus IDF and the indexed rare-token match per partition, on the workers, merged in
+    partition order: the local check's row and overlap for every item."""
+    from bench_kit.audit.contamination_rephrase import Idf, lexical_candidates, text_features
+    from bench_kit.audit.distributed.partitions import open_partitioned
+    from bench_kit.audit.distributed.rare_tokens import indexed_lexical_candidates, row_features
+    from bench_kit.audit.distributed.rephrase import _read, corpus_idf
+    from bench_kit.audit.reference import reference_rows as built_rows
+
+    tmp = setup
+    build_command([str(tmp / "public.jsonl")], str(tmp / "parts"), FieldNames(),
+                  params_path=str(tmp / "local.yaml"), rows_per_partition=250)
+    refs = [row_features(r["original"], r["question"])
+            for r in built_rows([str(tmp / "public.jsonl")])]
+    features = [text_features(row["question"]) for row in items(reference_rows())]
+    urls = open_partitioned(str(tmp / "parts")).partition_urls()
+    with distributed.Client(cluster) as client:
+        idf = corpus_idf(urls, client)
+        local_idf = Idf.fit(f.tokens for f in refs)
+        assert (idf.documents, dict(idf.frequency)) == \
+            (local_idf.documents, dict(local_idf.frequency))
+
+        def partition(url: str) -> list[tuple[int, float]]:
+            return indexed_lexical_candidates(
+                features, _read(url, ("original", "question", "tokens", "entities")), idf, 2.0)
+
+        parts = client.gather(client.map(partition, urls))
+    merged, offset = [(-1, 0.0)] * len(features), 0
+    for part in parts:
+        for position, (row, value) in enumerate(part):
+            if row >= 0 and value > merged[position][1]:
+                merged[position] = (offset + row, value)
+        offset += 250
+    assert merged == lexical_candidates(features, refs, local_idf, 2.0)
+    assert sum(row >= 0 for row, _ in merged) >= len(features) - 2

@@ -3,13 +3,15 @@
 Layout of a partitioned reference (a local folder or an fsspec URL of its own):
 
     OUT/part-00000.parquet   ref_id, source, text, question, original, options,
-                             text_hash, question_hash, ngram_<n>..., minhash[, embedding]
+                             text_hash, question_hash, ngram_<n>..., minhash,
+                             tokens, entities (rare_tokens.py)[, embedding]
     OUT/part-00000.json      rows, sha256 of the parquet, sha256 of the input rows, spec
     OUT/manifest.json        format, spec, rows, [{file, rows, sha256, bytes}], content_hash
 
-Each partition is computed by one task on the engine (a Dask worker, or this process for
-`audit.engine: local`) and written atomically with its sidecar; a build that stops is run
-again and skips every partition whose sidecar names the same input, spec and file hash.
+Each partition is read from the sources, computed and written by one task on the engine
+(a Dask worker, or this process for `audit.engine: local`), atomically with its sidecar;
+a build that stops is run again and skips every partition whose sidecar names the same
+input rows, format, spec and file hash.
 `manifest.json` is written last: it is what a DVC stage lists as its dependency.
 """
 
@@ -17,21 +19,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
+import resource
+import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from bench_kit.audit.contamination import row_chunks
+from bench_kit.audit.distributed.dvc_store import refuse_dvc_store
+from bench_kit.audit.distributed.rare_tokens import token_columns
 from bench_kit.audit.distributed.signatures import (
     FeatureSpec,
     hash64,
     minhash_block,
     ngram_hashes,
 )
-from bench_kit.audit.reference import FieldNames, reference_rows
+from bench_kit.audit.distributed.source_split import (
+    Piece,
+    partition_rows,
+    plan_partitions,
+)
+from bench_kit.audit.reference import FieldNames
 from bench_kit.errors import InputError
 
-FORMAT = "bench_kit.reference.partitioned/1"
+FORMAT = "bench_kit.reference.partitioned/2"  # /2: tokens, entities
 MANIFEST = "manifest.json"
 PARTITION_ROWS = 100_000
 TEXT_COLUMNS = ("ref_id", "source", "text", "question", "original", "options")
@@ -76,6 +87,8 @@ def partition_table(rows: Sequence[dict[str, Any]], spec: FeatureSpec,
                                             pa.list_(pa.uint64()))
     sigs = minhash_block(texts, spec)
     columns["minhash"] = pa.FixedSizeListArray.from_arrays(pa.array(sigs.ravel()), spec.perm)
+    for name, values in token_columns(rows).items():
+        columns[name] = pa.array(values, pa.list_(pa.string()))
     if embedder is not None:
         from bench_kit.audit.contamination_embed import encode_all
 
@@ -106,7 +119,7 @@ def write_partition(url: str, number: int, rows: list[dict[str, Any]], spec: Fea
     entry = {"file": name, "rows": len(rows), "sha256": hashlib.sha256(data).hexdigest(),
              "bytes": len(data)}
     _put_atomic(fs, f"{root}/{name}", data)
-    sidecar = {**entry, "input_sha256": input_sha, "spec": spec.as_dict()}
+    sidecar = {**entry, "format": FORMAT, "input_sha256": input_sha, "spec": spec.as_dict()}
     _put_atomic(fs, f"{root}/part-{number:05d}.json", json.dumps(sidecar).encode())
     return entry
 
@@ -119,7 +132,8 @@ def finished_entry(url: str, number: int, spec: FeatureSpec, input_sha: str
     try:
         with fs.open(f"{root}/part-{number:05d}.json", "rb") as handle:
             sidecar = json.loads(handle.read())
-        if sidecar.get("input_sha256") != input_sha or sidecar.get("spec") != spec.as_dict():
+        if (sidecar.get("format"), sidecar.get("input_sha256"), sidecar.get("spec")) != \
+                (FORMAT, input_sha, spec.as_dict()):
             return None
         digest = hashlib.sha256()
         with fs.open(f"{root}/{sidecar['file']}", "rb") as handle:
@@ -139,6 +153,28 @@ class BuildReport:
     manifest: dict[str, Any]
     written: int
     skipped: int
+    stats: list[dict[str, Any]] = field(default_factory=list)  # per partition: seconds, ...
+
+
+def build_partition(url: str, number: int, pieces: Sequence[Piece], spec: FeatureSpec,
+                    fields: FieldNames, embed_params: dict[str, Any] | None = None
+                    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Read, normalise and write partition `number` unless it is already built from the same
+    rows (a task on a worker): its manifest entry, and what the task did and cost."""
+    started, cpu = time.perf_counter(), time.process_time()
+    read = [0]
+    rows = partition_rows(pieces, fields, read)
+    input_sha = rows_digest(rows)
+    entry = finished_entry(url, number, spec, input_sha)
+    written = entry is None
+    if entry is None:
+        entry = write_partition(url, number, rows, spec, input_sha, embed_params)
+    stats = {"partition": number, "written": written,
+             "seconds": round(time.perf_counter() - started, 3),
+             "cpu_seconds": round(time.process_time() - cpu, 3), "source_bytes": read[0],
+             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+    stats["bytes_to_driver"] = len(pickle.dumps((entry, stats)))
+    return entry, stats
 
 
 def build_partitioned(sources: Sequence[str], url: str, spec: FeatureSpec, *,
@@ -148,53 +184,43 @@ def build_partitioned(sources: Sequence[str], url: str, spec: FeatureSpec, *,
                       progress: Callable[[int, int], None] | None = None) -> BuildReport:
     """Write the partitioned reference of `sources` under `url`; resume a stopped build.
 
-    The driver streams and normalises the sources (bench_kit.audit.reference) and hands each
-    partition's rows to one task (`client` = a Dask client; None = run here); at most two
-    tasks per worker are in flight, so memory stays bounded.
+    The driver plans partitions from the sources' sizes (source_split.py); each partition's
+    rows are read, normalised, hashed and written by one task (`client` = a Dask client;
+    None = run here), which skips a partition already built from the same rows.
     """
     if not sources:
         raise InputError("give at least one reference source")
+    refuse_dvc_store(url)
+    plan = plan_partitions([str(s) for s in sources], rows_per_partition, client)
     entries: dict[int, dict[str, Any]] = {}
-    pending: dict[Any, int] = {}
-    limit = 2 * max(1, len(client.scheduler_info()["workers"])) if client is not None else 1
-    written = skipped = 0
+    stats: list[dict[str, Any]] = []
 
-    def collect(block: bool) -> None:
-        from distributed import wait
-
-        done = wait(list(pending), return_when="FIRST_COMPLETED").done if block else \
-            [f for f in pending if f.done()]
-        for future in done:
-            entries[pending.pop(future)] = future.result()
-
-    for number, rows in enumerate(row_chunks(reference_rows(sources, fields),
-                                          rows_per_partition)):
-        input_sha = rows_digest(rows)
-        entry = finished_entry(url, number, spec, input_sha)
-        if entry is not None:
-            entries[number] = entry
-            skipped += 1
-        elif client is None:
-            entries[number] = write_partition(url, number, rows, spec, input_sha, embed_params)
-            written += 1
-        else:
-            while len(pending) >= limit:
-                collect(block=True)
-            [shipped] = client.scatter([rows])  # data, not a 40 MB task graph
-            pending[client.submit(write_partition, url, number, shipped, spec, input_sha,
-                                  embed_params, pure=False)] = number
-            written += 1
+    def done(number: int, result: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        entries[number] = result[0]
+        stats.append(result[1])
         if progress:
-            progress(number + 1, sum(e["rows"] for e in entries.values()))
-    while pending:
-        collect(block=True)
+            progress(len(entries), sum(e["rows"] for e in entries.values()))
+
+    if client is None:
+        for number, pieces in enumerate(plan):
+            done(number, build_partition(url, number, pieces, spec, fields, embed_params))
+    else:
+        from distributed import as_completed
+
+        futures = {client.submit(build_partition, url, number, pieces, spec, fields,
+                                 embed_params, pure=False): number
+                   for number, pieces in enumerate(plan)}
+        for future in as_completed(futures):
+            done(futures[future], future.result())
     parts = [entries[n] for n in sorted(entries)]
     content = hashlib.sha256("".join(f"{p['file']}:{p['sha256']}\n" for p in parts).encode())
     manifest = {"format": FORMAT, "spec": spec.as_dict(), "rows": sum(p["rows"] for p in parts),
                 "partitions": parts, "content_hash": content.hexdigest()}
     fs, root = _fs(url)
     _put_atomic(fs, f"{root}/{MANIFEST}", json.dumps(manifest, indent=1).encode() + b"\n")
-    return BuildReport(manifest, written, skipped)
+    written = sum(s["written"] for s in stats)
+    return BuildReport(manifest, written, len(parts) - written,
+                       sorted(stats, key=lambda s: s["partition"]))
 
 
 def is_partitioned(path: str) -> bool:
@@ -239,6 +265,9 @@ def open_partitioned(path: str) -> PartitionedReference:
         raise InputError(f"not a partitioned reference ({exc}); build one with `bench-kit "
                          "audit reference build --partitioned OUT SOURCES...`",
                          path=path) from exc
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise InputError(f"{MANIFEST}: format is not {FORMAT}", path=path)
+    found = manifest.get("format") if isinstance(manifest, dict) else None
+    if found != FORMAT:
+        raise InputError(f"{MANIFEST}: format is {found!r}, not {FORMAT}; "
+                         "rebuild it with `bench-kit audit reference build --partitioned`",
+                         path=path)
     return PartitionedReference(url, manifest)

@@ -4,9 +4,10 @@ engine's exact search, computed partition by partition.
 The local check needs two corpus-wide things: the IDF of every token (from
 `text_features` of each reference question) and, per item, the best reference by
 embedding cosine and by rare-token overlap. Pass 1 counts document frequencies per
-partition (summed on the driver); pass 2 broadcasts the items' vectors, features and the
-IDF, and each worker returns, per item, its partition's top-1 by an exact matrix product
-and its best rare-token match (strict improvement in reference order, as locally), with
+partition from its stored `tokens` column (summed on the driver); pass 2 broadcasts the
+items' vectors, features and the IDF, and each worker returns, per item, its partition's
+top-1 by an exact matrix product and its best rare-token match (first row of highest
+overlap, as locally), found through the partition's token index (rare_tokens.py), with
 those rows. The driver merges them in partition order and scores the pairs with the local
 check's own `score_pair`, so only 2 rows per item per partition ever leave a worker.
 """
@@ -17,18 +18,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from bench_kit.audit.contamination_rephrase import (
-    Idf,
-    TextFeatures,
-    lexical_candidates,
-    text_features,
-)
+from bench_kit.audit.contamination_rephrase import Idf, TextFeatures, text_features
 from bench_kit.audit.distributed.partitions import TEXT_COLUMNS
-
-
-def _features(table: Any) -> list[TextFeatures]:
-    return [text_features(original or question) for original, question in
-            zip(table.column("original").to_pylist(), table.column("question").to_pylist())]
+from bench_kit.audit.distributed.rare_tokens import (
+    document_counts,
+    indexed_lexical_candidates,
+    row_features,
+)
 
 
 def _read(url: str, columns: Sequence[str]) -> Any:
@@ -42,11 +38,8 @@ def _read(url: str, columns: Sequence[str]) -> Any:
 
 def document_frequencies(url: str) -> tuple[int, Counter]:
     """(documents, token -> documents holding it) of one partition (pass 1, on a worker)."""
-    counts: Counter = Counter()
-    table = _read(url, ("original", "question"))
-    for features in _features(table):
-        counts.update(features.tokens)
-    return table.num_rows, counts
+    documents, counts = document_counts(_read(url, ("tokens",)))
+    return documents, Counter(counts)
 
 
 @dataclass
@@ -77,11 +70,11 @@ def partition_neighbours(number: int, url: str, side: EmbedSide) -> PartitionNei
 
     from bench_kit.audit.vector_index import top1_exact
 
-    table = _read(url, (*TEXT_COLUMNS, "embedding"))
+    table = _read(url, (*TEXT_COLUMNS, "tokens", "entities", "embedding"))
     vectors = np.asarray(table.column("embedding").combine_chunks().flatten(),
                          dtype=np.float32).reshape(table.num_rows, -1)
     top_score, top_row = top1_exact(side.vectors, vectors)
-    lexical = lexical_candidates(side.features, _features(table), side.idf, side.boost)
+    lexical = indexed_lexical_candidates(side.features, table, side.idf, side.boost)
     cosine = [float(side.vectors[p] @ vectors[i]) if i >= 0 else 0.0
               for p, (i, _) in enumerate(lexical)]
     wanted = sorted(set(top_row.tolist()) | {i for i, _ in lexical if i >= 0})
@@ -181,7 +174,7 @@ def embedding_neighbours(ctx: Any, urls: Sequence[str], embedder_tag: str | None
             row = by_number[key[0]].rows[key[1]]
             rows[key] = row
             pairs.append((key, score_pair(cosine, features[position],
-                                          text_features(row.get("original") or row["question"]),
+                                          row_features(row.get("original"), row["question"]),
                                           idf, weights)))
         key, pair = max(pairs, key=lambda p: (p[1].combined, p[1].cosine))
         found.append(FoundNeighbour(position, key, pair))
