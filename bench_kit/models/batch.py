@@ -205,8 +205,34 @@ class _Loop:
             claimed, record = await self.off_loop(self._claim_once, key)
         return record
 
+    async def called(self, call: Call, semaphore: asyncio.Semaphore) -> Outcome:
+        """A claimed call: sent in a concurrency slot (if the budget allows), its answer
+        stored and its claim ended after the slot is given back."""
+        async with semaphore:
+            CALL_SLOT.set(semaphore)  # a retry's wait gives the slot back meanwhile
+            if not self.budget.try_start():
+                outcome = Outcome("budget", error=self.budget.reason)
+            else:
+                self.counts.requests += 1
+                try:
+                    outcome = await self.request(call)
+                except BaseException:
+                    with contextlib.suppress(BenchKitError):  # the first fault is told
+                        self.cache.release(call.key)
+                    raise
+                cost = outcome.record.cost if outcome.record is not None else 0.0
+                self.budget.finish(cost)
+                self.counts.cost += cost
+        CALL_SLOT.set(None)
+        if outcome.source == "called" and outcome.record is not None:
+            await self.off_loop(self.cache.put, call.key, outcome.record)  # ends the claim
+        else:  # an error or a budget stop: nothing stored, the claim ends
+            await self.off_loop(self.cache.release, call.key)
+        return outcome
+
     async def request(self, call: Call) -> Outcome:
-        """Send one call (the caller holds a concurrency slot and a budget start)."""
+        """Send one call (the caller holds a concurrency slot and a budget start); the
+        caller stores a "called" outcome's record."""
         request, extra_meta = await call.build()
         started = time.perf_counter()
         try:
@@ -231,36 +257,24 @@ class _Loop:
                             # canonical key order, as a cache read returns it
                             meta=json.loads(json.dumps(meta, sort_keys=True)),
                             created_at=utc_now())
-        await self.off_loop(self.cache.put, call.key, record)
         return Outcome("called", record=record, latency_s=record.latency_s)
 
     async def run(self, groups: dict[str, list[int]], calls: Sequence[Call],
                   outcomes: list[Outcome | None]) -> None:
         semaphore = asyncio.Semaphore(self.config.concurrency)
+        # Claims run ahead of the slots (at most `concurrency` claimed calls wait for one),
+        # and an answer is stored after its slot is free: a slot goes from one reply to the
+        # next request without a round trip to the cache's thread in between.
+        ahead = asyncio.Semaphore(2 * self.config.concurrency)
 
         async def one(indices: list[int]) -> None:
             call = calls[indices[0]]
-            async with semaphore:
-                CALL_SLOT.set(semaphore)  # a retry's wait gives the slot back meanwhile
+            async with ahead:
                 stored = await self.claim(call.key)
                 if stored is not None:
                     outcome = Outcome("cache", record=stored, latency_s=stored.latency_s)
-                elif self.budget.try_start():
-                    self.counts.requests += 1
-                    try:
-                        outcome = await self.request(call)
-                    except BaseException:
-                        with contextlib.suppress(BenchKitError):  # the first fault is told
-                            self.cache.release(call.key)
-                        raise
-                    if outcome.source != "called":  # a stored answer ended its claim
-                        await self.off_loop(self.cache.release, call.key)
-                    cost = outcome.record.cost if outcome.record is not None else 0.0
-                    self.budget.finish(cost)
-                    self.counts.cost += cost
                 else:
-                    await self.off_loop(self.cache.release, call.key)
-                    outcome = Outcome("budget", error=self.budget.reason)
+                    outcome = await self.called(call, semaphore)
             for index in indices:
                 outcomes[index] = outcome
             if outcome.source == "budget":
