@@ -32,6 +32,9 @@ def test_vote_ties_go_to_the_more_common_gold_then_the_name():
     near = [(Example("q1", ("b",)), 0.1), (Example("q2", ("b",)), 0.2),
             (Example("q3", ("a",)), 0.3)]
     assert _vote(near, None, Counter({"b": 2})) == "b"
+    # ... but 0.4 against 0.3 is no tie, whatever the task's counts say
+    near = [(Example("q1", ("a",)), 0.4), (Example("q2", ("b",)), 0.3)]
+    assert _vote(near, None, Counter({"b": 9})) == "a"
 
 
 def _item(**row) -> Item:
@@ -40,19 +43,26 @@ def _item(**row) -> Item:
 
 def test_dev_items_become_examples_per_task():
     items = [
+        _item(id="e", task="numeric", question="Empty?", answers=["3"]),
+        _item(id="c", task="checklist", question="Check.", answers=[],
+              checks=[{"name": "Is it red?", "answer": True}]),
+        _item(id="g", task="grounding", question="Where?", answers=["[1,  2, 3, 4]"]),
         _item(id="m", task="mc", question="Which?", answers=["B"],
               choices={"A": "One", "B": "  Two  Cats"}),
         _item(id="o", task="open", question="Name it.", answers=["Big Ben", "ben"]),
         _item(id="n", task="numeric", question="How many?", answers=["Ⅻ"]),
-        _item(id="e", task="numeric", question="Empty?", answers=["3"]),
     ]
-    items[3] = items[3].model_copy(update={"answers": []})        # no gold: left out
-    items[0] = items[0].model_copy(update={"answers": ["B", "Z"]})  # Z: no such option
+    # first, an item with no gold (left out) and a checklist: the items after them count
+    items[0] = items[0].model_copy(update={"answers": []})
+    items[3] = items[3].model_copy(update={"answers": ["B", "Z"]})  # Z: no such option
     by_task = _examples(items)
     # mc: the gold letters' option texts, normalised; a letter with no option dropped
     assert by_task["mc"] == [Example("Which?", ("two cats",))]
-    # open keeps its first gold as written; numeric is normalised (NFKC: Ⅻ -> xii)
+    # open and grounding keep their first gold as written; numeric is normalised (NFKC:
+    # Ⅻ -> xii)
     assert by_task["open"] == [Example("Name it.", ("Big Ben",))]
+    assert by_task["grounding"] == [Example("Where?", ("[1,  2, 3, 4]",))]
+    assert by_task["check"] == [Example("Is it red?", ("yes",))]
     assert by_task["numeric"] == [Example("How many?", ("xii",))]
 
 
@@ -90,6 +100,10 @@ def test_nearest_keeps_k_best_over_the_near_floor_in_dev_order():
     assert [e.golds for e, _ in found] == [("1",), ("2",)]
     assert found[0][1] == pytest.approx(1.0) and found[1][1] == pytest.approx(1.0)
     assert [e.golds for e, _ in index.nearest("red circle", k=1)] == [("1",)]
+    # best first, not dev order: "blue square" (row 2) is nearest to a blue square
+    assert index.nearest("blue square", k=1)[0][0].golds == ("3",)
+    # a question sharing no n-gram with dev: no neighbours (not an error)
+    assert index.nearest("qqq", k=10) == []
     # with no floor every example sharing a gram comes back, best first
     everything = index.nearest("red circle", k=10, near=0.0)
     assert [e.golds for e, _ in everything][:2] == [("1",), ("2",)]
