@@ -110,3 +110,22 @@ def test_nearest_keeps_k_best_over_the_near_floor_in_dev_order():
     assert ("4",) not in [e.golds for e, _ in everything]
     # the floor is inclusive: at near = 1.0 the examples scoring exactly the best stay
     assert [e.golds for e, _ in index.nearest("red circle", k=10, near=1.0)] == [("1",), ("2",)]
+
+
+def test_mc_votes_count_only_golds_among_the_items_own_options():
+    from bench_kit.models.adapters.prior import PriorModel
+
+    mc = {"task": "mc", "capability": "perception.count"}
+    dev = [_item(id="m1", question="How many red shapes are there?", answers=["B"],
+                 choices={"A": "1", "B": "2"}, **mc),
+           _item(id="m2", question="How many red shapes are in it?", answers=["A"],
+                 choices={"A": "6", "B": "7"}, **mc),
+           _item(id="m3", question="Which colour is the sky?", answers=["A"],
+                 choices={"A": "blue", "B": "red"}, **mc)]
+    model = PriorModel(dev)
+    # m1 is the nearest but its gold "2" is not an option here; m2's "6" is (letter B)
+    assert model.answer_mc("How many red shapes are there?", {"A": "5", "B": "6"}) == \
+        ("B", "neighbours")
+    # no neighbour's gold among the options: the dev's most common gold letter (A, 2 of 3)
+    assert model.answer_mc("How many red shapes are there?", {"A": "8", "B": "9"}) == \
+        ("A", "task majority")
