@@ -28,10 +28,12 @@ def test_vote_ties_go_to_the_more_common_gold_then_the_name():
     near = [(Example("q1", ("b",)), 0.5), (Example("q2", ("a",)), 0.5)]
     assert _vote(near, None, Counter()) == "a"                       # the name
     assert _vote(near, None, Counter({"b": 3, "a": 1})) == "b"       # the task's counts
-    # 0.1 + 0.2 is not exactly 0.3 in floats: rounded to 9 digits they tie
+    # b's 0.1 + 0.2 is 0.30000000000000004 in floats, above a's 0.3: rounded to 9 digits
+    # they tie, and the tie goes to the task's more common gold, a (unrounded, b would win)
     near = [(Example("q1", ("b",)), 0.1), (Example("q2", ("b",)), 0.2),
             (Example("q3", ("a",)), 0.3)]
-    assert _vote(near, None, Counter({"b": 2})) == "b"
+    assert 0.1 + 0.2 > 0.3
+    assert _vote(near, None, Counter({"a": 2})) == "a"
     # ... but 0.4 against 0.3 is no tie, whatever the task's counts say
     near = [(Example("q1", ("a",)), 0.4), (Example("q2", ("b",)), 0.3)]
     assert _vote(near, None, Counter({"b": 9})) == "a"
