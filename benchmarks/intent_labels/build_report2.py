@@ -1,0 +1,244 @@
+"""Build the report sets (``report2/``): real model responses not used by the tuning sets.
+
+The sets in ``benchmarks/intent_labels/`` (MathVista runs, HallusionBench) have all been
+looked at while the extractor was tuned; these sets are drawn from other public files of
+model outputs (see ``report2/README.md`` for repository, path, commit and licence of each)
+and frozen before any extractor runs on them. Every family draws with its own seeded
+generator, so adding a family later does not change the rows of one already frozen.
+
+    python benchmarks/intent_labels/build_report2.py --family mc \\
+        --mathv /tmp/MATH-V --mmmu /tmp/MMMU --out benchmarks/intent_labels/report2
+
+Checkouts are read at ``HEAD`` with ``git show`` (a bare mirror is enough). ``--readers DIR``
+also writes the second reader's input (id, question, options or golds, response) in parts
+of at most 700 rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import random
+import re
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+
+from build_sets import READER_KEYS, _letters, _write_jsonl  # this folder's tuning-set builder
+
+SEED = 20261202
+PER_FAMILY = 2100
+MAX_CHARS = 6000       # longer responses are skipped, never truncated
+BARE_SHARE = 0.10      # at most this share of a family's rows may be a bare answer ("B", "Yes")
+OLD_SETS = Path(__file__).parent
+
+MATHV_RUNS = [  # outputs/<path>.jsonl; the three GPT-4V files are absent from the snapshot
+    "closed-source/GPT/ChatGPT3.5-CoT (Text+Image Caption)", "closed-source/GPT/GPT4-CoT (Text Only)",
+    "closed-source/Gemini/Gemini-Pro-CoT", "closed-source/Gemini/Gemini-Pro",
+    "closed-source/Qwen/Qwen-VL-Max-CoT", "closed-source/Qwen/Qwen-VL-Max",
+    "closed-source/Qwen/Qwen-VL-Plus", "open-source/Internlm/InternLM-XComposer2-VL-CoT",
+    "open-source/Internlm/InternLM-XComposer2-VL", "open-source/LLavA/LLaVA-v1.5-13B",
+    "open-source/LLavA/LLaVA-v1.5-7B", "open-source/ShereGPT4V/ShareGPT4V-13B",
+    "open-source/ShereGPT4V/ShareGPT4V-7B", "open-source/Sphinx/SPHINX-MoE",
+    "open-source/Sphinx/SPHINX-v2",
+]
+MMMU_PRO_RUNS = ["gpt-4o_standard(10 options)_cot", "gpt-4o_standard(10 options)_direct",
+                 "gpt-4o_vision_cot", "gpt-4o_vision_direct"]
+MMMU_MODELS = ["qwen_vl", "llava1.5_13b"]
+
+# Rows per repository (a "group") in each family: no group above ~40% where others allow.
+QUOTAS = {"mc": {"mathv": 840, "mmmu-pro": 840, "mmmu": 420}}
+
+
+def _git(repo: Path, path: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), "show", f"HEAD:{path}"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def _git_paths(repo: Path, under: str) -> list[str]:
+    out = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "--name-only", "HEAD", under],
+                         check=True, capture_output=True, text=True).stdout
+    return [p for p in out.splitlines() if p]
+
+
+def _jsonl(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _usable(response: object) -> bool:
+    return isinstance(response, str) and bool(response.strip()) and len(response) <= MAX_CHARS
+
+
+# --- sources --------------------------------------------------------------------------------
+
+def mathv_rows(repo: Path) -> dict[str, list[dict]]:
+    """MATH-Vision test outputs of every run, by family (options → mc, none → open)."""
+    items = {str(r["id"]): r for r in _jsonl(_git(repo, "data/test.jsonl"))}
+    out: dict[str, list[dict]] = defaultdict(list)
+    for run in MATHV_RUNS:
+        for row in _jsonl(_git(repo, f"outputs/{run}.jsonl")):
+            item = items[str(row["id"])]
+            if not _usable(row.get("response")):
+                continue
+            base = {"group": "mathv", "source": f"mathv:{run.split('/')[-1]}",
+                    "item": f"mathv/{item['id']}", "question": item["question"],
+                    "response": row["response"]}
+            if item["options"]:
+                out["mc"].append({**base, "choices": _letters(item["options"])})
+            else:
+                out["open"].append({**base, "golds": [str(item["answer"])]})
+    return out
+
+
+def mmmu_pro_rows(repo: Path) -> list[dict]:
+    """MMMU-Pro gpt-4o outputs (10 options; standard and vision settings, CoT and direct)."""
+    out = []
+    for run in MMMU_PRO_RUNS:
+        for row in _jsonl(_git(repo, f"mmmu-pro/output/{run}.jsonl")):
+            if not _usable(row.get("response")):
+                continue
+            options = row["options"]
+            options = ast.literal_eval(options) if isinstance(options, str) else options
+            out.append({"group": "mmmu-pro", "source": f"mmmu-pro:{run}",
+                        "item": f"mmmu-pro/{row['id']}", "question": row["question"],
+                        "choices": _letters(options), "response": row["response"]})
+    return out
+
+
+def mmmu_rows(repo: Path) -> dict[str, list[dict]]:
+    """MMMU validation example outputs (per-subject ``output.json``; no question text)."""
+    golds = json.loads(_git(repo, "mmmu/answer_dict_val.json"))
+    out: dict[str, list[dict]] = defaultdict(list)
+    for model in MMMU_MODELS:
+        for path in _git_paths(repo, f"mmmu/example_outputs/{model}"):
+            if not path.endswith("/output.json"):
+                continue
+            for row in json.loads(_git(repo, path)):
+                if not _usable(row.get("response")):
+                    continue
+                base = {"group": "mmmu", "source": f"mmmu:{model}", "item": f"mmmu/{row['id']}",
+                        "question": None, "response": row["response"]}
+                if row["question_type"] == "multiple-choice":
+                    out["mc"].append({**base, "choices": dict(row["index2ans"])})
+                else:
+                    gold = golds[row["id"]]["ground_truth"]
+                    out["open"].append({**base, "golds": gold if isinstance(gold, list) else [gold]})
+    return out
+
+
+# --- drawing ----------------------------------------------------------------------------------
+
+def _old_pairs() -> set[tuple]:
+    pairs = set()
+    for path in OLD_SETS.glob("*_set.jsonl"):
+        for row in _jsonl(path.read_text(encoding="utf-8")):
+            pairs.add((row.get("question"), row["response"].strip()))
+    return pairs
+
+
+def _bare(response: str) -> bool:
+    """A bare answer: a letter, a yes/no word or a short token with nothing around it."""
+    text = response.strip().strip(".()*").strip()
+    return len(text) <= 3 or bool(re.fullmatch(r"(?i)(yes|no|true|false)", text))
+
+
+def _dedupe(rows: list[dict], old: set[tuple]) -> list[dict]:
+    seen, out = set(), []
+    for row in rows:
+        key = (row["response"].strip(), json.dumps(row.get("choices"), sort_keys=True),
+               json.dumps(row.get("golds")))
+        if key in seen or (row["question"], row["response"].strip()) in old:
+            continue
+        seen.add(key)
+        out.append(row)
+    return out
+
+
+def _draw(rows: list[dict], quota: int, bare_cap: int, rng: random.Random) -> list[dict]:
+    """``quota`` rows round robin over the sources (shuffled pools), at most ``bare_cap`` bare."""
+    pools: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        pools[row["source"]].append(row)
+    for name in sorted(pools):
+        rng.shuffle(pools[name])
+    picked, bare = [], 0
+    while len(picked) < quota and any(pools.values()):
+        for name in sorted(pools):
+            while pools[name] and len(picked) < quota:
+                row = pools[name].pop()
+                if _bare(row["response"]):
+                    if bare >= bare_cap:
+                        continue
+                    bare += 1
+                picked.append(row)
+                break
+    return picked
+
+
+def build(family: str, rows: list[dict]) -> list[dict]:
+    rng = random.Random(f"{SEED}-{family}")
+    rows = _dedupe(rows, _old_pairs())
+    quotas = QUOTAS[family]
+    total = sum(quotas.values())
+    picked: list[dict] = []
+    for group, quota in quotas.items():
+        mine = [r for r in rows if r["group"] == group]
+        picked += _draw(mine, quota, int(BARE_SHARE * quota), rng)
+    rng.shuffle(picked)
+    for k, row in enumerate(picked, 1):
+        row["id"] = f"r2-{family}-{k:05d}"
+        row["family"] = family
+    assert len(picked) <= total
+    return picked
+
+
+def gather(family: str, args: argparse.Namespace) -> list[dict]:
+    rows: list[dict] = []
+    if family == "mc":
+        rows += mathv_rows(args.mathv)["mc"] + mmmu_pro_rows(args.mmmu) + mmmu_rows(args.mmmu)["mc"]
+    return rows
+
+
+# --- output -----------------------------------------------------------------------------------
+
+KEYS = ("id", "family", "source", "item", "question", "choices", "golds", "answer_type", "unit",
+        "precision", "response")
+
+
+def write_readers(directory: Path, family: str, rows: list[dict], most: int = 700) -> None:
+    """The second reader's input: equal parts of at most ``most`` rows, reader fields only."""
+    directory.mkdir(parents=True, exist_ok=True)
+    parts = -(-len(rows) // most)
+    size = -(-len(rows) // parts)
+    for part, start in enumerate(range(0, len(rows), size), 1):
+        _write_jsonl(directory / f"{family}_part{part}.jsonl",
+                     [{k: r[k] for k in READER_KEYS[family] if k in r}
+                      for r in rows[start:start + size]])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--family", choices=sorted(QUOTAS), action="append", required=True)
+    parser.add_argument("--mathv", type=Path)
+    parser.add_argument("--mmmu", type=Path)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report2")
+    parser.add_argument("--readers", type=Path)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for family in args.family:
+        rows = build(family, gather(family, args))
+        _write_jsonl(args.out / f"{family}_set.jsonl",
+                     [{k: r[k] for k in KEYS if k in r} for r in rows])
+        if args.readers:
+            write_readers(args.readers, family, rows)
+        counts: dict[str, int] = defaultdict(int)
+        for row in rows:
+            counts[row["source"]] += 1
+        print(family, len(rows), "bare", sum(_bare(r["response"]) for r in rows))
+        for source, n in sorted(counts.items()):
+            print(f"  {source}\t{n}")
+
+
+if __name__ == "__main__":
+    main()
