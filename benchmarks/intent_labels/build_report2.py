@@ -46,9 +46,17 @@ MATHV_RUNS = [  # outputs/<path>.jsonl; the three GPT-4V files are absent from t
 MMMU_PRO_RUNS = ["gpt-4o_standard(10 options)_cot", "gpt-4o_standard(10 options)_direct",
                  "gpt-4o_vision_cot", "gpt-4o_vision_direct"]
 MMMU_MODELS = ["qwen_vl", "llava1.5_13b"]
+TEMPCOMPASS_MODELS = ["gemini", "reka-core-20240501", "reka-flash", "video-llava"]
+# BIG-Bench-Hard tasks whose answer is yes/no, and tasks with a free-form answer (gold kind).
+BBH_YESNO = ["causal_judgement", "navigate", "sports_understanding", "web_of_lies"]
+BBH_OPEN = {"object_counting": "integer", "multistep_arithmetic_two": "integer",
+            "word_sorting": "text"}
 
-# Rows per repository (a "group") in each family: no group above ~40% where others allow.
-QUOTAS = {"mc": {"mathv": 840, "mmmu-pro": 840, "mmmu": 420}}
+# Rows per repository (a "group") in each family, drawn in this order; ``None``: the rest of
+# PER_FAMILY. No group above ~40% where the public sources allow it (see README).
+QUOTAS = {"mc": {"mathv": 840, "mmmu-pro": 840, "mmmu": 420},
+          "yesno": {"bbh": 840, "tempcompass": None},
+          "open": {"bbh": 750, "mmmu": 60, "mathv": None}}
 
 
 def _git(repo: Path, path: str) -> str:
@@ -87,8 +95,17 @@ def mathv_rows(repo: Path) -> dict[str, list[dict]]:
             if item["options"]:
                 out["mc"].append({**base, "choices": _letters(item["options"])})
             else:
-                out["open"].append({**base, "golds": [str(item["answer"])]})
+                gold = str(item["answer"])
+                out["open"].append({**base, "golds": [gold], "answer_type": _kind(gold)})
     return out
+
+
+def _kind(gold: str) -> str:
+    """``integer`` / ``float`` / ``text``, read off the gold (the sources give no type)."""
+    gold = gold.strip()
+    if re.fullmatch(r"[-+]?\d+", gold):
+        return "integer"
+    return "float" if re.fullmatch(r"[-+]?\d*\.\d+", gold) else "text"
 
 
 def mmmu_pro_rows(repo: Path) -> list[dict]:
@@ -123,7 +140,43 @@ def mmmu_rows(repo: Path) -> dict[str, list[dict]]:
                     out["mc"].append({**base, "choices": dict(row["index2ans"])})
                 else:
                     gold = golds[row["id"]]["ground_truth"]
-                    out["open"].append({**base, "golds": gold if isinstance(gold, list) else [gold]})
+                    gold = [str(g) for g in gold] if isinstance(gold, list) else [str(gold)]
+                    out["open"].append({**base, "golds": gold, "answer_type": _kind(gold[0])})
+    return out
+
+
+def tempcompass_rows(repo: Path) -> list[dict]:
+    """TempCompass yes/no predictions of every model (video questions)."""
+    out = []
+    for model in TEMPCOMPASS_MODELS:
+        data = json.loads(_git(repo, f"predictions/{model}/yes_no.json"))
+        for video, dims in data.items():
+            for dim, rows in dims.items():
+                for k, row in enumerate(rows):
+                    if _usable(row.get("prediction")):
+                        out.append({"group": "tempcompass", "source": f"tempcompass:{model}",
+                                    "item": f"tempcompass/{video}/{dim}/{k}",
+                                    "question": row["question"], "response": row["prediction"]})
+    return out
+
+
+def bbh_rows(repo: Path, tasks: list[str] | dict[str, str]) -> list[dict]:
+    """BIG-Bench-Hard chain-of-thought outputs of code-davinci-002 for ``tasks``; the question
+    is the last few-shot turn of the prompt, the response the model's continuation."""
+    out = []
+    for task in tasks:
+        path = f"code-davinci-002-outputs/code-davinci-002-cot/{task}_few_shot_template_0-255000.json"
+        for k, row in enumerate(json.loads(_git(repo, path))["outputs"]):
+            if not _usable(row.get("prediction")):
+                continue
+            question = row["input"].rsplit("\n\nQ: ", 1)[-1]
+            question = question.removesuffix("A: Let's think step by step.").rstrip()
+            base = {"group": "bbh", "source": f"bbh:code-davinci-002-cot/{task}",
+                    "item": f"bbh/{task}/{k}", "question": question,
+                    "response": row["prediction"]}
+            if isinstance(tasks, dict):
+                base.update(golds=[str(row["target"])], answer_type=tasks[task])
+            out.append(base)
     return out
 
 
@@ -179,17 +232,15 @@ def _draw(rows: list[dict], quota: int, bare_cap: int, rng: random.Random) -> li
 def build(family: str, rows: list[dict]) -> list[dict]:
     rng = random.Random(f"{SEED}-{family}")
     rows = _dedupe(rows, _old_pairs())
-    quotas = QUOTAS[family]
-    total = sum(quotas.values())
     picked: list[dict] = []
-    for group, quota in quotas.items():
+    for group, quota in QUOTAS[family].items():
+        quota = PER_FAMILY - len(picked) if quota is None else quota
         mine = [r for r in rows if r["group"] == group]
         picked += _draw(mine, quota, int(BARE_SHARE * quota), rng)
     rng.shuffle(picked)
     for k, row in enumerate(picked, 1):
         row["id"] = f"r2-{family}-{k:05d}"
         row["family"] = family
-    assert len(picked) <= total
     return picked
 
 
@@ -197,6 +248,13 @@ def gather(family: str, args: argparse.Namespace) -> list[dict]:
     rows: list[dict] = []
     if family == "mc":
         rows += mathv_rows(args.mathv)["mc"] + mmmu_pro_rows(args.mmmu) + mmmu_rows(args.mmmu)["mc"]
+    elif family == "yesno":
+        rows += bbh_rows(args.bbh, BBH_YESNO) + tempcompass_rows(args.tempcompass)
+    else:
+        rows += bbh_rows(args.bbh, BBH_OPEN) + mmmu_rows(args.mmmu)["open"]
+        rows += mathv_rows(args.mathv)["open"]
+        for row in rows:  # the sources give no unit or precision
+            row.update(unit=None, precision=None)
     return rows
 
 
@@ -222,6 +280,8 @@ def main() -> None:
     parser.add_argument("--family", choices=sorted(QUOTAS), action="append", required=True)
     parser.add_argument("--mathv", type=Path)
     parser.add_argument("--mmmu", type=Path)
+    parser.add_argument("--bbh", type=Path, help="suzgunmirac/BIG-Bench-Hard checkout")
+    parser.add_argument("--tempcompass", type=Path, help="llyx97/TempCompass checkout")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report2")
     parser.add_argument("--readers", type=Path)
     args = parser.parse_args()
