@@ -12,10 +12,15 @@ Two sets:
   family, per source, and separately on the two halves of a seeded split by benchmark
   item (``SPLIT_SEED``): extraction may be tuned on the ``tune`` half only; the ``held-out``
   half is the figure to report;
+- with ``--set NAME``, a report set in ``intent_labels/NAME/`` (``report2``: responses from
+  other public files, frozen before any extractor ran on them, never tuned on): the same
+  files and comparisons, reported over the whole set (no tune / held-out split) and with no
+  disagreements printed unless ``--show`` asks for them;
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
     python benchmarks/intent_agreement.py --family all
+    python benchmarks/intent_agreement.py --set report2 --family all --labels-from /work/wt/readers2
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
 """
@@ -181,8 +186,8 @@ def _reference_answer(family: str, row: dict, ref: dict, name: str) -> str:
 
 # --- agreement -----------------------------------------------------------------------------
 
-def load_labels(family: str, ids: set[str]) -> dict[str, str]:
-    path = HERE / f"{family}_set_labels.jsonl"
+def load_labels(family: str, ids: set[str], folder: Path = HERE) -> dict[str, str]:
+    path = folder / f"{family}_set_labels.jsonl"
     if not path.exists():
         raise SystemExit(f"{path}: no labels yet (the second reader writes them)")
     labels, problems = {}, []
@@ -206,14 +211,17 @@ def _targets(family: str, row: dict, label: str) -> dict[str, str]:
     return {"answer": label.lower() if family == "yesno" else label}
 
 
-def compare(family: str, rows: list[dict], labels: dict, refs: dict[str, dict]) -> dict:
+def compare(family: str, rows: list[dict], labels: dict, refs: dict[str, dict],
+            split: bool = True) -> dict:
     """Agreement counts: ``counts[(extractor, half, source)] = [agree, total]``, plus the
-    disagreements of bench_kit's main reading."""
+    disagreements of bench_kit's main reading. ``split=False`` (a report set): one half,
+    ``whole``."""
     counts: dict = defaultdict(lambda: [0, 0])
     misses = []
     main = "mmmu_open" if family == "open" else "answer"
     for row in rows:
-        label, where, source = labels[row["id"]], half(row), row["source"].split(":")[0]
+        label, source = labels[row["id"]], row["source"].split(":")[0]
+        where = half(row) if split else "whole"
         target = _targets(family, row, label)[main]
         mine = bench_kit_reading(family, row)
         readings = {"bench_kit": mine[main]}
@@ -246,44 +254,51 @@ def _pct(pair: list[int]) -> str:
     return f"{pair[0]}/{pair[1]} ({pair[0] / pair[1]:.1%})" if pair[1] else "-"
 
 
-def report(family: str, result: dict, show: int, misses: str = "tune") -> None:
+def report(family: str, result: dict, show: int, misses: str = "tune",
+           halves: tuple[str, ...] = ("all", "tune", "held-out")) -> None:
     counts = result["counts"]
     names = sorted({k[0] for k in counts}, key=lambda n: (not n.startswith("bench_kit"), n))
     print(f"\n== {family}: {counts[('bench_kit', 'all', 'all')][1]} responses")
-    print(f"{'extractor':<34} {'all':>20} {'tune':>20} {'held-out':>20}")
+    print(f"{'extractor':<34} " + " ".join(f"{h:>20}" for h in halves))
     for name in names:
         print(f"{name:<34} " + " ".join(f"{_pct(counts[(name, h, 'all')]):>20}"
-                                       for h in ("all", "tune", "held-out")))
+                                       for h in halves))
     sources = sorted({k[2] for k in counts if k[2] != "all"})
     print("per source (all rows): " + ", ".join(
         f"{s} " + " / ".join(f"{n} {_pct(counts[(n, 'all', s)])}" for n in names
                              if counts[(n, 'all', s)][1]) for s in sources))
-    shown = [m for m in result["misses"] if misses in ("all", m[0])]
+    shown = [m for m in result["misses"] if misses in ("all", m[0]) or m[0] == "whole"]
     for where, row, label, mine, target in shown[:show]:
         print(f"  [{where}] {row['id']} ({row['source']}): reader {label!r}, bench_kit {mine!r}"
               f" (needs {target!r}): {row['response'][-300:]!r}")
 
 
 def run_family(family: str, args: argparse.Namespace) -> None:
-    rows = _jsonl(HERE / f"{family}_set.jsonl")
+    folder = HERE / args.set if args.set else HERE
+    rows = _jsonl(folder / f"{family}_set.jsonl")
     if args.labels_from:  # the reader's part files, gathered into one file in set order
         parts = sorted(args.labels_from.glob(f"{family}_part*.labels.jsonl"))
         got = {r["id"]: r for part in parts for r in _jsonl(part) if "id" in r}
-        (HERE / f"{family}_set_labels.jsonl").write_text("".join(
+        (folder / f"{family}_set_labels.jsonl").write_text("".join(
             json.dumps({"id": r["id"], "label": got[r["id"]].get("label")}, ensure_ascii=False)
             + "\n" for r in rows if r["id"] in got), encoding="utf-8")
-    store = HERE / f"{family}_reference.jsonl"
+    store = folder / f"{family}_reference.jsonl"
     if args.vlmevalkit and args.mmmu:
         refs = reference_readings(family, rows, args.vlmevalkit, args.mmmu)
         store.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in refs),
                          encoding="utf-8")
         print(f"wrote {store}")
-    if not (HERE / f"{family}_set_labels.jsonl").exists():
-        print(f"{family}: no labels yet ({HERE / f'{family}_set_labels.jsonl'})")
+    if not (folder / f"{family}_set_labels.jsonl").exists():
+        print(f"{family}: no labels yet ({folder / f'{family}_set_labels.jsonl'})")
         return
-    labels = load_labels(family, {r["id"] for r in rows})
+    labels = load_labels(family, {r["id"] for r in rows}, folder)
     refs = {r["id"]: r for r in _jsonl(store)} if store.exists() else {}
-    report(family, compare(family, rows, labels, refs), args.show, args.misses)
+    if args.set:  # a report set: the whole set, no tune / held-out split
+        report(family, compare(family, rows, labels, refs, split=False),
+               0 if args.show is None else args.show, "all", halves=("all",))
+    else:
+        report(family, compare(family, rows, labels, refs), 20 if args.show is None
+               else args.show, args.misses)
 
 
 def run_sample() -> None:
@@ -322,11 +337,17 @@ def main() -> None:
     parser.add_argument("--mmmu", type=Path, help="MMMU checkout (outside the project)")
     parser.add_argument("--labels-from", type=Path,
                         help="gather <family>_part*.labels.jsonl from this folder first")
-    parser.add_argument("--show", type=int, default=20, help="disagreements to print per family")
+    parser.add_argument("--set", help="a report set folder under intent_labels/ (e.g. report2)")
+    parser.add_argument("--show", type=int,
+                        help="disagreements to print per family (default 20; 0 with --set)")
     parser.add_argument("--misses", choices=("tune", "held-out", "all"), default="tune",
                         help="which half's disagreements to print (tune on 'tune' only)")
     args = parser.parse_args()
+    if args.set and not (HERE / args.set).is_dir():
+        parser.error(f"--set {args.set}: no folder {HERE / args.set}")
     if not args.family:
+        if args.set:
+            parser.error("--set needs --family")
         run_sample()
         return
     for family in FAMILIES if args.family == "all" else (args.family,):

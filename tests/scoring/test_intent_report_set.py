@@ -1,0 +1,58 @@
+"""benchmarks/intent_agreement.py --set: a report set is measured whole, from its own folder."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "intent_agreement.py"
+
+
+@pytest.fixture()
+def agreement(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("intent_agreement_under_test", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "HERE", tmp_path)
+    folder = tmp_path / "report9"
+    folder.mkdir()
+    rows = [{"id": "r-1", "family": "mc", "source": "s:a", "item": "i/1", "question": "Q?",
+             "choices": {"A": "cat", "B": "dog"}, "response": "The answer is B."},
+            {"id": "r-2", "family": "mc", "source": "s:b", "item": "i/2", "question": "Q?",
+             "choices": {"A": "cat", "B": "dog"}, "response": "I cannot tell."}]
+    (folder / "mc_set.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    readers = tmp_path / "readers"
+    readers.mkdir()
+    (readers / "mc_part1.labels.jsonl").write_text(
+        '{"id": "r-2", "label": "A"}\n{"id": "r-1", "label": "B"}\n')
+    return module, folder, readers
+
+
+def _run(module, monkeypatch, *argv: str) -> None:
+    monkeypatch.setattr(sys, "argv", ["intent_agreement.py", *argv])
+    module.main()
+
+
+def test_report_set_is_measured_whole_from_its_folder(agreement, monkeypatch, capsys):
+    module, folder, readers = agreement
+    _run(module, monkeypatch, "--set", "report9", "--family", "mc", "--labels-from", str(readers))
+    labels = [json.loads(line) for line in (folder / "mc_set_labels.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in labels] == ["r-1", "r-2"]  # gathered in set order, in the set's folder
+    out = capsys.readouterr().out
+    assert "== mc: 2 responses" in out
+    assert "held-out" not in out and "tune" not in out  # no split on a report set
+    assert "1/2 (50.0%)" in out  # r-2: the reader says A, the response commits to nothing
+    assert "r-2" not in out  # disagreements are not printed unless asked for
+    _run(module, monkeypatch, "--set", "report9", "--family", "mc", "--show", "5")
+    assert "r-2 (s:b): reader 'A', bench_kit 'none'" in capsys.readouterr().out
+
+
+def test_unknown_set_is_a_one_line_error(agreement, monkeypatch, capsys):
+    module, _, _ = agreement
+    with pytest.raises(SystemExit):
+        _run(module, monkeypatch, "--set", "nope", "--family", "mc")
+    assert "--set nope: no folder" in capsys.readouterr().err
