@@ -30,34 +30,37 @@ def chat_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
     return next((c for c in CHAT_COLUMNS if c in row), None)
 
 
-def _text(content: Any) -> str | None:
+def _text(content: Any) -> str:
     """The text of a turn's content: a string, or the text parts of a list joined by
-    newlines (image parts are placeholders). None when the content is neither, or holds a
-    part that is not text or image (a video, an audio clip)."""
+    newlines (image parts are placeholders for the row's images).
+
+    Raises ValueError naming what else the content holds (a video or `image_url` part).
+    """
     if isinstance(content, str):
         return content
     if not isinstance(content, list) or not all(isinstance(p, dict) for p in content):
-        return None
+        raise ValueError(f"a turn's content must be text or a list of parts, got "
+                         f"{type(content).__name__}")
     texts = []
     for part in content:
         kind = part.get("type")
         if kind == "text" and isinstance(part.get("text"), str):
             texts.append(part["text"])
         elif kind != "image":
-            return None
+            raise ValueError(f"content part of type {kind!r} is neither text nor an image "
+                             "placeholder")
     return "\n".join(texts)
 
 
-def _turn(turn: Any, column: str) -> tuple[str, str] | None:
-    """(speaker in lower case, text) of one turn, or None when it is not of the shape."""
+def _turn(turn: Any, column: str) -> tuple[str, str]:
+    """(speaker in lower case, text) of one turn; ValueError when it is not of the shape."""
     if not isinstance(turn, dict):
-        return None
+        raise ValueError(f"a turn must be an object, got {type(turn).__name__}")
     speaker, content = (turn.get("from"), turn.get("value")) if column == "conversations" \
         else (turn.get("role"), turn.get("content"))
-    text = _text(content)
-    if not isinstance(speaker, str) or text is None:
-        return None
-    return speaker.strip().lower(), text
+    if not isinstance(speaker, str):
+        raise ValueError(f"a turn without {'from' if column == 'conversations' else 'role'}")
+    return speaker.strip().lower(), _text(content)
 
 
 def conversation_row(row: dict[str, Any], column: str) -> dict[str, Any] | BadRow:
@@ -66,20 +69,21 @@ def conversation_row(row: dict[str, Any], column: str) -> dict[str, Any] | BadRo
     turns after the reply to `turns`, both kept as source metadata."""
     row = dict(row)
     turns = row.pop(column)
-    parsed = [_turn(t, column) for t in turns] if isinstance(turns, list) else []
-    if len(parsed) < 2 or any(p is None for p in parsed):
-        return BadRow(column, f"expected a list of {_SHAPE[column]} (text, or text and "
-                              "image parts), a question and its answer", row)
-    pairs = [p for p in parsed if p is not None]
+    if not isinstance(turns, list) or len(turns) < 2:
+        return BadRow(column, f"expected a list of {_SHAPE[column]}, a question and its "
+                              "answer", row)
+    try:
+        pairs = [_turn(t, column) for t in turns]
+    except ValueError as exc:
+        return BadRow(column, str(exc), row)
     start = next((k for k, (speaker, _) in enumerate(pairs) if speaker != "system"), len(pairs))
     if start + 1 >= len(pairs) or pairs[start][0] not in _USER or \
             pairs[start + 1][0] not in _REPLY:
         return BadRow(column, "the first turn must be from the user (human) and the second "
                               "its reply (gpt, assistant)", row)
-    question = _IMAGE_TAG.sub("", pairs[start][1]).strip()
     if start:
         row["system"] = "\n".join(text for _, text in pairs[:start])
-    row["question"] = question
+    row["question"] = _IMAGE_TAG.sub("", pairs[start][1]).strip()
     row["answer"] = pairs[start + 1][1].strip()
     if len(turns) > start + 2:
         row["turns"] = turns[start + 2:]
