@@ -83,11 +83,13 @@ def import_cmd(fmt: str, src: str, out_path: str, created_at: str | None,
       csv            CSV/TSV (delimiter sniffed), with a header or --columns; a
                      folder of such files: the category is each file's name
       json           JSON array, object keyed by id, JSON Lines in a .json file,
-                     LLaVA conversation records; --answers FILE --join-on FIELD
+                     chat records (LLaVA conversations, HF messages);
+                     --answers FILE --join-on FIELD
       jsonl          JSON Lines (vlmeter-style checks too)
       vlmevalkit     VLMEvalKit TSV (base64 images or image_path)
       hf             Hugging Face dataset: save_to_disk folder, parquet file(s),
-                     or an imagefolder with metadata.jsonl/metadata.csv
+                     or an imagefolder with metadata.jsonl/metadata.csv; image
+                     structs or lists of them; chat records (messages)
       checklist-csv  long-form checklists (DSG/TIFA): one row per (prompt, check)
 
     Columns are recognised by common names (question/problem/query/prompt/text,

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
 from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.conversations import chat_rows
 from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
@@ -39,6 +40,11 @@ def _is_image_value(value: Any) -> bool:
         all(v is None or _is_image_value(v) for v in value)
 
 
+def _without_images(row: dict[str, Any]) -> dict[str, Any]:
+    """The row as a reject keeps it: image structs (bytes) left out."""
+    return {k: v for k, v in row.items() if not _is_image_value(v)}
+
+
 def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
                  image_root: Path | None) -> str:
     if value.get("bytes"):
@@ -55,14 +61,16 @@ def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
 def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: ImportOptions,
                       store: ImageStore) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
     """Replace every image-valued column ({bytes, path} structs, lists of them, or path
-    strings in the image column) by stored paths; several images -> a list, in order.
+    strings in the image column) by stored paths; several images -> a list, in order. Chat
+    records (`messages`, `conversations`) become question/answer rows.
 
-    A row whose image cannot be found or decoded comes as a `BadRow`. The columns used go
-    to `opts.decisions`.
+    A row whose image cannot be found or decoded, or whose chat record is malformed, comes
+    as a `BadRow`. The columns used go to `opts.decisions`.
     """
     from bench_kit.exchange.columns import chosen_columns, column_decisions, source_columns
 
-    rows = list(rows)
+    read = list(chat_rows(enumerate(rows, start=1), opts))
+    rows = [r.row if isinstance(r, BadRow) else r for _, r in read]
     image_columns = source_columns([{k: v for k, v in r.items() if _is_image_value(v)}
                                     for r in rows])
     plain = source_columns([{k: v for k, v in r.items() if not _is_image_value(v)}
@@ -71,7 +79,10 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
         opts.decisions.append(f"image columns: {', '.join(image_columns)} (image structs; "
                               "several per row kept in order)")
     opts.decisions.extend(column_decisions(plain, chosen_columns(plain, opts.column_map)))
-    for number, row in enumerate(rows, start=1):
+    for (number, chat), row in zip(read, rows):
+        if isinstance(chat, BadRow):
+            yield number, BadRow(chat.field, chat.reason, _without_images(row))
+            continue
         columns = [k for k, v in row.items() if _is_image_value(v)]
         stored: list[str] = []
         as_list = len(columns) > 1
@@ -95,8 +106,7 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
             reason = exc.reason if isinstance(exc, RowError) else str(exc)
             field = exc.field if isinstance(exc, RowError) else (columns[0] if columns
                                                                   else "image")
-            yield number, BadRow(field, reason, {k: v for k, v in row.items()
-                                                 if not _is_image_value(v)})
+            yield number, BadRow(field, reason, _without_images(row))
             continue
         yield number, row
 

@@ -145,5 +145,8 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
                          f"--image-root {image_root})")
     if ".." in parts:
         raise ValueError(f"image path '{stored}' escapes the source folder")
-    hint = "; give --image-root DIR to find it by its trailing path parts" if absolute else ""
+    # an absolute path, or a relative one from where the dataset was built (Hugging Face
+    # parquets store paths relative to the builder's working folder: `data/images/1.jpg`)
+    hint = "; give --image-root DIR to find it by its trailing path parts" \
+        if absolute or len(parts) > 1 else ""
     raise ValueError(f"image file '{stored}' not found{hint}")

@@ -1,7 +1,7 @@
 """JSON files in the shapes benchmarks ship them: an array of records (HallusionBench), one
 object keyed by id (ScienceQA `problems.json`, MathVista `testmini.json`), JSON Lines inside
-a `.json` file (POPE), LLaVA conversation records (`conversations: [{from, value}, …]` with
-`<image>` placeholders), and questions joined to a separate answers file (LLaVA-Bench).
+a `.json` file (POPE), chat records (LLaVA `conversations`, Hugging Face `messages`: see
+`conversations`), and questions joined to a separate answers file (LLaVA-Bench).
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from bench_kit.errors import InputError
+from bench_kit.exchange.conversations import chat_rows
 from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.rows import COLUMN_ALIASES, IMPORTERS, BadRow, ImportOptions
 from bench_kit.exchange.tabular import prepared_rows, read_utf8
 from bench_kit.io import iter_jsonl
 
 _COLON = re.compile(r"\s*:\s*")
-_IMAGE_TAG = re.compile(r"<image>\n?")  # LLaVA's placeholder; `<image 1>` (MMMU) is kept
 
 
 def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -89,26 +89,6 @@ def json_records(path: Path, decisions: list[str] | None = None
     return records
 
 
-def conversation_row(row: dict[str, Any]) -> dict[str, Any] | BadRow:
-    """A LLaVA conversation record -> question (first human turn, `<image>` tags removed)
-    and answer (the reply); later turns are kept under `turns`."""
-    turns = row.pop("conversations")
-    if not isinstance(turns, list) or len(turns) < 2 or not all(
-            isinstance(t, dict) and isinstance(t.get("value"), str) for t in turns):
-        return BadRow("conversations", "expected a list of {from, value} turns, a question "
-                                       "and its answer", row)
-    human, reply = turns[0], turns[1]
-    if str(human.get("from")).lower() not in ("human", "user") or \
-            str(reply.get("from")).lower() not in ("gpt", "assistant"):
-        return BadRow("conversations", "the first turn must be from human and the second "
-                                       "from gpt", row)
-    row["question"] = _IMAGE_TAG.sub("", human["value"]).strip()
-    row["answer"] = reply["value"].strip()
-    if len(turns) > 2:
-        row["turns"] = turns[2:]
-    return row
-
-
 def join_answers(rows: list[tuple[int, dict[str, Any]]], answers_path: Path, join_on: str,
                  ) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
     """Give each question row the answer whose `join_on` field matches (LLaVA-Bench:
@@ -144,12 +124,11 @@ def join_answers(rows: list[tuple[int, dict[str, Any]]], answers_path: Path, joi
 
 @IMPORTERS.register("json")
 def read_json(path: Path, opts: ImportOptions, store: ImageStore):
-    """A JSON array, an object keyed by id, JSON Lines, or conversation records; with
+    """A JSON array, an object keyed by id, JSON Lines, or chat records; with
     `answers_path` and `join_on`, answers come from a second file."""
     records = json_records(path, opts.decisions)
 
     def rows() -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
-        conversations = 0
         source: Iterator = iter(records)
         if opts.answers_path is not None:
             if not opts.join_on:
@@ -157,12 +136,5 @@ def read_json(path: Path, opts: ImportOptions, store: ImageStore):
             source = join_answers(records, opts.answers_path, opts.join_on)
             opts.decisions.append(f"answers: from {opts.answers_path.name}, joined on "
                                   f"{opts.join_on}")
-        for line, row in source:
-            if not isinstance(row, BadRow) and "conversations" in row:
-                row = conversation_row(row)
-                conversations += 1
-            yield line, row
-        if conversations:
-            opts.decisions.append(f"conversations: {conversations} records, question = first "
-                                  "human turn (<image> tags removed), answer = the reply")
+        yield from chat_rows(source, opts)
     yield from prepared_rows(rows(), path, opts, store)

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
 from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.conversations import chat_rows
 from bench_kit.exchange.imagefiles import ImageStore, locate_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
@@ -211,13 +212,14 @@ def read_csv(path: Path, opts: ImportOptions, store: ImageStore):
 
 @IMPORTERS.register("jsonl")
 def read_jsonl_rows(path: Path, opts: ImportOptions, store: ImageStore):
-    """JSON Lines objects; vlmeter-style rows carry `checks` (or `checklist`) with yes/no."""
+    """JSON Lines objects (chat records too); vlmeter-style rows carry `checks` (or
+    `checklist`) with yes/no."""
     def rows():
         for line, row in iter_jsonl(path):
             if not isinstance(row, dict):
                 raise InputError("expected a JSON object", path=str(path), line=line)
             yield line, row
-    yield from prepared_rows(rows(), path, opts, store)
+    yield from prepared_rows(chat_rows(rows(), opts), path, opts, store)
 
 
 def _tsv_images(value: str, row: dict[str, str], by_index: dict[str, str],

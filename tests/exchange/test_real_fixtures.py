@@ -177,7 +177,7 @@ def test_fixture_readmes_cite_source_and_commit():
 
 def test_real_fixtures_are_small():
     total = sum(p.stat().st_size for p in REAL.rglob("*") if p.is_file())
-    assert total < 200_000
+    assert total < 250_000     # the LLaMA-Factory parquet's three real JPEGs are 132 KB
     shutil.disk_usage(REAL)  # the folder exists
 
 
@@ -203,3 +203,51 @@ def test_docvqa_donut_imagefolder_pairs_expand(here):
         same = [i for i in items if i.id.startswith(f"{row}-")]
         assert len({i.image for i in same}) == 1 and len({i.group for i in same}) == 1
     assert len({i.image for i in items}) == 3
+
+
+def test_llamafactory_parquet_with_a_list_of_image_structs(here):
+    """A real `datasets`-written parquet: `images` is list<struct<bytes, path>> (bytes null,
+    paths relative to the repository root), `messages` a chat with text and image parts."""
+    import pyarrow.parquet as pq
+    from PIL import Image
+
+    folder = REAL / "llamafactory_mllm_example"
+    src = folder / "data" / "mllm_example_dataset" / "data" / "test-0.parquet"
+    images = pq.read_schema(src).field("images").type
+    assert str(images) == "list<element: struct<bytes: binary, path: string>>"
+    args = ("import", "hf", str(src), "--out", "items.jsonl",
+            "--capability", "understanding.conversation")
+    lost = _run(*args)          # the paths are relative to where the dataset was built
+    assert lost.exit_code == 1 and not (here / "items.jsonl").exists()
+    assert lost.stderr.splitlines()[0] == (
+        f"{src}:1: field=images: image file 'data/images/1.jpg' not found; give "
+        "--image-root DIR to find it by its trailing path parts")
+
+    result = _run(*args, "--image-root", str(folder))
+    assert result.exit_code == 0, result.output
+    assert "messages: 3 chat records, question = text of the first user turn" in result.stderr
+    assert "image columns: images (image structs; several per row kept in order)" \
+        in result.stderr
+    assert "imported 3 items (3 open) and 3 images" in result.stderr
+    items = read_items(here / "items.jsonl")
+    # expected values read from the parquet's rows and the three JPEGs
+    assert [(i.id, i.question, i.answers, i.task) for i in items] == [
+        ("1", "Who are they?", ["They're Kane and Gretzka from Bayern Munich."], "open"),
+        ("2", "Who is he?", ["He's Thomas Muller from Bayern Munich."], "open"),
+        ("3", "Please describe this image",
+         ["Chinese astronaut Gui Haichao is giving a speech."], "open")]
+    sizes = {"1.jpg": (300, 168), "2.jpg": (599, 399), "3.jpg": (1080, 600)}
+    for item, name in zip(items, sizes):
+        assert isinstance(item.image, list) and len(item.image) == 1   # a list stays a list
+        stored = here / item.image[0]
+        assert stored.read_bytes() == (folder / "data" / "images" / name).read_bytes()
+        with Image.open(stored) as im:
+            assert im.size == sizes[name]
+    assert len(list((here / "images").iterdir())) == 3
+    later = [[part["text"] for turn in i.meta["source"]["turns"] for part in turn["content"]]
+             for i in items]
+    assert later[0] == ["What are they doing?", "They are celebrating on the soccer field"]
+    assert later[1] == ["Why is he on the ground?",
+                        "Because he's sliding on his knees to celebrate."]
+    assert later[2][0] == "What has he accomplished?"
+    assert later[2][1].startswith("He was appointed to be a payload specialist on Shenzhou 16")
