@@ -23,6 +23,8 @@ Two sets:
     python benchmarks/intent_agreement.py --set report2 --family all --labels-from /work/wt/readers2
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
+    python benchmarks/intent_agreement.py --family grounding --vlmevalkit /tmp/VLMEvalKit \\
+        --labels-from /work/wt/readers4   # box parsing (benchmarks/grounding_agreement.py)
 """
 
 from __future__ import annotations
@@ -332,7 +334,9 @@ def run_sample() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--family", choices=FAMILIES + ("all",))
+    parser.add_argument("--family", choices=FAMILIES + ("all", "grounding"),
+                        help="'grounding': box parsing, see benchmarks/grounding_agreement.py "
+                             "(not part of 'all')")
     parser.add_argument("--vlmevalkit", type=Path, help="VLMEvalKit checkout (outside the project)")
     parser.add_argument("--mmmu", type=Path, help="MMMU checkout (outside the project)")
     parser.add_argument("--labels-from", type=Path,
@@ -349,6 +353,11 @@ def main() -> None:
         if args.set:
             parser.error("--set needs --family")
         run_sample()
+        return
+    if args.family == "grounding":
+        from grounding_agreement import run as run_grounding
+
+        run_grounding(args, HERE / args.set if args.set else HERE)
         return
     for family in FAMILIES if args.family == "all" else (args.family,):
         run_family(family, args)
