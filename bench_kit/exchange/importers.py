@@ -19,6 +19,7 @@ from bench_kit.errors import InputError, Problem, ValidationFailed
 from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
+from bench_kit.exchange.row_item import row_to_item
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -27,7 +28,6 @@ from bench_kit.exchange.rows import (
     NoQuestionColumn,
     Reader,
     no_question_reason,
-    row_to_item,
 )
 from bench_kit.io import write_jsonl
 from bench_kit.types import Item

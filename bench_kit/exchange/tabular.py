@@ -1,7 +1,7 @@
 """Readers for text tables: CSV, JSONL (incl. vlmeter-style checklist rows), VLMEvalKit TSV.
 
 Each reader yields (line, row) with images already added to the `ImageStore`; rows then go
-through `bench_kit.exchange.importers.row_to_item`.
+through `bench_kit.exchange.row_item.row_to_item`.
 """
 
 from __future__ import annotations
