@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from bench_kit.errors import param
 from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.checkcells import parse_bool
 from bench_kit.exchange.imagefiles import ImageStore
@@ -42,12 +43,12 @@ def _column(header: list[str], names: tuple[str, ...], mapped: str | None,
             required: str | None = None) -> str | None:
     if mapped:
         if mapped not in header:
-            raise RowError(required or "column", f"--map: no column '{mapped}'")
+            raise RowError(required or "column", f"{param('column_map')}: no column '{mapped}'")
         return mapped
     found = next((n for n in names if n in header), None)
     if found is None and required:
         raise RowError(required, f"no {required} column (looked for {', '.join(names)}; use "
-                                 f"--map {required}=COLUMN)")
+                                 f"{param('column_map', f'{required}=COLUMN')})")
     return found
 
 

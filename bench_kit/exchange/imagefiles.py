@@ -13,6 +13,7 @@ import io
 import warnings
 from pathlib import Path
 
+from bench_kit.errors import param
 from bench_kit.io import MAX_IMAGE_PIXELS, write_bytes
 
 # Largest image file accepted (decoded bytes); base64 text is refused before decoding.
@@ -142,8 +143,9 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
             if candidate.is_file():
                 return candidate
         raise ValueError(f"image file '{stored}' not found (nor by its trailing parts under "
-                         f"--image-root {image_root})")
+                         f"{param('image_root', image_root)})")
     if ".." in parts:
         raise ValueError(f"image path '{stored}' escapes the source folder")
-    hint = "; give --image-root DIR to find it by its trailing path parts" if absolute else ""
+    hint = (f"; give {param('image_root', 'DIR')} to find it by its trailing path parts"
+            if absolute else "")
     raise ValueError(f"image file '{stored}' not found{hint}")

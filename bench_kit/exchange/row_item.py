@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bench_kit.errors import param
 from bench_kit.exchange.cells import RowError, blank, is_nan, maybe_json
 from bench_kit.exchange.checkcells import pair_checks, parse_checks
 from bench_kit.exchange.rows import (
@@ -188,11 +189,11 @@ def _capability(row: dict[str, Any], opts: ImportOptions) -> str:
     if opts.capability:
         return opts.capability
     if opts.category_map and looked_up:
-        raise RowError("capability", f"--category-map has no entry for "
+        raise RowError("capability", f"{param('category_map')} has no entry for "
                                      f"{' or '.join(looked_up)}"
-                                     f" (add one, or give --capability)")
-    raise RowError("capability", "missing: give a capability column, --capability, "
-                                 "or a --category-map entry for this row's category")
+                                     f" (add one, or give {param('capability')})")
+    raise RowError("capability", f"missing: give a capability column, {param('capability')}, "
+                                 f"or a {param('category_map')} entry for this row's category")
 
 
 def _layer(row: dict[str, Any], capability: str, opts: ImportOptions) -> str:
@@ -206,7 +207,7 @@ def _layer(row: dict[str, Any], capability: str, opts: ImportOptions) -> str:
     if opts.layer:
         return opts.layer
     raise RowError("layer", f"cannot derive a layer for capability '{capability}': add it to "
-                            f"the params taxonomy, give a layer column, or --layer")
+                            f"the params taxonomy, give a layer column, or {param('layer')}")
 
 
 def _json_safe(name: str, value: Any) -> Any:

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
+from bench_kit.errors import param
 from bench_kit.exchange.cells import RowError, blank, is_nan, maybe_json
 from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
 from bench_kit.registry import Registry
@@ -96,12 +97,13 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
             parts = [c.strip() for c in column.split(",")]
             missing = [c for c in parts if c not in row]
             if missing:
-                raise RowError("id", f"--map id={column}: no column '{missing[0]}'")
+                raise RowError("id", f"{param('column_map', f'id={column}')}: no column "
+                                     f"'{missing[0]}'")
             row["id"] = "_".join(str(row[c]).strip().replace("/", ".") for c in parts)
             continue
         if column not in row:
-            raise RowError(name, f"--map {name}={column}: no column '{column}' (columns: "
-                                 f"{', '.join(sorted(row))})")
+            raise RowError(name, f"{param('column_map', f'{name}={column}')}: no column "
+                                 f"'{column}' (columns: {', '.join(sorted(row))})")
         value = row.pop(column)
         row.pop(name, None)
         row[name] = value
@@ -118,7 +120,7 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
 def no_question_reason() -> str:
     """The message for a source without any question column."""
     return (f"no question column (looked for {', '.join(COLUMN_ALIASES['question'])}; "
-            f"use --map question=COLUMN)")
+            f"use {param('column_map', 'question=COLUMN')})")
 
 
 class NoQuestionColumn(RowError):
