@@ -44,6 +44,17 @@ def _one_line(text: str) -> str:
     return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
+def param(name: str, value: object | None = None) -> str:
+    """A parameter as a library message names it: `name`, or `name=value`. Where the CLI
+    prints the message, the command's option replaces it (`--name`, `--name value`), so
+    the library speaks of parameters and the user reads flags.
+
+    >>> param("join_on", "question_id"), param("expand")
+    ('`join_on=question_id`', '`expand`')
+    """
+    return f"`{name}`" if value is None else f"`{name}={value}`"
+
+
 class BenchKitError(Exception):
     """Base class for every error a user can act on. `exit_code` is used by the CLI."""
 

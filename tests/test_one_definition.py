@@ -1,5 +1,5 @@
-"""Ideas defined once, in bench_kit/text/: CJK character ranges, the number spelling and
-word-bounded phrase matching. A copy written anywhere else in the package fails here
+"""Ideas defined once, in bench_kit/text/: CJK character ranges, the number spelling,
+word-bounded phrase matching and the smoothed IDF table. A copy written anywhere else in the package fails here
 (the copies this replaced disagreed with each other: issue 30)."""
 
 from __future__ import annotations
@@ -59,6 +59,34 @@ def number_spellers(source: str) -> list[str]:
     return found
 
 
+def _is_one(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 1
+
+
+def _plus_one(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and (
+        _is_one(node.left) or _is_one(node.right))
+
+
+def idf_tables(source: str) -> list[str]:
+    """Smoothed IDF weights written in `source`: a `log((… + 1) / (… + 1))`, with any
+    `log` (math, numpy), or a scikit-learn TfidfVectorizer/TfidfTransformer."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else \
+            node.func.id if isinstance(node.func, ast.Name) else ""
+        if name in ("TfidfVectorizer", "TfidfTransformer"):
+            found.append(name)
+        elif name in ("log", "log1p") and node.args:
+            ratio = node.args[0]
+            if isinstance(ratio, ast.BinOp) and isinstance(ratio.op, ast.Div) and \
+                    _plus_one(ratio.left) and _plus_one(ratio.right):
+                found.append(ast.unparse(node))
+    return found
+
+
 def test_the_detectors_find_the_copies_this_replaced() -> None:
     # the four CJK tables, the three number spellings, three bounded matchers (before issue 30)
     assert cjk_ranges(r'_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")') == [r"\u3400", r"\u9fff"]
@@ -77,6 +105,14 @@ def test_the_detectors_find_the_copies_this_replaced() -> None:
     assert bounded_matchers(r'''re.search(rf"\b{re.escape(phrase)}\b(?P<rest>.*)$", c)''') != []
     # a one-sided anchor (rewriting contractions at a word start) is not a matcher
     assert bounded_matchers(r'''re.sub(rf"\b{re.escape(short)}", full, text)''') == []
+    # the two IDF tables (the prior's n-gram index, the rephrase overlap)
+    assert idf_tables("idf = {g: math.log((1 + n) / (1 + d)) + 1.0 for g, d in df.items()}"
+                      ) == ["math.log((1 + n) / (1 + d))"]
+    assert idf_tables("w = math.log((self.documents + 1) / (self.frequency.get(t, 0) + 1))"
+                      ) != []
+    assert idf_tables("v = TfidfVectorizer(analyzer='char')") == ["TfidfVectorizer"]
+    assert idf_tables("x = math.log(level) / math.log(chance) + 1") == []
+    assert idf_tables("x = math.log(1 + 0.5 / 0.25)") == []
 
 
 @pytest.mark.parametrize("path", _outside_text(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -89,6 +125,8 @@ def test_no_copy_outside_text(path: Path) -> None:
         "format_number / canonical_number")
     assert not bounded_matchers(source), (
         f"{path.name}: a word-bounded match written here: use bench_kit.text.words")
+    assert not idf_tables(source), (
+        f"{path.name}: an IDF weight written here: use bench_kit.text.idf.Idf")
 
 
 @pytest.mark.parametrize("path", sorted(ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))

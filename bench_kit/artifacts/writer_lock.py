@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
-from bench_kit.errors import BusyError
+from bench_kit.errors import BusyError, param
 
 
 def locks_beside(cache_file: str | Path) -> Path:
@@ -47,7 +47,7 @@ def one_writer(out: str | Path, lock_dir: str | Path) -> Iterator[None]:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             raise BusyError(f"{out}: another run is writing this file ({holder}); wait for "
-                            f"it to finish, or write elsewhere with --out") from exc
+                            f"it to finish, or write elsewhere with {param('out')}") from exc
         handle.seek(0)
         handle.truncate()
         since = datetime.now(timezone.utc).replace(microsecond=0).isoformat()

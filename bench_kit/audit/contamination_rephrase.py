@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.text.contrast import differing_classes
+from bench_kit.text.idf import Idf, postings
 from bench_kit.text.numbers import canonical_number
 from bench_kit.text.streamsafe import nfkc
 
@@ -154,27 +154,6 @@ def text_features(text: str) -> TextFeatures:
     return TextFeatures(frozenset(tokens), frozenset(entities), frozenset(numbers))
 
 
-class Idf:
-    """Inverse document frequencies over a reference corpus (smoothed; unseen = rarest)."""
-
-    def __init__(self, documents: int, frequency: Counter) -> None:
-        self.documents = documents
-        self.frequency = frequency
-
-    @classmethod
-    def fit(cls, token_sets: Iterable[Iterable[str]]) -> "Idf":
-        """Count each token once per document."""
-        frequency: Counter = Counter()
-        documents = 0
-        for tokens in token_sets:
-            documents += 1
-            frequency.update(set(tokens))
-        return cls(documents, frequency)
-
-    def __call__(self, token: str) -> float:
-        return math.log((self.documents + 1) / (self.frequency.get(token, 0) + 1)) + 1.0
-
-
 @dataclass(frozen=True)
 class RephraseWeights:
     """Weights of the combined rephrase score (tuned: docs/AUDITS.md#rephrase-detection)."""
@@ -258,13 +237,10 @@ def lexical_candidates(items: Sequence[TextFeatures], refs: Iterable[TextFeature
                        idf: Idf, boost: float) -> list[tuple[int, float]]:
     """For each item, the reference row (index, overlap) with the largest IDF overlap,
     found through an inverted index of the items' tokens (one pass over the reference)."""
-    postings: dict[str, list[int]] = {}
-    for position, feats in enumerate(items):
-        for token in feats.tokens:
-            postings.setdefault(token, []).append(position)
+    holding = postings(feats.tokens for feats in items)
     best: list[tuple[int, float]] = [(-1, 0.0)] * len(items)
     for index, ref in enumerate(refs):
-        touched = {p for token in ref.tokens for p in postings.get(token, ())}
+        touched = {p for token in ref.tokens for p in holding.get(token, ())}
         for position in touched:
             value = weighted_overlap(items[position], ref, idf, boost)
             if value > best[position][1]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from bench_kit.audit.content import split_hint
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.io import file_sha256, iter_jsonl, write_jsonl
 from bench_kit.text.normalize import normalize_for_audit
 
@@ -132,7 +132,7 @@ def normalised_row(source: str | Path, number: int, row: dict[str, Any],
     """
     name = Path(source).name
     if fields.text not in row:
-        raise InputError(f"no '{fields.text}' column (choose one with --text-field; "
+        raise InputError(f"no '{fields.text}' column (choose one with {param('text_field')}; "
                          f"columns: {', '.join(map(str, row))})", path=str(source),
                          line=number, field=fields.text)
     question = row[fields.text]

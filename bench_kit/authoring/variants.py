@@ -254,9 +254,33 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
     `encode` embeds texts for the meaning gate (default: the bundled local model).
     """
     bases = [item for item in items if item.variant == "v0"]
-    proposals: list[tuple[Item, str, cf.Draft]] = []
     rejects: list[dict[str, Any]] = []
     summary = VariantSummary(Path(), Path(), n_base=len(bases), min_kinds=params.min_kinds)
+    proposals = _propose(bases, ctx, params, paraphrase, summary, rejects)
+    scores = score_pairs([(item.question, draft.question) for item, _, draft in proposals],
+                         encode)
+    families: dict[str, list[Item]] = {item.id: [] for item in bases}
+    for (item, kind, draft), (similarity, ratio) in zip(proposals, scores, strict=True):
+        variant = _gated(item, kind, draft, (similarity, ratio), params, oracle, summary,
+                         rejects)
+        if variant is not None:
+            families[item.id].append(variant)
+    if audit:
+        _drop_flagged(families, audit([v for fam in families.values() for v in fam]),
+                      {item.id: item for item in bases}, summary, rejects)
+    out = _in_family_order(items, families, summary)
+    return out, rejects, summary
+
+
+Proposal = tuple[Item, str, cf.Draft]
+
+
+def _propose(bases: list[Item], ctx: Context, params: VariantParams,
+             paraphrase: Callable[[list[Item]], dict[str, str | cf.Skip]] | None,
+             summary: VariantSummary, rejects: list[dict[str, Any]]) -> list[Proposal]:
+    """Phase 1: a draft of every kind for every v0 item (a kind that does not apply is a
+    `skip` reject)."""
+    proposals: list[Proposal] = []
     rewrites = paraphrase(bases) if paraphrase else {}
     for item in bases:
         for kind in params.kinds + (["paraphrase"] if paraphrase else []):
@@ -271,27 +295,35 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
                 rejects.append(_reject(item, kind, "skip", draft.reason))
             else:
                 proposals.append((item, kind, draft))
-    scores = score_pairs([(item.question, draft.question) for item, _, draft in proposals],
-                         encode)
-    families: dict[str, list[Item]] = {item.id: [] for item in bases}
-    for (item, kind, draft), (similarity, ratio) in zip(proposals, scores, strict=True):
-        summary.proposed[kind] += 1
-        result = params.judge(kind, item.question, draft.question, similarity, ratio)
-        if result.accepted:
-            variant = _variant_item(item, kind, draft, result)
-            # An LLM paraphrase is free wording the oracle's grammar cannot read: unchecked.
-            verdict = (oracle.judge(variant) if oracle is not None and kind != "paraphrase"
-                       else None)
-            if verdict is not None and not verdict.ok:
-                rejects.append(_reject(item, kind, "answerability", verdict.reason or "",
-                                       draft, result))
-                continue
-            summary.accepted[kind] += 1
-            families[item.id].append(variant)
-        else:
-            rejects.append(_reject(item, kind, "gate", result.reason or "", draft, result))
-    flags = audit([v for fam in families.values() for v in fam]) if audit else {}
-    by_id = {item.id: item for item in bases}
+    return proposals
+
+
+def _gated(item: Item, kind: str, draft: cf.Draft, scores: tuple[float, float],
+           params: VariantParams, oracle: AnswerabilityOracle | None,
+           summary: VariantSummary, rejects: list[dict[str, Any]]) -> Item | None:
+    """Phase 2: the variant a draft makes when it passes the meaning gate and the
+    answerability oracle, else None (a `gate` or `answerability` reject)."""
+    similarity, ratio = scores
+    summary.proposed[kind] += 1
+    result = params.judge(kind, item.question, draft.question, similarity, ratio)
+    if not result.accepted:
+        rejects.append(_reject(item, kind, "gate", result.reason or "", draft, result))
+        return None
+    variant = _variant_item(item, kind, draft, result)
+    # An LLM paraphrase is free wording the oracle's grammar cannot read: unchecked.
+    verdict = oracle.judge(variant) if oracle is not None and kind != "paraphrase" else None
+    if verdict is not None and not verdict.ok:
+        rejects.append(_reject(item, kind, "answerability", verdict.reason or "", draft, result))
+        return None
+    summary.accepted[kind] += 1
+    return variant
+
+
+def _drop_flagged(families: dict[str, list[Item]], flags: dict[str, list[Any]],
+                  by_id: dict[str, Item], summary: VariantSummary,
+                  rejects: list[dict[str, Any]]) -> None:
+    """Phase 3: take the variants the data audit flagged out of their families (an
+    `audit` reject each)."""
     for base_id, family in families.items():
         kept = []
         for variant in family:
@@ -302,6 +334,12 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
             else:
                 kept.append(variant)
         families[base_id] = kept
+
+
+def _in_family_order(items: list[Item], families: dict[str, list[Item]],
+                     summary: VariantSummary) -> list[Item]:
+    """Phase 4: every input item followed by its variants; InputError when a variant's id
+    is already taken (variants were built from items that already had some)."""
     out: list[Item] = []
     for item in items:
         out.append(item)
@@ -315,7 +353,7 @@ def build_variants(items: list[Item], ctx: Context, params: VariantParams,
                              "variants on the v0 items only", field="id")
         seen.add(item.id)
     summary.n_items = len(out)
-    return out, rejects, summary
+    return out
 
 
 def run_variants(params_path: str | Path, items_path: str | Path, out: str | Path,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 import traceback
 from typing import Any, Callable
@@ -40,11 +41,53 @@ def configure_logging(verbose: bool, debug: bool) -> None:
     logger.setLevel(logging.DEBUG if debug else logging.INFO)
 
 
-def _error(ctx: click.Context, exc: BenchKitError) -> None:
+# A parameter named in a library message: `name` or `name=value` (bench_kit.errors.param).
+_PARAMETER = re.compile(r"`([a-z_][a-z0-9_]*)(?:=([^`]*))?`")
+
+
+def as_flags(text: str, command: click.Command | None = None) -> str:
+    """A library message as the CLI's user reads it: each parameter it names that
+    `command` (default: the one running) has an option for becomes that option, with its
+    value (`join_on=id` -> `--join-on id`). The mapping is the command's own options: a
+    parameter is known by the option's Python name (`items_path`) or by its flag written
+    as a name (`items`).
+
+    >>> command = click.Command("import", params=[click.Option(["--map", "column_map"])])
+    >>> as_flags("`column_map=question=COLUMN` or `other`", command)
+    '--map question=COLUMN or `other`'
+    """
+    if command is None:
+        current = click.get_current_context(silent=True)
+        command = current.command if current is not None else None
+    if command is None:
+        return text
+    flags: dict[str, str] = {}
+    for option in command.params:
+        if isinstance(option, click.Option) and option.name:
+            long = max(option.opts, key=len)  # `--items` for ("-i", "--items")
+            flags[long.lstrip("-").replace("-", "_")] = long  # `items`, `text_field`
+            flags[option.name] = long  # `items_path`
+
+    def flag(match: re.Match[str]) -> str:
+        name, value = match.group(1), match.group(2)
+        if name not in flags:
+            return match.group(0)
+        return flags[name] if value is None else f"{flags[name]} {value}"
+
+    return _PARAMETER.sub(flag, text)
+
+
+def _subcommand(group: click.Group, ctx: click.Context) -> click.Command | None:
+    """The command `group` ran (whose options the user gave), when it ran one."""
+    name = ctx.invoked_subcommand
+    return group.get_command(ctx, name) if name else None
+
+
+def _error(ctx: click.Context, exc: BenchKitError, command: click.Command | None) -> None:
     """The one-line error; with --debug, first the traceback with every chained cause."""
     if debug_enabled(ctx):
         click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
-    click.echo(f"error: {exc}", err=True)
+    click.echo(as_flags(f"error: {exc}", command), err=True)
 
 
 class BenchKitGroup(click.Group):
@@ -58,12 +101,13 @@ class BenchKitGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ValidationFailed as exc:
+            command = _subcommand(self, ctx) or self
             for line in exc.lines():
-                click.echo(line, err=True)
-            _error(ctx, exc)
+                click.echo(as_flags(line, command), err=True)
+            _error(ctx, exc, command)
             sys.exit(exc.exit_code)
         except BenchKitError as exc:
-            _error(ctx, exc)
+            _error(ctx, exc, _subcommand(self, ctx) or self)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("interrupted; completed work is kept (re-run to continue)", err=True)
@@ -97,5 +141,6 @@ def budget_options(calls: str = "model calls") -> Callable[[Callable], Callable]
 
 
 def info(message: str) -> None:
-    """A progress/log line on stderr (stdout stays clean for data)."""
-    click.echo(message, err=True)
+    """A progress/log line on stderr (stdout stays clean for data); parameters a library
+    line names are shown as the running command's options (`as_flags`)."""
+    click.echo(as_flags(message), err=True)

@@ -1,8 +1,9 @@
 """Embeddings from OpenAI-compatible `/v1/embeddings` servers (`embed.backend: openai`).
 
 Texts are de-duplicated, looked up in the on-disk vector cache (model name + text), and
-the rest are sent in batches of `batch_size`, `concurrency` batches at a time, through the
-same HTTP machinery as the chat adapters (bench_kit/models/adapters/http_common.py):
+the rest are sent in batches of `batch_size`, `concurrency` batches at a time (the bounded
+loop of the model calls, bench_kit.models.bounded: budget, slots given back during a
+retry's backoff), through the same HTTP machinery as the chat adapters (bench_kit/models/adapters/http_common.py):
 several `base_url`s load-balanced, a failing replica rested while the others take its
 batches, retries with backoff, the key from `api_key_env` in a header only. Each batch is
 cached as it arrives, so a run stopped by a budget or an outage keeps every vector it got.
@@ -11,6 +12,7 @@ cached as it arrives, so a run stopped by a budget or an outage keeps every vect
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any, Sequence
 
 from bench_kit.embed.settings import EmbedSettings
@@ -18,6 +20,7 @@ from bench_kit.embed.vector_cache import VectorCache
 from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.models.adapters.contract import AdapterContext
 from bench_kit.models.adapters.http_common import HttpClient, load_body, no_answer
+from bench_kit.models.bounded import BoundedLoop
 from bench_kit.models.budget import Budget
 from bench_kit.models.config import ModelConfig
 
@@ -99,41 +102,44 @@ class OpenAIEmbedder:
         return (matrix / np.where(norms == 0, 1.0, norms)).astype("float32")
 
     async def _fetch(self, texts: list[str]) -> dict[str, Any]:
-        import numpy as np
-
         size = self.settings.batch_size
         batches = [texts[i:i + size] for i in range(0, len(texts), size)]
         client = EmbeddingsClient(self._config, AdapterContext(name="embed", source="embed"))
-        gate = asyncio.Semaphore(self.settings.concurrency)
+        bounded = BoundedLoop(self.settings.concurrency, self.budget)
         found: dict[str, Any] = {}
-
-        async def one(batch: list[str]) -> None:
-            async with gate:
-                if not self.budget.try_start():
-                    raise ModelCallError(f"embeddings: {self.budget.reason}; "
-                                         f"{len(found)} vectors received and cached")
-                try:
-                    body = {"model": self.settings.model, "input": batch}
-                    vectors = await client.call(
-                        body, lambda content: parse_embeddings(content, len(batch),
-                                                               self._config.api_key()))
-                finally:
-                    self.budget.finish(0.0)
-                    self.requests += 1
-                array = np.asarray(vectors, dtype="float32")
-                self.cache.put_many(self.name, batch, array)
-                found.update(zip(batch, array))
-
         try:
-            results = await asyncio.gather(*(one(b) for b in batches), return_exceptions=True)
+            results = await bounded.run([functools.partial(self._batch, batch, client,
+                                                           bounded, found)
+                                         for batch in batches])
         finally:
+            self.requests += bounded.requests
             await client.aclose()
-        errors = [r for r in results if isinstance(r, BaseException)]
+        errors = [r for r in results if isinstance(r, Exception)]
         if errors:
             first = errors[0]
             if isinstance(first, ModelCallError):
                 raise ModelCallError(f"embeddings: {len(errors)} of {len(batches)} batches "
-                                     f"failed; first: {first}") from None
+                                     f"failed; first: {first}") from first
             raise first
         return found
 
+    async def _batch(self, batch: list[str], client: EmbeddingsClient, bounded: BoundedLoop,
+                     found: dict[str, Any]) -> Exception | None:
+        """Fetch and cache the vectors of one batch into `found`; the batch's failure (a
+        failed request, a budget stop) is returned, so the other batches still run."""
+        import numpy as np
+
+        body = {"model": self.settings.model, "input": batch}
+        try:
+            vectors = await bounded.send(lambda: client.call(
+                body, lambda content: parse_embeddings(content, len(batch),
+                                                       self._config.api_key())))
+            if vectors is None:
+                raise ModelCallError(f"embeddings: {self.budget.reason}; "
+                                     f"{len(found)} vectors received and cached")
+            array = np.asarray(vectors, dtype="float32")
+            self.cache.put_many(self.name, batch, array)
+        except Exception as exc:  # noqa: BLE001 - told once every batch has ended
+            return exc
+        found.update(zip(batch, array))
+        return None

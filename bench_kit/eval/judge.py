@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bench_kit.artifacts.rows import iter_objects
 from bench_kit.artifacts.writer_lock import locks_beside, one_writer
-from bench_kit.errors import ConfigError, InputError
+from bench_kit.errors import ConfigError, InputError, param
 from bench_kit.eval.judge_rubric import (
     JUDGE_PROMPT_VERSION,
     find_rubric,
@@ -278,7 +278,7 @@ def judge_results(items_path: str | Path, results_dir: str | Path, out: str | Pa
     settings = section(loaded, "judge", JudgeSettings, source=str(params))
     judge = judge or settings.model
     if not judge:
-        raise ConfigError(f"{params}: judge.model: no judge model given (pass --judge or "
+        raise ConfigError(f"{params}: judge.model: no judge model given (pass {param('judge')} or "
                           f"set judge.model)")
     files = [Path(results_dir) / f"{mode}.jsonl" for mode in MODES]
     found = [path for path in files if path.is_file()]

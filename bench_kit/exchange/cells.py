@@ -20,6 +20,11 @@ def blank(value: Any) -> bool:
     return value is None or value == [] or (isinstance(value, str) and not value.strip())
 
 
+def is_nan(value: Any) -> bool:
+    """Whether a cell is a float NaN (pandas' empty cell)."""
+    return isinstance(value, float) and value != value
+
+
 def maybe_json(value: Any, name: str) -> Any:
     """Strings that look like a JSON list/object (CSV/TSV cells) are parsed; Python-style
     literals (`"['a', 'b']"`, as VLMEvalKit and MMMU store lists) too."""

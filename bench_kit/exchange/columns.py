@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.exchange.imagefiles import locate_image
 from bench_kit.exchange.rows import COLUMN_ALIASES, META_FIELDS
 from bench_kit.types import LETTERS
@@ -70,10 +70,11 @@ def find_image_column(rows: list[dict[str, Any]], columns: list[str], taken: set
                 return column
             except ValueError:
                 continue
-        where = f"under --image-root {image_root}" if image_root else "next to the file"
+        where = f"under {param('image_root', image_root)}" if image_root else "next to the file"
         raise InputError(f"column '{column}' names image files ('{values[0]}', …) but none "
-                         f"was found {where}: give --image-root DIR where they are, or "
-                         f"--map image={column}; importing 0 images would drop them",
+                         f"was found {where}: give {param('image_root', 'DIR')} where they are, "
+                         f"or {param('column_map', f'image={column}')}; importing 0 images "
+                         "would drop them",
                          path=str(src), field=column)
     return None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bench_kit.errors import param
 from bench_kit.exchange.cells import RowError
 
 
@@ -37,7 +38,7 @@ def expand_pairs(row: dict[str, Any], line: int, force: bool) -> list[dict[str, 
     """
     if "ground_truth" not in row:
         if force:
-            raise RowError("ground_truth", "--expand needs a ground_truth column")
+            raise RowError("ground_truth", f"{param('expand')} needs a ground_truth column")
         return [row]
     pairs = _pairs(row["ground_truth"])
     if pairs is None:

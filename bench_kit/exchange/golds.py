@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.types import LETTERS
 
 _BOOL_GOLDS = {"1": "yes", "0": "no", "true": "yes", "false": "no", "yes": "yes", "no": "no"}
@@ -95,8 +95,8 @@ def _letter_golds_in_prompt(rows: list[dict[str, Any]], decisions: list[str]) ->
     if parsed:
         decisions.append(f"warning: {parsed} mc: letter golds with options written in the "
                          "question (A. … lines); the options became choices and the question "
-                         "keeps the text before them — pass --task open to keep the prompt "
-                         "whole")
+                         f"keeps the text before them — pass {param('task', 'open')} to keep the "
+                         "prompt whole")
 
 
 def _index_golds(rows: list[dict[str, Any]], gold_index: int | None,
@@ -113,7 +113,7 @@ def _index_golds(rows: list[dict[str, Any]], gold_index: int | None,
         indexed.append((row, int(text), len(options)))
     if not indexed:
         return
-    rule = "--gold-index"
+    rule = param("gold_index")
     if gold_index is None:
         if any(g == 0 for _, g, _ in indexed):
             gold_index, rule = 0, "some gold is 0"
@@ -122,14 +122,15 @@ def _index_golds(rows: list[dict[str, Any]], gold_index: int | None,
         else:
             raise InputError(f"{len(indexed)} golds are option numbers, but no gold is 0 and "
                              "none equals its option count, so the file does not say whether "
-                             "they count from 0 or 1: pass --gold-index 0 or --gold-index 1")
+                             f"they count from 0 or 1: pass {param('gold_index', 0)} or "
+                             f"{param('gold_index', 1)}")
     for row, gold, n in indexed:
         position = gold - gold_index
         if 0 <= position < n:
             _set_gold(row, LETTERS[position])
             row["_rule"] = f"golds are option indexes, {gold_index}-based"
     decisions.append(f"{len(indexed)} mc golds are option indexes, read {gold_index}-based "
-                     f"({rule}) — pass --gold-index {1 - gold_index} if they count from "
+                     f"({rule}) — pass {param('gold_index', 1 - gold_index)} if they count from "
                      f"{1 - gold_index}")
 
 
@@ -174,7 +175,8 @@ def _bool_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
             yesno += 1
     if yesno:
         decisions.append(f"warning: {yesno} yesno: golds {spelled}, no options, yes/no "
-                         "questions or statements — pass --task numeric if these are counts")
+                         "questions or statements — pass "
+                         f"{param('task', 'numeric')} if these are counts")
     if counts:
         decisions.append(f"{counts} numeric: golds {spelled} but 'how many' questions")
 
@@ -203,7 +205,8 @@ def _unit_golds(rows: list[dict[str, Any]], decisions: list[str]) -> None:
             converted += 1
     decisions.append(f"warning: {converted} numeric: golds written with a unit ('{texts[0]}'"
                      "…); the number is the gold, the written form kept as "
-                     "meta.source.answer_as_written — pass --task open to score the text")
+                     f"meta.source.answer_as_written — pass {param('task', 'open')} to score the "
+                     "text")
 
 
 def type_golds(rows: list[dict[str, Any]], gold_index: int | None = None,
@@ -214,7 +217,7 @@ def type_golds(rows: list[dict[str, Any]], gold_index: int | None = None,
     """
     decisions: list[str] = []
     if task:
-        decisions.append(f"task: {task} for every row (--task)")
+        decisions.append(f"task: {task} for every row ({param('task')})")
     if task in (None, "mc"):
         _letter_golds_in_prompt(rows, decisions)
         _index_golds(rows, gold_index, decisions)

@@ -13,6 +13,7 @@ import io
 import warnings
 from pathlib import Path
 
+from bench_kit.errors import param
 from bench_kit.io import MAX_IMAGE_PIXELS, write_bytes
 
 # Largest image file accepted (decoded bytes); base64 text is refused before decoding.
@@ -142,11 +143,11 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
             if candidate.is_file():
                 return candidate
         raise ValueError(f"image file '{stored}' not found (nor by its trailing parts under "
-                         f"--image-root {image_root})")
+                         f"{param('image_root', image_root)})")
     if ".." in parts:
         raise ValueError(f"image path '{stored}' escapes the source folder")
     # an absolute path, or a relative one from where the dataset was built (Hugging Face
     # parquets store paths relative to the builder's working folder: `data/images/1.jpg`)
-    hint = "; give --image-root DIR to find it by its trailing path parts" \
-        if absolute or len(parts) > 1 else ""
+    hint = (f"; give {param('image_root', 'DIR')} to find it by its trailing path parts"
+            if absolute or len(parts) > 1 else "")
     raise ValueError(f"image file '{stored}' not found{hint}")

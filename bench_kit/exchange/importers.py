@@ -15,10 +15,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bench_kit.errors import InputError, Problem, ValidationFailed
+from bench_kit.errors import InputError, Problem, ValidationFailed, param
 from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
+from bench_kit.exchange.row_item import row_to_item
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -27,7 +28,6 @@ from bench_kit.exchange.rows import (
     NoQuestionColumn,
     Reader,
     no_question_reason,
-    row_to_item,
 )
 from bench_kit.io import write_jsonl
 from bench_kit.types import Item
@@ -152,12 +152,13 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         if item.id in seen:
             rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
                                               f"{seen[item.id]}; ids unique only with other "
-                                              "columns: --map id=COL1,COL2)", item.id,
-                                  _safe_row(one), one.get("_file")))
+                                              "columns: "
+                                              f"{param('column_map', 'id=COL1,COL2')})",
+                                  item.id, _safe_row(one), one.get("_file")))
             continue
         seen[item.id] = line
         items.append(item)
-        rules[(item.task, "--task" if opts.task else rule or TASK_RULES[item.task])] += 1
+        rules[(item.task, param("task") if opts.task else rule or TASK_RULES[item.task])] += 1
     opts.decisions.extend(task_lines(rules))
     rejects.sort(key=lambda r: (r.file or "", r.line))  # file by file, then by line
     if rejects and not items and all(r.no_question_column for r in rejects):
@@ -206,7 +207,8 @@ def import_items(fmt: str, src: str | Path, out_path: str | Path,
                            for c in unknown)
         raise InputError(f"capabilities not in the taxonomy of params.yaml: {counts}; add "
                          "them under `taxonomy:` in params.yaml, or map the source's "
-                         "categories with --category-map / give --capability", path=str(src))
+                         f"categories with {param('category_map')} / give {param('capability')}",
+                         path=str(src))
     out_path = Path(out_path)
     used = {rel for item in items for rel in item.images}
     n_images = result.store.write(out_path.parent, only=used)
@@ -241,9 +243,10 @@ def parse_created_at(text: str) -> datetime:
     try:
         value = datetime.fromisoformat(text.strip())
     except ValueError as exc:
-        raise UsageError(f"--created-at '{text}' is not an ISO-8601 timestamp") from exc
+        raise UsageError(f"{param('created_at')} '{text}' is not an ISO-8601 timestamp") from exc
     if value.tzinfo is None:
-        raise UsageError(f"--created-at '{text}' needs a timezone, e.g. 2026-01-31T00:00:00Z")
+        raise UsageError(f"{param('created_at')} '{text}' needs a timezone, e.g. "
+                         "2026-01-31T00:00:00Z")
     return value
 
 
@@ -257,9 +260,10 @@ def parse_column_map(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
         name, sep, column = pair.partition("=")
         name, column = name.strip(), column.strip()
         if not sep or not name or not column:
-            raise UsageError(f"--map '{pair}': expected FIELD=COLUMN, e.g. question=prompt")
+            raise UsageError(f"{param('column_map')} '{pair}': expected FIELD=COLUMN, e.g. "
+                             "question=prompt")
         if name not in MAPPABLE_FIELDS:
-            raise UsageError(f"--map '{pair}': unknown field '{name}' (one of "
+            raise UsageError(f"{param('column_map')} '{pair}': unknown field '{name}' (one of "
                              f"{', '.join(MAPPABLE_FIELDS)})")
         mapping[name] = column
     return mapping

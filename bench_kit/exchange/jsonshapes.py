@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.exchange.conversations import chat_rows
 from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.rows import COLUMN_ALIASES, IMPORTERS, BadRow, ImportOptions
@@ -96,7 +96,7 @@ def join_answers(rows: list[tuple[int, dict[str, Any]]], answers_path: Path, joi
     by_key: dict[str, dict[str, Any]] = {}
     for line, answer in json_records(answers_path):
         if join_on not in answer:
-            raise InputError(f"--join-on {join_on}: no such field", path=str(answers_path),
+            raise InputError(f"{param('join_on', join_on)}: no such field", path=str(answers_path),
                              line=line)
         by_key.setdefault(str(answer[join_on]), answer)
     text_field = next((a for a in (*COLUMN_ALIASES["answer"], "text") if any(
@@ -105,8 +105,8 @@ def join_answers(rows: list[tuple[int, dict[str, Any]]], answers_path: Path, joi
         raise InputError("no answer field (answer, text, …)", path=str(answers_path))
     for line, row in rows:
         if join_on not in row:
-            yield line, BadRow(join_on, f"--join-on {join_on}: the question has no such field",
-                               row)
+            yield line, BadRow(join_on, f"{param('join_on', join_on)}: the question has no "
+                                        "such field", row)
             continue
         joined = by_key.get(str(row[join_on]))
         if joined is None:
@@ -132,7 +132,8 @@ def read_json(path: Path, opts: ImportOptions, store: ImageStore):
         source: Iterator = iter(records)
         if opts.answers_path is not None:
             if not opts.join_on:
-                raise InputError("--answers needs --join-on FIELD", path=str(path))
+                raise InputError(f"{param('answers_path')} needs {param('join_on', 'FIELD')}",
+                                 path=str(path))
             source = join_answers(records, opts.answers_path, opts.join_on)
             opts.decisions.append(f"answers: from {opts.answers_path.name}, joined on "
                                   f"{opts.join_on}")

@@ -3,22 +3,18 @@ format shares (choices, answers, checklists, task inference)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
-from pydantic import ValidationError
-
-from bench_kit.exchange.cells import RowError, blank, maybe_json
-from bench_kit.exchange.checkcells import pair_checks, parse_checks
+from bench_kit.errors import param
+from bench_kit.exchange.cells import RowError, blank, is_nan, maybe_json
 from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
-from bench_kit.items import pydantic_problem
 from bench_kit.registry import Registry
 from bench_kit.text.numbers import format_number
-from bench_kit.types import LAYERS, LETTERS, TASKS, Item
+from bench_kit.types import LETTERS
 
 CHECKLIST_QUESTION = "Check each statement against the image."
 
@@ -101,12 +97,13 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
             parts = [c.strip() for c in column.split(",")]
             missing = [c for c in parts if c not in row]
             if missing:
-                raise RowError("id", f"--map id={column}: no column '{missing[0]}'")
+                raise RowError("id", f"{param('column_map', f'id={column}')}: no column "
+                                     f"'{missing[0]}'")
             row["id"] = "_".join(str(row[c]).strip().replace("/", ".") for c in parts)
             continue
         if column not in row:
-            raise RowError(name, f"--map {name}={column}: no column '{column}' (columns: "
-                                 f"{', '.join(sorted(row))})")
+            raise RowError(name, f"{param('column_map', f'{name}={column}')}: no column "
+                                 f"'{column}' (columns: {', '.join(sorted(row))})")
         value = row.pop(column)
         row.pop(name, None)
         row[name] = value
@@ -123,7 +120,7 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
 def no_question_reason() -> str:
     """The message for a source without any question column."""
     return (f"no question column (looked for {', '.join(COLUMN_ALIASES['question'])}; "
-            "use --map question=COLUMN)")
+            f"use {param('column_map', 'question=COLUMN')})")
 
 
 class NoQuestionColumn(RowError):
@@ -153,7 +150,7 @@ def parse_choices(row: dict[str, Any]) -> dict[str, str] | None:
         value = row.pop("options", None)
     letters = {k: row.pop(k) for k in LETTERS if k in row}
     if blank(value):
-        present = {k: v for k, v in letters.items() if not blank(v) and not _is_nan(v)}
+        present = {k: v for k, v in letters.items() if not blank(v) and not is_nan(v)}
         return {k: _answer_text(v) for k, v in present.items()} or None
     value = maybe_json(value, "choices")
     if isinstance(value, list):
@@ -163,10 +160,6 @@ def parse_choices(row: dict[str, Any]) -> dict[str, str] | None:
     if not isinstance(value, dict):
         raise RowError("choices", "expected {letter: text} or a list of options")
     return {str(k): _answer_text(v) for k, v in value.items()}
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and value != value
 
 
 _MULTI_LETTERS = re.compile(r"^\s*[A-J](\s*[;,]\s*[A-J])+\s*$")
@@ -210,7 +203,7 @@ def parse_answers(row: dict[str, Any], choices: dict[str, str] | None) -> list[s
         # option text as the gold, even when it holds commas or brackets ("[0, 2]")
         return [next(k for k, v in choices.items() if v == value.strip())]
     value = maybe_json(value, name)
-    if blank(value) or _is_nan(value):
+    if blank(value) or is_nan(value):
         return []
     if isinstance(value, list) and len(value) == 4 and not choices and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
@@ -253,49 +246,6 @@ def infer_task(answers: list[str], choices: dict | None, checks: list | None) ->
         return "open"
 
 
-def _capability(row: dict[str, Any], opts: ImportOptions) -> str:
-    if not blank(row.get("capability")):
-        return str(row.pop("capability"))
-    looked_up = []
-    for key in ("l2-category", "l2_category", "category"):
-        value = str(row.get(key, "")).strip()
-        mapped = opts.category_map.get(value)
-        if mapped:
-            return mapped
-        if value:
-            looked_up.append(f"{key}='{value}'")
-    if opts.capability:
-        return opts.capability
-    if opts.category_map and looked_up:
-        raise RowError("capability", f"--category-map has no entry for {' or '.join(looked_up)}"
-                                     " (add one, or give --capability)")
-    raise RowError("capability", "missing: give a capability column, --capability, or a "
-                                 "--category-map entry for this row's category")
-
-
-def _layer(row: dict[str, Any], capability: str, opts: ImportOptions) -> str:
-    if not blank(row.get("layer")):
-        return str(row.pop("layer")).strip().lower()
-    if capability in opts.taxonomy:
-        return opts.taxonomy[capability]
-    prefix = capability.split(".", 1)[0]
-    if prefix in LAYERS:
-        return prefix
-    if opts.layer:
-        return opts.layer
-    raise RowError("layer", f"cannot derive a layer for capability '{capability}': add it to "
-                            "the params taxonomy, give a layer column, or --layer")
-
-
-def _json_safe(name: str, value: Any) -> Any:
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise RowError(name, f"column holds a value JSON cannot store ({type(value).__name__})") \
-            from exc
-    return value
-
-
 def prepend_hint(question: str, hint: str) -> str:
     """`Hint: HINT\nQUESTION` as VLMEvalKit prompts it, never twice ("Hint: Hint:")."""
     hint = re.sub(r"^\s*hint:\s*", "", hint, flags=re.I).strip()
@@ -308,108 +258,3 @@ def prepend_hint(question: str, hint: str) -> str:
 # every other unmapped column goes under `meta.source`.
 META_FIELDS = ("hint", "category", "l2-category", "l2_category", "split", "subset",
                "answer_text", "gold_text", "multi_select", "visual_prompt")
-
-
-def _own_field(row: dict[str, Any], name: str, valid: tuple[str, ...] | None,
-               source: dict[str, Any]) -> str | None:
-    """A source column named like a bench_kit field: used when its value is valid for the
-    field, else kept under `meta.source` (it never breaks a row)."""
-    if name not in row:
-        return None
-    value = row.pop(name)
-    text = str(value).strip()
-    if isinstance(value, str) and text and (valid is None or text.lower() in valid):
-        return text.lower() if valid else text
-    source[name] = _json_safe(name, value)
-    return None
-
-
-def row_to_item(row: dict[str, Any], fmt: str, opts: ImportOptions, now: datetime,
-                number: int) -> Item:
-    """Turn one source row into a validated Item (raises RowError naming the field)."""
-    columns = {str(k).strip() for k in row}
-    empty_options = [k for k in LETTERS if k in row and (blank(row[k]) or _is_nan(row[k]))]
-    row = {str(k).strip(): v for k, v in row.items() if not blank(v) and not _is_nan(v)}
-    if empty_options:
-        row["_empty_options"] = empty_options
-    meta = maybe_json(row.pop("meta", None), "meta") or {}
-    if not isinstance(meta, dict):
-        raise RowError("meta", "expected a JSON object")
-    checks_value = maybe_json(row.pop("checks", None) or row.pop("checklist", None), "checks")
-    if isinstance(checks_value, list) and all(isinstance(c, str) for c in checks_value):
-        checks_value = pair_checks(checks_value, row)
-    checks = parse_checks(checks_value) if checks_value is not None else None
-    choices = parse_choices(row)
-    answers = parse_answers(row, choices)
-    source: dict[str, Any] = {}
-    task = _own_field(row, "task", TASKS, source)
-    task = opts.task or row.pop("_task", None) or task or infer_task(answers, choices, checks)
-    if task == "yesno":
-        answers = [a.lower() for a in answers]
-    if task == "grounding":
-        answers = [box_answer(a) or a for a in answers]
-    if task == "mc" and len(answers) > 1:
-        meta.setdefault("multi_answer", True)
-    if not isinstance(row.get("question", ""), (str, int, float)):
-        raise RowError("question", f"expected text, got {type(row['question']).__name__}")
-    if blank(row.get("question")) and not checks:
-        if "question" not in columns:
-            raise NoQuestionColumn()
-        raise RowError("question", "must not be blank")
-    capability = _capability(row, opts)
-    fields: dict[str, Any] = {
-        "id": f"{opts.id_prefix}{row.pop('id', number)}".strip(),
-        "image": row.pop("image", None),
-        "question": str(row.pop("question", CHECKLIST_QUESTION if checks else "")),
-        "task": task, "choices": choices, "answers": answers, "checks": checks,
-        "capability": capability, "layer": _layer(row, capability, opts),
-        "difficulty": str(row.pop("difficulty", opts.difficulty)).strip().lower(),
-        "created_at": row.pop("created_at", None) or opts.created_at or now,
-        "source": f"import:{fmt}",
-    }
-    original_source = row.pop("source", None)
-    if original_source and original_source != fields["source"]:
-        meta.setdefault("source_before_import", original_source)
-    if opts.hint == "prepend" and not blank(row.get("hint")):
-        fields["question"] = prepend_hint(fields["question"], str(row["hint"]))
-    if "tolerance" in row:
-        try:
-            fields["tolerance"] = float(row.pop("tolerance"))
-        except (TypeError, ValueError) as exc:
-            raise RowError("tolerance", "expected a number") from exc
-    for name in ("metric", "variant", "variant_of", "variant_kind", "rubric", "note"):
-        if name in row:
-            fields[name] = str(row.pop(name))
-    group = _own_field(row, "group", None, source)
-    if group:
-        fields["group"] = group
-    for name in ("metric", "rubric"):
-        if getattr(opts, name):
-            fields[name] = getattr(opts, name)
-    image = fields["image"]
-    if image is not None and not (isinstance(image, str) or isinstance(image, list) and image
-                                  and all(isinstance(i, str) for i in image)):
-        raise RowError("image", f"expected an image path or a list of paths, got "
-                                f"{type(image).__name__} {str(image)[:60]}")
-    if "group" not in fields and fields["image"]:
-        first = fields["image"] if isinstance(fields["image"], str) else fields["image"][0]
-        fields["group"] = "image:" + Path(first).stem
-    if "_image_source" in row:
-        source["image"] = row.pop("_image_source")
-    for name, value in row.items():
-        if name.startswith("_"):
-            continue
-        if name in META_FIELDS:
-            meta.setdefault(name, _json_safe(name, value))
-        else:
-            source.setdefault(name, _json_safe(name, value))
-    if source:
-        kept = meta.get("source")
-        kept = kept if isinstance(kept, dict) else {}
-        meta["source"] = {**kept, **source}
-    fields["meta"] = meta
-    try:
-        return Item.model_validate(fields)
-    except ValidationError as exc:
-        raise RowError(*pydantic_problem(exc)) from exc
-

@@ -1,7 +1,7 @@
 """Readers for text tables: CSV, JSONL (incl. vlmeter-style checklist rows), VLMEvalKit TSV.
 
 Each reader yields (line, row) with images already added to the `ImageStore`; rows then go
-through `bench_kit.exchange.importers.row_to_item`.
+through `bench_kit.exchange.row_item.row_to_item`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.conversations import chat_rows
 from bench_kit.exchange.imagefiles import ImageStore, locate_image
@@ -139,7 +139,8 @@ def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptio
         if found:
             column_map["image"] = chosen["image"] = found
             opts.decisions.append(f"warning: image column: '{found}' (its values are image "
-                                  f"files) — pass --map image=COLUMN if another column is")
+                                  f"files) — pass {param('column_map', 'image=COLUMN')} if "
+                                  "another column is")
     opts.decisions.extend(column_decisions(columns, chosen))
     for line, row in rows:
         if isinstance(row, BadRow):
@@ -190,8 +191,9 @@ def read_csv(path: Path, opts: ImportOptions, store: ImageStore):
         raise InputError("no .csv/.tsv/.txt files in the folder", path=str(path))
     delimiter = opts.delimiter or sniff_delimiter(files[0])
     opts.decisions.append(f"delimiter: {'tab' if delimiter == chr(9) else repr(delimiter)}"
-                          + ("" if opts.delimiter else " (sniffed; --delimiter overrides)")
-                          + (f"; header: --columns {','.join(opts.columns)}"
+                          + ("" if opts.delimiter
+                             else f" (sniffed; {param('delimiter')} overrides)")
+                          + (f"; header: {param('columns', ','.join(opts.columns))}"
                              if opts.columns else ""))
 
     def rows():

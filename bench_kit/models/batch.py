@@ -4,8 +4,9 @@ paraphraser, the contamination judge) goes through `run_calls`.
 For a list of `Call`s (a cache key and a request) it
 - answers each key found in the call cache without a request (unless `fresh`);
 - makes one request per distinct remaining key (identical requests share one call), at
-  most `concurrency` in flight, through the adapter (whose transport retries with
-  backoff; bench_kit.models.retry);
+  most `concurrency` in flight and each key claimed while it waits for a slot (the
+  bounded loop, bench_kit.models.bounded), through the adapter (whose transport retries
+  with backoff; bench_kit.models.retry);
 - asks the run's `Budget` before each request: once a limit is reached the remaining
   calls are not made and come back as `budget` outcomes with the reason
   (`budget exhausted (...)`), to be asked on the next run;
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -33,10 +35,11 @@ from typing import Any, Awaitable, Callable, Literal, Sequence, TypeVar
 
 from bench_kit.errors import BenchKitError, ModelCallError
 from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelResponse
+from bench_kit.models.bounded import BoundedLoop
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
-from bench_kit.models.retry import CALL_SLOT, wait_outside_slot
+from bench_kit.models.retry import wait_outside_slot
 
 T = TypeVar("T")
 Source = Literal["cache", "called", "error", "budget"]
@@ -100,6 +103,11 @@ class CallCounts:
     requests: int = 0
     cost: float = 0.0
     stopped: str = ""
+
+
+def _cost(outcome: Outcome) -> float:
+    """What a request's outcome cost (a failed request costs 0)."""
+    return outcome.record.cost if outcome.record is not None else 0.0
 
 
 def _check_storable(response: ModelResponse) -> None:
@@ -205,26 +213,19 @@ class _Loop:
             claimed, record = await self.off_loop(self._claim_once, key)
         return record
 
-    async def called(self, call: Call, semaphore: asyncio.Semaphore) -> Outcome:
+    async def called(self, call: Call, bounded: BoundedLoop) -> Outcome:
         """A claimed call: sent in a concurrency slot (if the budget allows), its answer
         stored and its claim ended after the slot is given back."""
-        async with semaphore:
-            CALL_SLOT.set(semaphore)  # a retry's wait gives the slot back meanwhile
-            if not self.budget.try_start():
-                outcome = Outcome("budget", error=self.budget.reason)
-            else:
-                self.counts.requests += 1
-                try:
-                    outcome = await self.request(call)
-                except BaseException:
-                    with contextlib.suppress(BenchKitError):  # the first fault is told
-                        self.cache.release(call.key)
-                    raise
-                cost = outcome.record.cost if outcome.record is not None else 0.0
-                self.budget.finish(cost)
-                self.counts.cost += cost
-        CALL_SLOT.set(None)
+        try:
+            outcome = await bounded.send(lambda: self.request(call), _cost)
+        except BaseException:
+            with contextlib.suppress(BenchKitError):  # the first fault is told
+                self.cache.release(call.key)
+            raise
+        if outcome is None:
+            outcome = Outcome("budget", error=self.budget.reason)
         if outcome.source == "called" and outcome.record is not None:
+            self.counts.cost += outcome.record.cost
             await self.off_loop(self.cache.put, call.key, outcome.record)  # ends the claim
         else:  # an error or a budget stop: nothing stored, the claim ends
             await self.off_loop(self.cache.release, call.key)
@@ -261,20 +262,15 @@ class _Loop:
 
     async def run(self, groups: dict[str, list[int]], calls: Sequence[Call],
                   outcomes: list[Outcome | None]) -> None:
-        semaphore = asyncio.Semaphore(self.config.concurrency)
-        # Claims run ahead of the slots (at most `concurrency` claimed calls wait for one),
-        # and an answer is stored after its slot is free: a slot goes from one reply to the
-        # next request without a round trip to the cache's thread in between.
-        ahead = asyncio.Semaphore(2 * self.config.concurrency)
+        bounded = BoundedLoop(self.config.concurrency, self.budget)
 
         async def one(indices: list[int]) -> None:
             call = calls[indices[0]]
-            async with ahead:
-                stored = await self.claim(call.key)
-                if stored is not None:
-                    outcome = Outcome("cache", record=stored, latency_s=stored.latency_s)
-                else:
-                    outcome = await self.called(call, semaphore)
+            stored = await self.claim(call.key)  # claimed while waiting for a slot
+            if stored is not None:
+                outcome = Outcome("cache", record=stored, latency_s=stored.latency_s)
+            else:
+                outcome = await self.called(call, bounded)
             for index in indices:
                 outcomes[index] = outcome
             if outcome.source == "budget":
@@ -286,14 +282,10 @@ class _Loop:
                 self.counts.errors += outcome.source == "error" and len(indices)
             self.tick(len(indices))
 
-        tasks = [asyncio.ensure_future(one(indices)) for indices in groups.values()]
         try:
-            await asyncio.gather(*tasks)
-        except BaseException:  # a fault (e.g. a full disk): every other call ends first, so
-            for task in tasks:  # none fails later, unheard, while the loop shuts down
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
+            await bounded.run([functools.partial(one, indices) for indices in groups.values()])
+        finally:
+            self.counts.requests = bounded.requests
 
 
 def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,

@@ -19,7 +19,7 @@ from bench_kit.artifacts.tables import (
     read_metrics,
     read_scores,
 )
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.items import read_items
 from bench_kit.report.model_audit import ModelAuditData, load_model_audit
 from bench_kit.types import MODES, Finding, Item, Prediction, Score
@@ -94,7 +94,7 @@ def load_run(model: str, metrics_path: Path, scores_dir: Path,
         for mode in scores:
             if mode not in result_files:
                 raise InputError(f"no {mode} predictions for model '{model}' (scored but "
-                                 "not in --results)", path=str(results_dir / model))
+                                 f"not in {param('results_dir')})", path=str(results_dir / model))
             rows = load_predictions(result_files[mode], model=model, mode=mode).predictions
             calls[mode] = len(rows)
             # CircularEval rows: show the response to the unrotated question (rotation 0).

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_kit.errors import BenchKitWarning, InputError
+from bench_kit.errors import BenchKitWarning, InputError, param
 from bench_kit.io import file_sha256, open_image, resolve_image
 from bench_kit.report import panels
 from bench_kit.report.answer import first_answer
@@ -107,7 +107,7 @@ class Thumbnails:
                 if not path.is_file():
                     raise ValueError(f"image file '{path}' not found")
             except ValueError as exc:
-                raise InputError(f"item '{item.id}': {exc} (is --root right?)",
+                raise InputError(f"item '{item.id}': {exc} (is {param('root')} right?)",
                                  path=str(self.items_path), field="image") from exc
             try:
                 img = open_image(path)

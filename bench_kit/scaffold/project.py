@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bench_kit.artifacts.exclusions import ensure_exclusion_list
 from bench_kit.artifacts.paths import QUARANTINE
-from bench_kit.errors import BenchKitError, UsageError
+from bench_kit.errors import BenchKitError, UsageError, param
 from bench_kit.io import write_text
 
 # (template in bench_kit/scaffold, path in the project); `{name}` is the benchmark name
@@ -46,7 +46,8 @@ def benchmark_name(directory: str | Path) -> str:
     raw = Path(directory).resolve().name.lower()
     name = re.sub(r"[^a-z0-9_-]+", "-", raw).strip("-_")
     if not name:
-        raise UsageError(f"cannot derive a benchmark name from '{directory}'; pass --name")
+        raise UsageError(f"cannot derive a benchmark name from '{directory}'; pass "
+                         f"{param('name')}")
     return name
 
 
@@ -96,16 +97,17 @@ def _bring_items(items_path: Path, bench_dir: Path) -> tuple[int, dict[str, str]
 
     items = read_items(items_path)
     if not items:
-        raise UsageError(f"--items {items_path}: no items")
+        raise UsageError(f"{param('items', items_path)}: no items")
     images: set[str] = {rel for item in items for rel in item.images}
     outside = sorted(rel for rel in images if not rel.startswith("images/"))
     if outside:
-        raise UsageError(f"--items {items_path}: image paths must be under images/ next to the "
+        raise UsageError(f"{param('items', items_path)}: image paths must be under images/ "
+                         "next to the "
                          f"items file (as `bench-kit import` writes them), e.g. '{outside[0]}'")
     for rel in sorted(images):
         source = resolve_image(items_path.parent, rel)
         if not source.is_file():
-            raise UsageError(f"--items {items_path}: image '{rel}' not found")
+            raise UsageError(f"{param('items', items_path)}: image '{rel}' not found")
         target = bench_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
@@ -146,7 +148,7 @@ def init_project(directory: str | Path, *, name: str | None = None,
         remote_url = str(Path(remote_url).resolve())  # relative to the caller's cwd
     items_path = Path(items) if items is not None else None
     if items_path is not None and not items_path.is_file():
-        raise UsageError(f"--items {items_path}: not a file")
+        raise UsageError(f"{param('items', items_path)}: not a file")
     root.mkdir(parents=True, exist_ok=True)
     bench_dir = root / "datasets" / name
     taxonomy: dict[str, str] = {}

@@ -18,7 +18,7 @@ from bench_kit.artifacts.rotation import rotate_choices, rotated_gold
 
 # read_scores lives in bench_kit.artifacts.tables; still importable from here
 from bench_kit.artifacts.tables import read_scores, write_metrics, write_scores  # noqa: F401
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.io import resolve_image, write_json
 from bench_kit.items import default_root, read_items
 from bench_kit.scoring.aggregate import model_metrics, plot_rows
@@ -87,7 +87,7 @@ class ImageSizes:
         except (ValueError, OSError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise InputError(f"item '{item_id}': cannot read the size of image '{rel}' under "
-                             f"{self.root}: {reason} (is --root right?)",
+                             f"{self.root}: {reason} (is {param('root')} right?)",
                              field="image") from exc
 
 

@@ -143,7 +143,8 @@ def test_column_map_pairs():
     assert parse_column_map([" question = prompt ", "answer=gt"]) == {
         "question": "prompt", "answer": "gt"}
     for bad in ("question", "=prompt", "question=", " = "):
-        with pytest.raises(UsageError, match=f"--map '{bad}': expected FIELD=COLUMN"):
+        # the library names its parameter; the CLI shows it as --map (tests/test_cli_flags.py)
+        with pytest.raises(UsageError, match=f"`column_map` '{bad}': expected FIELD=COLUMN"):
             parse_column_map([bad])
     with pytest.raises(UsageError, match="unknown field 'bogus' \\(one of .*question"):
         parse_column_map(["bogus=x"])
@@ -266,7 +267,7 @@ def test_task_rules_are_counted_per_task(tmp_path):
     items, _, decisions = _read(tmp_path, text)
     assert "2 open: golds are text" in decisions and "1 numeric: golds are numbers" in decisions
     _, _, forced = _read(tmp_path, text, task="open")
-    assert "task: open for every row (--task)" in forced and "3 open: --task" in forced
+    assert "task: open for every row (`task`)" in forced and "3 open: `task`" in forced
     with_column = "id,image,question,answer,task\nq1,p.png,What?,cat,open\n"
     _, _, from_column = _read(tmp_path, with_column)
     assert "1 open: the source's task column" in from_column

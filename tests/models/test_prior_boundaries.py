@@ -80,8 +80,8 @@ def test_idf_and_unit_vectors_by_hand():
     index = NgramIndex([Example("ab", ("x",)), Example("ac", ("y",))])
     # " ab " and " ac ": " a" and " a" + ... are in both (df 2), "ab" in one (df 1);
     # idf = ln((1 + n) / (1 + df)) + 1 with n = 2
-    assert index.idf[" a"] == pytest.approx(1.0)
-    assert index.idf["ab"] == pytest.approx(math.log(3 / 2) + 1.0)
+    assert index.idf(" a") == pytest.approx(1.0)
+    assert index.idf("ab") == pytest.approx(math.log(3 / 2) + 1.0)
     for vector in index.vectors:
         assert sum(w * w for w in vector.values()) == pytest.approx(1.0)
     # " ab " has 2-grams " a", "ab", "b "; 3-grams " ab", "ab "; 4-gram " ab ": 6 grams,

@@ -92,10 +92,7 @@ def corpus_idf(urls: Sequence[str], client: Any = None) -> Idf:
         parts = [document_frequencies(url) for url in urls]
     else:
         parts = client.gather(client.map(document_frequencies, urls, pure=False))
-    total: Counter = Counter()
-    for _, counts in parts:
-        total.update(counts)
-    return Idf(sum(n for n, _ in parts), total)
+    return Idf.merged(parts)
 
 
 def neighbour_passes(urls: Sequence[str], side: EmbedSide, client: Any = None

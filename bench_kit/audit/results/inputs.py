@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bench_kit.artifacts.paths import mode_file
 from bench_kit.artifacts.tables import iter_scores
 from bench_kit.audit.registry import SEVERITY_SCORE
-from bench_kit.errors import InputError
+from bench_kit.errors import InputError, param
 from bench_kit.registry import Registry
 from bench_kit.types import MODES, Finding, Item, Mode, Score, Severity
 
@@ -128,7 +128,8 @@ def read_score_table(items: Sequence[Item], scores_dir: str | Path) -> ScoreTabl
                     raise InputError(f"row of {score.model}/{score.mode} in the scores of "
                                      f"{model_dir.name}/{mode}", path=str(path), line=line)
                 if score.id not in known:
-                    raise InputError(f"id '{score.id}' is not among the items (wrong --items?)",
+                    raise InputError(f"id '{score.id}' is not among the items "
+                                     f"(wrong {param('items')}?)",
                                      path=str(path), line=line, field="id")
                 if score.error is not None:
                     failed += 1

@@ -42,6 +42,7 @@ from bench_kit.models.adapters.local_common import (
     say_yesno,
 )
 from bench_kit.models.adapters.registry import ADAPTERS
+from bench_kit.text.idf import Idf, postings
 
 if TYPE_CHECKING:
     from bench_kit.models.config import ModelConfig
@@ -74,17 +75,12 @@ class NgramIndex:
     def __init__(self, examples: list[Example]) -> None:
         self.examples = examples
         counts = [char_ngrams(e.question) for e in examples]
-        df = Counter(g for c in counts for g in c)
-        n = len(examples)
-        self.idf = {g: math.log((1 + n) / (1 + d)) + 1.0 for g, d in df.items()}
+        self.idf = Idf.fit(counts)
         self.vectors = [self._vector(c) for c in counts]
-        self.postings: dict[str, list[int]] = {}
-        for row, vector in enumerate(self.vectors):
-            for gram in vector:
-                self.postings.setdefault(gram, []).append(row)
+        self.postings = postings(self.vectors)
 
     def _vector(self, counts: Counter) -> dict[str, float]:
-        weights = {g: c * self.idf[g] for g, c in counts.items() if g in self.idf}
+        weights = {g: c * self.idf(g) for g, c in counts.items() if g in self.idf}
         norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
         return {g: w / norm for g, w in weights.items()}
 

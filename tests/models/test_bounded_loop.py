@@ -1,0 +1,143 @@
+"""The bounded loop under every model call and embedding batch (bench_kit.models.bounded):
+at most `concurrency` requests in flight, at most 2 x concurrency jobs begun (for the model
+calls: keys claimed in the call cache ahead of a slot), the budget asked before each
+request, and a fault that cancels the rest. The model-call test runs against a real
+OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+from openai_server import FakeOpenAI
+
+from bench_kit.models.adapters import ModelRequest, build_adapter
+from bench_kit.models.batch import Call, run_calls
+from bench_kit.models.bounded import BoundedLoop
+from bench_kit.models.budget import Budget
+from bench_kit.models.cache import CallCache, cache_key
+from bench_kit.models.config import ModelConfig
+
+
+class ClaimCountingCache(CallCache):
+    """A call cache that counts the claims held (claimed, not yet stored or released)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self._lock = threading.Lock()
+        self.held = self.most_held = self.claims = 0
+
+    def _change(self, by: int) -> None:
+        with self._lock:
+            self.held += by
+            self.most_held = max(self.most_held, self.held)
+
+    def claim(self, key: str) -> bool:
+        claimed = super().claim(key)
+        if claimed:
+            self.claims += 1
+            self._change(1)
+        return claimed
+
+    def put(self, key, record) -> None:  # a stored answer ends its claim
+        super().put(key, record)
+        self._change(-1)
+
+    def release(self, key: str) -> None:
+        super().release(key)
+        self._change(-1)
+
+
+@pytest.mark.parametrize("concurrency", [1, 3])
+def test_claims_run_at_most_twice_concurrency_ahead_of_the_slots(tmp_path,
+                                                                 concurrency) -> None:
+    n = 6 * concurrency + 1
+    with FakeOpenAI() as server, ClaimCountingCache(tmp_path / "calls.sqlite") as cache:
+        config = ModelConfig(adapter="openai", model="m", base_url=server.url, backoff_s=0.0,
+                             max_retries=0, concurrency=concurrency)
+        adapter = build_adapter(config, name="llm", cache=cache)
+        calls = [Call(cache_key({"q": k}), ModelRequest(prompt=f"q{k} [scenario:slow:0.15]",
+                                                        images=[], task="open", question="q"))
+                 for k in range(n)]
+        outcomes, counts = run_calls(calls, adapter=adapter, config=config, cache=cache)
+        assert [o.source for o in outcomes] == ["called"] * n
+        assert server.max_in_flight == concurrency and counts.requests == n
+    # every key was claimed, and never more than 2 x concurrency at once: `concurrency` in
+    # flight and as many waiting for a slot (unbounded, all n would be claimed at once)
+    assert cache.claims == n and cache.held == 0
+    assert cache.most_held == 2 * concurrency
+
+
+def _gauge() -> tuple[dict[str, int], object]:
+    counts = {"now": 0, "most": 0}
+
+    def change(by: int) -> None:
+        counts["now"] += by
+        counts["most"] = max(counts["most"], counts["now"])
+    return counts, change
+
+
+def test_jobs_begun_and_requests_in_flight_are_bounded_and_the_budget_asked() -> None:
+    begun, begin = _gauge()
+    flying, fly = _gauge()
+
+    async def main() -> tuple[list, BoundedLoop]:
+        loop = BoundedLoop(2, Budget(max_requests=5))
+
+        async def request(k: int) -> int:
+            fly(1)
+            await asyncio.sleep(0.01)
+            fly(-1)
+            return k
+
+        async def job(k: int) -> int | None:
+            begin(1)
+            try:
+                return await loop.send(lambda: request(k), cost=lambda _: 0.5)
+            finally:
+                begin(-1)
+
+        results = await loop.run([lambda k=k: job(k) for k in range(9)])
+        return results, loop
+
+    results, loop = asyncio.run(main())
+    assert results == [0, 1, 2, 3, 4, None, None, None, None]  # in order; 5 sent, 4 refused
+    assert (loop.requests, loop.budget.finished, loop.budget.spent) == (5, 5, 2.5)
+    assert loop.budget.reason == "budget exhausted (max_requests 5 reached)"
+    assert begun["most"] == 4 and flying["most"] == 2
+
+
+def test_a_fault_in_one_job_cancels_the_others_before_it_is_raised() -> None:
+    ended: list[str] = []
+
+    async def main() -> None:
+        loop = BoundedLoop(2)
+
+        async def slow() -> None:
+            try:
+                await loop.send(lambda: asyncio.sleep(5))
+            except asyncio.CancelledError:
+                ended.append("cancelled")
+                raise
+
+        async def fault() -> None:
+            await asyncio.sleep(0.01)
+            raise OSError("disk full")
+
+        with pytest.raises(OSError, match="disk full"):
+            await loop.run([slow, fault, slow])
+        # the slow jobs ended (the one in flight and the one waiting), and the budget
+        # saw the request in flight finish
+        assert ended == ["cancelled", "cancelled"]
+        assert loop.budget.in_flight == 0
+
+    asyncio.run(main())
+
+
+def test_a_loop_needs_a_slot() -> None:
+    async def build() -> None:
+        BoundedLoop(0)
+    with pytest.raises(ValueError, match="concurrency must be >= 1"):
+        asyncio.run(build())

@@ -1,0 +1,66 @@
+"""The one IDF table (bench_kit.text.idf): scikit-learn's smoothed IDF as the reference,
+the postings index, and the cap on the table's size at its edges."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+from bench_kit.text.idf import Idf, postings
+
+DOCS = [["bar", "chart", "bar"], ["bar", "pie"], ["pie", "pie", "line"], ["axis"], []]
+
+
+def test_weights_equal_scikit_learns_smoothed_idf() -> None:
+    sklearn_text = pytest.importorskip("sklearn.feature_extraction.text")
+    reference = sklearn_text.TfidfVectorizer(analyzer=lambda doc: doc, smooth_idf=True)
+    reference.fit(DOCS)
+    idf = Idf.fit(DOCS)
+    expected = dict(zip(reference.get_feature_names_out(), reference.idf_))
+    assert sorted(expected) == sorted(idf.frequency)
+    for term, weight in expected.items():
+        assert idf(term) == pytest.approx(float(weight), rel=1e-15), term
+    # a term no document holds weighs as if one (smoothing) document held it: the most
+    assert idf("unseen") == math.log(6 / 1) + 1 > max(idf(t) for t in expected)
+    assert "unseen" not in idf and "bar" in idf and 3 not in idf
+
+
+def test_postings_list_each_document_once_in_order() -> None:
+    assert postings(DOCS) == {"bar": [0, 1], "chart": [0], "pie": [1, 2], "line": [2],
+                              "axis": [3]}
+    assert postings([]) == {}
+
+
+def test_a_table_at_the_cap_is_kept_whole_and_one_past_it_drops_the_rarest() -> None:
+    counts = Counter({"a": 3, "b": 2, "c": 1, "d": 1})
+    assert Idf(5, counts, max_terms=4).frequency == counts  # exactly at the cap
+    capped = Idf(5, Counter(counts), max_terms=3)
+    # one past: of the two held by one document, the one sorting last ("d") goes
+    assert capped.frequency == Counter({"a": 3, "b": 2, "c": 1})
+    assert capped("d") == capped("unseen") == math.log(6) + 1
+    assert capped("c") == math.log(6 / 2) + 1 and capped.documents == 5
+
+
+def test_counting_cuts_the_table_back_whenever_it_doubles() -> None:
+    # 7 documents of their own term each, then "a" in every other: with a cap of 2 the
+    # table is cut whenever it holds 5 terms, so it never grows past 2 x the cap
+    documents = [[f"t{k}", "a"] if k % 2 else [f"t{k}"] for k in range(7)]
+    idf = Idf.fit(documents, max_terms=2)
+    assert idf.documents == 7 and len(idf.frequency) == 2
+    assert idf.frequency["a"] == 3  # every document holding "a" counted: it was never cut
+    uncapped = Idf.fit(documents)
+    assert uncapped.frequency["a"] == 3 and len(uncapped.frequency) == 8
+
+
+
+def test_a_corpus_counted_in_parts_equals_one_count_and_keeps_the_cap() -> None:
+    whole = Idf.fit(DOCS)
+    parts = [(2, Counter({"bar": 2, "chart": 1, "pie": 1})),
+             (3, Counter({"pie": 1, "line": 1, "axis": 1}))]
+    merged = Idf.merged(parts)
+    assert (merged.documents, merged.frequency) == (whole.documents, whole.frequency)
+    # cut whenever the sum holds more than 2 x 1 terms, then to the cap itself
+    capped = Idf.merged(parts, max_terms=1)
+    assert capped.frequency == Counter({"bar": 2}) and capped.documents == 5
