@@ -118,7 +118,8 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
     when it exists. A path that does not exist (e.g. an absolute path from another machine,
     as VLMEvalKit's localised TSVs carry) is looked up by its trailing parts under
     `image_root`, longest first: `/data/LMUData/images/MMBench/1.jpg` finds
-    `<image_root>/MMBench/1.jpg` or `<image_root>/1.jpg`.
+    `<image_root>/MMBench/1.jpg` or `<image_root>/1.jpg`; a candidate that would resolve
+    outside `image_root` (`../../secret.png`, a symlink out of it) is not looked at.
 
     Raises ValueError naming the path when no file is found.
     """
@@ -138,7 +139,10 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
             return full
     if image_root is not None:
         for k in range(len(parts), 0, -1):
-            candidate = Path(image_root, *parts[-k:])
+            try:  # trailing parts that climb out of the root (`..`) are never looked at
+                candidate = resolve_image(image_root, "/".join(parts[-k:]))
+            except ValueError:
+                continue
             if candidate.is_file():
                 return candidate
         raise ValueError(f"image file '{stored}' not found (nor by its trailing parts under "
