@@ -11,8 +11,11 @@ user turn's text, the gold its reply; later turns are kept under `turns`.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
+from bench_kit.exchange.cells import blank
 from bench_kit.exchange.rows import COLUMN_ALIASES, BadRow, ImportOptions
 
 CHAT_COLUMNS = ("conversations", "messages")
@@ -63,51 +66,112 @@ def _turn(turn: Any, column: str) -> tuple[str, str]:
     return speaker.strip().lower(), _text(content)
 
 
-def conversation_row(row: dict[str, Any], column: str) -> dict[str, Any] | BadRow:
+# columns that give a row its own gold: the chat's reply then stays metadata
+GOLD_COLUMNS = (*COLUMN_ALIASES["answer"], *COLUMN_ALIASES["answers"])
+
+
+def gold_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
+    """The source column that holds this row's gold (`--map answer=…`/`answers=…`, else a
+    known name with a value), or None: the chat's reply is then the gold."""
+    mapped = column_map.get("answers") or column_map.get("answer")
+    return mapped or next((c for c in GOLD_COLUMNS if not blank(row.get(c))), None)
+
+
+def free_name(row: dict[str, Any], name: str, column: str) -> str:
+    """`name`, or `<column>_<name>` when the source already has a column `name`: what the
+    chat reader writes never overwrites a source column."""
+    candidate, k = name, 1
+    while candidate in row:
+        candidate = f"{column}_{name}" if k == 1 else f"{column}_{name}_{k}"
+        k += 1
+    return candidate
+
+
+@dataclass
+class ChatTally:
+    """What the chat reader did over a file, said in its decision lines."""
+
+    read: Counter = field(default_factory=Counter)        # chat column -> records read
+    rejected: Counter = field(default_factory=Counter)    # chat column -> records rejected
+    gold_from: Counter = field(default_factory=Counter)   # source gold column -> rows
+    renamed: dict[str, str] = field(default_factory=dict)  # chat key -> name used instead
+
+    def put(self, row: dict[str, Any], name: str, value: Any, column: str) -> None:
+        """Write the chat's `name` into `row` under a name no source column has."""
+        key = free_name(row, name, column)
+        if key != name:
+            self.renamed[name] = key
+        row[key] = value
+
+
+def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
+                     tally: ChatTally) -> dict[str, Any] | BadRow:
     """The chat record in `row[column]` -> question (the first user turn, `<image>` tags and
-    image parts removed) and answer (the reply); leading system turns go to `system`, the
-    turns after the reply to `turns`, both kept as source metadata."""
+    image parts removed) and gold: the source's own gold column when it has one (the reply
+    is then kept as `reply`), else the reply. Leading system turns go to `system`, the turns
+    after the reply to `turns`, both kept as source metadata under names no source column
+    has."""
+    source = row
     row = dict(row)
     turns = row.pop(column)
     if not isinstance(turns, list) or len(turns) < 2:
         return BadRow(column, f"expected a list of {_SHAPE[column]}, a question and its "
-                              "answer", row)
+                              "answer", source)
     try:
         pairs = [_turn(t, column) for t in turns]
     except ValueError as exc:
-        return BadRow(column, str(exc), row)
+        return BadRow(column, str(exc), source)
     start = next((k for k, (speaker, _) in enumerate(pairs) if speaker != "system"), len(pairs))
     if start + 1 >= len(pairs) or pairs[start][0] not in _USER or \
             pairs[start + 1][0] not in _REPLY:
         return BadRow(column, "the first turn must be from the user (human) and the second "
-                              "its reply (gpt, assistant)", row)
+                              "its reply (gpt, assistant)", source)
     if start:
-        row["system"] = "\n".join(text for _, text in pairs[:start])
+        tally.put(row, "system", "\n".join(text for _, text in pairs[:start]), column)
     row["question"] = _IMAGE_TAG.sub("", pairs[start][1]).strip()
-    row["answer"] = pairs[start + 1][1].strip()
+    reply = pairs[start + 1][1].strip()
+    gold = gold_column(row, column_map)
+    if gold is None:
+        row["answer"] = reply
+    else:
+        tally.gold_from[gold] += 1
+        tally.put(row, "reply", reply, column)
     if len(turns) > start + 2:
-        row["turns"] = turns[start + 2:]
+        tally.put(row, "turns", turns[start + 2:], column)
     return row
 
 
-def _decision(column: str, count: int) -> str:
-    if column == "conversations":
-        return (f"conversations: {count} records, question = first human turn (<image> tags "
-                "removed), answer = the reply")
-    return (f"messages: {count} chat records, question = text of the first user turn (image "
-            "parts and <image> tags removed), answer = the assistant's reply, later turns kept "
-            "as meta.source.turns")
+def _decisions(tally: ChatTally) -> list[str]:
+    lines = []
+    for column, count in tally.read.items():
+        if column == "conversations":
+            lines.append(f"conversations: {count} records, question = first human turn "
+                         "(<image> tags removed), answer = the reply")
+        else:
+            lines.append(f"messages: {count} chat records, question = text of the first user "
+                         "turn (image parts and <image> tags removed), answer = the "
+                         "assistant's reply, later turns kept as meta.source.turns")
+    if tally.gold_from:
+        used = ", ".join(f"'{c}' ({n} row{'s' if n > 1 else ''})"
+                         for c, n in tally.gold_from.items())
+        lines.append(f"gold: the source's own answer column {used}, not the chat's reply "
+                     f"(kept as meta.source.{tally.renamed.get('reply', 'reply')})")
+    for name, key in tally.renamed.items():
+        if name != "reply":
+            lines.append(f"the source's own '{name}' column is kept under its name; the chat's "
+                         f"{name} is meta.source.{key}")
+    return lines
 
 
 def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
               ) -> Iterator[tuple[int, Any]]:
-    """(line, row) with every chat record made a question/answer row (or a `BadRow`); how
-    many of each shape goes to `opts.decisions` once all rows are read."""
-    counts: dict[str, int] = {}
+    """(line, row) with every chat record made a question/answer row (or a `BadRow`); what
+    was read goes to `opts.decisions` once all rows are read."""
+    tally = ChatTally()
     for line, row in rows:
         column = None if isinstance(row, BadRow) else chat_column(row, opts.column_map)
         if column is not None:
-            row = conversation_row(row, column)
-            counts[column] = counts.get(column, 0) + 1
+            row = conversation_row(row, column, opts.column_map, tally)
+            tally.read[column] += 1
         yield line, row
-    opts.decisions.extend(_decision(column, n) for column, n in counts.items())
+    opts.decisions.extend(_decisions(tally))

@@ -1,0 +1,81 @@
+"""Chat records in rows that carry their own gold, system or turns columns: nothing the
+source says is dropped (the source's gold wins, the chat's reply is kept), and a question
+column blank or present leaves the chat's reply to be the gold."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bench_kit.cli import cli
+from bench_kit.items import read_items
+
+
+@pytest.fixture(autouse=True)
+def _no_params(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no params.yaml: any capability is taken
+
+
+def _import(tmp_path, rows, *extra):
+    src = tmp_path / "chats.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "o" / "items.jsonl"
+    result = CliRunner().invoke(cli, ["import", "jsonl", str(src), "--out", str(out),
+                                      "--capability", "understanding.chat", *extra])
+    return result, out
+
+
+def _chat(question, reply, *later):
+    turns = [{"role": "user", "content": question}, {"role": "assistant", "content": reply}]
+    return turns + [{"role": r, "content": c} for r, c in later]
+
+
+@pytest.mark.parametrize("column, value, answers", [
+    ("answer", "yes", ["yes"]),
+    ("label", "yes", ["yes"]),
+    ("gold", "yes", ["yes"]),
+    ("answers", ["yes", "yeah"], ["yes", "yeah"]),
+])
+def test_the_sources_gold_column_wins_and_the_reply_is_kept(tmp_path, column, value, answers):
+    result, out = _import(tmp_path, [{"id": "x", column: value,
+                                      "messages": _chat("Is it red?", "Yes, it is red.")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert item.answers == answers
+    assert item.meta["source"]["reply"] == "Yes, it is red."
+    assert f"gold: the source's own answer column '{column}' (1 row), not the chat's " \
+           "reply (kept as meta.source.reply)" in result.stderr
+
+
+def test_without_a_gold_column_the_reply_is_the_gold(tmp_path):
+    result, out = _import(tmp_path, [{"id": "x", "messages": _chat("Is it red?", "Yes.")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert item.answers == ["Yes."] and "reply" not in item.meta.get("source", {})
+    assert "gold:" not in result.stderr
+
+
+@pytest.mark.parametrize("mapping, answers", [
+    ("answer=answer", ["yes"]), ("answer=verdict", ["no"])])
+def test_map_names_the_gold_column(tmp_path, mapping, answers):
+    result, out = _import(tmp_path, [{"id": "x", "answer": "yes", "verdict": "no",
+                                      "messages": _chat("Is it red?", "Yes, it is.")}],
+                          "--map", mapping)
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert item.answers == answers and item.meta["source"]["reply"] == "Yes, it is."
+
+
+def test_source_system_and_turns_columns_are_not_overwritten(tmp_path):
+    messages = [{"role": "system", "content": "sys"}] + _chat("Q?", "a", ("user", "Q2"),
+                                                              ("assistant", "b"))
+    result, out = _import(tmp_path, [{"id": "x", "system": "orig", "turns": 7,
+                                      "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    source = item.meta["source"]
+    assert (source["system"], source["turns"]) == ("orig", 7)
+    assert source["messages_system"] == "sys" and source["messages_turns"] == messages[3:]
+    assert "the chat's turns is meta.source.messages_turns" in result.stderr
