@@ -25,12 +25,16 @@ _REPLY = ("gpt", "assistant")
 _SHAPE = {"conversations": "{from, value} turns", "messages": "{role, content} turns"}
 
 
-def chat_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
-    """The chat column that gives this row its question, or None: a row with a question
-    column (or `--map question=…`) keeps it."""
-    if "question" in column_map or any(a in row for a in COLUMN_ALIASES["question"]):
-        return None
-    return next((c for c in CHAT_COLUMNS if c in row), None)
+def chat_column(row: dict[str, Any]) -> str | None:
+    """The row's chat column with a value (`conversations` first), or None."""
+    return next((c for c in CHAT_COLUMNS if not blank(row.get(c))), None)
+
+
+def question_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
+    """The source column that gives this row its question (`--map question=…`, else a known
+    name with a value): such a row keeps it and its chat only answers."""
+    return column_map.get("question") or next(
+        (a for a in COLUMN_ALIASES["question"] if not blank(row.get(a))), None)
 
 
 def _text(content: Any) -> str:
@@ -95,6 +99,7 @@ class ChatTally:
     rejected: Counter = field(default_factory=Counter)    # chat column -> records rejected
     gold_from: Counter = field(default_factory=Counter)   # source gold column -> rows
     renamed: dict[str, str] = field(default_factory=dict)  # chat key -> name used instead
+    replies: Counter = field(default_factory=Counter)     # (chat, question column) -> rows
 
     def put(self, row: dict[str, Any], name: str, value: Any, column: str) -> None:
         """Write the chat's `name` into `row` under a name no source column has."""
@@ -102,6 +107,31 @@ class ChatTally:
         if key != name:
             self.renamed[name] = key
         row[key] = value
+
+
+@dataclass
+class Chat:
+    """A chat record read: the system text, the first user turn and its reply."""
+
+    system: str | None
+    question: str
+    reply: str
+    later: list[Any]
+
+
+def read_chat(turns: Any, column: str) -> Chat:
+    """The chat record `turns` read; ValueError saying what is wrong with it."""
+    if not isinstance(turns, list) or len(turns) < 2:
+        raise ValueError(f"expected a list of {_SHAPE[column]}, a question and its answer")
+    pairs = [_turn(t, column) for t in turns]
+    start = next((k for k, (speaker, _) in enumerate(pairs) if speaker != "system"), len(pairs))
+    if start + 1 >= len(pairs) or pairs[start][0] not in _USER or \
+            pairs[start + 1][0] not in _REPLY:
+        raise ValueError("the first turn must be from the user (human) and the second its "
+                         "reply (gpt, assistant)")
+    return Chat("\n".join(text for _, text in pairs[:start]) if start else None,
+                _IMAGE_TAG.sub("", pairs[start][1]).strip(), pairs[start + 1][1].strip(),
+                turns[start + 2:])
 
 
 def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
@@ -113,32 +143,42 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
     has."""
     source = row
     row = dict(row)
-    turns = row.pop(column)
-    if not isinstance(turns, list) or len(turns) < 2:
-        return BadRow(column, f"expected a list of {_SHAPE[column]}, a question and its "
-                              "answer", source)
     try:
-        pairs = [_turn(t, column) for t in turns]
+        chat = read_chat(row.pop(column), column)
     except ValueError as exc:
         return BadRow(column, str(exc), source)
-    start = next((k for k, (speaker, _) in enumerate(pairs) if speaker != "system"), len(pairs))
-    if start + 1 >= len(pairs) or pairs[start][0] not in _USER or \
-            pairs[start + 1][0] not in _REPLY:
-        return BadRow(column, "the first turn must be from the user (human) and the second "
-                              "its reply (gpt, assistant)", source)
-    if start:
-        tally.put(row, "system", "\n".join(text for _, text in pairs[:start]), column)
-    row["question"] = _IMAGE_TAG.sub("", pairs[start][1]).strip()
-    reply = pairs[start + 1][1].strip()
+    if chat.system is not None:
+        tally.put(row, "system", chat.system, column)
+    row["question"] = chat.question
     gold = gold_column(row, column_map)
     if gold is None:
-        row["answer"] = reply
+        row["answer"] = chat.reply
     else:
         tally.gold_from[gold] += 1
-        tally.put(row, "reply", reply, column)
-    if len(turns) > start + 2:
-        tally.put(row, "turns", turns[start + 2:], column)
+        tally.put(row, "reply", chat.reply, column)
+    if chat.later:
+        tally.put(row, "turns", chat.later, column)
     return row
+
+
+def answered_row(row: dict[str, Any], column: str, question: str,
+                 tally: ChatTally) -> dict[str, Any] | BadRow:
+    """A row with a question column and a chat but no gold column (ultrachat_200k's
+    `prompt` and `messages`): the gold is the chat's reply to its first user turn, which
+    must be that question. The chat stays whole as source metadata."""
+    if question not in row:
+        return row  # a --map question=COLUMN the row lacks: map_columns names it
+    try:
+        chat = read_chat(row[column], column)
+    except ValueError as exc:
+        return BadRow(column, f"{exc} (its reply would be the gold: the row has no answer "
+                              "column)", row)
+    if str(row[question]).strip() != chat.question:
+        return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
+                                f"not the question in '{question}', so its reply does not "
+                                "answer it: give --map answer=COLUMN", row)
+    tally.replies[(column, question)] += 1
+    return {**row, "answer": chat.reply}
 
 
 def _decisions(tally: ChatTally) -> list[str]:
@@ -156,6 +196,10 @@ def _decisions(tally: ChatTally) -> list[str]:
                          for c, n in tally.gold_from.items())
         lines.append(f"gold: the source's own answer column {used}, not the chat's reply "
                      f"(kept as meta.source.{tally.renamed.get('reply', 'reply')})")
+    for (column, question), count in tally.replies.items():
+        lines.append(f"answer: the reply in '{column}' to its first user turn ({count} "
+                     f"row{'s' if count > 1 else ''} with a question in '{question}' and no "
+                     f"answer column); '{column}' kept whole as meta.source.{column}")
     for name, key in tally.renamed.items():
         if name != "reply":
             lines.append(f"the source's own '{name}' column is kept under its name; the chat's "
@@ -169,9 +213,13 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
     was read goes to `opts.decisions` once all rows are read."""
     tally = ChatTally()
     for line, row in rows:
-        column = None if isinstance(row, BadRow) else chat_column(row, opts.column_map)
+        column = None if isinstance(row, BadRow) else chat_column(row)
         if column is not None:
-            row = conversation_row(row, column, opts.column_map, tally)
-            tally.read[column] += 1
+            question = question_column(row, opts.column_map)
+            if question is None:
+                row = conversation_row(row, column, opts.column_map, tally)
+                tally.read[column] += 1
+            elif gold_column(row, opts.column_map) is None:
+                row = answered_row(row, column, question, tally)
         yield line, row
     opts.decisions.extend(_decisions(tally))

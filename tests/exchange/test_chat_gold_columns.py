@@ -79,3 +79,31 @@ def test_source_system_and_turns_columns_are_not_overwritten(tmp_path):
     assert (source["system"], source["turns"]) == ("orig", 7)
     assert source["messages_system"] == "sys" and source["messages_turns"] == messages[3:]
     assert "the chat's turns is meta.source.messages_turns" in result.stderr
+
+
+def test_a_prompt_column_with_messages_takes_the_reply_as_gold(tmp_path):
+    """ultrachat_200k / no_robots: `prompt` + `messages` and no answer column."""
+    messages = _chat("What is 2+2?", "4", ("user", "And 3+3?"), ("assistant", "6"))
+    result, out = _import(tmp_path, [{"prompt": "What is 2+2?", "prompt_id": "p1",
+                                      "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What is 2+2?", ["4"])
+    assert item.meta["source"]["messages"] == messages
+    assert "answer: the reply in 'messages' to its first user turn (1 row with a question " \
+           "in 'prompt' and no answer column)" in result.stderr
+
+
+def test_a_prompt_that_is_not_the_chats_question_is_a_row_problem(tmp_path):
+    result, out = _import(tmp_path, [{"prompt": "Summarise.", "messages": _chat("Q?", "A")}])
+    assert result.exit_code == 1
+    assert "field=answer: no answer column, and the first user turn of 'messages' is not " \
+           "the question in 'prompt'" in result.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("blank", [None, "", "  ", []])
+def test_a_blank_question_column_does_not_hide_the_chat(tmp_path, blank):
+    result, out = _import(tmp_path, [{"id": "x", "text": blank, "messages": _chat("Q?", "ok")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("Q?", ["ok"])
