@@ -184,13 +184,16 @@ def answered_row(row: dict[str, Any], column: str, question: str,
 def _decisions(tally: ChatTally) -> list[str]:
     lines = []
     for column, count in tally.read.items():
+        rejected = tally.rejected[column]
+        counts = f"{count} chat records ({count - rejected} read, {rejected} rejected)" \
+            if rejected else f"{count} chat records"
         if column == "conversations":
-            lines.append(f"conversations: {count} records, question = first human turn "
-                         "(<image> tags removed), answer = the reply")
+            lines.append(f"conversations: {counts}, question = first human turn (<image> "
+                         "tags removed), answer = the reply")
         else:
-            lines.append(f"messages: {count} chat records, question = text of the first user "
-                         "turn (image parts and <image> tags removed), answer = the "
-                         "assistant's reply, later turns kept as meta.source.turns")
+            lines.append(f"messages: {counts}, question = text of the first user turn (image "
+                         "parts and <image> tags removed), answer = the assistant's reply, "
+                         "later turns kept as meta.source.turns")
     if tally.gold_from:
         used = ", ".join(f"'{c}' ({n} row{'s' if n > 1 else ''})"
                          for c, n in tally.gold_from.items())
@@ -214,12 +217,12 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
     tally = ChatTally()
     for line, row in rows:
         column = None if isinstance(row, BadRow) else chat_column(row)
-        if column is not None:
-            question = question_column(row, opts.column_map)
-            if question is None:
-                row = conversation_row(row, column, opts.column_map, tally)
-                tally.read[column] += 1
-            elif gold_column(row, opts.column_map) is None:
-                row = answered_row(row, column, question, tally)
+        question = None if column is None else question_column(row, opts.column_map)
+        if column is not None and question is None:
+            row = conversation_row(row, column, opts.column_map, tally)
+            tally.read[column] += 1
+            tally.rejected[column] += isinstance(row, BadRow)
+        elif column is not None and question and gold_column(row, opts.column_map) is None:
+            row = answered_row(row, column, question, tally)
         yield line, row
     opts.decisions.extend(_decisions(tally))

@@ -40,11 +40,6 @@ def _is_image_value(value: Any) -> bool:
         all(v is None or _is_image_value(v) for v in value)
 
 
-def _without_images(row: dict[str, Any]) -> dict[str, Any]:
-    """The row as a reject keeps it: image structs (bytes) left out."""
-    return {k: v for k, v in row.items() if not _is_image_value(v)}
-
-
 def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
                  image_root: Path | None) -> str:
     if value.get("bytes"):
@@ -70,19 +65,20 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
     from bench_kit.exchange.columns import chosen_columns, column_decisions, source_columns
 
     read = list(chat_rows(enumerate(rows, start=1), opts))
-    rows = [r.row if isinstance(r, BadRow) else r for _, r in read]
+    good = [r for _, r in read if not isinstance(r, BadRow)]
     image_columns = source_columns([{k: v for k, v in r.items() if _is_image_value(v)}
-                                    for r in rows])
+                                    for r in good])
     plain = source_columns([{k: v for k, v in r.items() if not _is_image_value(v)}
-                            for r in rows])
+                            for r in good])
     if image_columns:
         opts.decisions.append(f"image columns: {', '.join(image_columns)} (image structs; "
                               "several per row kept in order)")
     opts.decisions.extend(column_decisions(plain, chosen_columns(plain, opts.column_map)))
-    for (number, chat), row in zip(read, rows):
-        if isinstance(chat, BadRow):
-            yield number, BadRow(chat.field, chat.reason, _without_images(row))
+    for number, row in read:
+        if isinstance(row, BadRow):  # a malformed chat: the whole source row is kept
+            yield number, row
             continue
+        original = dict(row)
         columns = [k for k, v in row.items() if _is_image_value(v)]
         stored: list[str] = []
         as_list = len(columns) > 1
@@ -106,7 +102,7 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
             reason = exc.reason if isinstance(exc, RowError) else str(exc)
             field = exc.field if isinstance(exc, RowError) else (columns[0] if columns
                                                                   else "image")
-            yield number, BadRow(field, reason, _without_images(row))
+            yield number, BadRow(field, reason, original)
             continue
         yield number, row
 

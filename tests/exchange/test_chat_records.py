@@ -4,6 +4,7 @@ malformed chats as one-line problems."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 
@@ -135,7 +136,27 @@ def test_parquet_messages_with_image_parts_and_embedded_images(tmp_path):
     assert [(tmp_path / "o" / p).read_bytes() for p in item.image] == [red, blue]
     [reject] = read_jsonl(tmp_path / "o" / "items.rejects.jsonl")
     assert reject["field"] == "messages" and reject["line"] == 2
-    assert "images" not in reject["row"]
+    # the whole source row, its image bytes named by size and hash (JSON cannot hold them)
+    assert reject["row"]["messages"] == rows[1]["messages"]
+    digest = hashlib.sha256(red).hexdigest()[:20]
+    assert reject["row"]["images"] == [{"bytes": f"<{len(red)} bytes, sha256 {digest}>",
+                                        "path": "r.png"}]
+    assert "messages: 2 chat records (1 read, 1 rejected)" in result.stderr
+
+
+def test_a_rejected_chat_row_is_kept_whole_in_the_rejects_file(tmp_path):
+    rows = [{"id": "a", "messages": [{"role": "user", "content": "2+2?"},
+                                     {"role": "assistant", "content": "4"}]},
+            {"id": "b", "note": "kept", "messages": [{"role": "assistant", "content": "hi"},
+                                                      {"role": "user", "content": "x"}]}]
+    src = tmp_path / "mix.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = _run("import", "jsonl", src, "--out", tmp_path / "o" / "items.jsonl",
+                  "--capability", "understanding.chat", "--on-error", "skip")
+    assert result.exit_code == 0, result.output
+    [reject] = read_jsonl(tmp_path / "o" / "items.rejects.jsonl")
+    assert reject["row"] == rows[1]
+    assert "messages: 2 chat records (1 read, 1 rejected)" in result.stderr
 
 
 def test_llava_conversations_keep_their_rule(tmp_path):
@@ -146,6 +167,6 @@ def test_llava_conversations_keep_their_rule(tmp_path):
     out = tmp_path / "items.jsonl"
     result = _run("import", "json", src, "--out", out, "--capability", "understanding.chat")
     assert result.exit_code == 0, result.output
-    assert "conversations: 1 records, question = first human turn" in result.stderr
+    assert "conversations: 1 chat records, question = first human turn" in result.stderr
     [item] = read_items(out)
     assert (item.question, item.answers) == ("What is shown?", ["A bus."])
