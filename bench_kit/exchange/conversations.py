@@ -15,13 +15,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from bench_kit.exchange.cells import blank
+from bench_kit.exchange.cells import RowError, blank, maybe_json
+from bench_kit.exchange.chatturns import (
+    IMAGE_MARK,
+    REPLY_ROLES,
+    SYSTEM_ROLES,
+    USER_ROLES,
+    Turn,
+    read_turn,
+)
 from bench_kit.exchange.rows import COLUMN_ALIASES, BadRow, ImportOptions
 
 CHAT_COLUMNS = ("conversations", "messages")
-_IMAGE_TAG = re.compile(r"<image>\n?")  # LLaVA's placeholder; `<image 1>` (MMMU) is kept
-_USER = ("human", "user")
-_REPLY = ("gpt", "assistant")
 _SHAPE = {"conversations": "{from, value} turns", "messages": "{role, content} turns"}
 
 
@@ -35,39 +40,6 @@ def question_column(row: dict[str, Any], column_map: dict[str, str]) -> str | No
     name with a value): such a row keeps it and its chat only answers."""
     return column_map.get("question") or next(
         (a for a in COLUMN_ALIASES["question"] if not blank(row.get(a))), None)
-
-
-def _text(content: Any) -> str:
-    """The text of a turn's content: a string, or the text parts of a list joined by
-    newlines (image parts are placeholders for the row's images).
-
-    Raises ValueError naming what else the content holds (a video or `image_url` part).
-    """
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list) or not all(isinstance(p, dict) for p in content):
-        raise ValueError(f"a turn's content must be text or a list of parts, got "
-                         f"{type(content).__name__}")
-    texts = []
-    for part in content:
-        kind = part.get("type")
-        if kind == "text" and isinstance(part.get("text"), str):
-            texts.append(part["text"])
-        elif kind != "image":
-            raise ValueError(f"content part of type {kind!r} is neither text nor an image "
-                             "placeholder")
-    return "\n".join(texts)
-
-
-def _turn(turn: Any, column: str) -> tuple[str, str]:
-    """(speaker in lower case, text) of one turn; ValueError when it is not of the shape."""
-    if not isinstance(turn, dict):
-        raise ValueError(f"a turn must be an object, got {type(turn).__name__}")
-    speaker, content = (turn.get("from"), turn.get("value")) if column == "conversations" \
-        else (turn.get("role"), turn.get("content"))
-    if not isinstance(speaker, str):
-        raise ValueError(f"a turn without {'from' if column == 'conversations' else 'role'}")
-    return speaker.strip().lower(), _text(content)
 
 
 # columns that give a row its own gold: the chat's reply then stays metadata
@@ -100,6 +72,7 @@ class ChatTally:
     gold_from: Counter = field(default_factory=Counter)   # source gold column -> rows
     renamed: dict[str, str] = field(default_factory=dict)  # chat key -> name used instead
     replies: Counter = field(default_factory=Counter)     # (chat, question column) -> rows
+    unreadable: int = 0                                   # later turns that could not be read
 
     def put(self, row: dict[str, Any], name: str, value: Any, column: str) -> None:
         """Write the chat's `name` into `row` under a name no source column has."""
@@ -111,27 +84,60 @@ class ChatTally:
 
 @dataclass
 class Chat:
-    """A chat record read: the system text, the first user turn and its reply."""
+    """A chat record read: the system text, the first user turn and its reply, the turns
+    after it as written, and why any of those later turns could not be read."""
 
     system: str | None
-    question: str
+    question: Turn
     reply: str
     later: list[Any]
+    unreadable: list[str]
+
+
+def _numbered(turn: Any, column: str, number: int) -> Turn:
+    try:
+        return read_turn(turn, column)
+    except ValueError as exc:
+        raise ValueError(f"turn {number}: {exc}") from None
 
 
 def read_chat(turns: Any, column: str) -> Chat:
-    """The chat record `turns` read; ValueError saying what is wrong with it."""
+    """The chat record `turns` (a list, or JSON text of one as a CSV cell holds it) read up
+    to the first reply; ValueError naming the turn that is wrong. A later turn that cannot
+    be read does not fail the record: its reason goes to `Chat.unreadable`."""
+    if isinstance(turns, str) and turns.strip()[:1] == "[":
+        try:
+            turns = maybe_json(turns, column)
+        except RowError as exc:
+            raise ValueError(f"holds text that {exc.reason}") from None
     if not isinstance(turns, list) or len(turns) < 2:
         raise ValueError(f"expected a list of {_SHAPE[column]}, a question and its answer")
-    pairs = [_turn(t, column) for t in turns]
-    start = next((k for k, (speaker, _) in enumerate(pairs) if speaker != "system"), len(pairs))
-    if start + 1 >= len(pairs) or pairs[start][0] not in _USER or \
-            pairs[start + 1][0] not in _REPLY:
-        raise ValueError("the first turn must be from the user (human) and the second its "
-                         "reply (gpt, assistant)")
-    return Chat("\n".join(text for _, text in pairs[:start]) if start else None,
-                _IMAGE_TAG.sub("", pairs[start][1]).strip(), pairs[start + 1][1].strip(),
-                turns[start + 2:])
+    read: list[Turn] = []
+    for number, turn in enumerate(turns, start=1):
+        read.append(_numbered(turn, column, number))
+        if read[-1].role not in SYSTEM_ROLES:
+            break
+    start = len(read) - 1
+    if read[start].role in SYSTEM_ROLES or read[start].role not in USER_ROLES:
+        raise ValueError(f"turn {start + 1} is from '{read[start].role}': the first turn "
+                         "must be from the user (human) and the second its reply (gpt, "
+                         "assistant, model)")
+    if start + 1 >= len(turns):
+        raise ValueError(f"turn {start + 1} is the last: the first turn must be from the user "
+                         "(human) and the second its reply (gpt, assistant, model)")
+    reply = _numbered(turns[start + 1], column, start + 2)
+    if reply.role not in REPLY_ROLES:
+        raise ValueError(f"turn {start + 2} is from '{reply.role}': the first turn must be "
+                         "from the user (human) and the second its reply (gpt, assistant, "
+                         "model)")
+    unreadable = []
+    for number, turn in enumerate(turns[start + 2:], start=start + 3):
+        try:
+            read_turn(turn, column)
+        except ValueError as exc:
+            unreadable.append(f"turn {number}: {exc}")
+    return Chat("\n".join(t.plain() for t in read[:start]) if start else None,
+                read[start], reply.plain(), turns[start + 2:], unreadable)
 
 
 def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
@@ -149,7 +155,7 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         return BadRow(column, str(exc), source)
     if chat.system is not None:
         tally.put(row, "system", chat.system, column)
-    row["question"] = chat.question
+    row["question"] = re.sub(IMAGE_MARK + "\n?", "", chat.question.text).strip()
     gold = gold_column(row, column_map)
     if gold is None:
         row["answer"] = chat.reply
@@ -158,6 +164,9 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         tally.put(row, "reply", chat.reply, column)
     if chat.later:
         tally.put(row, "turns", chat.later, column)
+    if chat.unreadable:
+        tally.put(row, "unreadable_turns", chat.unreadable, column)
+        tally.unreadable += len(chat.unreadable)
     return row
 
 
@@ -173,7 +182,7 @@ def answered_row(row: dict[str, Any], column: str, question: str,
     except ValueError as exc:
         return BadRow(column, f"{exc} (its reply would be the gold: the row has no answer "
                               "column)", row)
-    if str(row[question]).strip() != chat.question:
+    if str(row[question]).strip() != chat.question.plain():
         return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
                                 f"not the question in '{question}', so its reply does not "
                                 "answer it: give --map answer=COLUMN", row)
@@ -203,8 +212,14 @@ def _decisions(tally: ChatTally) -> list[str]:
         lines.append(f"answer: the reply in '{column}' to its first user turn ({count} "
                      f"row{'s' if count > 1 else ''} with a question in '{question}' and no "
                      f"answer column); '{column}' kept whole as meta.source.{column}")
+    if tally.unreadable:
+        lines.append(f"warning: {tally.unreadable} later turn{'s' if tally.unreadable > 1 else ''}"
+                     " could not be read; kept as written in meta.source."
+                     f"{tally.renamed.get('turns', 'turns')}, each reason in meta.source."
+                     f"{tally.renamed.get('unreadable_turns', 'unreadable_turns')} (the "
+                     "item's question and gold come from the first turns)")
     for name, key in tally.renamed.items():
-        if name != "reply":
+        if name not in ("reply", "unreadable_turns"):
             lines.append(f"the source's own '{name}' column is kept under its name; the chat's "
                          f"{name} is meta.source.{key}")
     return lines
@@ -215,8 +230,15 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
     """(line, row) with every chat record made a question/answer row (or a `BadRow`); what
     was read goes to `opts.decisions` once all rows are read."""
     tally = ChatTally()
+    mapped = {column: name for name, column in opts.column_map.items() if column in CHAT_COLUMNS}
     for line, row in rows:
         column = None if isinstance(row, BadRow) else chat_column(row)
+        if column in mapped:
+            yield line, BadRow(mapped[column], f"--map {mapped[column]}={column}: '{column}' is "
+                                               "read as a chat record (question = its first "
+                                               "user turn, gold = the reply when the row has "
+                                               "no answer column); map another column", row)
+            continue
         question = None if column is None else question_column(row, opts.column_map)
         if column is not None and question is None:
             row = conversation_row(row, column, opts.column_map, tally)
