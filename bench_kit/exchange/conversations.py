@@ -1,27 +1,33 @@
 """Chat records as question/answer rows.
 
-Two shapes: LLaVA `conversations` (`[{from: human, value}, {from: gpt, value}, …]`, the
-image as an `<image>` tag in the text) and the `messages` of Hugging Face chat datasets
-(`[{role: user, content}, {role: assistant, content}, …]`, as TRL and LLaMA-Factory write
-them), where `content` is a string or a list of parts (`{type: text, text}` and
-`{type: image}` placeholders for the row's images, in order). The question is the first
-user turn's text, the gold its reply; later turns are kept under `turns`.
+Two shapes: LLaVA `conversations` (`[{from: human, value}, {from: gpt, value}, …]`) and
+the `messages` of Hugging Face chat datasets (`[{role: user, content}, {role: assistant,
+content}, …]`, as TRL and LLaMA-Factory write them; turns are read in `chatturns`). The
+question is the first user turn's text with its images (placed in `chatimages`); the gold
+is the source's own gold column when the row has one, else the reply. Nothing the source
+holds is overwritten or dropped: the chat's extras (system text, later turns, the reply
+when it is not the gold) go under names no source column has.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from bench_kit.exchange.cells import RowError, blank, maybe_json
+from bench_kit.exchange.cells import RowError, blank, maybe_json, without_bytes
+from bench_kit.exchange.chatimages import (
+    PlacedImages,
+    described,
+    image_columns,
+    place_images,
+)
 from bench_kit.exchange.chatturns import (
-    IMAGE_MARK,
     REPLY_ROLES,
     SYSTEM_ROLES,
     USER_ROLES,
     Turn,
+    question_text,
     read_turn,
 )
 from bench_kit.exchange.rows import COLUMN_ALIASES, BadRow, ImportOptions
@@ -73,6 +79,9 @@ class ChatTally:
     renamed: dict[str, str] = field(default_factory=dict)  # chat key -> name used instead
     replies: Counter = field(default_factory=Counter)     # (chat, question column) -> rows
     unreadable: int = 0                                   # later turns that could not be read
+    placed: int = 0              # rows whose images were placed on the chat's placeholders
+    unplaced: int = 0            # rows with images but no placeholder in the chat
+    later_images: int = 0        # images of later turns, not attached
 
     def put(self, row: dict[str, Any], name: str, value: Any, column: str) -> None:
         """Write the chat's `name` into `row` under a name no source column has."""
@@ -92,6 +101,7 @@ class Chat:
     reply: str
     later: list[Any]
     unreadable: list[str]
+    later_images: list[Any]  # per placeholder after the question: its image, or None
 
 
 def _numbered(turn: Any, column: str, number: int) -> Turn:
@@ -130,14 +140,32 @@ def read_chat(turns: Any, column: str) -> Chat:
         raise ValueError(f"turn {start + 2} is from '{reply.role}': the first turn must be "
                          "from the user (human) and the second its reply (gpt, assistant, "
                          "model)")
-    unreadable = []
+    marked = next((k for k, t in enumerate(read[:start], start=1) if t.images), None)
+    if marked:
+        raise ValueError(f"turn {marked}: a system turn holds an image placeholder")
+    unreadable, later_images = [], list(reply.images)
     for number, turn in enumerate(turns[start + 2:], start=start + 3):
         try:
-            read_turn(turn, column)
+            later_images.extend(read_turn(turn, column).images)
         except ValueError as exc:
             unreadable.append(f"turn {number}: {exc}")
     return Chat("\n".join(t.plain() for t in read[:start]) if start else None,
-                read[start], reply.plain(), turns[start + 2:], unreadable)
+                read[start], reply.plain(), turns[start + 2:], unreadable, later_images)
+
+
+def _put_images(row: dict[str, Any], placed: PlacedImages, column: str,
+                column_map: dict[str, str], tally: ChatTally) -> None:
+    """The question's images into the row's (first) image column, those of later turns
+    into `later_turn_images`, without their bytes."""
+    for name in placed.columns:
+        del row[name]
+    if placed.question:
+        name = placed.columns[0] if placed.columns else column_map.get("image", "image")
+        row[name] = placed.question if placed.as_list else placed.question[0]
+    tally.placed += 1
+    if placed.later:
+        tally.put(row, "later_turn_images", [described(i) for i in placed.later], column)
+        tally.later_images += len(placed.later)
 
 
 def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
@@ -153,9 +181,17 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         chat = read_chat(row.pop(column), column)
     except ValueError as exc:
         return BadRow(column, str(exc), source)
+    try:
+        placed = place_images(row, chat.question.images, chat.later_images, column_map)
+    except (ValueError, RowError) as exc:
+        return BadRow("image", exc.reason if isinstance(exc, RowError) else str(exc), source)
+    if placed is None:
+        tally.unplaced += bool(image_columns(row, column_map))
+    else:
+        _put_images(row, placed, column, column_map, tally)
     if chat.system is not None:
         tally.put(row, "system", chat.system, column)
-    row["question"] = re.sub(IMAGE_MARK + "\n?", "", chat.question.text).strip()
+    row["question"] = question_text(chat.question.text)
     gold = gold_column(row, column_map)
     if gold is None:
         row["answer"] = chat.reply
@@ -163,7 +199,7 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         tally.gold_from[gold] += 1
         tally.put(row, "reply", chat.reply, column)
     if chat.later:
-        tally.put(row, "turns", chat.later, column)
+        tally.put(row, "turns", without_bytes(chat.later), column)
     if chat.unreadable:
         tally.put(row, "unreadable_turns", chat.unreadable, column)
         tally.unreadable += len(chat.unreadable)
@@ -197,12 +233,12 @@ def _decisions(tally: ChatTally) -> list[str]:
         counts = f"{count} chat records ({count - rejected} read, {rejected} rejected)" \
             if rejected else f"{count} chat records"
         if column == "conversations":
-            lines.append(f"conversations: {counts}, question = first human turn (<image> "
-                         "tags removed), answer = the reply")
+            lines.append(f"conversations: {counts}, question = first human turn, answer = "
+                         "the reply")
         else:
-            lines.append(f"messages: {counts}, question = text of the first user turn (image "
-                         "parts and <image> tags removed), answer = the assistant's reply, "
-                         "later turns kept as meta.source.turns")
+            lines.append(f"messages: {counts}, question = text of the first user turn, "
+                         "answer = the assistant's reply, later turns kept as "
+                         "meta.source.turns")
     if tally.gold_from:
         used = ", ".join(f"'{c}' ({n} row{'s' if n > 1 else ''})"
                          for c, n in tally.gold_from.items())
@@ -212,6 +248,20 @@ def _decisions(tally: ChatTally) -> list[str]:
         lines.append(f"answer: the reply in '{column}' to its first user turn ({count} "
                      f"row{'s' if count > 1 else ''} with a question in '{question}' and no "
                      f"answer column); '{column}' kept whole as meta.source.{column}")
+    if tally.placed:
+        lines.append(f"images: {tally.placed} chat row{'s' if tally.placed > 1 else ''} with "
+                     "image placeholders (<image> tags, image parts): each takes the image its "
+                     "part carries, else the row's next image; the first user turn's are the "
+                     "item's (several written <image 1>, <image 2>, … in the question)")
+    if tally.later_images:
+        lines.append(f"{tally.later_images} image{'s' if tally.later_images > 1 else ''} of "
+                     "later turns not attached (they belong to later questions): kept as "
+                     f"meta.source.{tally.renamed.get('later_turn_images', 'later_turn_images')}"
+                     " (bytes as <N bytes, sha256 …>)")
+    if tally.unplaced:
+        lines.append(f"images: {tally.unplaced} chat row{'s' if tally.unplaced > 1 else ''} "
+                     "with images but no image placeholder in the chat: all the row's images "
+                     "are the question's")
     if tally.unreadable:
         lines.append(f"warning: {tally.unreadable} later turn{'s' if tally.unreadable > 1 else ''}"
                      " could not be read; kept as written in meta.source."
@@ -219,7 +269,7 @@ def _decisions(tally: ChatTally) -> list[str]:
                      f"{tally.renamed.get('unreadable_turns', 'unreadable_turns')} (the "
                      "item's question and gold come from the first turns)")
     for name, key in tally.renamed.items():
-        if name not in ("reply", "unreadable_turns"):
+        if name not in ("reply", "unreadable_turns", "later_turn_images"):
             lines.append(f"the source's own '{name}' column is kept under its name; the chat's "
                          f"{name} is meta.source.{key}")
     return lines

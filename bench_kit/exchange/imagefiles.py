@@ -12,6 +12,7 @@ import hashlib
 import io
 import warnings
 from pathlib import Path
+from typing import Any
 
 from bench_kit.io import MAX_IMAGE_PIXELS, write_bytes
 
@@ -154,3 +155,40 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
     hint = "; give --image-root DIR to find it by its trailing path parts" \
         if absolute or len(parts) > 1 else ""
     raise ValueError(f"image file '{stored}' not found{hint}")
+
+
+def is_image_value(value: Any) -> bool:
+    """An image struct ({bytes, path}, or one of the two), or a list of them (nulls
+    allowed, as a parquet list of `Image` structs may hold)."""
+    if isinstance(value, dict):
+        return bool(value) and set(value) <= {"bytes", "path"}
+    return isinstance(value, list) and any(v is not None for v in value) and \
+        all(v is None or is_image_value(v) for v in value)
+
+
+def store_image(value: Any, folder: Path, store: ImageStore,
+                image_root: Path | None = None) -> str:
+    """Store one image as a source gives it and return its stored path: a `{bytes, path}`
+    struct (the bytes, else the path), a file path (found as `locate_image` finds it) or a
+    base64 `data:` URL. Raises ValueError saying why it cannot (a web URL is not fetched)."""
+    if isinstance(value, dict):
+        data = value.get("bytes")
+        if data:
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise ValueError(f"image bytes are a {type(data).__name__}, not bytes")
+            return store.add(bytes(data))
+        value = value.get("path")
+        if not value:
+            raise ValueError("image has neither bytes nor a path")
+    if not isinstance(value, str):
+        raise ValueError(f"expected an image path, got a {type(value).__name__}")
+    text = value.strip()
+    if text.startswith("data:"):
+        header, _, payload = text.partition(",")
+        if not header.endswith(";base64"):
+            raise ValueError("a data: URL image must be base64")
+        return store.add_base64(payload)
+    if text.lower().startswith(("http://", "https://")):
+        raise ValueError(f"image URL '{text[:80]}' is not fetched (import works offline): "
+                         "download the images and give their paths")
+    return store.add_file(locate_image(folder, text, image_root))

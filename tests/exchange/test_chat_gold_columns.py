@@ -4,27 +4,15 @@ column blank or present leaves the chat's reply to be the gold."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from click.testing import CliRunner
 
-from bench_kit.cli import cli
 from bench_kit.items import read_items
+from tests.conftest import import_json_rows
 
 
 @pytest.fixture(autouse=True)
 def _no_params(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no params.yaml: any capability is taken
-
-
-def _import(tmp_path, rows, *extra):
-    src = tmp_path / "chats.jsonl"
-    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    out = tmp_path / "o" / "items.jsonl"
-    result = CliRunner().invoke(cli, ["import", "jsonl", str(src), "--out", str(out),
-                                      "--capability", "understanding.chat", *extra])
-    return result, out
 
 
 def _chat(question, reply, *later):
@@ -39,7 +27,7 @@ def _chat(question, reply, *later):
     ("answers", ["yes", "yeah"], ["yes", "yeah"]),
 ])
 def test_the_sources_gold_column_wins_and_the_reply_is_kept(tmp_path, column, value, answers):
-    result, out = _import(tmp_path, [{"id": "x", column: value,
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", column: value,
                                       "messages": _chat("Is it red?", "Yes, it is red.")}])
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
@@ -50,7 +38,7 @@ def test_the_sources_gold_column_wins_and_the_reply_is_kept(tmp_path, column, va
 
 
 def test_without_a_gold_column_the_reply_is_the_gold(tmp_path):
-    result, out = _import(tmp_path, [{"id": "x", "messages": _chat("Is it red?", "Yes.")}])
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "messages": _chat("Is it red?", "Yes.")}])
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert item.answers == ["Yes."] and "reply" not in item.meta.get("source", {})
@@ -60,7 +48,7 @@ def test_without_a_gold_column_the_reply_is_the_gold(tmp_path):
 @pytest.mark.parametrize("mapping, answers", [
     ("answer=answer", ["yes"]), ("answer=verdict", ["no"])])
 def test_map_names_the_gold_column(tmp_path, mapping, answers):
-    result, out = _import(tmp_path, [{"id": "x", "answer": "yes", "verdict": "no",
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "answer": "yes", "verdict": "no",
                                       "messages": _chat("Is it red?", "Yes, it is.")}],
                           "--map", mapping)
     assert result.exit_code == 0, result.output
@@ -71,7 +59,7 @@ def test_map_names_the_gold_column(tmp_path, mapping, answers):
 def test_source_system_and_turns_columns_are_not_overwritten(tmp_path):
     messages = [{"role": "system", "content": "sys"}] + _chat("Q?", "a", ("user", "Q2"),
                                                               ("assistant", "b"))
-    result, out = _import(tmp_path, [{"id": "x", "system": "orig", "turns": 7,
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "system": "orig", "turns": 7,
                                       "messages": messages}])
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
@@ -84,7 +72,7 @@ def test_source_system_and_turns_columns_are_not_overwritten(tmp_path):
 def test_a_prompt_column_with_messages_takes_the_reply_as_gold(tmp_path):
     """ultrachat_200k / no_robots: `prompt` + `messages` and no answer column."""
     messages = _chat("What is 2+2?", "4", ("user", "And 3+3?"), ("assistant", "6"))
-    result, out = _import(tmp_path, [{"prompt": "What is 2+2?", "prompt_id": "p1",
+    result, _, out = import_json_rows(tmp_path, [{"prompt": "What is 2+2?", "prompt_id": "p1",
                                       "messages": messages}])
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
@@ -95,7 +83,7 @@ def test_a_prompt_column_with_messages_takes_the_reply_as_gold(tmp_path):
 
 
 def test_a_prompt_that_is_not_the_chats_question_is_a_row_problem(tmp_path):
-    result, out = _import(tmp_path, [{"prompt": "Summarise.", "messages": _chat("Q?", "A")}])
+    result, _, out = import_json_rows(tmp_path, [{"prompt": "Summarise.", "messages": _chat("Q?", "A")}])
     assert result.exit_code == 1
     assert "field=answer: no answer column, and the first user turn of 'messages' is not " \
            "the question in 'prompt'" in result.stderr.splitlines()[0]
@@ -103,7 +91,7 @@ def test_a_prompt_that_is_not_the_chats_question_is_a_row_problem(tmp_path):
 
 @pytest.mark.parametrize("blank", [None, "", "  ", []])
 def test_a_blank_question_column_does_not_hide_the_chat(tmp_path, blank):
-    result, out = _import(tmp_path, [{"id": "x", "text": blank, "messages": _chat("Q?", "ok")}])
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "text": blank, "messages": _chat("Q?", "ok")}])
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Q?", ["ok"])

@@ -35,7 +35,7 @@ def _png(colour) -> bytes:
 
 CHAT = {"id": "c1", "messages": [
     {"role": "system", "content": "Answer briefly."},
-    {"role": "user", "content": "<image>\nWhat animal is this?"},
+    {"role": "user", "content": "What animal is this?"},
     {"role": "assistant", "content": " A cat. "},
     {"role": "user", "content": "What colour is it?"},
     {"role": "assistant", "content": "Grey."}]}
@@ -130,7 +130,9 @@ def test_parquet_messages_with_image_parts_and_embedded_images(tmp_path):
                   "--on-error", "skip")
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
-    assert item.question == "Which picture is red?" and item.answers == ["The first."]
+    # several images: their placeholders stay in the question, numbered (MMMU's convention)
+    assert item.question == "<image 1>\n<image 2>\nWhich picture is red?"
+    assert item.answers == ["The first."]
     assert [(tmp_path / "o" / p).read_bytes() for p in item.image] == [red, blue]
     [reject] = read_jsonl(tmp_path / "o" / "items.rejects.jsonl")
     assert reject["field"] == "messages" and reject["line"] == 2
@@ -159,7 +161,8 @@ def test_a_rejected_chat_row_is_kept_whole_in_the_rejects_file(tmp_path):
 
 def test_llava_conversations_keep_their_rule(tmp_path):
     src = tmp_path / "llava.json"
-    src.write_text(json.dumps([{"id": "l1", "conversations": [
+    (tmp_path / "bus.png").write_bytes(_png((0, 0, 0)))
+    src.write_text(json.dumps([{"id": "l1", "image": "bus.png", "conversations": [
         {"from": "human", "value": "<image>\nWhat is shown?"},
         {"from": "gpt", "value": "A bus."}]}]), encoding="utf-8")
     out = tmp_path / "items.jsonl"

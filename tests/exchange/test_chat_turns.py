@@ -11,21 +11,12 @@ from click.testing import CliRunner
 
 from bench_kit.cli import cli
 from bench_kit.items import read_items
-from tests.conftest import write_png
+from tests.conftest import import_json_rows, write_png
 
 
 @pytest.fixture(autouse=True)
 def _no_params(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no params.yaml: any capability is taken
-
-
-def _import(tmp_path, rows, *extra, fmt="jsonl"):
-    src = tmp_path / "chats.jsonl"
-    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    out = tmp_path / "o" / "items.jsonl"
-    result = CliRunner().invoke(cli, ["import", fmt, str(src), "--out", str(out),
-                                      "--capability", "understanding.chat", *extra])
-    return result, src, out
 
 
 U = {"role": "user", "content": "Q?"}
@@ -48,14 +39,14 @@ A = {"role": "assistant", "content": "ok"}
     ([U, U], "turn 2 is from 'user': the first turn must be from the user"),
 ])
 def test_a_bad_first_turn_or_reply_names_the_turn(tmp_path, messages, says):
-    result, src, _ = _import(tmp_path, [{"id": "x", "messages": messages}])
+    result, src, _ = import_json_rows(tmp_path, [{"id": "x", "messages": messages}])
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0].startswith(f"{src}:1: id=x field=messages: {says}")
 
 
 def test_a_bad_later_turn_keeps_the_row_and_says_which_turn(tmp_path):
     messages = [U, A, {"role": "user", "content": [{"type": "video"}]}, A]
-    result, _, out = _import(tmp_path, [{"id": "x", "messages": messages}])
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "messages": messages}])
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Q?", ["ok"])
@@ -66,7 +57,7 @@ def test_a_bad_later_turn_keeps_the_row_and_says_which_turn(tmp_path):
 
 
 def test_map_onto_a_chat_column_says_it_is_read_as_a_chat(tmp_path):
-    result, src, _ = _import(tmp_path, [{"id": "x", "messages": [U, A]}],
+    result, src, _ = import_json_rows(tmp_path, [{"id": "x", "messages": [U, A]}],
                              "--map", "answer=messages")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
@@ -84,7 +75,7 @@ def test_roles_of_other_chat_formats(tmp_path, system_role, reply_role):
     turns = [{key: system_role, value: "Be brief."}, {key: "human" if key == "from"
                                                       else "user", value: "Q?"},
              {key: reply_role, value: "ok"}]
-    result, _, out = _import(tmp_path, [{"id": "x", column: turns}])
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", column: turns}])
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Q?", ["ok"])
