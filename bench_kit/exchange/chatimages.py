@@ -72,7 +72,8 @@ def place_images(row: dict[str, Any], question: list[Any], later: list[Any],
     wanted = [k for k, v in enumerate(question + later) if v is None]
     if len(wanted) != len(images):
         first = sum(v is None for v in question)
-        where = f"in '{', '.join(columns)}'" if columns else "(no image column)"
+        where = f"in '{', '.join(columns)}'" if columns else \
+            "(no image column: --map image=COLUMN names one)"
         carried = sum(v is not None for v in question + later)
         raise ValueError(
             f"the chat has {_count(len(wanted), 'image placeholder')} for the row's images "

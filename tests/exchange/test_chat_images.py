@@ -143,7 +143,7 @@ def test_images_of_later_turns_are_not_the_questions(tmp_path, pngs):
 @pytest.mark.parametrize("content, images, says", [
     ([{"type": "image"}, TEXT], None,
      "the chat has 1 image placeholder for the row's images (1 in the first user turn) but "
-     "the row has 0 images (no image column)"),
+     "the row has 0 images (no image column: --map image=COLUMN names one)"),
     ("<image>\n<image>\nWhich is bigger?", ["a.png"],
      "the chat has 2 image placeholders for the row's images (2 in the first user turn) but "
      "the row has 1 image in 'images'"),
@@ -159,6 +159,15 @@ def test_placeholders_and_images_that_do_not_match_are_a_row_problem(tmp_path, p
     result, src, _ = import_json_rows(tmp_path, [row])
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == f"{src}:1: id=x field=image: {says}"
+
+
+def test_map_image_names_the_column_the_placeholders_take_from(tmp_path, pngs):
+    row = {"id": "x", "filename": "b.png", "messages": [
+        {"role": "user", "content": "<image>\nWhat colour?"}, REPLY]}
+    result, _, out = import_json_rows(tmp_path, [row], "--map", "image=filename")
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert _stored(out, item) == [pngs["b.png"]] and item.question == "What colour?"
 
 
 def test_a_chat_without_placeholders_gives_the_question_all_the_rows_images(tmp_path, pngs):
