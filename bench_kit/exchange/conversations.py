@@ -170,11 +170,13 @@ def _put_images(row: dict[str, Any], placed: PlacedImages, column: str,
 
 def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
                      tally: ChatTally) -> dict[str, Any] | BadRow:
-    """The chat record in `row[column]` -> question (the first user turn, `<image>` tags and
-    image parts removed) and gold: the source's own gold column when it has one (the reply
-    is then kept as `reply`), else the reply. Leading system turns go to `system`, the turns
-    after the reply to `turns`, both kept as source metadata under names no source column
-    has."""
+    """The chat record in `row[column]` -> question (the first user turn's text, its
+    placeholders written by `question_text`) with its images (`place_images`), and gold:
+    the source's own gold column when it has one (the reply is then kept as `reply`), else
+    the reply. Leading system turns go to `system`, the turns after the reply to `turns`
+    (bytes named, not kept), both source metadata under names no source column has. A
+    malformed chat or an image count that does not match comes back as a `BadRow` holding
+    the whole source row."""
     source = row
     row = dict(row)
     try:
@@ -232,7 +234,10 @@ def _decisions(tally: ChatTally) -> list[str]:
         rejected = tally.rejected[column]
         counts = f"{count} chat records ({count - rejected} read, {rejected} rejected)" \
             if rejected else f"{count} chat records"
-        if column == "conversations":
+        if column == TRL_PAIR:
+            lines.append(f"prompt/completion: {counts} (TRL), read as one chat: the prompt's "
+                         "turns then the completion's")
+        elif column == "conversations":
             lines.append(f"conversations: {counts}, question = first human turn, answer = "
                          "the reply")
         else:
@@ -275,6 +280,20 @@ def _decisions(tally: ChatTally) -> list[str]:
     return lines
 
 
+TRL_PAIR = "prompt/completion"
+
+
+def prompt_completion(row: dict[str, Any]) -> dict[str, Any] | None:
+    """A TRL conversational prompt-completion row (`prompt` and `completion` both lists of
+    {role, content} turns) as one chat in `messages`, or None."""
+    prompt, completion = row.get("prompt"), row.get("completion")
+    if not all(isinstance(t, list) and t and all(isinstance(x, dict) and "role" in x
+                                                 for x in t) for t in (prompt, completion)):
+        return None
+    rest = {k: v for k, v in row.items() if k not in ("prompt", "completion", "messages")}
+    return {**rest, "messages": [*prompt, *completion]}
+
+
 def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
               ) -> Iterator[tuple[int, Any]]:
     """(line, row) with every chat record made a question/answer row (or a `BadRow`); what
@@ -283,6 +302,14 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
     mapped = {column: name for name, column in opts.column_map.items() if column in CHAT_COLUMNS}
     for line, row in rows:
         column = None if isinstance(row, BadRow) else chat_column(row)
+        pair = None if column or isinstance(row, BadRow) else prompt_completion(row)
+        if pair is not None:
+            chat = conversation_row(pair, "messages", opts.column_map, tally)
+            tally.read[TRL_PAIR] += 1
+            tally.rejected[TRL_PAIR] += isinstance(chat, BadRow)
+            yield line, BadRow(chat.field, chat.reason, row) if isinstance(chat, BadRow) \
+                else chat
+            continue
         if column in mapped:
             yield line, BadRow(mapped[column], f"--map {mapped[column]}={column}: '{column}' is "
                                                "read as a chat record (question = its first "

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from bench_kit.cli import cli
+from bench_kit.io import read_jsonl
 from bench_kit.items import read_items
 from tests.conftest import import_json_rows, write_png
 
@@ -96,3 +97,18 @@ def test_imagefolder_metadata_csv_with_messages_as_json_text(tmp_path):
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Colour?", ["red"]) and item.image
+
+
+def test_trl_prompt_completion_rows_are_read_as_one_chat(tmp_path):
+    rows = [{"id": "x", "prompt": [{"role": "system", "content": "Be brief."}, U],
+             "completion": [A]},
+            {"id": "y", "prompt": [A], "completion": [U]}]
+    result, src, out = import_json_rows(tmp_path, rows, "--on-error", "skip")
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("Q?", ["ok"])
+    assert item.meta["source"]["system"] == "Be brief."
+    assert "prompt/completion: 2 chat records (1 read, 1 rejected) (TRL), read as one chat" \
+        in result.stderr
+    [reject] = read_jsonl(out.parent / "items.rejects.jsonl")
+    assert reject["row"] == rows[1]   # the source row, not the chat made of it
