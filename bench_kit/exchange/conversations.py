@@ -286,12 +286,15 @@ TRL_PAIR = "prompt/completion"
 def prompt_completion(row: dict[str, Any]) -> dict[str, Any] | None:
     """A TRL conversational prompt-completion row (`prompt` and `completion` both lists of
     {role, content} turns) as one chat in `messages`, or None."""
-    prompt, completion = row.get("prompt"), row.get("completion")
-    if not all(isinstance(t, list) and t and all(isinstance(x, dict) and "role" in x
-                                                 for x in t) for t in (prompt, completion)):
-        return None
+    turns: list[Any] = []
+    for name in ("prompt", "completion"):
+        value = row.get(name)
+        if not (isinstance(value, list) and value and
+                all(isinstance(t, dict) and "role" in t for t in value)):
+            return None
+        turns.extend(value)
     rest = {k: v for k, v in row.items() if k not in ("prompt", "completion", "messages")}
-    return {**rest, "messages": [*prompt, *completion]}
+    return {**rest, "messages": turns}
 
 
 def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
