@@ -183,6 +183,10 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         chat = read_chat(row.pop(column), column)
     except ValueError as exc:
         return BadRow(column, str(exc), source)
+    if chat.question.images and not question_text(chat.question.text):
+        return BadRow("question", f"the first user turn holds only "
+                                  f"{len(chat.question.images)} image placeholder(s) and no "
+                                  "text: an item needs a question", source)
     try:
         placed = place_images(row, chat.question.images, chat.later_images, column_map)
     except (ValueError, RowError) as exc:
