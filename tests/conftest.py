@@ -72,3 +72,19 @@ def without_cached(path: Path) -> list[dict[str, Any]]:
     answer from the call cache, so a re-run from the cache differs only there)."""
     rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
     return [{k: v for k, v in row.items() if k != "cached"} for row in rows]
+
+
+def import_json_rows(folder: Path, rows: list[dict[str, Any]], *extra: str,
+                     capability: str = "understanding.chat"):
+    """Write `rows` as `folder/chats.jsonl` and run `bench-kit import jsonl` on it into
+    `folder/o/items.jsonl`; (click result, source path, items path)."""
+    from click.testing import CliRunner
+
+    from bench_kit.cli import cli
+
+    src = folder / "chats.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = folder / "o" / "items.jsonl"
+    result = CliRunner().invoke(cli, ["import", "jsonl", str(src), "--out", str(out),
+                                      "--capability", capability, *extra])
+    return result, src, out

@@ -4,6 +4,7 @@ row-level error every parser raises."""
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 from typing import Any
 
@@ -14,6 +15,20 @@ class RowError(Exception):
     def __init__(self, field_name: str, reason: str) -> None:
         super().__init__(f"{field_name}: {reason}")
         self.field, self.reason = field_name, reason
+
+
+def without_bytes(value: Any) -> Any:
+    """`value` as JSON can store it: every bytes object inside it (an image struct's bytes)
+    replaced by `<N bytes, sha256 …>`, the first 20 hex digits naming the file an import
+    stores those bytes as (`images/<sha256[:20]>.<ext>`)."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        return f"<{len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:20]}>"
+    if isinstance(value, dict):
+        return {k: without_bytes(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [without_bytes(v) for v in value]
+    return value
 
 
 def blank(value: Any) -> bool:

@@ -1,113 +1,334 @@
 """Chat records as question/answer rows.
 
-Two shapes: LLaVA `conversations` (`[{from: human, value}, {from: gpt, value}, …]`, the
-image as an `<image>` tag in the text) and the `messages` of Hugging Face chat datasets
-(`[{role: user, content}, {role: assistant, content}, …]`, as TRL and LLaMA-Factory write
-them), where `content` is a string or a list of parts (`{type: text, text}` and
-`{type: image}` placeholders for the row's images, in order). The question is the first
-user turn's text, the gold its reply; later turns are kept under `turns`.
+Two shapes: LLaVA `conversations` (`[{from: human, value}, {from: gpt, value}, …]`) and
+the `messages` of Hugging Face chat datasets (`[{role: user, content}, {role: assistant,
+content}, …]`, as TRL and LLaMA-Factory write them; turns are read in `chatturns`). The
+question is the first user turn's text with its images (placed in `chatimages`); the gold
+is the source's own gold column when the row has one, else the reply. Nothing the source
+holds is overwritten or dropped: the chat's extras (system text, later turns, the reply
+when it is not the gold) go under names no source column has.
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
+from bench_kit.exchange.cells import RowError, blank, maybe_json, without_bytes
+from bench_kit.exchange.chatimages import (
+    PlacedImages,
+    described,
+    image_columns,
+    place_images,
+)
+from bench_kit.exchange.chatturns import (
+    REPLY_ROLES,
+    SYSTEM_ROLES,
+    USER_ROLES,
+    Turn,
+    question_text,
+    read_turn,
+)
 from bench_kit.exchange.rows import COLUMN_ALIASES, BadRow, ImportOptions
 
 CHAT_COLUMNS = ("conversations", "messages")
-_IMAGE_TAG = re.compile(r"<image>\n?")  # LLaVA's placeholder; `<image 1>` (MMMU) is kept
-_USER = ("human", "user")
-_REPLY = ("gpt", "assistant")
 _SHAPE = {"conversations": "{from, value} turns", "messages": "{role, content} turns"}
 
 
-def chat_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
-    """The chat column that gives this row its question, or None: a row with a question
-    column (or `--map question=…`) keeps it."""
-    if "question" in column_map or any(a in row for a in COLUMN_ALIASES["question"]):
-        return None
-    return next((c for c in CHAT_COLUMNS if c in row), None)
+def chat_column(row: dict[str, Any]) -> str | None:
+    """The row's chat column with a value (`conversations` first), or None."""
+    return next((c for c in CHAT_COLUMNS if not blank(row.get(c))), None)
 
 
-def _text(content: Any) -> str:
-    """The text of a turn's content: a string, or the text parts of a list joined by
-    newlines (image parts are placeholders for the row's images).
-
-    Raises ValueError naming what else the content holds (a video or `image_url` part).
-    """
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list) or not all(isinstance(p, dict) for p in content):
-        raise ValueError(f"a turn's content must be text or a list of parts, got "
-                         f"{type(content).__name__}")
-    texts = []
-    for part in content:
-        kind = part.get("type")
-        if kind == "text" and isinstance(part.get("text"), str):
-            texts.append(part["text"])
-        elif kind != "image":
-            raise ValueError(f"content part of type {kind!r} is neither text nor an image "
-                             "placeholder")
-    return "\n".join(texts)
+def question_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
+    """The source column that gives this row its question (`--map question=…`, else a known
+    name with a value): such a row keeps it and its chat only answers."""
+    return column_map.get("question") or next(
+        (a for a in COLUMN_ALIASES["question"] if not blank(row.get(a))), None)
 
 
-def _turn(turn: Any, column: str) -> tuple[str, str]:
-    """(speaker in lower case, text) of one turn; ValueError when it is not of the shape."""
-    if not isinstance(turn, dict):
-        raise ValueError(f"a turn must be an object, got {type(turn).__name__}")
-    speaker, content = (turn.get("from"), turn.get("value")) if column == "conversations" \
-        else (turn.get("role"), turn.get("content"))
-    if not isinstance(speaker, str):
-        raise ValueError(f"a turn without {'from' if column == 'conversations' else 'role'}")
-    return speaker.strip().lower(), _text(content)
+# columns that give a row its own gold: the chat's reply then stays metadata
+GOLD_COLUMNS = (*COLUMN_ALIASES["answer"], *COLUMN_ALIASES["answers"])
 
 
-def conversation_row(row: dict[str, Any], column: str) -> dict[str, Any] | BadRow:
-    """The chat record in `row[column]` -> question (the first user turn, `<image>` tags and
-    image parts removed) and answer (the reply); leading system turns go to `system`, the
-    turns after the reply to `turns`, both kept as source metadata."""
-    row = dict(row)
-    turns = row.pop(column)
-    if not isinstance(turns, list) or len(turns) < 2:
-        return BadRow(column, f"expected a list of {_SHAPE[column]}, a question and its "
-                              "answer", row)
+def gold_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
+    """The source column that holds this row's gold (`--map answer=…`/`answers=…`, else a
+    known name with a value), or None: the chat's reply is then the gold."""
+    mapped = column_map.get("answers") or column_map.get("answer")
+    return mapped or next((c for c in GOLD_COLUMNS if not blank(row.get(c))), None)
+
+
+def free_name(row: dict[str, Any], name: str, column: str) -> str:
+    """`name`, or `<column>_<name>` when the source already has a column `name`: what the
+    chat reader writes never overwrites a source column."""
+    candidate, k = name, 1
+    while candidate in row:
+        candidate = f"{column}_{name}" if k == 1 else f"{column}_{name}_{k}"
+        k += 1
+    return candidate
+
+
+@dataclass
+class ChatTally:
+    """What the chat reader did over a file, said in its decision lines."""
+
+    read: Counter = field(default_factory=Counter)        # chat column -> records read
+    rejected: Counter = field(default_factory=Counter)    # chat column -> records rejected
+    gold_from: Counter = field(default_factory=Counter)   # source gold column -> rows
+    renamed: dict[str, str] = field(default_factory=dict)  # chat key -> name used instead
+    replies: Counter = field(default_factory=Counter)     # (chat, question column) -> rows
+    unreadable: int = 0                                   # later turns that could not be read
+    placed: int = 0              # rows whose images were placed on the chat's placeholders
+    unplaced: int = 0            # rows with images but no placeholder in the chat
+    later_images: int = 0        # images of later turns, not attached
+
+    def put(self, row: dict[str, Any], name: str, value: Any, column: str) -> None:
+        """Write the chat's `name` into `row` under a name no source column has."""
+        key = free_name(row, name, column)
+        if key != name:
+            self.renamed[name] = key
+        row[key] = value
+
+
+@dataclass
+class Chat:
+    """A chat record read: the system text, the first user turn and its reply, the turns
+    after it as written, and why any of those later turns could not be read."""
+
+    system: str | None
+    question: Turn
+    reply: str
+    later: list[Any]
+    unreadable: list[str]
+    later_images: list[Any]  # per placeholder after the question: its image, or None
+
+
+def _numbered(turn: Any, column: str, number: int) -> Turn:
     try:
-        pairs = [_turn(t, column) for t in turns]
+        return read_turn(turn, column)
     except ValueError as exc:
-        return BadRow(column, str(exc), row)
-    start = next((k for k, (speaker, _) in enumerate(pairs) if speaker != "system"), len(pairs))
-    if start + 1 >= len(pairs) or pairs[start][0] not in _USER or \
-            pairs[start + 1][0] not in _REPLY:
-        return BadRow(column, "the first turn must be from the user (human) and the second "
-                              "its reply (gpt, assistant)", row)
-    if start:
-        row["system"] = "\n".join(text for _, text in pairs[:start])
-    row["question"] = _IMAGE_TAG.sub("", pairs[start][1]).strip()
-    row["answer"] = pairs[start + 1][1].strip()
-    if len(turns) > start + 2:
-        row["turns"] = turns[start + 2:]
+        raise ValueError(f"turn {number}: {exc}") from None
+
+
+def read_chat(turns: Any, column: str) -> Chat:
+    """The chat record `turns` (a list, or JSON text of one as a CSV cell holds it) read up
+    to the first reply; ValueError naming the turn that is wrong. A later turn that cannot
+    be read does not fail the record: its reason goes to `Chat.unreadable`."""
+    if isinstance(turns, str) and turns.strip()[:1] == "[":
+        try:
+            turns = maybe_json(turns, column)
+        except RowError as exc:
+            raise ValueError(f"holds text that {exc.reason}") from None
+    if not isinstance(turns, list) or len(turns) < 2:
+        raise ValueError(f"expected a list of {_SHAPE[column]}, a question and its answer")
+    read: list[Turn] = []
+    for number, turn in enumerate(turns, start=1):
+        read.append(_numbered(turn, column, number))
+        if read[-1].role not in SYSTEM_ROLES:
+            break
+    start = len(read) - 1
+    if read[start].role in SYSTEM_ROLES or read[start].role not in USER_ROLES:
+        raise ValueError(f"turn {start + 1} is from '{read[start].role}': the first turn "
+                         "must be from the user (human) and the second its reply (gpt, "
+                         "assistant, model)")
+    if start + 1 >= len(turns):
+        raise ValueError(f"turn {start + 1} is the last: the first turn must be from the user "
+                         "(human) and the second its reply (gpt, assistant, model)")
+    reply = _numbered(turns[start + 1], column, start + 2)
+    if reply.role not in REPLY_ROLES:
+        raise ValueError(f"turn {start + 2} is from '{reply.role}': the first turn must be "
+                         "from the user (human) and the second its reply (gpt, assistant, "
+                         "model)")
+    marked = next((k for k, t in enumerate(read[:start], start=1) if t.images), None)
+    if marked:
+        raise ValueError(f"turn {marked}: a system turn holds an image placeholder")
+    unreadable, later_images = [], list(reply.images)
+    for number, turn in enumerate(turns[start + 2:], start=start + 3):
+        try:
+            later_images.extend(read_turn(turn, column).images)
+        except ValueError as exc:
+            unreadable.append(f"turn {number}: {exc}")
+    return Chat("\n".join(t.plain() for t in read[:start]) if start else None,
+                read[start], reply.plain(), turns[start + 2:], unreadable, later_images)
+
+
+def _put_images(row: dict[str, Any], placed: PlacedImages, column: str,
+                column_map: dict[str, str], tally: ChatTally) -> None:
+    """The question's images into the row's (first) image column, those of later turns
+    into `later_turn_images`, without their bytes."""
+    for name in placed.columns:
+        del row[name]
+    if placed.question:
+        name = placed.columns[0] if placed.columns else column_map.get("image", "image")
+        row[name] = placed.question if placed.as_list else placed.question[0]
+    tally.placed += 1
+    if placed.later:
+        tally.put(row, "later_turn_images", [described(i) for i in placed.later], column)
+        tally.later_images += len(placed.later)
+
+
+def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
+                     tally: ChatTally) -> dict[str, Any] | BadRow:
+    """The chat record in `row[column]` -> question (the first user turn's text, its
+    placeholders written by `question_text`) with its images (`place_images`), and gold:
+    the source's own gold column when it has one (the reply is then kept as `reply`), else
+    the reply. Leading system turns go to `system`, the turns after the reply to `turns`
+    (bytes named, not kept), both source metadata under names no source column has. A
+    malformed chat or an image count that does not match comes back as a `BadRow` holding
+    the whole source row."""
+    source = row
+    row = dict(row)
+    try:
+        chat = read_chat(row.pop(column), column)
+    except ValueError as exc:
+        return BadRow(column, str(exc), source)
+    if chat.question.images and not question_text(chat.question.text):
+        return BadRow("question", f"the first user turn holds only "
+                                  f"{len(chat.question.images)} image placeholder(s) and no "
+                                  "text: an item needs a question", source)
+    try:
+        placed = place_images(row, chat.question.images, chat.later_images, column_map)
+    except (ValueError, RowError) as exc:
+        return BadRow("image", exc.reason if isinstance(exc, RowError) else str(exc), source)
+    if placed is None:
+        tally.unplaced += bool(image_columns(row, column_map))
+    else:
+        _put_images(row, placed, column, column_map, tally)
+    if chat.system is not None:
+        tally.put(row, "system", chat.system, column)
+    row["question"] = question_text(chat.question.text)
+    gold = gold_column(row, column_map)
+    if gold is None:
+        row["answer"] = chat.reply
+    else:
+        tally.gold_from[gold] += 1
+        tally.put(row, "reply", chat.reply, column)
+    if chat.later:
+        tally.put(row, "turns", without_bytes(chat.later), column)
+    if chat.unreadable:
+        tally.put(row, "unreadable_turns", chat.unreadable, column)
+        tally.unreadable += len(chat.unreadable)
     return row
 
 
-def _decision(column: str, count: int) -> str:
-    if column == "conversations":
-        return (f"conversations: {count} records, question = first human turn (<image> tags "
-                "removed), answer = the reply")
-    return (f"messages: {count} chat records, question = text of the first user turn (image "
-            "parts and <image> tags removed), answer = the assistant's reply, later turns kept "
-            "as meta.source.turns")
+def answered_row(row: dict[str, Any], column: str, question: str,
+                 tally: ChatTally) -> dict[str, Any] | BadRow:
+    """A row with a question column and a chat but no gold column (ultrachat_200k's
+    `prompt` and `messages`): the gold is the chat's reply to its first user turn, which
+    must be that question. The chat stays whole as source metadata."""
+    if question not in row:
+        return row  # a --map question=COLUMN the row lacks: map_columns names it
+    try:
+        chat = read_chat(row[column], column)
+    except ValueError as exc:
+        return BadRow(column, f"{exc} (its reply would be the gold: the row has no answer "
+                              "column)", row)
+    if str(row[question]).strip() != chat.question.plain():
+        return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
+                                f"not the question in '{question}', so its reply does not "
+                                "answer it: give --map answer=COLUMN", row)
+    tally.replies[(column, question)] += 1
+    return {**row, "answer": chat.reply}
+
+
+def _decisions(tally: ChatTally) -> list[str]:
+    lines = []
+    for column, count in tally.read.items():
+        rejected = tally.rejected[column]
+        counts = f"{count} chat records ({count - rejected} read, {rejected} rejected)" \
+            if rejected else f"{count} chat records"
+        if column == TRL_PAIR:
+            lines.append(f"prompt/completion: {counts} (TRL), read as one chat: the prompt's "
+                         "turns then the completion's")
+        elif column == "conversations":
+            lines.append(f"conversations: {counts}, question = first human turn, answer = "
+                         "the reply")
+        else:
+            lines.append(f"messages: {counts}, question = text of the first user turn, "
+                         "answer = the assistant's reply, later turns kept as "
+                         "meta.source.turns")
+    if tally.gold_from:
+        used = ", ".join(f"'{c}' ({n} row{'s' if n > 1 else ''})"
+                         for c, n in tally.gold_from.items())
+        lines.append(f"gold: the source's own answer column {used}, not the chat's reply "
+                     f"(kept as meta.source.{tally.renamed.get('reply', 'reply')})")
+    for (column, question), count in tally.replies.items():
+        lines.append(f"answer: the reply in '{column}' to its first user turn ({count} "
+                     f"row{'s' if count > 1 else ''} with a question in '{question}' and no "
+                     f"answer column); '{column}' kept whole as meta.source.{column}")
+    if tally.placed:
+        lines.append(f"images: {tally.placed} chat row{'s' if tally.placed > 1 else ''} with "
+                     "image placeholders (<image> tags, image parts): each takes the image its "
+                     "part carries, else the row's next image; the first user turn's are the "
+                     "item's (several written <image 1>, <image 2>, … in the question)")
+    if tally.later_images:
+        lines.append(f"{tally.later_images} image{'s' if tally.later_images > 1 else ''} of "
+                     "later turns not attached (they belong to later questions): kept as "
+                     f"meta.source.{tally.renamed.get('later_turn_images', 'later_turn_images')}"
+                     " (bytes as <N bytes, sha256 …>)")
+    if tally.unplaced:
+        lines.append(f"images: {tally.unplaced} chat row{'s' if tally.unplaced > 1 else ''} "
+                     "with images but no image placeholder in the chat: all the row's images "
+                     "are the question's")
+    if tally.unreadable:
+        lines.append(f"warning: {tally.unreadable} later turn{'s' if tally.unreadable > 1 else ''}"
+                     " could not be read; kept as written in meta.source."
+                     f"{tally.renamed.get('turns', 'turns')}, each reason in meta.source."
+                     f"{tally.renamed.get('unreadable_turns', 'unreadable_turns')} (the "
+                     "item's question and gold come from the first turns)")
+    for name, key in tally.renamed.items():
+        if name not in ("reply", "unreadable_turns", "later_turn_images"):
+            lines.append(f"the source's own '{name}' column is kept under its name; the chat's "
+                         f"{name} is meta.source.{key}")
+    return lines
+
+
+TRL_PAIR = "prompt/completion"
+
+
+def prompt_completion(row: dict[str, Any]) -> dict[str, Any] | None:
+    """A TRL conversational prompt-completion row (`prompt` and `completion` both lists of
+    {role, content} turns) as one chat in `messages`, or None."""
+    turns: list[Any] = []
+    for name in ("prompt", "completion"):
+        value = row.get(name)
+        if not (isinstance(value, list) and value and
+                all(isinstance(t, dict) and "role" in t for t in value)):
+            return None
+        turns.extend(value)
+    rest = {k: v for k, v in row.items() if k not in ("prompt", "completion", "messages")}
+    return {**rest, "messages": turns}
 
 
 def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
               ) -> Iterator[tuple[int, Any]]:
-    """(line, row) with every chat record made a question/answer row (or a `BadRow`); how
-    many of each shape goes to `opts.decisions` once all rows are read."""
-    counts: dict[str, int] = {}
+    """(line, row) with every chat record made a question/answer row (or a `BadRow`); what
+    was read goes to `opts.decisions` once all rows are read."""
+    tally = ChatTally()
+    mapped = {column: name for name, column in opts.column_map.items() if column in CHAT_COLUMNS}
     for line, row in rows:
-        column = None if isinstance(row, BadRow) else chat_column(row, opts.column_map)
-        if column is not None:
-            row = conversation_row(row, column)
-            counts[column] = counts.get(column, 0) + 1
+        column = None if isinstance(row, BadRow) else chat_column(row)
+        pair = None if column or isinstance(row, BadRow) else prompt_completion(row)
+        if pair is not None:
+            chat = conversation_row(pair, "messages", opts.column_map, tally)
+            tally.read[TRL_PAIR] += 1
+            tally.rejected[TRL_PAIR] += isinstance(chat, BadRow)
+            yield line, BadRow(chat.field, chat.reason, row) if isinstance(chat, BadRow) \
+                else chat
+            continue
+        if column in mapped:
+            yield line, BadRow(mapped[column], f"--map {mapped[column]}={column}: '{column}' is "
+                                               "read as a chat record (question = its first "
+                                               "user turn, gold = the reply when the row has "
+                                               "no answer column); map another column", row)
+            continue
+        question = None if column is None else question_column(row, opts.column_map)
+        if column is not None and question is None:
+            row = conversation_row(row, column, opts.column_map, tally)
+            tally.read[column] += 1
+            tally.rejected[column] += isinstance(row, BadRow)
+        elif column is not None and question and gold_column(row, opts.column_map) is None:
+            row = answered_row(row, column, question, tally)
         yield line, row
-    opts.decisions.extend(_decision(column, n) for column, n in counts.items())
+    opts.decisions.extend(_decisions(tally))

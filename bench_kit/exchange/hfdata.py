@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
-from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.cells import RowError, blank
 from bench_kit.exchange.conversations import chat_rows
-from bench_kit.exchange.imagefiles import ImageStore, locate_image
+from bench_kit.exchange.imagefiles import ImageStore, is_image_value, store_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -31,33 +31,6 @@ STRING_COLUMNS = ("id", "question", "task", "metric", "capability", "layer", "di
                   "variant", "variant_of", "variant_kind", "source", "group", "rubric", "note")
 
 
-def _is_image_value(value: Any) -> bool:
-    """An image struct ({bytes, path}, or one of the two), or a list of them (nulls
-    allowed, as a parquet list of `Image` structs may hold)."""
-    if isinstance(value, dict):
-        return bool(value) and set(value) <= {"bytes", "path"}
-    return isinstance(value, list) and any(v is not None for v in value) and \
-        all(v is None or _is_image_value(v) for v in value)
-
-
-def _without_images(row: dict[str, Any]) -> dict[str, Any]:
-    """The row as a reject keeps it: image structs (bytes) left out."""
-    return {k: v for k, v in row.items() if not _is_image_value(v)}
-
-
-def _image_bytes(value: dict[str, Any], folder: Path, store: ImageStore,
-                 image_root: Path | None) -> str:
-    if value.get("bytes"):
-        data = value["bytes"]
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise ValueError(f"image bytes are a {type(data).__name__}, not bytes")
-        return store.add(bytes(data))
-    path = value.get("path")
-    if not path:
-        raise ValueError("image has neither bytes nor a path")
-    return store.add_file(locate_image(folder, str(path), image_root))
-
-
 def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: ImportOptions,
                       store: ImageStore) -> Iterator[tuple[int, dict[str, Any] | BadRow]]:
     """Replace every image-valued column ({bytes, path} structs, lists of them, or path
@@ -70,20 +43,21 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
     from bench_kit.exchange.columns import chosen_columns, column_decisions, source_columns
 
     read = list(chat_rows(enumerate(rows, start=1), opts))
-    rows = [r.row if isinstance(r, BadRow) else r for _, r in read]
-    image_columns = source_columns([{k: v for k, v in r.items() if _is_image_value(v)}
-                                    for r in rows])
-    plain = source_columns([{k: v for k, v in r.items() if not _is_image_value(v)}
-                            for r in rows])
+    good = [r for _, r in read if not isinstance(r, BadRow)]
+    image_columns = source_columns([{k: v for k, v in r.items() if is_image_value(v)}
+                                    for r in good])
+    plain = source_columns([{k: v for k, v in r.items() if not is_image_value(v)}
+                            for r in good])
     if image_columns:
         opts.decisions.append(f"image columns: {', '.join(image_columns)} (image structs; "
                               "several per row kept in order)")
     opts.decisions.extend(column_decisions(plain, chosen_columns(plain, opts.column_map)))
-    for (number, chat), row in zip(read, rows):
-        if isinstance(chat, BadRow):
-            yield number, BadRow(chat.field, chat.reason, _without_images(row))
+    for number, row in read:
+        if isinstance(row, BadRow):  # a malformed chat: the whole source row is kept
+            yield number, row
             continue
-        columns = [k for k, v in row.items() if _is_image_value(v)]
+        original = dict(row)
+        columns = [k for k, v in row.items() if is_image_value(v)]
         stored: list[str] = []
         as_list = len(columns) > 1
         try:
@@ -92,21 +66,20 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
                 as_list = as_list or isinstance(value, list)
                 for one in value if isinstance(value, list) else [value]:
                     if one is not None:
-                        stored.append(_image_bytes(one, folder, store, opts.image_root))
+                        stored.append(store_image(one, folder, store, opts.image_root))
             if row.get("images") == []:
                 del row["images"]
             row = map_columns(row, opts.column_map)
             paths = row.get("image")
             if stored:
                 row["image"] = stored if as_list else stored[0]
-            elif isinstance(paths, str) and paths.strip() or \
-                    isinstance(paths, list) and paths and all(isinstance(p, str) for p in paths):
+            elif not blank(paths):  # paths, or a chat's images (paths, structs, data URLs)
                 row["image"] = store_local_images(paths, folder, store, opts.image_root)
         except (ValueError, RowError) as exc:
             reason = exc.reason if isinstance(exc, RowError) else str(exc)
             field = exc.field if isinstance(exc, RowError) else (columns[0] if columns
                                                                   else "image")
-            yield number, BadRow(field, reason, _without_images(row))
+            yield number, BadRow(field, reason, original)
             continue
         yield number, row
 

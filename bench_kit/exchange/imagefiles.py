@@ -12,6 +12,7 @@ import hashlib
 import io
 import warnings
 from pathlib import Path
+from typing import Any
 
 from bench_kit.errors import param
 from bench_kit.io import MAX_IMAGE_PIXELS, write_bytes
@@ -119,7 +120,8 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
     when it exists. A path that does not exist (e.g. an absolute path from another machine,
     as VLMEvalKit's localised TSVs carry) is looked up by its trailing parts under
     `image_root`, longest first: `/data/LMUData/images/MMBench/1.jpg` finds
-    `<image_root>/MMBench/1.jpg` or `<image_root>/1.jpg`.
+    `<image_root>/MMBench/1.jpg` or `<image_root>/1.jpg`; a candidate that would resolve
+    outside `image_root` (`../../secret.png`, a symlink out of it) is not looked at.
 
     Raises ValueError naming the path when no file is found.
     """
@@ -139,7 +141,10 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
             return full
     if image_root is not None:
         for k in range(len(parts), 0, -1):
-            candidate = Path(image_root, *parts[-k:])
+            try:  # trailing parts that climb out of the root (`..`) are never looked at
+                candidate = resolve_image(image_root, "/".join(parts[-k:]))
+            except ValueError:
+                continue
             if candidate.is_file():
                 return candidate
         raise ValueError(f"image file '{stored}' not found (nor by its trailing parts under "
@@ -151,3 +156,40 @@ def locate_image(folder: Path, stored: str, image_root: Path | None = None) -> P
     hint = (f"; give {param('image_root', 'DIR')} to find it by its trailing path parts"
             if absolute or len(parts) > 1 else "")
     raise ValueError(f"image file '{stored}' not found{hint}")
+
+
+def is_image_value(value: Any) -> bool:
+    """An image struct ({bytes, path}, or one of the two), or a list of them (nulls
+    allowed, as a parquet list of `Image` structs may hold)."""
+    if isinstance(value, dict):
+        return bool(value) and set(value) <= {"bytes", "path"}
+    return isinstance(value, list) and any(v is not None for v in value) and \
+        all(v is None or is_image_value(v) for v in value)
+
+
+def store_image(value: Any, folder: Path, store: ImageStore,
+                image_root: Path | None = None) -> str:
+    """Store one image as a source gives it and return its stored path: a `{bytes, path}`
+    struct (the bytes, else the path), a file path (found as `locate_image` finds it) or a
+    base64 `data:` URL. Raises ValueError saying why it cannot (a web URL is not fetched)."""
+    if isinstance(value, dict):
+        data = value.get("bytes")
+        if data:
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise ValueError(f"image bytes are a {type(data).__name__}, not bytes")
+            return store.add(bytes(data))
+        value = value.get("path")
+        if not value:
+            raise ValueError("image has neither bytes nor a path")
+    if not isinstance(value, str):
+        raise ValueError(f"expected an image path, got a {type(value).__name__}")
+    text = value.strip()
+    if text.startswith("data:"):
+        header, _, payload = text.partition(",")
+        if not header.endswith(";base64"):
+            raise ValueError("a data: URL image must be base64")
+        return store.add_base64(payload)
+    if text.lower().startswith(("http://", "https://")):
+        raise ValueError(f"image URL '{text[:80]}' is not fetched (import works offline): "
+                         "download the images and give their paths")
+    return store.add_file(locate_image(folder, text, image_root))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_kit.errors import InputError, Problem, ValidationFailed, param
-from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.cells import RowError, without_bytes
 from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.row_item import row_to_item
@@ -88,11 +88,13 @@ class ImportFailed(ValidationFailed):
 
 
 def _safe_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A rejected row as JSON can store it (long cells such as base64 images shortened)."""
+    """A rejected row as JSON can store it (bytes named by size and hash, long cells such
+    as base64 images shortened)."""
     out = {}
     for key, value in row.items():
         if str(key).startswith("_"):
             continue
+        value = without_bytes(value)
         try:
             json.dumps(value, allow_nan=False)
         except (TypeError, ValueError):

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator
 from bench_kit.errors import InputError, param
 from bench_kit.exchange.cells import RowError
 from bench_kit.exchange.conversations import chat_rows
-from bench_kit.exchange.imagefiles import ImageStore, locate_image
+from bench_kit.exchange.imagefiles import ImageStore, is_image_value, store_image
 from bench_kit.exchange.rows import (
     IMPORTERS,
     BadRow,
@@ -97,8 +97,9 @@ def iter_table(path: Path, delimiter: str, max_field: int,
 
 def store_local_images(value: Any, folder: Path, store: ImageStore,
                   image_root: Path | None = None) -> str | list[str]:
-    """Image path(s) as stored in a row (relative to the source's folder, or absolute and
-    found under `image_root`) -> stored relative paths."""
+    """Image(s) as stored in a row (paths relative to the source's folder, or absolute and
+    found under `image_root`; `{bytes, path}` structs and data URLs as `store_image` takes
+    them) -> stored relative paths."""
     if isinstance(value, str) and value.strip().startswith("["):
         try:
             value = json.loads(value)
@@ -107,14 +108,11 @@ def store_local_images(value: Any, folder: Path, store: ImageStore,
     paths = value if isinstance(value, list) else [value]
     stored = []
     for stored_path in paths:
-        if not isinstance(stored_path, str):
-            raise RowError("image", f"expected an image path, got a {type(stored_path).__name__}"
-                                    " (image structs are read by the hf format)")
         try:
-            stored.append(store.add_file(locate_image(folder, str(stored_path), image_root)))
+            stored.append(store_image(stored_path, folder, store, image_root))
         except ValueError as exc:
             raise RowError("image", str(exc)) from exc
-    return stored[0] if isinstance(value, str) else stored
+    return stored[0] if not isinstance(value, list) else stored
 
 
 def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptions,
@@ -149,7 +147,8 @@ def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptio
         try:
             row = map_columns(row, column_map)
             value = row.get("image")
-            if value not in (None, "", []) and not isinstance(value, dict):
+            if value not in (None, "", []) and (not isinstance(value, dict)
+                                                or is_image_value(value)):
                 row["_image_source"] = value
                 row["image"] = _stored_images(value, row, path.parent, store, opts)
         except RowError as exc:

@@ -4,6 +4,7 @@ malformed chats as one-line problems."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 
@@ -34,7 +35,7 @@ def _png(colour) -> bytes:
 
 CHAT = {"id": "c1", "messages": [
     {"role": "system", "content": "Answer briefly."},
-    {"role": "user", "content": "<image>\nWhat animal is this?"},
+    {"role": "user", "content": "What animal is this?"},
     {"role": "assistant", "content": " A cat. "},
     {"role": "user", "content": "What colour is it?"},
     {"role": "assistant", "content": "Grey."}]}
@@ -77,8 +78,6 @@ def test_a_question_column_wins_over_the_chat(tmp_path):
     ([{"role": "user", "content": [{"type": "video"}, {"type": "text", "text": "q"}]},
       {"role": "assistant", "content": "a"}],
      "content part of type 'video' is neither text nor an image placeholder"),
-    ([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u"}}]},
-      {"role": "assistant", "content": "a"}], "content part of type 'image_url'"),
     ([{"role": "user", "content": {"text": "q"}}, {"role": "assistant", "content": "a"}],
      "a turn's content must be text or a list of parts, got dict"),
     ([{"content": "q"}, {"role": "assistant", "content": "a"}], "a turn without role"),
@@ -131,21 +130,44 @@ def test_parquet_messages_with_image_parts_and_embedded_images(tmp_path):
                   "--on-error", "skip")
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
-    assert item.question == "Which picture is red?" and item.answers == ["The first."]
+    # several images: their placeholders stay in the question, numbered (MMMU's convention)
+    assert item.question == "<image 1>\n<image 2>\nWhich picture is red?"
+    assert item.answers == ["The first."]
     assert [(tmp_path / "o" / p).read_bytes() for p in item.image] == [red, blue]
     [reject] = read_jsonl(tmp_path / "o" / "items.rejects.jsonl")
     assert reject["field"] == "messages" and reject["line"] == 2
-    assert "images" not in reject["row"]
+    # the whole source row, its image bytes named by size and hash (JSON cannot hold them)
+    assert reject["row"]["messages"] == rows[1]["messages"]
+    digest = hashlib.sha256(red).hexdigest()[:20]
+    assert reject["row"]["images"] == [{"bytes": f"<{len(red)} bytes, sha256 {digest}>",
+                                        "path": "r.png"}]
+    assert "messages: 2 chat records (1 read, 1 rejected)" in result.stderr
+
+
+def test_a_rejected_chat_row_is_kept_whole_in_the_rejects_file(tmp_path):
+    rows = [{"id": "a", "messages": [{"role": "user", "content": "2+2?"},
+                                     {"role": "assistant", "content": "4"}]},
+            {"id": "b", "note": "kept", "messages": [{"role": "assistant", "content": "hi"},
+                                                      {"role": "user", "content": "x"}]}]
+    src = tmp_path / "mix.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = _run("import", "jsonl", src, "--out", tmp_path / "o" / "items.jsonl",
+                  "--capability", "understanding.chat", "--on-error", "skip")
+    assert result.exit_code == 0, result.output
+    [reject] = read_jsonl(tmp_path / "o" / "items.rejects.jsonl")
+    assert reject["row"] == rows[1]
+    assert "messages: 2 chat records (1 read, 1 rejected)" in result.stderr
 
 
 def test_llava_conversations_keep_their_rule(tmp_path):
     src = tmp_path / "llava.json"
-    src.write_text(json.dumps([{"id": "l1", "conversations": [
+    (tmp_path / "bus.png").write_bytes(_png((0, 0, 0)))
+    src.write_text(json.dumps([{"id": "l1", "image": "bus.png", "conversations": [
         {"from": "human", "value": "<image>\nWhat is shown?"},
         {"from": "gpt", "value": "A bus."}]}]), encoding="utf-8")
     out = tmp_path / "items.jsonl"
     result = _run("import", "json", src, "--out", out, "--capability", "understanding.chat")
     assert result.exit_code == 0, result.output
-    assert "conversations: 1 records, question = first human turn" in result.stderr
+    assert "conversations: 1 chat records, question = first human turn" in result.stderr
     [item] = read_items(out)
     assert (item.question, item.answers) == ("What is shown?", ["A bus."])

@@ -3,6 +3,8 @@ the first of a repeated id (issue 29)."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from click.testing import CliRunner
 
@@ -123,7 +125,8 @@ def test_a_rejected_row_is_stored_as_json_can_hold_it():
         "nan": "nan", "set": "{1}", "7": "seven",
         "long": "x" * 200 + "… (501 characters)",   # over 500: cut to 200 with its length
         "edge": "y" * 500,                          # exactly 500: kept whole
-        "raw": repr(b"z" * 300)[:200]}              # not JSON: its repr, first 200
+        # bytes: named by size and the sha256 prefix an import names its images by
+        "raw": f"<300 bytes, sha256 {hashlib.sha256(b'z' * 300).hexdigest()[:20]}>"}
 
 
 @pytest.mark.parametrize("row, expected", [
@@ -301,3 +304,26 @@ def test_items_get_whole_seconds_and_map_values_may_hold_equals(tmp_path):
     items, _, _ = _read(tmp_path, "id,image,question,answer\nq1,p.png,What?,cat\n")
     assert items[0].created_at.microsecond == 0
     assert parse_column_map(["question=a=b"]) == {"question": "a=b"}
+
+
+def test_image_root_never_lets_a_stored_path_climb_out_of_it(tmp_path):
+    """`../../secret.png` under --image-root is refused as it is without it (the file next
+    to the root is never read); a path whose trailing parts stay inside the root is found."""
+    write_png(tmp_path / "secret.png")
+    (tmp_path / "root").mkdir()
+    (tmp_path / "sub").mkdir()
+    src = tmp_path / "sub" / "t.jsonl"
+    src.write_text('{"id": "1", "question": "What?", "answer": "x", '
+                   '"image": "../../secret.png"}\n', encoding="utf-8")
+    out = tmp_path / "out" / "items.jsonl"
+    for extra in ([], ["--image-root", str(tmp_path / "root")]):
+        result = CliRunner().invoke(cli, ["import", "jsonl", str(src), "--out", str(out),
+                                          "--capability", "perception.colour", *extra])
+        assert result.exit_code == 1, result.output
+        assert f"{src}:1: id=1 field=image: " in result.stderr.splitlines()[0]
+        assert not out.exists()
+    write_png(tmp_path / "root" / "secret.png")   # inside the root: found by its last part
+    result = CliRunner().invoke(cli, ["import", "jsonl", str(src), "--out", str(out),
+                                      "--capability", "perception.colour",
+                                      "--image-root", str(tmp_path / "root")])
+    assert result.exit_code == 0, result.output

@@ -1,0 +1,97 @@
+"""Chat records in rows that carry their own gold, system or turns columns: nothing the
+source says is dropped (the source's gold wins, the chat's reply is kept), and a question
+column blank or present leaves the chat's reply to be the gold."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench_kit.items import read_items
+from tests.conftest import import_json_rows
+
+
+@pytest.fixture(autouse=True)
+def _no_params(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no params.yaml: any capability is taken
+
+
+def _chat(question, reply, *later):
+    turns = [{"role": "user", "content": question}, {"role": "assistant", "content": reply}]
+    return turns + [{"role": r, "content": c} for r, c in later]
+
+
+@pytest.mark.parametrize("column, value, answers", [
+    ("answer", "yes", ["yes"]),
+    ("label", "yes", ["yes"]),
+    ("gold", "yes", ["yes"]),
+    ("answers", ["yes", "yeah"], ["yes", "yeah"]),
+])
+def test_the_sources_gold_column_wins_and_the_reply_is_kept(tmp_path, column, value, answers):
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", column: value,
+                                      "messages": _chat("Is it red?", "Yes, it is red.")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert item.answers == answers
+    assert item.meta["source"]["reply"] == "Yes, it is red."
+    assert f"gold: the source's own answer column '{column}' (1 row), not the chat's " \
+           "reply (kept as meta.source.reply)" in result.stderr
+
+
+def test_without_a_gold_column_the_reply_is_the_gold(tmp_path):
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "messages": _chat("Is it red?", "Yes.")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert item.answers == ["Yes."] and "reply" not in item.meta.get("source", {})
+    assert "gold:" not in result.stderr
+
+
+@pytest.mark.parametrize("mapping, answers", [
+    ("answer=answer", ["yes"]), ("answer=verdict", ["no"])])
+def test_map_names_the_gold_column(tmp_path, mapping, answers):
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "answer": "yes", "verdict": "no",
+                                      "messages": _chat("Is it red?", "Yes, it is.")}],
+                          "--map", mapping)
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert item.answers == answers and item.meta["source"]["reply"] == "Yes, it is."
+
+
+def test_source_system_and_turns_columns_are_not_overwritten(tmp_path):
+    messages = [{"role": "system", "content": "sys"}] + _chat("Q?", "a", ("user", "Q2"),
+                                                              ("assistant", "b"))
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "system": "orig", "turns": 7,
+                                      "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    source = item.meta["source"]
+    assert (source["system"], source["turns"]) == ("orig", 7)
+    assert source["messages_system"] == "sys" and source["messages_turns"] == messages[3:]
+    assert "the chat's turns is meta.source.messages_turns" in result.stderr
+
+
+def test_a_prompt_column_with_messages_takes_the_reply_as_gold(tmp_path):
+    """ultrachat_200k / no_robots: `prompt` + `messages` and no answer column."""
+    messages = _chat("What is 2+2?", "4", ("user", "And 3+3?"), ("assistant", "6"))
+    result, _, out = import_json_rows(tmp_path, [{"prompt": "What is 2+2?", "prompt_id": "p1",
+                                      "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What is 2+2?", ["4"])
+    assert item.meta["source"]["messages"] == messages
+    assert "answer: the reply in 'messages' to its first user turn (1 row with a question " \
+           "in 'prompt' and no answer column)" in result.stderr
+
+
+def test_a_prompt_that_is_not_the_chats_question_is_a_row_problem(tmp_path):
+    result, _, out = import_json_rows(tmp_path, [{"prompt": "Summarise.", "messages": _chat("Q?", "A")}])
+    assert result.exit_code == 1
+    assert "field=answer: no answer column, and the first user turn of 'messages' is not " \
+           "the question in 'prompt'" in result.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("blank", [None, "", "  ", []])
+def test_a_blank_question_column_does_not_hide_the_chat(tmp_path, blank):
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "text": blank, "messages": _chat("Q?", "ok")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("Q?", ["ok"])
