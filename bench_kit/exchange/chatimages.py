@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bench_kit.errors import param
 from bench_kit.exchange.cells import blank, maybe_json, without_bytes
 from bench_kit.exchange.imagefiles import is_image_value
 from bench_kit.exchange.rows import COLUMN_ALIASES
@@ -73,7 +74,7 @@ def place_images(row: dict[str, Any], question: list[Any], later: list[Any],
     if len(wanted) != len(images):
         first = sum(v is None for v in question)
         where = f"in '{', '.join(columns)}'" if columns else \
-            "(no image column: --map image=COLUMN names one)"
+            f"(no image column: {param('column_map', 'image=COLUMN')} names one)"
         carried = sum(v is not None for v in question + later)
         raise ValueError(
             f"the chat has {_count(len(wanted), 'image placeholder')} for the row's images "

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
+from bench_kit.errors import param
 from bench_kit.exchange.cells import RowError, blank, maybe_json, without_bytes
 from bench_kit.exchange.chatimages import (
     PlacedImages,
@@ -227,7 +228,7 @@ def answered_row(row: dict[str, Any], column: str, question: str,
     if str(row[question]).strip() != chat.question.plain():
         return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
                                 f"not the question in '{question}', so its reply does not "
-                                "answer it: give --map answer=COLUMN", row)
+                                f"answer it: give {param('column_map', 'answer=COLUMN')}", row)
     tally.replies[(column, question)] += 1
     return {**row, "answer": chat.reply}
 
@@ -318,7 +319,7 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
                 else chat
             continue
         if column in mapped:
-            yield line, BadRow(mapped[column], f"--map {mapped[column]}={column}: '{column}' is "
+            yield line, BadRow(mapped[column], f"{param('column_map', f'{mapped[column]}={column}')}: '{column}' is "
                                                "read as a chat record (question = its first "
                                                "user turn, gold = the reply when the row has "
                                                "no answer column); map another column", row)
