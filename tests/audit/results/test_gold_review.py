@@ -46,7 +46,7 @@ def test_mc_and_numeric_keep_up_with_the_oracle(ten, task) -> None:
 
 def test_yesno_recall_is_within_005_of_the_oracle(ten) -> None:
     mine, oracle = sim.queue_rates(ten["yesno"]), sim.queue_rates(ten["yesno"], "oracle")
-    assert abs(mine["recall"] - oracle["recall"]) <= 0.05
+    assert abs(mine["recall"] - oracle["recall"]) <= 0.05 + 1e-9   # 19 of 20 vs 20 of 20
 
 
 def test_hard_but_correct_items_are_rarely_flagged(ten) -> None:
@@ -80,14 +80,39 @@ def test_other_stated_parameters_apply_inside_and_are_restored_after() -> None:
     assert any(i.hard for i in sim.simulate(3, HELD_OUT_SEED, per_task=60)[0])
 
 
+def test_the_models_measure_the_stated_accuracies() -> None:
+    """Model accuracies 60-90% as measured against the golds (hard items, wrong golds,
+    lucky guesses and parse failures counted), not as the chance of knowing an item of
+    difficulty 0 (which measured 0.58-0.82)."""
+    items, panel, models = sim.simulate(10, HELD_OUT_SEED)
+    measured = sim.model_accuracies(items, panel)
+    for model in models:
+        assert sim.ACCURACY[0] <= model.accuracy <= sim.ACCURACY[1]
+        assert sim.expected_accuracy(items, model) == pytest.approx(model.accuracy, abs=1e-6)
+        # 1,200 answers: a binomial sd of about 0.013
+        assert abs(measured[model.name] - model.accuracy) < 0.04, model.name
+    assert max(measured.values()) > 0.85   # the old panel measured at most 0.82
+    assert all(0.56 <= a <= 0.94 for a in measured.values())
+    # knowing an item of difficulty 0 with probability a measures well below a
+    strong = max(models, key=lambda m: m.accuracy)
+    strong.theta = math.log(strong.accuracy / (1 - strong.accuracy))
+    assert sim.expected_accuracy(items, strong) < strong.accuracy - 0.05
+
+
 def test_the_spread_is_the_median_and_range_of_the_seeds() -> None:
     assert sim.spread([0.5, None, 0.9, 0.1]) == "0.50 [0.10–0.90] n/a×1"
     assert sim.spread([None]) == "– n/a×1"
 
 
-def test_the_likelihood_with_the_true_parameters_is_the_oracle() -> None:
+@pytest.mark.parametrize("hard", [0.0, sim.HARD])
+def test_the_likelihood_with_the_true_parameters_is_the_oracle(hard: float) -> None:
     """gold_review's likelihood, given the simulation's true abilities, yes rates, lure
     share and difficulty distribution, gives the oracle's posterior (written apart)."""
+    with sim.stated(HARD=hard):
+        _check_true_parameters_give_the_oracle(hard)
+
+
+def _check_true_parameters_give_the_oracle(hard: float) -> None:
     _, panel, models = sim.simulate(6, HELD_OUT_SEED, per_task=80)
     model = GoldModel(panel)
     truth = {m.name: m for m in models}
@@ -108,8 +133,12 @@ def test_the_likelihood_with_the_true_parameters_is_the_oracle() -> None:
     for n, item in enumerate(panel):
         mine = float(model._posterior(n)["joint"][0].sum())
         gaps.append(abs(mine - sim.oracle_local_fdr(item, models, draws)))
-    # the review's difficulty grid is coarse and does not know hard items have right golds
-    assert np.mean(gaps) < 0.01 and max(gaps) < 0.15
+    assert np.mean(gaps) < 0.01
+    if not hard:
+        # without hard items the two differ only by the review's coarse difficulty grid
+        assert max(gaps) < 0.06
+    # with them, the oracle also knows hard items have right golds (the review does not):
+    # on seed 7 one yes/no item, "no" from two of the strong models, is 0.63 against 0.89
 
 
 def _item(item_id: str, votes: list[str], gold: str = "a") -> PanelItem:
