@@ -66,8 +66,11 @@ def targets(results: dict[int, dict]) -> list[str]:
             oracle = queue_rates(results[n][task], "oracle")
             if task == "yesno":
                 gap = abs((mine["recall"] or 0) - (oracle["recall"] or 0))
-                lines.append(f"{n} models, yesno: recall {mine['recall']:.2f} vs oracle "
-                             f"{oracle['recall']:.2f} (gap {gap:.2f}, target <= 0.05)")
+                block = results[n][task]
+                lines.append(f"{n} models, yesno: recall {mine['recall']:.3f} "
+                             f"({block['fitted']['hits']}/{block['true']}) vs oracle "
+                             f"{oracle['recall']:.3f} ({block['oracle']['hits']}/"
+                             f"{block['true']}) (gap {gap:.3f}, target <= 0.05)")
             else:
                 lines.append(f"{n} models, {task}: best recall at precision >= 0.9 "
                              f"{mine['best_recall']:.2f}, oracle bound "

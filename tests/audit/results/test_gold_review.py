@@ -1,6 +1,6 @@
 """The suspect-gold review queue (gold_review.py) on a simulated benchmark with wrong
 golds (gold_simulation.py), on a seed not used while building it (building and tuning
-used seeds 100 and 101, the docs' tables 401-410), against an oracle written apart from
+used seeds 100-119, the docs' tables 601-610), against an oracle written apart from
 the review: the exact posterior of the simulated process with the true parameters."""
 
 from __future__ import annotations
