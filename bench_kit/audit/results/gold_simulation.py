@@ -25,10 +25,11 @@ Stated parameters (docs/MODEL_AUDITS.md, "Suspect golds by simulation"; `PARAMET
   answers the lure with (1 − k)(LURE + (1 − LURE)/K) and the truth with
   k + (1 − k)(1 − LURE)/K (k = 0: mc 0.55 against 0.15, chance 0.25; numeric 0.46
   against 0.06, chance 0.10), so the lure is the likelier answer whenever
-  k < LURE / (1 + LURE) ≈ 0.29. On hard items that holds for most (item, model) pairs
-  (0.6–0.7 on seeds 100–101): a hard mc or numeric item is *below* chance on the truth
-  and its modal answer is usually the lure — the signature of a wrong gold; the truth is
-  the sole plurality answer on only 0.3–0.4 of them at 6 and 10 models;
+  k < LURE / (1 + LURE) ≈ 0.29. Before the accuracies were calibrated that held for
+  most (hard item, model) pairs (0.6–0.7 on seeds 100–101): a hard mc or numeric item
+  was *below* chance on the truth and its modal answer usually the lure — the
+  signature of a wrong gold; the truth was the sole plurality answer on only 0.3–0.4 of
+  them at 6 and 10 models (the calibrated, stronger models know more of them);
 - yes-bias: a model that does not know a yes/no item says "yes" with its own rate
   q ~ U(0.5, 0.8) (`YES_RATE`), so on a hard item whose truth is "no" the wrong "yes" is
   likelier whenever (1 − k)(2q − 1) > k; yes/no errors are correlated through difficulty
