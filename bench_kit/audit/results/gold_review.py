@@ -60,6 +60,9 @@ RHO_EVERY = 4                # EM iterations between two updates of ρ ...
 RHO_STEPS = 12               # ... in the first iterations only
 DIFFICULTY_PRIOR_SHARE = 0.25   # pseudo-items of the normal shrinkage prior
                                 # (smoothed_weights), as a share of the task's items
+DIFFICULTY_START_SD = 1.0    # EM's starting difficulty weights: N(0, 1) on the grid, where
+                             # the abilities start (theta0); with few voters per item the
+                             # spread is weakly identified and a flat start stays too wide
 ABILITY_PRIOR_SD = 2.0       # weak normal prior on θ around logit(panel agreement)
 GUESS_PRIOR_SD = 1.0         # normal prior on logit(q), the yes rate of a guess, around 0
 ITERATIONS = 30
@@ -138,8 +141,9 @@ class GoldModel:
 
         self.items = [i for i in items if i.votes]
         self.grid = np.array(DIFFICULTIES)
-        self.weights = {t: np.full(len(DIFFICULTIES), 1.0 / len(DIFFICULTIES))
-                        for t in {i.task for i in self.items}}
+        start = np.exp(-0.5 * (self.grid / DIFFICULTY_START_SD) ** 2) \
+            if DIFFICULTY_START_SD else np.ones(len(DIFFICULTIES))
+        self.weights = {t: start / start.sum() for t in {i.task for i in self.items}}
         self.misses = {t: Misses(0.0 if t == "yesno" else RHO_START) for t in self.weights}
         self.prior_wrong = PRIOR_WRONG
         votes = [v == i.gold for i in self.items for v in i.votes.values()]

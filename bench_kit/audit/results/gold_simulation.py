@@ -8,9 +8,15 @@ Stated parameters (docs/MODEL_AUDITS.md, "Suspect golds by simulation"; `PARAMET
   space, uniform);
 - item difficulty d ~ N(0, `SPREAD` = 0.7); `HARD` = 10% of the items are hard
   (d + U(1.5, 3) logits) with a correct gold — the items a suspect-gold check must not flag;
-- a model *knows* an item with probability sigmoid(θ − d), θ = logit(a) with
-  a ~ U(0.6, 0.9) (`ACCURACY`: its accuracy on an item of difficulty 0 before lucky
-  guesses), shifted by ±0.3 logits per capability; a model that knows answers the truth;
+- model accuracies 60–90%: each model draws a ~ U(0.6, 0.9) (`ACCURACY`), the accuracy
+  against the golds it is to *measure* on the benchmark (every task, hard items, wrong
+  golds, lucky guesses and parse failures counted, as a reader of a real benchmark
+  measures it); its logit ability θ is solved for that (`ability_for`), with its ±0.3
+  logits per capability and yes rate kept. A model *knows* an item with probability
+  sigmoid(θ + shift − d) and then answers the truth. (Until i24e, a was the chance of
+  knowing an item of difficulty 0, and the measured accuracies were 0.58–0.82: hard
+  items, wrong golds and parse failures pull a model below its a at d = 0. A model
+  that knows every item measures about 0.97 × 0.95 ≈ 0.92, so 0.9 is near the top.)
 - correlated errors: a model that does not know an mc or numeric item answers the item's
   lure — one wrong answer shared by every model — with probability `LURE` = 0.4, else
   guesses uniformly over the K answers. Two models that both miss then agree on ~0.5 of
@@ -19,10 +25,11 @@ Stated parameters (docs/MODEL_AUDITS.md, "Suspect golds by simulation"; `PARAMET
   answers the lure with (1 − k)(LURE + (1 − LURE)/K) and the truth with
   k + (1 − k)(1 − LURE)/K (k = 0: mc 0.55 against 0.15, chance 0.25; numeric 0.46
   against 0.06, chance 0.10), so the lure is the likelier answer whenever
-  k < LURE / (1 + LURE) ≈ 0.29. On hard items that holds for most (item, model) pairs
-  (0.6–0.7 on seeds 100–101): a hard mc or numeric item is *below* chance on the truth
-  and its modal answer is usually the lure — the signature of a wrong gold; the truth is
-  the sole plurality answer on only 0.3–0.4 of them at 6 and 10 models;
+  k < LURE / (1 + LURE) ≈ 0.29. Before the accuracies were calibrated that held for
+  most (hard item, model) pairs (0.6–0.7 on seeds 100–101): a hard mc or numeric item
+  was *below* chance on the truth and its modal answer usually the lure — the
+  signature of a wrong gold; the truth was the sole plurality answer on only 0.3–0.4 of
+  them at 6 and 10 models (the calibrated, stronger models know more of them);
 - yes-bias: a model that does not know a yes/no item says "yes" with its own rate
   q ~ U(0.5, 0.8) (`YES_RATE`), so on a hard item whose truth is "no" the wrong "yes" is
   likelier whenever (1 − k)(2q − 1) > k; yes/no errors are correlated through difficulty
@@ -72,7 +79,7 @@ TARGET_PRECISION = 0.9
 ORACLE_DRAWS = 400          # difficulty draws the oracle integrates over
 PARAMETERS = {
     "items_per_task": ITEMS_PER_TASK, "wrong_gold": WRONG_GOLD, "difficulty_sd": SPREAD,
-    "hard_share": HARD, "hard_shift": HARD_SHIFT, "know_at_d0": ACCURACY,
+    "hard_share": HARD, "hard_shift": HARD_SHIFT, "measured_accuracy": ACCURACY,
     "capability_shift": CAPABILITY_SHIFT, "lure": LURE, "yes_rate_when_guessing": YES_RATE,
     "parse_fail": PARSE_FAIL, "queue_level": LEVEL}
 
@@ -93,12 +100,14 @@ class SimItem:
 
 @dataclass
 class SimModel:
-    """One simulated model: name, logit ability, per-capability shifts, guess yes rate."""
+    """One simulated model: name, logit ability, per-capability shifts, guess yes rate,
+    and the accuracy against the golds it was drawn to measure."""
 
     name: str
     theta: float
     shifts: dict[str, float]
     yes_rate: float
+    accuracy: float = 0.0
 
 
 def plant(rng: random.Random, per_task: int = ITEMS_PER_TASK) -> list[SimItem]:
@@ -130,6 +139,36 @@ def answer(rng: random.Random, item: SimItem, model: SimModel) -> str | None:
     return rng.choice(TASK_SPACE[item.task])
 
 
+def expected_accuracy(items: list[SimItem], model: SimModel) -> float:
+    """The accuracy against the golds `model` is expected to measure on `items`, parse
+    failures counted as misses: knowing gives the truth; a miss gives the gold by the
+    lure or a guess (yes/no: by the model's yes rate)."""
+    import numpy as np
+
+    theta = np.array([model.theta + model.shifts[i.capability] for i in items])
+    know = 1 / (1 + np.exp(-(theta - np.array([i.difficulty for i in items]))))
+    right = np.array([i.gold == i.true for i in items], dtype=float)
+    guess = np.array([
+        (model.yes_rate if i.gold == "yes" else 1 - model.yes_rate) if i.task == "yesno"
+        else LURE * (i.gold == i.lure) + (1 - LURE) / len(TASK_SPACE[i.task])
+        for i in items])
+    return float((1 - PARSE_FAIL) * np.mean(know * right + (1 - know) * guess))
+
+
+def ability_for(items: list[SimItem], model: SimModel, accuracy: float) -> float:
+    """The logit ability θ at which `model` (its capability shifts and yes rate kept) is
+    expected to measure `accuracy` against the golds on `items` (bisection; the accuracy
+    rises with θ). An accuracy out of reach gives the end of the search range."""
+    low, high = -10.0, 15.0
+    for _ in range(50):
+        model.theta = (low + high) / 2
+        if expected_accuracy(items, model) < accuracy:
+            low = model.theta
+        else:
+            high = model.theta
+    return (low + high) / 2
+
+
 def simulate(n_models: int, seed: int, per_task: int = ITEMS_PER_TASK
              ) -> tuple[list[SimItem], list[PanelItem], list[SimModel]]:
     """The planted items, the panel's votes on them, and the true models."""
@@ -139,9 +178,10 @@ def simulate(n_models: int, seed: int, per_task: int = ITEMS_PER_TASK
     models = []
     for m in range(n_models):
         a = rng.uniform(*ACCURACY)
-        models.append(SimModel(f"m{m}", math.log(a / (1 - a)),
-                               {c: rng.uniform(-CAPABILITY_SHIFT, CAPABILITY_SHIFT)
-                                for c in capabilities}, rng.uniform(*YES_RATE)))
+        model = SimModel(f"m{m}", 0.0, {c: rng.uniform(-CAPABILITY_SHIFT, CAPABILITY_SHIFT)
+                                        for c in capabilities}, rng.uniform(*YES_RATE), a)
+        model.theta = ability_for(items, model, a)
+        models.append(model)
     panel = []
     for item in items:
         votes = {}
@@ -239,6 +279,7 @@ def _evaluate(n_models: int, seed: int, level: float, per_task: int, fitted: boo
         fdrs["fitted"] = {i: r.local_fdr for i, r in queue.items()}
         flags["fitted"] = {i for i, r in queue.items() if r.flagged}
     out: dict = {"accuracy": model_accuracies(items, panel),
+                 "drawn": {m.name: m.accuracy for m in models},
                  "error_agreement": error_agreement(items, panel, "mc")}
     for task in TASK_SPACE:
         mine = [i for i in items if i.task == task]
@@ -290,6 +331,8 @@ def error_agreement(items: list[SimItem], panel: list[PanelItem], task: str
 def pool_queue(runs: list[dict]) -> dict:
     """Several seeds' `evaluate_queue` results summed (rankings concatenated)."""
     out: dict = {"accuracy": [a for r in runs for a in r["accuracy"].values()],
+                 "accuracy_gap": max(abs(a - r["drawn"][m]) for r in runs
+                                     for m, a in r["accuracy"].items()),
                  "error_agreement": tuple(sum(r["error_agreement"][k] for r in runs)
                                           for k in (0, 1))}
     for task in TASK_SPACE:

@@ -1,6 +1,6 @@
 """The suspect-gold review queue (gold_review.py) on a simulated benchmark with wrong
 golds (gold_simulation.py), on a seed not used while building it (building and tuning
-used seeds 100 and 101, the docs' tables 401-410), against an oracle written apart from
+used seeds 100-119, the docs' tables 601-610), against an oracle written apart from
 the review: the exact posterior of the simulated process with the true parameters."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import math
 import numpy as np
 import pytest
 
+from bench_kit.audit.results import gold_review
 from bench_kit.audit.results import gold_simulation as sim
 from bench_kit.audit.results.gold_review import (
+    LOCAL_FDR_CEILING,
     GoldModel,
     Misses,
     PanelItem,
@@ -46,7 +48,7 @@ def test_mc_and_numeric_keep_up_with_the_oracle(ten, task) -> None:
 
 def test_yesno_recall_is_within_005_of_the_oracle(ten) -> None:
     mine, oracle = sim.queue_rates(ten["yesno"]), sim.queue_rates(ten["yesno"], "oracle")
-    assert abs(mine["recall"] - oracle["recall"]) <= 0.05
+    assert abs(mine["recall"] - oracle["recall"]) <= 0.05 + 1e-9   # 19 of 20 vs 20 of 20
 
 
 def test_hard_but_correct_items_are_rarely_flagged(ten) -> None:
@@ -80,14 +82,39 @@ def test_other_stated_parameters_apply_inside_and_are_restored_after() -> None:
     assert any(i.hard for i in sim.simulate(3, HELD_OUT_SEED, per_task=60)[0])
 
 
+def test_the_models_measure_the_stated_accuracies() -> None:
+    """Model accuracies 60-90% as measured against the golds (hard items, wrong golds,
+    lucky guesses and parse failures counted), not as the chance of knowing an item of
+    difficulty 0 (which measured 0.58-0.82)."""
+    items, panel, models = sim.simulate(10, HELD_OUT_SEED)
+    measured = sim.model_accuracies(items, panel)
+    for model in models:
+        assert sim.ACCURACY[0] <= model.accuracy <= sim.ACCURACY[1]
+        assert sim.expected_accuracy(items, model) == pytest.approx(model.accuracy, abs=1e-6)
+        # 1,200 answers: a binomial sd of about 0.013
+        assert abs(measured[model.name] - model.accuracy) < 0.04, model.name
+    assert max(measured.values()) > 0.85   # the old panel measured at most 0.82
+    assert all(0.56 <= a <= 0.94 for a in measured.values())
+    # knowing an item of difficulty 0 with probability a measures well below a
+    strong = max(models, key=lambda m: m.accuracy)
+    strong.theta = math.log(strong.accuracy / (1 - strong.accuracy))
+    assert sim.expected_accuracy(items, strong) < strong.accuracy - 0.05
+
+
 def test_the_spread_is_the_median_and_range_of_the_seeds() -> None:
     assert sim.spread([0.5, None, 0.9, 0.1]) == "0.50 [0.10–0.90] n/a×1"
     assert sim.spread([None]) == "– n/a×1"
 
 
-def test_the_likelihood_with_the_true_parameters_is_the_oracle() -> None:
+@pytest.mark.parametrize("hard", [0.0, sim.HARD])
+def test_the_likelihood_with_the_true_parameters_is_the_oracle(hard: float) -> None:
     """gold_review's likelihood, given the simulation's true abilities, yes rates, lure
     share and difficulty distribution, gives the oracle's posterior (written apart)."""
+    with sim.stated(HARD=hard):
+        _check_true_parameters_give_the_oracle(hard)
+
+
+def _check_true_parameters_give_the_oracle(hard: float) -> None:
     _, panel, models = sim.simulate(6, HELD_OUT_SEED, per_task=80)
     model = GoldModel(panel)
     truth = {m.name: m for m in models}
@@ -108,8 +135,12 @@ def test_the_likelihood_with_the_true_parameters_is_the_oracle() -> None:
     for n, item in enumerate(panel):
         mine = float(model._posterior(n)["joint"][0].sum())
         gaps.append(abs(mine - sim.oracle_local_fdr(item, models, draws)))
-    # the review's difficulty grid is coarse and does not know hard items have right golds
-    assert np.mean(gaps) < 0.01 and max(gaps) < 0.15
+    assert np.mean(gaps) < 0.01
+    if not hard:
+        # without hard items the two differ only by the review's coarse difficulty grid
+        assert max(gaps) < 0.06
+    # with them, the oracle also knows hard items have right golds (the review does not):
+    # on seed 7 one yes/no item, "no" from two of the strong models, is 0.63 against 0.89
 
 
 def _item(item_id: str, votes: list[str], gold: str = "a") -> PanelItem:
@@ -147,3 +178,41 @@ def test_a_model_that_sees_the_gold_is_wrong_keeps_its_competence() -> None:
     model = GoldModel(items).fit()
     thetas = [model.params[(f"m{k}", "cap")][0] for k in range(5)]
     assert min(thetas) > model.theta0
+
+
+class _Fitted:
+    """A fitted model's output as review_queue reads it: items and their posteriors."""
+
+    def __init__(self, fdrs: list[float]) -> None:
+        self.items = [_item(f"i{k}", ["c"] * 3) for k in range(len(fdrs))]
+        self.posteriors = [{"labels": ["a", "c"], "joint": np.array([[f], [1.0 - f]])}
+                           for f in fdrs]
+
+
+def test_the_cut_flags_an_item_at_the_ceiling_and_not_above_it() -> None:
+    """The rule: ranked by local fdr, flagged while the queue's mean local fdr <= level
+    and the item's own <= the ceiling (0.2, kept on tuning seeds 100-119: 0.3 flags
+    2.3% of hard-but-correct mc items at 10 models, 0.15 costs 6 points of mc recall
+    at 6 models, both with the flat difficulty start)."""
+    assert LOCAL_FDR_CEILING == 0.2
+    sure = [0.0] * 9
+    at = review_queue(_Fitted([*sure, 0.2]), 0.1)
+    assert at["i9"].flagged and at["i9"].q_value == pytest.approx(0.02)
+    above = review_queue(_Fitted([*sure, 0.2 + 1e-6]), 0.1)
+    assert not above["i9"].flagged and all(above[f"i{k}"].flagged for k in range(9))
+    # the mean: 0.1 exactly is in the queue, past it the queue stops
+    assert review_queue(_Fitted([0.05, 0.15]), 0.1)["i1"].flagged
+    assert not review_queue(_Fitted([0.05, 0.16]), 0.1)["i1"].flagged
+    # the ceiling is never below the level
+    assert review_queue(_Fitted([0.0, 0.0, 0.0, 0.3]), 0.3, ceiling=0.1)["i3"].flagged
+
+
+def test_em_starts_from_a_normal_difficulty_where_the_abilities_start() -> None:
+    """A flat start over the grid (-2..5) stayed too wide with 3 voters per item: on
+    tuning seeds 100-119 the 3-model yes/no queue found 0.36 of the wrong golds against
+    the oracle's 0.47; from N(0, 1), 0.43."""
+    model = GoldModel([_item("x", ["a", "b", "a"])])
+    grid = np.array(gold_review.DIFFICULTIES)
+    normal = np.exp(-0.5 * grid ** 2)
+    assert gold_review.DIFFICULTY_START_SD == 1.0
+    assert model.weights["mc"] == pytest.approx(normal / normal.sum())
