@@ -40,7 +40,6 @@ from bench_kit.scoring.extract.boxes import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
-    CONTINUATION,
     NO_OPTION_PART,
     by_option_value,
     hypothetical_clauses,
@@ -56,6 +55,7 @@ from bench_kit.scoring.extract.prose_letters import (
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
+    CONTINUATION,
     FAILED,
     PARSE_LENIENT,
     PARSE_OK,

@@ -32,9 +32,6 @@ _NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|p
 NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
 # Words an option text would use to offer "no answer" itself ("None of the above").
 _NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
-# A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
-# has answered before it; what follows is a continuation, not its answer.
-CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
 
 # "If the heart is wider …, then the answer is (A) Yes." — an answer under a condition.
 _IF_CLAUSE = re.compile(r"\bif\b[^.\n]{0,200}?\banswer\s+(?:is|would\s+be)\s*:?\s*[(\[]?\s*"

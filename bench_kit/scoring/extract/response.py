@@ -67,6 +67,9 @@ ANSWER_CLAUSE = re.compile(
 )
 # Every answer clause contains one of these; checking them first skips a regex scan.
 _CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选")
+# A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
+# has answered before it; what follows is a continuation, not its answer.
+CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
 _SENTENCE_END = re.compile(r"\n|[.!?;](?:\s|$)|,\s|[。！？；，]")
 
 
@@ -87,7 +90,11 @@ NO_ANSWER = re.compile(
     r"(?:determine|tell|know)|cannot\s+confidently|(?:unable|not\s+able)\s+to\s+(?:view|see"
     r"|access|provide|determine|answer|calculate)|(?:don't|do\s+not)\s+have\s+access"
     r"|cannot\s+(?:calculate|provide|view)|not\s+provided\s+in\s+the\s+(?:question|image)"
-    r"|more\s+information\s+is\s+needed|please\s+provide"
+    r"|more\s+information\s+is\s+needed|please\s+provide|cannot\s+be\s+given"
+    r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
+    r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
+    r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
+    r"|(?:difficult|hard)\s+to\s+(?:determine|tell|say)"
     r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
 
 
@@ -143,8 +150,8 @@ def clean_response(response: str, boxed: bool = True) -> str:
         text = text.replace("**", "").replace("__", "").replace("`", "").replace("*", " ")
     if "#" in text:
         text = _HEADING.sub("", text)
-    if "$" in text:
-        text = text.replace("$", " ")
+    if "$" in text:  # "-$2" is minus two dollars
+        text = text.replace("-$", "-").replace("$", " ")
     return text.strip()
 
 
