@@ -47,6 +47,7 @@ from bench_kit.scoring.extract.option_statements import (
 )
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
+    concluding_letters,
     echoed_option_spans,
     is_article_or_pronoun,
     prose_letters,
@@ -57,6 +58,7 @@ from bench_kit.scoring.extract.response import (
     ANSWER_CLAUSE,
     CONTINUATION,
     FAILED,
+    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
@@ -283,6 +285,11 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     found = _fast_choice(text, choices, options) if fast else None
     if found is None:
         found = _full_choice(text, choices, options, question)
+    if found.parse == PARSE_LENIENT and NO_ANSWER.search(text) and isinstance(choices, Mapping) \
+            and not any(NO_ANSWER.search(str(option)) for option in choices.values()):
+        return FAILED  # "it is impossible to determine …" (unless an option says so itself)
+    if found.value is not None and len(options) == 2:
+        found = _letter_then_word(text, choices, options, found)
     if found.value is None and isinstance(response, str) and "\\boxed" in response:
         # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
         whole = clean_response(response, boxed=False)
@@ -300,6 +307,29 @@ def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
     if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
         return _yesno_option(text, texts, options, question)
     return FAILED
+
+
+_YESNO_LINE = re.compile(r"^[ \t]*[(\[]?[A-Ja-j][)\].:][ \t]*(yes|no)[ \t]*$", re.M | re.I)
+
+
+def _letter_then_word(text: str, choices: Mapping[str, str], options: dict[str, str],
+                      found: Extraction[str]) -> Extraction[str]:
+    """Yes/No options: a letter written with the other option's word ("A: no", "A) no" with
+    A = Yes) is that word; "A:" is the answer prefix of a Q/A transcript."""
+    texts = _option_texts(choices, options)
+    if sorted(texts.values()) != ["no", "yes"]:
+        return found
+    cut = CONTINUATION.search(text)
+    listed = {m.lower() for m in _YESNO_LINE.findall(text[:cut.start()] if cut else text)}
+    if len(listed) == 2:
+        return FAILED  # "(A) yes\n(B) no": the option list echoed, no answer
+    letter = next(k for k, key in options.items() if key == found.value)
+    said = [m.group(1).lower() for m in re.finditer(
+        rf"(?<![A-Za-z])[(\[]?{letter}[)\]]?\s*[:.)]?\s*(yes|no)(?![A-Za-z])", text, re.I)]
+    if said and said[-1] != texts[letter]:
+        other = next(k for k, t in texts.items() if t == said[-1])
+        return Extraction(options[other], PARSE_LENIENT)
+    return found
 
 
 def _yesno_option(text: str, texts: dict[str, str], options: dict[str, str],
@@ -370,6 +400,8 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
             return Extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     strong = prose_letters(text, options, echoed_option_spans(text, raw_texts))
+    if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
+        strong = concluding_letters(text, options, raw_texts)
     if strong:
         return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     if texts:
