@@ -66,6 +66,7 @@ from bench_kit.scoring.extract.response import (
     clean_response,
     contains_phrase,
     last_clause,
+    last_refusal,
     may_have_clause,
     normalize_text,
     strip_reasoning,
@@ -285,7 +286,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     found = _fast_choice(text, choices, options) if fast else None
     if found is None:
         found = _full_choice(text, choices, options, question)
-    if found.parse == PARSE_LENIENT and NO_ANSWER.search(text) and isinstance(choices, Mapping) \
+    if found.parse == PARSE_LENIENT and last_refusal(text) and isinstance(choices, Mapping) \
             and not any(NO_ANSWER.search(str(option)) for option in choices.values()):
         return FAILED  # "it is impossible to determine …" (unless an option says so itself)
     if found.value is not None and len(options) == 2:
@@ -309,25 +310,30 @@ def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
     return FAILED
 
 
+_LETTER_WORD = re.compile(r"(?<![A-Za-z])[(\[]?([A-J])[)\]]?[ \t]*[:.)]?[ \t]*((?i:yes|no))(?![A-Za-z])")
 _YESNO_LINE = re.compile(r"^[ \t]*[(\[]?[A-Ja-j][)\].:][ \t]*(yes|no)[ \t]*$", re.M | re.I)
 
 
 def _letter_then_word(text: str, choices: Mapping[str, str], options: dict[str, str],
                       found: Extraction[str]) -> Extraction[str]:
     """Yes/No options: a letter written with the other option's word ("A: no", "A) no" with
-    A = Yes) is that word; "A:" is the answer prefix of a Q/A transcript."""
+    A = Yes) is that word ("A:" is the answer prefix of a Q/A transcript); the option list
+    echoed ("(A) yes\n(B) no") is no answer."""
+    said = _LETTER_WORD.findall(text)
+    if not said:
+        return found
     texts = _option_texts(choices, options)
     if sorted(texts.values()) != ["no", "yes"]:
         return found
-    cut = CONTINUATION.search(text)
-    listed = {m.lower() for m in _YESNO_LINE.findall(text[:cut.start()] if cut else text)}
-    if len(listed) == 2:
-        return FAILED  # "(A) yes\n(B) no": the option list echoed, no answer
+    if "\n" in text:
+        cut = CONTINUATION.search(text)
+        listed = {m.lower() for m in _YESNO_LINE.findall(text[:cut.start()] if cut else text)}
+        if len(listed) == 2:
+            return FAILED
     letter = next(k for k, key in options.items() if key == found.value)
-    said = [m.group(1).lower() for m in re.finditer(
-        rf"(?<![A-Za-z])[(\[]?{letter}[)\]]?\s*[:.)]?\s*(yes|no)(?![A-Za-z])", text, re.I)]
-    if said and said[-1] != texts[letter]:
-        other = next(k for k, t in texts.items() if t == said[-1])
+    words = [word.lower() for named, word in said if named == letter]
+    if words and words[-1] != texts[letter]:
+        other = next(k for k, t in texts.items() if t == words[-1])
         return Extraction(options[other], PARSE_LENIENT)
     return found
 

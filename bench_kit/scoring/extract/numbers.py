@@ -18,12 +18,12 @@ import re
 from bench_kit.scoring.extract.response import (
     CONTINUATION,
     FAILED,
-    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
     clause_tail,
     clean_response,
+    last_refusal,
 )
 from bench_kit.text.numbers import NumberToken, number_tokens
 
@@ -146,8 +146,8 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
             text, sentence_start, len(text) if stop is None else stop.end())):
         return FAILED, None, text  # "1, 2, 3, 4, 5": a list, not an answer
-    refusals = list(NO_ANSWER.finditer(text))
-    if refusals and not _ESTIMATE.search(text, refusals[-1].end(), token.start):
+    refusal = last_refusal(text)
+    if refusal and not _ESTIMATE.search(text, refusal.end(), token.start):
         return FAILED, None, text  # "cannot be determined without the data": no answer
     return Extraction(token.value, PARSE_LENIENT), token, text
 

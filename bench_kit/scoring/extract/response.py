@@ -98,6 +98,40 @@ NO_ANSWER = re.compile(
     r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
 
 
+# A literal every NO_ANSWER match contains (on the lower-cased text): the long regex
+# runs only near them (`last_refusal`).
+_NO_ANSWER_HINT = re.compile(  # literals only: the regex engine scans them fast
+    r"not|n't|unsure|uncertain|cannot|can't|unable|definitive|unclear|impossible|insufficient"
+    r"|information|data|context|invalid|incomplete|way|please|without|need|provide|depend"
+    r"|difficult|hard|不确定|无法|不清楚|看不清|不知道")
+_NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x faster than re.I
+_REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
+
+
+def last_refusal(text: str, start: int = 0) -> re.Match | None:
+    """The last `NO_ANSWER` match in `text` starting at or after `start`, found near the
+    hint literals only (the regex scan of a whole long response costs ~200 µs)."""
+    lowered = text.lower()
+    if _NO_ANSWER_HINT.search(lowered, start) is None:
+        return None
+    if len(lowered) != len(text):  # lower-casing moved offsets (rare): scan it all
+        every = list(NO_ANSWER.finditer(text, start))
+        return every[-1] if every else None
+    windows: list[list[int]] = []
+    for hint in _NO_ANSWER_HINT.finditer(lowered, start):
+        begin = max(start, hint.start() - _REFUSAL_REACH)
+        stop = min(len(text), hint.end() + _REFUSAL_REACH)
+        if windows and begin <= windows[-1][1]:
+            windows[-1][1] = stop
+        else:
+            windows.append([begin, stop])
+    for begin, stop in reversed(windows):
+        found = list(_NO_ANSWER_LOWER.finditer(lowered, begin, stop))
+        if found:
+            return found[-1]
+    return None
+
+
 def strip_reasoning(response: str) -> str:
     """Remove a leading `<think>…</think>` block (reasoning models keep it in the raw text).
 

@@ -13,6 +13,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail,
     clean_response,
+    last_refusal,
 )
 
 _YESNO_WHOLE = {
@@ -173,7 +174,7 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         if stated and worded is not tail:  # a letter and a word: unless offered under a
             at = text.rfind(tail)          # condition or retracted by a refusal after it
             opened = max(text.rfind("\n", 0, at), text.rfind(". ", 0, at))
-            if _CONDITION.search(text, opened + 1, at) or NO_ANSWER.search(text, at):
+            if _CONDITION.search(text, opened + 1, at) or last_refusal(text, at):
                 stated = None
         if stated:
             return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
@@ -182,7 +183,7 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     lead = _lead_yesno(_LETTER_FIRST.sub("", text, count=1))
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
-    if NO_ANSWER.search(text):
+    if last_refusal(text):
         return FAILED
     stated = _restated(text, question) if question and text.isascii() else None
     if stated:
