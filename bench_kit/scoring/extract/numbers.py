@@ -24,6 +24,7 @@ from bench_kit.scoring.extract.response import (
     clause_tail,
     clean_response,
     last_refusal,
+    strip_reasoning,
 )
 from bench_kit.text.numbers import NumberToken, number_tokens
 
@@ -48,6 +49,12 @@ _RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eig
 # "1, 2, 3, 4" / "21, 22, 23, and 25": a list of numbers is no one answer.
 _ENUMERATION = re.compile(r"(?:[-+]?\d(?:[\d.]|,\d{3})*%?\s*,\s+(?:and\s+)?){2,}[-+]?\d(?:[\d.]|,\d{3})*%?")
 _RANGE_AFTER = re.compile(r"[%\w ]{0,12}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d")
+# "It has a value of **10**.": a number set in bold (with at most a short unit) is the
+# answer a markdown response marks; the last such.
+_BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:/\d+)?[ \t]*%?"
+                          r"(?:[ \t]*[A-Za-z°]+){0,2})[ \t]*\.?\*\*")
+# Cut off mid-expression: the response ends on ":", "=", "," or an open bracket.
+_CUT_OFF = frozenset(":=,([{\\")
 _ESTIMATE = re.compile(r"\bestimat", re.I)
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
@@ -129,6 +136,12 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
             return Extraction(found[-1].value, PARSE_OK), found[-1], tail
+    if "**" in response:
+        bold = _BOLD_NUMBER.findall(strip_reasoning(response))
+        if bold:
+            found = number_tokens(bold[-1])
+            if found:
+                return Extraction(found[-1].value, PARSE_LENIENT), found[-1], bold[-1]
     found = number_tokens(text)
     if not found:
         return FAILED, None, text
@@ -136,6 +149,8 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
+    if text[-1] in _CUT_OFF:
+        return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     token, sentence_start = _sentence_number(text, found)
     sentence = text[sentence_start:token.end]
     if _EXAMPLE.search(sentence) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
