@@ -16,13 +16,18 @@ Multiple choice, in order (the first rule that answers wins):
 5. the response equals one option's text (lenient);
 6. word-bounded capital letters in the prose, skipping negated ones ("not A", "A is
    wrong"), letters inside echoed option texts, and "A"/"I" used as an article or pronoun:
-   one distinct letter -> it (lenient), several -> ambiguous -> failed;
+   one distinct letter -> it (lenient); several -> the one letter of the last concluding
+   sentence ("Therefore, … (D) 4."), else on to rule 7;
 7. the option texts contained in the answer clause or the response: exactly one (after
-   dropping texts contained in a longer matched text) -> it (lenient); options that are
-   all numbers ("10m", "60°"): the response's answer number equals exactly one (lenient);
+   dropping texts contained in a longer matched text) -> it (lenient); several compared
+   ("The sun is larger than the moon.") -> the side answering the question's comparative;
+   options that are all numbers ("10m", "60°"): the response's answer number equals
+   exactly one (lenient);
 8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
    with the question when given) -> that option (lenient);
-otherwise failed: an article "A" or pronoun "I" is never read as a letter.
+otherwise failed: an article "A" or pronoun "I" is never read as a letter. A lenient letter
+is no answer when the response says it cannot answer (unless an option says so itself);
+with Yes/No options a letter written with the other option's word ("A: no") is that word.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from bench_kit.scoring.extract.numbers import extract_number, extract_number_det
 from bench_kit.scoring.extract.option_statements import (
     NO_OPTION_PART,
     by_option_value,
+    compared_option,
     hypothetical_clauses,
     no_option,
 )
@@ -416,7 +422,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
             letter = _by_option_text(tail, texts)
             if letter:
                 return Extraction(options[letter], PARSE_LENIENT)
-        letter = _by_option_text(text, texts, norm)
+        letter = _by_option_text(text, texts, norm) or compared_option(text, texts, question)
         if letter:
             return Extraction(options[letter], PARSE_LENIENT)
         return by_option_value(text, choices, options)

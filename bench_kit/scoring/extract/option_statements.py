@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.response import FAILED, PARSE_LENIENT, Extraction
+from bench_kit.scoring.extract.yesno import comparisons, content_words
 from bench_kit.text.numbers import number_tokens
 
 # The response says the answer is not among the options, or that it cannot answer: no
@@ -88,3 +89,25 @@ def by_option_value(text: str, choices: Mapping[str, str],
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
     return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
+
+
+_SENTENCES = re.compile(r"[^.!?\n]+")
+
+
+def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
+    """"Which is larger, the moon or the sun?" -> "The sun is larger than the moon.": the
+    option on the side of a comparison that answers the question's comparative (its own
+    side when the directions agree, the other side when they are opposite), for a response
+    that names several options. `texts`: letter -> normalised option text."""
+    asked = comparisons(question) if question else []
+    if not asked:
+        return None
+    sign = asked[0][0]
+    words = {letter: content_words(t) for letter, t in texts.items()}
+    for match in _SENTENCES.finditer(text):
+        for said, left, right, negated in comparisons(match.group()):
+            lefts = [k for k, w in words.items() if w and w <= left]
+            rights = [k for k, w in words.items() if w and w <= right]
+            if len(lefts) == 1 and len(rights) == 1 and lefts != rights and said and sign:
+                return lefts[0] if (said == sign) != negated else rights[0]
+    return None

@@ -69,11 +69,12 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def _content(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
+    """The lower-cased, stemmed words of `text` that are not function words."""
     return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
 
 
-def _comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
+def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
     """Every comparison in the clauses of `text`: (+1 more / -1 less / 0 equal, content
     words of the compared side, content words after "than" / "to" / "as", negated)."""
     found = []
@@ -88,8 +89,8 @@ def _comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
             end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
             after = rest[split:] if end is None else rest[split:split + end]
             negated = any(w in _NEGATORS for w in words[max(0, index - 5):index])
-            found.append((sign, _content(" ".join(words[:index] + rest[:split])) - _COMPARATIVES,
-                          _content(" ".join(after)) - _COMPARATIVES, negated))
+            found.append((sign, content_words(" ".join(words[:index] + rest[:split])) - _COMPARATIVES,
+                          content_words(" ".join(after)) - _COMPARATIVES, negated))
     return found
 
 
@@ -97,12 +98,12 @@ def _restated_comparison(sentence: str, question: str) -> str | None:
     """"yes"/"no" when `sentence` states the comparison `question` asks about, in the same
     or another direction (sides swapped: direction reversed); of several comparisons in
     the sentence, the one whose sides best match the question's."""
-    asked_all = _comparisons(question)
+    asked_all = comparisons(question)
     if not asked_all:
         return None
     sign, left, right, _ = asked_all[0]
     best, answer = 0, None
-    for said_sign, said_left, said_right, negated in _comparisons(sentence):
+    for said_sign, said_left, said_right, negated in comparisons(sentence):
         kept = len(left & said_left) + len(right & said_right)
         swapped = len(left & said_right) + len(right & said_left)
         if max(kept, swapped) <= best:
@@ -119,7 +120,7 @@ def _restated_comparison(sentence: str, question: str) -> str | None:
 def _restated(text: str, question: str) -> str | None:
     """"yes"/"no" when a sentence of `text` restates `question` as a statement (negated:
     "no"); None otherwise."""
-    wanted = _content(question)
+    wanted = content_words(question)
     if len(wanted) < 2:
         return None
     compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
@@ -130,7 +131,7 @@ def _restated(text: str, question: str) -> str | None:
             continue  # the question echoed, not answered
         if _TENTATIVE.search(sentence):
             continue
-        have = _content(sentence)
+        have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
             stated = _restated_comparison(sentence, question) or stated  # the last one
         elif wanted <= have and stated is None:
