@@ -55,6 +55,8 @@ REFUSALS = [  # refusals the way models write them, inside reasoning and at its 
     "It is impossible to determine which is larger. " + "The bars are tall. " * 30,
     "As an AI, I DO NOT HAVE ENOUGH INFORMATION to say, and the chart is unclear.",
     "不确定。图中看不清楚。", "We need more information; it would depend on the scale.",
+    "For the most accurate figures, you might consider checking official trade databases.",
+    "I recommend consulting the UN. You would need to look up the 2050 projections.",
 ]
 
 

@@ -95,6 +95,9 @@ NO_ANSWER = re.compile(
     r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
     r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
     r"|(?:difficult|hard)\s+to\s+(?:determine|tell|say)"
+    r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
+    r"|(?:can't|cannot)\s+confirm|(?:consider|recommend)\s+(?:checking|consulting)"
+    r"|(?:don't|do\s+not)\s+have\s+(?:precise|exact|up-to-date|current|detailed)"
     r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
 
 
@@ -103,7 +106,7 @@ NO_ANSWER = re.compile(
 _NO_ANSWER_HINT = re.compile(  # literals only: the regex engine scans them fast
     r"not|n't|unsure|uncertain|cannot|can't|unable|definitive|unclear|impossible|insufficient"
     r"|information|data|context|invalid|incomplete|way|please|without|need|provide|depend"
-    r"|difficult|hard|不确定|无法|不清楚|看不清|不知道")
+    r"|difficult|hard|consider|recommend|不确定|无法|不清楚|看不清|不知道")
 _NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x faster than re.I
 _REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
 
