@@ -290,11 +290,11 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         return FAILED
     options = _options(choices)
     found = _fast_choice(text, choices, options) if fast else None
-    if found is None:
+    if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
         found = _full_choice(text, choices, options, question)
-    if found.parse == PARSE_LENIENT and last_refusal(text) and isinstance(choices, Mapping) \
-            and not any(NO_ANSWER.search(str(option)) for option in choices.values()):
-        return FAILED  # "it is impossible to determine …" (unless an option says so itself)
+        if found.parse == PARSE_LENIENT and last_refusal(text) and isinstance(choices, Mapping) \
+                and not any(NO_ANSWER.search(str(option)) for option in choices.values()):
+            return FAILED  # "it is impossible to determine …" (unless an option says so)
     if found.value is not None and len(options) == 2:
         found = _letter_then_word(text, choices, options, found)
     if found.value is None and isinstance(response, str) and "\\boxed" in response:
