@@ -55,6 +55,10 @@ _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(
                           r"(?:[ \t]*[A-Za-z°]+){0,2})[ \t]*\.?\*\*")
 # Cut off mid-expression: the response ends on ":", "=", "," or an open bracket.
 _CUT_OFF = frozenset(":=,([{\\")
+# "There are no red cubes", "The function has no zeros": a count of zero, in a response
+# with no number at all.
+_NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
+                      re.I)
 _ESTIMATE = re.compile(r"\bestimat", re.I)
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
@@ -144,7 +148,11 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
                 return Extraction(found[-1].value, PARSE_LENIENT), found[-1], bold[-1]
     found = number_tokens(text)
     if not found:
-        return FAILED, None, text
+        zero = _NONE_OF.search(text)
+        if zero is None or last_refusal(text):
+            return FAILED, None, text
+        token = NumberToken(0.0, zero.start(), zero.end())
+        return Extraction(0.0, PARSE_LENIENT), token, text  # "The function has no zeros."
     last = found[-1]
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
