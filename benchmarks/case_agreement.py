@@ -43,7 +43,7 @@ def _box(case: dict) -> bool:
 def _choice(case: dict) -> bool:
     from bench_kit.scoring.extract.answers import extract_choice_detailed
 
-    found = extract_choice_detailed(case["input"], case["choices"])
+    found = extract_choice_detailed(case["input"], case["choices"], case.get("question"))
     return (found.value, found.parse) == (case["expected"], case["parse"])
 
 

@@ -35,7 +35,7 @@ _CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
 _TOKEN = re.compile(
     r"(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?:e[-+]?\d{1,3}(?![A-Za-z0-9]))?)"
-    r"(?:\s*/\s*(?P<den>\d{1,9})(?![\d.]))?(?P<pct>\s*%)?"
+    r"(?:\s*/\s*(?P<den>\d{1,9})(?!\d|\.\d))?(?P<pct>\s*%)?"
     r"(?:\s*(?:hundred|thousand|million|billion|trillion)(?![A-Za-z])|\s*[百千万亿])?"
     rf"|(?P<words>(?<![A-Za-z])(?:{_WORD})(?:(?:\s+and\s+|\s+|-)(?:{_WORD}))*(?![A-Za-z]))"
     r"|(?P<cn>[零〇一二两三四五六七八九十百千万亿]+)",

@@ -36,9 +36,10 @@ def test_extract_choice(case):
     choices = case["choices"]
     before = copy.deepcopy(choices)
     # A read-only mapping: any attempt to mutate the caller's choices raises.
-    found = extract_choice_detailed(case["input"], MappingProxyType(choices))
+    question = case.get("question")
+    found = extract_choice_detailed(case["input"], MappingProxyType(choices), question)
     assert (found.value, found.parse) == (case["expected"], case["parse"])
-    assert extract_choice(case["input"], choices) == case["expected"]
+    assert extract_choice(case["input"], choices, question) == case["expected"]
     assert choices == before
 
 

@@ -13,8 +13,10 @@ from bench_kit.scoring.extract.answers import _clause_letter
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
+    NO_ANSWER,
     clean_response,
     last_clause,
+    last_refusal,
     may_have_clause,
 )
 
@@ -44,6 +46,27 @@ def _scan_last(text: str):
         for last in ANSWER_CLAUSE.finditer(text):  # noqa: B007 - keeps the last
             pass
     return last
+
+
+REFUSALS = [  # refusals the way models write them, inside reasoning and at its ends
+    "I'm sorry, but I can't determine the answer from this image.",
+    "Let me look. " * 40 + "Without the specific values provided, a numerical answer cannot be given.",
+    "The question does not provide enough information to determine the number of bags.",
+    "It is impossible to determine which is larger. " + "The bars are tall. " * 30,
+    "As an AI, I DO NOT HAVE ENOUGH INFORMATION to say, and the chart is unclear.",
+    "不确定。图中看不清楚。", "We need more information; it would depend on the scale.",
+    "For the most accurate figures, you might consider checking official trade databases.",
+    "I recommend consulting the UN. You would need to look up the 2050 projections.",
+]
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_windowed_refusal_search_equals_the_full_scan(chunk):
+    for text in (INPUTS + REFUSALS)[chunk::10]:
+        for start in (0, len(text) // 2):
+            every = list(NO_ANSWER.finditer(text, start))
+            fast = last_refusal(text, start)
+            assert (fast.span() if fast else None) == (every[-1].span() if every else None), text
 
 
 @pytest.mark.parametrize("chunk", range(10))

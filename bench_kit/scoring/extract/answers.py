@@ -16,13 +16,18 @@ Multiple choice, in order (the first rule that answers wins):
 5. the response equals one option's text (lenient);
 6. word-bounded capital letters in the prose, skipping negated ones ("not A", "A is
    wrong"), letters inside echoed option texts, and "A"/"I" used as an article or pronoun:
-   one distinct letter -> it (lenient), several -> ambiguous -> failed;
+   one distinct letter -> it (lenient); several -> the one letter of the last concluding
+   sentence ("Therefore, … (D) 4."), else on to rule 7;
 7. the option texts contained in the answer clause or the response: exactly one (after
-   dropping texts contained in a longer matched text) -> it (lenient); options that are
-   all numbers ("10m", "60°"): the response's answer number equals exactly one (lenient);
+   dropping texts contained in a longer matched text) -> it (lenient); several compared
+   ("The sun is larger than the moon.") -> the side answering the question's comparative;
+   options that are all numbers ("10m", "60°"): the response's answer number equals
+   exactly one (lenient);
 8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
    with the question when given) -> that option (lenient);
-otherwise failed: an article "A" or pronoun "I" is never read as a letter.
+otherwise failed: an article "A" or pronoun "I" is never read as a letter. A lenient letter
+is no answer when the response says it cannot answer (unless an option says so itself);
+with Yes/No options a letter written with the other option's word ("A: no") is that word.
 """
 
 from __future__ import annotations
@@ -40,14 +45,15 @@ from bench_kit.scoring.extract.boxes import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
-    CONTINUATION,
     NO_OPTION_PART,
     by_option_value,
+    compared_option,
     hypothetical_clauses,
     no_option,
 )
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
+    concluding_letters,
     echoed_option_spans,
     is_article_or_pronoun,
     prose_letters,
@@ -56,7 +62,9 @@ from bench_kit.scoring.extract.prose_letters import (
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
+    CONTINUATION,
     FAILED,
+    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
@@ -64,6 +72,7 @@ from bench_kit.scoring.extract.response import (
     clean_response,
     contains_phrase,
     last_clause,
+    last_refusal,
     may_have_clause,
     normalize_text,
     strip_reasoning,
@@ -281,8 +290,13 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         return FAILED
     options = _options(choices)
     found = _fast_choice(text, choices, options) if fast else None
-    if found is None:
+    if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
         found = _full_choice(text, choices, options, question)
+        if found.parse == PARSE_LENIENT and last_refusal(text) and isinstance(choices, Mapping) \
+                and not any(NO_ANSWER.search(str(option)) for option in choices.values()):
+            return FAILED  # "it is impossible to determine …" (unless an option says so)
+    if found.value is not None and len(options) == 2:
+        found = _letter_then_word(text, choices, options, found)
     if found.value is None and isinstance(response, str) and "\\boxed" in response:
         # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
         whole = clean_response(response, boxed=False)
@@ -300,6 +314,34 @@ def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
     if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
         return _yesno_option(text, texts, options, question)
     return FAILED
+
+
+_LETTER_WORD = re.compile(r"(?<![A-Za-z])[(\[]?([A-J])[)\]]?[ \t]*[:.)]?[ \t]*((?i:yes|no))(?![A-Za-z])")
+_YESNO_LINE = re.compile(r"^[ \t]*[(\[]?[A-Ja-j][)\].:][ \t]*(yes|no)[ \t]*$", re.M | re.I)
+
+
+def _letter_then_word(text: str, choices: Mapping[str, str], options: dict[str, str],
+                      found: Extraction[str]) -> Extraction[str]:
+    """Yes/No options: a letter written with the other option's word ("A: no", "A) no" with
+    A = Yes) is that word ("A:" is the answer prefix of a Q/A transcript); the option list
+    echoed ("(A) yes\n(B) no") is no answer."""
+    said = _LETTER_WORD.findall(text)
+    if not said:
+        return found
+    texts = _option_texts(choices, options)
+    if sorted(texts.values()) != ["no", "yes"]:
+        return found
+    if "\n" in text:
+        cut = CONTINUATION.search(text)
+        listed = {m.lower() for m in _YESNO_LINE.findall(text[:cut.start()] if cut else text)}
+        if len(listed) == 2:
+            return FAILED
+    letter = next(k for k, key in options.items() if key == found.value)
+    words = [word.lower() for named, word in said if named == letter]
+    if words and words[-1] != texts[letter]:
+        other = next(k for k, t in texts.items() if t == words[-1])
+        return Extraction(options[other], PARSE_LENIENT)
+    return found
 
 
 def _yesno_option(text: str, texts: dict[str, str], options: dict[str, str],
@@ -370,6 +412,8 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
             return Extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     strong = prose_letters(text, options, echoed_option_spans(text, raw_texts))
+    if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
+        strong = concluding_letters(text, options, raw_texts)
     if strong:
         return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     if texts:
@@ -378,7 +422,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
             letter = _by_option_text(tail, texts)
             if letter:
                 return Extraction(options[letter], PARSE_LENIENT)
-        letter = _by_option_text(text, texts, norm)
+        letter = _by_option_text(text, texts, norm) or compared_option(text, texts, question)
         if letter:
             return Extraction(options[letter], PARSE_LENIENT)
         return by_option_value(text, choices, options)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.response import FAILED, PARSE_LENIENT, Extraction
+from bench_kit.scoring.extract.yesno import comparisons, content_words
 from bench_kit.text.numbers import number_tokens
 
 # The response says the answer is not among the options, or that it cannot answer: no
@@ -20,7 +21,9 @@ _NO_OPTION = re.compile(
     r"|\bnot\s+(?:available|given|listed|provided|present|included|found)\s+(?:in|among)"
     r"\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:choices|options)"
     r"|\bnone\s+of\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:options|choices)\s+"
-    r"(?:match|is|are|fit|correspond|agree)"
+    r"(?:\([^()]{0,30}\)\s+|(?:[a-j],?\s+(?:and\s+|or\s+)?){2,})?(?:match|is|are|fit|correspond|agree)"
+    r"|\b(?:this|that|it|which|result|value)\s+is\s+not\s+(?:an?\s+|one\s+of\s+the\s+)?"
+    r"(?:option|choice)s?\b"
     r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
     r"(?:exact\s+|correct\s+|definitive\s+|specific\s+)?(?:answer|solution)"
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
@@ -32,9 +35,6 @@ _NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|p
 NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
 # Words an option text would use to offer "no answer" itself ("None of the above").
 _NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
-# A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
-# has answered before it; what follows is a continuation, not its answer.
-CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
 
 # "If the heart is wider …, then the answer is (A) Yes." — an answer under a condition.
 _IF_CLAUSE = re.compile(r"\bif\b[^.\n]{0,200}?\banswer\s+(?:is|would\s+be)\s*:?\s*[(\[]?\s*"
@@ -89,3 +89,25 @@ def by_option_value(text: str, choices: Mapping[str, str],
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
     return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
+
+
+_SENTENCES = re.compile(r"[^.!?\n]+")
+
+
+def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
+    """"Which is larger, the moon or the sun?" -> "The sun is larger than the moon.": the
+    option on the side of a comparison that answers the question's comparative (its own
+    side when the directions agree, the other side when they are opposite), for a response
+    that names several options. `texts`: letter -> normalised option text."""
+    asked = comparisons(question) if question else []
+    if not asked:
+        return None
+    sign = asked[0][0]
+    words = {letter: content_words(t) for letter, t in texts.items()}
+    for match in _SENTENCES.finditer(text):
+        for said, left, right, negated in comparisons(match.group()):
+            lefts = [k for k, w in words.items() if w and w <= left]
+            rights = [k for k, w in words.items() if w and w <= right]
+            if len(lefts) == 1 and len(rights) == 1 and lefts != rights and said and sign:
+                return lefts[0] if (said == sign) != negated else rights[0]
+    return None

@@ -139,3 +139,20 @@ def prose_letters(text: str, options: dict[str, str],
     if affirmed:
         return affirmed
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
+
+
+# A sentence that concludes: "Therefore, the missing pattern is (D) 4.", "So the answer
+# must be C."
+_CONCLUDES = re.compile(r"(?:^|(?<=[.!?])[ \t]+)[ \t*-]*(?:therefore|thus|hence|so|in\s+conclusion"
+                        r"|in\s+summary|overall|finally|consequently)\b", re.I | re.M)
+
+
+def concluding_letters(text: str, options: dict[str, str], raw_texts: list[str]) -> set[str]:
+    """The letters the prose of the last concluding sentence chooses (`prose_letters`),
+    for a response that names several letters on its way there."""
+    starts = [match.start() for match in _CONCLUDES.finditer(text)]
+    if not starts:
+        return set()
+    end = SEGMENT_END.search(text, starts[-1] + 1)
+    sentence = text[starts[-1]:end.start() if end else len(text)]
+    return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts))

@@ -67,6 +67,9 @@ ANSWER_CLAUSE = re.compile(
 )
 # Every answer clause contains one of these; checking them first skips a regex scan.
 _CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选")
+# A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
+# has answered before it; what follows is a continuation, not its answer.
+CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
 _SENTENCE_END = re.compile(r"\n|[.!?;](?:\s|$)|,\s|[。！？；，]")
 
 
@@ -87,8 +90,49 @@ NO_ANSWER = re.compile(
     r"(?:determine|tell|know)|cannot\s+confidently|(?:unable|not\s+able)\s+to\s+(?:view|see"
     r"|access|provide|determine|answer|calculate)|(?:don't|do\s+not)\s+have\s+access"
     r"|cannot\s+(?:calculate|provide|view)|not\s+provided\s+in\s+the\s+(?:question|image)"
-    r"|more\s+information\s+is\s+needed|please\s+provide"
+    r"|more\s+information\s+is\s+needed|please\s+provide|cannot\s+be\s+given"
+    r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
+    r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
+    r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
+    r"|(?:difficult|hard)\s+to\s+(?:determine|tell|say)"
+    r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
+    r"|(?:can't|cannot)\s+confirm|(?:consider|recommend)\s+(?:checking|consulting)"
+    r"|(?:don't|do\s+not)\s+have\s+(?:precise|exact|up-to-date|current|detailed)"
     r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
+
+
+# A literal every NO_ANSWER match contains (on the lower-cased text): the long regex
+# runs only near them (`last_refusal`).
+_NO_ANSWER_HINT = re.compile(  # literals only: the regex engine scans them fast
+    r"not|n't|unsure|uncertain|cannot|can't|unable|definitive|unclear|impossible|insufficient"
+    r"|information|data|context|invalid|incomplete|way|please|without|need|provide|depend"
+    r"|difficult|hard|consider|recommend|不确定|无法|不清楚|看不清|不知道")
+_NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x faster than re.I
+_REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
+
+
+def last_refusal(text: str, start: int = 0) -> re.Match | None:
+    """The last `NO_ANSWER` match in `text` starting at or after `start`, found near the
+    hint literals only (the regex scan of a whole long response costs ~200 µs)."""
+    lowered = text.lower()
+    if _NO_ANSWER_HINT.search(lowered, start) is None:
+        return None
+    if len(lowered) != len(text):  # lower-casing moved offsets (rare): scan it all
+        every = list(NO_ANSWER.finditer(text, start))
+        return every[-1] if every else None
+    windows: list[list[int]] = []
+    for hint in _NO_ANSWER_HINT.finditer(lowered, start):
+        begin = max(start, hint.start() - _REFUSAL_REACH)
+        stop = min(len(text), hint.end() + _REFUSAL_REACH)
+        if windows and begin <= windows[-1][1]:
+            windows[-1][1] = stop
+        else:
+            windows.append([begin, stop])
+    for begin, stop in reversed(windows):
+        found = list(_NO_ANSWER_LOWER.finditer(lowered, begin, stop))
+        if found:
+            return found[-1]
+    return None
 
 
 def strip_reasoning(response: str) -> str:
@@ -143,8 +187,8 @@ def clean_response(response: str, boxed: bool = True) -> str:
         text = text.replace("**", "").replace("__", "").replace("`", "").replace("*", " ")
     if "#" in text:
         text = _HEADING.sub("", text)
-    if "$" in text:
-        text = text.replace("$", " ")
+    if "$" in text:  # "-$2" is minus two dollars
+        text = text.replace("-$", "-").replace("$", " ")
     return text.strip()
 
 

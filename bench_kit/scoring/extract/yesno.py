@@ -13,6 +13,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail,
     clean_response,
+    last_refusal,
 )
 
 _YESNO_WHOLE = {
@@ -44,7 +45,18 @@ _WORD = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
     "its of in on at to for by with than as and or image picture shown figure based can could "
-    "will would shall should may might according".split())
+    "will would shall should may might according then".split())
+# Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
+# "X is greater than / equal to Y" (no), "There are more Y than X" (yes: the sides swapped).
+_MORE = frozenset("greater more larger bigger higher longer taller older heavier wider".split())
+_LESS = frozenset("less fewer smaller lower shorter younger lighter narrower".split())
+_EQUAL = frozenset("equal same".split())
+_COMPARATIVES = _MORE | _LESS | _EQUAL
+_NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
+_CLAUSE = re.compile(r"[,;:]")
+# "(B) No", "B: no", "A (Yes)": a letter before the word.
+_LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J][)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
+_CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
 _SENTENCE = re.compile(r"[^.!?\n]+")
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.I)
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
@@ -52,26 +64,79 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|wherea
 
 
 def _stem(word: str) -> str:
+    if word.endswith("sses"):
+        return word[:-2]  # "busses" -> "buss"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def _content(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
+    """The lower-cased, stemmed words of `text` that are not function words."""
     return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
+
+
+def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
+    """Every comparison in the clauses of `text`: (+1 more / -1 less / 0 equal, content
+    words of the compared side, content words after "than" / "to" / "as", negated)."""
+    found = []
+    for clause in _CLAUSE.split(text.lower()):
+        words = _WORD.findall(clause)
+        for index, word in enumerate(words):
+            if word not in _COMPARATIVES:
+                continue
+            sign = 1 if word in _MORE else -1 if word in _LESS else 0
+            rest = words[index + 1:]
+            split = next((i for i, w in enumerate(rest) if w in ("than", "to", "as")), len(rest))
+            end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
+            after = rest[split:] if end is None else rest[split:split + end]
+            negated = any(w in _NEGATORS for w in words[max(0, index - 5):index])
+            found.append((sign, content_words(" ".join(words[:index] + rest[:split])) - _COMPARATIVES,
+                          content_words(" ".join(after)) - _COMPARATIVES, negated))
+    return found
+
+
+def _restated_comparison(sentence: str, question: str) -> str | None:
+    """"yes"/"no" when `sentence` states the comparison `question` asks about, in the same
+    or another direction (sides swapped: direction reversed); of several comparisons in
+    the sentence, the one whose sides best match the question's."""
+    asked_all = comparisons(question)
+    if not asked_all:
+        return None
+    sign, left, right, _ = asked_all[0]
+    best, answer = 0, None
+    for said_sign, said_left, said_right, negated in comparisons(sentence):
+        kept = len(left & said_left) + len(right & said_right)
+        swapped = len(left & said_right) + len(right & said_left)
+        if max(kept, swapped) <= best:
+            continue
+        best = max(kept, swapped)
+        if said_sign == 0 or sign == 0:  # "X is equal to Y" to "Is X greater than Y?"
+            same = said_sign == sign
+        else:
+            same = (said_sign == sign) != (swapped > kept)
+        answer = "yes" if same != negated else "no"
+    return answer
 
 
 def _restated(text: str, question: str) -> str | None:
     """"yes"/"no" when a sentence of `text` restates `question` as a statement (negated:
     "no"); None otherwise."""
-    wanted = _content(question)
+    wanted = content_words(question)
     if len(wanted) < 2:
         return None
+    compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
+    stated = None
     for match in _SENTENCE.finditer(text):
         sentence = match.group()
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
-        if wanted <= _content(sentence) and not _TENTATIVE.search(sentence):
+        if _TENTATIVE.search(sentence):
+            continue
+        have = content_words(sentence)
+        if compared is not None and compared <= have and have & _COMPARATIVES:
+            stated = _restated_comparison(sentence, question) or stated  # the last one
+        elif wanted <= have and stated is None:
             return "no" if _NEGATION.search(sentence) else "yes"
-    return None
+    return stated
 
 
 def _lead_yesno(text: str) -> str | None:
@@ -105,15 +170,21 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
             return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
     tail = clause_tail(text)
     if tail:
-        stated = _YESNO_WHOLE.get(tail.strip(_YESNO_STRIP).casefold()) or _lead_yesno(tail)
+        worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
+        stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
+        if stated and worded is not tail:  # a letter and a word: unless offered under a
+            at = text.rfind(tail)          # condition or retracted by a refusal after it
+            opened = max(text.rfind("\n", 0, at), text.rfind(". ", 0, at))
+            if _CONDITION.search(text, opened + 1, at) or last_refusal(text, at):
+                stated = None
         if stated:
             return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
     if NO_ANSWER.match(text):
         return FAILED
-    lead = _lead_yesno(text)
+    lead = _lead_yesno(_LETTER_FIRST.sub("", text, count=1))
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
-    if NO_ANSWER.search(text):
+    if last_refusal(text):
         return FAILED
     stated = _restated(text, question) if question and text.isascii() else None
     if stated:
