@@ -150,6 +150,33 @@ def _lead_yesno(text: str) -> str | None:
     return "yes" if (yes_en or yes_zh) else "no"
 
 
+def _after_correction(text: str) -> str | None:
+    """The yes/no stated after the last correction ("No wait, yes"), or None."""
+    corrected = None
+    for corrected in _CORRECTION.finditer(text):  # noqa: B007 - keeps the last
+        pass
+    if corrected is None:
+        return None
+    after = text[corrected.end():]
+    return _YESNO_WHOLE.get(after.strip(_YESNO_STRIP).casefold()) or _lead_yesno(after)
+
+
+def _in_clause(text: str) -> str | None:
+    """The yes/no of the last answer clause, or None; a letter with a word ("(B) No")
+    reads the word unless offered under a condition or retracted by a refusal after it."""
+    tail = clause_tail(text)
+    if not tail:
+        return None
+    worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
+    stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
+    if stated and worded is not tail:
+        at = text.rfind(tail)
+        opened = max(text.rfind("\n", 0, at), text.rfind(". ", 0, at))
+        if _CONDITION.search(text, opened + 1, at) or last_refusal(text, at):
+            return None
+    return stated
+
+
 def extract_yesno_detailed(response: str, question: str | None = None) -> Extraction[str]:
     """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
     leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
@@ -160,25 +187,9 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
     if whole:
         return Extraction(whole, PARSE_OK)
-    corrected = None
-    for corrected in _CORRECTION.finditer(text):  # noqa: B007 - keeps the last
-        pass
-    if corrected is not None:
-        after = text[corrected.end():]
-        stated = _YESNO_WHOLE.get(after.strip(_YESNO_STRIP).casefold()) or _lead_yesno(after)
-        if stated:
-            return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
-    tail = clause_tail(text)
-    if tail:
-        worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
-        stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
-        if stated and worded is not tail:  # a letter and a word: unless offered under a
-            at = text.rfind(tail)          # condition or retracted by a refusal after it
-            opened = max(text.rfind("\n", 0, at), text.rfind(". ", 0, at))
-            if _CONDITION.search(text, opened + 1, at) or last_refusal(text, at):
-                stated = None
-        if stated:
-            return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
+    stated = _after_correction(text) or _in_clause(text)
+    if stated:
+        return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
     if NO_ANSWER.match(text):
         return FAILED
     lead = _lead_yesno(_LETTER_FIRST.sub("", text, count=1))
