@@ -382,25 +382,51 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     return found
 
 
-def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
-                      question: str | None) -> Extraction[str]:
-    """Rules 3-8, for a response without an answer clause."""
+def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str],
+                   question: str | None) -> Extraction[str] | None:
+    """Rules 3-4: a bare letter on the last line, or a letter leading the response; None
+    when neither decides."""
     if "\n" in text:
         last_line = _BARE.fullmatch(text.rsplit("\n", 1)[1])
         if last_line and last_line.group(1).upper() in options:
             return Extraction(options[last_line.group(1).upper()], PARSE_LENIENT)
     lead = _LEAD.match(text)
-    if lead:
-        letter = next(g for g in lead.groups() if g)
-        if lead.group(1) and letter not in options:  # "(E) 3" where the options end at D
-            return _outside(text, choices, options, question)
-        if letter in options and not _enumerates(text, options) \
-                and not rules_out(_segment_after(text, lead.end())):
-            other = _OR_NEXT.match(text, lead.end(lead.lastindex or 0))
-            if other and other.group(1).upper() != letter:
-                return FAILED  # "(A) or (C)"
-            if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex or 0))):
-                return Extraction(options[letter], PARSE_OK)
+    if not lead:
+        return None
+    letter = next(g for g in lead.groups() if g)
+    if lead.group(1) and letter not in options:  # "(E) 3" where the options end at D
+        return _outside(text, choices, options, question)
+    if letter in options and not _enumerates(text, options) \
+            and not rules_out(_segment_after(text, lead.end())):
+        other = _OR_NEXT.match(text, lead.end(lead.lastindex or 0))
+        if other and other.group(1).upper() != letter:
+            return FAILED  # "(A) or (C)"
+        if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex or 0))):
+            return Extraction(options[letter], PARSE_OK)
+    return None
+
+
+def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
+              texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
+    """Rule 7: an option's text in the last answer clause, then anywhere, then a compared
+    option, then an option's value."""
+    tail = clause_tail(text)
+    if tail:
+        letter = _by_option_text(tail, texts)
+        if letter:
+            return Extraction(options[letter], PARSE_LENIENT)
+    letter = _by_option_text(text, texts, norm) or compared_option(text, texts, question)
+    if letter:
+        return Extraction(options[letter], PARSE_LENIENT)
+    return by_option_value(text, choices, options)
+
+
+def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
+                      question: str | None) -> Extraction[str]:
+    """Rules 3-8, for a response without an answer clause."""
+    placed = _placed_letter(text, choices, options, question)
+    if placed is not None:
+        return placed
     texts = _option_texts(choices, options)
     if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
         return _yesno_option(text, texts, options, question)  # rule 8, not by their words
@@ -416,17 +442,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         strong = concluding_letters(text, options, raw_texts)
     if strong:
         return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
-    if texts:
-        tail = clause_tail(text)
-        if tail:
-            letter = _by_option_text(tail, texts)
-            if letter:
-                return Extraction(options[letter], PARSE_LENIENT)
-        letter = _by_option_text(text, texts, norm) or compared_option(text, texts, question)
-        if letter:
-            return Extraction(options[letter], PARSE_LENIENT)
-        return by_option_value(text, choices, options)
-    return FAILED
+    return _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
 
 
 def extract_choice(response: str, choices: Mapping[str, str],
