@@ -103,14 +103,14 @@ class OpenAIEmbedder:
 
     async def _fetch(self, texts: list[str]) -> dict[str, Any]:
         size = self.settings.batch_size
-        batches = [texts[i:i + size] for i in range(0, len(texts), size)]
+        batches = (texts[i:i + size] for i in range(0, len(texts), size))
         client = EmbeddingsClient(self._config, AdapterContext(name="embed", source="embed"))
         bounded = BoundedLoop(self.settings.concurrency, self.budget)
         found: dict[str, Any] = {}
         try:
-            results = await bounded.run([functools.partial(self._batch, batch, client,
-                                                           bounded, found)
-                                         for batch in batches])
+            results = await bounded.run(functools.partial(self._batch, batch, client,
+                                                          bounded, found)
+                                        for batch in batches)
         finally:
             self.requests += bounded.requests
             await client.aclose()
@@ -118,7 +118,7 @@ class OpenAIEmbedder:
         if errors:
             first = errors[0]
             if isinstance(first, ModelCallError):
-                raise ModelCallError(f"embeddings: {len(errors)} of {len(batches)} batches "
+                raise ModelCallError(f"embeddings: {len(errors)} of {len(results)} batches "
                                      f"failed; first: {first}") from first
             raise first
         return found

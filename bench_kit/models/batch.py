@@ -283,7 +283,7 @@ class _Loop:
             self.tick(len(indices))
 
         try:
-            await bounded.run([functools.partial(one, indices) for indices in groups.values()])
+            await bounded.run(functools.partial(one, indices) for indices in groups.values())
         finally:
             self.counts.requests = bounded.requests
 

@@ -141,3 +141,49 @@ def test_a_loop_needs_a_slot() -> None:
         BoundedLoop(0)
     with pytest.raises(ValueError, match="concurrency must be >= 1"):
         asyncio.run(build())
+
+
+def test_the_tasks_alive_stay_bounded_however_many_jobs() -> None:
+    # one task per job created up front held a million tasks for a million calls; the
+    # loop keeps 2 x concurrency workers, each taking the next job when its last ends
+    most = {"tasks": 0}
+    taken = {"jobs": 0}
+
+    async def main() -> list[int]:
+        loop = BoundedLoop(3)
+
+        async def job(k: int) -> int:
+            most["tasks"] = max(most["tasks"], len(asyncio.all_tasks()))
+            await loop.send(lambda: asyncio.sleep(0))
+            return k
+
+        def jobs():  # an iterable, taken as workers free up
+            for k in range(2000):
+                taken["jobs"] += 1
+                yield lambda k=k: job(k)
+
+        return await loop.run(jobs())
+
+    assert asyncio.run(main()) == list(range(2000))
+    assert taken["jobs"] == 2000
+    assert most["tasks"] <= 2 * 3 + 1  # the workers and the main task
+
+
+def test_a_fault_begins_no_later_job() -> None:
+    begun: list[int] = []
+
+    async def main() -> None:
+        loop = BoundedLoop(1)
+
+        async def job(k: int) -> None:
+            begun.append(k)
+            await asyncio.sleep(0.001)
+            if k == 3:
+                raise OSError("disk full")
+
+        with pytest.raises(OSError, match="disk full"):
+            await loop.run(lambda k=k: job(k) for k in range(100))
+
+    asyncio.run(main())
+    # the fault and, at most, the jobs its neighbour worker took meanwhile: not the 100
+    assert begun[:4] == [0, 1, 2, 3] and len(begun) <= 6
