@@ -6,7 +6,8 @@ loop of the model calls, bench_kit.models.bounded: budget, slots given back duri
 retry's backoff), through the same HTTP machinery as the chat adapters (bench_kit/models/adapters/http_common.py):
 several `base_url`s load-balanced, a failing replica rested while the others take its
 batches, retries with backoff, the key from `api_key_env` in a header only. Each batch is
-cached as it arrives, so a run stopped by a budget or an outage keeps every vector it got.
+cached as it arrives, so a run stopped by a budget or an outage keeps every vector it got;
+a batch that cannot be cached (a full disk) stops the run at once with that error.
 """
 
 from __future__ import annotations
@@ -87,6 +88,8 @@ class OpenAIEmbedder:
         Raises:
             ModelCallError: a batch failed after its retries, or the request budget ran
                 out (the vectors received so far are cached: a re-run continues).
+            StorageError: the vector cache could not store a batch (a full disk): the run
+                stops at once, no more batches requested.
         """
         import numpy as np
 
@@ -114,19 +117,18 @@ class OpenAIEmbedder:
         finally:
             self.requests += bounded.requests
             await client.aclose()
-        errors = [r for r in results if isinstance(r, Exception)]
+        errors = [r for r in results if r is not None]
         if errors:
-            first = errors[0]
-            if isinstance(first, ModelCallError):
-                raise ModelCallError(f"embeddings: {len(errors)} of {len(results)} batches "
-                                     f"failed; first: {first}") from first
-            raise first
+            raise ModelCallError(f"embeddings: {len(errors)} of {len(results)} batches "
+                                 f"failed; first: {errors[0]}") from errors[0]
         return found
 
     async def _batch(self, batch: list[str], client: EmbeddingsClient, bounded: BoundedLoop,
-                     found: dict[str, Any]) -> Exception | None:
-        """Fetch and cache the vectors of one batch into `found`; the batch's failure (a
-        failed request, a budget stop) is returned, so the other batches still run."""
+                     found: dict[str, Any]) -> ModelCallError | None:
+        """Fetch and cache the vectors of one batch into `found`. The batch's own failure
+        (its request failed after the retries, a budget stop) is returned, so the other
+        batches still run; anything else (the vector cache cannot store: a full disk)
+        stops the run at once, the other batches cancelled, and is raised."""
         import numpy as np
 
         body = {"model": self.settings.model, "input": batch}
@@ -134,12 +136,12 @@ class OpenAIEmbedder:
             vectors = await bounded.send(lambda: client.call(
                 body, lambda content: parse_embeddings(content, len(batch),
                                                        self._config.api_key())))
-            if vectors is None:
-                raise ModelCallError(f"embeddings: {self.budget.reason}; "
-                                     f"{len(found)} vectors received and cached")
-            array = np.asarray(vectors, dtype="float32")
-            self.cache.put_many(self.name, batch, array)
-        except Exception as exc:  # noqa: BLE001 - told once every batch has ended
+        except ModelCallError as exc:
             return exc
+        if vectors is None:
+            return ModelCallError(f"embeddings: {self.budget.reason}; "
+                                  f"{len(found)} vectors received and cached")
+        array = np.asarray(vectors, dtype="float32")
+        self.cache.put_many(self.name, batch, array)
         found.update(zip(batch, array))
         return None
