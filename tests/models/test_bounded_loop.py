@@ -7,12 +7,15 @@ OpenAI-compatible server on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from openai_server import FakeOpenAI
 
+from bench_kit.errors import InputError
 from bench_kit.models.adapters import ModelRequest, build_adapter
 from bench_kit.models.batch import Call, run_calls
 from bench_kit.models.bounded import BoundedLoop
@@ -187,3 +190,47 @@ def test_a_fault_begins_no_later_job() -> None:
     asyncio.run(main())
     # the fault and, at most, the jobs its neighbour worker took meanwhile: not the 100
     assert begun[:4] == [0, 1, 2, 3] and len(begun) <= 6
+
+
+class SlowClaimCache(CallCache):
+    """A call cache whose claim of `slow_key` takes `delay` seconds on the cache thread."""
+
+    def __init__(self, path: Path, slow_key: str, delay: float) -> None:
+        super().__init__(path)
+        self.slow_key, self.delay = slow_key, delay
+        self.claimed: list[str] = []
+
+    def claim(self, key: str) -> bool:
+        if key == self.slow_key:
+            time.sleep(self.delay)
+        claimed = super().claim(key)
+        self.claimed.append(key)
+        return claimed
+
+
+def test_a_fault_leaves_no_claim_behind(tmp_path) -> None:
+    # concurrency 1: call 0 is answered, its worker then claims call 2 (slow, on the cache
+    # thread) while call 1's image fails to load (a fault): call 2's worker is cancelled
+    # before its claim comes back, and that claim, made all the same, must still end
+    keys = [cache_key({"q": k}) for k in range(4)]
+
+    async def unreadable() -> tuple[ModelRequest, dict]:
+        await asyncio.sleep(0.1)
+        raise InputError("items.jsonl: field 'image': cannot be decoded")
+
+    def request(k: int) -> ModelRequest:
+        return ModelRequest(prompt=f"q{k}", images=[], task="open", question="q")
+
+    calls = [Call(keys[0], request(0)), Call(keys[1], prepare=unreadable),
+             Call(keys[2], request(2)), Call(keys[3], request(3))]
+    path = tmp_path / "calls.sqlite"
+    with FakeOpenAI() as server, SlowClaimCache(path, keys[2], 0.5) as cache:
+        config = ModelConfig(adapter="openai", model="m", base_url=server.url, backoff_s=0.0,
+                             max_retries=0, concurrency=1)
+        adapter = build_adapter(config, name="llm", cache=cache)
+        with pytest.raises(InputError, match="cannot be decoded"):
+            run_calls(calls, adapter=adapter, config=config, cache=cache)
+        assert keys[2] in cache.claimed  # the claim cut short was made
+        held = sqlite3.connect(path).execute("SELECT key FROM claims").fetchall()
+        assert held == []  # before the cache is closed (which would end them anyway)
+        assert cache.get(keys[0]) is not None
