@@ -21,7 +21,7 @@ from bench_kit.embed.vector_cache import VectorCache
 from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.models.adapters.contract import AdapterContext
 from bench_kit.models.adapters.http_common import HttpClient, load_body, no_answer
-from bench_kit.models.bounded import BoundedLoop
+from bench_kit.models.bounded import BoundedLoop, Refused
 from bench_kit.models.budget import Budget
 from bench_kit.models.config import ModelConfig
 
@@ -138,8 +138,8 @@ class OpenAIEmbedder:
                                                        self._config.api_key())))
         except ModelCallError as exc:
             return exc
-        if vectors is None:
-            return ModelCallError(f"embeddings: {self.budget.reason}; "
+        if isinstance(vectors, Refused):
+            return ModelCallError(f"embeddings: {vectors.reason}; "
                                   f"{len(found)} vectors received and cached")
         array = np.asarray(vectors, dtype="float32")
         self.cache.put_many(self.name, batch, array)

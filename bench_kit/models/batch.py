@@ -35,7 +35,7 @@ from typing import Any, Awaitable, Callable, Literal, Sequence, TypeVar
 
 from bench_kit.errors import BenchKitError, ModelCallError
 from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelResponse
-from bench_kit.models.bounded import BoundedLoop
+from bench_kit.models.bounded import BoundedLoop, Refused
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
@@ -246,9 +246,8 @@ class _Loop:
         """A claimed call: sent in a concurrency slot (if the budget allows), its answer
         stored and its claim ended after the slot is given back (a fault's claim is ended
         by `release_held`)."""
-        outcome = await bounded.send(lambda: self.request(call), _cost)
-        if outcome is None:
-            outcome = Outcome("budget", error=self.budget.reason)
+        sent = await bounded.send(lambda: self.request(call), _cost)
+        outcome = Outcome("budget", error=sent.reason) if isinstance(sent, Refused) else sent
         if outcome.source == "called" and outcome.record is not None:
             self.counts.cost += outcome.record.cost
             await self.off_loop(self._store, call.key, outcome.record)  # ends the claim

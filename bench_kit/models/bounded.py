@@ -4,8 +4,9 @@
 A `BoundedLoop` runs one job per unit of work (a distinct call, a batch of texts):
 - at most `concurrency` requests in flight (`send` holds a slot while its request runs;
   a retry's backoff gives the slot back meanwhile, bench_kit.models.retry.CALL_SLOT);
-- the run's `Budget` asked before each request: `send` returns None, without a request,
-  once a limit is reached, and every request started is recorded as finished with its cost;
+- the run's `Budget` asked before each request: `send` returns `Refused`, without a
+  request, once a limit is reached, and every request started is recorded as finished
+  with its cost;
 - at most `2 x concurrency` jobs begun at once: `run` keeps that many workers, each taking
   the next job from `jobs` when its last one has ended, so a run of a million jobs holds
   as many tasks as a run of ten. A job's work before its request (a cache claim) runs
@@ -21,6 +22,7 @@ A `BoundedLoop` runs one job per unit of work (a distinct call, a batch of texts
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
 from bench_kit.models.budget import Budget
@@ -30,6 +32,14 @@ T = TypeVar("T")
 R = TypeVar("R")
 # Jobs begun at once per concurrency slot (see the module docstring).
 AHEAD_PER_SLOT = 2
+
+
+@dataclass(frozen=True)
+class Refused:
+    """What `BoundedLoop.send` returns when the budget allows no more requests: none was
+    made. `reason` is the budget's (e.g. `budget exhausted (max_requests 5 reached)`)."""
+
+    reason: str
 
 
 class BoundedLoop:
@@ -44,15 +54,15 @@ class BoundedLoop:
         self._slots = asyncio.Semaphore(concurrency)
 
     async def send(self, request: Callable[[], Awaitable[R]],
-                   cost: Callable[[R], float] = lambda _: 0.0) -> R | None:
-        """`await request()` in a concurrency slot, if the budget allows a start (None and
-        no request when it does not: `budget.reason` says why). The request's `cost(result)` is recorded with
+                   cost: Callable[[R], float] = lambda _: 0.0) -> R | Refused:
+        """`await request()` in a concurrency slot, if the budget allows a start (`Refused`
+        and no request when it does not). The request's `cost(result)` is recorded with
         the budget; a request that raises is recorded as costing 0."""
         async with self._slots:
             CALL_SLOT.set(self._slots)  # a retry's wait gives the slot back meanwhile
             try:
                 if not self.budget.try_start():
-                    return None
+                    return Refused(self.budget.reason)
                 self.requests += 1
                 spent = 0.0
                 try:

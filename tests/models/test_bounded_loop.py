@@ -18,7 +18,7 @@ from openai_server import FakeOpenAI
 from bench_kit.errors import InputError
 from bench_kit.models.adapters import ModelRequest, build_adapter
 from bench_kit.models.batch import Call, run_calls
-from bench_kit.models.bounded import BoundedLoop
+from bench_kit.models.bounded import BoundedLoop, Refused
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, cache_key
 from bench_kit.models.config import ModelConfig
@@ -95,7 +95,7 @@ def test_jobs_begun_and_requests_in_flight_are_bounded_and_the_budget_asked() ->
             fly(-1)
             return k
 
-        async def job(k: int) -> int | None:
+        async def job(k: int) -> int | Refused:
             begin(1)
             try:
                 return await loop.send(lambda: request(k), cost=lambda _: 0.5)
@@ -106,7 +106,8 @@ def test_jobs_begun_and_requests_in_flight_are_bounded_and_the_budget_asked() ->
         return results, loop
 
     results, loop = asyncio.run(main())
-    assert results == [0, 1, 2, 3, 4, None, None, None, None]  # in order; 5 sent, 4 refused
+    refused = Refused("budget exhausted (max_requests 5 reached)")
+    assert results == [0, 1, 2, 3, 4] + [refused] * 4  # in order; 5 sent, 4 refused
     assert (loop.requests, loop.budget.finished, loop.budget.spent) == (5, 5, 2.5)
     assert loop.budget.reason == "budget exhausted (max_requests 5 reached)"
     assert begun["most"] == 4 and flying["most"] == 2
@@ -234,3 +235,14 @@ def test_a_fault_leaves_no_claim_behind(tmp_path) -> None:
         held = sqlite3.connect(path).execute("SELECT key FROM claims").fetchall()
         assert held == []  # before the cache is closed (which would end them anyway)
         assert cache.get(keys[0]) is not None
+
+
+def test_a_refusal_is_told_apart_from_a_request_answering_none() -> None:
+    async def main() -> list:
+        loop = BoundedLoop(1, Budget(max_requests=1))
+
+        async def nothing() -> None:  # a request whose answer is "nothing"
+            return None
+        return [await loop.send(nothing), await loop.send(nothing)]
+
+    assert asyncio.run(main()) == [None, Refused("budget exhausted (max_requests 1 reached)")]
