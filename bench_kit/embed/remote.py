@@ -6,7 +6,8 @@ loop of the model calls, bench_kit.models.bounded: budget, slots given back duri
 retry's backoff), through the same HTTP machinery as the chat adapters (bench_kit/models/adapters/http_common.py):
 several `base_url`s load-balanced, a failing replica rested while the others take its
 batches, retries with backoff, the key from `api_key_env` in a header only. Each batch is
-cached as it arrives, so a run stopped by a budget or an outage keeps every vector it got.
+cached as it arrives, so a run stopped by a budget or an outage keeps every vector it got;
+a batch that cannot be cached (a full disk) stops the run at once with that error.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bench_kit.embed.vector_cache import VectorCache
 from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.models.adapters.contract import AdapterContext
 from bench_kit.models.adapters.http_common import HttpClient, load_body, no_answer
-from bench_kit.models.bounded import BoundedLoop
+from bench_kit.models.bounded import BoundedLoop, Refused
 from bench_kit.models.budget import Budget
 from bench_kit.models.config import ModelConfig
 
@@ -87,6 +88,8 @@ class OpenAIEmbedder:
         Raises:
             ModelCallError: a batch failed after its retries, or the request budget ran
                 out (the vectors received so far are cached: a re-run continues).
+            StorageError: the vector cache could not store a batch (a full disk): the run
+                stops at once, no more batches requested.
         """
         import numpy as np
 
@@ -103,30 +106,29 @@ class OpenAIEmbedder:
 
     async def _fetch(self, texts: list[str]) -> dict[str, Any]:
         size = self.settings.batch_size
-        batches = [texts[i:i + size] for i in range(0, len(texts), size)]
+        batches = (texts[i:i + size] for i in range(0, len(texts), size))
         client = EmbeddingsClient(self._config, AdapterContext(name="embed", source="embed"))
         bounded = BoundedLoop(self.settings.concurrency, self.budget)
         found: dict[str, Any] = {}
         try:
-            results = await bounded.run([functools.partial(self._batch, batch, client,
-                                                           bounded, found)
-                                         for batch in batches])
+            results = await bounded.run(functools.partial(self._batch, batch, client,
+                                                          bounded, found)
+                                        for batch in batches)
         finally:
             self.requests += bounded.requests
             await client.aclose()
-        errors = [r for r in results if isinstance(r, Exception)]
+        errors = [r for r in results if r is not None]
         if errors:
-            first = errors[0]
-            if isinstance(first, ModelCallError):
-                raise ModelCallError(f"embeddings: {len(errors)} of {len(batches)} batches "
-                                     f"failed; first: {first}") from first
-            raise first
+            raise ModelCallError(f"embeddings: {len(errors)} of {len(results)} batches "
+                                 f"failed; first: {errors[0]}") from errors[0]
         return found
 
     async def _batch(self, batch: list[str], client: EmbeddingsClient, bounded: BoundedLoop,
-                     found: dict[str, Any]) -> Exception | None:
-        """Fetch and cache the vectors of one batch into `found`; the batch's failure (a
-        failed request, a budget stop) is returned, so the other batches still run."""
+                     found: dict[str, Any]) -> ModelCallError | None:
+        """Fetch and cache the vectors of one batch into `found`. The batch's own failure
+        (its request failed after the retries, a budget stop) is returned, so the other
+        batches still run; anything else (the vector cache cannot store: a full disk)
+        stops the run at once, the other batches cancelled, and is raised."""
         import numpy as np
 
         body = {"model": self.settings.model, "input": batch}
@@ -134,12 +136,12 @@ class OpenAIEmbedder:
             vectors = await bounded.send(lambda: client.call(
                 body, lambda content: parse_embeddings(content, len(batch),
                                                        self._config.api_key())))
-            if vectors is None:
-                raise ModelCallError(f"embeddings: {self.budget.reason}; "
-                                     f"{len(found)} vectors received and cached")
-            array = np.asarray(vectors, dtype="float32")
-            self.cache.put_many(self.name, batch, array)
-        except Exception as exc:  # noqa: BLE001 - told once every batch has ended
+        except ModelCallError as exc:
             return exc
+        if isinstance(vectors, Refused):
+            return ModelCallError(f"embeddings: {vectors.reason}; "
+                                  f"{len(found)} vectors received and cached")
+        array = np.asarray(vectors, dtype="float32")
+        self.cache.put_many(self.name, batch, array)
         found.update(zip(batch, array))
         return None

@@ -12,6 +12,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Sequence
 
+from bench_kit.errors import StorageError
+
 
 def text_key(text: str) -> str:
     """sha256 of the text (UTF-8)."""
@@ -23,6 +25,7 @@ class VectorCache:
 
     def __init__(self, path: str | Path | None) -> None:
         self._db: sqlite3.Connection | None = None
+        self.path = path
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(path), check_same_thread=False)
@@ -51,13 +54,22 @@ class VectorCache:
         return found
 
     def put_many(self, model: str, texts: Sequence[str], vectors: Any) -> None:
-        """Store `vectors[i]` for `texts[i]` under `model` (one transaction)."""
+        """Store `vectors[i]` for `texts[i]` under `model` (one transaction).
+
+        Raises:
+            StorageError: the disk is full, or the file cannot be written.
+        """
         if self._db is None or not len(texts):
             return
         rows = [(model, text_key(t), bytes(memoryview(v.astype("float32"))))
                 for t, v in zip(texts, vectors)]
-        with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
+        try:
+            with self._db:
+                self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: vector cache: storing vectors failed ({exc}); "
+                               f"free disk space or check the disk and the file, then re-run "
+                               f"(every vector stored before is kept)") from exc
 
     def close(self) -> None:
         """Close the database."""

@@ -35,7 +35,7 @@ from typing import Any, Awaitable, Callable, Literal, Sequence, TypeVar
 
 from bench_kit.errors import BenchKitError, ModelCallError
 from bench_kit.models.adapters.contract import Adapter, ModelRequest, ModelResponse
-from bench_kit.models.bounded import BoundedLoop
+from bench_kit.models.bounded import BoundedLoop, Refused
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, CallRecord, utc_now
 from bench_kit.models.config import ModelConfig
@@ -146,7 +146,11 @@ class _CacheThread:
 
     def _send(self, loop: asyncio.AbstractEventLoop) -> None:
         batch, self._pending = self._pending, []
-        self._executor.submit(self._work, loop, batch)
+        try:
+            self._executor.submit(self._work, loop, batch)
+        except RuntimeError:  # closed: the run has ended and none of this work was done
+            for _, _, done in batch:
+                done.cancel()
 
     @staticmethod
     def _work(loop: asyncio.AbstractEventLoop, batch: list) -> None:
@@ -185,6 +189,10 @@ class _Loop:
     done: int = 0
     total: int = 0
     writer: _CacheThread = field(default_factory=_CacheThread)
+    # Keys this run holds a claim on (changed on the cache thread only): whatever a fault
+    # or Ctrl-C cut short, a claim made is ended (`release_held`), never left to stall
+    # another run until CLAIM_STALE_S.
+    held: set[str] = field(default_factory=set)
 
     def tick(self, n: int) -> None:
         self.done += n
@@ -199,10 +207,31 @@ class _Loop:
         """(claimed, the record stored under `key` meanwhile); a claimed key found stored
         (by another run after this run's first look) is released at once."""
         claimed = self.cache.claim(key)
+        if claimed:
+            self.held.add(key)
         record = None if self.fresh else self.cache.get(key)
         if claimed and record is not None:
-            self.cache.release(key)
+            self._release(key)
         return claimed, record
+
+    def _store(self, key: str, record: CallRecord) -> None:
+        """Store the answer (which ends its claim)."""
+        self.cache.put(key, record)
+        self.held.discard(key)
+
+    def _release(self, key: str) -> None:
+        """End the claim on `key` without an answer."""
+        self.cache.release(key)
+        self.held.discard(key)
+
+    def release_held(self) -> None:
+        """End every claim still held once the run is over (after the cache thread has
+        ended): those of calls cut short by a fault or a cancellation, including a claim
+        made on the thread after its caller had stopped waiting."""
+        for key in sorted(self.held):
+            with contextlib.suppress(BenchKitError):  # the fault itself is what is told
+                self.cache.release(key)
+        self.held.clear()
 
     async def claim(self, key: str) -> CallRecord | None:
         """Claim `key` for a call of this run. While another run holds it, wait (without
@@ -215,20 +244,15 @@ class _Loop:
 
     async def called(self, call: Call, bounded: BoundedLoop) -> Outcome:
         """A claimed call: sent in a concurrency slot (if the budget allows), its answer
-        stored and its claim ended after the slot is given back."""
-        try:
-            outcome = await bounded.send(lambda: self.request(call), _cost)
-        except BaseException:
-            with contextlib.suppress(BenchKitError):  # the first fault is told
-                self.cache.release(call.key)
-            raise
-        if outcome is None:
-            outcome = Outcome("budget", error=self.budget.reason)
+        stored and its claim ended after the slot is given back (a fault's claim is ended
+        by `release_held`)."""
+        sent = await bounded.send(lambda: self.request(call), _cost)
+        outcome = Outcome("budget", error=sent.reason) if isinstance(sent, Refused) else sent
         if outcome.source == "called" and outcome.record is not None:
             self.counts.cost += outcome.record.cost
-            await self.off_loop(self.cache.put, call.key, outcome.record)  # ends the claim
+            await self.off_loop(self._store, call.key, outcome.record)  # ends the claim
         else:  # an error or a budget stop: nothing stored, the claim ends
-            await self.off_loop(self.cache.release, call.key)
+            await self.off_loop(self._release, call.key)
         return outcome
 
     async def request(self, call: Call) -> Outcome:
@@ -283,7 +307,7 @@ class _Loop:
             self.tick(len(indices))
 
         try:
-            await bounded.run([functools.partial(one, indices) for indices in groups.values()])
+            await bounded.run(functools.partial(one, indices) for indices in groups.values())
         finally:
             self.counts.requests = bounded.requests
 
@@ -317,8 +341,11 @@ def run_calls(calls: Sequence[Call], *, adapter: Adapter, config: ModelConfig,
         try:
             await loop.run(groups, calls, outcomes)
         finally:
-            await adapter.aclose()
-            loop.writer.close()
+            try:
+                await adapter.aclose()
+            finally:
+                loop.writer.close()
+                loop.release_held()
 
     asyncio.run(go())
     loop.counts.cost = round(loop.counts.cost, 10)

@@ -4,21 +4,26 @@
 A `BoundedLoop` runs one job per unit of work (a distinct call, a batch of texts):
 - at most `concurrency` requests in flight (`send` holds a slot while its request runs;
   a retry's backoff gives the slot back meanwhile, bench_kit.models.retry.CALL_SLOT);
-- the run's `Budget` asked before each request: `send` returns None, without a request,
-  once a limit is reached, and every request started is recorded as finished with its cost;
-- at most `2 x concurrency` jobs begun at once (`ahead`): a job's work before its request
-  (a cache claim) runs while it waits for a slot, and its work after (storing the answer)
-  runs after the slot is given back, so a slot goes from one reply to the next request
-  without waiting on either, while the jobs holding claims stay bounded;
-- all jobs gathered in order; a fault in one (an exception its job did not turn into a
-  result) cancels the others and waits for them to end before it is raised, so none fails
-  later, unheard, while the event loop shuts down.
+- the run's `Budget` asked before each request: `send` returns `Refused`, without a
+  request, once a limit is reached, and every request started is recorded as finished
+  with its cost;
+- at most `2 x concurrency` jobs begun at once: `run` keeps that many workers, each taking
+  the next job from `jobs` when its last one has ended, so a run of a million jobs holds
+  as many tasks as a run of ten. A job's work before its request (a cache claim) runs
+  while it waits for a slot, and its work after (storing the answer) runs after the slot
+  is given back, so a slot goes from one reply to the next request without waiting on
+  either, while the jobs holding claims stay bounded;
+- results returned in the order of `jobs`; a fault in one job (an exception it did not
+  turn into a result) cancels the others and waits for them to end before it is raised,
+  so none fails later, unheard, while the event loop shuts down, and no job after it is
+  begun.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable, Callable, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
 from bench_kit.models.budget import Budget
 from bench_kit.models.retry import CALL_SLOT
@@ -27,6 +32,14 @@ T = TypeVar("T")
 R = TypeVar("R")
 # Jobs begun at once per concurrency slot (see the module docstring).
 AHEAD_PER_SLOT = 2
+
+
+@dataclass(frozen=True)
+class Refused:
+    """What `BoundedLoop.send` returns when the budget allows no more requests: none was
+    made. `reason` is the budget's (e.g. `budget exhausted (max_requests 5 reached)`)."""
+
+    reason: str
 
 
 class BoundedLoop:
@@ -39,18 +52,17 @@ class BoundedLoop:
         self.budget = budget if budget is not None else Budget()
         self.requests = 0  # requests started (each after the budget allowed it)
         self._slots = asyncio.Semaphore(concurrency)
-        self._ahead = asyncio.Semaphore(AHEAD_PER_SLOT * concurrency)
 
     async def send(self, request: Callable[[], Awaitable[R]],
-                   cost: Callable[[R], float] = lambda _: 0.0) -> R | None:
-        """`await request()` in a concurrency slot, if the budget allows a start (None and
-        no request when it does not: `budget.reason` says why). The request's `cost(result)`
-        is recorded with the budget; a request that raises is recorded as costing 0."""
+                   cost: Callable[[R], float] = lambda _: 0.0) -> R | Refused:
+        """`await request()` in a concurrency slot, if the budget allows a start (`Refused`
+        and no request when it does not). The request's `cost(result)` is recorded with
+        the budget; a request that raises is recorded as costing 0."""
         async with self._slots:
             CALL_SLOT.set(self._slots)  # a retry's wait gives the slot back meanwhile
             try:
                 if not self.budget.try_start():
-                    return None
+                    return Refused(self.budget.reason)
                 self.requests += 1
                 spent = 0.0
                 try:
@@ -62,20 +74,25 @@ class BoundedLoop:
             finally:
                 CALL_SLOT.set(None)
 
-    async def run(self, jobs: Sequence[Callable[[], Awaitable[T]]]) -> list[T]:
-        """Every job's result, in the order of `jobs`, with at most `2 x concurrency`
-        jobs begun at once. A job that raises cancels the others; once they have ended
-        its exception is raised."""
+    async def run(self, jobs: Iterable[Callable[[], Awaitable[T]]]) -> list[T]:
+        """Every job's result, in the order of `jobs` (taken from the iterable as workers
+        free up), with at most `2 x concurrency` jobs begun at once. A job that raises
+        cancels the others; once they have ended its exception is raised."""
+        pending = enumerate(jobs)  # one iterator shared by the workers
+        results: list[Any] = []
 
-        async def begun(job: Callable[[], Awaitable[T]]) -> T:
-            async with self._ahead:
-                return await job()
+        async def worker() -> None:
+            for index, job in pending:
+                results.append(None)  # index == its position: taken in order
+                results[index] = await job()
 
-        tasks = [asyncio.ensure_future(begun(job)) for job in jobs]
+        workers = [asyncio.ensure_future(worker())
+                   for _ in range(AHEAD_PER_SLOT * self.concurrency)]
         try:
-            return list(await asyncio.gather(*tasks))
+            await asyncio.gather(*workers)
         except BaseException:  # a fault (e.g. a full disk): every other job ends first
-            for task in tasks:
+            for task in workers:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*workers, return_exceptions=True)
             raise
+        return results

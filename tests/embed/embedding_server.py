@@ -3,7 +3,8 @@
 It answers with the bundled local model's vectors (so findings can be compared with the
 local backend's), in reversed order with `index` fields (clients must sort by index).
 `fail_after=N` turns it into a replica that dies after N answered requests: every later
-connection is reset, as a crashed text-embeddings-inference pod would.
+connection is reset, as a crashed text-embeddings-inference pod would. A batch with a
+text containing `[http-500]` is answered HTTP 500 (`server.failed` counts them).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class FakeEmbeddings(LoopbackServer):
         self.fail_after, self.model = fail_after, model
         self.answered = 0
         self.refused = 0
+        self.failed = 0
         self.inputs: list[str] = []
         self.auth: list[str | None] = []
         super().__init__()
@@ -48,6 +50,11 @@ class FakeEmbeddings(LoopbackServer):
                     return
                 if self.path != "/v1/embeddings" or body.get("model") != server.model:
                     self._send(404, {"error": {"message": f"no model {body.get('model')}"}})
+                    return
+                if any("[http-500]" in text for text in body["input"]):
+                    with server._lock:
+                        server.failed += 1
+                    self._send(500, {"error": {"message": "internal error"}})
                     return
                 from bench_kit.embed import encode
 

@@ -16,7 +16,7 @@ from test_contamination import (  # noqa: F401 (bench fixture)
 
 from bench_kit.embed import EmbedSettings, encode, get_embedder
 from bench_kit.embed.remote import OpenAIEmbedder
-from bench_kit.errors import ConfigError, ModelCallError
+from bench_kit.errors import ConfigError, ModelCallError, StorageError
 from bench_kit.items import read_items
 
 TEXTS = ["Which planet is known as the red planet?", "How many red circles are there?",
@@ -62,6 +62,36 @@ def test_the_budget_stops_requests_and_keeps_what_arrived(tmp_path) -> None:
         assert server.answered == 1
         OpenAIEmbedder(_settings(server.url, tmp_path)).encode(TEXTS)
         assert server.answered == 3  # the first batch came from the cache
+
+
+def test_a_full_disk_stops_the_run_and_is_the_error_told(tmp_path) -> None:
+    # batch 0 fails HTTP 500, batch 1 cannot be stored (SQLite's own "database or disk is
+    # full"): the user must hear of the disk, not only of the 500, and the 28 batches
+    # after must not be requested only to throw their vectors away
+    texts = ["[http-500] a batch the server fails"] + [f"question {n}" for n in range(29)]
+    with FakeEmbeddings() as server:
+        embedder = OpenAIEmbedder(_settings(server.url, tmp_path, batch_size=1, concurrency=1,
+                                            max_retries=0))
+        db = embedder.cache._db
+        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+        with pytest.raises(StorageError, match=r"vectors\.sqlite: vector cache: storing "
+                                               r"vectors failed \(database or disk is full\)"):
+            embedder.encode(texts)
+        assert server.failed == 1
+        # the run stopped at the first batch not stored (a row or two still fit the
+        # file's last page), not after requesting all 29
+        assert server.answered <= 4
+
+
+def test_a_failed_batch_leaves_the_others_cached(tmp_path) -> None:
+    texts = ["[http-500] a batch the server fails", *TEXTS]
+    with FakeEmbeddings() as server:
+        embedder = OpenAIEmbedder(_settings(server.url, tmp_path, batch_size=1,
+                                            max_retries=0))
+        with pytest.raises(ModelCallError, match=r"1 of 6 batches failed; first: .*500"):
+            embedder.encode(texts)
+        assert server.failed == 1 and server.answered == 5
+        assert sorted(embedder.cache.get_many(embedder.name, TEXTS)) == sorted(TEXTS)
 
 
 def test_the_key_goes_in_a_header_only(tmp_path, monkeypatch) -> None:

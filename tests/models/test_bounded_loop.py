@@ -7,15 +7,18 @@ OpenAI-compatible server on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from openai_server import FakeOpenAI
 
+from bench_kit.errors import InputError
 from bench_kit.models.adapters import ModelRequest, build_adapter
 from bench_kit.models.batch import Call, run_calls
-from bench_kit.models.bounded import BoundedLoop
+from bench_kit.models.bounded import BoundedLoop, Refused
 from bench_kit.models.budget import Budget
 from bench_kit.models.cache import CallCache, cache_key
 from bench_kit.models.config import ModelConfig
@@ -92,7 +95,7 @@ def test_jobs_begun_and_requests_in_flight_are_bounded_and_the_budget_asked() ->
             fly(-1)
             return k
 
-        async def job(k: int) -> int | None:
+        async def job(k: int) -> int | Refused:
             begin(1)
             try:
                 return await loop.send(lambda: request(k), cost=lambda _: 0.5)
@@ -103,7 +106,8 @@ def test_jobs_begun_and_requests_in_flight_are_bounded_and_the_budget_asked() ->
         return results, loop
 
     results, loop = asyncio.run(main())
-    assert results == [0, 1, 2, 3, 4, None, None, None, None]  # in order; 5 sent, 4 refused
+    refused = Refused("budget exhausted (max_requests 5 reached)")
+    assert results == [0, 1, 2, 3, 4] + [refused] * 4  # in order; 5 sent, 4 refused
     assert (loop.requests, loop.budget.finished, loop.budget.spent) == (5, 5, 2.5)
     assert loop.budget.reason == "budget exhausted (max_requests 5 reached)"
     assert begun["most"] == 4 and flying["most"] == 2
@@ -141,3 +145,104 @@ def test_a_loop_needs_a_slot() -> None:
         BoundedLoop(0)
     with pytest.raises(ValueError, match="concurrency must be >= 1"):
         asyncio.run(build())
+
+
+def test_the_tasks_alive_stay_bounded_however_many_jobs() -> None:
+    # one task per job created up front held a million tasks for a million calls; the
+    # loop keeps 2 x concurrency workers, each taking the next job when its last ends
+    most = {"tasks": 0}
+    taken = {"jobs": 0}
+
+    async def main() -> list[int]:
+        loop = BoundedLoop(3)
+
+        async def job(k: int) -> int:
+            most["tasks"] = max(most["tasks"], len(asyncio.all_tasks()))
+            await loop.send(lambda: asyncio.sleep(0))
+            return k
+
+        def jobs():  # an iterable, taken as workers free up
+            for k in range(2000):
+                taken["jobs"] += 1
+                yield lambda k=k: job(k)
+
+        return await loop.run(jobs())
+
+    assert asyncio.run(main()) == list(range(2000))
+    assert taken["jobs"] == 2000
+    assert most["tasks"] <= 2 * 3 + 1  # the workers and the main task
+
+
+def test_a_fault_begins_no_later_job() -> None:
+    begun: list[int] = []
+
+    async def main() -> None:
+        loop = BoundedLoop(1)
+
+        async def job(k: int) -> None:
+            begun.append(k)
+            await asyncio.sleep(0.001)
+            if k == 3:
+                raise OSError("disk full")
+
+        with pytest.raises(OSError, match="disk full"):
+            await loop.run(lambda k=k: job(k) for k in range(100))
+
+    asyncio.run(main())
+    # the fault and, at most, the jobs its neighbour worker took meanwhile: not the 100
+    assert begun[:4] == [0, 1, 2, 3] and len(begun) <= 6
+
+
+class SlowClaimCache(CallCache):
+    """A call cache whose claim of `slow_key` takes `delay` seconds on the cache thread."""
+
+    def __init__(self, path: Path, slow_key: str, delay: float) -> None:
+        super().__init__(path)
+        self.slow_key, self.delay = slow_key, delay
+        self.claimed: list[str] = []
+
+    def claim(self, key: str) -> bool:
+        if key == self.slow_key:
+            time.sleep(self.delay)
+        claimed = super().claim(key)
+        self.claimed.append(key)
+        return claimed
+
+
+def test_a_fault_leaves_no_claim_behind(tmp_path) -> None:
+    # concurrency 1: call 0 is answered, its worker then claims call 2 (slow, on the cache
+    # thread) while call 1's image fails to load (a fault): call 2's worker is cancelled
+    # before its claim comes back, and that claim, made all the same, must still end
+    keys = [cache_key({"q": k}) for k in range(4)]
+
+    async def unreadable() -> tuple[ModelRequest, dict]:
+        await asyncio.sleep(0.1)
+        raise InputError("items.jsonl: field 'image': cannot be decoded")
+
+    def request(k: int) -> ModelRequest:
+        return ModelRequest(prompt=f"q{k}", images=[], task="open", question="q")
+
+    calls = [Call(keys[0], request(0)), Call(keys[1], prepare=unreadable),
+             Call(keys[2], request(2)), Call(keys[3], request(3))]
+    path = tmp_path / "calls.sqlite"
+    with FakeOpenAI() as server, SlowClaimCache(path, keys[2], 0.5) as cache:
+        config = ModelConfig(adapter="openai", model="m", base_url=server.url, backoff_s=0.0,
+                             max_retries=0, concurrency=1)
+        adapter = build_adapter(config, name="llm", cache=cache)
+        with pytest.raises(InputError, match="cannot be decoded"):
+            run_calls(calls, adapter=adapter, config=config, cache=cache)
+        assert keys[2] in cache.claimed  # the claim cut short was made
+        held = sqlite3.connect(path).execute("SELECT key FROM claims").fetchall()
+        assert held == []  # before the cache is closed (which would end them anyway)
+        assert cache.get(keys[0]) is not None
+
+
+def test_a_refusal_is_told_apart_from_a_request_answering_none() -> None:
+    async def main() -> list:
+        loop = BoundedLoop(1, Budget(max_requests=1))
+
+        async def nothing() -> None:  # a request whose answer is "nothing"
+            return None
+        return [await loop.send(nothing), await loop.send(nothing)]
+
+    assert asyncio.run(main()) == [None, Refused("budget exhausted (max_requests 1 reached)")]
