@@ -31,7 +31,13 @@ from bench_kit.exchange.chatturns import (
     question_text,
     read_turn,
 )
-from bench_kit.exchange.rows import COLUMN_ALIASES, BadRow, ImportOptions
+from bench_kit.exchange.rows import (
+    COLUMN_ALIASES,
+    BadRow,
+    ImportOptions,
+    source_of,
+    with_source,
+)
 
 CHAT_COLUMNS = ("conversations", "messages")
 _SHAPE = {"conversations": "{from, value} turns", "messages": "{role, content} turns"}
@@ -178,7 +184,7 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
     (bytes named, not kept), both source metadata under names no source column has. A
     malformed chat or an image count that does not match comes back as a `BadRow` holding
     the whole source row."""
-    source = row
+    source = source_of(row)
     row = dict(row)
     try:
         chat = read_chat(row.pop(column), column)
@@ -224,11 +230,12 @@ def answered_row(row: dict[str, Any], column: str, question: str,
         chat = read_chat(row[column], column)
     except ValueError as exc:
         return BadRow(column, f"{exc} (its reply would be the gold: the row has no answer "
-                              "column)", row)
+                              "column)", source_of(row))
     if str(row[question]).strip() != chat.question.plain():
         return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
                                 f"not the question in '{question}', so its reply does not "
-                                f"answer it: give {param('column_map', 'answer=COLUMN')}", row)
+                                f"answer it: give {param('column_map', 'answer=COLUMN')}",
+                      source_of(row))
     tally.replies[(column, question)] += 1
     return {**row, "answer": chat.reply}
 
@@ -309,20 +316,22 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
     tally = ChatTally()
     mapped = {column: name for name, column in opts.column_map.items() if column in CHAT_COLUMNS}
     for line, row in rows:
+        if not isinstance(row, BadRow):
+            row = with_source(row)  # before any conversion: a reject holds the source row
         column = None if isinstance(row, BadRow) else chat_column(row)
         pair = None if column or isinstance(row, BadRow) else prompt_completion(row)
         if pair is not None:
             chat = conversation_row(pair, "messages", opts.column_map, tally)
             tally.read[TRL_PAIR] += 1
             tally.rejected[TRL_PAIR] += isinstance(chat, BadRow)
-            yield line, BadRow(chat.field, chat.reason, row) if isinstance(chat, BadRow) \
-                else chat
+            yield line, chat
             continue
         if column in mapped:
             yield line, BadRow(mapped[column], f"{param('column_map', f'{mapped[column]}={column}')}: '{column}' is "
                                                "read as a chat record (question = its first "
                                                "user turn, gold = the reply when the row has "
-                                               "no answer column); map another column", row)
+                                               "no answer column); map another column",
+                               source_of(row))
             continue
         question = None if column is None else question_column(row, opts.column_map)
         if column is not None and question is None:

@@ -20,6 +20,7 @@ from bench_kit.exchange.rows import (
     BadRow,
     ImportOptions,
     map_columns,
+    source_of,
 )
 from bench_kit.exchange.tabular import store_local_images
 from bench_kit.io import atomic_path, resolve_image
@@ -56,8 +57,8 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
         if isinstance(row, BadRow):  # a malformed chat: the whole source row is kept
             yield number, row
             continue
-        original = dict(row)
-        columns = [k for k, v in row.items() if is_image_value(v)]
+        original = source_of(row)
+        columns = [k for k, v in row.items() if not k.startswith("_") and is_image_value(v)]
         stored: list[str] = []
         as_list = len(columns) > 1
         try:

@@ -22,6 +22,8 @@ from bench_kit.exchange.rows import (
     BadRow,
     ImportOptions,
     map_columns,
+    source_of,
+    with_source,
 )
 from bench_kit.io import iter_jsonl
 
@@ -144,6 +146,7 @@ def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptio
         if isinstance(row, BadRow):
             yield line, row
             continue
+        row = with_source(row)
         try:
             row = map_columns(row, column_map)
             value = row.get("image")
@@ -152,7 +155,7 @@ def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptio
                 row["_image_source"] = value
                 row["image"] = _stored_images(value, row, path.parent, store, opts)
         except RowError as exc:
-            yield line, BadRow(exc.field, exc.reason, row)
+            yield line, BadRow(exc.field, exc.reason, source_of(row))
             continue
         yield line, row
 
