@@ -24,6 +24,7 @@ from bench_kit.exchange.chatimages import (
     place_images,
 )
 from bench_kit.exchange.chatturns import (
+    IMAGE_MARK,
     REPLY_ROLES,
     SYSTEM_ROLES,
     USER_ROLES,
@@ -175,6 +176,28 @@ def _put_images(row: dict[str, Any], placed: PlacedImages, column: str,
         tally.later_images += len(placed.later)
 
 
+def _with_images(row: dict[str, Any], chat: Chat, column: str, column_map: dict[str, str],
+                 tally: ChatTally) -> BadRow | None:
+    """The row's images placed on the chat's placeholders (`place_images`), written into
+    `row`; a `BadRow` holding the source row when they cannot be."""
+    try:
+        placed = place_images(row, chat.question.images, chat.later_images, column_map)
+    except (ValueError, RowError) as exc:
+        return BadRow("image", exc.reason if isinstance(exc, RowError) else str(exc),
+                      source_of(row))
+    if placed is None:
+        tally.unplaced += bool(image_columns(row, column_map))
+    else:
+        _put_images(row, placed, column, column_map, tally)
+    return None
+
+
+def bare(text: str) -> str:
+    """Text with its image placeholders (`<image>` tags, marks) left out and its spaces
+    collapsed: a question column and a chat's turn are compared on this."""
+    return " ".join(text.replace("<image>", " ").replace(IMAGE_MARK, " ").split())
+
+
 def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
                      tally: ChatTally) -> dict[str, Any] | BadRow:
     """The chat record in `row[column]` -> question (the first user turn's text, its
@@ -194,14 +217,9 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         return BadRow("question", f"the first user turn holds only "
                                   f"{len(chat.question.images)} image placeholder(s) and no "
                                   "text: an item needs a question", source)
-    try:
-        placed = place_images(row, chat.question.images, chat.later_images, column_map)
-    except (ValueError, RowError) as exc:
-        return BadRow("image", exc.reason if isinstance(exc, RowError) else str(exc), source)
-    if placed is None:
-        tally.unplaced += bool(image_columns(row, column_map))
-    else:
-        _put_images(row, placed, column, column_map, tally)
+    bad = _with_images(row, chat, column, column_map, tally)
+    if bad is not None:
+        return bad
     if chat.system is not None:
         tally.put(row, "system", chat.system, column)
     row["question"] = question_text(chat.question.text)
@@ -220,10 +238,12 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
 
 
 def answered_row(row: dict[str, Any], column: str, question: str,
-                 tally: ChatTally) -> dict[str, Any] | BadRow:
+                 column_map: dict[str, str], tally: ChatTally) -> dict[str, Any] | BadRow:
     """A row with a question column and a chat but no gold column (ultrachat_200k's
     `prompt` and `messages`): the gold is the chat's reply to its first user turn, which
-    must be that question. The chat stays whole as source metadata."""
+    must be that question (image placeholders aside). The chat's images are placed as in
+    `conversation_row`, the question then written as there; the chat stays whole as
+    source metadata."""
     if question not in row:
         return row  # a --map question=COLUMN the row lacks: map_columns names it
     try:
@@ -231,11 +251,17 @@ def answered_row(row: dict[str, Any], column: str, question: str,
     except ValueError as exc:
         return BadRow(column, f"{exc} (its reply would be the gold: the row has no answer "
                               "column)", source_of(row))
-    if str(row[question]).strip() != chat.question.plain():
+    if bare(str(row[question])) != bare(chat.question.text):
         return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
                                 f"not the question in '{question}', so its reply does not "
                                 f"answer it: give {param('column_map', 'answer=COLUMN')}",
                       source_of(row))
+    row = {**row, column: without_bytes(row[column])}  # kept whole, bytes named
+    bad = _with_images(row, chat, column, column_map, tally)
+    if bad is not None:
+        return bad
+    if chat.question.images:
+        row[question] = question_text(chat.question.text)
     tally.replies[(column, question)] += 1
     return {**row, "answer": chat.reply}
 
@@ -339,6 +365,6 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
             tally.read[column] += 1
             tally.rejected[column] += isinstance(row, BadRow)
         elif column is not None and question and gold_column(row, opts.column_map) is None:
-            row = answered_row(row, column, question, tally)
+            row = answered_row(row, column, question, opts.column_map, tally)
         yield line, row
     opts.decisions.extend(_decisions(tally))

@@ -95,3 +95,40 @@ def test_a_blank_question_column_does_not_hide_the_chat(tmp_path, blank):
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Q?", ["ok"])
+
+
+@pytest.fixture()
+def pngs(tmp_path):
+    from tests.conftest import write_png
+
+    return {name: write_png(tmp_path / name, colour).read_bytes()
+            for name, colour in (("a.png", (200, 0, 0)), ("b.png", (0, 0, 200)))}
+
+
+def test_a_question_column_with_a_chat_places_the_chats_images(tmp_path, pngs):
+    """The question column's `<image>` tag is a placeholder as in the chat: the item gets
+    the first turn's image only, the later turn's is kept, no raw tag stays."""
+    messages = _chat("<image>What colour?", "red", ("user", "<image>And this?"),
+                     ("assistant", "blue"))
+    result, _, out = import_json_rows(tmp_path, [{"id": "1", "prompt": "<image>What colour?",
+                                                  "images": ["a.png", "b.png"],
+                                                  "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What colour?", ["red"])
+    assert [(out.parent / p).read_bytes() for p in item.image] == [pngs["a.png"]]
+    assert item.meta["source"]["later_turn_images"] == ["b.png"]
+    assert item.meta["source"]["messages"] == messages
+
+
+def test_a_question_column_matches_a_chat_turn_with_image_parts(tmp_path, pngs):
+    """`{type: image}` parts are placeholders, not text the question must hold."""
+    messages = [{"role": "user", "content": [{"type": "image"},
+                                             {"type": "text", "text": "What colour?"}]},
+                {"role": "assistant", "content": "red"}]
+    result, _, out = import_json_rows(tmp_path, [{"id": "1", "question": "What colour?",
+                                                  "images": ["a.png"], "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What colour?", ["red"])
+    assert [(out.parent / p).read_bytes() for p in item.image] == [pngs["a.png"]]
