@@ -86,6 +86,8 @@ class ChatTally:
     gold_from: Counter = field(default_factory=Counter)   # source gold column -> rows
     renamed: dict[str, str] = field(default_factory=dict)  # chat key -> name used instead
     replies: Counter = field(default_factory=Counter)     # (chat, question column) -> rows
+    rendered: Counter = field(default_factory=Counter)    # (chat, question column) -> rows
+    chat_question: str | None = None                      # `--map question=<chat column>`
     unreadable: int = 0                                   # later turns that could not be read
     placed: int = 0              # rows whose images were placed on the chat's placeholders
     unplaced: int = 0            # rows with images but no placeholder in the chat
@@ -222,6 +224,8 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         return bad
     if chat.system is not None:
         tally.put(row, "system", chat.system, column)
+    if not blank(row.get("question")):  # a question column the chat is preferred to
+        tally.put(row, "original_question", row.pop("question"), column)
     row["question"] = question_text(chat.question.text)
     gold = gold_column(row, column_map)
     if gold is None:
@@ -252,10 +256,14 @@ def answered_row(row: dict[str, Any], column: str, question: str,
         return BadRow(column, f"{exc} (its reply would be the gold: the row has no answer "
                               "column)", source_of(row))
     if bare(str(row[question])) != bare(chat.question.text):
+        if question != "question" and bare(chat.question.text) in bare(str(row[question])):
+            tally.rendered[(column, question)] += 1  # the chat as one text (a template)
+            return conversation_row(row, column, column_map, tally)
         return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
                                 f"not the question in '{question}', so its reply does not "
-                                f"answer it: give {param('column_map', 'answer=COLUMN')}",
-                      source_of(row))
+                                f"answer it: give {param('column_map', 'answer=COLUMN')}, or "
+                                f"{param('column_map', f'question={column}')} to take the "
+                                "question from the chat", source_of(row))
     row = {**row, column: without_bytes(row[column])}  # kept whole, bytes named
     bad = _with_images(row, chat, column, column_map, tally)
     if bad is not None:
@@ -287,6 +295,14 @@ def _decisions(tally: ChatTally) -> list[str]:
                          for c, n in tally.gold_from.items())
         lines.append(f"gold: the source's own answer column {used}, not the chat's reply "
                      f"(kept as meta.source.{tally.renamed.get('reply', 'reply')})")
+    if tally.chat_question:
+        lines.append(f"question: the first user turn of '{tally.chat_question}' "
+                     f"({param('column_map', f'question={tally.chat_question}')})")
+    for (column, question), count in tally.rendered.items():
+        lines.append(f"question: the first user turn of '{column}', not '{question}' ({count} "
+                     f"row{'s' if count > 1 else ''} whose '{question}' holds that turn and "
+                     f"more, such as the chat rendered as one text); '{question}' kept as "
+                     f"meta.source.{question}")
     for (column, question), count in tally.replies.items():
         lines.append(f"answer: the reply in '{column}' to its first user turn ({count} "
                      f"row{'s' if count > 1 else ''} with a question in '{question}' and no "
@@ -340,6 +356,8 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
     """(line, row) with every chat record made a question/answer row (or a `BadRow`); what
     was read goes to `opts.decisions` once all rows are read."""
     tally = ChatTally()
+    if opts.column_map.get("question") in CHAT_COLUMNS:  # the question is the chat's
+        tally.chat_question = opts.column_map.pop("question")
     mapped = {column: name for name, column in opts.column_map.items() if column in CHAT_COLUMNS}
     for line, row in rows:
         if not isinstance(row, BadRow):
@@ -359,7 +377,13 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
                                                "no answer column); map another column",
                                source_of(row))
             continue
-        question = None if column is None else question_column(row, opts.column_map)
+        if column is None and tally.chat_question and not isinstance(row, BadRow):
+            yield line, BadRow("question", f"{param('column_map', f'question={tally.chat_question}')}"
+                                           f": no chat in '{tally.chat_question}'",
+                               source_of(row))
+            continue
+        question = None if column is None or tally.chat_question \
+            else question_column(row, opts.column_map)
         if column is not None and question is None:
             row = conversation_row(row, column, opts.column_map, tally)
             tally.read[column] += 1

@@ -132,3 +132,27 @@ def test_a_question_column_matches_a_chat_turn_with_image_parts(tmp_path, pngs):
     [item] = read_items(out)
     assert (item.question, item.answers) == ("What colour?", ["red"])
     assert [(out.parent / p).read_bytes() for p in item.image] == [pngs["a.png"]]
+
+
+def test_a_text_column_holding_the_rendered_chat_gives_way_to_the_chat(tmp_path):
+    result, _, out = import_json_rows(tmp_path, [{"id": "1", "text": "<|user|>Q?<|assistant|>ok",
+                                                  "messages": _chat("Q?", "ok")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("Q?", ["ok"])
+    assert item.meta["source"]["text"] == "<|user|>Q?<|assistant|>ok"
+    assert "question: the first user turn of 'messages', not 'text' (1 row" in result.stderr
+
+
+def test_map_question_to_the_chat_reads_the_chat(tmp_path):
+    rows = [{"id": "1", "question": "Describe it.", "messages": _chat("What is 2+2?", "4")}]
+    refused, src, _ = import_json_rows(tmp_path, rows)
+    assert refused.exit_code == 1
+    assert "or --map question=messages to take the question from the chat" in refused.stderr
+    result, _, out = import_json_rows(tmp_path, rows, "--map", "question=messages")
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What is 2+2?", ["4"])
+    assert item.meta["source"]["original_question"] == "Describe it."
+    assert "question: the first user turn of 'messages' (--map question=messages)" \
+        in result.stderr
