@@ -121,7 +121,8 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
             continue
         if column not in row:
             raise RowError(name, f"{param('column_map', f'{name}={column}')}: no column "
-                                 f"'{column}' (columns: {', '.join(sorted(row))})")
+                                 f"'{column}' (columns: "
+                                 f"{', '.join(sorted(k for k in row if not k.startswith('_')))})")
         value = row.pop(column)
         row.pop(name, None)
         row[name] = value
