@@ -62,9 +62,12 @@ GOLD_COLUMNS = (*COLUMN_ALIASES["answer"], *COLUMN_ALIASES["answers"])
 
 def gold_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
     """The source column that holds this row's gold (`--map answer=…`/`answers=…`, else a
-    known name with a value), or None: the chat's reply is then the gold."""
+    known name with a value, else one there but blank: a row problem, as an empty answer
+    is), or None when the row has none: the chat's reply is then the gold."""
     mapped = column_map.get("answers") or column_map.get("answer")
-    return mapped or next((c for c in GOLD_COLUMNS if not blank(row.get(c))), None)
+    present = [c for c in GOLD_COLUMNS if c in row]
+    return mapped or next((c for c in present if not blank(row[c])),
+                          present[0] if present else None)
 
 
 def free_name(row: dict[str, Any], name: str, column: str) -> str:
@@ -230,6 +233,9 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
     gold = gold_column(row, column_map)
     if gold is None:
         row["answer"] = chat.reply
+    elif gold in row and blank(row[gold]):
+        return BadRow(gold, "empty answer: the row's gold column is blank (the chat's reply "
+                            "is not taken for its gold)", source_of(row))
     else:
         tally.gold_from[gold] += 1
         tally.put(row, "reply", chat.reply, column)

@@ -156,3 +156,14 @@ def test_map_question_to_the_chat_reads_the_chat(tmp_path):
     assert item.meta["source"]["original_question"] == "Describe it."
     assert "question: the first user turn of 'messages' (--map question=messages)" \
         in result.stderr
+
+
+@pytest.mark.parametrize("blank", [None, "", []])
+def test_a_blank_gold_cell_is_an_empty_answer_not_the_reply(tmp_path, blank):
+    rows = [{"id": "1", "answer": "yes", "messages": _chat("Is it red?", "Yes, it is.")},
+            {"id": "2", "answer": blank, "messages": _chat("Is it blue?", "No, it is red.")}]
+    result, src, _ = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{src}:2: id=2 field=answer: empty answer: the row's gold column is blank (the "
+        "chat's reply is not taken for its gold)")
