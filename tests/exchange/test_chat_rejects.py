@@ -1,6 +1,7 @@
 """A chat row that fails after its chat is read (an image that cannot be stored, an empty
 reply) is rejected with the whole source row as the file holds it: the chat, not what the
-reader made of it, with bytes and `data:` URLs named by size and hash."""
+reader made of it, with bytes and `data:` URLs named by size and hash; items name them so
+too, never copying a `data:` URL whole into their metadata."""
 
 from __future__ import annotations
 
@@ -105,3 +106,25 @@ def test_a_parquet_part_with_bytes_that_do_not_decode_keeps_the_source_row(tmp_p
     assert reject["field"] == "image" and "cannot be decoded" in reject["reason"]
     messages = chat(_named(b"not a png"))
     assert reject["row"] == {"id": "bad", "messages": messages}
+
+
+def test_data_urls_are_named_not_copied_into_items(tmp_path):
+    first, later = _png((200, 0, 0), (300, 300)), _png((0, 0, 200), (300, 300))
+    urls = ["data:image/png;base64," + base64.b64encode(b).decode() for b in (first, later)]
+    rows = [{"id": "part", "messages": [
+                *_chat({"type": "image", "image": urls[0]}),
+                {"role": "user", "content": [{"type": "image", "image": urls[1]},
+                                             {"type": "text", "text": "And?"}]},
+                {"role": "assistant", "content": "blue"}]},
+            {"id": "col", "images": [urls[0]], "copy": urls[1],
+             "messages": _chat({"type": "image"})}]
+    result, _, out = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 0, result.output
+    assert all(len(line) < 1500 for line in out.read_text(encoding="utf-8").splitlines())
+    part, col = read_items(out)
+    assert (out.parent / part.image).read_bytes() == first
+    assert part.meta["source"]["image"] == _named(first)
+    assert part.meta["source"]["later_turn_images"] == [_named(later)]
+    assert part.meta["source"]["turns"][0]["content"][0]["image"] == _named(later)
+    assert col.meta["source"]["image"] == [_named(first)]
+    assert col.meta["source"]["copy"] == _named(later)
