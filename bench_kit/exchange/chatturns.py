@@ -108,6 +108,24 @@ def read_turn(turn: Any, column: str) -> Turn:
     return Turn(speaker.strip().lower(), text, images)
 
 
+def placeholders(turn: Any, column: str) -> list[Any]:
+    """The image placeholders of a turn `read_turn` cannot read (a video part, a null text
+    beside them), per placeholder the image its part carries or None: its images are still
+    the row's, so they are counted. Parts that are not read are left out."""
+    content = turn.get("value" if column == "conversations" else "content") \
+        if isinstance(turn, dict) else None
+    images: list[Any] = []
+    for part in content if isinstance(content, list) else [content]:
+        if isinstance(part, str):
+            images.extend(_marked(part)[1])
+        elif isinstance(part, dict) and part.get("type") in ("image", "image_url"):
+            images.append(_part(part, 0)[1])
+        elif isinstance(part, dict) and part.get("type") == "text" and \
+                isinstance(part.get("text"), str):
+            images.extend(_marked(part["text"])[1])
+    return images
+
+
 def question_text(text: str) -> str:
     """The first user turn's text as the item's question. Several images: each placeholder
     becomes `<image 1>`, `<image 2>`, … in order (MMMU's convention, which the kit keeps);

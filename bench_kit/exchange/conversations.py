@@ -29,6 +29,7 @@ from bench_kit.exchange.chatturns import (
     SYSTEM_ROLES,
     USER_ROLES,
     Turn,
+    placeholders,
     question_text,
     read_turn,
 )
@@ -162,6 +163,7 @@ def read_chat(turns: Any, column: str) -> Chat:
             later_images.extend(read_turn(turn, column).images)
         except ValueError as exc:
             unreadable.append(f"turn {number}: {exc}")
+            later_images.extend(placeholders(turn, column))
     return Chat("\n".join(t.plain() for t in read[:start]) if start else None,
                 read[start], reply.plain(), turns[start + 2:], unreadable, later_images)
 

@@ -57,6 +57,25 @@ def test_a_bad_later_turn_keeps_the_row_and_says_which_turn(tmp_path):
     assert "warning: 1 later turn could not be read" in result.stderr
 
 
+@pytest.mark.parametrize("later", [
+    [{"type": "video"}, {"type": "image"}, {"type": "text", "text": "and this?"}],
+    [{"type": "text", "text": "<image> and this?"}, {"type": "text", "text": None}],
+])
+def test_an_unreadable_later_turn_still_counts_its_image_placeholders(tmp_path, later):
+    write_png(tmp_path / "a.png", (200, 0, 0))
+    write_png(tmp_path / "b.png", (0, 0, 200))
+    messages = [{"role": "user", "content": "<image>What colour?"}, A,
+                {"role": "user", "content": later}, A]
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "images": ["a.png", "b.png"],
+                                                  "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert [(out.parent / p).read_bytes() for p in item.image] == [
+        (tmp_path / "a.png").read_bytes()]
+    assert item.meta["source"]["later_turn_images"] == ["b.png"]
+    assert len(item.meta["source"]["unreadable_turns"]) == 1
+
+
 def test_map_onto_a_chat_column_says_it_is_read_as_a_chat(tmp_path):
     result, src, _ = import_json_rows(tmp_path, [{"id": "x", "messages": [U, A]}],
                              "--map", "answer=messages")
