@@ -96,6 +96,7 @@ class ChatTally:
     placed: int = 0              # rows whose images were placed on the chat's placeholders
     unplaced: int = 0            # rows with images but no placeholder in the chat
     later_images: int = 0        # images of later turns, not attached
+    unused_images: int = 0       # rows whose metadata chat (another question) has images
 
     def put(self, row: dict[str, Any], name: str, value: Any, column: str) -> None:
         """Write the chat's `name` into `row` under a name no source column has."""
@@ -282,6 +283,32 @@ def answered_row(row: dict[str, Any], column: str, question: str,
     return {**row, "answer": chat.reply}
 
 
+def questioned_row(row: dict[str, Any], column: str, question: str,
+                   column_map: dict[str, str], tally: ChatTally) -> dict[str, Any] | BadRow:
+    """A row with its own question and gold columns and a chat, kept as metadata (bytes
+    named). When the chat's first user turn is that question (placeholders aside) its
+    images are placed as in `conversation_row`; otherwise they are not used (counted for
+    a decision line): they would belong to another question."""
+    if question not in row:
+        return row  # a --map question=COLUMN the row lacks: map_columns names it
+    kept = {**row, column: without_bytes(row[column])}
+    try:
+        chat = read_chat(row[column], column)
+    except ValueError:
+        return kept  # only metadata here: the row's own columns make the item
+    if not (chat.question.images or chat.later_images):
+        return kept
+    if bare(str(row[question])) != bare(chat.question.text):
+        tally.unused_images += 1
+        return kept
+    bad = _with_images(kept, chat, column, column_map, tally)
+    if bad is not None:
+        return bad
+    if chat.question.images:
+        kept[question] = question_text(chat.question.text)
+    return kept
+
+
 def _decisions(tally: ChatTally) -> list[str]:
     lines = []
     for column, count in tally.read.items():
@@ -325,6 +352,11 @@ def _decisions(tally: ChatTally) -> list[str]:
                      "later turns not attached (they belong to later questions): kept as "
                      f"meta.source.{tally.renamed.get('later_turn_images', 'later_turn_images')}"
                      " (bytes as <N bytes, sha256 …>)")
+    if tally.unused_images:
+        lines.append(f"images: {tally.unused_images} row{'s' if tally.unused_images > 1 else ''}"
+                     " with question and gold columns whose chat, kept as metadata, has image "
+                     "placeholders but whose first user turn is not that question: the chat's "
+                     "images are not attached")
     if tally.unplaced:
         lines.append(f"images: {tally.unplaced} chat row{'s' if tally.unplaced > 1 else ''} "
                      "with images but no image placeholder in the chat: all the row's images "
@@ -398,5 +430,7 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
             tally.rejected[column] += isinstance(row, BadRow)
         elif column is not None and question and gold_column(row, opts.column_map) is None:
             row = answered_row(row, column, question, opts.column_map, tally)
+        elif column is not None and question:
+            row = questioned_row(row, column, question, opts.column_map, tally)
         yield line, row
     opts.decisions.extend(_decisions(tally))

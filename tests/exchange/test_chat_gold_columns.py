@@ -167,3 +167,22 @@ def test_a_blank_gold_cell_is_an_empty_answer_not_the_reply(tmp_path, blank):
     assert result.stderr.splitlines()[0] == (
         f"{src}:2: id=2 field=answer: empty answer: the row's gold column is blank (the "
         "chat's reply is not taken for its gold)")
+
+
+def test_question_and_gold_columns_take_the_chats_images_when_it_asks_that_question(
+        tmp_path, pngs):
+    part = {"type": "image", "image": "a.png"}
+    rows = [{"id": "same", "question": "What colour?", "answer": "red", "messages": [
+                {"role": "user", "content": [part, {"type": "text", "text": "What colour?"}]},
+                {"role": "assistant", "content": "red"}]},
+            {"id": "other", "question": "Q?", "answer": "a", "messages": [
+                {"role": "user", "content": [part, {"type": "text", "text": "Else?"}]},
+                {"role": "assistant", "content": "b"}]}]
+    result, _, out = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 0, result.output
+    same, other = read_items(out)
+    assert (out.parent / same.image).read_bytes() == pngs["a.png"]
+    assert (same.question, same.answers) == ("What colour?", ["red"])
+    assert other.image is None and other.meta["source"]["messages"] == rows[1]["messages"]
+    assert "images: 1 row with question and gold columns whose chat, kept as metadata, has " \
+           "image placeholders but whose first user turn is not that question" in result.stderr

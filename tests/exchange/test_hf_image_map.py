@@ -51,3 +51,29 @@ def test_map_image_names_one_struct_column(tmp_path, chat):
     assert (out.parent / item.image).read_bytes() == photo
     digest = hashlib.sha256(mask).hexdigest()[:20]
     assert item.meta["source"]["mask"] == f"m.png <{len(mask)} bytes, sha256 {digest}>"
+
+
+def test_question_and_answer_columns_beside_a_chat_with_image_bytes(tmp_path):
+    """The chat is metadata: its bytes are named (JSON cannot hold them), and its image is
+    the item's since its first user turn is the row's question."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    red = _png((200, 0, 0))
+    messages = [{"role": "user", "content": [
+                    {"type": "image", "text": None, "image": {"bytes": red, "path": "r.png"}},
+                    {"type": "text", "text": "What colour?", "image": None}]},
+                {"role": "assistant", "content": [{"type": "text", "text": "red",
+                                                   "image": None}]}]
+    src = tmp_path / "data.parquet"
+    pq.write_table(pa.Table.from_pylist([{"id": "1", "question": "What colour?",
+                                          "answer": "red", "messages": messages}]), src)
+    out = tmp_path / "o" / "items.jsonl"
+    result = CliRunner().invoke(cli, ["import", "hf", str(src), "--out", str(out),
+                                      "--capability", "perception.colour"])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (out.parent / item.image).read_bytes() == red
+    digest = hashlib.sha256(red).hexdigest()[:20]
+    kept = item.meta["source"]["messages"][0]["content"][0]["image"]
+    assert kept == {"bytes": f"<{len(red)} bytes, sha256 {digest}>", "path": "r.png"}
