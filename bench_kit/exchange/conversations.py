@@ -40,6 +40,7 @@ from bench_kit.exchange.rows import (
     source_of,
     with_source,
 )
+from bench_kit.exchange.trlpairs import TRL_PAIR, holds_images, prompt_completion
 
 CHAT_COLUMNS = ("conversations", "messages")
 _SHAPE = {"conversations": "{from, value} turns", "messages": "{role, content} turns"}
@@ -316,8 +317,9 @@ def _decisions(tally: ChatTally) -> list[str]:
         counts = f"{count} chat records ({count - rejected} read, {rejected} rejected)" \
             if rejected else f"{count} chat records"
         if column == TRL_PAIR:
-            lines.append(f"prompt/completion: {counts} (TRL), read as one chat: the prompt's "
-                         "turns then the completion's")
+            lines.append(f"prompt/completion: {counts} (TRL): question = the prompt's last "
+                         "user turn, answer = the completion, the prompt's earlier turns kept "
+                         f"as meta.source.{tally.renamed.get('earlier_turns', 'earlier_turns')}")
         elif column == "conversations":
             lines.append(f"conversations: {counts}, question = first human turn, answer = "
                          "the reply")
@@ -374,21 +376,22 @@ def _decisions(tally: ChatTally) -> list[str]:
     return lines
 
 
-TRL_PAIR = "prompt/completion"
-
-
-def prompt_completion(row: dict[str, Any]) -> dict[str, Any] | None:
-    """A TRL conversational prompt-completion row (`prompt` and `completion` both lists of
-    {role, content} turns) as one chat in `messages`, or None."""
-    turns: list[Any] = []
-    for name in ("prompt", "completion"):
-        value = row.get(name)
-        if not (isinstance(value, list) and value and
-                all(isinstance(t, dict) and "role" in t for t in value)):
-            return None
-        turns.extend(value)
-    rest = {k: v for k, v in row.items() if k not in ("prompt", "completion", "messages")}
-    return {**rest, "messages": turns}
+def _pair_row(row: dict[str, Any], earlier: list[Any], column_map: dict[str, str],
+              tally: ChatTally) -> dict[str, Any] | BadRow:
+    """A TRL prompt-completion row read (`prompt_completion`): the prompt's earlier turns
+    go to `earlier_turns`; placeholders in them would take the row's first images, which
+    cannot be told apart from the question's, so such a row is a problem."""
+    tally.read[TRL_PAIR] += 1
+    if holds_images(earlier):
+        tally.rejected[TRL_PAIR] += 1
+        return BadRow("prompt", "the prompt's turns before its last user turn (the question) "
+                                "hold image placeholders: which of the row's images are the "
+                                "question's cannot be told", source_of(row))
+    chat = conversation_row(row, "messages", column_map, tally)
+    tally.rejected[TRL_PAIR] += isinstance(chat, BadRow)
+    if earlier and not isinstance(chat, BadRow):
+        tally.put(chat, "earlier_turns", without_bytes(earlier), "messages")
+    return chat
 
 
 def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
@@ -405,10 +408,7 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
         column = None if isinstance(row, BadRow) else chat_column(row)
         pair = None if column or isinstance(row, BadRow) else prompt_completion(row)
         if pair is not None:
-            chat = conversation_row(pair, "messages", opts.column_map, tally)
-            tally.read[TRL_PAIR] += 1
-            tally.rejected[TRL_PAIR] += isinstance(chat, BadRow)
-            yield line, chat
+            yield line, _pair_row(*pair, opts.column_map, tally)
             continue
         if column in mapped:
             yield line, BadRow(mapped[column], f"{param('column_map', f'{mapped[column]}={column}')}: '{column}' is "

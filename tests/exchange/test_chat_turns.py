@@ -127,7 +127,25 @@ def test_trl_prompt_completion_rows_are_read_as_one_chat(tmp_path):
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Q?", ["ok"])
     assert item.meta["source"]["system"] == "Be brief."
-    assert "prompt/completion: 2 chat records (1 read, 1 rejected) (TRL), read as one chat" \
-        in result.stderr
+    assert "prompt/completion: 2 chat records (1 read, 1 rejected) (TRL): question = the " \
+        "prompt's last user turn" in result.stderr
     [reject] = read_jsonl(out.parent / "items.rejects.jsonl")
     assert reject["row"] == rows[1]   # the source row, not the chat made of it
+
+
+def test_a_multi_turn_trl_prompt_asks_its_last_user_turn(tmp_path):
+    earlier = [{"role": "user", "content": "Hi, I have a maths question."},
+               {"role": "assistant", "content": "Sure, go ahead."}]
+    rows = [{"id": "x", "prompt": [{"role": "system", "content": "Be brief."}, *earlier,
+                                   {"role": "user", "content": "What is 2+2?"}],
+             "completion": [{"role": "assistant", "content": "4"}]},
+            {"id": "y", "prompt": [{"role": "user", "content": "<image>Look."}, A, U],
+             "completion": [A]}]
+    result, _, out = import_json_rows(tmp_path, rows, "--on-error", "skip")
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What is 2+2?", ["4"])
+    assert item.meta["source"]["earlier_turns"] == earlier
+    assert item.meta["source"]["system"] == "Be brief."
+    [reject] = read_jsonl(out.parent / "items.rejects.jsonl")
+    assert reject["field"] == "prompt" and "hold image placeholders" in reject["reason"]
