@@ -222,7 +222,7 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
         chat = read_chat(row.pop(column), column)
     except ValueError as exc:
         return BadRow(column, str(exc), source)
-    if chat.question.images and not question_text(chat.question.text):
+    if chat.question.images and not bare(chat.question.text):
         return BadRow("question", f"the first user turn holds only "
                                   f"{len(chat.question.images)} image placeholder(s) and no "
                                   "text: an item needs a question", source)

@@ -209,10 +209,15 @@ def test_question_text_of_one_or_several_placeholders(text, question):
     assert question_text(text) == question
 
 
-def test_an_image_only_first_turn_says_it_has_no_text(tmp_path, pngs):
-    row = {"id": "x", "images": ["a.png"], "messages": [_user({"type": "image"}), REPLY]}
+@pytest.mark.parametrize("parts, images", [
+    ([{"type": "image"}], ["a.png"]),
+    ([{"type": "image"}, {"type": "image"}], ["a.png", "b.png"]),
+    ([{"type": "text", "text": "<image> <image>\n"}], ["a.png", "b.png"]),
+])
+def test_an_image_only_first_turn_says_it_has_no_text(tmp_path, pngs, parts, images):
+    row = {"id": "x", "images": images, "messages": [_user(*parts), REPLY]}
     result, src, _ = import_json_rows(tmp_path, [row])
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        f"{src}:1: id=x field=question: the first user turn holds only 1 image "
+        f"{src}:1: id=x field=question: the first user turn holds only {len(images)} image "
         "placeholder(s) and no text: an item needs a question")
