@@ -20,7 +20,7 @@ USER_ROLES = ("human", "user")
 REPLY_ROLES = ("gpt", "assistant", "model", "chatgpt", "bard")
 IMAGE_MARK = "\x00"
 _IMAGE_TAG = re.compile(r"<image>")
-_IMAGE_KEYS = ("image", "url", "path", "image_url")
+_IMAGE_KEYS = ("image", "url", "path", "image_url", "source")
 _LEADING = re.compile(r"^[\s:;,]+")
 
 
@@ -47,6 +47,9 @@ def _carried(value: Any) -> Any:
     """The image a part names (a path, a data URL, an `{url}` or `{bytes, path}` object),
     or None when it only holds the place of one."""
     if isinstance(value, dict):
+        if value.get("type") == "base64" and isinstance(value.get("data"), str):
+            # Anthropic's `source`: {type: base64, media_type, data}
+            return f"data:{value.get('media_type') or 'image/png'};base64,{value['data']}"
         if "url" in value and not {"bytes", "path"} & set(value):
             value = value["url"]
         elif not any(v not in (None, "", b"") for v in value.values()):
@@ -100,10 +103,17 @@ def read_turn(turn: Any, column: str) -> Turn:
     """One turn of the chat in `column`; ValueError saying what is wrong with it."""
     if not isinstance(turn, dict):
         raise ValueError(f"a turn must be an object, got {type(turn).__name__}")
-    speaker, content = (turn.get("from"), turn.get("value")) if column == "conversations" \
-        else (turn.get("role"), turn.get("content"))
+    names = ("from", "value") if column == "conversations" else ("role", "content")
+    speaker, content = turn.get(names[0]), turn.get(names[1])
+    if speaker is None:
+        other = "{role, content}" if column == "conversations" else "{from, value}"
+        hint = f" (its keys are those of {other} turns)" if set(turn) >= {"role", "content"} \
+            or set(turn) >= {"from", "value"} else ""
+        raise ValueError(f"a turn without {names[0]}{hint}")
     if not isinstance(speaker, str):
-        raise ValueError(f"a turn without {'from' if column == 'conversations' else 'role'}")
+        raise ValueError(f"a turn's {names[0]} must be text, got {type(speaker).__name__}")
+    if names[1] not in turn:
+        raise ValueError(f"a turn without {names[1]}")
     text, images = _content(content)
     return Turn(speaker.strip().lower(), text, images)
 

@@ -150,12 +150,12 @@ def read_chat(turns: Any, column: str) -> Chat:
                          "assistant, model)")
     if start + 1 >= len(turns):
         raise ValueError(f"turn {start + 1} is the last: the first turn must be from the user "
-                         "(human) and the second its reply (gpt, assistant, model)")
+                         f"(human) and the second its reply ({', '.join(REPLY_ROLES)})")
     reply = _numbered(turns[start + 1], column, start + 2)
     if reply.role not in REPLY_ROLES:
         raise ValueError(f"turn {start + 2} is from '{reply.role}': the first turn must be "
-                         "from the user (human) and the second its reply (gpt, assistant, "
-                         "model)")
+                         f"from the user (human) and the second its reply "
+                         f"({', '.join(REPLY_ROLES)})")
     marked = next((k for k, t in enumerate(read[:start], start=1) if t.images), None)
     if marked:
         raise ValueError(f"turn {marked}: a system turn holds an image placeholder")

@@ -37,7 +37,11 @@ A = {"role": "assistant", "content": "ok"}
      "turn 3: a turn's content must be text or a list of parts, got null"),
     ([{"role": "system", "content": "s"}, A, U],
      "turn 2 is from 'assistant': the first turn must be from the user"),
-    ([U, U], "turn 2 is from 'user': the first turn must be from the user"),
+    ([U, U], "turn 2 is from 'user': the first turn must be from the user (human) and "
+             "the second its reply (gpt, assistant, model, chatgpt, bard)"),
+    ([{"role": 1, "content": "Q?"}, A], "turn 1: a turn's role must be text, got int"),
+    ([{"from": "human", "value": "Q?"}, A],
+     "turn 1: a turn without role (its keys are those of {from, value} turns)"),
 ])
 def test_a_bad_first_turn_or_reply_names_the_turn(tmp_path, messages, says):
     result, src, _ = import_json_rows(tmp_path, [{"id": "x", "messages": messages}])
@@ -149,3 +153,14 @@ def test_a_multi_turn_trl_prompt_asks_its_last_user_turn(tmp_path):
     assert item.meta["source"]["system"] == "Be brief."
     [reject] = read_jsonl(out.parent / "items.rejects.jsonl")
     assert reject["field"] == "prompt" and "hold image placeholders" in reject["reason"]
+
+
+def test_a_conversations_turn_names_its_missing_key(tmp_path):
+    rows = [{"id": "x", "conversations": [{"from": "human"}, {"from": "gpt", "value": "a"}]},
+            {"id": "y", "conversations": [U, A]}]
+    result, src, _ = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{src}:1: id=x field=conversations: turn 1: a turn without value"
+    assert lines[1] == (f"{src}:2: id=y field=conversations: turn 1: a turn without from "
+                        "(its keys are those of {role, content} turns)")

@@ -27,6 +27,15 @@ def _png(colour) -> bytes:
     return buf.getvalue()
 
 
+def _imported(src, out):
+    """The one item `bench-kit import hf SRC` writes, and the items path."""
+    result = CliRunner().invoke(cli, ["import", "hf", str(src), "--out", str(out),
+                                      "--capability", "perception.colour"])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    return item, out
+
+
 @pytest.mark.parametrize("chat", [False, True])
 def test_map_image_names_one_struct_column(tmp_path, chat):
     import pyarrow as pa
@@ -68,12 +77,26 @@ def test_question_and_answer_columns_beside_a_chat_with_image_bytes(tmp_path):
     src = tmp_path / "data.parquet"
     pq.write_table(pa.Table.from_pylist([{"id": "1", "question": "What colour?",
                                           "answer": "red", "messages": messages}]), src)
-    out = tmp_path / "o" / "items.jsonl"
-    result = CliRunner().invoke(cli, ["import", "hf", str(src), "--out", str(out),
-                                      "--capability", "perception.colour"])
-    assert result.exit_code == 0, result.output
-    [item] = read_items(out)
+    item, out = _imported(src, tmp_path / "o" / "items.jsonl")
     assert (out.parent / item.image).read_bytes() == red
     digest = hashlib.sha256(red).hexdigest()[:20]
     kept = item.meta["source"]["messages"][0]["content"][0]["image"]
     assert kept == {"bytes": f"<{len(red)} bytes, sha256 {digest}>", "path": "r.png"}
+
+
+def test_an_image_part_holding_raw_bytes_is_stored(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    red = _png((200, 0, 0))
+    part = pa.struct([("type", pa.string()), ("text", pa.string()), ("image", pa.binary())])
+    turn = pa.struct([("role", pa.string()), ("content", pa.list_(part))])
+    messages = [{"role": "user", "content": [{"type": "image", "text": None, "image": red},
+                                             {"type": "text", "text": "Colour?", "image": None}]},
+                {"role": "assistant", "content": [{"type": "text", "text": "red",
+                                                   "image": None}]}]
+    src = tmp_path / "data.parquet"
+    pq.write_table(pa.Table.from_pylist([{"messages": messages}], schema=pa.schema(
+        [("messages", pa.list_(turn))])), src)
+    item, out = _imported(src, tmp_path / "o" / "items.jsonl")
+    assert (out.parent / item.image).read_bytes() == red
