@@ -4,6 +4,8 @@ row-level error every parser raises."""
 from __future__ import annotations
 
 import ast
+import base64
+import binascii
 import hashlib
 import json
 from typing import Any
@@ -17,13 +19,32 @@ class RowError(Exception):
         self.field, self.reason = field_name, reason
 
 
+def _described(data: bytes) -> str:
+    return f"<{len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:20]}>"
+
+
+def _data_url(text: str) -> str:
+    """A `data:` URL as `<N bytes, sha256 …>` of the bytes it holds; one that does not
+    decode as written when short (it shows what is wrong), else its text named so."""
+    header, _, payload = text.strip().partition(",")
+    if header.lower().endswith(";base64"):
+        try:
+            return _described(base64.b64decode(payload.strip(), validate=True))
+        except (binascii.Error, ValueError):
+            pass
+    return text if len(text) <= 200 else _described(text.encode("utf-8", "replace"))
+
+
 def without_bytes(value: Any) -> Any:
-    """`value` as JSON can store it: every bytes object inside it (an image struct's bytes)
-    replaced by `<N bytes, sha256 …>`, the first 20 hex digits naming the file an import
-    stores those bytes as (`images/<sha256[:20]>.<ext>`)."""
+    """`value` as JSON can store it and a reader can read it: every bytes object inside it
+    (an image struct's bytes) and every `data:` URL (`_data_url`) replaced by
+    `<N bytes, sha256 …>`, the
+    first 20 hex digits naming the file an import stores those bytes as
+    (`images/<sha256[:20]>.<ext>`)."""
     if isinstance(value, (bytes, bytearray, memoryview)):
-        data = bytes(value)
-        return f"<{len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()[:20]}>"
+        return _described(bytes(value))
+    if isinstance(value, str) and value.lstrip()[:5].lower() == "data:":
+        return _data_url(value)
     if isinstance(value, dict):
         return {k: without_bytes(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -34,7 +34,7 @@ def image_columns(row: dict[str, Any], column_map: dict[str, str]) -> list[str]:
     parquet's), else the first known image name with a value."""
     if "image" in column_map:
         return [column_map["image"]] if not blank(row.get(column_map["image"])) else []
-    structs = [k for k, v in row.items() if is_image_value(v)]
+    structs = [k for k, v in row.items() if not k.startswith("_") and is_image_value(v)]
     if structs:
         return structs
     return [a for a in COLUMN_ALIASES["image"] if not blank(row.get(a))][:1]

@@ -20,7 +20,7 @@ USER_ROLES = ("human", "user")
 REPLY_ROLES = ("gpt", "assistant", "model", "chatgpt", "bard")
 IMAGE_MARK = "\x00"
 _IMAGE_TAG = re.compile(r"<image>")
-_IMAGE_KEYS = ("image", "url", "path", "image_url")
+_IMAGE_KEYS = ("image", "url", "path", "image_url", "source")
 _LEADING = re.compile(r"^[\s:;,]+")
 
 
@@ -47,6 +47,9 @@ def _carried(value: Any) -> Any:
     """The image a part names (a path, a data URL, an `{url}` or `{bytes, path}` object),
     or None when it only holds the place of one."""
     if isinstance(value, dict):
+        if value.get("type") == "base64" and isinstance(value.get("data"), str):
+            # Anthropic's `source`: {type: base64, media_type, data}
+            return f"data:{value.get('media_type') or 'image/png'};base64,{value['data']}"
         if "url" in value and not {"bytes", "path"} & set(value):
             value = value["url"]
         elif not any(v not in (None, "", b"") for v in value.values()):
@@ -100,12 +103,37 @@ def read_turn(turn: Any, column: str) -> Turn:
     """One turn of the chat in `column`; ValueError saying what is wrong with it."""
     if not isinstance(turn, dict):
         raise ValueError(f"a turn must be an object, got {type(turn).__name__}")
-    speaker, content = (turn.get("from"), turn.get("value")) if column == "conversations" \
-        else (turn.get("role"), turn.get("content"))
+    names = ("from", "value") if column == "conversations" else ("role", "content")
+    speaker, content = turn.get(names[0]), turn.get(names[1])
+    if speaker is None:
+        other = "{role, content}" if column == "conversations" else "{from, value}"
+        hint = f" (its keys are those of {other} turns)" if set(turn) >= {"role", "content"} \
+            or set(turn) >= {"from", "value"} else ""
+        raise ValueError(f"a turn without {names[0]}{hint}")
     if not isinstance(speaker, str):
-        raise ValueError(f"a turn without {'from' if column == 'conversations' else 'role'}")
+        raise ValueError(f"a turn's {names[0]} must be text, got {type(speaker).__name__}")
+    if names[1] not in turn:
+        raise ValueError(f"a turn without {names[1]}")
     text, images = _content(content)
     return Turn(speaker.strip().lower(), text, images)
+
+
+def placeholders(turn: Any, column: str) -> list[Any]:
+    """The image placeholders of a turn `read_turn` cannot read (a video part, a null text
+    beside them), per placeholder the image its part carries or None: its images are still
+    the row's, so they are counted. Parts that are not read are left out."""
+    content = turn.get("value" if column == "conversations" else "content") \
+        if isinstance(turn, dict) else None
+    images: list[Any] = []
+    for part in content if isinstance(content, list) else [content]:
+        if isinstance(part, str):
+            images.extend(_marked(part)[1])
+        elif isinstance(part, dict) and part.get("type") in ("image", "image_url"):
+            images.append(_part(part, 0)[1])
+        elif isinstance(part, dict) and part.get("type") == "text" and \
+                isinstance(part.get("text"), str):
+            images.extend(_marked(part["text"])[1])
+    return images
 
 
 def question_text(text: str) -> str:

@@ -24,14 +24,23 @@ from bench_kit.exchange.chatimages import (
     place_images,
 )
 from bench_kit.exchange.chatturns import (
+    IMAGE_MARK,
     REPLY_ROLES,
     SYSTEM_ROLES,
     USER_ROLES,
     Turn,
+    placeholders,
     question_text,
     read_turn,
 )
-from bench_kit.exchange.rows import COLUMN_ALIASES, BadRow, ImportOptions
+from bench_kit.exchange.rows import (
+    COLUMN_ALIASES,
+    BadRow,
+    ImportOptions,
+    source_of,
+    with_source,
+)
+from bench_kit.exchange.trlpairs import TRL_PAIR, holds_images, prompt_completion
 
 CHAT_COLUMNS = ("conversations", "messages")
 _SHAPE = {"conversations": "{from, value} turns", "messages": "{role, content} turns"}
@@ -55,9 +64,12 @@ GOLD_COLUMNS = (*COLUMN_ALIASES["answer"], *COLUMN_ALIASES["answers"])
 
 def gold_column(row: dict[str, Any], column_map: dict[str, str]) -> str | None:
     """The source column that holds this row's gold (`--map answer=…`/`answers=…`, else a
-    known name with a value), or None: the chat's reply is then the gold."""
+    known name with a value, else one there but blank: a row problem, as an empty answer
+    is), or None when the row has none: the chat's reply is then the gold."""
     mapped = column_map.get("answers") or column_map.get("answer")
-    return mapped or next((c for c in GOLD_COLUMNS if not blank(row.get(c))), None)
+    present = [c for c in GOLD_COLUMNS if c in row]
+    return mapped or next((c for c in present if not blank(row[c])),
+                          present[0] if present else None)
 
 
 def free_name(row: dict[str, Any], name: str, column: str) -> str:
@@ -79,10 +91,13 @@ class ChatTally:
     gold_from: Counter = field(default_factory=Counter)   # source gold column -> rows
     renamed: dict[str, str] = field(default_factory=dict)  # chat key -> name used instead
     replies: Counter = field(default_factory=Counter)     # (chat, question column) -> rows
+    rendered: Counter = field(default_factory=Counter)    # (chat, question column) -> rows
+    chat_question: str | None = None                      # `--map question=<chat column>`
     unreadable: int = 0                                   # later turns that could not be read
     placed: int = 0              # rows whose images were placed on the chat's placeholders
     unplaced: int = 0            # rows with images but no placeholder in the chat
     later_images: int = 0        # images of later turns, not attached
+    unused_images: int = 0       # rows whose metadata chat (another question) has images
 
     def put(self, row: dict[str, Any], name: str, value: Any, column: str) -> None:
         """Write the chat's `name` into `row` under a name no source column has."""
@@ -135,12 +150,12 @@ def read_chat(turns: Any, column: str) -> Chat:
                          "assistant, model)")
     if start + 1 >= len(turns):
         raise ValueError(f"turn {start + 1} is the last: the first turn must be from the user "
-                         "(human) and the second its reply (gpt, assistant, model)")
+                         f"(human) and the second its reply ({', '.join(REPLY_ROLES)})")
     reply = _numbered(turns[start + 1], column, start + 2)
     if reply.role not in REPLY_ROLES:
         raise ValueError(f"turn {start + 2} is from '{reply.role}': the first turn must be "
-                         "from the user (human) and the second its reply (gpt, assistant, "
-                         "model)")
+                         f"from the user (human) and the second its reply "
+                         f"({', '.join(REPLY_ROLES)})")
     marked = next((k for k, t in enumerate(read[:start], start=1) if t.images), None)
     if marked:
         raise ValueError(f"turn {marked}: a system turn holds an image placeholder")
@@ -150,6 +165,7 @@ def read_chat(turns: Any, column: str) -> Chat:
             later_images.extend(read_turn(turn, column).images)
         except ValueError as exc:
             unreadable.append(f"turn {number}: {exc}")
+            later_images.extend(placeholders(turn, column))
     return Chat("\n".join(t.plain() for t in read[:start]) if start else None,
                 read[start], reply.plain(), turns[start + 2:], unreadable, later_images)
 
@@ -169,6 +185,28 @@ def _put_images(row: dict[str, Any], placed: PlacedImages, column: str,
         tally.later_images += len(placed.later)
 
 
+def _with_images(row: dict[str, Any], chat: Chat, column: str, column_map: dict[str, str],
+                 tally: ChatTally) -> BadRow | None:
+    """The row's images placed on the chat's placeholders (`place_images`), written into
+    `row`; a `BadRow` holding the source row when they cannot be."""
+    try:
+        placed = place_images(row, chat.question.images, chat.later_images, column_map)
+    except (ValueError, RowError) as exc:
+        return BadRow("image", exc.reason if isinstance(exc, RowError) else str(exc),
+                      source_of(row))
+    if placed is None:
+        tally.unplaced += bool(image_columns(row, column_map))
+    else:
+        _put_images(row, placed, column, column_map, tally)
+    return None
+
+
+def bare(text: str) -> str:
+    """Text with its image placeholders (`<image>` tags, marks) left out and its spaces
+    collapsed: a question column and a chat's turn are compared on this."""
+    return " ".join(text.replace("<image>", " ").replace(IMAGE_MARK, " ").split())
+
+
 def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str],
                      tally: ChatTally) -> dict[str, Any] | BadRow:
     """The chat record in `row[column]` -> question (the first user turn's text, its
@@ -178,30 +216,30 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
     (bytes named, not kept), both source metadata under names no source column has. A
     malformed chat or an image count that does not match comes back as a `BadRow` holding
     the whole source row."""
-    source = row
+    source = source_of(row)
     row = dict(row)
     try:
         chat = read_chat(row.pop(column), column)
     except ValueError as exc:
         return BadRow(column, str(exc), source)
-    if chat.question.images and not question_text(chat.question.text):
+    if chat.question.images and not bare(chat.question.text):
         return BadRow("question", f"the first user turn holds only "
                                   f"{len(chat.question.images)} image placeholder(s) and no "
                                   "text: an item needs a question", source)
-    try:
-        placed = place_images(row, chat.question.images, chat.later_images, column_map)
-    except (ValueError, RowError) as exc:
-        return BadRow("image", exc.reason if isinstance(exc, RowError) else str(exc), source)
-    if placed is None:
-        tally.unplaced += bool(image_columns(row, column_map))
-    else:
-        _put_images(row, placed, column, column_map, tally)
+    bad = _with_images(row, chat, column, column_map, tally)
+    if bad is not None:
+        return bad
     if chat.system is not None:
         tally.put(row, "system", chat.system, column)
+    if not blank(row.get("question")):  # a question column the chat is preferred to
+        tally.put(row, "original_question", row.pop("question"), column)
     row["question"] = question_text(chat.question.text)
     gold = gold_column(row, column_map)
     if gold is None:
         row["answer"] = chat.reply
+    elif gold in row and blank(row[gold]):
+        return BadRow(gold, "empty answer: the row's gold column is blank (the chat's reply "
+                            "is not taken for its gold)", source_of(row))
     else:
         tally.gold_from[gold] += 1
         tally.put(row, "reply", chat.reply, column)
@@ -214,23 +252,62 @@ def conversation_row(row: dict[str, Any], column: str, column_map: dict[str, str
 
 
 def answered_row(row: dict[str, Any], column: str, question: str,
-                 tally: ChatTally) -> dict[str, Any] | BadRow:
+                 column_map: dict[str, str], tally: ChatTally) -> dict[str, Any] | BadRow:
     """A row with a question column and a chat but no gold column (ultrachat_200k's
     `prompt` and `messages`): the gold is the chat's reply to its first user turn, which
-    must be that question. The chat stays whole as source metadata."""
+    must be that question (image placeholders aside). The chat's images are placed as in
+    `conversation_row`, the question then written as there; the chat stays whole as
+    source metadata."""
     if question not in row:
         return row  # a --map question=COLUMN the row lacks: map_columns names it
     try:
         chat = read_chat(row[column], column)
     except ValueError as exc:
         return BadRow(column, f"{exc} (its reply would be the gold: the row has no answer "
-                              "column)", row)
-    if str(row[question]).strip() != chat.question.plain():
+                              "column)", source_of(row))
+    if bare(str(row[question])) != bare(chat.question.text):
+        if question != "question" and bare(chat.question.text) in bare(str(row[question])):
+            tally.rendered[(column, question)] += 1  # the chat as one text (a template)
+            return conversation_row(row, column, column_map, tally)
         return BadRow("answer", f"no answer column, and the first user turn of '{column}' is "
                                 f"not the question in '{question}', so its reply does not "
-                                f"answer it: give {param('column_map', 'answer=COLUMN')}", row)
+                                f"answer it: give {param('column_map', 'answer=COLUMN')}, or "
+                                f"{param('column_map', f'question={column}')} to take the "
+                                "question from the chat", source_of(row))
+    row = {**row, column: without_bytes(row[column])}  # kept whole, bytes named
+    bad = _with_images(row, chat, column, column_map, tally)
+    if bad is not None:
+        return bad
+    if chat.question.images:
+        row[question] = question_text(chat.question.text)
     tally.replies[(column, question)] += 1
     return {**row, "answer": chat.reply}
+
+
+def questioned_row(row: dict[str, Any], column: str, question: str,
+                   column_map: dict[str, str], tally: ChatTally) -> dict[str, Any] | BadRow:
+    """A row with its own question and gold columns and a chat, kept as metadata (bytes
+    named). When the chat's first user turn is that question (placeholders aside) its
+    images are placed as in `conversation_row`; otherwise they are not used (counted for
+    a decision line): they would belong to another question."""
+    if question not in row:
+        return row  # a --map question=COLUMN the row lacks: map_columns names it
+    kept = {**row, column: without_bytes(row[column])}
+    try:
+        chat = read_chat(row[column], column)
+    except ValueError:
+        return kept  # only metadata here: the row's own columns make the item
+    if not (chat.question.images or chat.later_images):
+        return kept
+    if bare(str(row[question])) != bare(chat.question.text):
+        tally.unused_images += 1
+        return kept
+    bad = _with_images(kept, chat, column, column_map, tally)
+    if bad is not None:
+        return bad
+    if chat.question.images:
+        kept[question] = question_text(chat.question.text)
+    return kept
 
 
 def _decisions(tally: ChatTally) -> list[str]:
@@ -240,8 +317,9 @@ def _decisions(tally: ChatTally) -> list[str]:
         counts = f"{count} chat records ({count - rejected} read, {rejected} rejected)" \
             if rejected else f"{count} chat records"
         if column == TRL_PAIR:
-            lines.append(f"prompt/completion: {counts} (TRL), read as one chat: the prompt's "
-                         "turns then the completion's")
+            lines.append(f"prompt/completion: {counts} (TRL): question = the prompt's last "
+                         "user turn, answer = the completion, the prompt's earlier turns kept "
+                         f"as meta.source.{tally.renamed.get('earlier_turns', 'earlier_turns')}")
         elif column == "conversations":
             lines.append(f"conversations: {counts}, question = first human turn, answer = "
                          "the reply")
@@ -254,6 +332,14 @@ def _decisions(tally: ChatTally) -> list[str]:
                          for c, n in tally.gold_from.items())
         lines.append(f"gold: the source's own answer column {used}, not the chat's reply "
                      f"(kept as meta.source.{tally.renamed.get('reply', 'reply')})")
+    if tally.chat_question:
+        lines.append(f"question: the first user turn of '{tally.chat_question}' "
+                     f"({param('column_map', f'question={tally.chat_question}')})")
+    for (column, question), count in tally.rendered.items():
+        lines.append(f"question: the first user turn of '{column}', not '{question}' ({count} "
+                     f"row{'s' if count > 1 else ''} whose '{question}' holds that turn and "
+                     f"more, such as the chat rendered as one text); '{question}' kept as "
+                     f"meta.source.{question}")
     for (column, question), count in tally.replies.items():
         lines.append(f"answer: the reply in '{column}' to its first user turn ({count} "
                      f"row{'s' if count > 1 else ''} with a question in '{question}' and no "
@@ -268,6 +354,11 @@ def _decisions(tally: ChatTally) -> list[str]:
                      "later turns not attached (they belong to later questions): kept as "
                      f"meta.source.{tally.renamed.get('later_turn_images', 'later_turn_images')}"
                      " (bytes as <N bytes, sha256 …>)")
+    if tally.unused_images:
+        lines.append(f"images: {tally.unused_images} row{'s' if tally.unused_images > 1 else ''}"
+                     " with question and gold columns whose chat, kept as metadata, has image "
+                     "placeholders but whose first user turn is not that question: the chat's "
+                     "images are not attached")
     if tally.unplaced:
         lines.append(f"images: {tally.unplaced} chat row{'s' if tally.unplaced > 1 else ''} "
                      "with images but no image placeholder in the chat: all the row's images "
@@ -285,21 +376,22 @@ def _decisions(tally: ChatTally) -> list[str]:
     return lines
 
 
-TRL_PAIR = "prompt/completion"
-
-
-def prompt_completion(row: dict[str, Any]) -> dict[str, Any] | None:
-    """A TRL conversational prompt-completion row (`prompt` and `completion` both lists of
-    {role, content} turns) as one chat in `messages`, or None."""
-    turns: list[Any] = []
-    for name in ("prompt", "completion"):
-        value = row.get(name)
-        if not (isinstance(value, list) and value and
-                all(isinstance(t, dict) and "role" in t for t in value)):
-            return None
-        turns.extend(value)
-    rest = {k: v for k, v in row.items() if k not in ("prompt", "completion", "messages")}
-    return {**rest, "messages": turns}
+def _pair_row(row: dict[str, Any], earlier: list[Any], column_map: dict[str, str],
+              tally: ChatTally) -> dict[str, Any] | BadRow:
+    """A TRL prompt-completion row read (`prompt_completion`): the prompt's earlier turns
+    go to `earlier_turns`; placeholders in them would take the row's first images, which
+    cannot be told apart from the question's, so such a row is a problem."""
+    tally.read[TRL_PAIR] += 1
+    if holds_images(earlier):
+        tally.rejected[TRL_PAIR] += 1
+        return BadRow("prompt", "the prompt's turns before its last user turn (the question) "
+                                "hold image placeholders: which of the row's images are the "
+                                "question's cannot be told", source_of(row))
+    chat = conversation_row(row, "messages", column_map, tally)
+    tally.rejected[TRL_PAIR] += isinstance(chat, BadRow)
+    if earlier and not isinstance(chat, BadRow):
+        tally.put(chat, "earlier_turns", without_bytes(earlier), "messages")
+    return chat
 
 
 def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
@@ -307,29 +399,38 @@ def chat_rows(rows: Iterable[tuple[int, Any]], opts: ImportOptions
     """(line, row) with every chat record made a question/answer row (or a `BadRow`); what
     was read goes to `opts.decisions` once all rows are read."""
     tally = ChatTally()
+    if opts.column_map.get("question") in CHAT_COLUMNS:  # the question is the chat's
+        tally.chat_question = opts.column_map.pop("question")
     mapped = {column: name for name, column in opts.column_map.items() if column in CHAT_COLUMNS}
     for line, row in rows:
+        if not isinstance(row, BadRow):
+            row = with_source(row)  # before any conversion: a reject holds the source row
         column = None if isinstance(row, BadRow) else chat_column(row)
         pair = None if column or isinstance(row, BadRow) else prompt_completion(row)
         if pair is not None:
-            chat = conversation_row(pair, "messages", opts.column_map, tally)
-            tally.read[TRL_PAIR] += 1
-            tally.rejected[TRL_PAIR] += isinstance(chat, BadRow)
-            yield line, BadRow(chat.field, chat.reason, row) if isinstance(chat, BadRow) \
-                else chat
+            yield line, _pair_row(*pair, opts.column_map, tally)
             continue
         if column in mapped:
             yield line, BadRow(mapped[column], f"{param('column_map', f'{mapped[column]}={column}')}: '{column}' is "
                                                "read as a chat record (question = its first "
                                                "user turn, gold = the reply when the row has "
-                                               "no answer column); map another column", row)
+                                               "no answer column); map another column",
+                               source_of(row))
             continue
-        question = None if column is None else question_column(row, opts.column_map)
+        if column is None and tally.chat_question and not isinstance(row, BadRow):
+            yield line, BadRow("question", f"{param('column_map', f'question={tally.chat_question}')}"
+                                           f": no chat in '{tally.chat_question}'",
+                               source_of(row))
+            continue
+        question = None if column is None or tally.chat_question \
+            else question_column(row, opts.column_map)
         if column is not None and question is None:
             row = conversation_row(row, column, opts.column_map, tally)
             tally.read[column] += 1
             tally.rejected[column] += isinstance(row, BadRow)
         elif column is not None and question and gold_column(row, opts.column_map) is None:
-            row = answered_row(row, column, question, tally)
+            row = answered_row(row, column, question, opts.column_map, tally)
+        elif column is not None and question:
+            row = questioned_row(row, column, question, opts.column_map, tally)
         yield line, row
     opts.decisions.extend(_decisions(tally))

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError
 from bench_kit.exchange.cells import RowError, blank
+from bench_kit.exchange.chatimages import described
 from bench_kit.exchange.conversations import chat_rows
 from bench_kit.exchange.imagefiles import ImageStore, is_image_value, store_image
 from bench_kit.exchange.rows import (
@@ -20,6 +21,7 @@ from bench_kit.exchange.rows import (
     BadRow,
     ImportOptions,
     map_columns,
+    source_of,
 )
 from bench_kit.exchange.tabular import store_local_images
 from bench_kit.io import atomic_path, resolve_image
@@ -46,6 +48,11 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
     good = [r for _, r in read if not isinstance(r, BadRow)]
     image_columns = source_columns([{k: v for k, v in r.items() if is_image_value(v)}
                                     for r in good])
+    mapped = opts.column_map.get("image")
+    column_map = dict(opts.column_map)
+    if mapped in image_columns:  # --map image=COLUMN names one column of image structs
+        image_columns = [mapped]
+        column_map.pop("image")
     plain = source_columns([{k: v for k, v in r.items() if not is_image_value(v)}
                             for r in good])
     if image_columns:
@@ -56,8 +63,10 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
         if isinstance(row, BadRow):  # a malformed chat: the whole source row is kept
             yield number, row
             continue
-        original = dict(row)
-        columns = [k for k, v in row.items() if is_image_value(v)]
+        original = source_of(row)
+        columns = [k for k, v in row.items() if k in image_columns and is_image_value(v)]
+        for key in (k for k, v in row.items() if k not in image_columns and is_image_value(v)):
+            row[key] = described(row[key])  # not the image: kept, its bytes named
         stored: list[str] = []
         as_list = len(columns) > 1
         try:
@@ -69,7 +78,7 @@ def _rows_with_images(rows: Iterable[dict[str, Any]], folder: Path, opts: Import
                         stored.append(store_image(one, folder, store, opts.image_root))
             if row.get("images") == []:
                 del row["images"]
-            row = map_columns(row, opts.column_map)
+            row = map_columns(row, column_map)
             paths = row.get("image")
             if stored:
                 row["image"] = stored if as_list else stored[0]

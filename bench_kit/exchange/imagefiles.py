@@ -181,10 +181,16 @@ def store_image(value: Any, folder: Path, store: ImageStore,
         value = value.get("path")
         if not value:
             raise ValueError("image has neither bytes nor a path")
+    if isinstance(value, (bytes, bytearray, memoryview)):  # a part's raw image bytes
+        return store.add(bytes(value))
     if not isinstance(value, str):
         raise ValueError(f"expected an image path, got a {type(value).__name__}")
     text = value.strip()
-    if text.startswith("data:"):
+    if text[:7].lower() == "file://":  # a local file named as a URL
+        from urllib.parse import unquote, urlparse
+
+        text = unquote(urlparse(text).path)
+    if text[:5].lower() == "data:":
         header, _, payload = text.partition(",")
         if not header.endswith(";base64"):
             raise ValueError("a data: URL image must be base64")

@@ -21,6 +21,7 @@ from bench_kit.exchange.expand import expand_pairs
 from bench_kit.exchange.imagefiles import ImageStore
 from bench_kit.exchange.row_item import row_to_item
 from bench_kit.exchange.rows import (
+    COLUMN_ALIASES,
     IMPORTERS,
     BadRow,
     ImportOptions,
@@ -28,6 +29,7 @@ from bench_kit.exchange.rows import (
     NoQuestionColumn,
     Reader,
     no_question_reason,
+    source_of,
 )
 from bench_kit.io import write_jsonl
 from bench_kit.types import Item
@@ -129,14 +131,14 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
     good: list[tuple[int, dict[str, Any]]] = []
     for line, row in reader(src, opts, store):
         if isinstance(row, BadRow):
-            rejects.append(Reject(line, row.field, row.reason, _row_id(row.row),
+            rejects.append(Reject(line, row.field, row.reason, _row_id(row.row, opts.column_map),
                                   _safe_row(row.row), row.row.get("_file")))
             continue
         try:
             good.extend((line, one) for one in expand_pairs(row, line, opts.expand))
         except RowError as exc:
-            rejects.append(Reject(line, exc.field, exc.reason, _row_id(row), _safe_row(row),
-                                  row.get("_file")))
+            rejects.append(Reject(line, exc.field, exc.reason, _row_id(row),
+                                  _safe_row(source_of(row)), row.get("_file")))
     try:
         opts.decisions.extend(type_golds([row for _, row in good], opts.gold_index, opts.task))
     except InputError as exc:
@@ -148,15 +150,16 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
         try:
             item = row_to_item(dict(one), fmt, opts, now, line)
         except RowError as exc:
-            rejects.append(Reject(line, exc.field, exc.reason, _row_id(one), _safe_row(one),
-                                  one.get("_file"), isinstance(exc, NoQuestionColumn)))
+            rejects.append(Reject(line, exc.field, exc.reason, _row_id(one),
+                                  _safe_row(source_of(one)), one.get("_file"),
+                                  isinstance(exc, NoQuestionColumn)))
             continue
         if item.id in seen:
             rejects.append(Reject(line, "id", f"duplicate id '{item.id}' (first at line "
                                               f"{seen[item.id]}; ids unique only with other "
                                               "columns: "
                                               f"{param('column_map', 'id=COL1,COL2')})",
-                                  item.id, _safe_row(one), one.get("_file")))
+                                  item.id, _safe_row(source_of(one)), one.get("_file")))
             continue
         seen[item.id] = line
         items.append(item)
@@ -170,8 +173,11 @@ def read_import(fmt: str, src: str | Path, opts: ImportOptions,
     return ImportResult(items, store, rejects)
 
 
-def _row_id(row: dict[str, Any]) -> str | None:
-    value = row.get("id", row.get("index"))
+def _row_id(row: dict[str, Any], column_map: dict[str, str] | None = None) -> str | None:
+    """The row's id: its `id` field, else (a source row) the column `map_columns` would
+    take it from."""
+    names = [n for n in ((column_map or {}).get("id"), *COLUMN_ALIASES["id"]) if n]
+    value = next((row[n] for n in names if n in row), None)
     return str(value).strip() or None if value not in (None, "") else None
 
 

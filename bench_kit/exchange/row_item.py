@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bench_kit.errors import param
-from bench_kit.exchange.cells import RowError, blank, is_nan, maybe_json
+from bench_kit.exchange.cells import RowError, blank, is_nan, maybe_json, without_bytes
 from bench_kit.exchange.checkcells import pair_checks, parse_checks
 from bench_kit.exchange.rows import (
     CHECKLIST_QUESTION,
@@ -164,6 +164,7 @@ def _with_rest(row: dict[str, Any], meta: dict[str, Any],
     for name, value in row.items():
         if name.startswith("_"):
             continue
+        value = without_bytes(value)  # a data: URL named, never copied whole
         if name in META_FIELDS:
             meta.setdefault(name, _json_safe(name, value))
         else:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
 from bench_kit.errors import param
-from bench_kit.exchange.cells import RowError, blank, is_nan, maybe_json
+from bench_kit.exchange.cells import RowError, blank, is_nan, maybe_json, without_bytes
 from bench_kit.exchange.imagefiles import MAX_IMAGE_BYTES, ImageStore
 from bench_kit.registry import Registry
 from bench_kit.text.numbers import format_number
@@ -70,6 +70,24 @@ class BadRow:
     row: dict[str, Any]
 
 
+# A converted row (a chat read, columns mapped, images stored) carries the source row it
+# came from under this key, bytes and data: URLs named (`without_bytes`): its reject then
+# holds what the file holds, not what a reader made of it.
+SOURCE_ROW = "_source_row"
+
+
+def with_source(row: dict[str, Any]) -> dict[str, Any]:
+    """`row`, carrying itself as its source row unless it already carries one."""
+    if SOURCE_ROW not in row:
+        row[SOURCE_ROW] = without_bytes(row)
+    return row
+
+
+def source_of(row: dict[str, Any]) -> dict[str, Any]:
+    """The source row `row` came from (itself when it carries none)."""
+    return row.get(SOURCE_ROW, row)
+
+
 # Column names recognised without --map, per item field, in order of preference.
 COLUMN_ALIASES: dict[str, tuple[str, ...]] = {
     "question": ("question", "problem", "query", "prompt", "question_natural_language", "text"),
@@ -103,7 +121,8 @@ def map_columns(row: dict[str, Any], column_map: dict[str, str]) -> dict[str, An
             continue
         if column not in row:
             raise RowError(name, f"{param('column_map', f'{name}={column}')}: no column "
-                                 f"'{column}' (columns: {', '.join(sorted(row))})")
+                                 f"'{column}' (columns: "
+                                 f"{', '.join(sorted(k for k in row if not k.startswith('_')))})")
         value = row.pop(column)
         row.pop(name, None)
         row[name] = value

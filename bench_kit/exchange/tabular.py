@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from bench_kit.errors import InputError, param
-from bench_kit.exchange.cells import RowError
+from bench_kit.exchange.cells import RowError, without_bytes
 from bench_kit.exchange.conversations import chat_rows
 from bench_kit.exchange.imagefiles import ImageStore, is_image_value, store_image
 from bench_kit.exchange.rows import (
@@ -22,6 +22,8 @@ from bench_kit.exchange.rows import (
     BadRow,
     ImportOptions,
     map_columns,
+    source_of,
+    with_source,
 )
 from bench_kit.io import iter_jsonl
 
@@ -144,15 +146,16 @@ def prepared_rows(rows: Iterable[tuple[int, Any]], path: Path, opts: ImportOptio
         if isinstance(row, BadRow):
             yield line, row
             continue
+        row = with_source(row)
         try:
             row = map_columns(row, column_map)
             value = row.get("image")
             if value not in (None, "", []) and (not isinstance(value, dict)
                                                 or is_image_value(value)):
-                row["_image_source"] = value
+                row["_image_source"] = without_bytes(value)  # data: URLs named, not copied
                 row["image"] = _stored_images(value, row, path.parent, store, opts)
         except RowError as exc:
-            yield line, BadRow(exc.field, exc.reason, row)
+            yield line, BadRow(exc.field, exc.reason, source_of(row))
             continue
         yield line, row
 

@@ -95,3 +95,94 @@ def test_a_blank_question_column_does_not_hide_the_chat(tmp_path, blank):
     assert result.exit_code == 0, result.output
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Q?", ["ok"])
+
+
+@pytest.fixture()
+def pngs(tmp_path):
+    from tests.conftest import write_png
+
+    return {name: write_png(tmp_path / name, colour).read_bytes()
+            for name, colour in (("a.png", (200, 0, 0)), ("b.png", (0, 0, 200)))}
+
+
+def test_a_question_column_with_a_chat_places_the_chats_images(tmp_path, pngs):
+    """The question column's `<image>` tag is a placeholder as in the chat: the item gets
+    the first turn's image only, the later turn's is kept, no raw tag stays."""
+    messages = _chat("<image>What colour?", "red", ("user", "<image>And this?"),
+                     ("assistant", "blue"))
+    result, _, out = import_json_rows(tmp_path, [{"id": "1", "prompt": "<image>What colour?",
+                                                  "images": ["a.png", "b.png"],
+                                                  "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What colour?", ["red"])
+    assert [(out.parent / p).read_bytes() for p in item.image] == [pngs["a.png"]]
+    assert item.meta["source"]["later_turn_images"] == ["b.png"]
+    assert item.meta["source"]["messages"] == messages
+
+
+def test_a_question_column_matches_a_chat_turn_with_image_parts(tmp_path, pngs):
+    """`{type: image}` parts are placeholders, not text the question must hold."""
+    messages = [{"role": "user", "content": [{"type": "image"},
+                                             {"type": "text", "text": "What colour?"}]},
+                {"role": "assistant", "content": "red"}]
+    result, _, out = import_json_rows(tmp_path, [{"id": "1", "question": "What colour?",
+                                                  "images": ["a.png"], "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What colour?", ["red"])
+    assert [(out.parent / p).read_bytes() for p in item.image] == [pngs["a.png"]]
+
+
+def test_a_text_column_holding_the_rendered_chat_gives_way_to_the_chat(tmp_path):
+    result, _, out = import_json_rows(tmp_path, [{"id": "1", "text": "<|user|>Q?<|assistant|>ok",
+                                                  "messages": _chat("Q?", "ok")}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("Q?", ["ok"])
+    assert item.meta["source"]["text"] == "<|user|>Q?<|assistant|>ok"
+    assert "question: the first user turn of 'messages', not 'text' (1 row" in result.stderr
+
+
+def test_map_question_to_the_chat_reads_the_chat(tmp_path):
+    rows = [{"id": "1", "question": "Describe it.", "messages": _chat("What is 2+2?", "4")}]
+    refused, src, _ = import_json_rows(tmp_path, rows)
+    assert refused.exit_code == 1
+    assert "or --map question=messages to take the question from the chat" in refused.stderr
+    result, _, out = import_json_rows(tmp_path, rows, "--map", "question=messages")
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What is 2+2?", ["4"])
+    assert item.meta["source"]["original_question"] == "Describe it."
+    assert "question: the first user turn of 'messages' (--map question=messages)" \
+        in result.stderr
+
+
+@pytest.mark.parametrize("blank", [None, "", []])
+def test_a_blank_gold_cell_is_an_empty_answer_not_the_reply(tmp_path, blank):
+    rows = [{"id": "1", "answer": "yes", "messages": _chat("Is it red?", "Yes, it is.")},
+            {"id": "2", "answer": blank, "messages": _chat("Is it blue?", "No, it is red.")}]
+    result, src, _ = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{src}:2: id=2 field=answer: empty answer: the row's gold column is blank (the "
+        "chat's reply is not taken for its gold)")
+
+
+def test_question_and_gold_columns_take_the_chats_images_when_it_asks_that_question(
+        tmp_path, pngs):
+    part = {"type": "image", "image": "a.png"}
+    rows = [{"id": "same", "question": "What colour?", "answer": "red", "messages": [
+                {"role": "user", "content": [part, {"type": "text", "text": "What colour?"}]},
+                {"role": "assistant", "content": "red"}]},
+            {"id": "other", "question": "Q?", "answer": "a", "messages": [
+                {"role": "user", "content": [part, {"type": "text", "text": "Else?"}]},
+                {"role": "assistant", "content": "b"}]}]
+    result, _, out = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 0, result.output
+    same, other = read_items(out)
+    assert (out.parent / same.image).read_bytes() == pngs["a.png"]
+    assert (same.question, same.answers) == ("What colour?", ["red"])
+    assert other.image is None and other.meta["source"]["messages"] == rows[1]["messages"]
+    assert "images: 1 row with question and gold columns whose chat, kept as metadata, has " \
+           "image placeholders but whose first user turn is not that question" in result.stderr

@@ -74,6 +74,21 @@ def test_a_data_url_part_is_decoded_and_a_web_url_is_a_row_problem(tmp_path, png
     assert reject["reason"].startswith("image URL 'https://x.org/a.png' is not fetched")
 
 
+@pytest.mark.parametrize("part", [
+    lambda png, folder: {"type": "image", "image": f"file://{folder}/a.png"},
+    lambda png, folder: {"type": "image", "image": "DATA:image/png;base64,"
+                         + base64.b64encode(png).decode()},
+    lambda png, folder: {"type": "image", "source": {  # Anthropic's base64 source
+        "type": "base64", "media_type": "image/png", "data": base64.b64encode(png).decode()}},
+])
+def test_file_urls_upper_case_data_urls_and_anthropic_sources(tmp_path, pngs, part):
+    rows = [{"id": "x", "messages": [_user(part(pngs["a.png"], tmp_path), TEXT), REPLY]}]
+    result, _, out = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert _stored(out, item) == [pngs["a.png"]]
+
+
 def test_carried_images_and_the_image_column_fill_the_placeholders_in_order(tmp_path, pngs):
     """The part that carries b.png stays first; the bare placeholder takes the column's."""
     row = {"id": "x", "images": ["a.png"], "messages": [
@@ -209,10 +224,15 @@ def test_question_text_of_one_or_several_placeholders(text, question):
     assert question_text(text) == question
 
 
-def test_an_image_only_first_turn_says_it_has_no_text(tmp_path, pngs):
-    row = {"id": "x", "images": ["a.png"], "messages": [_user({"type": "image"}), REPLY]}
+@pytest.mark.parametrize("parts, images", [
+    ([{"type": "image"}], ["a.png"]),
+    ([{"type": "image"}, {"type": "image"}], ["a.png", "b.png"]),
+    ([{"type": "text", "text": "<image> <image>\n"}], ["a.png", "b.png"]),
+])
+def test_an_image_only_first_turn_says_it_has_no_text(tmp_path, pngs, parts, images):
+    row = {"id": "x", "images": images, "messages": [_user(*parts), REPLY]}
     result, src, _ = import_json_rows(tmp_path, [row])
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (
-        f"{src}:1: id=x field=question: the first user turn holds only 1 image "
+        f"{src}:1: id=x field=question: the first user turn holds only {len(images)} image "
         "placeholder(s) and no text: an item needs a question")

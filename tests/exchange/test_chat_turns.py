@@ -37,7 +37,11 @@ A = {"role": "assistant", "content": "ok"}
      "turn 3: a turn's content must be text or a list of parts, got null"),
     ([{"role": "system", "content": "s"}, A, U],
      "turn 2 is from 'assistant': the first turn must be from the user"),
-    ([U, U], "turn 2 is from 'user': the first turn must be from the user"),
+    ([U, U], "turn 2 is from 'user': the first turn must be from the user (human) and "
+             "the second its reply (gpt, assistant, model, chatgpt, bard)"),
+    ([{"role": 1, "content": "Q?"}, A], "turn 1: a turn's role must be text, got int"),
+    ([{"from": "human", "value": "Q?"}, A],
+     "turn 1: a turn without role (its keys are those of {from, value} turns)"),
 ])
 def test_a_bad_first_turn_or_reply_names_the_turn(tmp_path, messages, says):
     result, src, _ = import_json_rows(tmp_path, [{"id": "x", "messages": messages}])
@@ -55,6 +59,25 @@ def test_a_bad_later_turn_keeps_the_row_and_says_which_turn(tmp_path):
     assert item.meta["source"]["unreadable_turns"] == [
         "turn 3: content part of type 'video' is neither text nor an image placeholder"]
     assert "warning: 1 later turn could not be read" in result.stderr
+
+
+@pytest.mark.parametrize("later", [
+    [{"type": "video"}, {"type": "image"}, {"type": "text", "text": "and this?"}],
+    [{"type": "text", "text": "<image> and this?"}, {"type": "text", "text": None}],
+])
+def test_an_unreadable_later_turn_still_counts_its_image_placeholders(tmp_path, later):
+    write_png(tmp_path / "a.png", (200, 0, 0))
+    write_png(tmp_path / "b.png", (0, 0, 200))
+    messages = [{"role": "user", "content": "<image>What colour?"}, A,
+                {"role": "user", "content": later}, A]
+    result, _, out = import_json_rows(tmp_path, [{"id": "x", "images": ["a.png", "b.png"],
+                                                  "messages": messages}])
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert [(out.parent / p).read_bytes() for p in item.image] == [
+        (tmp_path / "a.png").read_bytes()]
+    assert item.meta["source"]["later_turn_images"] == ["b.png"]
+    assert len(item.meta["source"]["unreadable_turns"]) == 1
 
 
 def test_map_onto_a_chat_column_says_it_is_read_as_a_chat(tmp_path):
@@ -108,7 +131,36 @@ def test_trl_prompt_completion_rows_are_read_as_one_chat(tmp_path):
     [item] = read_items(out)
     assert (item.question, item.answers) == ("Q?", ["ok"])
     assert item.meta["source"]["system"] == "Be brief."
-    assert "prompt/completion: 2 chat records (1 read, 1 rejected) (TRL), read as one chat" \
-        in result.stderr
+    assert "prompt/completion: 2 chat records (1 read, 1 rejected) (TRL): question = the " \
+        "prompt's last user turn" in result.stderr
     [reject] = read_jsonl(out.parent / "items.rejects.jsonl")
     assert reject["row"] == rows[1]   # the source row, not the chat made of it
+
+
+def test_a_multi_turn_trl_prompt_asks_its_last_user_turn(tmp_path):
+    earlier = [{"role": "user", "content": "Hi, I have a maths question."},
+               {"role": "assistant", "content": "Sure, go ahead."}]
+    rows = [{"id": "x", "prompt": [{"role": "system", "content": "Be brief."}, *earlier,
+                                   {"role": "user", "content": "What is 2+2?"}],
+             "completion": [{"role": "assistant", "content": "4"}]},
+            {"id": "y", "prompt": [{"role": "user", "content": "<image>Look."}, A, U],
+             "completion": [A]}]
+    result, _, out = import_json_rows(tmp_path, rows, "--on-error", "skip")
+    assert result.exit_code == 0, result.output
+    [item] = read_items(out)
+    assert (item.question, item.answers) == ("What is 2+2?", ["4"])
+    assert item.meta["source"]["earlier_turns"] == earlier
+    assert item.meta["source"]["system"] == "Be brief."
+    [reject] = read_jsonl(out.parent / "items.rejects.jsonl")
+    assert reject["field"] == "prompt" and "hold image placeholders" in reject["reason"]
+
+
+def test_a_conversations_turn_names_its_missing_key(tmp_path):
+    rows = [{"id": "x", "conversations": [{"from": "human"}, {"from": "gpt", "value": "a"}]},
+            {"id": "y", "conversations": [U, A]}]
+    result, src, _ = import_json_rows(tmp_path, rows)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{src}:1: id=x field=conversations: turn 1: a turn without value"
+    assert lines[1] == (f"{src}:2: id=y field=conversations: turn 1: a turn without from "
+                        "(its keys are those of {role, content} turns)")
