@@ -48,12 +48,41 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "exchange": (["bench_kit/exchange/importers.py"],
                  ["tests/exchange/test_import_export.py", "tests/exchange/test_import_quirks.py",
                   "tests/exchange/test_import_boundaries.py"]),
+    # the fast tests only: tests/audit/test_audit_planted.py and test_audit_quality.py run a
+    # whole audit per test (5-12 s a mutant); their kills come on top of these
+    "text_checks": (["bench_kit/audit/text_checks.py"],
+                    ["tests/audit/test_audit_text.py", "tests/audit/test_audit_labels.py",
+                     "tests/audit/test_audit_dirty.py", "tests/audit/test_text_label_boundaries.py",
+                     "tests/test_doctests.py"]),
+    "label_checks": (["bench_kit/audit/label_checks.py"],
+                     ["tests/audit/test_audit_labels.py", "tests/audit/test_audit_text.py",
+                      "tests/audit/test_text_label_boundaries.py", "tests/test_doctests.py"]),
+    "deixis": (["bench_kit/authoring/deixis.py"],
+               ["tests/authoring/test_deixis.py", "tests/authoring/test_deixis_boundaries.py"]),
+    "answerability": (["bench_kit/authoring/answerability.py"],
+                      ["tests/authoring/test_deixis.py",
+                       "tests/authoring/test_deixis_boundaries.py"]),
+    "transport": (["bench_kit/models/transport.py"],
+                  ["tests/models/test_transport_boundaries.py",
+                   "tests/models/test_hostile_replies.py", "tests/models/test_connection_failures.py",
+                   "tests/models/test_adapters_http.py"]),
+    "tabular": (["bench_kit/exchange/tabular.py"],
+                ["tests/exchange/test_tabular_boundaries.py", "tests/exchange/test_import_export.py",
+                 "tests/exchange/test_import_quirks.py", "tests/exchange/test_import_boundaries.py",
+                 "tests/exchange/test_real_fixtures.py", "tests/exchange/test_gold_typing.py",
+                 "tests/exchange/test_real_benchmarks.py"]),
 }
 # pytest arguments of one target: the timing tests of the extractors take seconds to
 # minutes each and kill nothing a case table does not (their kills would be timeouts)
 PYTEST_ARGS = ["-p", "no:cacheprovider", "-m", "not slow", "-q"]
 EXTRA_ARGS: dict[str, list[str]] = {
     "extract": ["-k", "not pathological and not twice_the_length"],
+    # the small demo (11 s) covers every function: its kills come on top of these
+    "deixis": ["-k", "not small_demo"],
+    "answerability": ["-k", "not small_demo"],
+    # a gzip bomb (20 s) and a drip-feeding server (2 s a call) are the deadline's and the
+    # cap's end-to-end tests; test_transport_boundaries.py pins both rules on their own
+    "transport": ["-k", "not gzip_bomb and not drip_feeding"],
 }
 # copied beside the mutants: the package, the tests and the files tests read
 # (benchmarks/: tests/scoring/test_extract_fast.py imports its corpus generator)
