@@ -13,6 +13,7 @@ show NAME` in the printed scratch folder shows its diff. Needs `pip install mutm
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import shutil
 import subprocess
@@ -101,6 +102,37 @@ def _copy(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
+# decorators mutmut handles itself (it mutates these methods) or that must stay on the def
+_KEEP_DECORATORS = ("staticmethod", "classmethod", "property")
+
+
+def undecorate(path: Path) -> int:
+    """Rewrite the file's decorated top-level functions as `name = decorator(name)` after
+    the def (the same function, registered the same way), so that mutmut mutates their
+    bodies: mutmut 3 skips every decorated function (`@check`, `@IMPORTERS.register`,
+    `@functools.cache` …). Returns how many functions were rewritten."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    edits = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.decorator_list:
+            continue
+        names = [ast.unparse(d) for d in node.decorator_list]
+        if any(n in _KEEP_DECORATORS for n in names):
+            continue
+        call = node.name
+        for decorator in reversed(names):  # the one nearest the def applies first
+            call = f"{decorator}({call})"
+        first = node.decorator_list[0].lineno - 1
+        edits.append((first, node.lineno - 1, node.end_lineno, f"{node.name} = {call}\n"))
+    for first, def_line, end, assignment in reversed(edits):
+        lines[end:end] = ["\n", assignment]
+        del lines[first:def_line]
+    path.write_text("".join(lines), encoding="utf-8")
+    return len(edits)
+
+
 def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple[Counter, str]:
     """Run mutmut on one target in `scratch`; (module, status) counts and the listing.
     Test files in `without` are deleted from the copy (a 'before' measurement)."""
@@ -108,6 +140,10 @@ def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple
     folder = scratch / name
     folder.mkdir(parents=True)
     _copy(folder)
+    for rel in paths:
+        for source in sorted((folder / rel).rglob("*.py") if rel.endswith("/") else
+                             [folder / rel]):
+            undecorate(source)
     for rel in without:
         (folder / rel).unlink(missing_ok=True)
     tests = [t for t in tests if t not in without and (folder / t).exists()]
