@@ -72,6 +72,11 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                  "tests/exchange/test_import_quirks.py", "tests/exchange/test_import_boundaries.py",
                  "tests/exchange/test_real_fixtures.py", "tests/exchange/test_gold_typing.py",
                  "tests/exchange/test_real_benchmarks.py"]),
+    "contamination": (["bench_kit/audit/contamination.py",
+                       "bench_kit/audit/contamination_specific.py",
+                       "bench_kit/audit/contamination_judge.py"],
+                      ["tests/audit/test_contamination_boundaries.py",
+                       "tests/audit/test_contamination.py", "tests/test_doctests.py"]),
 }
 # pytest arguments of one target: the timing tests of the extractors take seconds to
 # minutes each and kill nothing a case table does not (their kills would be timeouts)
@@ -84,6 +89,11 @@ EXTRA_ARGS: dict[str, list[str]] = {
     # a gzip bomb (20 s) and a drip-feeding server (2 s a call) are the deadline's and the
     # cap's end-to-end tests; test_transport_boundaries.py pins both rules on their own
     "transport": ["-k", "not gzip_bomb and not drip_feeding"],
+    # the end-to-end audits of test_contamination.py (5-80 s each, embeddings and all) are
+    # left out: their kills come on top of these
+    "contamination": ["-k", "not every_planted and not thresholds_come_from_params and not "
+                            "second_audit and not judge_decides and not review_band_without "
+                            "and not settings_are_validated"],
 }
 # copied beside the mutants: the package, the tests and the files tests read
 # (benchmarks/: tests/scoring/test_extract_fast.py imports its corpus generator)
