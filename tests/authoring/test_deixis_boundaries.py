@@ -298,3 +298,72 @@ def test_format_rates_sums_kinds_over_templates_and_templates_over_kinds():
         "answerable: template         checked  passed    rate",
         "t1                                 6       5   83.3%",
         "t2                                 1       1  100.0%"]
+
+
+# --- the oracle reads every wording the variant kinds write ---------------------------------
+
+
+def _demo_items(template: str):
+    from test_deixis import _items
+
+    return _items(template)
+
+
+def _demo_oracle():
+    from test_deixis import SCENE
+    from test_deixis import SPECS as DEMO_SPECS
+
+    return AnswerabilityOracle(DEMO_SPECS, {"t1": SCENE}), DEMO_SPECS, SCENE
+
+
+def test_synonym_and_register_wordings_are_read():
+    from bench_kit.authoring.lexicon import register_rewrites, synonym_rewrite
+
+    oracle, _, _ = _demo_oracle()
+    item = _demo_items("count_all")[0]
+    wordings = {synonym_rewrite(item.question), *register_rewrites(item.question)}
+    wordings.discard(item.question)
+    assert len(wordings) >= 2
+    for wording in sorted(wordings):
+        assert oracle.judge(item.model_copy(update={"question": wording})).ok, wording
+
+
+LINE_SCENE = SceneAnn.model_validate({
+    "scene": "t1", "image": "images/t1.png", "kind": "shapes", "width": 400, "height": 300,
+    "objects": [shape_obj("o1", "circle", "red", "small", [10, 10, 50, 50]),
+                shape_obj("o2", "diamond", "blue", "medium", [100, 10, 160, 70]),
+                shape_obj("o3", "triangle", "green", "large", [200, 100, 300, 187])]})
+
+
+def _leftmost_item() -> Item:
+    from test_deixis import TAXONOMY
+
+    from bench_kit.authoring.templates import GenerateParams, generate_items
+
+    spec = SPECS["spatial_leftmost_mc"].model_copy(update={"scene_share": 1.0})
+    [item] = generate_items([LINE_SCENE], [spec], TAXONOMY, GenerateParams(seed=1))
+    return item
+
+
+def test_unmarked_referents_are_read_whole_image_and_listed_options():
+    from bench_kit.authoring.lexicon import deixis_rewrites
+
+    oracle, _, _ = _demo_oracle()
+    count = _demo_items("count_all")[0]
+    here = count.model_copy(update={"question": "How many shapes are there here?"})
+    assert oracle.judge(here).ok                       # "in the image" -> "here": no mark
+    leftmost = _leftmost_item()
+    [options] = [r for r in deixis_rewrites(leftmost.question) if r.referent == "options"]
+    these = leftmost.model_copy(update={"question": options.question})
+    line_oracle = AnswerabilityOracle(SPECS, {"t1": LINE_SCENE})
+    assert "which of these" in these.question and line_oracle.judge(these).ok
+
+
+def test_a_chinese_hypothetical_is_read_with_the_chinese_clause():
+    oracle, specs, scene = _demo_oracle()
+    item = _demo_items("count_colour_shape_zh")[0]
+    draft = cf.hypothetical(item, cf.find_source(item, specs, {"t1": scene}), seed=0)
+    assert isinstance(draft, cf.Draft) and draft.question.startswith("如果")
+    hypo = item.model_copy(update={"question": draft.question, "answers": draft.answers,
+                                   "variant_kind": "hypothetical"})
+    assert oracle.judge(hypo).ok
