@@ -252,6 +252,28 @@ def test_httpx_sends_each_call_to_the_least_busy_pool():
     assert _run(call()) == [[1, 0, 0], [1, 1, 0], [1, 1, 1], [2, 1, 1], [0, 0, 0]]
 
 
+@pytest.mark.parametrize("client", CLIENTS)
+def test_connections_are_capped_at_the_concurrency(client):
+    """Concurrency 8 (one httpx pool of 8; an aiohttp connector of 8): of 10 calls at once,
+    8 reach the server and 2 wait for a free connection; all 10 end once it answers."""
+    server = Server()
+    server.gate.clear()
+
+    async def call():
+        async with server as url:
+            transport = tr.TRANSPORTS[client]({}, 8, 10.0)
+            tasks = [asyncio.create_task(transport.post(url, {})) for _ in range(10)]
+            while server.arrived < 8:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.3)   # time for a ninth call to arrive, if it could
+            held = server.arrived
+            server.gate.set()
+            replies = await asyncio.gather(*tasks)
+            await transport.aclose()
+            return held, [status for status, _, _ in replies]
+    assert _run(call()) == (8, [200] * 10)
+
+
 def test_httpx_frees_a_pool_slot_when_a_call_fails():
     async def call():
         async with Server(delay=2.0) as url:
