@@ -571,3 +571,18 @@ def test_negation_pairs_need_an_image_and_both_are_named():
     rows = [{**row, "image": "x.png"} for row in rows]
     span = ["Is the cat on the mat?", "Isn't the cat on the mat?"]
     assert _kinds(rows) == {"p": ("negation_same_gold", span), "n": ("negation_same_gold", span)}
+
+
+def test_messages_of_the_ambiguity_checks():
+    compound = _one("ambiguity.compound_question",
+                    question="What colour is the ball and how many are there?")
+    assert compound.message == ("two asks in one question ('and how many'); split it so one "
+                                "question tests one ability")
+    assert compound.evidence == {"field": "question", "span": "and how many", "at": [24, 36]}
+    side = _one("ambiguity.viewpoint", question="Is the cup to the left of the plate?")
+    assert side.message == ("'to the left' depends on the viewpoint; state it (e.g. \"from the "
+                            "viewer's perspective\")")
+    assert side.evidence == {"field": "question", "span": "to the left", "at": [11, 22]}
+    # a stated frame in English or Chinese silences it
+    assert _one("ambiguity.viewpoint", question="In the image, is the cup to the left?") is None
+    assert _one("ambiguity.viewpoint", question="图中杯子在盘子的左边吗？") is None
