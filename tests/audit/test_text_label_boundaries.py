@@ -123,6 +123,13 @@ def test_vague_deixis_pronoun_and_phrase_are_sorted_by_position():
     assert finding.message.startswith("'it' does not say which object is meant")
 
 
+def test_vague_deixis_reads_the_items_after_a_marked_one():
+    marked = make_item(id="m", question="What colour is this one?",
+                       meta={"visual_prompt": {"kind": "box", "bbox": [1, 1, 9, 9]}})
+    plain = make_item(id="p", question="What colour is this one?")
+    assert [f.id for f in run_check("ambiguity.vague_deixis", [marked, plain])] == ["p"]
+
+
 def test_vague_deixis_in_an_item_that_quotes_its_referent():
     # a bare "this" or pronoun refers to the quote ...
     assert _one("ambiguity.vague_deixis",
@@ -146,6 +153,8 @@ def test_vague_deixis_in_an_item_that_quotes_its_referent():
     ("Is G abelian, then which group is it?", "then which"),  # after a comma: a second ask
     ('Which is a question: "Is it red? Is it blue?"', None),  # the marks are quoted
     ("What is it? Where is it? Why?", "Where is it?"),  # the second ask, not the third
+    # the second ask starts before the "and how many" inside it: quoted first
+    ("What is it? Where is it and how many are there?", "Where is it and how many are there?"),
 ])
 def test_compound_question_branches(question, span):
     finding = _one("ambiguity.compound_question", question=question)
@@ -213,7 +222,8 @@ def test_gold_not_in_choices_with_no_gold_and_non_mc_items():
     # an open item's answers are not letters: not this check's business
     open_item = Item.model_validate(make_item(id="open", task="open", answers=["C"]))
     spec = spec_of("label.gold_not_in_choices")
-    found = list(spec.run(AuditContext(items=[good, empty, open_item], root=Path(".")),
+    # the open item first: the items after it are still read
+    found = list(spec.run(AuditContext(items=[open_item, good, empty], root=Path(".")),
                           spec.params()))
     assert [f.id for f in found] == ["empty"]
     assert found[0].message == "gold (none) not among the choices ['A', 'B']"
@@ -586,3 +596,11 @@ def test_messages_of_the_ambiguity_checks():
     # a stated frame in English or Chinese silences it
     assert _one("ambiguity.viewpoint", question="In the image, is the cup to the left?") is None
     assert _one("ambiguity.viewpoint", question="图中杯子在盘子的左边吗？") is None
+
+
+def test_checks_read_every_item_after_one_they_skip():
+    clean = make_item(id="a", task="yesno", question="Is it red?", answers=["yes"])
+    dirty = make_item(id="b", task="open", question="Is it  red?", answers=["red"])
+    assert [f.id for f in run_check("ambiguity.dirty_text", [clean, dirty])] == ["b"]
+    given = make_item(id="c", task="open", question="The sign says EXIT. What?", answers=["exit"])
+    assert [f.id for f in run_check("label.answer_in_question", [clean, given])] == ["c"]
