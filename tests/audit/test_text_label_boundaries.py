@@ -604,3 +604,28 @@ def test_checks_read_every_item_after_one_they_skip():
     assert [f.id for f in run_check("ambiguity.dirty_text", [clean, dirty])] == ["b"]
     given = make_item(id="c", task="open", question="The sign says EXIT. What?", answers=["exit"])
     assert [f.id for f in run_check("label.answer_in_question", [clean, given])] == ["c"]
+
+
+def test_label_checks_read_every_item_after_one_they_pass():
+    fine = make_item(id="a", task="open", question="Red?", answers=["yes"])
+    both = make_item(id="b", task="open", question="Red?", answers=["yes", "no"])
+    assert [f.id for f in run_check("label.inconsistent_answers", [fine, both])] == ["b"]
+    # the same question: one item without an image (no copy), then two copies on one image
+    shown = {"question": "What is shown?", "task": "open", "answers": ["a"]}
+    rows = [make_item(id="n", **shown), make_item(id="c1", image="x.png", **shown),
+            make_item(id="c2", image="x.png", **shown)]
+    assert [f.id for f in run_check("redundancy.repeated_question", rows)] == ["c1", "c2"]
+
+
+def test_repeated_question_info_message_in_full():
+    other = [make_item(id=f"o{i:02d}", question=f"What is value {i}?", task="open",
+                       answers=["-"]) for i in range(80)]
+    constant = [make_item(id=f"t{i:02d}", image=f"img{i}.png", task="open",
+                          question="Is there a person in the image?", answers=[gold])
+                for i, gold in enumerate(["yes"] * 18 + ["no"] * 2)]
+    found = {f.id: f for f in run_check("redundancy.repeated_question", constant + other)}
+    # 20 of 100 items: 20%; 18 of the 20 golds are "yes"
+    assert found["t00"].message == (
+        "the same question in 20 items (20% of the file), gold 'yes' on 18 of them: see the "
+        "model audit's answer prior for what a blind answer scores")
+    assert found["t00"].score == 0.25   # info's default score (SEVERITY_SCORE), not the share 0.2
