@@ -327,6 +327,7 @@ def test_duplicate_options_near_pair_beats_a_less_similar_one():
                    choices={"A": "a large circle", "B": "a large circles",
                             "C": "a large square"})
     assert finding.evidence["options"] == ["A", "B"] and finding.evidence["pairs"] == [["A", "B"]]
+    assert finding.evidence["similarity"] == 0.9565       # 22 / 23 = 0.95652…, 4 places
 
 
 # --- label.inconsistent_answers: within one item --------------------------------------------
