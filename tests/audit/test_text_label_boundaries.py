@@ -630,3 +630,15 @@ def test_repeated_question_info_message_in_full():
         "the same question in 20 items (20% of the file), gold 'yes' on 18 of them: see the "
         "model audit's answer prior for what a blind answer scores")
     assert found["t00"].score == 0.25   # info's default score (SEVERITY_SCORE), not the share 0.2
+
+
+def test_every_item_giving_its_answer_away_is_reported():
+    rows = [make_item(id=i, task="open", question="The sign says EXIT. What?", answers=["exit"])
+            for i in ("a", "b")]
+    assert [f.id for f in run_check("label.answer_in_question", rows)] == ["a", "b"]
+
+
+def test_a_bare_that_refers_to_the_quote():
+    # a quoting item: a bare "that" (like "this") points at the quoted word
+    assert _one("ambiguity.vague_deixis", question='Is "cat" a noun like that?') is None
+    assert _one("ambiguity.vague_deixis", question="Is it a noun like that?") is not None
