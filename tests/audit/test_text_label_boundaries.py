@@ -642,3 +642,36 @@ def test_a_bare_that_refers_to_the_quote():
     # a quoting item: a bare "that" (like "this") points at the quoted word
     assert _one("ambiguity.vague_deixis", question='Is "cat" a noun like that?') is None
     assert _one("ambiguity.vague_deixis", question="Is it a noun like that?") is not None
+
+
+def test_after_a_pair_that_differs_in_number_the_next_pairs_are_compared():
+    # A/B differ in a number (skipped), A/C are identical
+    finding = _one("label.duplicate_options", task="mc", answers=["A"], question="Length?",
+                   choices={"A": "12 cm", "B": "13 cm", "C": "12 cm"})
+    assert finding.evidence["options"] == ["A", "C"] and finding.severity == "error"
+
+
+def test_a_checklist_conflict_does_not_stop_the_check():
+    twins = make_item(id="c", task="checklist", answers=[], question="Check it.",
+                      checks=[{"name": "Red", "answer": True}, {"name": "red", "answer": False}])
+    both = make_item(id="y", task="open", question="Red?", answers=["yes", "no"])
+    assert [f.id for f in run_check("label.inconsistent_answers", [twins, both])] == ["c", "y"]
+
+
+@pytest.mark.parametrize("question, core", [
+    ("Won't the cat sit?", "will the cat sit"),     # the contraction, not its stem
+    ("Can't the cat sit?", "can the cat sit"),
+])
+def test_strip_negation_expands_contractions(question, core):
+    assert strip_negation(question) == (core, True)
+
+
+def test_repeated_question_share_and_score_of_a_copy():
+    # 20 of 300 = 0.06666…: 0.0667 at 4 places
+    found = run_check("redundancy.repeated_question", _repeats(20, 280))
+    assert {f.evidence["share"] for f in found} == {0.0667}
+    # two copies on one image among 10 items: 2 / 10 + 0.5
+    shown = {"question": "What is shown?", "task": "open", "answers": ["a"], "image": "x.png"}
+    rows = [make_item(id="c1", **shown), make_item(id="c2", **shown)] + _repeats(0, 8)
+    found = {f.id: f for f in run_check("redundancy.repeated_question", rows)}
+    assert found["c1"].score == 0.7 and set(found) == {"c1", "c2"}
