@@ -367,3 +367,43 @@ def test_a_chinese_hypothetical_is_read_with_the_chinese_clause():
     hypo = item.model_copy(update={"question": draft.question, "answers": draft.answers,
                                    "variant_kind": "hypothetical"})
     assert oracle.judge(hypo).ok
+
+
+# --- cases for the survivors of the after run -----------------------------------------------
+
+
+def test_smallest_first_is_by_area_not_by_shape_or_position():
+    # "z_wide": 60 x 10 = 600, wide and low in the image; "a_big": 40 x 40 = 1600 at the top
+    scene = SceneAnn.model_validate({
+        "scene": "s4", "image": "images/s4.png", "kind": "shapes", "width": 400, "height": 300,
+        "objects": [shape_obj("a_big", "circle", "red", "large", [100, 0, 140, 40]),
+                    shape_obj("z_wide", "rectangle", "red", "small", [0, 100, 60, 110])]})
+    assert _boxes("the red shapes", "exemplar", scene) == [(0, 100, 60, 110), (100, 0, 140, 40)]
+
+
+@pytest.mark.parametrize("question, solver, erased", [
+    ("Which object is in the image?", None, "in the image"),           # after 'these'
+    ("Is the green star in the image?", "object_present", "in the image"),  # after a give-away
+    ("What colour is the green star in the image?", "colour_of", "in the image"),  # no root
+])
+def test_a_refused_rewrite_does_not_stop_the_next(question, solver, erased):
+    draft = deixis_variant(_item(question), SHAPES_SCENE, solver, NO_ROOT)
+    assert isinstance(draft, cf.Draft) and draft.meta["erased"] == erased
+
+
+def test_drafts_keep_the_options(tmp_path):
+    choices = {"A": "red", "B": "green"}
+    mc = Item.model_validate(make_item(question="What colour is the green star in the image?",
+                                       task="mc", answers=["B"], choices=choices,
+                                       image="images/s1.png", group="s1"))
+    assert deixis_variant(mc, None, None, NO_ROOT).choices == choices          # unmarked
+    root = _write_image(tmp_path)
+    marked = deixis_variant(mc, SHAPES_SCENE, "colour_of", DeixisSettings(root, MarkStyle()))
+    assert marked.choices == choices and marked.meta["visual_prompt"] is not None
+
+
+def test_the_marked_image_goes_to_the_style_folder(tmp_path):
+    root = _write_image(tmp_path)
+    draft = deixis_variant(_item("What colour is the green star?"), SHAPES_SCENE, "colour_of",
+                           DeixisSettings(root, MarkStyle(folder="prompts")))
+    assert draft.image.startswith("prompts/") and (root / draft.image).is_file()
