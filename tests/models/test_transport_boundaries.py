@@ -122,8 +122,9 @@ class Server:
     """HTTP/1.1 on 127.0.0.1: records each request's headers; `gate` holds replies."""
 
     def __init__(self, status: int = 200, headers: dict[str, str] | None = None,
-                 body: bytes = b"{}", delay: float = 0.0) -> None:
+                 body: bytes = b"{}", delay: float = 0.0, drip: float = 0.0) -> None:
         self.status, self.reply_headers, self.body, self.delay = status, headers or {}, body, delay
+        self.drip = drip   # seconds between the body's bytes (0: all at once)
         self.requests: list[dict[str, str]] = []
         self.gate = asyncio.Event()
         self.gate.set()
@@ -144,8 +145,12 @@ class Server:
                     await asyncio.sleep(self.delay)
                 extra = "".join(f"{k}: {v}\r\n" for k, v in self.reply_headers.items())
                 writer.write(f"HTTP/1.1 {self.status} X\r\nContent-Length: {len(self.body)}\r\n"
-                             f"{extra}\r\n".encode() + self.body)
+                             f"{extra}\r\n".encode() + (b"" if self.drip else self.body))
                 await writer.drain()
+                for k in range(len(self.body)) if self.drip else ():
+                    await asyncio.sleep(self.drip)
+                    writer.write(self.body[k:k + 1])
+                    await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
@@ -206,6 +211,24 @@ def test_a_redirect_is_returned_not_followed(client):
 def test_the_deadline_covers_the_whole_attempt(client):
     with pytest.raises(RetryableError, match=r"^timeout after 0.25s$"):
         _post_once(client, Server(delay=2.0), timeout_s=0.25)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_dripping_body_cannot_outlast_the_deadline(client):
+    # a byte every 0.1 s for 1.2 s: no read waits 0.4 s, the whole attempt does
+    with pytest.raises(RetryableError, match=r"^timeout after 0.4s$"):
+        _post_once(client, Server(body=b"x" * 12, drip=0.1), timeout_s=0.4)
+
+
+def test_aclose_closes_the_aiohttp_session():
+    async def call():
+        async with Server() as url:
+            transport = tr.AiohttpTransport({}, 4, 5.0)
+            await transport.post(url, {})
+            session = transport._session
+            await transport.aclose()
+            return session.closed, transport._session
+    assert _run(call()) == (True, None)
 
 
 @pytest.mark.parametrize("client", CLIENTS)
