@@ -407,3 +407,15 @@ def test_the_marked_image_goes_to_the_style_folder(tmp_path):
     draft = deixis_variant(_item("What colour is the green star?"), SHAPES_SCENE, "colour_of",
                            DeixisSettings(root, MarkStyle(folder="prompts")))
     assert draft.image.startswith("prompts/") and (root / draft.image).is_file()
+
+
+def test_verdict_answers_and_readings_after_one_that_does_not_fit():
+    assert _judge([Reading(COUNT, 6)], question="Other?").answers == ()
+    assert _judge([Reading(COUNT, 5)]).answers == (("5",),)
+    assert _judge([Reading(COUNT, 6), Reading(COUNT, 10)]).answers == (("10",), ("6",))
+    assert _judge([Reading(COUNT, None)]).answers == ("ambiguous on these annotations",)
+    # a reading of another task, or marking another box, is passed over for the next one
+    assert _judge([Reading(ABOVE, True), Reading(COUNT, 6)]).ok
+    marked = {"meta": {"visual_prompt": {"kind": "box", "bbox": [1, 2, 3, 4]}}}
+    assert _judge([Reading(COUNT, 6, marks=((1, 2, 3, 5),)),
+                   Reading(COUNT, 6, marks=((1, 2, 3, 4),))], **marked).ok
