@@ -253,3 +253,34 @@ def test_vlmevalkit_image_path_column(tmp_path):
     assert good["image"] == f"images/{digest}.png" and "image_path" not in good
     assert line == 3 and bad.field == "image" and "not found" in bad.reason
     assert decisions[0].startswith("shape: VLMEvalKit TSV, id<-index, image<-image_path (files)")
+
+
+def test_errors_name_the_file(tmp_path):
+    from bench_kit.exchange.tabular import read_csv, read_jsonl_rows
+
+    for text in ("", "a,a\n"):
+        path = _file(tmp_path, text)
+        with pytest.raises(InputError) as raised:
+            _rows(path)
+        assert raised.value.path == str(path)
+    path = _file(tmp_path, "a\n" + "x" * 20 + "\n")
+    with pytest.raises(InputError) as raised:
+        _rows(path, max_field=5)
+    assert raised.value.path == str(path)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError) as raised:
+        _read(read_csv, tmp_path / "empty")
+    assert raised.value.path == str(tmp_path / "empty")
+    path = _file(tmp_path, "[1]\n", "t.jsonl")
+    with pytest.raises(InputError) as raised:
+        _read(read_jsonl_rows, path)
+    assert raised.value.path == str(path)
+
+
+def test_vlmevalkit_describes_its_shape_once(tmp_path):
+    from bench_kit.exchange.tabular import read_vlmevalkit
+
+    text = "index\tquestion\tanswer\n1\tQ?\tx\n2\tR?\ty\n"
+    _, decisions = _read(read_vlmevalkit, _file(tmp_path, text, "t.tsv"))
+    shapes = [d for d in decisions if d.startswith("shape:")]
+    assert shapes == ["shape: VLMEvalKit TSV, id<-index, no image column, options: none"]
