@@ -245,3 +245,16 @@ def test_minhash_identical_text_is_found(tmp_path):
                      [{"id": "r", "question": text}])
     assert finding.score == 1.0 and finding.evidence["jaccard"] == 1.0
     assert finding.severity == "warn"
+
+
+def test_a_shared_passage_with_another_question_is_info(tmp_path):
+    passage = ("In a group of horses some have brown coats and others have black coats "
+               "and the trait is set by one gene")
+    item = _open("q", "What is Bambi's genotype?", meta={"hint": passage})
+    refs = [{"id": "r", "question": "Which coat colour is dominant here?", "hint": passage}]
+    [finding] = _run(tmp_path, "contamination.ngram", [item], refs)
+    # the question's trigrams ("what is bambi's", "is bambi's genotype") are not in the row
+    assert finding.severity == "info" and finding.evidence["question_share"] == 0.0
+    assert finding.evidence["text_cannot_show"] == "shared passage, different question"
+    assert finding.evidence["severity_without_rule"] == "error"
+    assert finding.message.startswith("shared passage, different question — shares ")
