@@ -13,6 +13,7 @@ show NAME` in the printed scratch folder shows its diff. Needs `pip install mutm
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import shutil
 import subprocess
@@ -48,12 +49,51 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "exchange": (["bench_kit/exchange/importers.py"],
                  ["tests/exchange/test_import_export.py", "tests/exchange/test_import_quirks.py",
                   "tests/exchange/test_import_boundaries.py"]),
+    # the fast tests only: tests/audit/test_audit_planted.py and test_audit_quality.py run a
+    # whole audit per test (5-12 s a mutant); their kills come on top of these
+    "text_checks": (["bench_kit/audit/text_checks.py"],
+                    ["tests/audit/test_audit_text.py", "tests/audit/test_audit_labels.py",
+                     "tests/audit/test_audit_dirty.py", "tests/audit/test_text_label_boundaries.py",
+                     "tests/test_doctests.py"]),
+    "label_checks": (["bench_kit/audit/label_checks.py"],
+                     ["tests/audit/test_audit_labels.py", "tests/audit/test_audit_text.py",
+                      "tests/audit/test_text_label_boundaries.py", "tests/test_doctests.py"]),
+    "deixis": (["bench_kit/authoring/deixis.py"],
+               ["tests/authoring/test_deixis.py", "tests/authoring/test_deixis_boundaries.py"]),
+    "answerability": (["bench_kit/authoring/answerability.py"],
+                      ["tests/authoring/test_deixis.py",
+                       "tests/authoring/test_deixis_boundaries.py"]),
+    "transport": (["bench_kit/models/transport.py"],
+                  ["tests/models/test_transport_boundaries.py",
+                   "tests/models/test_hostile_replies.py", "tests/models/test_connection_failures.py",
+                   "tests/models/test_adapters_http.py"]),
+    "tabular": (["bench_kit/exchange/tabular.py"],
+                ["tests/exchange/test_tabular_boundaries.py", "tests/exchange/test_import_export.py",
+                 "tests/exchange/test_import_quirks.py", "tests/exchange/test_import_boundaries.py",
+                 "tests/exchange/test_real_fixtures.py", "tests/exchange/test_gold_typing.py",
+                 "tests/exchange/test_real_benchmarks.py"]),
+    "contamination": (["bench_kit/audit/contamination.py",
+                       "bench_kit/audit/contamination_specific.py",
+                       "bench_kit/audit/contamination_judge.py"],
+                      ["tests/audit/test_contamination_boundaries.py",
+                       "tests/audit/test_contamination.py", "tests/test_doctests.py"]),
 }
 # pytest arguments of one target: the timing tests of the extractors take seconds to
 # minutes each and kill nothing a case table does not (their kills would be timeouts)
 PYTEST_ARGS = ["-p", "no:cacheprovider", "-m", "not slow", "-q"]
 EXTRA_ARGS: dict[str, list[str]] = {
     "extract": ["-k", "not pathological and not twice_the_length"],
+    # the small demo (11 s) covers every function: its kills come on top of these
+    "deixis": ["-k", "not small_demo"],
+    "answerability": ["-k", "not small_demo"],
+    # a gzip bomb (20 s) and a drip-feeding server (2 s a call) are the deadline's and the
+    # cap's end-to-end tests; test_transport_boundaries.py pins both rules on their own
+    "transport": ["-k", "not gzip_bomb and not drip_feeding"],
+    # the end-to-end audits of test_contamination.py (5-80 s each, embeddings and all) are
+    # left out: their kills come on top of these
+    "contamination": ["-k", "not every_planted and not thresholds_come_from_params and not "
+                            "second_audit and not judge_decides and not review_band_without "
+                            "and not settings_are_validated"],
 }
 # copied beside the mutants: the package, the tests and the files tests read
 # (benchmarks/: tests/scoring/test_extract_fast.py imports its corpus generator)
@@ -72,6 +112,37 @@ def _copy(dest: Path) -> None:
             shutil.copy2(src, dest / rel)
 
 
+# decorators mutmut handles itself (it mutates these methods) or that must stay on the def
+_KEEP_DECORATORS = ("staticmethod", "classmethod", "property")
+
+
+def undecorate(path: Path) -> int:
+    """Rewrite the file's decorated top-level functions as `name = decorator(name)` after
+    the def (the same function, registered the same way), so that mutmut mutates their
+    bodies: mutmut 3 skips every decorated function (`@check`, `@IMPORTERS.register`,
+    `@functools.cache` …). Returns how many functions were rewritten."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    edits = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.decorator_list:
+            continue
+        names = [ast.unparse(d) for d in node.decorator_list]
+        if any(n in _KEEP_DECORATORS for n in names):
+            continue
+        call = node.name
+        for decorator in reversed(names):  # the one nearest the def applies first
+            call = f"{decorator}({call})"
+        first = node.decorator_list[0].lineno - 1
+        edits.append((first, node.lineno - 1, node.end_lineno, f"{node.name} = {call}\n"))
+    for first, def_line, end, assignment in reversed(edits):
+        lines[end:end] = ["\n", assignment]
+        del lines[first:def_line]
+    path.write_text("".join(lines), encoding="utf-8")
+    return len(edits)
+
+
 def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple[Counter, str]:
     """Run mutmut on one target in `scratch`; (module, status) counts and the listing.
     Test files in `without` are deleted from the copy (a 'before' measurement)."""
@@ -79,6 +150,10 @@ def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple
     folder = scratch / name
     folder.mkdir(parents=True)
     _copy(folder)
+    for rel in paths:
+        for source in sorted((folder / rel).rglob("*.py") if rel.endswith("/") else
+                             [folder / rel]):
+            undecorate(source)
     for rel in without:
         (folder / rel).unlink(missing_ok=True)
     tests = [t for t in tests if t not in without and (folder / t).exists()]
