@@ -145,10 +145,10 @@ def test_csv_decisions_name_the_delimiter_and_the_header(tmp_path):
 
     path = _file(tmp_path, "id,question\n1,Why?\n")
     _, decisions = _read(read_csv, path)
-    assert decisions[0] == "delimiter: ',' (sniffed; --delimiter overrides)"
+    assert decisions[0] == "delimiter: ',' (sniffed; `delimiter` overrides)"
     _, decisions = _read(read_csv, _file(tmp_path, "1\tWhy?\n"), delimiter="\t",
                          columns=("id", "question"))
-    assert decisions[0] == "delimiter: tab; header: --columns id,question"
+    assert decisions[0] == "delimiter: tab; header: `columns=id,question`"
 
 
 def test_a_csv_folder_is_read_file_by_file_with_the_file_name_as_category(tmp_path):
