@@ -22,7 +22,7 @@ from typing import Any
 from bench_kit.authoring import counterfactual as cf
 from bench_kit.authoring.bindings import BINDERS
 from bench_kit.authoring.changes import changed_gold, scene_changes
-from bench_kit.authoring.deixis import referent_boxes
+from bench_kit.authoring.deixis import NoReferent, referent_boxes
 from bench_kit.authoring.lexicon import deixis_rewrites, register_rewrites, synonym_rewrite
 from bench_kit.authoring.scenes import SceneAnn
 from bench_kit.authoring.solvers import SOLVERS
@@ -81,14 +81,16 @@ def scene_readings(scene: SceneAnn, specs: list[TemplateSpec]) -> dict[str, list
                 text = cf.conditional_question(source, change.clause(lang))
                 add(text or "", Reading(spec, changed_gold(source.solve, change, scene)))
             for rewrite in deixis_rewrites(question):
-                boxes = referent_boxes(rewrite, scene)
+                try:
+                    boxes = referent_boxes(rewrite, scene)
+                except NoReferent:
+                    boxes = []
                 if rewrite.referent == "options":
                     add(rewrite.question, Reading(spec, gold, needs_options=True))
                 elif rewrite.referent == "image":
                     add(rewrite.question, plain)
                 else:
-                    add(rewrite.question, Reading(spec, gold, marks=tuple(
-                        boxes if isinstance(boxes, list) else [])))
+                    add(rewrite.question, Reading(spec, gold, marks=tuple(boxes)))
     return table
 
 

@@ -56,21 +56,26 @@ def phrase_attributes(phrase: str) -> dict[str, str | None]:
             "size": _words(phrase, SIZES)}
 
 
-def referent_boxes(rewrite: DeixisRewrite, scene: SceneAnn | None) -> list[Box] | str:
-    """The boxes any one of which may be marked for this rewrite ([] = no mark needed), or
-    why the erased phrase has no single referent in the scene."""
+class NoReferent(ValueError):
+    """The erased phrase of a rewrite has no single referent in the scene (the message says
+    why)."""
+
+
+def referent_boxes(rewrite: DeixisRewrite, scene: SceneAnn | None) -> list[Box]:
+    """The boxes any one of which may be marked for this rewrite ([] = no mark needed).
+    Raises `NoReferent` saying why when the erased phrase has no single referent."""
     if rewrite.referent in UNMARKED:
         return []
     if scene is None:
-        return "no scene annotations: the referent cannot be located"
+        raise NoReferent("no scene annotations: the referent cannot be located")
     phrase = rewrite.erased
     if rewrite.referent in ("object", "exemplar"):
         attrs = phrase_attributes(phrase)
         found = matching(scene, **attrs)
         if not found:
-            return f"'{phrase}' names nothing in the scene"
+            raise NoReferent(f"'{phrase}' names nothing in the scene")
         if rewrite.referent == "object" and len(found) > 1:
-            return f"'{phrase}' names {len(found)} objects: 'this object' would be ambiguous"
+            raise NoReferent(f"'{phrase}' names {len(found)} objects: 'this object' would be ambiguous")
         # Smallest first: an exemplar should not hint at "the largest one".
         found = sorted(found, key=lambda o: ((o.bbox[2] - o.bbox[0]) * (o.bbox[3] - o.bbox[1]),
                                              o.id))
@@ -85,12 +90,12 @@ def referent_boxes(rewrite: DeixisRewrite, scene: SceneAnn | None) -> list[Box] 
         label = phrase.removeprefix("the ").removesuffix(" bar")
         bars = [b for b in (scene.chart.bars if scene.chart else []) if b.label == label]
         if len(bars) != 1:
-            return f"'{phrase}' names {len(bars)} bars"
+            raise NoReferent(f"'{phrase}' names {len(bars)} bars")
         return [as_box(bars[0].bbox)]
     else:
-        return f"unknown referent kind '{rewrite.referent}'"
+        raise NoReferent(f"unknown referent kind '{rewrite.referent}'")
     if len(found_t) != 1:
-        return f"'{phrase}' names {len(found_t)} texts: 'this' would be ambiguous"
+        raise NoReferent(f"'{phrase}' names {len(found_t)} texts: 'this' would be ambiguous")
     # text on a sign: the mark goes around the whole plate, never inside it
     return [as_box(found_t[0].plate or found_t[0].bbox)]
 
@@ -123,9 +128,10 @@ def deixis_variant(item: Item, scene: SceneAnn | None, solver: str | None,
         if rewrite.referent == "options" and item.task != "mc":
             reasons.append(f"'{rewrite.erased}': 'these' has no listed options to point at")
             continue
-        boxes = referent_boxes(rewrite, scene)
-        if isinstance(boxes, str):
-            reasons.append(boxes)
+        try:
+            boxes = referent_boxes(rewrite, scene)
+        except NoReferent as exc:
+            reasons.append(str(exc))
             continue
         base_meta: dict[str, Any] = {"intentionally_harder": True, "erased": rewrite.erased,
                                      "referent": rewrite.referent}

@@ -18,6 +18,7 @@ from bench_kit.authoring.answerability import (
 )
 from bench_kit.authoring.deixis import (
     DeixisSettings,
+    NoReferent,
     deixis_variant,
     phrase_attributes,
     referent_boxes,
@@ -61,7 +62,11 @@ CHART_SCENE = SceneAnn.model_validate({
 
 
 def _boxes(erased, referent, scene):
-    return referent_boxes(DeixisRewrite("Q?", erased, referent), scene)
+    """The boxes, or the reason there is no single referent."""
+    try:
+        return referent_boxes(DeixisRewrite("Q?", erased, referent), scene)
+    except NoReferent as exc:
+        return str(exc)
 
 
 # --- phrase attributes and referents -------------------------------------------------------
