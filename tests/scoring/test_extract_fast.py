@@ -1,5 +1,6 @@
 """The keyword-anchored clause search (`last_clause`) finds the same answer clause as a
-full regex scan, on every case-table input and on the benchmark's realistic responses."""
+full regex scan, on every case-table input, the benchmark's generated responses and the
+12,600 real responses of the intent sets."""
 
 from __future__ import annotations
 
@@ -34,6 +35,13 @@ def _inputs() -> list[str]:
                     texts.append(case[key])
     for mix in ("short", "cot"):
         texts += [response for response, _, _ in make_corpus(1500, mix, seed=7)]
+    # real model responses (the intent sets: MathVista, HallusionBench, MATH-Vision, MMMU,
+    # TempCompass, BIG-Bench-Hard), the long and many-keyword texts the fast paths skip in
+    for path in sorted((ROOT / "benchmarks" / "intent_labels").glob("**/*_set.jsonl")):
+        if path.name == "grounding_set.jsonl":  # built locally, not in the repository
+            continue
+        texts += [json.loads(line)["response"] for line in
+                  path.read_text(encoding="utf-8").splitlines() if line]
     return [clean_response(text) for text in texts]
 
 
