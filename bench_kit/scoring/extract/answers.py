@@ -140,6 +140,11 @@ def _normalized_option(text: str) -> str:
     return normalize_text(text)  # the same items' options recur across models and modes
 
 
+def _yes_and_no(texts: dict[str, str]) -> bool:
+    """The options (`_option_texts`) are exactly Yes and No (rule 8)."""
+    return len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]
+
+
 def _option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[str, str]:
     texts: dict[str, str] = {}
     if not isinstance(choices, Mapping):
@@ -311,7 +316,7 @@ def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
     read the yes/no the response states ("The correct option letter is D. X is not the
     maximum." -> No)."""
     texts = _option_texts(choices, options)
-    if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
+    if _yes_and_no(texts):
         return _yesno_option(text, texts, options, question)
     return FAILED
 
@@ -329,7 +334,7 @@ def _letter_then_word(text: str, choices: Mapping[str, str], options: dict[str, 
     if not said:
         return found
     texts = _option_texts(choices, options)
-    if sorted(texts.values()) != ["no", "yes"]:
+    if not _yes_and_no(texts):
         return found
     if "\n" in text:
         cut = CONTINUATION.search(text)
@@ -428,7 +433,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
     if placed is not None:
         return placed
     texts = _option_texts(choices, options)
-    if len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]:
+    if _yes_and_no(texts):
         return _yesno_option(text, texts, options, question)  # rule 8, not by their words
     norm = None
     if texts and len(text) <= 200:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.response import FAILED, PARSE_LENIENT, Extraction
-from bench_kit.scoring.extract.yesno import comparisons, content_words
+from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
 from bench_kit.text.numbers import number_tokens
 
 # The response says the answer is not among the options, or that it cannot answer: no
@@ -91,7 +91,6 @@ def by_option_value(text: str, choices: Mapping[str, str],
     return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
 
 
-_SENTENCES = re.compile(r"[^.!?\n]+")
 
 
 def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
@@ -104,7 +103,7 @@ def compared_option(text: str, texts: dict[str, str], question: str | None) -> s
         return None
     sign = asked[0][0]
     words = {letter: content_words(t) for letter, t in texts.items()}
-    for match in _SENTENCES.finditer(text):
+    for match in SENTENCE.finditer(text):
         for said, left, right, negated in comparisons(match.group()):
             lefts = [k for k, w in words.items() if w and w <= left]
             rights = [k for k, w in words.items() if w and w <= right]

@@ -57,7 +57,7 @@ _CLAUSE = re.compile(r"[,;:]")
 # "(B) No", "B: no", "A (Yes)": a letter before the word.
 _LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J][)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
 _CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
-_SENTENCE = re.compile(r"[^.!?\n]+")
+SENTENCE = re.compile(r"[^.!?\n]+")
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.I)
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
                         re.I)
@@ -94,14 +94,13 @@ def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
     return found
 
 
-def _restated_comparison(sentence: str, question: str) -> str | None:
-    """"yes"/"no" when `sentence` states the comparison `question` asks about, in the same
-    or another direction (sides swapped: direction reversed); of several comparisons in
-    the sentence, the one whose sides best match the question's."""
-    asked_all = comparisons(question)
-    if not asked_all:
-        return None
-    sign, left, right, _ = asked_all[0]
+def _restated_comparison(sentence: str,
+                         asked: tuple[int, set[str], set[str], bool]) -> str | None:
+    """"yes"/"no" when `sentence` states the comparison the question asks about (`asked`,
+    its first from `comparisons`), in the same or another direction (sides swapped:
+    direction reversed); of several comparisons in the sentence, the one whose sides best
+    match the question's."""
+    sign, left, right, _ = asked
     best, answer = 0, None
     for said_sign, said_left, said_right, negated in comparisons(sentence):
         kept = len(left & said_left) + len(right & said_right)
@@ -124,8 +123,9 @@ def _restated(text: str, question: str) -> str | None:
     if len(wanted) < 2:
         return None
     compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
+    asked = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
-    for match in _SENTENCE.finditer(text):
+    for match in SENTENCE.finditer(text):
         sentence = match.group()
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
@@ -133,7 +133,8 @@ def _restated(text: str, question: str) -> str | None:
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
-            stated = _restated_comparison(sentence, question) or stated  # the last one
+            if asked:
+                stated = _restated_comparison(sentence, asked[0]) or stated  # the last one
         elif wanted <= have and stated is None:
             return "no" if _NEGATION.search(sentence) else "yes"
     return stated
