@@ -186,3 +186,12 @@ def test_question_and_gold_columns_take_the_chats_images_when_it_asks_that_quest
     assert other.image is None and other.meta["source"]["messages"] == rows[1]["messages"]
     assert "images: 1 row with question and gold columns whose chat, kept as metadata, has " \
            "image placeholders but whose first user turn is not that question" in result.stderr
+
+
+def test_map_question_to_the_chat_names_a_row_without_one(tmp_path):
+    rows = [{"id": "1", "messages": _chat("What is 2+2?", "4")},
+            {"id": "2", "question": "Describe it.", "answer": "red"}]
+    result, _, _ = import_json_rows(tmp_path, rows, "--map", "question=messages")
+    assert result.exit_code == 1
+    assert "--map question=messages: no chat in 'messages'" in result.stderr
+    assert "id=2" in result.stderr

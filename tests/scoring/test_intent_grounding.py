@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -63,6 +64,8 @@ def test_boxes_agree_as_written_corners_in_order(agreement, monkeypatch, capsys)
     all_row = next(line for line in out.splitlines() if line.startswith("all "))
     assert "4/4" in all_row  # bench_kit: box tokens, rejection, reversed corners, a point
     assert "3/4" in all_row  # parse_bbox misses the (x1,y1),(x2,y2) pair form of g-1
+    # the columns in order: bench_kit, then VLMEvalKit
+    assert re.findall(r"\d+/\d+ \([\d.]+%\)", all_row) == ["4/4 (100.0%)", "3/4 (75.0%)"]
     assert "bench_kit readings: box 2, rejection 1, failed 1" in out
 
 
@@ -77,6 +80,10 @@ def test_a_wrong_box_is_a_miss(agreement, monkeypatch, capsys):
     out = capsys.readouterr().out
     all_row = next(line for line in out.splitlines() if line.startswith("all "))
     assert "2/4" in all_row  # g-1 off by one; g-3's centre-size box is (0, 15, 20, 25)
+    # bench_kit: g-1 reads (10,20,30,40), not 41: miss; g-2 none = none; g-3 reads
+    # (10,20,30,40), not (0,15,20,25): miss; g-4 a point, no box = none. parse_bbox: g-1
+    # no box against a box: miss; g-2 agrees; g-3 miss; g-4 agrees.
+    assert re.findall(r"\d+/\d+ \([\d.]+%\)", all_row) == ["2/4 (50.0%)", "2/4 (50.0%)"]
     assert "g-1 (s:a): reader [10, 20, 30, 41] points" in out
 
 

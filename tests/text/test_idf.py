@@ -27,6 +27,16 @@ def test_weights_equal_scikit_learns_smoothed_idf() -> None:
     assert "unseen" not in idf and "bar" in idf and 3 not in idf
 
 
+def test_weights_worked_by_hand() -> None:
+    # 5 documents; smoothed IDF = ln((1 + 5) / (1 + df)) + 1, df = documents holding the term
+    idf = Idf.fit(DOCS)
+    assert idf("bar") == pytest.approx(math.log(6 / 3) + 1)    # in documents 0 and 1
+    assert idf("pie") == pytest.approx(math.log(6 / 3) + 1)    # twice in document 2: df 2
+    assert idf("chart") == pytest.approx(math.log(6 / 2) + 1)  # document 0 only
+    assert idf("axis") == idf("line") == pytest.approx(math.log(6 / 2) + 1)
+    assert idf.documents == 5
+
+
 def test_postings_list_each_document_once_in_order() -> None:
     assert postings(DOCS) == {"bar": [0, 1], "chart": [0], "pie": [1, 2], "line": [2],
                               "axis": [3]}
