@@ -65,6 +65,18 @@ def test_counting_cuts_the_table_back_whenever_it_doubles() -> None:
 
 
 
+def test_the_cut_while_counting_happens_and_costs_an_early_term_its_count() -> None:
+    # cap 1: the table is cut when it holds 3 terms. After z, y, a (one document each) the
+    # cut keeps the first by (-count, term): "a"; z, seen again last, starts over at 1 and
+    # ties with "a", which sorts first. Cut only at the end, z (2 documents) would win.
+    documents = [["z"], ["y"], ["a"], ["z"]]
+    assert Idf.fit(documents, max_terms=1).frequency == Counter({"a": 1})
+    assert Idf.fit(documents).frequency["z"] == 2  # uncapped: z in two documents
+    parts = [(1, Counter({term: 1})) for [term] in documents]
+    assert Idf.merged(parts, max_terms=1).frequency == Counter({"a": 1})
+    assert Idf.merged(parts, max_terms=1).documents == 4
+
+
 def test_a_corpus_counted_in_parts_equals_one_count_and_keeps_the_cap() -> None:
     whole = Idf.fit(DOCS)
     parts = [(2, Counter({"bar": 2, "chart": 1, "pie": 1})),
