@@ -59,9 +59,14 @@ QUOTAS = {"mc": {"mathv": 840, "mmmu-pro": 840, "mmmu": 420},
           "open": {"bbh": 750, "mmmu": 60, "mathv": None}}
 
 
-def _git(repo: Path, path: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), "show", f"HEAD:{path}"], check=True,
-                          capture_output=True, text=True).stdout
+def _git_bytes(repo: Path, path: str, rev: str = "HEAD") -> bytes:
+    """The bytes of ``path`` at ``rev`` in a checkout or bare mirror."""
+    return subprocess.run(["git", "-C", str(repo), "show", f"{rev}:{path}"], check=True,
+                          capture_output=True).stdout
+
+
+def _git(repo: Path, path: str, rev: str = "HEAD") -> str:
+    return _git_bytes(repo, path, rev).decode("utf-8")
 
 
 def _git_paths(repo: Path, under: str) -> list[str]:
@@ -182,9 +187,10 @@ def bbh_rows(repo: Path, tasks: list[str] | dict[str, str]) -> list[dict]:
 
 # --- drawing ----------------------------------------------------------------------------------
 
-def _old_pairs() -> set[tuple]:
+def _old_pairs(folders: tuple[Path, ...] = (OLD_SETS,)) -> set[tuple]:
+    """(question, response) of every row of the frozen sets in ``folders``."""
     pairs = set()
-    for path in OLD_SETS.glob("*_set.jsonl"):
+    for path in sorted(p for folder in folders for p in folder.glob("*_set.jsonl")):
         for row in _jsonl(path.read_text(encoding="utf-8")):
             pairs.add((row.get("question"), row["response"].strip()))
     return pairs
@@ -229,17 +235,20 @@ def _draw(rows: list[dict], quota: int, bare_cap: int, rng: random.Random) -> li
     return picked
 
 
-def build(family: str, rows: list[dict]) -> list[dict]:
-    rng = random.Random(f"{SEED}-{family}")
-    rows = _dedupe(rows, _old_pairs())
+def build(family: str, rows: list[dict], quotas: dict | None = None, prefix: str = "r2",
+          old: tuple[Path, ...] = (OLD_SETS,), seed: str | None = None) -> list[dict]:
+    """Dedupe ``rows``, drop those already in the sets under ``old``, draw each group's quota
+    (``quotas[family]``, default this module's QUOTAS) and number them ``<prefix>-<family>-n``."""
+    rng = random.Random(seed or f"{SEED}-{family}")
+    rows = _dedupe(rows, _old_pairs(old))
     picked: list[dict] = []
-    for group, quota in QUOTAS[family].items():
+    for group, quota in (quotas or QUOTAS)[family].items():
         quota = PER_FAMILY - len(picked) if quota is None else quota
         mine = [r for r in rows if r["group"] == group]
         picked += _draw(mine, quota, int(BARE_SHARE * quota), rng)
     rng.shuffle(picked)
     for k, row in enumerate(picked, 1):
-        row["id"] = f"r2-{family}-{k:05d}"
+        row["id"] = f"{prefix}-{family}-{k:05d}"
         row["family"] = family
     return picked
 
@@ -275,6 +284,19 @@ def write_readers(directory: Path, family: str, rows: list[dict], most: int = 70
                       for r in rows[start:start + size]])
 
 
+def write_family(out: Path, family: str, rows: list[dict], readers: Path | None) -> None:
+    """Write ``<family>_set.jsonl`` (and the readers' parts) and print rows per source."""
+    _write_jsonl(out / f"{family}_set.jsonl", [{k: r[k] for k in KEYS if k in r} for r in rows])
+    if readers:
+        write_readers(readers, family, rows)
+    counts: dict[str, int] = defaultdict(int)
+    for row in rows:
+        counts[row["source"]] += 1
+    print(family, len(rows), "bare", sum(_bare(r["response"]) for r in rows))
+    for source, n in sorted(counts.items()):
+        print(f"  {source}\t{n}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--family", choices=sorted(QUOTAS), action="append", required=True)
@@ -287,17 +309,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for family in args.family:
-        rows = build(family, gather(family, args))
-        _write_jsonl(args.out / f"{family}_set.jsonl",
-                     [{k: r[k] for k in KEYS if k in r} for r in rows])
-        if args.readers:
-            write_readers(args.readers, family, rows)
-        counts: dict[str, int] = defaultdict(int)
-        for row in rows:
-            counts[row["source"]] += 1
-        print(family, len(rows), "bare", sum(_bare(r["response"]) for r in rows))
-        for source, n in sorted(counts.items()):
-            print(f"  {source}\t{n}")
+        write_family(args.out, family, build(family, gather(family, args)), args.readers)
 
 
 if __name__ == "__main__":
