@@ -84,6 +84,11 @@ def inline_options(question: str) -> dict[str, str] | None:
     return None
 
 
+def _exam_gold(text: str) -> str:
+    """A Gaokao cloze gold without the sentence's closing full stop and newline ("-8 .\n")."""
+    return re.sub(r"[\s.。]+$", "", str(text).strip())
+
+
 def gaokao_rows(repo: Path) -> dict[str, list[dict]]:
     """GAOKAO-Bench gpt-4-0314 outputs (Chinese exam questions): single-answer multiple
     choice (options read off the question text) and mathematics fill-in-the-blank."""
@@ -92,7 +97,8 @@ def gaokao_rows(repo: Path) -> dict[str, list[dict]]:
         for key in keys:
             data = json.loads(_git(repo, f"Results/gpt_4_0314_{folder}/gpt-4-0314_{key}.json"))
             for row in data["example"]:
-                gold = row.get("standard_answer")
+                gold = row.get("standard_answer")  # a list of letters; a string in "sub"
+                gold = [gold] if isinstance(gold, str) else gold
                 if not (isinstance(gold, list) and len(gold) == 1) or not _usable(
                         row.get("model_output")):
                     continue
@@ -100,8 +106,8 @@ def gaokao_rows(repo: Path) -> dict[str, list[dict]]:
                         "item": f"gaokao/{key}/{row['index']}", "question": row["question"],
                         "response": row["model_output"]}
                 if family == "open":
-                    out["open"].append({**base, "golds": [str(gold[0])],
-                                        "answer_type": _kind(str(gold[0]))})
+                    out["open"].append({**base, "golds": [_exam_gold(gold[0])],
+                                        "answer_type": _kind(_exam_gold(gold[0]))})
                 elif choices := inline_options(row["question"]):
                     out["mc"].append({**base, "choices": choices})
     return out
@@ -165,7 +171,7 @@ def agieval_rows(repo: Path) -> dict[str, list[dict]]:
     for row in _jsonl(_git(repo, f"{base_dir}/gaokao/mathcloze_samples.0.jsonl",
                            AGIEVAL_OUTPUTS)):
         item = items[row["metadata"]]
-        response, gold = row["choices"][0]["text"], str(item["answer"])
+        response, gold = row["choices"][0]["text"], _exam_gold(item["answer"])
         if not _usable(response) or ";" in gold or item["question"].count("(\\quad)") > 1:
             continue  # more than one blank
         out["open"].append({"group": "agieval",
@@ -187,7 +193,8 @@ def zeroeval_rows(repo: Path) -> list[dict]:
             except Exception:  # noqa: BLE001 - a blob missing from the snapshot
                 continue
             for row in data:
-                outputs = ast.literal_eval(row["output"]) if row.get("output") else []
+                outputs = row.get("output") or []  # a list, or its repr in older files
+                outputs = ast.literal_eval(outputs) if isinstance(outputs, str) else outputs
                 if not outputs or not _usable(outputs[0]):
                     continue
                 gold = str(row["answer"]).lstrip("#").strip()
