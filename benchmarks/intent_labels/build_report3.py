@@ -52,9 +52,17 @@ GAOKAO_MC = ["2010-2013_English_MCQs", "2010-2022_Biology_MCQs", "2010-2022_Chem
 GAOKAO_OPEN = ["2010-2022_Math_I_Fill-in-the-Blank", "2010-2022_Math_II_Fill-in-the-Blank"]
 ZEROEVAL_TASKS = ["gsm", "math-l5"]
 GSM8K_RUNS = ["6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification"]
+# AlpacaEval instructions (index in its 805-item evaluation set, the order of
+# results/gpt4/model_outputs.json) that ask a yes/no question: picked by reading the
+# instructions, before any response was read; either/or questions and requests phrased as
+# questions ("Can you give me a recipe …?") are left out.
+ALPACA_YESNO = (10, 16, 39, 51, 80, 93, 95, 97, 112, 114, 118, 122, 128, 158, 175, 178, 198, 264,
+                266, 280, 302, 314, 329, 339, 352, 364, 375, 377, 378, 384, 401, 408, 416, 420, 423,
+                430, 462)
 
 # Rows per repository in each family, drawn in this order; ``None``: the rest of the family.
 QUOTAS = {"mc": {"gaokao": 840, "agieval": 420, "mmlu-pro": None},
+          "yesno": {"zeroeval": 420, "alpaca_eval": None},
           "open": {"gaokao": 420, "agieval": 420, "gsm8k": 840, "zeroeval": None}}
 
 
@@ -182,27 +190,79 @@ def agieval_rows(repo: Path) -> dict[str, list[dict]]:
     return out
 
 
+def _zeroeval_files(repo: Path, task: str) -> list[tuple[str, list[dict]]]:
+    """(run, rows) of every model's result file for ``task`` present in the checkout."""
+    out = []
+    for path in _git_paths(repo, f"result_dirs/{task}/"):
+        if not path.endswith(".json") or path.endswith(".ae.json") or "/weighted_" in path:
+            continue  # AlpacaEval's annotation files
+        try:
+            out.append((path.removeprefix(f"result_dirs/{task}/").removesuffix(".json"),
+                        json.loads(_git(repo, path))))
+        except Exception:  # noqa: BLE001 - a blob missing from the snapshot
+            continue
+    return out
+
+
+def _zeroeval_output(row: dict) -> str | None:
+    """The model's answer: ``output`` is a one-item list, or that list's repr (older files)."""
+    outputs = row.get("output") or []
+    if isinstance(outputs, str):
+        outputs = ast.literal_eval(outputs) if outputs.startswith("[") else [outputs]
+    return outputs[0] if outputs and _usable(outputs[0]) else None
+
+
 def zeroeval_rows(repo: Path) -> list[dict]:
     """ZeroEval zero-shot JSON-formatted answers of every model to GSM8K and MATH level 5."""
     out = []
     for task in ZEROEVAL_TASKS:
-        for path in _git_paths(repo, f"result_dirs/{task}/"):
-            model = path.rsplit("/", 1)[-1].removesuffix(".json")
-            try:
-                data = json.loads(_git(repo, path))
-            except Exception:  # noqa: BLE001 - a blob missing from the snapshot
-                continue
+        for model, data in _zeroeval_files(repo, task):
             for row in data:
-                outputs = row.get("output") or []  # a list, or its repr in older files
-                outputs = ast.literal_eval(outputs) if isinstance(outputs, str) else outputs
-                if not outputs or not _usable(outputs[0]):
+                if (response := _zeroeval_output(row)) is None:
                     continue
                 gold = str(row["answer"]).lstrip("#").strip()
                 out.append({"group": "zeroeval", "source": f"zeroeval:{model}/{task}",
                             "item": f"zeroeval/{task}/{row['id']}",
                             "question": row.get("question") or row.get("problem"),
                             "golds": [gold], "answer_type": _kind(gold),
-                            "response": outputs[0]})
+                            "response": response})
+    return out
+
+
+def _alpaca_questions(repo: Path) -> dict[str, int]:
+    """The ALPACA_YESNO instructions → their index in the AlpacaEval set."""
+    items = json.loads(_git(repo, "results/gpt4/model_outputs.json"))
+    return {items[k]["instruction"]: k for k in ALPACA_YESNO}
+
+
+def alpaca_rows(repo: Path) -> list[dict]:
+    """Every model's AlpacaEval answer to the yes/no questions among its instructions."""
+    questions, out = _alpaca_questions(repo), []
+    for path in _git_paths(repo, "results"):
+        if not path.endswith("/model_outputs.json"):
+            continue
+        try:
+            data = json.loads(_git(repo, path))
+        except Exception:  # noqa: BLE001 - a blob missing from the snapshot
+            continue
+        model = path.removeprefix("results/").removesuffix("/model_outputs.json")
+        for row in data:
+            if row.get("instruction") in questions and _usable(row.get("output")):
+                out.append({"group": "alpaca_eval", "source": f"alpaca_eval:{model}",
+                            "item": f"alpaca_eval/{questions[row['instruction']]}",
+                            "question": row["instruction"], "response": row["output"]})
+    return out
+
+
+def zeroeval_alpaca_rows(zeroeval: Path, alpaca_eval: Path) -> list[dict]:
+    """ZeroEval's AlpacaEval answers (greedy and sampled) to the same yes/no questions."""
+    questions, out = _alpaca_questions(alpaca_eval), []
+    for run, data in _zeroeval_files(zeroeval, "alpaca_eval"):
+        for row in data:
+            if row.get("instruction") in questions and (response := _zeroeval_output(row)):
+                out.append({"group": "zeroeval", "source": f"zeroeval:alpaca_eval/{run}",
+                            "item": f"alpaca_eval/{questions[row['instruction']]}",
+                            "question": row["instruction"], "response": response})
     return out
 
 
@@ -225,6 +285,8 @@ def gather(family: str, args: argparse.Namespace) -> list[dict]:
     if family == "mc":
         return (gaokao_rows(args.gaokao)["mc"] + agieval_rows(args.agieval)["mc"]
                 + mmlu_pro_rows(args.mmlu_pro))
+    if family == "yesno":
+        return zeroeval_alpaca_rows(args.zeroeval, args.alpaca_eval) + alpaca_rows(args.alpaca_eval)
     rows = (gaokao_rows(args.gaokao)["open"] + agieval_rows(args.agieval)["open"]
             + gsm8k_rows(args.gsm8k) + zeroeval_rows(args.zeroeval))
     for row in rows:  # the sources give no unit or precision
@@ -242,6 +304,7 @@ def main() -> None:
     parser.add_argument("--agieval", type=Path, help="ruixiangcui/AGIEval checkout")
     parser.add_argument("--zeroeval", type=Path, help="yuchenlin/ZeroEval checkout")
     parser.add_argument("--gsm8k", type=Path, help="openai/grade-school-math checkout")
+    parser.add_argument("--alpaca-eval", type=Path, help="tatsu-lab/alpaca_eval checkout")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report3")
     parser.add_argument("--readers", type=Path)
     args = parser.parse_args()
