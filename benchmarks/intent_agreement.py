@@ -16,11 +16,16 @@ Two sets:
   other public files, frozen before any extractor ran on them, never tuned on): the same
   files and comparisons, reported over the whole set (no tune / held-out split) and with no
   disagreements printed unless ``--show`` asks for them;
+- a report-set family that was tuned on (``SPLIT_SETS``: ``report3``'s yes/no, whose chat
+  prose the tuning sets do not hold) is split by question like the frozen sets: both halves
+  are reported, ``--show`` prints disagreements of the ``tune`` half only, and
+  ``--tune-only`` measures the ``tune`` half alone (no held-out figure at all, for tuning);
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
     python benchmarks/intent_agreement.py --family all
     python benchmarks/intent_agreement.py --set report2 --family all --labels-from /work/wt/readers2
+    python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
     python benchmarks/intent_agreement.py --family grounding --vlmevalkit /tmp/VLMEvalKit \\
@@ -49,6 +54,9 @@ HERE = Path(__file__).parent / "intent_labels"
 VECTORS = Path(__file__).parent.parent / "tests" / "scoring" / "reference" / "vectors" / "mc.jsonl"
 SPLIT_SEED = "i25c-split-20261201"
 FAMILIES = ("mc", "yesno", "open")
+# Report-set families split by question into a tune and a held-out half (the set's README
+# says which and why); every other report-set family is measured whole and never tuned on.
+SPLIT_SETS = {"report3": ("yesno",)}
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -295,12 +303,25 @@ def run_family(family: str, args: argparse.Namespace) -> None:
         return
     labels = load_labels(family, {r["id"] for r in rows}, folder)
     refs = {r["id"]: r for r in _jsonl(store)} if store.exists() else {}
-    if args.set:  # a report set: the whole set, no tune / held-out split
+    split = is_split(args.set, family)
+    if args.tune_only and split:  # the held-out half is not even measured
+        rows = [r for r in rows if half(r) == "tune"]
+    halves = ("tune",) if args.tune_only and split else ("all", "tune", "held-out")
+    if not split:  # a report set: the whole set, no tune / held-out split
         report(family, compare(family, rows, labels, refs, split=False),
                0 if args.show is None else args.show, "all", halves=("all",))
+    elif args.set:  # a split report-set family: misses of the tune half only, never others
+        report(family, compare(family, rows, labels, refs),
+               0 if args.show is None else args.show, "tune", halves=halves)
     else:
         report(family, compare(family, rows, labels, refs), 20 if args.show is None
-               else args.show, args.misses)
+               else args.show, args.misses, halves=halves)
+
+
+def is_split(name: str | None, family: str) -> bool:
+    """Whether a family is split into a tune and a held-out half: always on the frozen
+    sets, on a report set only where ``SPLIT_SETS`` says so."""
+    return name is None or family in SPLIT_SETS.get(name, ())
 
 
 def run_sample() -> None:
@@ -346,7 +367,11 @@ def main() -> None:
                         help="disagreements to print per family (default 20; 0 with --set)")
     parser.add_argument("--misses", choices=("tune", "held-out", "all"), default="tune",
                         help="which half's disagreements to print (tune on 'tune' only)")
+    parser.add_argument("--tune-only", action="store_true",
+                        help="measure only the tune half of split families (no held-out figure)")
     args = parser.parse_args()
+    if args.set and args.misses != "tune":
+        parser.error("--misses: a report set prints only the tune half's disagreements")
     if args.set and not (HERE / args.set).is_dir():
         parser.error(f"--set {args.set}: no folder {HERE / args.set}")
     if not args.family:

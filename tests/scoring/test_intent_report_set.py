@@ -56,3 +56,45 @@ def test_unknown_set_is_a_one_line_error(agreement, monkeypatch, capsys):
     with pytest.raises(SystemExit):
         _run(module, monkeypatch, "--set", "nope", "--family", "mc")
     assert "--set nope: no folder" in capsys.readouterr().err
+
+
+def _split_yesno_set(module, tmp_path) -> list[dict]:
+    """A yes/no family in a folder named like a split report set: one item in each half,
+    bench_kit missing one response in each."""
+    items = {module.half({"item": f"q/{n}"}): f"q/{n}" for n in range(40)}
+    rows = []
+    for where in ("tune", "held-out"):
+        for n, response in enumerate(("Yes, it is.", "I cannot tell.")):
+            rows.append({"id": f"{where}-{n}", "family": "yesno", "source": "s:a",
+                         "item": items[where], "question": "Is it?", "response": response})
+    folder = tmp_path / "report3"
+    folder.mkdir()
+    (folder / "yesno_set.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "yesno_set_labels.jsonl").write_text("".join(
+        json.dumps({"id": r["id"], "label": "yes"}) + "\n" for r in rows))
+    return rows
+
+
+def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
+        agreement, monkeypatch, capsys, tmp_path):
+    module, _, _ = agreement
+    assert module.is_split("report3", "yesno") and not module.is_split("report3", "mc")
+    _split_yesno_set(module, tmp_path)
+    _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--show", "10")
+    out = capsys.readouterr().out
+    assert "tune" in out and "held-out" in out
+    line = next(x for x in out.splitlines() if x.startswith("bench_kit "))
+    assert line.split()[1:] == ["2/4", "(50.0%)", "1/2", "(50.0%)", "1/2", "(50.0%)"]
+    assert "tune-1" in out and "held-out-1" not in out  # misses of the tune half only
+    with pytest.raises(SystemExit):
+        _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--misses", "all")
+    assert "--misses" in capsys.readouterr().err
+
+
+def test_tune_only_never_measures_the_held_out_half(agreement, monkeypatch, capsys, tmp_path):
+    module, _, _ = agreement
+    _split_yesno_set(module, tmp_path)
+    _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--tune-only",
+         "--show", "10")
+    out = capsys.readouterr().out
+    assert "== yesno: 2 responses" in out and "held-out" not in out
