@@ -61,6 +61,23 @@ SENTENCE = re.compile(r"[^.!?\n]+")
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.I)
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
                         re.I)
+# An opening word that commits like "yes": "Absolutely!", "Certainly, there are …";
+# with "not" after it, "no" ("Absolutely not.").
+_AFFIRM = re.compile(r"\s*(?:absolutely|certainly|definitely|of\s+course|indeed)(?![A-Za-z])"
+                     r"(\s+not(?![A-Za-z]))?", re.I)
+# A negation in a subordinate clause ("even if you would not buy it", "while it is not …")
+# describes a condition or a concession, not the answer: the clause runs from the
+# subordinating word to the next comma.
+_SUBORDINATE = re.compile(r"\b(?:if|unless|while|whereas|although|though|whether|when|as\s+long"
+                          r"\s+as)\b[^,;:\n]*$", re.I)
+# "I don't have personal opinions", "I'm not a doctor": the speaker about itself, an answer
+# only when the question is put to it ("Can you …?", "Are you …?").
+_FIRST_PERSON = re.compile(r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\s+would|\s+will"
+                           r"|\s+wo|\s+have)?\s*$")
+# ... followed by what it has, is or can give ("I don't see a cat" is an answer).
+_SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|provide|offer|make"
+                         r"|hold|form|express|share|personally)\b", re.I)
+_TO_YOU = re.compile(r"\b(?:you|your|yourself)\b", re.I)
 
 
 def _stem(word: str) -> str:
@@ -198,15 +215,37 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
     if last_refusal(text):
         return FAILED
+    affirmed = _AFFIRM.match(text)
+    if affirmed:  # "Definitely no." reads the word after it
+        said = _lead_yesno(text[affirmed.end():].lstrip(_YESNO_STRIP + "-"))
+        if said == "both":
+            return FAILED
+        return Extraction(said or ("no" if affirmed.group(1) else "yes"), PARSE_OK)
     stated = _restated(text, question) if question and text.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
+    found = _first_decisive(text, question)
+    return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+def _first_decisive(text: str, question: str | None) -> str | None:
+    """The first yes/no or negation word of `text` that answers, or None: negations in
+    subordinate clauses and the speaker's remarks about itself (unless the question
+    is put to it) are skipped."""
+    to_you = bool(question and _TO_YOU.search(question))
     for match in _ANY_YESNO.finditer(text):
         yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
         if skip:
             continue
-        return Extraction("yes" if (yes_en or yes_zh) else "no", PARSE_LENIENT)
-    return FAILED
+        if yes_en or yes_zh:
+            return "yes"
+        opened = max(text.rfind("\n", 0, match.start()), text.rfind(". ", 0, match.start()))
+        before = text[opened + 1:match.start()]
+        if _SUBORDINATE.search(before) or (not to_you and _FIRST_PERSON.search(before)
+                                             and _SELF_AFTER.match(text, match.end())):
+            continue
+        return "no"
+    return None
 
 
 def extract_yesno(response: str, question: str | None = None) -> str | None:
