@@ -77,6 +77,7 @@ _FIRST_PERSON = re.compile(r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\
 # ... followed by what it has, is or can give ("I don't see a cat" is an answer).
 _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|provide|offer|make"
                          r"|hold|form|express|share|personally)\b", re.I)
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _TO_YOU = re.compile(r"\b(?:you|your|yourself)\b", re.I)
 
 
@@ -213,7 +214,8 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     lead = _lead_yesno(_LETTER_FIRST.sub("", text, count=1))
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
-    if last_refusal(text):
+    refusal = last_refusal(text)
+    if refusal and _in_opening(text, refusal.start()):
         return FAILED
     affirmed = _AFFIRM.match(text)
     if affirmed:  # "Definitely no." reads the word after it
@@ -221,11 +223,22 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         if said == "both":
             return FAILED
         return Extraction(said or ("no" if affirmed.group(1) else "yes"), PARSE_OK)
-    stated = _restated(text, question) if question and text.isascii() else None
+    stated = _restated(text, question) if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
-    found = _first_decisive(text, question)
+    # a refusal further on ("If you're unsure, …", "I recommend checking …") leaves an answer
+    # stated outright, but not one guessed from the first negation
+    found = None if refusal else _first_decisive(text, question)
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+def _in_opening(text: str, at: int) -> bool:
+    """Whether offset `at` is in the opening paragraph of `text` (the whole text when it is
+    one paragraph): a refusal there declines the question; one in a later paragraph of a
+    chat answer is advice."""
+    opening = _PARAGRAPH.search(text)
+    return opening is None or at < opening.start() \
+        or last_refusal(text[:opening.start()]) is not None
 
 
 def _first_decisive(text: str, question: str | None) -> str | None:
