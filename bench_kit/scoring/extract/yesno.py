@@ -77,6 +77,12 @@ _FIRST_PERSON = re.compile(r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\
 # ... followed by what it has, is or can give ("I don't see a cat" is an answer).
 _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|provide|offer|make"
                          r"|hold|form|express|share|personally)\b", re.I)
+# "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
+# sentence lists what the question asks about (half its words or more), so it exists.
+_EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
+_EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
+                          r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
+                          re.I)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _TO_YOU = re.compile(r"\b(?:you|your|yourself)\b", re.I)
 
@@ -223,6 +229,8 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         if said == "both":
             return FAILED
         return Extraction(said or ("no" if affirmed.group(1) else "yes"), PARSE_OK)
+    if question and _exists(text, question):
+        return Extraction("yes", PARSE_LENIENT)
     stated = _restated(text, question) if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
@@ -230,6 +238,18 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     # stated outright, but not one guessed from the first negation
     found = None if refusal else _first_decisive(text, question)
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+def _exists(text: str, question: str) -> bool:
+    """Whether `text` opens by listing what an "Is there / Are there …?" `question` asks
+    about ("There are many …", "Here are some …")."""
+    asked = _EXISTS_ASKED.search(question)
+    if asked is None or not _EXISTS_SAID.match(text):
+        return False
+    wanted = content_words(asked.group(1)) - {"any"}
+    opening = SENTENCE.match(text)
+    said = content_words(opening.group()) if opening else set()
+    return bool(wanted) and 2 * len(wanted & said) >= len(wanted)
 
 
 def _in_opening(text: str, at: int) -> bool:
