@@ -83,6 +83,16 @@ _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$",
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
                           re.I)
+# Negations that deny nothing the question asks: "not only … but also", "never-ending",
+# and a relative clause about someone ("people who have not received gifts").
+_NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
+_COMPOUND = re.compile(r"-[A-Za-z]")
+_RELATIVE = re.compile(r"\b(?:who|whom|whose)\b[^,;:\n]*$", re.I)
+# "There is no definitive answer" hedges, unless the question asks whether there is one.
+_NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straightforward|right"
+                           r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
+                           r"(?:answer|response)", re.I)
+_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)", re.I)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _TO_YOU = re.compile(r"\b(?:you|your|yourself)\b", re.I)
 
@@ -263,8 +273,9 @@ def _in_opening(text: str, at: int) -> bool:
 
 def _first_decisive(text: str, question: str | None) -> str | None:
     """The first yes/no or negation word of `text` that answers, or None: negations in
-    subordinate clauses and the speaker's remarks about itself (unless the question
-    is put to it) are skipped."""
+    subordinate or relative clauses, "not only", compounds ("never-ending") and the
+    speaker's remarks about itself (unless the question is put to it) are skipped; "there
+    is no definitive answer" answers nothing unless the question asks for an answer."""
     to_you = bool(question and _TO_YOU.search(question))
     for match in _ANY_YESNO.finditer(text):
         yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
@@ -277,6 +288,12 @@ def _first_decisive(text: str, question: str | None) -> str | None:
         if _SUBORDINATE.search(before) or (not to_you and _FIRST_PERSON.search(before)
                                              and _SELF_AFTER.match(text, match.end())):
             continue
+        if _NOT_ONLY.match(text, match.end()) or _COMPOUND.match(text, match.end()) \
+                or _RELATIVE.search(before):
+            continue
+        if _NO_ANSWER_TO.match(text, match.end()) and not (
+                question and _ASKS_ANSWER.search(question)):
+            return None
         return "no"
     return None
 
