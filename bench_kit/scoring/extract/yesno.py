@@ -86,6 +86,9 @@ _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many
 # Negations that deny nothing the question asks: "not only … but also", "never-ending",
 # and a relative clause about someone ("people who have not received gifts").
 _NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
+# A hedged negation ("it may not help") qualifies a claim; it does not deny it.
+_HEDGE_BEFORE = re.compile(r"\b(?:may|might|could)(?:\s+or\s+(?:may|might|could))?\s*$", re.I)
+
 _COMPOUND = re.compile(r"-[A-Za-z]")
 _RELATIVE = re.compile(r"\b(?:who|whom|whose)\b[^,;:\n]*$", re.I)
 # "There is no definitive answer" hedges, unless the question asks whether there is one.
@@ -94,7 +97,8 @@ _NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straigh
                            r"(?:answer|response)", re.I)
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)", re.I)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_TO_YOU = re.compile(r"\b(?:you|your|yourself)\b", re.I)
+_TO_YOU = re.compile(r"\b(?:are|can|could|do|did|have|were|will|would)\s+you\b|\byourself\b",
+                     re.I)
 
 
 def _stem(word: str) -> str:
@@ -273,7 +277,7 @@ def _in_opening(text: str, at: int) -> bool:
 
 def _first_decisive(text: str, question: str | None) -> str | None:
     """The first yes/no or negation word of `text` that answers, or None: negations in
-    subordinate or relative clauses, "not only", compounds ("never-ending") and the
+    subordinate or relative clauses, hedged ones ("may not"), "not only", compounds ("never-ending") and the
     speaker's remarks about itself (unless the question is put to it) are skipped; "there
     is no definitive answer" answers nothing unless the question asks for an answer."""
     to_you = bool(question and _TO_YOU.search(question))
@@ -289,7 +293,7 @@ def _first_decisive(text: str, question: str | None) -> str | None:
                                              and _SELF_AFTER.match(text, match.end())):
             continue
         if _NOT_ONLY.match(text, match.end()) or _COMPOUND.match(text, match.end()) \
-                or _RELATIVE.search(before):
+                or _RELATIVE.search(before) or _HEDGE_BEFORE.search(before):
             continue
         if _NO_ANSWER_TO.match(text, match.end()) and not (
                 question and _ASKS_ANSWER.search(question)):
