@@ -154,10 +154,21 @@ def _restated_comparison(sentence: str,
     return answer
 
 
+def _asked(question: str) -> str:
+    """The words of `question` a restatement must hold: the last sentence ending in "?"
+    ("I sleep badly. Is there music that helps?" -> "Is there music that helps?") without a
+    trailing condition (", assuming …", ", even if …")."""
+    ends = [m.end() for m in _QUESTION_END.finditer(question)]
+    if ends:
+        starts = [m.end() for m in _SENTENCE_BREAK.finditer(question, 0, ends[-1] - 1)]
+        question = question[starts[-1] if starts else 0:ends[-1]]
+    return _TRAILING_CONDITION.sub("", question)
+
+
 def _restated(text: str, question: str) -> str | None:
     """"yes"/"no" when a sentence of `text` restates `question` as a statement (negated:
     "no"); None otherwise."""
-    wanted = content_words(question)
+    wanted = content_words(_asked(question))
     if len(wanted) < 2:
         return None
     compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
@@ -176,6 +187,12 @@ def _restated(text: str, question: str) -> str | None:
         elif wanted <= have and stated is None:
             return "no" if _NEGATION.search(sentence) else "yes"
     return stated
+
+
+_QUESTION_END = re.compile(r"\?")
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
+_TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
+                                 r"[^?]*", re.I)
 
 
 def _lead_yesno(text: str) -> str | None:
