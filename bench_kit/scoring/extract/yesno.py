@@ -96,6 +96,7 @@ _NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straigh
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response)", re.I)
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)", re.I)
+_CLAUSE_REACH = 300  # characters before a negation read for its clause
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _TO_YOU = re.compile(r"\b(?:are|can|could|do|did|have|were|will|would)\s+you\b|\byourself\b",
                      re.I)
@@ -304,8 +305,9 @@ def _first_decisive(text: str, question: str | None) -> str | None:
             continue
         if yes_en or yes_zh:
             return "yes"
-        opened = max(text.rfind("\n", 0, match.start()), text.rfind(". ", 0, match.start()))
-        before = text[opened + 1:match.start()]
+        at = match.start()
+        reach = max(0, at - _CLAUSE_REACH)  # bounded: linear in the response's length
+        before = text[max(reach, text.rfind("\n", reach, at) + 1, text.rfind(". ", reach, at) + 1):at]
         if _SUBORDINATE.search(before) or (not to_you and _FIRST_PERSON.search(before)
                                              and _SELF_AFTER.match(text, match.end())):
             continue
