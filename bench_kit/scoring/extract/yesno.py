@@ -252,15 +252,15 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     lead = _lead_yesno(_LETTER_FIRST.sub("", text, count=1))
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
-    refusal = last_refusal(text)
-    if refusal and _in_opening(text, refusal.start()):
-        return FAILED
     affirmed = _AFFIRM.match(text)
     if affirmed:  # "Definitely no." reads the word after it
         said = _lead_yesno(text[affirmed.end():].lstrip(_YESNO_STRIP + "-"))
         if said == "both":
             return FAILED
         return Extraction(said or ("no" if affirmed.group(1) else "yes"), PARSE_OK)
+    refusal = last_refusal(text)
+    if refusal and _in_opening(text, refusal.start()):
+        return FAILED
     if question and _exists(text, question):
         return Extraction("yes", PARSE_LENIENT)
     stated = _restated(text, question) if question and question.isascii() else None
