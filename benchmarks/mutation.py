@@ -64,7 +64,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                       ["tests/authoring/test_deixis.py",
                        "tests/authoring/test_deixis_boundaries.py"]),
     "transport": (["bench_kit/models/transport.py"],
-                  ["tests/models/test_transport_boundaries.py",
+                  ["tests/models/test_transport_boundaries.py", "tests/models/test_transport_tls.py",
                    "tests/models/test_hostile_replies.py", "tests/models/test_connection_failures.py",
                    "tests/models/test_adapters_http.py"]),
     "tabular": (["bench_kit/exchange/tabular.py"],

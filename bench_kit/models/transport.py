@@ -11,7 +11,10 @@ bundle (`tls_context`).
 
 Both clients bound a call the same way, whatever the server does:
 - `timeout_s` is a deadline for the whole attempt (connect, send, every byte of the
-  body), not a per-read timeout: a server that drips one byte a second cannot hold a call;
+  body), not a per-read timeout: a server that drips one byte a second cannot hold a call.
+  It is the one deadline (`asyncio.timeout` around the attempt): the clients' own
+  timeouts are switched off, so neither httpx's 5 s per read nor aiohttp's 300 s in all
+  cuts a call that `timeout_s` allows;
 - redirects are never followed (the request carries the prompt and images: a 3xx is
   returned to the adapter, which reports it as an error naming the location);
 - the body is read in chunks and abandoned past `max_response_bytes` (`ResponseTooLarge`),
@@ -71,17 +74,24 @@ def _zlib_header(data: bytes) -> bool:
 
 async def _inflate(chunks: AsyncIterator[bytes], gzip: bool) -> AsyncIterator[bytes]:
     """Inflate a gzip or deflate stream at most CHUNK_BYTES of output at a time."""
-    # deflate is zlib-wrapped by the standard and raw by some servers: try the wrapper first
-    wbits = 16 + zlib.MAX_WBITS if gzip else zlib.MAX_WBITS
-    inflater, first = zlib.decompressobj(wbits), True
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzip else None
+    head = b""  # deflate: its first bytes, until the two that tell its kind have come
     async for data in chunks:
-        if first and not gzip and len(data) >= 2 and not _zlib_header(data):
-            inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate
-        first = False
+        if inflater is None:
+            head += data
+            if len(head) < 2:
+                continue
+            # deflate is zlib-wrapped by the standard and raw by some servers
+            inflater = zlib.decompressobj(zlib.MAX_WBITS if _zlib_header(head)
+                                          else -zlib.MAX_WBITS)
+            data = head
         while data and not inflater.eof:
             yield inflater.decompress(data, CHUNK_BYTES)
             data = inflater.unconsumed_tail
-    yield inflater.flush()
+    if inflater is not None:
+        yield inflater.flush()
+    elif head:  # a deflate body of one byte: no stream is that short
+        raise zlib.error("deflate body of one byte")
 
 
 async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) -> bytes:
@@ -106,15 +116,12 @@ async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) 
 
 
 @functools.cache
-def tls_context(client: str) -> "ssl.SSLContext":
-    """The TLS settings of `client`, made once per process (loading a CA bundle takes ~40
-    ms, a cost each run would otherwise pay again before its first call; an SSLContext may
-    be shared by any number of connections). Both clients trust the same certificates,
-    httpx's rule: $SSL_CERT_FILE or $SSL_CERT_DIR when set, else certifi's bundle."""
-    if client == "httpx":
-        import httpx
-
-        return httpx.create_ssl_context()
+def tls_context() -> "ssl.SSLContext":
+    """The TLS settings of both clients, made once per process (loading a CA bundle takes
+    ~40 ms, a cost each run would otherwise pay again before its first call; an SSLContext
+    may be shared by any number of connections). The certificates trusted are httpx's rule
+    (what `httpx.create_ssl_context()` builds): $SSL_CERT_FILE alone when set, else
+    $SSL_CERT_DIR alone when set, else certifi's bundle, never the system store."""
     import os
     import ssl
 
@@ -136,27 +143,43 @@ class Transport(Protocol):
     async def aclose(self) -> None: ...
 
 
-class HttpxTransport:
-    """Several small httpx.AsyncClient pools; each call goes to the least busy one."""
+class _Client:
+    """What both transports share: the request headers, the deadline, the body cap."""
 
     def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float,
                  max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
-        self.headers, self.concurrency, self.timeout_s = headers, concurrency, timeout_s
+        # the caller's headers and the encodings `read_decoded` inflates, whatever more the
+        # client library could decode (httpx asks for br and zstd when it can)
+        self.headers = {**headers, "accept-encoding": ACCEPT_ENCODING}
+        self.concurrency, self.timeout_s = concurrency, timeout_s
         self.max_response_bytes = max_response_bytes
-        self._clients: list[Any] = []
-        self._load: list[int] = []
+
+    async def _body(self, chunks: AsyncIterator[bytes], headers: Mapping[str, str]) -> bytes:
+        """The reply's body from its raw `chunks`, inflated and capped."""
+        return await read_decoded(chunks, headers.get("content-encoding", ""),
+                                  self.max_response_bytes)
+
+    def _timed_out(self) -> RetryableError:
+        return RetryableError(f"timeout after {self.timeout_s:g}s")
+
+
+class HttpxTransport(_Client):
+    """Several small httpx.AsyncClient pools; each call goes to the least busy one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: list[Any] = []  # opened by the first call
+        self._load: list[int] = []     # calls in flight per client
 
     def _open(self) -> None:
         import httpx
 
-        size = CONNECTIONS_PER_CLIENT
-        count = -(-self.concurrency // size)
-        limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-        tls = tls_context("httpx")  # one CA bundle load, shared by every client
-        headers = {**self.headers, "Accept-Encoding": ACCEPT_ENCODING}
-        self._clients = [httpx.AsyncClient(headers=headers, limits=limits, verify=tls,
-                                           timeout=httpx.Timeout(self.timeout_s),
-                                           follow_redirects=False)
+        count = -(-self.concurrency // CONNECTIONS_PER_CLIENT)
+        # idle connections kept are at most the pool's (httpx's default cap is 20); redirects
+        # are not followed (httpx's default); `timeout=None`: the deadline in `post` is the one
+        limits = httpx.Limits(max_connections=CONNECTIONS_PER_CLIENT)
+        self._clients = [httpx.AsyncClient(headers=self.headers, limits=limits,
+                                           verify=tls_context(), timeout=None)
                          for _ in range(count)]
         self._load = [0] * count
 
@@ -174,12 +197,10 @@ class HttpxTransport:
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with client.stream("POST", url, json=body) as reply:
-                    content = await read_decoded(reply.aiter_raw(CHUNK_BYTES),
-                                                 reply.headers.get("content-encoding", ""),
-                                                 self.max_response_bytes)
+                    content = await self._body(reply.aiter_raw(CHUNK_BYTES), reply.headers)
                     return reply.status_code, reply.headers, content
         except (httpx.TimeoutException, TimeoutError) as exc:
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
+            raise self._timed_out() from exc
         except httpx.RequestError as exc:  # connection, protocol, decoding errors
             raise connection_failure(exc) from exc
         finally:
@@ -192,13 +213,11 @@ class HttpxTransport:
             await client.aclose()
 
 
-class AiohttpTransport:
+class AiohttpTransport(_Client):
     """One aiohttp.ClientSession whose connector holds `concurrency` connections."""
 
-    def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float,
-                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
-        self.headers, self.concurrency, self.timeout_s = headers, concurrency, timeout_s
-        self.max_response_bytes = max_response_bytes
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._session: Any = None
         self._proxies: dict[str, str | None] = {}
 
@@ -214,7 +233,7 @@ class AiohttpTransport:
             proxies = urllib.request.getproxies_environment()
             # in urllib.request since Python 3.x, absent from typeshed's stubs
             bypass_rule = vars(urllib.request)["proxy_bypass_environment"]
-            bypass = bypass_rule(parts.netloc, proxies)
+            bypass = bypass_rule(parts.netloc)  # it reads NO_PROXY itself
             self._proxies[url] = None if bypass else proxies.get(parts.scheme)
         return self._proxies[url]
 
@@ -224,23 +243,20 @@ class AiohttpTransport:
         import aiohttp
 
         if self._session is None:
-            connector = aiohttp.TCPConnector(limit=self.concurrency,
-                                             ssl=tls_context("aiohttp"))
+            connector = aiohttp.TCPConnector(limit=self.concurrency, ssl=tls_context())
+            # ClientTimeout(): no timeout of aiohttp's own (the deadline below is the one)
             self._session = aiohttp.ClientSession(
-                connector=connector, headers={**self.headers,
-                                              "Accept-Encoding": ACCEPT_ENCODING},
-                timeout=aiohttp.ClientTimeout(total=self.timeout_s),
+                connector=connector, headers=self.headers, timeout=aiohttp.ClientTimeout(),
                 auto_decompress=False)  # read_decoded inflates in bounded steps
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with self._session.post(url, json=body, allow_redirects=False,
                                               proxy=self._proxy(url)) as reply:
-                    content = await read_decoded(reply.content.iter_chunked(CHUNK_BYTES),
-                                                 reply.headers.get("content-encoding", ""),
-                                                 self.max_response_bytes)
+                    content = await self._body(reply.content.iter_chunked(CHUNK_BYTES),
+                                               reply.headers)
                     return reply.status, reply.headers, content
         except (asyncio.TimeoutError, TimeoutError) as exc:
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
+            raise self._timed_out() from exc
         except aiohttp.ClientError as exc:
             raise connection_failure(exc) from exc
 
