@@ -137,9 +137,11 @@ def test_deflate_bodies_of_two_bytes_or_fewer():
     # an empty body (a 204, a HEAD) inflates to nothing, gzip or deflate
     assert _run(tr.read_decoded(_chunks(), "deflate", 10)) == b""
     assert _run(tr.read_decoded(_chunks(), "gzip", 10)) == b""
-    # one byte is no deflate stream (the shortest, raw, is two): corrupt
-    with pytest.raises(RetryableError, match=r"^connection error \(DecodingError\)$"):
+    # one byte is no deflate stream (the shortest, raw, is two): corrupt, and the cause
+    # kept in the chain (what --debug prints) says so
+    with pytest.raises(RetryableError, match=r"^connection error \(DecodingError\)$") as raised:
         _run(tr.read_decoded(_chunks(b"\x78"), "deflate", 10))
+    assert str(raised.value.__cause__) == "deflate body of one byte"
 
 
 def test_gzip_means_the_gzip_wrapper():
