@@ -240,6 +240,7 @@ class PriorAdapter(LocalAdapter):
             text = say_yesno(gold != "no")
         elif task == "grounding":
             box = model.answer_box(question)
+            how = "neighbours" if box else "nothing"
             text = say_box(box) if box else "I cannot locate it without the image."
         elif task == "checklist":
             text = say_checklist([(model.choose(CHECK_TASK, check)[0] != "no",
