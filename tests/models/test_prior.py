@@ -106,10 +106,11 @@ def test_fallbacks_use_the_task_majority(dev_file):
 
 
 def test_checklist_checks_vote_like_questions(dev_file):
-    text = _ask(_adapter(dev_file), "Describe it.", "checklist",
-                checks=["mentions the red circle", "claims a cat is present"]).text
-    assert text == ("1. yes - the usual verdict for such a check\n"
-                    "2. no - the usual verdict for such a check")
+    response = _ask(_adapter(dev_file), "Describe it.", "checklist",
+                    checks=["mentions the red circle", "claims a cat is present"])
+    assert response.text == ("1. yes - the usual verdict for such a check\n"
+                             "2. no - the usual verdict for such a check")
+    assert response.meta == {"prior": "neighbours"}
 
 
 def test_answers_are_deterministic_and_ignore_the_image(dev_file):
@@ -125,8 +126,13 @@ def test_answers_are_deterministic_and_ignore_the_image(dev_file):
 
 
 def test_identity_follows_the_dev_content(dev_file):
+    import hashlib
+
     first = _adapter(dev_file).identity()
-    assert first == _adapter(dev_file).identity() and first["local"] == "prior/1"
+    # the cache identity, key by key: renaming a key would silently drop every cached answer
+    assert first == {"local": "prior/1", "k": 10, "near": 0.6,
+                     "dev_sha256": hashlib.sha256(dev_file.read_bytes()).hexdigest()}
+    assert first == _adapter(dev_file).identity()
     dev_file.write_text(dev_file.read_text(encoding="utf-8")
                         + json.dumps(_row("Is it?", "yesno", ["no"])) + "\n", encoding="utf-8")
     assert _adapter(dev_file).identity()["dev_sha256"] != first["dev_sha256"]

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from bench_kit.models.adapters.prior import Example, NgramIndex, _examples, _vote
+from bench_kit.models.adapters.prior import Example, NgramIndex, _examples, _median_box, _vote
 from bench_kit.types import Item
 from tests.conftest import make_item
 
@@ -166,3 +166,13 @@ def test_mc_fallbacks_the_task_majority_among_the_options_then_the_most_common_l
     # no neighbour at all ("qqq" shares no n-gram with dev): the task's most common gold
     # among the options, blue (2) over 6 (1), at letter B
     assert model.answer_mc("qqq", {"A": "6", "B": "blue"}) == ("B", "task majority")
+
+
+def test_the_median_box_reads_boxes_as_golds_write_them():
+    # brackets or parentheses and spaces are read (also a space before the bracket); a
+    # gold that is no box, or has 3 numbers, is passed over and the boxes after it still
+    # count: medians of (10, 30, 40), (0, 40, 30), (50, 90, 95), (50, 80, 85) are 30, 30,
+    # 90, 80 (no single box's corners)
+    golds = [" [10, 0, 50, 50] ", "not a box", "(30, 40, 90, 80)", "40,30,95,85", "1,2,3"]
+    assert _median_box(golds) == [30.0, 30.0, 90.0, 80.0]
+    assert _median_box(["not a box", "1,2,3"]) is None
