@@ -139,7 +139,9 @@ def test_identity_follows_the_dev_content(dev_file):
 
 
 def test_missing_dev_file_is_a_config_error(tmp_path):
-    with pytest.raises(ConfigError, match=r"models\.prior\.model: the prior needs"):
+    with pytest.raises(ConfigError, match=r"models\.prior\.model: the prior needs the dev "
+                                          r"items it learns from, e\.g\. model: "
+                                          r"datasets/demo/splits/dev\.jsonl$"):
         _adapter(None)
     with pytest.raises(ConfigError, match=r"models\.prior\.model: dev items file .* "
                                           r"does not exist"):

@@ -176,3 +176,15 @@ def test_the_median_box_reads_boxes_as_golds_write_them():
     golds = [" [10, 0, 50, 50] ", "not a box", "(30, 40, 90, 80)", "40,30,95,85", "1,2,3"]
     assert _median_box(golds) == [30.0, 30.0, 90.0, 80.0]
     assert _median_box(["not a box", "1,2,3"]) is None
+
+
+def test_only_the_k_nearest_vote():
+    from bench_kit.models.adapters.prior import K, PriorModel
+
+    # 15 copies of one question, all at cosine 1: the first 10 in dev order (6 yes, 4 no)
+    # vote yes; all 15 (6 yes, 9 no) would vote no
+    golds = ["yes"] * 6 + ["no"] * 9
+    dev = [_item(id=f"y{n}", task="yesno", question="Is it red?", answers=[gold])
+           for n, gold in enumerate(golds)]
+    assert K == 10
+    assert PriorModel(dev).choose("yesno", "Is it red?") == ("yes", "neighbours")
