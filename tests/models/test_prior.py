@@ -162,3 +162,10 @@ def test_with_nothing_to_go_on_the_answer_says_so(tmp_path):
     nowhere = _ask(adapter, "Give the box of the red circle.", "grounding")
     assert (nowhere.text, nowhere.meta) == ("I cannot locate it without the image.",
                                             {"prior": "nothing"})
+
+
+def test_a_yes_no_question_with_options_is_answered_yes_or_no(dev_file):
+    # the sky template is 6 of 6 "yes" in dev: "Yes.", not a letter, though options came
+    response = _ask(_adapter(dev_file), "Is the sky blue?", "yesno",
+                    choices={"A": "yes", "B": "no"})
+    assert response.text == "Yes."

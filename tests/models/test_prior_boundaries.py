@@ -188,3 +188,10 @@ def test_only_the_k_nearest_vote():
            for n, gold in enumerate(golds)]
     assert K == 10
     assert PriorModel(dev).choose("yesno", "Is it red?") == ("yes", "neighbours")
+
+
+def test_a_non_mc_item_with_options_is_read_by_its_task():
+    # the schema lets a yes/no or numeric item carry options; its task decides, not them
+    numeric = _item(id="n", task="numeric", question="How many?", answers=["3"],
+                    choices={"A": "3", "B": "4"})
+    assert _examples([numeric]) == {"numeric": [Example("How many?", ("3",))]}
