@@ -130,7 +130,7 @@ def test_identity_follows_the_dev_content(dev_file):
 
     first = _adapter(dev_file).identity()
     # the cache identity, key by key: renaming a key would silently drop every cached answer
-    assert first == {"local": "prior/1", "k": 10, "near": 0.6,
+    assert first == {"local": "prior/2", "k": 10, "near": 0.6,
                      "dev_sha256": hashlib.sha256(dev_file.read_bytes()).hexdigest()}
     assert first == _adapter(dev_file).identity()
     dev_file.write_text(dev_file.read_text(encoding="utf-8")
@@ -162,6 +162,44 @@ def test_with_nothing_to_go_on_the_answer_says_so(tmp_path):
     nowhere = _ask(adapter, "Give the box of the red circle.", "grounding")
     assert (nowhere.text, nowhere.meta) == ("I cannot locate it without the image.",
                                             {"prior": "nothing"})
+
+
+def test_with_no_basis_every_task_says_so(tmp_path):
+    # dev holds one yes/no item and one open item: no mc and no checklist example
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text(json.dumps(_row("Is it red?", "yesno", ["no"])) + "\n", encoding="utf-8")
+    adapter = _adapter(dev)
+    nothing = ("I do not know.", {"prior": "nothing"})
+    checklist = _ask(adapter, "Describe it.", "checklist",
+                     checks=["mentions the red circle", "claims a cat"])
+    assert (checklist.text, checklist.meta) == nothing
+    mc = _ask(adapter, "Which shape is red?", "mc", choices={"A": "circle", "B": "square"})
+    assert (mc.text, mc.meta) == nothing
+    # dev without any yes/no item: no "Yes." by default
+    only_open = tmp_path / "open.jsonl"
+    only_open.write_text(json.dumps(_row("What shape is it?", "open", ["circle"])) + "\n",
+                         encoding="utf-8")
+    yesno = _ask(_adapter(only_open), "Is there a cat?", "yesno")
+    assert (yesno.text, yesno.meta) == nothing
+
+
+def test_mc_with_no_dev_gold_among_its_letters_says_so(dev_file):
+    # dev's mc gold letters are A, B, C; none of these options' texts is a dev gold and no
+    # dev item answered E or F
+    response = _ask(_adapter(dev_file), "How many red shapes are in the image?", "mc",
+                    choices={"E": "7", "F": "8"})
+    assert (response.text, response.meta) == ("I do not know.", {"prior": "nothing"})
+
+
+def test_a_checklist_names_the_paths_its_checks_took(dev_file):
+    # the first check has dev neighbours (the same words, dev says yes); "图中" shares no
+    # n-gram with a dev check, so the checks' majority answers: yes 1, no 1, the tie goes
+    # to the name, "no"
+    response = _ask(_adapter(dev_file), "Describe it.", "checklist",
+                    checks=["mentions the red circle", "图中"])
+    assert response.text == ("1. yes - the usual verdict for such a check\n"
+                             "2. no - the usual verdict for such a check")
+    assert response.meta == {"prior": "neighbours, task majority"}
 
 
 def test_a_yes_no_question_with_options_is_answered_yes_or_no(dev_file):
