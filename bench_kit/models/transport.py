@@ -12,9 +12,9 @@ bundle (`tls_context`).
 Both clients bound a call the same way, whatever the server does:
 - `timeout_s` is a deadline for the whole attempt (connect, send, every byte of the
   body), not a per-read timeout: a server that drips one byte a second cannot hold a call.
-  It is the one deadline (`asyncio.timeout` around the attempt): the clients' own
-  timeouts are switched off, so neither httpx's 5 s per read nor aiohttp's 300 s in all
-  cuts a call that `timeout_s` allows;
+  It is the one clock (`asyncio.timeout` around the attempt): the clients' own timeouts
+  are switched off (`timeout=None`, `aiohttp.ClientTimeout()`) rather than left at their
+  defaults (httpx's 5 s per read, aiohttp's 300 s in all);
 - redirects are never followed (the request carries the prompt and images: a 3xx is
   returned to the adapter, which reports it as an error naming the location);
 - the body is read in chunks and abandoned past `max_response_bytes` (`ResponseTooLarge`),
@@ -22,6 +22,17 @@ Both clients bound a call the same way, whatever the server does:
   a compressed body is inflated at most `CHUNK_BYTES` at a time: both clients hand over
   the raw bytes, `read_decoded` inflates them, and only gzip and deflate are asked for,
   so a gzip bomb that inflates to gigabytes costs no more memory than the cap per reply.
+  Repeated Content-Encoding headers are joined on both clients (so `gzip` twice is one
+  clear "not supported" error on both). A compressed body must end its stream: a body cut
+  short (one byte, two, half) is a decoding error, the same for gzip and deflate, and
+  retried like a corrupt one (`connection error (DecodingError)`, as httpx classes its own
+  decoding errors: a proxy or a cut connection is the usual cause); an empty body is
+  empty. Bytes after the end of the stream are not read (httpx ignores them too);
+- both use one TLS context, offering only HTTP/1.1 by ALPN (what both speak), so neither
+  client's handshake depends on the other having connected (httpcore sets the ALPN of the
+  context it is given at every connect). An unreadable `$SSL_CERT_FILE` is one
+  ConfigError, which stops the run, not a failed row per call;
+- proxies: `HTTP_PROXY`, `HTTPS_PROXY`, then `ALL_PROXY`, and `NO_PROXY`, as httpx reads them.
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ import functools
 import zlib
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Protocol
 
-from bench_kit.errors import ModelCallError
+from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.models.neterrors import connection_failure
 from bench_kit.models.retry import RetryableError
 
@@ -68,30 +79,40 @@ ACCEPT_ENCODING = "gzip, deflate"
 
 
 def _zlib_header(data: bytes) -> bool:
-    """Whether `data` starts with a zlib header (RFC 1950: method 8, check bits)."""
-    return data[0] & 0x0F == 8 and ((data[0] << 8) | data[1]) % 31 == 0
+    """Whether `data` starts with a zlib header (RFC 1950: method 8, a window of at most
+    32 KiB, check bits)."""
+    return data[0] & 0x0F == 8 and data[0] >> 4 <= 7 and ((data[0] << 8) | data[1]) % 31 == 0
+
+
+def _wbits(gzip: bool, head: bytes) -> int:
+    """zlib's wbits for a body: gzip's wrapper, else deflate's kind told by its first two
+    bytes (zlib-wrapped by the standard, raw from some servers)."""
+    if gzip:
+        return 16 + zlib.MAX_WBITS
+    return zlib.MAX_WBITS if _zlib_header(head) else -zlib.MAX_WBITS
 
 
 async def _inflate(chunks: AsyncIterator[bytes], gzip: bool) -> AsyncIterator[bytes]:
-    """Inflate a gzip or deflate stream at most CHUNK_BYTES of output at a time."""
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS) if gzip else None
-    head = b""  # deflate: its first bytes, until the two that tell its kind have come
+    """Inflate a gzip or deflate stream at most CHUNK_BYTES of output at a time; stop
+    reading at the end of the stream; zlib.error if the body ends before the stream does
+    (an empty body is empty)."""
+    inflater = None
+    head = b""  # the body's first bytes, until the two that tell deflate's kind have come
     async for data in chunks:
         if inflater is None:
             head += data
             if len(head) < 2:
                 continue
-            # deflate is zlib-wrapped by the standard and raw by some servers
-            inflater = zlib.decompressobj(zlib.MAX_WBITS if _zlib_header(head)
-                                          else -zlib.MAX_WBITS)
-            data = head
+            inflater, data = zlib.decompressobj(_wbits(gzip, head)), head
         while data and not inflater.eof:
             yield inflater.decompress(data, CHUNK_BYTES)
             data = inflater.unconsumed_tail
+        if inflater.eof:
+            return
     if inflater is not None:
         yield inflater.flush()
-    elif head:  # a deflate body of one byte: no stream is that short
-        raise zlib.error("deflate body of one byte")
+    if head and (inflater is None or not inflater.eof):
+        raise zlib.error("compressed body ends before its stream does")
 
 
 async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) -> bytes:
@@ -121,17 +142,32 @@ def tls_context() -> "ssl.SSLContext":
     ~40 ms, a cost each run would otherwise pay again before its first call; an SSLContext
     may be shared by any number of connections). The certificates trusted are httpx's rule
     (what `httpx.create_ssl_context()` builds): $SSL_CERT_FILE alone when set, else
-    $SSL_CERT_DIR alone when set, else certifi's bundle, never the system store."""
+    $SSL_CERT_DIR alone when set, else certifi's bundle, never the system store. ALPN
+    offers HTTP/1.1 alone, what httpcore sets on the context at every connect: set here,
+    that write changes nothing, so aiohttp's handshake is the same whether or not httpx
+    connected first.
+
+    Raises:
+        ConfigError: $SSL_CERT_FILE names no readable CA bundle (it stops the run).
+    """
     import os
     import ssl
 
-    if os.environ.get("SSL_CERT_FILE"):
-        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
-    if os.environ.get("SSL_CERT_DIR"):
-        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
-    import certifi
+    cafile = os.environ.get("SSL_CERT_FILE")
+    if cafile:
+        try:
+            context = ssl.create_default_context(cafile=cafile)
+        except OSError as exc:  # ssl.SSLError too: a file that holds no certificate
+            raise ConfigError(f"SSL_CERT_FILE={cafile}: not a readable CA bundle "
+                              f"({exc.strerror or exc})") from exc
+    elif os.environ.get("SSL_CERT_DIR"):
+        context = ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+    else:
+        import certifi
 
-    return ssl.create_default_context(cafile=certifi.where())
+        context = ssl.create_default_context(cafile=certifi.where())
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 class Transport(Protocol):
@@ -153,11 +189,15 @@ class _Client:
         self.headers = {**headers, "accept-encoding": ACCEPT_ENCODING}
         self.concurrency, self.timeout_s = concurrency, timeout_s
         self.max_response_bytes = max_response_bytes
+        self._forget()
 
-    async def _body(self, chunks: AsyncIterator[bytes], headers: Mapping[str, str]) -> bytes:
-        """The reply's body from its raw `chunks`, inflated and capped."""
-        return await read_decoded(chunks, headers.get("content-encoding", ""),
-                                  self.max_response_bytes)
+    def _forget(self) -> None:
+        """Drop the client library's state (none until the first call)."""
+
+    async def _body(self, chunks: AsyncIterator[bytes], encodings: list[str]) -> bytes:
+        """The reply's body from its raw `chunks`, inflated and capped; `encodings`: every
+        Content-Encoding header of the reply, repeated ones joined as one list."""
+        return await read_decoded(chunks, ", ".join(encodings), self.max_response_bytes)
 
     def _timed_out(self) -> RetryableError:
         return RetryableError(f"timeout after {self.timeout_s:g}s")
@@ -166,8 +206,7 @@ class _Client:
 class HttpxTransport(_Client):
     """Several small httpx.AsyncClient pools; each call goes to the least busy one."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def _forget(self) -> None:
         self._clients: list[Any] = []  # opened by the first call
         self._load: list[int] = []     # calls in flight per client
 
@@ -197,7 +236,8 @@ class HttpxTransport(_Client):
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with client.stream("POST", url, json=body) as reply:
-                    content = await self._body(reply.aiter_raw(CHUNK_BYTES), reply.headers)
+                    content = await self._body(reply.aiter_raw(CHUNK_BYTES),
+                                               reply.headers.get_list("content-encoding"))
                     return reply.status_code, reply.headers, content
         except (httpx.TimeoutException, TimeoutError) as exc:
             raise self._timed_out() from exc
@@ -208,7 +248,8 @@ class HttpxTransport(_Client):
 
     async def aclose(self) -> None:
         """Close the pools."""
-        clients, self._clients, self._load = self._clients, [], []
+        clients = self._clients
+        self._forget()
         for client in clients:
             await client.aclose()
 
@@ -216,15 +257,15 @@ class HttpxTransport(_Client):
 class AiohttpTransport(_Client):
     """One aiohttp.ClientSession whose connector holds `concurrency` connections."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def _forget(self) -> None:
         self._session: Any = None
         self._proxies: dict[str, str | None] = {}
 
     def _proxy(self, url: str) -> str | None:
-        """The proxy the environment names for `url` (`HTTP(S)_PROXY`, `NO_PROXY`), read
-        once per URL, as httpx reads it once per client: aiohttp's own `trust_env` looks
-        it up again on every request, which doubles its CPU per call."""
+        """The proxy the environment names for `url` (`HTTP(S)_PROXY`, else `ALL_PROXY`,
+        unless `NO_PROXY` bypasses it: httpx's rule), read once per URL, as httpx reads it
+        once per client: aiohttp's own `trust_env` looks it up again on every request,
+        which doubles its CPU per call."""
         if url not in self._proxies:
             import urllib.parse
             import urllib.request
@@ -234,7 +275,8 @@ class AiohttpTransport(_Client):
             # in urllib.request since Python 3.x, absent from typeshed's stubs
             bypass_rule = vars(urllib.request)["proxy_bypass_environment"]
             bypass = bypass_rule(parts.netloc)  # it reads NO_PROXY itself
-            self._proxies[url] = None if bypass else proxies.get(parts.scheme)
+            self._proxies[url] = None if bypass else \
+                proxies.get(parts.scheme) or proxies.get("all")
         return self._proxies[url]
 
     async def post(self, url: str, body: dict[str, Any]) -> tuple[int, Mapping[str, str],
@@ -253,7 +295,7 @@ class AiohttpTransport(_Client):
                 async with self._session.post(url, json=body, allow_redirects=False,
                                               proxy=self._proxy(url)) as reply:
                     content = await self._body(reply.content.iter_chunked(CHUNK_BYTES),
-                                               reply.headers)
+                                               reply.headers.getall("content-encoding", []))
                     return reply.status, reply.headers, content
         except (asyncio.TimeoutError, TimeoutError) as exc:
             raise self._timed_out() from exc
@@ -262,7 +304,8 @@ class AiohttpTransport(_Client):
 
     async def aclose(self) -> None:
         """Close the session."""
-        session, self._session = self._session, None
+        session = self._session
+        self._forget()
         if session is not None:
             await session.close()
 

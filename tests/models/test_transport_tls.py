@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from test_transport_boundaries import CLIENTS, Server, _post_once
 
+from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.models import transport as tr
 from bench_kit.models.neterrors import PermanentConnectionError
 
@@ -73,8 +74,16 @@ class Authority:
         key_path.write_bytes(leaf_key.private_bytes(serialization.Encoding.PEM,
                                                     serialization.PrivateFormat.PKCS8,
                                                     serialization.NoEncryption()))
-        self.server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        self.server.load_cert_chain(leaf_path, key_path)
+        self.chain = (leaf_path, key_path)
+        self.server = self.server_context()
+
+    def server_context(self, alpn: list[str] | None = None) -> ssl.SSLContext:
+        """A fresh server context with the certificate this authority signed."""
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*self.chain)
+        if alpn:
+            context.set_alpn_protocols(alpn)
+        return context
 
     def hashed_folder(self, folder: Path) -> Path:
         """A CA folder as OpenSSL reads one (`capath`): the certificate named by the hash of
@@ -157,3 +166,53 @@ def test_both_clients_take_their_trust_from_tls_context(client, authorities, mon
 
 def test_the_context_is_made_once():
     assert tr.tls_context() is tr.tls_context()
+
+
+class AlpnServer(Server):
+    """An HTTPS Server that records the protocol each handshake agreed by ALPN (None: the
+    client offered none)."""
+
+    def __init__(self, tls: ssl.SSLContext) -> None:
+        super().__init__(tls=tls)
+        self.alpn: list[str | None] = []
+
+    async def _handle(self, reader: Any, writer: Any) -> None:
+        self.alpn.append(writer.get_extra_info("ssl_object").selected_alpn_protocol())
+        await super()._handle(reader, writer)
+
+
+def test_an_aiohttp_handshake_is_the_same_whether_or_not_httpx_connected_first(
+        authorities, monkeypatch):
+    # the server offers h2 and HTTP/1.1; both clients speak HTTP/1.1 only, so each
+    # handshake agrees on "http/1.1". httpcore sets the ALPN of the context it is given at
+    # every connect: on a shared context that did not set it, aiohttp offered nothing
+    # before httpx connected (None) and "http/1.1" after
+    a, _ = authorities
+    monkeypatch.setenv("SSL_CERT_FILE", str(a.ca))
+    server = AlpnServer(a.server_context(alpn=["h2", "http/1.1"]))
+    for client in ("aiohttp", "httpx", "aiohttp"):
+        assert _post_once(client, server)[0] == 200
+    assert server.alpn == ["http/1.1", "http/1.1", "http/1.1"]
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_an_unreadable_ssl_cert_file_is_one_config_error(client, authorities, monkeypatch,
+                                                         tmp_path):
+    # a ConfigError stops the run (the batch runner re-raises every BenchKitError but a
+    # ModelCallError): not a failed row per call
+    a, _ = authorities
+    missing = tmp_path / "missing.pem"
+    monkeypatch.setenv("SSL_CERT_FILE", str(missing))
+    with pytest.raises(ConfigError) as raised:
+        _post_once(client, Server(tls=a.server))
+    assert not isinstance(raised.value, ModelCallError)
+    assert str(raised.value) == (f"SSL_CERT_FILE={missing}: not a readable CA bundle "
+                                 f"(No such file or directory)")
+    # a file that holds no certificate: OpenSSL's reason in the same line
+    MADE_ONCE.cache_clear()
+    empty = tmp_path / "empty.pem"
+    empty.write_text("not a certificate\n")
+    monkeypatch.setenv("SSL_CERT_FILE", str(empty))
+    with pytest.raises(ConfigError, match=rf"^SSL_CERT_FILE={empty}: not a readable CA "
+                                          rf"bundle \(\[X509: NO_CERTIFICATE_OR_CRL_FOUND\]"):
+        _post_once(client, Server(tls=a.server))
