@@ -5,11 +5,9 @@ headers, body) or raises RetryableError for a timeout or a connection-level fail
 aiohttp is the default because it spends about a fifth of httpx's client CPU per call:
 against a 200 ms server at concurrency 64 on a quiet machine the runner reached 0.90-0.92
 of the ideal throughput with aiohttp and 0.86-0.89 with httpx (docs/BENCHMARKS.md,
-`## Runner`). Both
-read proxies from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) and trust the same CA
-bundle (`tls_context`).
+`## Runner`).
 
-Both clients bound a call the same way, whatever the server does:
+Both clients bound and read a call the same way, whatever the server does:
 - `timeout_s` is a deadline for the whole attempt (connect, send, every byte of the
   body), not a per-read timeout: a server that drips one byte a second cannot hold a call.
   It is the one clock (`asyncio.timeout` around the attempt): the clients' own timeouts
