@@ -5,13 +5,14 @@ headers, body) or raises RetryableError for a timeout or a connection-level fail
 aiohttp is the default because it spends about a fifth of httpx's client CPU per call:
 against a 200 ms server at concurrency 64 on a quiet machine the runner reached 0.90-0.92
 of the ideal throughput with aiohttp and 0.86-0.89 with httpx (docs/BENCHMARKS.md,
-`## Runner`). Both
-read proxies from the environment (`HTTPS_PROXY`, `NO_PROXY`, …) and trust the same CA
-bundle (`tls_context`).
+`## Runner`).
 
-Both clients bound a call the same way, whatever the server does:
+Both clients bound and read a call the same way, whatever the server does:
 - `timeout_s` is a deadline for the whole attempt (connect, send, every byte of the
-  body), not a per-read timeout: a server that drips one byte a second cannot hold a call;
+  body), not a per-read timeout: a server that drips one byte a second cannot hold a call.
+  It is the one clock (`asyncio.timeout` around the attempt): the clients' own timeouts
+  are switched off (`timeout=None`, `aiohttp.ClientTimeout()`) rather than left at their
+  defaults (httpx's 5 s per read, aiohttp's 300 s in all);
 - redirects are never followed (the request carries the prompt and images: a 3xx is
   returned to the adapter, which reports it as an error naming the location);
 - the body is read in chunks and abandoned past `max_response_bytes` (`ResponseTooLarge`),
@@ -19,6 +20,17 @@ Both clients bound a call the same way, whatever the server does:
   a compressed body is inflated at most `CHUNK_BYTES` at a time: both clients hand over
   the raw bytes, `read_decoded` inflates them, and only gzip and deflate are asked for,
   so a gzip bomb that inflates to gigabytes costs no more memory than the cap per reply.
+  Repeated Content-Encoding headers are joined on both clients (so `gzip` twice is one
+  clear "not supported" error on both). A compressed body must end its stream: a body cut
+  short (one byte, two, half) is a decoding error, the same for gzip and deflate, and
+  retried like a corrupt one (`connection error (DecodingError)`, as httpx classes its own
+  decoding errors: a proxy or a cut connection is the usual cause); an empty body is
+  empty. Bytes after the end of the stream are not read (httpx ignores them too);
+- both use one TLS context, offering only HTTP/1.1 by ALPN (what both speak), so neither
+  client's handshake depends on the other having connected (httpcore sets the ALPN of the
+  context it is given at every connect). An unreadable `$SSL_CERT_FILE` is one
+  ConfigError, which stops the run, not a failed row per call;
+- proxies: `HTTP_PROXY`, `HTTPS_PROXY`, then `ALL_PROXY`, and `NO_PROXY`, as httpx reads them.
 """
 
 from __future__ import annotations
@@ -28,7 +40,7 @@ import functools
 import zlib
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Protocol
 
-from bench_kit.errors import ModelCallError
+from bench_kit.errors import ConfigError, ModelCallError
 from bench_kit.models.neterrors import connection_failure
 from bench_kit.models.retry import RetryableError
 
@@ -65,23 +77,40 @@ ACCEPT_ENCODING = "gzip, deflate"
 
 
 def _zlib_header(data: bytes) -> bool:
-    """Whether `data` starts with a zlib header (RFC 1950: method 8, check bits)."""
-    return data[0] & 0x0F == 8 and ((data[0] << 8) | data[1]) % 31 == 0
+    """Whether `data` starts with a zlib header (RFC 1950: method 8, a window of at most
+    32 KiB, check bits)."""
+    return data[0] & 0x0F == 8 and data[0] >> 4 <= 7 and ((data[0] << 8) | data[1]) % 31 == 0
+
+
+def _wbits(gzip: bool, head: bytes) -> int:
+    """zlib's wbits for a body: gzip's wrapper, else deflate's kind told by its first two
+    bytes (zlib-wrapped by the standard, raw from some servers)."""
+    if gzip:
+        return 16 + zlib.MAX_WBITS
+    return zlib.MAX_WBITS if _zlib_header(head) else -zlib.MAX_WBITS
 
 
 async def _inflate(chunks: AsyncIterator[bytes], gzip: bool) -> AsyncIterator[bytes]:
-    """Inflate a gzip or deflate stream at most CHUNK_BYTES of output at a time."""
-    # deflate is zlib-wrapped by the standard and raw by some servers: try the wrapper first
-    wbits = 16 + zlib.MAX_WBITS if gzip else zlib.MAX_WBITS
-    inflater, first = zlib.decompressobj(wbits), True
+    """Inflate a gzip or deflate stream at most CHUNK_BYTES of output at a time; stop
+    reading at the end of the stream; zlib.error if the body ends before the stream does
+    (an empty body is empty)."""
+    inflater = None
+    head = b""  # the body's first bytes, until the two that tell deflate's kind have come
     async for data in chunks:
-        if first and not gzip and len(data) >= 2 and not _zlib_header(data):
-            inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate
-        first = False
+        if inflater is None:
+            head += data
+            if len(head) < 2:
+                continue
+            inflater, data = zlib.decompressobj(_wbits(gzip, head)), head
         while data and not inflater.eof:
             yield inflater.decompress(data, CHUNK_BYTES)
             data = inflater.unconsumed_tail
-    yield inflater.flush()
+        if inflater.eof:
+            return
+    if inflater is not None:
+        yield inflater.flush()
+    if head and (inflater is None or not inflater.eof):
+        raise zlib.error("compressed body ends before its stream does")
 
 
 async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) -> bytes:
@@ -106,25 +135,37 @@ async def read_decoded(chunks: AsyncIterator[bytes], encoding: str, limit: int) 
 
 
 @functools.cache
-def tls_context(client: str) -> "ssl.SSLContext":
-    """The TLS settings of `client`, made once per process (loading a CA bundle takes ~40
-    ms, a cost each run would otherwise pay again before its first call; an SSLContext may
-    be shared by any number of connections). Both clients trust the same certificates,
-    httpx's rule: $SSL_CERT_FILE or $SSL_CERT_DIR when set, else certifi's bundle."""
-    if client == "httpx":
-        import httpx
+def tls_context() -> "ssl.SSLContext":
+    """The TLS settings of both clients, made once per process (loading a CA bundle takes
+    ~40 ms, a cost each run would otherwise pay again before its first call; an SSLContext
+    may be shared by any number of connections). The certificates trusted are httpx's rule
+    (what `httpx.create_ssl_context()` builds): $SSL_CERT_FILE alone when set, else
+    $SSL_CERT_DIR alone when set, else certifi's bundle, never the system store. ALPN
+    offers HTTP/1.1 alone, what httpcore sets on the context at every connect: set here,
+    that write changes nothing, so aiohttp's handshake is the same whether or not httpx
+    connected first.
 
-        return httpx.create_ssl_context()
+    Raises:
+        ConfigError: $SSL_CERT_FILE names no readable CA bundle (it stops the run).
+    """
     import os
     import ssl
 
-    if os.environ.get("SSL_CERT_FILE"):
-        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
-    if os.environ.get("SSL_CERT_DIR"):
-        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
-    import certifi
+    cafile = os.environ.get("SSL_CERT_FILE")
+    if cafile:
+        try:
+            context = ssl.create_default_context(cafile=cafile)
+        except OSError as exc:  # ssl.SSLError too: a file that holds no certificate
+            raise ConfigError(f"SSL_CERT_FILE={cafile}: not a readable CA bundle "
+                              f"({exc.strerror or exc})") from exc
+    elif os.environ.get("SSL_CERT_DIR"):
+        context = ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+    else:
+        import certifi
 
-    return ssl.create_default_context(cafile=certifi.where())
+        context = ssl.create_default_context(cafile=certifi.where())
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 class Transport(Protocol):
@@ -136,27 +177,46 @@ class Transport(Protocol):
     async def aclose(self) -> None: ...
 
 
-class HttpxTransport:
-    """Several small httpx.AsyncClient pools; each call goes to the least busy one."""
+class _Client:
+    """What both transports share: the request headers, the deadline, the body cap."""
 
     def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float,
                  max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
-        self.headers, self.concurrency, self.timeout_s = headers, concurrency, timeout_s
+        # the caller's headers and the encodings `read_decoded` inflates, whatever more the
+        # client library could decode (httpx asks for br and zstd when it can)
+        self.headers = {**headers, "accept-encoding": ACCEPT_ENCODING}
+        self.concurrency, self.timeout_s = concurrency, timeout_s
         self.max_response_bytes = max_response_bytes
-        self._clients: list[Any] = []
-        self._load: list[int] = []
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the client library's state (none until the first call)."""
+
+    async def _body(self, chunks: AsyncIterator[bytes], encodings: list[str]) -> bytes:
+        """The reply's body from its raw `chunks`, inflated and capped; `encodings`: every
+        Content-Encoding header of the reply, repeated ones joined as one list."""
+        return await read_decoded(chunks, ", ".join(encodings), self.max_response_bytes)
+
+    def _timed_out(self) -> RetryableError:
+        return RetryableError(f"timeout after {self.timeout_s:g}s")
+
+
+class HttpxTransport(_Client):
+    """Several small httpx.AsyncClient pools; each call goes to the least busy one."""
+
+    def _forget(self) -> None:
+        self._clients: list[Any] = []  # opened by the first call
+        self._load: list[int] = []     # calls in flight per client
 
     def _open(self) -> None:
         import httpx
 
-        size = CONNECTIONS_PER_CLIENT
-        count = -(-self.concurrency // size)
-        limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-        tls = tls_context("httpx")  # one CA bundle load, shared by every client
-        headers = {**self.headers, "Accept-Encoding": ACCEPT_ENCODING}
-        self._clients = [httpx.AsyncClient(headers=headers, limits=limits, verify=tls,
-                                           timeout=httpx.Timeout(self.timeout_s),
-                                           follow_redirects=False)
+        count = -(-self.concurrency // CONNECTIONS_PER_CLIENT)
+        # idle connections kept are at most the pool's (httpx's default cap is 20); redirects
+        # are not followed (httpx's default); `timeout=None`: the deadline in `post` is the one
+        limits = httpx.Limits(max_connections=CONNECTIONS_PER_CLIENT)
+        self._clients = [httpx.AsyncClient(headers=self.headers, limits=limits,
+                                           verify=tls_context(), timeout=None)
                          for _ in range(count)]
         self._load = [0] * count
 
@@ -174,12 +234,11 @@ class HttpxTransport:
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with client.stream("POST", url, json=body) as reply:
-                    content = await read_decoded(reply.aiter_raw(CHUNK_BYTES),
-                                                 reply.headers.get("content-encoding", ""),
-                                                 self.max_response_bytes)
+                    content = await self._body(reply.aiter_raw(CHUNK_BYTES),
+                                               reply.headers.get_list("content-encoding"))
                     return reply.status_code, reply.headers, content
         except (httpx.TimeoutException, TimeoutError) as exc:
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
+            raise self._timed_out() from exc
         except httpx.RequestError as exc:  # connection, protocol, decoding errors
             raise connection_failure(exc) from exc
         finally:
@@ -187,25 +246,24 @@ class HttpxTransport:
 
     async def aclose(self) -> None:
         """Close the pools."""
-        clients, self._clients, self._load = self._clients, [], []
+        clients = self._clients
+        self._forget()
         for client in clients:
             await client.aclose()
 
 
-class AiohttpTransport:
+class AiohttpTransport(_Client):
     """One aiohttp.ClientSession whose connector holds `concurrency` connections."""
 
-    def __init__(self, headers: dict[str, str], concurrency: int, timeout_s: float,
-                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
-        self.headers, self.concurrency, self.timeout_s = headers, concurrency, timeout_s
-        self.max_response_bytes = max_response_bytes
+    def _forget(self) -> None:
         self._session: Any = None
         self._proxies: dict[str, str | None] = {}
 
     def _proxy(self, url: str) -> str | None:
-        """The proxy the environment names for `url` (`HTTP(S)_PROXY`, `NO_PROXY`), read
-        once per URL, as httpx reads it once per client: aiohttp's own `trust_env` looks
-        it up again on every request, which doubles its CPU per call."""
+        """The proxy the environment names for `url` (`HTTP(S)_PROXY`, else `ALL_PROXY`,
+        unless `NO_PROXY` bypasses it: httpx's rule), read once per URL, as httpx reads it
+        once per client: aiohttp's own `trust_env` looks it up again on every request,
+        which doubles its CPU per call."""
         if url not in self._proxies:
             import urllib.parse
             import urllib.request
@@ -214,8 +272,9 @@ class AiohttpTransport:
             proxies = urllib.request.getproxies_environment()
             # in urllib.request since Python 3.x, absent from typeshed's stubs
             bypass_rule = vars(urllib.request)["proxy_bypass_environment"]
-            bypass = bypass_rule(parts.netloc, proxies)
-            self._proxies[url] = None if bypass else proxies.get(parts.scheme)
+            bypass = bypass_rule(parts.netloc)  # it reads NO_PROXY itself
+            self._proxies[url] = None if bypass else \
+                proxies.get(parts.scheme) or proxies.get("all")
         return self._proxies[url]
 
     async def post(self, url: str, body: dict[str, Any]) -> tuple[int, Mapping[str, str],
@@ -224,29 +283,27 @@ class AiohttpTransport:
         import aiohttp
 
         if self._session is None:
-            connector = aiohttp.TCPConnector(limit=self.concurrency,
-                                             ssl=tls_context("aiohttp"))
+            connector = aiohttp.TCPConnector(limit=self.concurrency, ssl=tls_context())
+            # ClientTimeout(): no timeout of aiohttp's own (the deadline below is the one)
             self._session = aiohttp.ClientSession(
-                connector=connector, headers={**self.headers,
-                                              "Accept-Encoding": ACCEPT_ENCODING},
-                timeout=aiohttp.ClientTimeout(total=self.timeout_s),
+                connector=connector, headers=self.headers, timeout=aiohttp.ClientTimeout(),
                 auto_decompress=False)  # read_decoded inflates in bounded steps
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with self._session.post(url, json=body, allow_redirects=False,
                                               proxy=self._proxy(url)) as reply:
-                    content = await read_decoded(reply.content.iter_chunked(CHUNK_BYTES),
-                                                 reply.headers.get("content-encoding", ""),
-                                                 self.max_response_bytes)
+                    content = await self._body(reply.content.iter_chunked(CHUNK_BYTES),
+                                               reply.headers.getall("content-encoding", []))
                     return reply.status, reply.headers, content
         except (asyncio.TimeoutError, TimeoutError) as exc:
-            raise RetryableError(f"timeout after {self.timeout_s:g}s") from exc
+            raise self._timed_out() from exc
         except aiohttp.ClientError as exc:
             raise connection_failure(exc) from exc
 
     async def aclose(self) -> None:
         """Close the session."""
-        session, self._session = self._session, None
+        session = self._session
+        self._forget()
         if session is not None:
             await session.close()
 

@@ -246,3 +246,39 @@ def test_a_refusal_is_told_apart_from_a_request_answering_none() -> None:
         return [await loop.send(nothing), await loop.send(nothing)]
 
     assert asyncio.run(main()) == [None, Refused("budget exhausted (max_requests 1 reached)")]
+
+
+def test_a_request_that_raises_is_recorded_as_costing_nothing() -> None:
+    """A request that raises is finished with cost 0: its `cost` is never asked, the
+    budget counts it finished (nothing left in flight) and the money spent stays what the
+    answered requests cost. By hand: 0.25 (the answer) + 0 (the failure) = 0.25 spent over
+    2 finished calls; with a cost of 0.5 charged for the failure it would be 0.75, and
+    with the failure left in flight `in_flight` would be 1."""
+    asked: list[object] = []
+
+    def cost(result: object) -> float:
+        asked.append(result)
+        return 0.25
+
+    async def main() -> BoundedLoop:
+        loop = BoundedLoop(1, Budget(max_cost=1.0))
+
+        async def answer() -> str:
+            return "a"
+
+        async def failure() -> str:
+            raise OSError("connection reset")
+
+        assert await loop.send(answer, cost=cost) == "a"
+        with pytest.raises(OSError, match="connection reset"):
+            await loop.send(failure, cost=cost)
+        # the slot was given back and the budget still allows a start: 0.25 + 0 x 0.125
+        # (nothing in flight) is under 1.0
+        assert await loop.send(answer, cost=lambda _: 0.0) == "a"
+        return loop
+
+    loop = asyncio.run(main())
+    assert asked == ["a"]
+    budget = loop.budget
+    assert (loop.requests, budget.started, budget.finished) == (3, 3, 3)
+    assert (budget.spent, budget.in_flight, budget.refused) == (0.25, 0, 0)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -107,9 +106,11 @@ def test_fallbacks_use_the_task_majority(dev_file):
 
 
 def test_checklist_checks_vote_like_questions(dev_file):
-    text = _ask(_adapter(dev_file), "Describe it.", "checklist",
-                checks=["mentions the red circle", "claims a cat is present"]).text
-    assert re.fullmatch(r"1\. yes - .+\n2\. no - .+", text)
+    response = _ask(_adapter(dev_file), "Describe it.", "checklist",
+                    checks=["mentions the red circle", "claims a cat is present"])
+    assert response.text == ("1. yes - the usual verdict for such a check\n"
+                             "2. no - the usual verdict for such a check")
+    assert response.meta == {"prior": "neighbours"}
 
 
 def test_answers_are_deterministic_and_ignore_the_image(dev_file):
@@ -125,15 +126,22 @@ def test_answers_are_deterministic_and_ignore_the_image(dev_file):
 
 
 def test_identity_follows_the_dev_content(dev_file):
+    import hashlib
+
     first = _adapter(dev_file).identity()
-    assert first == _adapter(dev_file).identity() and first["local"] == "prior/1"
+    # the cache identity, key by key: renaming a key would silently drop every cached answer
+    assert first == {"local": "prior/2", "k": 10, "near": 0.6,
+                     "dev_sha256": hashlib.sha256(dev_file.read_bytes()).hexdigest()}
+    assert first == _adapter(dev_file).identity()
     dev_file.write_text(dev_file.read_text(encoding="utf-8")
                         + json.dumps(_row("Is it?", "yesno", ["no"])) + "\n", encoding="utf-8")
     assert _adapter(dev_file).identity()["dev_sha256"] != first["dev_sha256"]
 
 
 def test_missing_dev_file_is_a_config_error(tmp_path):
-    with pytest.raises(ConfigError, match=r"models\.prior\.model: the prior needs"):
+    with pytest.raises(ConfigError, match=r"models\.prior\.model: the prior needs the dev "
+                                          r"items it learns from, e\.g\. model: "
+                                          r"datasets/demo/splits/dev\.jsonl$"):
         _adapter(None)
     with pytest.raises(ConfigError, match=r"models\.prior\.model: dev items file .* "
                                           r"does not exist"):
@@ -142,3 +150,60 @@ def test_missing_dev_file_is_a_config_error(tmp_path):
 
 def test_ngrams_cover_chinese_and_english():
     assert {" ho", "how", "图中", "中有"} <= set(char_ngrams("How 图中有"))
+
+
+def test_with_nothing_to_go_on_the_answer_says_so(tmp_path):
+    # dev holds one yes/no item: no open or grounding example to learn from
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text(json.dumps(_row("Is it red?", "yesno", ["no"])) + "\n", encoding="utf-8")
+    adapter = _adapter(dev)
+    unknown = _ask(adapter, "What shape is the red object?", "open")
+    assert (unknown.text, unknown.meta) == ("I do not know.", {"prior": "nothing"})
+    nowhere = _ask(adapter, "Give the box of the red circle.", "grounding")
+    assert (nowhere.text, nowhere.meta) == ("I cannot locate it without the image.",
+                                            {"prior": "nothing"})
+
+
+def test_with_no_basis_every_task_says_so(tmp_path):
+    # dev holds one yes/no item and one open item: no mc and no checklist example
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text(json.dumps(_row("Is it red?", "yesno", ["no"])) + "\n", encoding="utf-8")
+    adapter = _adapter(dev)
+    nothing = ("I do not know.", {"prior": "nothing"})
+    checklist = _ask(adapter, "Describe it.", "checklist",
+                     checks=["mentions the red circle", "claims a cat"])
+    assert (checklist.text, checklist.meta) == nothing
+    mc = _ask(adapter, "Which shape is red?", "mc", choices={"A": "circle", "B": "square"})
+    assert (mc.text, mc.meta) == nothing
+    # dev without any yes/no item: no "Yes." by default
+    only_open = tmp_path / "open.jsonl"
+    only_open.write_text(json.dumps(_row("What shape is it?", "open", ["circle"])) + "\n",
+                         encoding="utf-8")
+    yesno = _ask(_adapter(only_open), "Is there a cat?", "yesno")
+    assert (yesno.text, yesno.meta) == nothing
+
+
+def test_mc_with_no_dev_gold_among_its_letters_says_so(dev_file):
+    # dev's mc gold letters are A, B, C; none of these options' texts is a dev gold and no
+    # dev item answered E or F
+    response = _ask(_adapter(dev_file), "How many red shapes are in the image?", "mc",
+                    choices={"E": "7", "F": "8"})
+    assert (response.text, response.meta) == ("I do not know.", {"prior": "nothing"})
+
+
+def test_a_checklist_names_the_paths_its_checks_took(dev_file):
+    # the first check has dev neighbours (the same words, dev says yes); "图中" shares no
+    # n-gram with a dev check, so the checks' majority answers: yes 1, no 1, the tie goes
+    # to the name, "no"
+    response = _ask(_adapter(dev_file), "Describe it.", "checklist",
+                    checks=["mentions the red circle", "图中"])
+    assert response.text == ("1. yes - the usual verdict for such a check\n"
+                             "2. no - the usual verdict for such a check")
+    assert response.meta == {"prior": "neighbours, task majority"}
+
+
+def test_a_yes_no_question_with_options_is_answered_yes_or_no(dev_file):
+    # the sky template is 6 of 6 "yes" in dev: "Yes.", not a letter, though options came
+    response = _ask(_adapter(dev_file), "Is the sky blue?", "yesno",
+                    choices={"A": "yes", "B": "no"})
+    assert response.text == "Yes."

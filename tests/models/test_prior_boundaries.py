@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from bench_kit.models.adapters.prior import Example, NgramIndex, _examples, _vote
+from bench_kit.models.adapters.prior import Example, NgramIndex, _examples, _median_box, _vote
 from bench_kit.types import Item
 from tests.conftest import make_item
 
@@ -131,3 +131,67 @@ def test_mc_votes_count_only_golds_among_the_items_own_options():
     # no neighbour's gold among the options: the dev's most common gold letter (A, 2 of 3)
     assert model.answer_mc("How many red shapes are there?", {"A": "8", "B": "9"}) == \
         ("A", "task majority")
+
+
+def test_votes_of_neighbours_with_the_same_gold_add_up():
+    # a: 0.5 + 0.4 = 0.9 beats b's 0.6 (a's last vote alone, 0.4, would not)
+    near = [(Example("q1", ("a",)), 0.5), (Example("q2", ("a",)), 0.4),
+            (Example("q3", ("b",)), 0.6)]
+    assert _vote(near, None, Counter()) == "a"
+
+
+def test_mc_fallbacks_the_task_majority_among_the_options_then_the_most_common_letter():
+    from bench_kit.models.adapters.prior import PriorModel
+
+    mc = {"task": "mc", "capability": "perception.count"}
+    dev = [_item(id="m1", question="How many red shapes are there?", answers=["C"],
+                 choices={"A": "1", "B": "3", "C": "2"}, **mc),
+           _item(id="m2", question="How many red shapes are in it?", answers=["C"],
+                 choices={"A": "5", "B": "7", "C": "6"}, **mc),
+           _item(id="m3", question="How many red shapes can you see?", answers=["C"],
+                 choices={"A": "4", "B": "8", "C": "9"}, **mc),
+           _item(id="m4", question="Which colour is the sky?", answers=["A"],
+                 choices={"A": "blue", "B": "red"}, **mc),
+           _item(id="m5", question="Which colour is the sea?", answers=["A"],
+                 choices={"A": "blue", "B": "green"}, **mc),
+           _item(id="y1", question="Is it red?", answers=["no"], task="yesno",
+                 capability="perception.count")]
+    model = PriorModel(dev)
+    # gold letters of the mc items: C 3 times, A twice (the yes/no item's "no" is no letter);
+    # gold texts: blue 2, and 2, 6, 9 once each
+    # neighbours whose golds are none of the options, no dev gold among them either: the
+    # most common gold letter, C (not A, the first)
+    assert model.answer_mc("How many red shapes are there?",
+                           {"A": "10", "B": "11", "C": "12"}) == ("C", "task majority")
+    # no neighbour at all ("qqq" shares no n-gram with dev): the task's most common gold
+    # among the options, blue (2) over 6 (1), at letter B
+    assert model.answer_mc("qqq", {"A": "6", "B": "blue"}) == ("B", "task majority")
+
+
+def test_the_median_box_reads_boxes_as_golds_write_them():
+    # brackets or parentheses and spaces are read (also a space before the bracket); a
+    # gold that is no box, or has 3 numbers, is passed over and the boxes after it still
+    # count: medians of (10, 30, 40), (0, 40, 30), (50, 90, 95), (50, 80, 85) are 30, 30,
+    # 90, 80 (no single box's corners)
+    golds = [" [10, 0, 50, 50] ", "not a box", "(30, 40, 90, 80)", "40,30,95,85", "1,2,3"]
+    assert _median_box(golds) == [30.0, 30.0, 90.0, 80.0]
+    assert _median_box(["not a box", "1,2,3"]) is None
+
+
+def test_only_the_k_nearest_vote():
+    from bench_kit.models.adapters.prior import K, PriorModel
+
+    # 15 copies of one question, all at cosine 1: the first 10 in dev order (6 yes, 4 no)
+    # vote yes; all 15 (6 yes, 9 no) would vote no
+    golds = ["yes"] * 6 + ["no"] * 9
+    dev = [_item(id=f"y{n}", task="yesno", question="Is it red?", answers=[gold])
+           for n, gold in enumerate(golds)]
+    assert K == 10
+    assert PriorModel(dev).choose("yesno", "Is it red?") == ("yes", "neighbours")
+
+
+def test_a_non_mc_item_with_options_is_read_by_its_task():
+    # the schema lets a yes/no or numeric item carry options; its task decides, not them
+    numeric = _item(id="n", task="numeric", question="How many?", answers=["3"],
+                    choices={"A": "3", "B": "4"})
+    assert _examples([numeric]) == {"numeric": [Example("How many?", ("3",))]}

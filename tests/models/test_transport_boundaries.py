@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import ssl
 import zlib
 from typing import Any, AsyncIterator
 
@@ -102,6 +103,9 @@ def test_zlib_header_rule():
     assert tr._zlib_header(b"\x78\x9c") and tr._zlib_header(zlib.compress(b"x"))
     assert not tr._zlib_header(b"\x78\x9d")      # check bits wrong: 30877 % 31 = 1
     assert not tr._zlib_header(b"\x79\x9c")      # method 9
+    # 0x88 0x1c: method 8, 0x881c = 34844 = 31 * 1124, but CINFO 8 (a 64 KiB window, which
+    # RFC 1950 forbids): not a header, so read as raw deflate
+    assert not tr._zlib_header(b"\x88\x1c")
     # 0x08 0x1d: method 8 and 0x081d = 2077 = 31 * 67: a header
     assert tr._zlib_header(b"\x08\x1d")
 
@@ -115,6 +119,41 @@ def test_inflation_is_bounded_per_step():
     assert max(sizes) == tr.CHUNK_BYTES and sum(sizes) == 5 * tr.CHUNK_BYTES
 
 
+@pytest.mark.parametrize("packed", [zlib.compress(BODY), _raw_deflate(BODY)],
+                         ids=["zlib-wrapped", "raw"])
+@pytest.mark.parametrize("first", [[1], [1, 1], [1, 2]], ids=["1", "1-1", "1-2"])
+def test_deflate_is_told_zlib_or_raw_on_its_first_two_bytes_however_chunked(packed, first):
+    # the kind is read on the first two bytes of the body, not of its first chunk: a server
+    # that sends one byte first (or one and one) is read the same as one that sends all
+    cuts = [sum(first[:k + 1]) for k in range(len(first))]
+    parts = [packed[a:b] for a, b in zip([0, *cuts], [*cuts, len(packed)])]
+    assert b"".join(parts) == packed and len(parts[0]) == 1
+    assert _run(tr.read_decoded(_chunks(*parts), "deflate", len(BODY))) == BODY
+
+
+def test_deflate_bodies_of_two_bytes_or_fewer():
+    # raw deflate of nothing is exactly two bytes: 0x03 0x00 (a final fixed-Huffman block
+    # holding only its end code, RFC 1951 3.2.6); its two bytes suffice to tell its kind
+    assert _raw_deflate(b"") == b"\x03\x00"
+    assert _run(tr.read_decoded(_chunks(b"\x03\x00"), "deflate", 10)) == b""
+    assert _run(tr.read_decoded(_chunks(b"\x03", b"\x00"), "deflate", 10)) == b""
+    # an empty body (a 204, a HEAD) inflates to nothing, gzip or deflate
+    assert _run(tr.read_decoded(_chunks(), "deflate", 10)) == b""
+    assert _run(tr.read_decoded(_chunks(), "gzip", 10)) == b""
+    # one byte is no deflate stream (the shortest, raw, is two): cut short, and the cause
+    # kept in the chain (what --debug prints) says so
+    with pytest.raises(RetryableError, match=r"^connection error \(DecodingError\)$") as raised:
+        _run(tr.read_decoded(_chunks(b"\x78"), "deflate", 10))
+    assert str(raised.value.__cause__) == "compressed body ends before its stream does"
+
+
+def test_gzip_means_the_gzip_wrapper():
+    # a body sent as gzip that is zlib-wrapped is corrupt (what httpx's own decoder says:
+    # a gzip member starts with 0x1f 0x8b, RFC 1952 2.3.1), not guessed at
+    with pytest.raises(RetryableError, match=r"^connection error \(DecodingError\)$"):
+        _run(tr.read_decoded(_chunks(zlib.compress(BODY)), "gzip", len(BODY)))
+
+
 # --- a real server --------------------------------------------------------------------------
 
 
@@ -122,10 +161,13 @@ class Server:
     """HTTP/1.1 on 127.0.0.1: records each request's headers; `gate` holds replies."""
 
     def __init__(self, status: int = 200, headers: dict[str, str] | None = None,
-                 body: bytes = b"{}", delay: float = 0.0, drip: float = 0.0) -> None:
+                 body: bytes = b"{}", delay: float = 0.0, drip: float = 0.0,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.status, self.reply_headers, self.body, self.delay = status, headers or {}, body, delay
         self.drip = drip   # seconds between the body's bytes (0: all at once)
+        self.tls = tls     # HTTPS with this server context, else plain HTTP
         self.requests: list[dict[str, str]] = []
+        self.header_lines: list[list[str]] = []   # each request's header lines as sent
         self.gate = asyncio.Event()
         self.gate.set()
         self.arrived = 0
@@ -139,6 +181,7 @@ class Server:
                            (line.split(":", 1) for line in lines[1:] if ":" in line)}
                 await reader.readexactly(int(headers.get("content-length", "0")))
                 self.requests.append(headers)
+                self.header_lines.append(lines[1:])
                 self.arrived += 1
                 await self.gate.wait()
                 if self.delay:
@@ -157,9 +200,9 @@ class Server:
             writer.close()
 
     async def __aenter__(self) -> str:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0, ssl=self.tls)
         port = self._server.sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}/v1"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{port}/v1"
 
     async def __aexit__(self, *exc: object) -> None:
         self._server.close()
@@ -218,6 +261,45 @@ def test_a_dripping_body_cannot_outlast_the_deadline(client):
     # a byte every 0.1 s for 1.2 s: no read waits 0.4 s, the whole attempt does
     with pytest.raises(RetryableError, match=r"^timeout after 0.4s$"):
         _post_once(client, Server(body=b"x" * 12, drip=0.1), timeout_s=0.4)
+
+
+@pytest.fixture
+def _quick_library_timeouts(monkeypatch):
+    """The clients' own default timeouts cut to 0.2 s (httpx: 5 s per read; aiohttp: 300 s
+    in all, 30 s to connect), so that a test can see whether they apply in a second."""
+    import aiohttp
+    import aiohttp.client
+    import httpx
+
+    monkeypatch.setitem(httpx.AsyncClient.__init__.__kwdefaults__, "timeout",
+                        httpx.Timeout(0.2))
+    monkeypatch.setattr(aiohttp.client, "DEFAULT_TIMEOUT", aiohttp.ClientTimeout(total=0.2))
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_timeout_s_is_the_one_deadline(client, _quick_library_timeouts):
+    # a reply after 0.6 s is read under a 5 s deadline, though the library's own timeout
+    # (0.2 s here) would have cut it: the clients' timeouts are off, not left at defaults
+    assert _post_once(client, Server(delay=0.6), timeout_s=5.0)[0] == 200
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_only_gzip_and_deflate_are_asked_for_whatever_the_library_decodes(client, monkeypatch):
+    # httpx asks for br and zstd when brotli / zstandard are installed, aiohttp too: with
+    # those defaults in place, the request still asks for what read_decoded inflates, once
+    import aiohttp
+    import httpx._client
+    from aiohttp import hdrs
+
+    more = "gzip, deflate, br, zstd"
+    monkeypatch.setattr(httpx._client, "ACCEPT_ENCODING", more)
+    monkeypatch.setitem(aiohttp.ClientRequest.DEFAULT_HEADERS, hdrs.ACCEPT_ENCODING, more)
+    server = Server()
+    _post_once(client, server)
+    [lines] = server.header_lines
+    asked = [line.split(":", 1)[1].strip() for line in lines
+             if line.split(":", 1)[0].strip().lower() == "accept-encoding"]
+    assert asked == ["gzip, deflate"]
 
 
 def test_aclose_closes_the_aiohttp_session():
@@ -333,10 +415,10 @@ def test_aiohttp_trusts_ssl_cert_file_else_certifi(monkeypatch, tmp_path):
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
     monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path / "unused"))
     # the file's one certificate, and nothing from the directory or certifi
-    assert make("aiohttp").cert_store_stats()["x509"] == 1
+    assert make().cert_store_stats()["x509"] == 1
     monkeypatch.delenv("SSL_CERT_FILE")
     # a directory is read lazily (a certificate is loaded when a handshake needs it):
     # nothing in the store yet, so not certifi's bundle either
-    assert make("aiohttp").cert_store_stats()["x509"] == 0
+    assert make().cert_store_stats()["x509"] == 0
     monkeypatch.delenv("SSL_CERT_DIR")
-    assert make("aiohttp").cert_store_stats()["x509_ca"] > 50     # certifi's bundle
+    assert make().cert_store_stats()["x509_ca"] > 50     # certifi's bundle

@@ -77,6 +77,29 @@ def test_the_cut_while_counting_happens_and_costs_an_early_term_its_count() -> N
     assert Idf.merged(parts, max_terms=1).documents == 4
 
 
+def test_the_cut_comes_when_the_table_passes_twice_the_cap_not_before() -> None:
+    # cap 2: z, y, x make 3 terms, not past 2 x 2, so no cut and every count is exact: z in
+    # 3 documents; the end cut keeps z and, of x and y (1 each), x. A cut at 3 terms would
+    # have dropped z (1 then, and last by name) again at each of its documents.
+    documents = [["z"], ["y"], ["x"], ["z"], ["z"]]
+    parts = [(1, Counter({term: 1})) for [term] in documents]
+    assert Idf.fit(documents, max_terms=2).frequency == Counter({"z": 3, "x": 1})
+    assert Idf.merged(parts, max_terms=2).frequency == Counter({"z": 3, "x": 1})
+    # cap 1: cut at 3 terms (z, a, b) to "a"; z counts again from there (2) and wins the
+    # end cut. A cut at 2 terms would keep "a" every time: Counter({"a": 1}).
+    documents = [["z"], ["a"], ["b"], ["z"], ["z"]]
+    parts = [(1, Counter({term: 1})) for [term] in documents]
+    assert Idf.fit(documents, max_terms=1).frequency == Counter({"z": 2})
+    assert Idf.merged(parts, max_terms=1).frequency == Counter({"z": 2})
+
+
+def test_a_term_is_in_the_table_when_one_document_holds_it() -> None:
+    # held by one document: in; a part's count of 0 (a term no document holds): not in
+    idf = Idf.merged([(2, Counter({"once": 1, "never": 0, "twice": 2}))])
+    assert ("once" in idf, "twice" in idf, "never" in idf, 1 in idf) == (True, True, False,
+                                                                         False)
+
+
 def test_a_corpus_counted_in_parts_equals_one_count_and_keeps_the_cap() -> None:
     whole = Idf.fit(DOCS)
     parts = [(2, Counter({"bar": 2, "chart": 1, "pie": 1})),

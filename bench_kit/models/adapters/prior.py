@@ -7,7 +7,8 @@ work and slot words such as "red circles" count) and gives their most common gol
 only golds that are among the item's own options count (matched by option text, so a
 rotated option order changes nothing). With no such neighbour it falls back to the most
 common gold of the task in dev (mc: the most common gold option text among the item's
-options, else the most common gold letter). What it gets right is answerable from the answer
+options, else the most common gold letter). With neither, it says it does not know
+(meta `nothing`) rather than guess. What it gets right is answerable from the answer
 distribution alone: the offline stand-in for a text-only LLM that has seen the benchmark's
 style (docs/EVAL.md).
 
@@ -48,11 +49,12 @@ if TYPE_CHECKING:
     from bench_kit.models.config import ModelConfig
     from bench_kit.types import Item
 
-VERSION = "prior/1"
+VERSION = "prior/2"  # 2: with no basis the answer and its meta say `nothing`
 K = 10                # neighbours that vote ...
 NEAR = 0.6            # ... among those at least this share as similar as the nearest one
 NGRAM_SIZES = (2, 3, 4)
 CHECK_TASK = "check"  # the checks of checklist items, indexed like questions
+DONT_KNOW = "I do not know."  # the honest non-answer when dev gives no basis
 
 
 def char_ngrams(text: str) -> Counter:
@@ -178,19 +180,35 @@ class PriorModel:
             return min(pool, key=lambda g: (-counts[g], g)), "task majority"
         return None, "nothing"
 
-    def answer_mc(self, question: str, choices: dict[str, str]) -> tuple[str, str]:
+    def answer_mc(self, question: str, choices: dict[str, str]) -> tuple[str | None, str]:
         """The letter to give and where it came from: the option text the prior picks, else
-        the most common gold letter of the dev mc items among these letters."""
+        the most common gold letter of the dev mc items among these letters ("task
+        majority"); (None, "nothing") when no dev mc gold is among them either."""
         texts = {normalise(v): letter for letter, v in choices.items()}
         picked, how = self.choose("mc", question, list(choices.values()))
         if picked in texts:
             return texts[picked], how
-        return min(choices, key=lambda letter: (-self.letters[letter], letter)), "task majority"
+        seen = [letter for letter in choices if self.letters[letter]]
+        if not seen:
+            return None, "nothing"
+        return min(seen, key=lambda letter: (-self.letters[letter], letter)), "task majority"
 
     def answer_box(self, question: str) -> list[float] | None:
         """The median of the nearest dev boxes (where such objects tend to be)."""
         neighbours = self._neighbours("grounding", question)
         return _median_box([g for e, _ in neighbours for g in e.golds])
+
+
+def _checklist(model: PriorModel, checks: Sequence[str]) -> tuple[str, str]:
+    """The checklist answer and where it came from: each check's verdict from the checks of
+    the dev checklists; the paths the checks took, in order and once each ("neighbours,
+    task majority"). Dev without checks gives no verdict: the answer says so ("nothing")."""
+    chosen = [model.choose(CHECK_TASK, check) for check in checks]
+    if all(gold is None for gold, _ in chosen):
+        return DONT_KNOW, "nothing"
+    text = say_checklist([(gold != "no", "the usual verdict for such a check")
+                          for gold, _ in chosen])
+    return text, ", ".join(dict.fromkeys(how for _, how in chosen))
 
 
 def file_sha256(path: Path) -> str:
@@ -231,23 +249,21 @@ class PriorAdapter(LocalAdapter):
     def answer(self, request: ModelRequest) -> ModelResponse:
         """Answer from the question text and the dev prior; `request.images` is ignored."""
         model, question, task = self.model, request.question, request.task
-        how = "neighbours"
         if task == "mc" and request.choices:
             letter, how = model.answer_mc(question, request.choices)
-            text = say_choice(letter)
+            text = say_choice(letter) if letter is not None else DONT_KNOW
         elif task == "yesno":
             gold, how = model.choose("yesno", question)
-            text = say_yesno(gold != "no")
+            text = say_yesno(gold != "no") if gold is not None else DONT_KNOW
         elif task == "grounding":
             box = model.answer_box(question)
+            how = "neighbours" if box else "nothing"
             text = say_box(box) if box else "I cannot locate it without the image."
         elif task == "checklist":
-            text = say_checklist([(model.choose(CHECK_TASK, check)[0] != "no",
-                                   "the usual verdict for such a check")
-                                  for check in request.checks or []])
+            text, how = _checklist(model, request.checks or [])
         else:
             gold, how = model.choose(task, question)
-            text = say_value(gold) if gold is not None else "I do not know."
-        # `prior`: where the answer came from (the k nearest dev questions or the task's
-        # most common gold), kept with the raw response.
+            text = say_value(gold) if gold is not None else DONT_KNOW
+        # `prior`: where the answer came from (the k nearest dev questions, the task's most
+        # common gold, or nothing), kept with the raw response.
         return ModelResponse(text=text, meta={"prior": how})
