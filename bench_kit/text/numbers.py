@@ -1,7 +1,7 @@
 """Numbers in model responses: digits, English number words and Chinese numerals.
 
 Rules (docs/METRICS.md#numbers): thousands commas ("1,234"), percents ("45%" reads 45 with a percent
-flag; metrics decide what a percent means), negatives, fractions ("3/4"), Chinese numerals
+flag; metrics decide what a percent means), negatives, fractions ("3/4", LaTeX "\\frac{3}{4}"), Chinese numerals
 (三个 -> 3, 十二 -> 12, 两 -> 2, 一百零五 -> 105), number words (three -> 3, twenty-one ->
 21); units are dropped, and so is a scale word written after digits ("5.2 million" -> 5.2,
 "3万" -> 3: charts state the unit elsewhere). Which number of a response is the answer is
@@ -33,7 +33,9 @@ _CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面
 _CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
 
 _TOKEN = re.compile(
-    r"(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<frac>(?<![A-Za-z0-9_.])[-+]?\\[dt]?frac\s*\{\s*(?P<top>\d+(?:\.\d+)?)\s*\}"
+    r"\{\s*(?P<bottom>\d+(?:\.\d+)?)\s*\})"
+    r"|(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?:e[-+]?\d{1,3}(?![A-Za-z0-9]))?)"
     r"(?:\s*/\s*(?P<den>\d{1,9})(?!\d|\.\d))?(?P<pct>\s*%)?"
     r"(?:\s*(?:hundred|thousand|million|billion|trillion)(?![A-Za-z])|\s*[百千万亿])?"
@@ -153,7 +155,12 @@ def number_tokens(text: str) -> list[NumberToken]:
     tokens: list[NumberToken] = []
     for match in _TOKEN.finditer(text):
         start, end = match.span()
-        if match.group("num") is not None:
+        if match.group("frac") is not None:  # LaTeX "\\frac{3}{4}"
+            bottom = float(match.group("bottom"))
+            if bottom:
+                sign = -1.0 if match.group("frac").startswith("-") else 1.0
+                tokens.append(NumberToken(sign * float(match.group("top")) / bottom, start, end))
+        elif match.group("num") is not None:
             value = float(match.group("num").replace(",", ""))
             den = match.group("den")
             if den is not None and int(den) != 0:

@@ -21,9 +21,11 @@ from bench_kit.scoring.extract.response import (
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail,
+    clause_tail_at,
     clean_response,
     last_refusal,
+    sentence_after,
+    sentence_start,
     strip_reasoning,
 )
 from bench_kit.text.numbers import NumberToken, number_tokens
@@ -75,26 +77,31 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
     return found, token is not None and token.percent
 
 
-def _answer_part(text: str) -> str:
+def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
     """The response up to a new question of its prompt or a closing section (when an
-    answer comes before it)."""
+    answer comes before it), and its numbers when they had to be read (else None)."""
+    found = None
     for pattern in (CONTINUATION, _CLOSING):
         cut = pattern.search(text, 1)
-        if cut is not None and number_tokens(text[:cut.start()]):
+        if cut is None:
+            continue
+        if found is None:
+            found = number_tokens(text)
+        if found and found[0].end <= cut.start():
             text = text[:cut.start()].rstrip()
-    return text
+            found = [token for token in found if token.end <= cut.start()]
+    return text, found
 
 
-def _final_value_tail(text: str) -> str | None:
-    """The rest of the sentence after the last "final value is" / "final value:"."""
+def _final_value_tail(text: str) -> tuple[str, int] | None:
+    """The rest of the sentence after the last "final value is" / "final value:", and
+    where it starts."""
     if "final" not in text.lower():
         return None
     ends = [match.end() for match in _FINAL_VALUE.finditer(text)]
     if not ends:
         return None
-    rest = text[ends[-1]:].lstrip(" \t\r\n")
-    end = _SENTENCE_END.search(rest)
-    return (rest if end is None else rest[:end.start()]).strip()
+    return sentence_after(text, ends[-1], _SENTENCE_END, " \t\r\n")
 
 
 def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken:
@@ -114,8 +121,7 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
     """The answer token without an answer clause (the number the last sentence with a
     number states), and where that sentence starts."""
     last = found[-1]
-    start = 1 + max(text.rfind("\n", 0, last.start),
-                    *(text.rfind(end, 0, last.start) for end in (". ", "! ", "? ")))
+    start = sentence_start(text, last.start)
     inside = []
     for token in reversed(found):
         if token.start < start:
@@ -130,13 +136,11 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     text = clean_response(response)
     if not text:
         return FAILED, None, text
-    text = _answer_part(text)
-    tail = clause_tail(text) or _final_value_tail(text)
+    text, every = _answer_part(text)
+    tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
     if tail:
         found = number_tokens(tail)
-        at = text.rfind(tail)
-        opened = max(text.rfind("\n", 0, at), text.rfind(". ", 0, at))
-        if found and _EXAMPLE.search(text, opened + 1, at):
+        if found and _EXAMPLE.search(text, sentence_start(text, at), at):
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
             return Extraction(found[-1].value, PARSE_OK), found[-1], tail
@@ -146,7 +150,7 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
             found = number_tokens(bold[-1])
             if found:
                 return Extraction(found[-1].value, PARSE_LENIENT), found[-1], bold[-1]
-    found = number_tokens(text)
+    found = every if every is not None else number_tokens(text)
     if not found:
         zero = _NONE_OF.search(text)
         if zero is None or last_refusal(text):
@@ -159,15 +163,15 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
     if text[-1] in _CUT_OFF:
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
-    token, sentence_start = _sentence_number(text, found)
-    sentence = text[sentence_start:token.end]
+    token, opened = _sentence_number(text, found)
+    sentence = text[opened:token.end]
     if _EXAMPLE.search(sentence) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
                                                           token.start) \
             or _RANGE_AFTER.match(text, token.end):
         return FAILED, None, text  # "For example, if …", "around 10 to 15 years"
     stop = _SENTENCE_END.search(text, token.end)
     if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
-            text, sentence_start, len(text) if stop is None else stop.end())):
+            text, opened, len(text) if stop is None else stop.end())):
         return FAILED, None, text  # "1, 2, 3, 4, 5": a list, not an answer
     refusal = last_refusal(text)
     if refusal and not _ESTIMATE.search(text, refusal.end(), token.start):
