@@ -33,7 +33,8 @@ _CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面
 _CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
 
 _TOKEN = re.compile(
-    r"(?P<frac>(?<![A-Za-z0-9_.])[-+]?\\[dt]?frac\s*\{\s*(?P<top>\d+(?:\.\d+)?)\s*\}"
+    r"(?P<hex>(?<![A-Za-z0-9_.])0[xX][0-9A-Fa-f]+)"  # "0x10801a410": an address, no number
+    r"|(?P<frac>(?<![A-Za-z0-9_.])[-+]?\\[dt]?frac\s*\{\s*(?P<top>\d+(?:\.\d+)?)\s*\}"
     r"\{\s*(?P<bottom>\d+(?:\.\d+)?)\s*\})"
     r"|(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?:e[-+]?\d{1,3}(?![A-Za-z0-9]))?)"
@@ -155,6 +156,8 @@ def number_tokens(text: str) -> list[NumberToken]:
     tokens: list[NumberToken] = []
     for match in _TOKEN.finditer(text):
         start, end = match.span()
+        if match.group("hex") is not None:
+            continue
         if match.group("frac") is not None:  # LaTeX "\\frac{3}{4}"
             bottom = float(match.group("bottom"))
             if bottom:

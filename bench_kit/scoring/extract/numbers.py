@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     CONTINUATION,
     FAILED,
@@ -42,7 +43,7 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _STATES = re.compile(
     r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b|=|≈)\s*"
     r"(?:(?:approximately|about|around|roughly|only|exactly|just|nearly|almost|a\s+total\s+of"
-    r"|a\s+difference\s+of|totally|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
+    r"|a\s+difference\s+of|totally|an?|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
@@ -62,6 +63,43 @@ _CUT_OFF = frozenset(":=,([{\\")
 _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
                       re.I)
 _ESTIMATE = re.compile(r"\bestimat", re.I)
+# A value the response says it cannot give (beyond the shared refusals): "is undefined",
+# "this problem can't be solved", "there must be an error in the problem".
+_NO_VALUE = re.compile(
+    r"\b(?:is|are|remains?)\s+(?:undefined|unknown|indeterminate)\b|:\s*undefined\b"
+    r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
+    r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
+    r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
+    r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)", re.I)
+_NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
+                  "provide", "give")  # every _NO_VALUE match holds one (lower-cased)
+# A response that describes how to find the answer without giving it: "The solution
+# requires analyzing the chart. … The final answer will be the total count."
+_METHOD_ONLY = re.compile(
+    r"\bfinal\s+(?:answer|value|result)\s+(?:will|should|would)\s+be\s+(?:the|an?)\s"
+    r"|\bsolution\s+(?:requires|would\s+require)\b"
+    r"|(?:^|[.!?]\s+)To\s+find\b[^.!?\n]{0,120},\s+(?:you\s+)?(?:look|count|identify|add|check"
+    r"|compare|find)\b", re.I)
+_METHOD_KEYS = ("final", "solution", "to find")
+# "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
+_OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
+# "\boxed{25} or \boxed{26}": two boxed answers offered as alternatives.
+_BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:or|,)\s*\$?\\boxed\{")
+# "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
+_OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
+# Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
+# while the lowest was 3.8%".
+_COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
+# "lower than 8", "at least 60": a threshold restated from the question, not a value.
+_THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
+_BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
+# "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
+_EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
+_LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
+_GROUNDED_CAPTION = True  # a response whose phrases carry boxes describes, not answers
+_MAX_DIGITS = 20  # "0.000000…", "999999…": a longer run of digits is a degenerate output
+# "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
+_BOX = re.compile(r"\[\s*(?:-?\d*\.?\d+\s*,\s*){3}-?\d*\.?\d+\s*\]")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
 
@@ -93,6 +131,37 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
     return text, found
 
 
+def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """The numbers of `text` that may be an answer: not an exponent ("cm^2") and not a
+    degenerate run of digits."""
+    return [token for token in tokens
+            if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
+                                                            token.start))
+            and (token.end - token.start <= _MAX_DIGITS
+                 or sum(ch.isdigit() for ch in text[token.start:token.end]) <= _MAX_DIGITS)]
+
+
+def _looping(text: str) -> bool:
+    """Whether `text` ends by repeating one stretch (at least 3 times, over at least
+    `_LOOP_MIN` characters): a model stuck in a loop until its token limit. Only the
+    periods at which the last 8 characters recur are tried."""
+    tail = text[-_LOOP_REACH:]
+    size = len(tail)
+    if size < _LOOP_MIN:
+        return False
+    probe = tail[-8:]
+    found = tail.rfind(probe, 0, size - 1)
+    while found >= 0:
+        period = size - 8 - found
+        span = max(3 * period, _LOOP_MIN)
+        if span > size:
+            return False
+        if tail[size - span + period:] == tail[size - span:size - period]:
+            return not tail[-period:].isdigit()  # "5.3333…" repeats a digit: a decimal
+        found = tail.rfind(probe, 0, found + 7)
+    return False
+
+
 def _final_value_tail(text: str) -> tuple[str, int] | None:
     """The rest of the sentence after the last "final value is" / "final value:", and
     where it starts."""
@@ -107,6 +176,10 @@ def _final_value_tail(text: str) -> tuple[str, int] | None:
 def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken:
     """The number a sentence states (after its last "is" / "are" / "=" that a number
     follows), else its last number."""
+    last = tokens[-1]
+    if len(tokens) > 1 and _OF_WHOLE.fullmatch(sentence, tokens[-2].end - offset,
+                                               last.start - offset):
+        return tokens[-2]  # "3 of the 4 numbers": the count
     starts = {token.start - offset: token for token in tokens}
     for match in reversed(list(_STATES.finditer(sentence))):
         at = match.end()
@@ -136,10 +209,16 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     text = clean_response(response)
     if not text:
         return FAILED, None, text
+    if "boxed" in response and _BOXED_HEDGE.search(response):
+        return FAILED, None, text  # "\boxed{25} or \boxed{26}"
+    boxes = 0
+    if "[" in text:
+        text, boxes = _BOX.subn(" ", text)
+        text = text.strip()
     text, every = _answer_part(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
     if tail:
-        found = number_tokens(tail)
+        found = _candidates(tail, number_tokens(tail))
         if found and _EXAMPLE.search(text, sentence_start(text, at), at):
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
@@ -150,7 +229,14 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
             found = number_tokens(bold[-1])
             if found:
                 return Extraction(found[-1].value, PARSE_LENIENT), found[-1], bold[-1]
-    found = every if every is not None else number_tokens(text)
+    found = _candidates(text, every if every is not None else number_tokens(text))
+    return _prose_number(text, found, boxes > 0)
+
+
+def _prose_number(text: str, found: list[NumberToken],
+                  boxed: bool) -> tuple[Extraction[float], NumberToken | None, str]:
+    """The answer of a response without an answer clause or a bold number (`found`: its
+    numbers; `boxed`: grounding boxes were removed from it)."""
     if not found:
         zero = _NONE_OF.search(text)
         if zero is None or last_refusal(text):
@@ -161,22 +247,49 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
-    if text[-1] in _CUT_OFF:
+    if boxed and _GROUNDED_CAPTION:
+        return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
+    if text[-1] in _CUT_OFF or _looping(text):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
+    lowered = text.lower()
+    method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
+    if method and not CONCLUDES.search(text, method.end()):
+        return FAILED, None, text  # "The final answer will be the total count."
     token, opened = _sentence_number(text, found)
-    sentence = text[opened:token.end]
-    if _EXAMPLE.search(sentence) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
-                                                          token.start) \
-            or _RANGE_AFTER.match(text, token.end):
-        return FAILED, None, text  # "For example, if …", "around 10 to 15 years"
-    stop = _SENTENCE_END.search(text, token.end)
-    if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
-            text, opened, len(text) if stop is None else stop.end())):
-        return FAILED, None, text  # "1, 2, 3, 4, 5": a list, not an answer
-    refusal = last_refusal(text)
-    if refusal and not _ESTIMATE.search(text, refusal.end(), token.start):
-        return FAILED, None, text  # "cannot be determined without the data": no answer
+    if _not_the_answer(text, lowered, found, token, opened):
+        return FAILED, None, text
     return Extraction(token.value, PARSE_LENIENT), token, text
+
+
+def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: NumberToken,
+                    opened: int) -> bool:
+    """Whether the number picked from the prose (`token`, in the sentence starting at
+    `opened`; `lowered`: `text` lower-cased) is no answer: an example, one end of a range, an option's value, one of
+    two coordinated values, part of a list, or said after a refusal."""
+    if _EXAMPLE.search(text[opened:token.end]) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
+                                                          token.start) \
+            or _RANGE_AFTER.match(text, token.end) \
+            or _OPTION_LABEL.search(text, max(0, token.start - 8), token.start):
+        return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
+    stop = _SENTENCE_END.search(text, token.end)
+    end = len(text) if stop is None else stop.end()
+    before = [other for other in found if opened <= other.end <= token.start]
+    after = [other for other in found if token.end <= other.start < end]
+    for left, right in ((before[-1] if before else None, token),
+                        (token, after[0] if after else None)):
+        if left and right and left.value != right.value and _COORDINATED.search(
+                _BRACKETED.sub("", text[left.end:right.start])) \
+                and not _THRESHOLD.search(text, max(0, right.start - 12), right.start):
+            return True  # "4 small cubes and 2 large objects": two values
+    if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
+            text, opened, end)):
+        return True  # "1, 2, 3, 4, 5": a list, not an answer
+    refusal = last_refusal(text) or (_NO_VALUE.search(text) if any(
+        key in lowered for key in _NO_VALUE_KEYS) else None)
+    if refusal is None:
+        return False
+    # "cannot be determined without the data": no answer, unless an estimate follows
+    return not _ESTIMATE.search(text, refusal.end(), token.start)
 
 
 def extract_number_detailed(response: str) -> Extraction[float]:
