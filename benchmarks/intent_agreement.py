@@ -98,9 +98,16 @@ def _number(text: str) -> float | None:
     return None
 
 
+def _places(row: dict) -> int:
+    """The decimals a float gold is compared at: the item's precision, else 2 (a source
+    that gives none, as the report set's: the rounding MMMU's ``eval_open`` applies, so
+    the reader's "4.25" is not a gold "4.36", as 0 decimals had it)."""
+    return 2 if row.get("precision") is None else int(row["precision"])
+
+
 def label_is_correct(label: str, row: dict) -> bool:
     """Whether the reader's answer equals a gold: numbers (number words 0-20 included) at
-    the item's precision for floats and exactly otherwise, text case- and
+    the item's precision for floats (else 2 decimals) and exactly otherwise, text case- and
     punctuation-insensitively."""
     if label == "none":
         return False
@@ -110,8 +117,10 @@ def label_is_correct(label: str, row: dict) -> bool:
             if row.get("answer_type") != "float":
                 if v == g:
                     return True
-            elif round(v, int(row.get("precision") or 0)) == round(g, int(row.get("precision") or 0)):
-                return True
+            else:
+                places = _places(row)
+                if round(v, places) == round(g, places):
+                    return True
         elif re.sub(r"\W+", " ", label).strip().lower() == re.sub(r"\W+", " ", gold).strip().lower():
             return True
     return False

@@ -71,6 +71,7 @@ _NO_VALUE = re.compile(
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
     r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)", re.I)
+_UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
                   "provide", "give")  # every _NO_VALUE match holds one (lower-cased)
 # A response that describes how to find the answer without giving it: "The solution
@@ -113,6 +114,12 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
     """
     found, token, _ = answer_number_token(response)
     return found, token is not None and token.percent
+
+
+def answer_part(text: str) -> str:
+    """A cleaned response up to where it goes on with a new question of its prompt or
+    closes ("I hope this helps", "Here is a table …"), when a number comes before that."""
+    return _answer_part(text)[0]
 
 
 def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
@@ -284,12 +291,23 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
     if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
             text, opened, end)):
         return True  # "1, 2, 3, 4, 5": a list, not an answer
-    refusal = last_refusal(text) or (_NO_VALUE.search(text) if any(
+    return refuses(text, token.start, lowered)
+
+
+def refuses(text: str, end: int | None = None, lowered: str | None = None,
+            unsure: bool = True) -> bool:
+    """Whether a cleaned response says it cannot answer — a shared refusal ("cannot be
+    determined without the data") or a value it cannot give ("is undefined") — with no
+    estimate offered after that (up to `end`; `lowered`: `text` lower-cased, if known).
+    `unsure=False`: "not sure" / "unsure" / "uncertain" alone is no refusal."""
+    lowered = text.lower() if lowered is None else lowered
+    refusal = last_refusal(text)
+    if refusal is not None and not unsure and _UNSURE.fullmatch(refusal.group()):
+        refusal = None
+    refusal = refusal or (_NO_VALUE.search(text) if any(
         key in lowered for key in _NO_VALUE_KEYS) else None)
-    if refusal is None:
-        return False
-    # "cannot be determined without the data": no answer, unless an estimate follows
-    return not _ESTIMATE.search(text, refusal.end(), token.start)
+    return refusal is not None and not _ESTIMATE.search(
+        text, refusal.end(), len(text) if end is None else end)
 
 
 def extract_number_detailed(response: str) -> Extraction[float]:

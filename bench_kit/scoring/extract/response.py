@@ -281,14 +281,15 @@ def clause_tail(text: str) -> str | None:
     return None if found is None else found[0]
 
 
-def clause_tail_at(text: str) -> tuple[str, int] | None:
-    """`clause_tail` and the offset in `text` where it starts."""
+def clause_tail_at(text: str, end: re.Pattern = _SENTENCE_END) -> tuple[str, int] | None:
+    """`clause_tail` and the offset in `text` where it starts (`end`: where the tail
+    stops; by default at a comma too)."""
     if not may_have_clause(text):
         return None
     last = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS)
     if last is None:
         return None
-    return sentence_after(text, last.end(), _SENTENCE_END, " \t\r\n:")
+    return sentence_after(text, last.end(), end, " \t\r\n:")
 
 
 def sentence_after(text: str, at: int, end: re.Pattern, skip: str) -> tuple[str, int]:
