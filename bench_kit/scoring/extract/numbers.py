@@ -6,9 +6,11 @@ goes on with a new question of its prompt or closes with an explanation or a tab
 sentence that concludes ("Therefore, …", "So …") or else the last sentence with a number,
 and in it the number the sentence states ("There are 3 bars larger than 4" -> 3, "The gap
 is 23 years, one being 37 and the other 14" -> 23) or else its last number. No number when
-the response says it cannot answer (unless an estimate follows "However, …"), when the
-answer is offered only as an example ("For example, if …") or is the end of a range
-("around 10 to 15 years").
+the response says it cannot answer or give the value (unless an estimate follows
+"However, …"), when the answer is offered only as an example ("For example, if …"), is the
+end of a range ("around 10 to 15 years") or one of two values side by side, when the
+response loops to its token limit, only describes how to find the answer, or is a caption
+of grounding boxes. Exponents ("cm^2"), boxes and runs of over 20 digits are never answers.
 """
 
 from __future__ import annotations
