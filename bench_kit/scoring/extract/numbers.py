@@ -98,6 +98,7 @@ _THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
+_LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
 _GROUNDED_CAPTION = True  # a response whose phrases carry boxes describes, not answers
 _MAX_DIGITS = 20  # "0.000000…", "999999…": a longer run of digits is a degenerate output
@@ -148,6 +149,18 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
                                                             token.start))
             and (token.end - token.start <= _MAX_DIGITS
                  or sum(ch.isdigit() for ch in text[token.start:token.end]) <= _MAX_DIGITS)]
+
+
+def _cut_off(text: str, found: list[NumberToken]) -> bool:
+    """Whether the response stops before an answer: on ":", "=", "," or an open bracket,
+    in a loop, with a bracket of its last sentence left open ("… = 8\\left(\\frac{43"),
+    or — a long response — mid-sentence after its last number ("By the Pythag")."""
+    if text[-1] in _CUT_OFF or _looping(text):
+        return True
+    start = sentence_start(text, len(text))
+    if any(text.count(left, start) > text.count(right, start) for left, right in ("{}", "()")):
+        return True
+    return len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start
 
 
 def _looping(text: str) -> bool:
@@ -258,7 +271,7 @@ def _prose_number(text: str, found: list[NumberToken],
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
     if boxed and _GROUNDED_CAPTION:
         return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
-    if text[-1] in _CUT_OFF or _looping(text):
+    if _cut_off(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
     method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
