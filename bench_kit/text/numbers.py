@@ -33,10 +33,7 @@ _CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面
 _CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
 
 _TOKEN = re.compile(
-    r"(?P<hex>(?<![A-Za-z0-9_.])0[xX][0-9A-Fa-f]+)"  # "0x10801a410": an address, no number
-    r"|(?P<frac>(?<![A-Za-z0-9_.])[-+]?\\[dt]?frac\s*\{\s*(?P<top>\d+(?:\.\d+)?)\s*\}"
-    r"\{\s*(?P<bottom>\d+(?:\.\d+)?)\s*\})"
-    r"|(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?:e[-+]?\d{1,3}(?![A-Za-z0-9]))?)"
     r"(?:\s*/\s*(?P<den>\d{1,9})(?!\d|\.\d))?(?P<pct>\s*%)?"
     r"(?:\s*(?:hundred|thousand|million|billion|trillion)(?![A-Za-z])|\s*[百千万亿])?"
@@ -44,6 +41,8 @@ _TOKEN = re.compile(
     r"|(?P<cn>[零〇一二两三四五六七八九十百千万亿]+)",
     re.I,
 )
+_LATEX_FRACTION = re.compile(r"(?:(?<![A-Za-z0-9_.])[-+])?\\[dt]?frac\s*\{\s*(\d+(?:\.\d+)?)\s*\}"
+                             r"\{\s*(\d+(?:\.\d+)?)\s*\}")
 _PRONOUN_ONE = re.compile(r"(?<![A-Za-z])(?:the|this|that|which|each|any|no|every|another|"
                           r"some)\s+$", re.I)
 _MAX_NUMERAL_RUN = 16  # longer runs of number words / numerals are not one number
@@ -156,14 +155,9 @@ def number_tokens(text: str) -> list[NumberToken]:
     tokens: list[NumberToken] = []
     for match in _TOKEN.finditer(text):
         start, end = match.span()
-        if match.group("hex") is not None:
-            continue
-        if match.group("frac") is not None:  # LaTeX "\\frac{3}{4}"
-            bottom = float(match.group("bottom"))
-            if bottom:
-                sign = -1.0 if match.group("frac").startswith("-") else 1.0
-                tokens.append(NumberToken(sign * float(match.group("top")) / bottom, start, end))
-        elif match.group("num") is not None:
+        if match.group("num") is not None:
+            if match.group("num") == "0" and text[end:end + 1] in ("x", "X"):
+                continue  # "0x10801a410": an address, no number (its digits follow a letter)
             value = float(match.group("num").replace(",", ""))
             den = match.group("den")
             if den is not None and int(den) != 0:
@@ -178,7 +172,21 @@ def number_tokens(text: str) -> list[NumberToken]:
                 tokens.extend(NumberToken(v, start, end) for v in _words_to_numbers(span))
         elif end - start <= _MAX_NUMERAL_RUN and _chinese_is_number(text, start, end):
             tokens.append(NumberToken(float(chinese_to_number(match.group("cn"))), start, end))
-    return tokens
+    return _with_latex_fractions(text, tokens) if "frac" in text else tokens
+
+
+def _with_latex_fractions(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """`tokens` with the numbers of each LaTeX fraction ("\\frac{3}{4}") replaced by its
+    value (a separate pass: in the main pattern it cost a quarter of its time)."""
+    for match in _LATEX_FRACTION.finditer(text):
+        bottom = float(match.group(2))
+        if not bottom:
+            continue
+        start, end = match.span()
+        sign = -1.0 if text[start] == "-" else 1.0
+        tokens = [t for t in tokens if not start <= t.start < end]
+        tokens.append(NumberToken(sign * float(match.group(1)) / bottom, start, end))
+    return sorted(tokens, key=lambda token: token.start)
 
 
 def parse_number(text: str) -> tuple[float, bool] | None:

@@ -144,6 +144,8 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2") and not a
     degenerate run of digits."""
+    if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens):
+        return tokens  # the common case: one scan, nothing to drop
     return [token for token in tokens
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
