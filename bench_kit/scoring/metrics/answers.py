@@ -9,6 +9,7 @@ Bad inputs (mismatched lengths, a single-class AUROC) raise `InputError`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -195,7 +196,7 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
 # "4\\pi", "\\sqrt{2}", "2^{2}": a number that is a coefficient of pi, a radicand or an
 # exponent is not the answer's value.
 _COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
-_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?)\s*$")
+_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{)\s*$")
 
 
 def _values(key: str) -> set[float]:
@@ -209,8 +210,19 @@ def _gold_in(key: str, gold: str) -> bool:
     number = parse_number(gold)
     if number is not None:
         return round(number[0], 2) in _values(key)
-    needle = gold.strip().lower()
-    return bool(needle) and needle in key
+    needle = "".join(gold.lower().split())
+    return bool(needle) and _text_gold(needle).search(key) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _text_gold(needle: str) -> re.Pattern:
+    """A text gold as found in a candidate: spacing free ("(3, -4)" is "(3,-4)", "2 \\pi"
+    is "2\\pi"), not continuing a word or number ("b" is not in "bob"; "\\pi" is not in
+    "11\\pi" or "16 \\pi")."""
+    body = r"\s*".join(map(re.escape, needle))
+    if needle[0] == "\\":
+        return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + body)
+    return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + body)
 
 
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
