@@ -50,10 +50,10 @@ _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
 _RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))"
-                           r"[%\w ]{0,12}?\s*(?:\b(?:to|or)\b|-|–)|\bbetween\s+\S+\s+and)\s*$", re.I)
+                           r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)|\bbetween\s+\S+\s+and)\s*$", re.I)
 # "1, 2, 3, 4" / "21, 22, 23, and 25": a list of numbers is no one answer.
 _ENUMERATION = re.compile(r"(?:[-+]?\d(?:[\d.]|,\d{3})*%?\s*,\s+(?:and\s+)?){2,}[-+]?\d(?:[\d.]|,\d{3})*%?")
-_RANGE_AFTER = re.compile(r"[%\w ]{0,12}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d")
+_RANGE_AFTER = re.compile(r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d")
 # "It has a value of **10**.": a number set in bold (with at most a short unit) is the
 # answer a markdown response marks; the last such.
 _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:/\d+)?[ \t]*%?"
@@ -281,7 +281,15 @@ def _prose_number(text: str, found: list[NumberToken],
         return FAILED, None, text  # "The final answer will be the total count."
     token, opened = _sentence_number(text, found)
     if _not_the_answer(text, lowered, found, token, opened):
-        return FAILED, None, text
+        earlier = [other for other in found if other.end <= opened]
+        if not earlier or CONCLUDES.match(text, opened) \
+                or not _coordinated(text, found, token, opened):
+            return FAILED, None, text
+        # "The difference is 1. The highest watches 10 shows, while the lowest watches 9.":
+        # values side by side after an answer explain it (unless they conclude: "So …")
+        token, opened = _sentence_number(text, earlier)
+        if _not_the_answer(text, lowered, found, token, opened):
+            return FAILED, None, text
     return Extraction(token.value, PARSE_LENIENT), token, text
 
 
@@ -297,6 +305,20 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
         return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
     stop = _SENTENCE_END.search(text, token.end)
     end = len(text) if stop is None else stop.end()
+    if _coordinated(text, found, token, opened):
+        return True  # "4 small cubes and 2 large objects": two values
+    if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
+            text, opened, end)):
+        return True  # "1, 2, 3, 4, 5": a list, not an answer
+    return refuses(text, token.start, lowered)
+
+
+def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened: int) -> bool:
+    """Whether `token` is one of two different values stated side by side in its sentence
+    ("4 small cubes and 2 large objects"; not "(a man and a woman) is 10", not a threshold
+    restated from the question: "lower than 8")."""
+    stop = _SENTENCE_END.search(text, token.end)
+    end = len(text) if stop is None else stop.end()
     before = [other for other in found if opened <= other.end <= token.start]
     after = [other for other in found if token.end <= other.start < end]
     for left, right in ((before[-1] if before else None, token),
@@ -304,11 +326,8 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
         if left and right and left.value != right.value and _COORDINATED.search(
                 _BRACKETED.sub("", text[left.end:right.start])) \
                 and not _THRESHOLD.search(text, max(0, right.start - 12), right.start):
-            return True  # "4 small cubes and 2 large objects": two values
-    if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
-            text, opened, end)):
-        return True  # "1, 2, 3, 4, 5": a list, not an answer
-    return refuses(text, token.start, lowered)
+            return True
+    return False
 
 
 def refuses(text: str, end: int | None = None, lowered: str | None = None,
