@@ -100,7 +100,6 @@ _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
-_GROUNDED_CAPTION = True  # a response whose phrases carry boxes describes, not answers
 _MAX_DIGITS = 20  # "0.000000…", "999999…": a longer run of digits is a degenerate output
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
 _BOX = re.compile(r"\[\s*(?:-?\d*\.?\d+\s*,\s*){3}-?\d*\.?\d+\s*\]")
@@ -271,7 +270,7 @@ def _prose_number(text: str, found: list[NumberToken],
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
-    if boxed and _GROUNDED_CAPTION:
+    if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
         return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
     if _cut_off(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
