@@ -1,7 +1,7 @@
 """Numbers in model responses: digits, English number words and Chinese numerals.
 
 Rules (docs/METRICS.md#numbers): thousands commas ("1,234"), percents ("45%" reads 45 with a percent
-flag; metrics decide what a percent means), negatives, fractions ("3/4"), Chinese numerals
+flag; metrics decide what a percent means), negatives, fractions ("3/4", LaTeX "\\frac{3}{4}"), Chinese numerals
 (三个 -> 3, 十二 -> 12, 两 -> 2, 一百零五 -> 105), number words (three -> 3, twenty-one ->
 21); units are dropped, and so is a scale word written after digits ("5.2 million" -> 5.2,
 "3万" -> 3: charts state the unit elsewhere). Which number of a response is the answer is
@@ -41,6 +41,8 @@ _TOKEN = re.compile(
     r"|(?P<cn>[零〇一二两三四五六七八九十百千万亿]+)",
     re.I,
 )
+_LATEX_FRACTION = re.compile(r"(?:(?<![A-Za-z0-9_.])[-+])?\\[dt]?frac\s*\{\s*(\d+(?:\.\d+)?)\s*\}"
+                             r"\{\s*(\d+(?:\.\d+)?)\s*\}")
 _PRONOUN_ONE = re.compile(r"(?<![A-Za-z])(?:the|this|that|which|each|any|no|every|another|"
                           r"some)\s+$", re.I)
 _MAX_NUMERAL_RUN = 16  # longer runs of number words / numerals are not one number
@@ -154,6 +156,8 @@ def number_tokens(text: str) -> list[NumberToken]:
     for match in _TOKEN.finditer(text):
         start, end = match.span()
         if match.group("num") is not None:
+            if match.group("num") == "0" and text[end:end + 1] in ("x", "X"):
+                continue  # "0x10801a410": an address, no number (its digits follow a letter)
             value = float(match.group("num").replace(",", ""))
             den = match.group("den")
             if den is not None and int(den) != 0:
@@ -168,7 +172,21 @@ def number_tokens(text: str) -> list[NumberToken]:
                 tokens.extend(NumberToken(v, start, end) for v in _words_to_numbers(span))
         elif end - start <= _MAX_NUMERAL_RUN and _chinese_is_number(text, start, end):
             tokens.append(NumberToken(float(chinese_to_number(match.group("cn"))), start, end))
-    return tokens
+    return _with_latex_fractions(text, tokens) if "frac" in text else tokens
+
+
+def _with_latex_fractions(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """`tokens` with the numbers of each LaTeX fraction ("\\frac{3}{4}") replaced by its
+    value (a separate pass: in the main pattern it cost a quarter of its time)."""
+    for match in _LATEX_FRACTION.finditer(text):
+        bottom = float(match.group(2))
+        if not bottom:
+            continue
+        start, end = match.span()
+        sign = -1.0 if text[start] == "-" else 1.0
+        tokens = [t for t in tokens if not start <= t.start < end]
+        tokens.append(NumberToken(sign * float(match.group(1)) / bottom, start, end))
+    return sorted(tokens, key=lambda token: token.start)
 
 
 def parse_number(text: str) -> tuple[float, bool] | None:

@@ -98,3 +98,20 @@ def test_tune_only_never_measures_the_held_out_half(agreement, monkeypatch, caps
          "--show", "10")
     out = capsys.readouterr().out
     assert "== yesno: 2 responses" in out and "held-out" not in out
+
+
+def test_number_rows_and_latex_fraction_labels(agreement):
+    module, _, _ = agreement
+    # a reader's "\frac{1}{2}" is the same value as "1/2" (readers write both)
+    assert module._number(r"\frac{1}{2}") == module._number("1/2") == 0.5
+    assert module._number(r"-\dfrac{24}{5}") == -4.8
+    assert module._number(r"\frac{\sqrt{3}}{2}") is None
+    row = {"golds": [r"-\frac{24}{25}"], "answer_type": "text"}
+    assert not module.label_is_correct(r"\frac{24}{25}", row)  # the sign counts
+    assert module.label_is_correct("-24/25", row)
+    # "none" counts as a number row only where the gold holds a digit: a word-sorting
+    # item's cut-off response is not one the numeric extractor would read
+    assert module.is_number_row("none", {"golds": ["4\\pi"]})
+    assert not module.is_number_row("none", {"golds": ["apple banana cherry"]})
+    assert module.is_number_row(r"\frac{4}{5}", {"golds": ["x"]})
+    assert not module.is_number_row("apple", {"golds": ["1"]})

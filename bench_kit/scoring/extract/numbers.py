@@ -6,24 +6,29 @@ goes on with a new question of its prompt or closes with an explanation or a tab
 sentence that concludes ("Therefore, …", "So …") or else the last sentence with a number,
 and in it the number the sentence states ("There are 3 bars larger than 4" -> 3, "The gap
 is 23 years, one being 37 and the other 14" -> 23) or else its last number. No number when
-the response says it cannot answer (unless an estimate follows "However, …"), when the
-answer is offered only as an example ("For example, if …") or is the end of a range
-("around 10 to 15 years").
+the response says it cannot answer or give the value (unless an estimate follows
+"However, …"), when the answer is offered only as an example ("For example, if …"), is the
+end of a range ("around 10 to 15 years") or one of two values side by side, when the
+response loops to its token limit, only describes how to find the answer, or is a caption
+of grounding boxes. Exponents ("cm^2"), boxes and runs of over 20 digits are never answers.
 """
 
 from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     CONTINUATION,
     FAILED,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail,
+    clause_tail_at,
     clean_response,
     last_refusal,
+    sentence_after,
+    sentence_start,
     strip_reasoning,
 )
 from bench_kit.text.numbers import NumberToken, number_tokens
@@ -40,15 +45,15 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _STATES = re.compile(
     r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b|=|≈)\s*"
     r"(?:(?:approximately|about|around|roughly|only|exactly|just|nearly|almost|a\s+total\s+of"
-    r"|a\s+difference\s+of|totally|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
+    r"|a\s+difference\s+of|totally|an?|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
 _RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))"
-                           r"[%\w ]{0,12}?\s*(?:\b(?:to|or)\b|-|–)|\bbetween\s+\S+\s+and)\s*$", re.I)
+                           r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)|\bbetween\s+\S+\s+and)\s*$", re.I)
 # "1, 2, 3, 4" / "21, 22, 23, and 25": a list of numbers is no one answer.
 _ENUMERATION = re.compile(r"(?:[-+]?\d(?:[\d.]|,\d{3})*%?\s*,\s+(?:and\s+)?){2,}[-+]?\d(?:[\d.]|,\d{3})*%?")
-_RANGE_AFTER = re.compile(r"[%\w ]{0,12}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d")
+_RANGE_AFTER = re.compile(r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d")
 # "It has a value of **10**.": a number set in bold (with at most a short unit) is the
 # answer a markdown response marks; the last such.
 _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:/\d+)?[ \t]*%?"
@@ -60,6 +65,44 @@ _CUT_OFF = frozenset(":=,([{\\")
 _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
                       re.I)
 _ESTIMATE = re.compile(r"\bestimat", re.I)
+# A value the response says it cannot give (beyond the shared refusals): "is undefined",
+# "this problem can't be solved", "there must be an error in the problem".
+_NO_VALUE = re.compile(
+    r"\b(?:is|are|remains?)\s+(?:undefined|unknown|indeterminate)\b|:\s*undefined\b"
+    r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
+    r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
+    r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
+    r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)", re.I)
+_UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
+_NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
+                  "provide", "give")  # every _NO_VALUE match holds one (lower-cased)
+# A response that describes how to find the answer without giving it: "The solution
+# requires analyzing the chart. … The final answer will be the total count."
+_METHOD_ONLY = re.compile(
+    r"\bfinal\s+(?:answer|value|result)\s+(?:will|should|would)\s+be\s+(?:the|an?)\s"
+    r"|\bsolution\s+(?:requires|would\s+require)\b"
+    r"|(?:^|[.!?]\s+)To\s+find\b[^.!?\n]{0,120},\s+(?:you\s+)?(?:look|count|identify|add|check"
+    r"|compare|find)\b", re.I)
+_METHOD_KEYS = ("final", "solution", "to find")
+# "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
+_OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
+# "\boxed{25} or \boxed{26}": two boxed answers offered as alternatives.
+_BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:or|,)\s*\$?\\boxed\{")
+# "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
+_OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
+# Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
+# while the lowest was 3.8%".
+_COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
+# "lower than 8", "at least 60": a threshold restated from the question, not a value.
+_THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
+_BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
+# "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
+_EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
+_LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
+_LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
+_MAX_DIGITS = 20  # "0.000000…", "999999…": a longer run of digits is a degenerate output
+# "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
+_BOX = re.compile(r"\[\s*(?:-?\d*\.?\d+\s*,\s*){3}-?\d*\.?\d+\s*\]")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
 
@@ -75,31 +118,91 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
     return found, token is not None and token.percent
 
 
-def _answer_part(text: str) -> str:
+def answer_part(text: str) -> str:
+    """A cleaned response up to where it goes on with a new question of its prompt or
+    closes ("I hope this helps", "Here is a table …"), when a number comes before that."""
+    return _answer_part(text)[0]
+
+
+def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
     """The response up to a new question of its prompt or a closing section (when an
-    answer comes before it)."""
+    answer comes before it), and its numbers when they had to be read (else None)."""
+    found = None
     for pattern in (CONTINUATION, _CLOSING):
         cut = pattern.search(text, 1)
-        if cut is not None and number_tokens(text[:cut.start()]):
+        if cut is None:
+            continue
+        if found is None:
+            found = number_tokens(text)
+        if found and found[0].end <= cut.start():
             text = text[:cut.start()].rstrip()
-    return text
+            found = [token for token in found if token.end <= cut.start()]
+    return text, found
 
 
-def _final_value_tail(text: str) -> str | None:
-    """The rest of the sentence after the last "final value is" / "final value:"."""
+def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """The numbers of `text` that may be an answer: not an exponent ("cm^2") and not a
+    degenerate run of digits."""
+    if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens):
+        return tokens  # the common case: one scan, nothing to drop
+    return [token for token in tokens
+            if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
+                                                            token.start))
+            and (token.end - token.start <= _MAX_DIGITS
+                 or sum(ch.isdigit() for ch in text[token.start:token.end]) <= _MAX_DIGITS)]
+
+
+def _cut_off(text: str, found: list[NumberToken]) -> bool:
+    """Whether the response stops before an answer: on ":", "=", "," or an open bracket,
+    in a loop, with a bracket of its last sentence left open ("… = 8\\left(\\frac{43"),
+    or — a long response — mid-sentence after its last number ("By the Pythag")."""
+    if text[-1] in _CUT_OFF or _looping(text):
+        return True
+    start = sentence_start(text, len(text))
+    if any(text.count(left, start) > text.count(right, start) for left, right in ("{}", "()")):
+        return True
+    return len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start
+
+
+def _looping(text: str) -> bool:
+    """Whether `text` ends by repeating one stretch (at least 3 times, over at least
+    `_LOOP_MIN` characters): a model stuck in a loop until its token limit. Only the
+    periods at which the last 8 characters recur are tried."""
+    tail = text[-_LOOP_REACH:]
+    size = len(tail)
+    if size < _LOOP_MIN:
+        return False
+    probe = tail[-8:]
+    found = tail.rfind(probe, 0, size - 1)
+    while found >= 0:
+        period = size - 8 - found
+        span = max(3 * period, _LOOP_MIN)
+        if span > size:
+            return False
+        if tail[size - span + period:] == tail[size - span:size - period]:
+            return not tail[-period:].isdigit()  # "5.3333…" repeats a digit: a decimal
+        found = tail.rfind(probe, 0, found + 7)
+    return False
+
+
+def _final_value_tail(text: str) -> tuple[str, int] | None:
+    """The rest of the sentence after the last "final value is" / "final value:", and
+    where it starts."""
     if "final" not in text.lower():
         return None
     ends = [match.end() for match in _FINAL_VALUE.finditer(text)]
     if not ends:
         return None
-    rest = text[ends[-1]:].lstrip(" \t\r\n")
-    end = _SENTENCE_END.search(rest)
-    return (rest if end is None else rest[:end.start()]).strip()
+    return sentence_after(text, ends[-1], _SENTENCE_END, " \t\r\n")
 
 
 def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken:
     """The number a sentence states (after its last "is" / "are" / "=" that a number
     follows), else its last number."""
+    last = tokens[-1]
+    if len(tokens) > 1 and _OF_WHOLE.fullmatch(sentence, tokens[-2].end - offset,
+                                               last.start - offset):
+        return tokens[-2]  # "3 of the 4 numbers": the count
     starts = {token.start - offset: token for token in tokens}
     for match in reversed(list(_STATES.finditer(sentence))):
         at = match.end()
@@ -114,8 +217,7 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
     """The answer token without an answer clause (the number the last sentence with a
     number states), and where that sentence starts."""
     last = found[-1]
-    start = 1 + max(text.rfind("\n", 0, last.start),
-                    *(text.rfind(end, 0, last.start) for end in (". ", "! ", "? ")))
+    start = sentence_start(text, last.start)
     inside = []
     for token in reversed(found):
         if token.start < start:
@@ -130,13 +232,17 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     text = clean_response(response)
     if not text:
         return FAILED, None, text
-    text = _answer_part(text)
-    tail = clause_tail(text) or _final_value_tail(text)
+    if "boxed" in response and _BOXED_HEDGE.search(response):
+        return FAILED, None, text  # "\boxed{25} or \boxed{26}"
+    boxes = 0
+    if "[" in text:
+        text, boxes = _BOX.subn(" ", text)
+        text = text.strip()
+    text, every = _answer_part(text)
+    tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
     if tail:
-        found = number_tokens(tail)
-        at = text.rfind(tail)
-        opened = max(text.rfind("\n", 0, at), text.rfind(". ", 0, at))
-        if found and _EXAMPLE.search(text, opened + 1, at):
+        found = _candidates(tail, number_tokens(tail))
+        if found and _EXAMPLE.search(text, sentence_start(text, at), at):
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
             return Extraction(found[-1].value, PARSE_OK), found[-1], tail
@@ -146,7 +252,14 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
             found = number_tokens(bold[-1])
             if found:
                 return Extraction(found[-1].value, PARSE_LENIENT), found[-1], bold[-1]
-    found = number_tokens(text)
+    found = _candidates(text, every if every is not None else number_tokens(text))
+    return _prose_number(text, found, boxes > 0)
+
+
+def _prose_number(text: str, found: list[NumberToken],
+                  boxed: bool) -> tuple[Extraction[float], NumberToken | None, str]:
+    """The answer of a response without an answer clause or a bold number (`found`: its
+    numbers; `boxed`: grounding boxes were removed from it)."""
     if not found:
         zero = _NONE_OF.search(text)
         if zero is None or last_refusal(text):
@@ -157,22 +270,79 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
-    if text[-1] in _CUT_OFF:
+    if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
+        return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
+    if _cut_off(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
-    token, sentence_start = _sentence_number(text, found)
-    sentence = text[sentence_start:token.end]
-    if _EXAMPLE.search(sentence) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
-                                                          token.start) \
-            or _RANGE_AFTER.match(text, token.end):
-        return FAILED, None, text  # "For example, if …", "around 10 to 15 years"
-    stop = _SENTENCE_END.search(text, token.end)
-    if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
-            text, sentence_start, len(text) if stop is None else stop.end())):
-        return FAILED, None, text  # "1, 2, 3, 4, 5": a list, not an answer
-    refusal = last_refusal(text)
-    if refusal and not _ESTIMATE.search(text, refusal.end(), token.start):
-        return FAILED, None, text  # "cannot be determined without the data": no answer
+    lowered = text.lower()
+    method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
+    if method and not CONCLUDES.search(text, method.end()):
+        return FAILED, None, text  # "The final answer will be the total count."
+    token, opened = _sentence_number(text, found)
+    if _not_the_answer(text, lowered, found, token, opened):
+        earlier = [other for other in found if other.end <= opened]
+        if not earlier or CONCLUDES.match(text, opened) \
+                or not _coordinated(text, found, token, opened):
+            return FAILED, None, text
+        # "The difference is 1. The highest watches 10 shows, while the lowest watches 9.":
+        # values side by side after an answer explain it (unless they conclude: "So …")
+        token, opened = _sentence_number(text, earlier)
+        if _not_the_answer(text, lowered, found, token, opened):
+            return FAILED, None, text
     return Extraction(token.value, PARSE_LENIENT), token, text
+
+
+def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: NumberToken,
+                    opened: int) -> bool:
+    """Whether the number picked from the prose (`token`, in the sentence starting at
+    `opened`; `lowered`: `text` lower-cased) is no answer: an example, one end of a range, an option's value, one of
+    two coordinated values, part of a list, or said after a refusal."""
+    if _EXAMPLE.search(text[opened:token.end]) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
+                                                          token.start) \
+            or _RANGE_AFTER.match(text, token.end) \
+            or _OPTION_LABEL.search(text, max(0, token.start - 8), token.start):
+        return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
+    stop = _SENTENCE_END.search(text, token.end)
+    end = len(text) if stop is None else stop.end()
+    if _coordinated(text, found, token, opened):
+        return True  # "4 small cubes and 2 large objects": two values
+    if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
+            text, opened, end)):
+        return True  # "1, 2, 3, 4, 5": a list, not an answer
+    return refuses(text, token.start, lowered)
+
+
+def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened: int) -> bool:
+    """Whether `token` is one of two different values stated side by side in its sentence
+    ("4 small cubes and 2 large objects"; not "(a man and a woman) is 10", not a threshold
+    restated from the question: "lower than 8")."""
+    stop = _SENTENCE_END.search(text, token.end)
+    end = len(text) if stop is None else stop.end()
+    before = [other for other in found if opened <= other.end <= token.start]
+    after = [other for other in found if token.end <= other.start < end]
+    for left, right in ((before[-1] if before else None, token),
+                        (token, after[0] if after else None)):
+        if left and right and left.value != right.value and _COORDINATED.search(
+                _BRACKETED.sub("", text[left.end:right.start])) \
+                and not _THRESHOLD.search(text, max(0, right.start - 12), right.start):
+            return True
+    return False
+
+
+def refuses(text: str, end: int | None = None, lowered: str | None = None,
+            unsure: bool = True) -> bool:
+    """Whether a cleaned response says it cannot answer — a shared refusal ("cannot be
+    determined without the data") or a value it cannot give ("is undefined") — with no
+    estimate offered after that (up to `end`; `lowered`: `text` lower-cased, if known).
+    `unsure=False`: "not sure" / "unsure" / "uncertain" alone is no refusal."""
+    lowered = text.lower() if lowered is None else lowered
+    refusal = last_refusal(text)
+    if refusal is not None and not unsure and _UNSURE.fullmatch(refusal.group()):
+        refusal = None
+    refusal = refusal or (_NO_VALUE.search(text) if any(
+        key in lowered for key in _NO_VALUE_KEYS) else None)
+    return refusal is not None and not _ESTIMATE.search(
+        text, refusal.end(), len(text) if end is None else end)
 
 
 def extract_number_detailed(response: str) -> Extraction[float]:

@@ -277,14 +277,37 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
 def clause_tail(text: str) -> str | None:
     """The rest of the sentence after the last answer clause ("The answer is X." -> "X"),
     or None when the text has no answer clause."""
+    found = clause_tail_at(text)
+    return None if found is None else found[0]
+
+
+def clause_tail_at(text: str, end: re.Pattern = _SENTENCE_END) -> tuple[str, int] | None:
+    """`clause_tail` and the offset in `text` where it starts (`end`: where the tail
+    stops; by default at a comma too)."""
     if not may_have_clause(text):
         return None
     last = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS)
     if last is None:
         return None
-    rest = text[last.end():].lstrip(" \t\r\n:")
-    end = _SENTENCE_END.search(rest)
-    return (rest if end is None else rest[:end.start()]).strip()
+    return sentence_after(text, last.end(), end, " \t\r\n:")
+
+
+def sentence_after(text: str, at: int, end: re.Pattern, skip: str) -> tuple[str, int]:
+    """The rest of the sentence from offset `at` (leading `skip` characters passed over, up
+    to the first match of `end`), stripped, and the offset where it starts."""
+    rest = text[at:].lstrip(skip)
+    begin = len(text) - len(rest)
+    stop = end.search(rest)
+    piece = rest if stop is None else rest[:stop.start()]
+    stripped = piece.lstrip()
+    return stripped.rstrip(), begin + len(piece) - len(stripped)
+
+
+def sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding offset `at` starts: after the last line break or
+    ". " / "! " / "? " before `at` (0 when there is none)."""
+    return 1 + max(text.rfind("\n", 0, at),
+                   *(text.rfind(stop, 0, at) for stop in (". ", "! ", "? ")))
 
 
 def pick_candidate(text: str, found: Sequence[tuple[int, T]]) -> Extraction[T]:

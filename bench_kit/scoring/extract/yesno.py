@@ -11,9 +11,10 @@ from bench_kit.scoring.extract.response import (
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail,
+    clause_tail_at,
     clean_response,
     last_refusal,
+    sentence_start,
 )
 
 _YESNO_WHOLE = {
@@ -221,15 +222,13 @@ def _after_correction(text: str) -> str | None:
 def _in_clause(text: str) -> str | None:
     """The yes/no of the last answer clause, or None; a letter with a word ("(B) No")
     reads the word unless offered under a condition or retracted by a refusal after it."""
-    tail = clause_tail(text)
+    tail, at = clause_tail_at(text) or ("", 0)
     if not tail:
         return None
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
     if stated and worded is not tail:
-        at = text.rfind(tail)
-        opened = max(text.rfind("\n", 0, at), text.rfind(". ", 0, at))
-        if _CONDITION.search(text, opened + 1, at) or last_refusal(text, at):
+        if _CONDITION.search(text, sentence_start(text, at), at) or last_refusal(text, at):
             return None
     return stated
 

@@ -9,12 +9,15 @@ Bad inputs (mismatched lengths, a single-class AUROC) raise `InputError`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
+from bench_kit.scoring.extract.numbers import answer_part, refuses
+from bench_kit.scoring.extract.response import clause_tail_at
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.edit import levenshtein
@@ -145,6 +148,7 @@ _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
                              r"|答案是?|是", re.I)
 _KEY_EDGES = ".,:;!?\"' "
+_OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates.
 _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
@@ -165,7 +169,13 @@ def _trim_key(key: str) -> str:
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     """MMMU's open-answer candidates: per sentence, the text after its last indicator word
     ("is", "so", "thus", "answer" …; "=" too in the last sentence), or the whole response
-    when no sentence has one; plus every number in those texts."""
+    when no sentence has one; plus every number in those texts. A response with an answer
+    clause ("So the answer is 21.") has one candidate, that clause's answer: the numbers
+    of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers."""
+    clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
+    if clause is not None and _trim_key(clause[0].lower()):
+        key = _trim_key(clause[0].lower())
+        return [key], [t.value for t in number_tokens(key)]
     text = str(response).strip().strip(".").lower()
     sentences = [s for s in _MMMU_SENTENCE.split(text) if s.strip()]
     keys: list[str] = []
@@ -183,12 +193,36 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     return keys, numbers
 
 
+# "4\\pi", "\\sqrt{2}", "2^{2}": a number that is a coefficient of pi, a radicand or an
+# exponent is not the answer's value.
+_COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
+_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{)\s*$")
+
+
+def _values(key: str) -> set[float]:
+    """The numbers of a candidate that can be its value, rounded to 2 decimals."""
+    return {round(t.value, 2) for t in number_tokens(key)
+            if not _COEFFICIENT_AFTER.match(key, t.end)
+            and not _INSIDE_BEFORE.search(key, max(0, t.start - 8), t.start)}
+
+
 def _gold_in(key: str, gold: str) -> bool:
     number = parse_number(gold)
     if number is not None:
-        return round(number[0], 2) in {round(t.value, 2) for t in number_tokens(key)}
-    needle = gold.strip().lower()
-    return bool(needle) and needle in key
+        return round(number[0], 2) in _values(key)
+    needle = "".join(gold.lower().split())
+    return bool(needle) and _text_gold(needle).search(key) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _text_gold(needle: str) -> re.Pattern:
+    """A text gold as found in a candidate: spacing free ("(3, -4)" is "(3,-4)", "2 \\pi"
+    is "2\\pi"), not continuing a word or number ("b" is not in "bob"; "\\pi" is not in
+    "11\\pi" or "16 \\pi")."""
+    body = r"\s*".join(map(re.escape, needle))
+    if needle[0] == "\\":
+        return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + body)
+    return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + body)
 
 
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
@@ -202,8 +236,14 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
 
 
 def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
-    """MMMU open-question match: a numeric gold equals a candidate number after rounding
-    both to 2 decimals; a text gold (lowercased) is a substring of a candidate text.
+    """MMMU open-question match: a numeric gold equals a number of the last candidate that
+    has one, after rounding both to 2 decimals; a text gold (lowercased) is a substring of
+    the last candidate. (MMMU accepts a gold in any sentence's candidate, so a number met
+    on the way to a different final answer counts; here the final statement decides, read
+    up to a new question the model writes itself or a closing such as "I hope this helps".)
+    A response that says it cannot answer ("impossible to determine"; "not sure" after an
+    answer is not such a statement), with no answer clause and no estimate after it, is
+    wrong.
 
     A candidate that offers several answers ("It could be -402 or 48", "either X or Y")
     is right only when every one of them is a gold; when the last such hedge is the
@@ -214,13 +254,18 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     >>> mmmu_open_match("It could be -402 or 48.", ["48"])
     False
     """
-    keys, _ = mmmu_candidates(response)
+    text = answer_part(str(response))
+    if refuses(text, unsure=False) and clause_tail_at(text) is None:
+        return False  # "it's impossible to determine … in the 4 x 4 table"
+    keys, _ = mmmu_candidates(text)
     golds = [str(g) for g in golds]
     if keys:
         parts = _hedged(keys[-1], golds)
         if parts is not None:
             return all(any(_gold_in(part, gold) for gold in golds) for part in parts)
-    return any(_gold_in(key, gold) for key in keys for gold in golds)
+    numbered = [key for key in keys if number_tokens(key)]
+    return any(_gold_in(key, gold) for gold in golds
+               for key in (numbered[-1:] if parse_number(gold) is not None else keys[-1:]))
 
 
 def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
