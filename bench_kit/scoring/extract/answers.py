@@ -45,11 +45,10 @@ from bench_kit.scoring.extract.boxes import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
-    NO_OPTION_PART,
     by_option_value,
     compared_option,
     hypothetical_clauses,
-    no_option,
+    no_answer_statement,
 )
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
@@ -64,7 +63,6 @@ from bench_kit.scoring.extract.response import (
     ANSWER_CLAUSE,
     CONTINUATION,
     FAILED,
-    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
@@ -72,7 +70,6 @@ from bench_kit.scoring.extract.response import (
     clean_response,
     contains_phrase,
     last_clause,
-    last_refusal,
     may_have_clause,
     normalize_text,
     strip_reasoning,
@@ -297,9 +294,6 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     found = _fast_choice(text, choices, options) if fast else None
     if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
         found = _full_choice(text, choices, options, question)
-        if found.parse == PARSE_LENIENT and last_refusal(text) and isinstance(choices, Mapping) \
-                and not any(NO_ANSWER.search(str(option)) for option in choices.values()):
-            return FAILED  # "it is impossible to determine …" (unless an option says so)
     if found.value is not None and len(options) == 2:
         found = _letter_then_word(text, choices, options, found)
     if found.value is None and isinstance(response, str) and "\\boxed" in response:
@@ -378,12 +372,11 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
             return Extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
     found = _unclaused_choice(text, choices, options, question)
-    if found.parse == PARSE_LENIENT and NO_OPTION_PART.search(text) \
-            and isinstance(choices, Mapping):
-        refused = no_option(text, choices)
-        if refused is not None:  # "the answer is not in the choices" (unless an answer follows)
+    if found.parse == PARSE_LENIENT and isinstance(choices, Mapping):
+        refused = no_answer_statement(text, choices)
+        if refused is not None:  # "none of the options match", "impossible to determine"
             after = _full_choice(text[refused.end():], choices, options, question)
-            return after if after.parse == PARSE_OK else FAILED
+            return after if after.parse == PARSE_OK else FAILED  # (unless an answer follows)
     return found
 
 

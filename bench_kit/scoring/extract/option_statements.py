@@ -9,7 +9,13 @@ import re
 from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
-from bench_kit.scoring.extract.response import FAILED, PARSE_LENIENT, Extraction
+from bench_kit.scoring.extract.response import (
+    FAILED,
+    NO_ANSWER,
+    PARSE_LENIENT,
+    Extraction,
+    last_refusal,
+)
 from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
 from bench_kit.text.numbers import number_tokens
 
@@ -29,12 +35,13 @@ _NO_OPTION = re.compile(
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
     r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)")  # matched on lower-cased text
 # Literals one of which every _NO_OPTION match contains (on the lower-cased text): the
-# regex runs only near them. NO_OPTION_PART finds a piece of each in any case, first.
+# regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
 _NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
                              r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有")
-NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
-# Words an option text would use to offer "no answer" itself ("None of the above").
-_NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
+_NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
+# Words of an option that is itself "the answer is not among the others" ("None of the
+# above", "Neither"); an option that is itself a refusal matches NO_ANSWER ("Can't tell").
+_NONE_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
 
 # "If the heart is wider …, then the answer is (A) Yes." — an answer under a condition.
 _IF_CLAUSE = re.compile(r"\bif\b[^.\n]{0,200}?\banswer\s+(?:is|would\s+be)\s*:?\s*[(\[]?\s*"
@@ -49,20 +56,30 @@ def hypothetical_clauses(text: str) -> bool:
     return len({m.group(1).upper() for m in _IF_CLAUSE.finditer(text)}) > 1
 
 
-def no_option(text: str, choices: Mapping[str, str]) -> re.Match | None:
-    """The last statement that the answer is not among the options, unless some option
-    itself offers that ("None of the above")."""
+def _no_option(text: str) -> re.Match | None:
+    """The last statement that the answer is not among the options."""
     lowered = text.lower()
-    if len(lowered) != len(text):
+    if len(lowered) != len(text) or not _NO_OPTION_PART.search(text):
         return None  # (a lower-cased text of another length would shift the offsets)
     last = None
     for hint in _NO_OPTION_HINT.finditer(lowered):  # every match holds a hint: look near it
         found = _NO_OPTION.search(lowered, max(0, hint.start() - 24), hint.end() + 48)
         if found is not None:
             last = found
-    if last is None or any(_NO_ANSWER_OPTION.search(str(v)) for v in choices.values()):
-        return None
     return last
+
+
+def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | None:
+    """The last statement that the response gives no option: that the answer is not among
+    the options ("none of the options match") or that it cannot answer (`NO_ANSWER`: "it
+    is impossible to determine"). A statement that some option makes itself is choosing
+    that option, not a refusal: "none of the options …" beside "None of the above",
+    "I can't tell" beside "Can't tell"."""
+    texts = [str(v) for v in choices.values()]
+    found = [statement for statement, option in ((_no_option(text), _NONE_OPTION),
+                                                 (last_refusal(text), NO_ANSWER))
+             if statement is not None and not any(option.search(t) for t in texts)]
+    return max(found, key=lambda m: m.end()) if found else None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -111,9 +111,12 @@ _NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x fast
 _REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
 
 
+@functools.lru_cache(maxsize=64)
 def last_refusal(text: str, start: int = 0) -> re.Match | None:
     """The last `NO_ANSWER` match in `text` starting at or after `start`, found near the
-    hint literals only (the regex scan of a whole long response costs ~200 µs)."""
+    hint literals only (the regex scan of a whole long response costs ~200 µs). Cached:
+    the choice, yes/no and number rules all ask about the same cleaned response, and it
+    is scanned once."""
     lowered = text.lower()
     if _NO_ANSWER_HINT.search(lowered, start) is None:
         return None
