@@ -68,13 +68,14 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail,
     clean_response,
-    contains_phrase,
     last_clause,
     may_have_clause,
     normalize_text,
     strip_reasoning,
 )
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
+from bench_kit.text.latex import plain_latex
+from bench_kit.text.words import find_phrases
 from bench_kit.types import LETTERS
 
 __all__ = [
@@ -134,7 +135,9 @@ def _options_of(keys: tuple) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=8192)
 def _normalized_option(text: str) -> str:
-    return normalize_text(text)  # the same items' options recur across models and modes
+    # Cached: the same items' options recur across models and modes. Options written in
+    # LaTeX ("$2 \\mathrm{~cm}$") are read as the plain text a response writes ("2 cm").
+    return normalize_text(plain_latex(text))
 
 
 def _yes_and_no(texts: dict[str, str]) -> bool:
@@ -197,6 +200,23 @@ def _enumerates(text: str, options: dict[str, str]) -> bool:
     return len(leads & options.keys()) > 1
 
 
+_MATH_TERM = re.compile(r"[\d.]+|sqrt|pi")  # a normalised word of a formula
+
+
+def _stated(norm: str, text: str) -> bool:
+    """Whether option text `text` occurs in the normalised response `norm` as whole words;
+    an option that is a formula, not as a term of a longer one ("sqrt 3" is not stated in
+    "6 sqrt 3" or "sqrt 3 4")."""
+    if not _MATH_TERM.search(text):
+        return find_phrases(norm, text) != []  # words: "6 o'clock" states "o'clock"
+    for found in find_phrases(norm, text):
+        start, end = found.span()
+        beside = norm[max(0, start - 24):start].split()[-1:] + norm[end:end + 24].split()[:1]
+        if not any(_MATH_TERM.fullmatch(word) for word in beside):
+            return True
+    return False
+
+
 def _by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) -> str | None:
     norm = normalize_text(answer) if norm is None else norm
     if not norm:
@@ -204,7 +224,7 @@ def _by_option_text(answer: str, texts: dict[str, str], norm: str | None = None)
     exact = [letter for letter, text in texts.items() if text == norm]
     if exact:
         return exact[0] if len(exact) == 1 else None
-    found = {letter: text for letter, text in texts.items() if contains_phrase(norm, text)}
+    found = {letter: text for letter, text in texts.items() if _stated(norm, text)}
     maximal = [letter for letter, text in found.items()
                if not any(other != text and text in other for other in found.values())]
     return maximal[0] if len(maximal) == 1 else None
@@ -290,6 +310,8 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     text = clean_response(response)
     if not text:
         return FAILED
+    if "\\" in text or "^" in text:
+        text = plain_latex(text)  # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
     options = _options(choices)
     found = _fast_choice(text, choices, options) if fast else None
     if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
@@ -300,7 +322,10 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
         whole = clean_response(response, boxed=False)
         if whole != text:
-            return _full_choice(whole, choices, options, question)
+            if "\\" in whole or "^" in whole:
+                whole = plain_latex(whole)
+            around = _full_choice(whole, choices, options, question)
+            return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
 
 

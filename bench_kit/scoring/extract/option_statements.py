@@ -17,6 +17,7 @@ from bench_kit.scoring.extract.response import (
     last_refusal,
 )
 from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
+from bench_kit.text.latex import plain_latex
 from bench_kit.text.numbers import number_tokens
 
 # The response says the answer is not among the options, or that it cannot answer: no
@@ -82,11 +83,15 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
     return max(found, key=lambda m: m.end()) if found else None
 
 
+_NOT_A_VALUE = ("√", "sqrt")  # an option "√10 cm" is not the number it holds
+
+
 @functools.lru_cache(maxsize=4096)
 def _option_value(text: str) -> float | None:
     """The number an option is ("10m", "60°", "5πcm" -> 5), or None for other options."""
+    text = plain_latex(text)  # "$\\frac{7}{2} \\mathrm{~cm}^{2}$" -> "7/2 cm"
     found = number_tokens(text)
-    if len(found) != 1:
+    if len(found) != 1 or any(sign in text for sign in _NOT_A_VALUE):
         return None
     rest = text[:found[0].start] + text[found[0].end:]
     return found[0].value if len(rest) <= 12 and not any(ch.isdigit() for ch in rest) else None

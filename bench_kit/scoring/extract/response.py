@@ -52,7 +52,7 @@ _WIDE_TEXT = {chr(code): (chr(value) if isinstance(value, int) else value)
               for code, value in _WIDTH_MAP.items()}
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>")
-_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
 
