@@ -24,6 +24,7 @@ _SYMBOL = {"\\pi": " pi ", "\\cdot": "×", "\\times": "×", "\\%": "%", "\\circ"
            "\\le": "≤", "\\ge": "≥", "\\leq": "≤", "\\geq": "≥", "\\neq": "≠"}
 _COMMAND = re.compile(r"\\([A-Za-z]+|%)")
 _BLANKS = re.compile(r"[ \t]+")
+_LINE_EDGE = re.compile(r" ?\n ?")
 _MATH_DELIMITER = re.compile(r"\$|\\[()\[\]]")
 
 
@@ -52,7 +53,7 @@ def plain_latex(text: str) -> str:
     text = _UNIT_POWER.sub(r"\1", text)
     text = _COMMAND.sub(lambda m: _SYMBOL.get(m.group(), f" {m.group(1)} "), text)
     text = text.replace("{", "").replace("}", "")
-    return _BLANKS.sub(" ", text).strip()  # (line breaks kept: lines matter to readers)
+    return _LINE_EDGE.sub("\n", _BLANKS.sub(" ", text)).strip()  # (line breaks kept)
 
 
 def _grouped(part: str) -> str:

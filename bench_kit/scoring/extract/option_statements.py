@@ -1,6 +1,8 @@
 """What a multiple-choice response says about the options as a whole (rules of
-`bench_kit.scoring.extract.answers`): that no option is the answer, that it goes on with the
-next question of its prompt, or which option its answer number is."""
+`bench_kit.scoring.extract.answers`): that no option is the answer (or that it cannot
+answer, and what it leans to after all), which options it names only to set aside, which
+option fills the question's blank or equals its answer number, and whether it stopped
+(cut off, looping) before answering."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import re
 from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
+from bench_kit.scoring.extract.prose_letters import rules_out
 from bench_kit.scoring.extract.response import (
     FAILED,
     NO_ANSWER,
@@ -18,7 +21,9 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
 from bench_kit.text.latex import plain_latex
+from bench_kit.text.normalize import normalize_for_match
 from bench_kit.text.numbers import number_tokens
+from bench_kit.text.words import contains_phrase
 
 # The response says the answer is not among the options, or that it cannot answer: no
 # letter, unless an answer clause follows the statement.
@@ -99,10 +104,17 @@ def _option_value(text: str) -> float | None:
 
 def by_option_value(text: str, choices: Mapping[str, str],
                     options: dict[str, str]) -> Extraction[str]:
-    """Rule 7b: options that are all numbers, and the response's answer number (the last
-    one, unless written right after "not": "40°, not 34°" gives none) equals exactly one."""
-    values = {letter: _option_value(str(choices.get(key, ""))) for letter, key in options.items()}
-    if len(values) < 2 or None in values.values():
+    """Rule 7b: options that are all numbers (but for one that offers no answer, "It is
+    impossible to determine"), and the response's answer number (the last one, unless
+    written right after "not": "40°, not 34°" gives none) equals exactly one."""
+    values = {}
+    for letter, key in options.items():
+        option = str(choices.get(key, ""))
+        value = _option_value(option)
+        if value is None and not (_NONE_OPTION.search(option) or NO_ANSWER.search(option)):
+            return FAILED  # an option that is neither a number nor "it is impossible to tell"
+        values[letter] = value
+    if sum(value is not None for value in values.values()) < 2:
         return FAILED
     found, token, cleaned = answer_number_token(text)
     if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
@@ -111,8 +123,6 @@ def by_option_value(text: str, choices: Mapping[str, str],
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
     return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
-
-
 
 
 def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
@@ -132,3 +142,73 @@ def compared_option(text: str, texts: dict[str, str], question: str | None) -> s
             if len(lefts) == 1 and len(rights) == 1 and lefts != rights and said and sign:
                 return lefts[0] if (said == sign) != negated else rights[0]
     return None
+
+
+# A blank in the question ("It is (_) past three.", "The ___ of the cell"): the words
+# after it, up to the end of the sentence, the response writes after the option it fills.
+_BLANK = re.compile(r"(?:\(\s*_+\s*\)|_{2,})\s*([^.?!\n(]{1,40})")
+
+
+def blank_filled(norm: str, texts: dict[str, str], question: str | None) -> str | None:
+    """"It is (_) past three." -> "The time is quarter past three.": the one option whose
+    text stands right before the words that follow the question's blank. `norm`: the
+    normalised response; `texts`: letter -> normalised option text."""
+    blank = _BLANK.search(question) if question and "_" in question else None
+    after = normalize_for_match(blank.group(1)) if blank else ""
+    if not after:
+        return None
+    filled = [letter for letter, text in texts.items() if f"{text} {after}" in f" {norm} "
+              and f" {text} {after}" in f" {norm} "]
+    return filled[0] if len(filled) == 1 else None
+
+
+# "The other options, such as …", "this contrasts with the other options listed": options
+# set aside as the others.
+_OTHERS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b"
+                     r"|\bother\s+(?:\w+\s+){0,4}\w+,?\s+(?:such\s+as|like|including)\b", re.I)
+_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b|$))",
+                     re.I)
+
+
+def not_ruled_out(text: str, named: dict[str, str]) -> list[str]:
+    """The letters of `named` (letter -> normalised option text, several options the
+    response names) that some clause names without ruling them out: "… most likely a
+    berry aneurysm rupture. Parkinson disease and glioblastoma are not typically
+    associated …" keeps the first. A clause (a sentence, or its part before/after "but")
+    rules out what it names when it negates (`rules_out`) or sets the options aside as the
+    others ("the other options, such as …")."""
+    kept: set[str] = set()
+    for match in _CLAUSE.finditer(text):
+        clause = match.group()
+        here = [letter for letter, t in named.items()
+                if contains_phrase(normalize_for_match(clause), t)]
+        if here and not (rules_out(clause) or _OTHERS.search(clause)):
+            kept.update(here)
+    return sorted(kept)
+
+
+# After "we cannot determine it with certainty": the answer the response leans to.
+_LEANS = re.compile(r"[^.!?\n]{0,80}?\b(?:but|however)\b[^.!?\n]{0,40}?\b(?:most\s+|more\s+)?"
+                    r"(?:likely|probably|appears?|seems?)\b", re.I)
+
+
+def leans_after(text: str, at: int) -> bool:
+    """Whether the response, right after a refusal ending at `at`, leans to an answer ("…
+    with certainty, but it is likely that …")."""
+    return _LEANS.match(text, at) is not None
+
+
+_ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
+
+
+def cut_off(text: str) -> bool:
+    """Whether a long response was cut off by the token limit: its last line is prose that
+    stops mid-sentence ("… we get the equation P=", "starting at"), or its last sentence is
+    one it has already written twice (a loop)."""
+    if len(text) < 300:
+        return False
+    line = text[text.rfind("\n") + 1:]
+    if len(line) > 40 and text[-1] not in _ENDS:
+        return True
+    last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
+    return len(last) >= 20 and text.count(last) >= 3

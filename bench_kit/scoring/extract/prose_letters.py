@@ -66,6 +66,8 @@ def echoed_option_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]
     spans = []
     lowered = None
     for raw in raw_texts:
+        if len(raw.strip("()[] ")) == 1:
+            continue  # options that are letters ("A", "(B)": pictures named by letter)
         if not raw.islower() and _LETTER.search(raw):  # islower: no capital letter at all
             lowered = lowered if lowered is not None else text.lower()
             needle, start = raw.lower(), 0
