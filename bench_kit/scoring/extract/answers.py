@@ -87,6 +87,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail,
     clean_response,
+    extraction,
     last_clause,
     may_have_clause,
     normalize_text,
@@ -219,11 +220,14 @@ def _enumerates(text: str, options: dict[str, str]) -> bool:
 
 
 # The shapes most answers take, read without the full parser: "The answer is B.",
-# "Answer: (B)", "I choose B" as the whole response; "B. text", "(B) text", "B) text".
+# "Answer: (B)", "I choose B", "选B", "答案是B" as the whole response; "B. text", "(B) text",
+# "B) text".
 _SHORT_CLAUSE = re.compile(
     r"(?:(?:the\s+)?(?:(?:correct|final|best|right)\s+(?:answer|option|choice)|answer)\s*"
     r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
     r"(?:\s+(\S[^\n]*))?", re.I)
+_SHORT_CHINESE = re.compile(r"(?:(?:故|所以|因此|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
+                            r"|(?:正确)?答案\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
 
 
@@ -249,11 +253,11 @@ def _fast_said(text: str, said: str, choices: Mapping[str, str],
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
         if len(exact) == 1:
-            return Extraction(options[exact[0]], PARSE_LENIENT)
+            return extraction(options[exact[0]], PARSE_LENIENT)
     for answer in (said, text):
         letter = by_option_text(answer, texts)
         if letter:
-            return Extraction(options[letter], PARSE_LENIENT)
+            return extraction(options[letter], PARSE_LENIENT)
     return FAILED
 
 
@@ -265,9 +269,13 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     bare = _BARE.fullmatch(text)
     if bare:
         letter = bare.group(1).upper()
-        return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+        return extraction(options[letter], PARSE_OK) if letter in options else FAILED
     if len(text) > 200:
         return None
+    if not text.isascii():
+        chinese = _SHORT_CHINESE.fullmatch(text)
+        if chinese:  # "选C", "答案是C", "故选：C" (a letter outside the options: the full rules)
+            return extraction(options[chinese.group(1)], PARSE_OK) if chinese.group(1) in options else None
     short = _SHORT_CLAUSE.fullmatch(text)
     if short:
         letter, rest = short.group(1).upper(), short.group(3)
@@ -276,7 +284,7 @@ def _fast_choice(text: str, choices: Mapping[str, str],
                                  or _CLAUSE_HINT.search(rest.lower())
                                  or _OR_NEXT.match(text, short.end(1))):
             return None  # "the answer is a cat", a second clause, "B or C": the full rules
-        return Extraction(options[letter], PARSE_OK) if letter in options else None
+        return extraction(options[letter], PARSE_OK) if letter in options else None
     said = _SHORT_TEXT_CLAUSE.fullmatch(text)
     if said:
         return _fast_said(text, said.group(1), choices, options)
@@ -287,7 +295,7 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     if letter not in options or letter == "I" or rules_out(lead.group(4)) \
             or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()):
         return None  # a clause may follow, or the lead may be ruled out: the full rules
-    return Extraction(options[letter], PARSE_OK)
+    return extraction(options[letter], PARSE_OK)
 
 
 def extract_choice_detailed(response: str, choices: Mapping[str, str],
@@ -334,7 +342,7 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     bare = _BARE.fullmatch(text)
     if bare:
         letter = bare.group(1).upper()
-        return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+        return extraction(options[letter], PARSE_OK) if letter in options else FAILED
     if len(text) < 40 and _LETTER_LIST.fullmatch(text) and _lists_letters(text, choices, options):
         return FAILED
     cut = CONTINUATION.search(text)
@@ -347,7 +355,7 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
         if clause in options:
-            return Extraction(options[clause], PARSE_OK)
+            return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
     found = _unclaused_choice(text, choices, options, question)
     if found.parse == PARSE_LENIENT and cut_off(text):
@@ -371,7 +379,7 @@ def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str
         line = text.rsplit("\n", 1)[1]
         last_line = _BARE.fullmatch(line)
         if last_line and last_line.group(1).upper() in options:
-            return Extraction(options[last_line.group(1).upper()], PARSE_LENIENT)
+            return extraction(options[last_line.group(1).upper()], PARSE_LENIENT)
         written = _written_option(line, choices, options)
         if written is not None and not _enumerates(text, options):  # not the options echoed
             return written
@@ -387,7 +395,7 @@ def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str
         if other and other != letter:
             return FAILED  # "(A) or (C)"
         if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex or 0))):
-            return Extraction(options[letter], PARSE_OK)
+            return extraction(options[letter], PARSE_OK)
     return None
 
 
@@ -402,7 +410,7 @@ def _written_option(line: str, choices: Mapping[str, str],
     said = normalize_text(plain_latex(line[lead.end():]))
     texts = option_texts(choices, options)
     if said and letter in texts and texts[letter] == said:
-        return Extraction(options[letter], PARSE_LENIENT)
+        return extraction(options[letter], PARSE_LENIENT)
     return None
 
 
@@ -414,12 +422,12 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     if tail:
         letter = by_option_text(tail, texts)
         if letter:
-            return Extraction(options[letter], PARSE_LENIENT)
+            return extraction(options[letter], PARSE_LENIENT)
     norm = normalize_text(text) if norm is None else norm
     letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm) \
         or compared_option(text, texts, question)
     if letter:
-        return Extraction(options[letter], PARSE_LENIENT)
+        return extraction(options[letter], PARSE_LENIENT)
     return by_option_value(text, choices, options)
 
 
@@ -437,13 +445,13 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
         if len(exact) == 1:
-            return Extraction(options[exact[0]], PARSE_LENIENT)
+            return extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     strong = prose_letters(text, options, echoed_option_spans(text, raw_texts))
     if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
         strong = concluding_letters(text, options, raw_texts)
     if strong:
-        return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
+        return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     return _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
 
 

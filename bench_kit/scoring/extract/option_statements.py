@@ -17,6 +17,7 @@ from bench_kit.scoring.extract.response import (
     NO_ANSWER,
     PARSE_LENIENT,
     Extraction,
+    extraction,
     last_refusal,
 )
 from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
@@ -102,27 +103,35 @@ def _option_value(text: str) -> float | None:
     return found[0].value if len(rest) <= 12 and not any(ch.isdigit() for ch in rest) else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _offers_no_answer(option: str) -> bool:
+    """Whether an option's text offers no answer ("It is impossible to determine")."""
+    return bool(_NONE_OPTION.search(option) or NO_ANSWER.search(option))
+
+
 def by_option_value(text: str, choices: Mapping[str, str],
                     options: dict[str, str]) -> Extraction[str]:
     """Rule 7b: options that are all numbers (but for one that offers no answer, "It is
     impossible to determine"), and the response's answer number (the last one, unless
     written right after "not": "40°, not 34°" gives none) equals exactly one."""
-    values = {}
-    for letter, key in options.items():
-        option = str(choices.get(key, ""))
-        value = _option_value(option)
-        if value is None and not (_NONE_OPTION.search(option) or NO_ANSWER.search(option)):
-            return FAILED  # an option that is neither a number nor "it is impossible to tell"
-        values[letter] = value
-    if sum(value is not None for value in values.values()) < 2:
+    values = {letter: _option_value(str(choices.get(key, ""))) for letter, key in options.items()}
+    other = None
+    for letter, value in values.items():
+        if value is None:
+            if other is not None:
+                return FAILED  # two options that are not numbers
+            other = letter
+    if len(values) < 3 if other else len(values) < 2:
         return FAILED
+    if other and not _offers_no_answer(str(choices.get(options[other], ""))):
+        return FAILED  # an option that is neither a number nor "it is impossible to tell"
     found, token, cleaned = answer_number_token(text)
     if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
         return FAILED
     hits = [letter for letter, value in values.items()
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
-    return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
+    return extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
 
 
 def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from bench_kit.scoring.extract.option_statements import not_ruled_out
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.text.latex import plain_latex
-from bench_kit.text.words import find_phrases
+from bench_kit.text.words import contains_phrase, find_phrases
 
 
 @functools.lru_cache(maxsize=8192)
@@ -44,12 +44,17 @@ def option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[st
 _MATH_TERM = re.compile(r"[\d.]+|sqrt|pi")  # a normalised word of a formula
 
 
+@functools.lru_cache(maxsize=8192)
+def _is_formula(text: str) -> bool:
+    return _MATH_TERM.search(text) is not None
+
+
 def _stated(norm: str, text: str) -> bool:
     """Whether option text `text` occurs in the normalised response `norm` as whole words;
     an option that is a formula, not as a term of a longer one ("sqrt 3" is not stated in
     "6 sqrt 3" or "sqrt 3 4")."""
-    if not _MATH_TERM.search(text):
-        return find_phrases(norm, text) != []  # words: "6 o'clock" states "o'clock"
+    if not _is_formula(text):
+        return contains_phrase(norm, text)  # words: "6 o'clock" states "o'clock"
     for found in find_phrases(norm, text):
         start, end = found.span()
         beside = norm[max(0, start - 24):start].split()[-1:] + norm[end:end + 24].split()[:1]
@@ -67,7 +72,7 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) 
     exact = [letter for letter, text in texts.items() if text == norm]
     if exact:
         return exact[0] if len(exact) == 1 else None
-    found = {letter: text for letter, text in texts.items() if _stated(norm, text)}
+    found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
     maximal = [letter for letter, text in found.items()
                if not any(other != text and text in other for other in found.values())]
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")

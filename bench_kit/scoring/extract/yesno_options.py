@@ -13,6 +13,7 @@ from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,
     Extraction,
+    extraction,
 )
 from bench_kit.scoring.extract.yesno import extract_yesno
 
@@ -40,7 +41,7 @@ def letter_then_word(text: str, choices: Mapping[str, str], options: dict[str, s
     words = [word.lower() for named, word in said if named == letter]
     if words and words[-1] != texts[letter]:
         other = next(k for k, t in texts.items() if t == words[-1])
-        return Extraction(options[other], PARSE_LENIENT)
+        return extraction(options[other], PARSE_LENIENT)
     return found
 
 
@@ -50,4 +51,4 @@ def yesno_option(text: str, texts: dict[str, str], options: dict[str, str],
     maximum" -> the No option), lenient."""
     said = extract_yesno(text, question)
     letter = next((k for k, t in texts.items() if t == said), None)
-    return Extraction(options[letter], PARSE_LENIENT) if letter else FAILED
+    return extraction(options[letter], PARSE_LENIENT) if letter else FAILED
