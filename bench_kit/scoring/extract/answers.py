@@ -26,7 +26,9 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
 7. the option texts contained in the answer clause or the response: exactly one (after
    dropping texts contained in a longer matched text and options named only to be set
    aside, "X and Y are not …"; a formula option not as a term of a longer formula; with a
-   blank in the question, the option written before the words after it) -> it (lenient); several compared ("The sun is larger than the
+   blank in the question, the option written before the words after it; with no text
+   found, an option reworded: "flipped" for "flip", its content words in one sentence)
+   -> it (lenient); several compared ("The sun is larger than the
    moon.") -> the side answering the question's comparative; options that are all numbers
    ("10m", "60°"; one may offer no answer, "It cannot be determined"): the response's
    answer number equals exactly one (lenient);

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.option_statements import not_ruled_out
 from bench_kit.scoring.extract.response import normalize_text
+from bench_kit.scoring.extract.yesno import SENTENCE, content_words
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.words import contains_phrase, find_phrases
 
@@ -73,8 +74,39 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) 
     if exact:
         return exact[0] if len(exact) == 1 else None
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
+    if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
+        found = {letter: text for letter, text in texts.items() if _reworded(answer, norm, text)}
     maximal = [letter for letter, text in found.items()
                if not any(other != text and text in other for other in found.values())]
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")
         maximal = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
     return maximal[0] if len(maximal) == 1 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _inflected(word: str) -> re.Pattern:
+    return re.compile(rf"\b{re.escape(word)}{re.escape(word[-1])}?(?:ed|ing|s|es|d)\b")
+
+
+def _reworded(answer: str, norm: str, text: str) -> bool:
+    """Whether the response states option `text` in other words: a one-word option
+    inflected ("flipped" for "flip"), or every content word of a longer option in one
+    sentence ("It is likely that the cricket population will increase" for "Cricket will
+    increase")."""
+    if " " not in text:
+        return len(text) > 2 and text in norm and text.isalpha() \
+            and _inflected(text).search(norm) is not None
+    words = _content_words(text)
+    if not words or not all(word in norm for word in words):
+        return False  # (a substring check first: most options are not there at all)
+    return any(words <= content_words(sentence.group()) for sentence in SENTENCE.finditer(answer))
+
+
+@functools.lru_cache(maxsize=4096)
+def _content_words(text: str) -> frozenset[str]:
+    """An option's content words, when it has two or more and all are words, not a formula
+    or numbers ("1 3", "a b"); else empty."""
+    words = content_words(text)
+    if len(words) < 2 or not all(word.isalpha() and len(word) > 2 for word in words):
+        return frozenset()
+    return frozenset(words)
