@@ -51,17 +51,30 @@ def _is_formula(text: str) -> bool:
 
 
 def _stated(norm: str, text: str) -> bool:
-    """Whether option text `text` occurs in the normalised response `norm` as whole words;
-    an option that is a formula, not as a term of a longer one ("sqrt 3" is not stated in
-    "6 sqrt 3" or "sqrt 3 4")."""
-    if not _is_formula(text):
+    """Whether option text `text` occurs in the normalised response `norm` as whole words,
+    not right after a negation ("40°, not 34°" does not state 34°); an option that is a
+    formula, not as a term of a longer one ("sqrt 3" is not stated in "6 sqrt 3")."""
+    formula = _is_formula(text)
+    if not formula and not _negates(norm):
         return contains_phrase(norm, text)  # words: "6 o'clock" states "o'clock"
     for found in find_phrases(norm, text):
         start, end = found.span()
-        beside = norm[max(0, start - 24):start].split()[-1:] + norm[end:end + 24].split()[:1]
-        if not any(_MATH_TERM.fullmatch(word) for word in beside):
+        before = norm[max(0, start - 24):start].split()
+        if before and (before[-1] in _NEGATING or " ".join(before[-2:]) in _NEGATING):
+            continue
+        after = norm[end:end + 24].split()[:1]
+        if not formula or not any(_MATH_TERM.fullmatch(word) for word in before[-1:] + after):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=16)
+def _negates(norm: str) -> bool:
+    return _NEGATION_HINT.search(norm) is not None  # once per response, not per option
+
+
+_NEGATING = frozenset(["not", "except", "excluding", "rather than", "instead of"])
+_NEGATION_HINT = re.compile(r"\bnot\b|\bexcept|\brather than\b|\binstead of\b")
 
 
 def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) -> str | None:
