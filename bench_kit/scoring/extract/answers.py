@@ -28,19 +28,19 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
    aside, "X and Y are not …"; a formula option not as a term of a longer formula; with a
    blank in the question, the option written before the words after it; with no text
    found, an option reworded: "flipped" for "flip", its content words in one sentence)
-   -> it (lenient); several compared ("The sun is larger than the
-   moon.") -> the side answering the question's comparative; options that are all numbers
-   ("10m", "60°"; one may offer no answer, "It cannot be determined"): the response's
-   answer number equals exactly one (lenient);
+   -> it (lenient); several compared ("The sun is larger than the moon.") -> the side
+   answering the question's comparative; options that are all numbers ("10m", "60°"; one
+   may offer no answer, "It cannot be determined"): the response's answer number equals
+   exactly one (lenient);
 8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
    with the question when given) -> that option (lenient);
 otherwise failed: an article "A" or pronoun "I" is never read as a letter. A lenient letter
 is no answer when the response says the answer is not among the options or that it cannot
 answer (unless an answer follows the statement, or an option makes it itself: "None of the
 above", "Can't tell"), and when a long response was cut off mid-sentence or loops. A
-`\\boxed{}` value that no option has is answered only by an
-answer clause around it, never by letters or texts in the prose. With Yes/No options a
-letter written with the other option's word ("A: no") is that word.
+`\\boxed{}` value that no option has is answered only by an explicit letter form around
+it, never by letters or texts in the prose. With Yes/No options a letter written with the
+other option's word ("A: no") is that word.
 """
 
 from __future__ import annotations
@@ -116,6 +116,7 @@ _BARE = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]
 # one answer.
 _LETTER_LIST = re.compile(r"\s*[(\[]?[A-Ja-j][)\]]?(?:(?:\s*(?:,|-|and|&|/|or)\s*|\s+)"
                           r"[(\[]?[A-Ja-j][)\]]?)+\s*\.?\s*", re.I)
+_LISTED = re.compile(r"(?<![A-Za-z])[A-Ja-j](?![A-Za-z])")
 _LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
                    r"(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)\]]|([A-J])(?=\s*\n)"
                    r"|([A-J])\s+[-–—]\s)")
@@ -204,7 +205,7 @@ def _clause_letter(text: str, *, scan: bool = False) -> str | None:
 def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
     """A response that is a list of letters (`_LETTER_LIST`) names several different ones,
     and is not itself an option's text ("A and B" as an option)."""
-    if len({letter.upper() for letter in re.findall(r"(?<![A-Za-z])[A-Ja-j](?![A-Za-z])", text)}) < 2:
+    if len({letter.upper() for letter in _LISTED.findall(text)}) < 2:
         return False  # "(D) (D)"
     return normalize_text(text) not in option_texts(choices, options).values()
 
