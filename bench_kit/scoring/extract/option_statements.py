@@ -175,8 +175,11 @@ def blank_filled(norm: str, texts: dict[str, str], question: str | None) -> str 
 # set aside as the others.
 _OTHERS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b"
                      r"|\bother\s+(?:\w+\s+){0,4}\w+,?\s+(?:such\s+as|like|including)\b", re.I)
-_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b|$))",
-                     re.I)
+_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
+                     r"|,\s+(?:as|because|since|compared\s+to)\b|$))", re.I)
+# An explanation after the answer ("…is Rabbit, as it is prey for both Deer and Wolf"):
+# what it names is not offered as the answer.
+_EXPLAINS = re.compile(r"\s*,\s+(?:as|because|since|compared\s+to)\b", re.I)
 
 
 def not_ruled_out(text: str, named: dict[str, str]) -> list[str]:
@@ -184,14 +187,16 @@ def not_ruled_out(text: str, named: dict[str, str]) -> list[str]:
     response names) that some clause names without ruling them out: "… most likely a
     berry aneurysm rupture. Parkinson disease and glioblastoma are not typically
     associated …" keeps the first. A clause (a sentence, or its part before/after "but")
-    rules out what it names when it negates (`rules_out`) or sets the options aside as the
-    others ("the other options, such as …")."""
+    rules out what it names when it negates (`rules_out`), sets the options aside as the
+    others ("the other options, such as …") or explains the answer (", as it is prey for
+    both …")."""
     kept: set[str] = set()
     for match in _CLAUSE.finditer(text):
         clause = match.group()
         here = [letter for letter, t in named.items()
                 if contains_phrase(normalize_for_match(clause), t)]
-        if here and not (rules_out(clause) or _OTHERS.search(clause)):
+        if here and not (rules_out(clause) or _OTHERS.search(clause)
+                         or _EXPLAINS.match(clause)):
             kept.update(here)
     return sorted(kept)
 
