@@ -159,8 +159,9 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
     """Print extract_choice's and can_infer's best-round time per item, side by side."""
     from reference_loader import load_vlmevalkit
 
-    from bench_kit.scoring.extract import answers
+    from bench_kit.scoring.extract import answers, option_texts
     from bench_kit.scoring.extract.answers import extract_choice
+    from bench_kit.scoring.extract.response import last_refusal
 
     can_infer = load_vlmevalkit(root)[1].can_infer
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
@@ -181,8 +182,9 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
             return [can_infer(r, c) for r, c in zip(responses, copies)]
 
         def cold():
-            answers._normalized_option.cache_clear()
+            option_texts.normalized_option.cache_clear()
             answers._options_of.cache_clear()
+            last_refusal.cache_clear()
             return ()
 
         best_ours, best_theirs = float("inf"), float("inf")

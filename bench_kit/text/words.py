@@ -44,6 +44,17 @@ def find_phrase(text: str, phrase: str, *, ignore_case: bool = False) -> re.Matc
     return _pattern(phrase, ignore_case).search(text)
 
 
+def find_phrases(text: str, phrase: str) -> list[re.Match[str]]:
+    """Every whole-word occurrence of `phrase` in `text`, in order (none for an empty phrase).
+
+    >>> [m.start() for m in find_phrases("cat, concatenate, cat", "cat")]
+    [0, 18]
+    """
+    if not phrase or phrase not in text:
+        return []
+    return list(_pattern(phrase, False).finditer(text))
+
+
 def contains_phrase(text: str, phrase: str, *, ignore_case: bool = False) -> bool:
     """Whether `phrase` occurs in `text` as whole words (see the module docstring).
 

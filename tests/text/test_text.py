@@ -54,7 +54,19 @@ def test_numbers() -> None:
     assert leading_number("twenty") == 20.0 and leading_number("twenty-one") is None
 
 
-@pytest.mark.parametrize("module", ["cjk", "edit", "normalize", "numbers", "tokens"])
+def test_plain_latex() -> None:
+    from bench_kit.text.latex import plain_latex
+    assert plain_latex("$\\frac{1 + \\sqrt{3}}{3}$") == "(1 + sqrt(3))/3"  # nested, innermost first
+    assert plain_latex("$\\dfrac{\\sqrt{3}}{2}$") == "sqrt(3)/2"
+    assert plain_latex("$4.5 \\text{ cents}$") == "4.5 cents"
+    assert plain_latex("$25 \\mathrm{~cm}^{2}$") == "25 cm"  # a unit's power
+    assert plain_latex("x^2 + y^2") == "x^2 + y^2"  # a variable's power is kept
+    assert plain_latex("$\\angle A = 30^{\\circ}$") == "angle A = 30°"
+    assert plain_latex("$10 + 5\\pi$\nQuestion: next") == "10 + 5 pi\nQuestion: next"  # lines kept
+    assert plain_latex("no math here") == "no math here"
+
+
+@pytest.mark.parametrize("module", ["cjk", "edit", "latex", "normalize", "numbers", "tokens", "words"])
 def test_docstring_examples(module) -> None:
     result = doctest.testmod(importlib.import_module(f"bench_kit.text.{module}"))
     assert result.failed == 0 and result.attempted > 0

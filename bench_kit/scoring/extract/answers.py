@@ -6,28 +6,41 @@ form), "lenient" (found by a fallback) or "failed". All of them accept any strin
 never raise on it; a leading `<think>…</think>` block, `<answer>` tags, `\\boxed{}`,
 markdown emphasis and full-width forms are handled by `clean_response` first.
 
-Multiple choice, in order (the first rule that answers wins):
+Multiple choice, in order (the first rule that answers wins). LaTeX in the response and
+in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9/2 cm").
 1. the whole response is a letter form: "B", "(B)", "B.", "[B]", "Option B", "选项B" (ok);
+   a short list of several letters ("A and c", "(A) (B) (C)") -> failed;
 2. the last explicit answer clause: "The answer is B", "Answer: D", "答案是B", "选B",
-   "I choose B" (ok; a clause naming a letter that is not an option -> failed);
-3. the last line is a letter form after some reasoning (lenient);
+   "I choose B" (ok; a clause naming a letter that is not an option, or a second letter
+   after it, "A, E" / "(B) or (C)" -> failed);
+3. the last line is a letter form, or an option written out ("F. K>0"), after some
+   reasoning (lenient);
 4. the response starts with a letter and a delimiter, "B. cat …", "(B) because …" (ok),
    unless its lines enumerate several options;
 5. the response equals one option's text (lenient);
 6. word-bounded capital letters in the prose, skipping negated ones ("not A", "A is
-   wrong"), letters inside echoed option texts, and "A"/"I" used as an article or pronoun:
-   one distinct letter -> it (lenient); several -> the one letter of the last concluding
-   sentence ("Therefore, … (D) 4."), else on to rule 7;
+   wrong"), letters inside echoed option texts (not options that are themselves letters),
+   and "A"/"I" used as an article or pronoun: one distinct letter -> it (lenient);
+   several -> the one letter of the last concluding sentence ("Therefore, … (D) 4."),
+   else on to rule 7;
 7. the option texts contained in the answer clause or the response: exactly one (after
-   dropping texts contained in a longer matched text) -> it (lenient); several compared
-   ("The sun is larger than the moon.") -> the side answering the question's comparative;
-   options that are all numbers ("10m", "60°"): the response's answer number equals
+   dropping texts contained in a longer matched text and options named only to be set
+   aside, "X and Y are not …"; a formula option not as a term of a longer formula; with a
+   blank in the question, the option written before the words after it; with no text
+   found, an option reworded: "flipped" for "flip", its content words in one sentence)
+   -> it (lenient); several compared ("The sun is larger than the moon.") -> the side
+   answering the question's comparative; options that are all numbers ("10m", "60°"; one
+   may offer no answer, "It cannot be determined"): the response's answer number equals
    exactly one (lenient);
 8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
    with the question when given) -> that option (lenient);
 otherwise failed: an article "A" or pronoun "I" is never read as a letter. A lenient letter
-is no answer when the response says it cannot answer (unless an option says so itself);
-with Yes/No options a letter written with the other option's word ("A: no") is that word.
+is no answer when the response says the answer is not among the options or that it cannot
+answer (unless an answer follows the statement, or an option makes it itself: "None of the
+above", "Can't tell"), and when a long response was cut off mid-sentence or loops. A
+`\\boxed{}` value that no option has is answered only by an explicit letter form around
+it, never by letters or texts in the prose. With Yes/No options a letter written with the
+other option's word ("A: no") is that word.
 """
 
 from __future__ import annotations
@@ -45,11 +58,18 @@ from bench_kit.scoring.extract.boxes import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
-    NO_OPTION_PART,
+    blank_filled,
     by_option_value,
     compared_option,
+    cut_off,
     hypothetical_clauses,
-    no_option,
+    leans_after,
+    no_answer_statement,
+)
+from bench_kit.scoring.extract.option_texts import (
+    by_option_text,
+    option_texts,
+    yes_and_no,
 )
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
@@ -64,20 +84,20 @@ from bench_kit.scoring.extract.response import (
     ANSWER_CLAUSE,
     CONTINUATION,
     FAILED,
-    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
     clause_tail,
     clean_response,
-    contains_phrase,
+    extraction,
     last_clause,
-    last_refusal,
     may_have_clause,
     normalize_text,
     strip_reasoning,
 )
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
+from bench_kit.scoring.extract.yesno_options import letter_then_word, yesno_option
+from bench_kit.text.latex import plain_latex
 from bench_kit.types import LETTERS
 
 __all__ = [
@@ -92,6 +112,11 @@ _ALL_OPTIONS = {letter: letter for letter in LETTERS}
 
 _BARE = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
                    r"[)\]]?\s*[.:,;!]?\s*", re.I)
+# The whole response lists several letters ("A and e", "(A) (B) (C)", "B, D", "B-C-D"): no
+# one answer.
+_LETTER_LIST = re.compile(r"\s*[(\[]?[A-Ja-j][)\]]?(?:(?:\s*(?:,|-|and|&|/|or)\s*|\s+)"
+                          r"[(\[]?[A-Ja-j][)\]]?)+\s*\.?\s*", re.I)
+_LISTED = re.compile(r"(?<![A-Za-z])[A-Ja-j](?![A-Za-z])")
 _LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
                    r"(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)\]]|([A-J])(?=\s*\n)"
                    r"|([A-J])\s+[-–—]\s)")
@@ -113,9 +138,21 @@ _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "me
                 "second thought", "actually", "correspond", "不对", "更正", "等等")
 _CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 _CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
-# "(A) or (C)", "A / C", "A或C": a second option offered right after the first -> ambiguous.
-_OR_NEXT = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|/|或者?|还是)\s*(?:option\s*|choice\s*|选项\s*)?"
-                      r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])", re.I)
+# "(A) or (C)", "A / C", "A或C", "A, E", "(B), (C), and (D)", "(A) (B)": a second option
+# offered right after the first -> ambiguous (not "A, I think" or "A and a cat").
+_OR_NEXT = re.compile(
+    r"\s*[)\]]?\s*(?:,?\s*(?:or|/|或者?|还是|and|&|和)|,|、)\s*(?:option\s*|choice\s*|选项\s*)?"
+    r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])"
+    r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]", re.I)  # "(A) (B)", not "(D) (a)"
+
+
+def _next_option(text: str, at: int) -> str | None:
+    """The upper-case letter of a second option offered right after the one ending at
+    `at` (`_OR_NEXT`), or None."""
+    other = _OR_NEXT.match(text, at)
+    return None if other is None else (other.group(1) or other.group(2)).upper()
+
+
 def _options(choices: Mapping[str, str]) -> dict[str, str]:
     """{upper-case letter: the caller's key}; the caller's mapping is only read."""
     try:
@@ -133,29 +170,6 @@ def _options_of(keys: tuple) -> dict[str, str]:
         if isinstance(key, str) and len(key.strip()) == 1 and key.strip().upper() in LETTERS:
             options.setdefault(key.strip().upper(), key)
     return options or _ALL_OPTIONS
-
-
-@functools.lru_cache(maxsize=8192)
-def _normalized_option(text: str) -> str:
-    return normalize_text(text)  # the same items' options recur across models and modes
-
-
-def _yes_and_no(texts: dict[str, str]) -> bool:
-    """The options (`_option_texts`) are exactly Yes and No (rule 8)."""
-    return len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]
-
-
-def _option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[str, str]:
-    texts: dict[str, str] = {}
-    if not isinstance(choices, Mapping):
-        return texts
-    for letter, key in options.items():
-        value = choices.get(key)
-        if value is not None:
-            norm = _normalized_option(str(value))
-            if norm:
-                texts[letter] = norm
-    return texts
 
 
 def _names_letter(match: re.Match) -> bool:
@@ -184,8 +198,16 @@ def _clause_letter(text: str, *, scan: bool = False) -> str | None:
     if last is None:
         return None
     letter = last.group(1).upper()
-    other = _OR_NEXT.match(text, last.end())
-    return _AMBIGUOUS if other and other.group(1).upper() != letter else letter
+    other = _next_option(text, last.end())
+    return _AMBIGUOUS if other and other != letter else letter
+
+
+def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
+    """A response that is a list of letters (`_LETTER_LIST`) names several different ones,
+    and is not itself an option's text ("A and B" as an option)."""
+    if len({letter.upper() for letter in _LISTED.findall(text)}) < 2:
+        return False  # "(D) (D)"
+    return normalize_text(text) not in option_texts(choices, options).values()
 
 
 def _segment_after(text: str, end: int) -> str:
@@ -200,25 +222,15 @@ def _enumerates(text: str, options: dict[str, str]) -> bool:
     return len(leads & options.keys()) > 1
 
 
-def _by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) -> str | None:
-    norm = normalize_text(answer) if norm is None else norm
-    if not norm:
-        return None
-    exact = [letter for letter, text in texts.items() if text == norm]
-    if exact:
-        return exact[0] if len(exact) == 1 else None
-    found = {letter: text for letter, text in texts.items() if contains_phrase(norm, text)}
-    maximal = [letter for letter, text in found.items()
-               if not any(other != text and text in other for other in found.values())]
-    return maximal[0] if len(maximal) == 1 else None
-
-
 # The shapes most answers take, read without the full parser: "The answer is B.",
-# "Answer: (B)", "I choose B" as the whole response; "B. text", "(B) text", "B) text".
+# "Answer: (B)", "I choose B", "选B", "答案是B" as the whole response; "B. text", "(B) text",
+# "B) text".
 _SHORT_CLAUSE = re.compile(
     r"(?:(?:the\s+)?(?:(?:correct|final|best|right)\s+(?:answer|option|choice)|answer)\s*"
     r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
     r"(?:\s+(\S[^\n]*))?", re.I)
+_SHORT_CHINESE = re.compile(r"(?:(?:故|所以|因此|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
+                            r"|(?:正确)?答案\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
 
 
@@ -237,18 +249,18 @@ def _fast_said(text: str, said: str, choices: Mapping[str, str],
     first = said.split(" ", 1)[0].lower()
     if not said.islower() or first in _ADVERBS or _CLAUSE_HINT.search(said.lower()):
         return None
-    texts = _option_texts(choices, options)
+    texts = option_texts(choices, options)
     if not texts:
         return FAILED
     if any("answer" in t for t in texts.values()):  # else no option can equal the whole text
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
         if len(exact) == 1:
-            return Extraction(options[exact[0]], PARSE_LENIENT)
+            return extraction(options[exact[0]], PARSE_LENIENT)
     for answer in (said, text):
-        letter = _by_option_text(answer, texts)
+        letter = by_option_text(answer, texts)
         if letter:
-            return Extraction(options[letter], PARSE_LENIENT)
+            return extraction(options[letter], PARSE_LENIENT)
     return FAILED
 
 
@@ -260,9 +272,13 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     bare = _BARE.fullmatch(text)
     if bare:
         letter = bare.group(1).upper()
-        return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+        return extraction(options[letter], PARSE_OK) if letter in options else FAILED
     if len(text) > 200:
         return None
+    if not text.isascii():
+        chinese = _SHORT_CHINESE.fullmatch(text)
+        if chinese:  # "选C", "答案是C", "故选：C" (a letter outside the options: the full rules)
+            return extraction(options[chinese.group(1)], PARSE_OK) if chinese.group(1) in options else None
     short = _SHORT_CLAUSE.fullmatch(text)
     if short:
         letter, rest = short.group(1).upper(), short.group(3)
@@ -271,7 +287,7 @@ def _fast_choice(text: str, choices: Mapping[str, str],
                                  or _CLAUSE_HINT.search(rest.lower())
                                  or _OR_NEXT.match(text, short.end(1))):
             return None  # "the answer is a cat", a second clause, "B or C": the full rules
-        return Extraction(options[letter], PARSE_OK) if letter in options else None
+        return extraction(options[letter], PARSE_OK) if letter in options else None
     said = _SHORT_TEXT_CLAUSE.fullmatch(text)
     if said:
         return _fast_said(text, said.group(1), choices, options)
@@ -282,7 +298,7 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     if letter not in options or letter == "I" or rules_out(lead.group(4)) \
             or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()):
         return None  # a clause may follow, or the lead may be ruled out: the full rules
-    return Extraction(options[letter], PARSE_OK)
+    return extraction(options[letter], PARSE_OK)
 
 
 def extract_choice_detailed(response: str, choices: Mapping[str, str],
@@ -293,20 +309,22 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     text = clean_response(response)
     if not text:
         return FAILED
+    if "\\" in text or "^" in text:
+        text = plain_latex(text)  # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
     options = _options(choices)
     found = _fast_choice(text, choices, options) if fast else None
     if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
         found = _full_choice(text, choices, options, question)
-        if found.parse == PARSE_LENIENT and last_refusal(text) and isinstance(choices, Mapping) \
-                and not any(NO_ANSWER.search(str(option)) for option in choices.values()):
-            return FAILED  # "it is impossible to determine …" (unless an option says so)
     if found.value is not None and len(options) == 2:
-        found = _letter_then_word(text, choices, options, found)
+        found = letter_then_word(text, choices, options, found)
     if found.value is None and isinstance(response, str) and "\\boxed" in response:
         # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
         whole = clean_response(response, boxed=False)
         if whole != text:
-            return _full_choice(whole, choices, options, question)
+            if "\\" in whole or "^" in whole:
+                whole = plain_latex(whole)
+            around = _full_choice(whole, choices, options, question)
+            return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
 
 
@@ -315,47 +333,10 @@ def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
     """A letter outside the options was named: no answer, except that Yes/No options still
     read the yes/no the response states ("The correct option letter is D. X is not the
     maximum." -> No)."""
-    texts = _option_texts(choices, options)
-    if _yes_and_no(texts):
-        return _yesno_option(text, texts, options, question)
+    texts = option_texts(choices, options)
+    if yes_and_no(texts):
+        return yesno_option(text, texts, options, question)
     return FAILED
-
-
-_LETTER_WORD = re.compile(r"(?<![A-Za-z])[(\[]?([A-J])[)\]]?[ \t]*[:.)]?[ \t]*((?i:yes|no))(?![A-Za-z])")
-_YESNO_LINE = re.compile(r"^[ \t]*[(\[]?[A-Ja-j][)\].:][ \t]*(yes|no)[ \t]*$", re.M | re.I)
-
-
-def _letter_then_word(text: str, choices: Mapping[str, str], options: dict[str, str],
-                      found: Extraction[str]) -> Extraction[str]:
-    """Yes/No options: a letter written with the other option's word ("A: no", "A) no" with
-    A = Yes) is that word ("A:" is the answer prefix of a Q/A transcript); the option list
-    echoed ("(A) yes\n(B) no") is no answer."""
-    said = _LETTER_WORD.findall(text)
-    if not said:
-        return found
-    texts = _option_texts(choices, options)
-    if not _yes_and_no(texts):
-        return found
-    if "\n" in text:
-        cut = CONTINUATION.search(text)
-        listed = {m.lower() for m in _YESNO_LINE.findall(text[:cut.start()] if cut else text)}
-        if len(listed) == 2:
-            return FAILED
-    letter = next(k for k, key in options.items() if key == found.value)
-    words = [word.lower() for named, word in said if named == letter]
-    if words and words[-1] != texts[letter]:
-        other = next(k for k, t in texts.items() if t == words[-1])
-        return Extraction(options[other], PARSE_LENIENT)
-    return found
-
-
-def _yesno_option(text: str, texts: dict[str, str], options: dict[str, str],
-                  question: str | None) -> Extraction[str]:
-    """Rule 8: options that are Yes and No (`texts`) read a yes/no answer ("X is not the
-    maximum" -> the No option), lenient."""
-    said = extract_yesno(text, question)
-    letter = next((k for k, t in texts.items() if t == said), None)
-    return Extraction(options[letter], PARSE_LENIENT) if letter else FAILED
 
 
 def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
@@ -364,7 +345,9 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     bare = _BARE.fullmatch(text)
     if bare:
         letter = bare.group(1).upper()
-        return Extraction(options[letter], PARSE_OK) if letter in options else FAILED
+        return extraction(options[letter], PARSE_OK) if letter in options else FAILED
+    if len(text) < 40 and _LETTER_LIST.fullmatch(text) and _lists_letters(text, choices, options):
+        return FAILED
     cut = CONTINUATION.search(text)
     if cut and cut.start() > 0:  # the answer given before the model wrote a new question
         head = _full_choice(text[:cut.start()], choices, options, question)
@@ -375,15 +358,19 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
         if clause in options:
-            return Extraction(options[clause], PARSE_OK)
+            return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
     found = _unclaused_choice(text, choices, options, question)
-    if found.parse == PARSE_LENIENT and NO_OPTION_PART.search(text) \
-            and isinstance(choices, Mapping):
-        refused = no_option(text, choices)
-        if refused is not None:  # "the answer is not in the choices" (unless an answer follows)
+    if found.parse == PARSE_LENIENT and cut_off(text):
+        return FAILED  # stopped mid-sentence, or looping, before it answered
+    if found.parse == PARSE_LENIENT and isinstance(choices, Mapping):
+        refused = no_answer_statement(text, choices)
+        if refused is not None:  # "none of the options match", "impossible to determine"
             after = _full_choice(text[refused.end():], choices, options, question)
-            return after if after.parse == PARSE_OK else FAILED
+            if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and leans_after(
+                    text, refused.end())):
+                return after  # an answer follows ("… with certainty, but it is likely X")
+            return FAILED
     return found
 
 
@@ -392,9 +379,13 @@ def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str
     """Rules 3-4: a bare letter on the last line, or a letter leading the response; None
     when neither decides."""
     if "\n" in text:
-        last_line = _BARE.fullmatch(text.rsplit("\n", 1)[1])
+        line = text.rsplit("\n", 1)[1]
+        last_line = _BARE.fullmatch(line)
         if last_line and last_line.group(1).upper() in options:
-            return Extraction(options[last_line.group(1).upper()], PARSE_LENIENT)
+            return extraction(options[last_line.group(1).upper()], PARSE_LENIENT)
+        written = _written_option(line, choices, options)
+        if written is not None and not _enumerates(text, options):  # not the options echoed
+            return written
     lead = _LEAD.match(text)
     if not lead:
         return None
@@ -403,11 +394,26 @@ def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str
         return _outside(text, choices, options, question)
     if letter in options and not _enumerates(text, options) \
             and not rules_out(_segment_after(text, lead.end())):
-        other = _OR_NEXT.match(text, lead.end(lead.lastindex or 0))
-        if other and other.group(1).upper() != letter:
+        other = _next_option(text, lead.end(lead.lastindex or 0))
+        if other and other != letter:
             return FAILED  # "(A) or (C)"
         if not (letter == "I" and is_article_or_pronoun(text, letter, lead.end(lead.lastindex or 0))):
-            return Extraction(options[letter], PARSE_OK)
+            return extraction(options[letter], PARSE_OK)
+    return None
+
+
+def _written_option(line: str, choices: Mapping[str, str],
+                    options: dict[str, str]) -> Extraction[str] | None:
+    """Rule 3: the last line is an option written out, its letter and its text ("F. K>0"
+    after the reasoning), or None."""
+    lead = _LINE_LEAD.match(line)
+    if lead is None:
+        return None
+    letter = lead.group(1) or lead.group(2)
+    said = normalize_text(plain_latex(line[lead.end():]))
+    texts = option_texts(choices, options)
+    if said and letter in texts and texts[letter] == said:
+        return extraction(options[letter], PARSE_LENIENT)
     return None
 
 
@@ -417,12 +423,14 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     option, then an option's value."""
     tail = clause_tail(text)
     if tail:
-        letter = _by_option_text(tail, texts)
+        letter = by_option_text(tail, texts)
         if letter:
-            return Extraction(options[letter], PARSE_LENIENT)
-    letter = _by_option_text(text, texts, norm) or compared_option(text, texts, question)
+            return extraction(options[letter], PARSE_LENIENT)
+    norm = normalize_text(text) if norm is None else norm
+    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm) \
+        or compared_option(text, texts, question)
     if letter:
-        return Extraction(options[letter], PARSE_LENIENT)
+        return extraction(options[letter], PARSE_LENIENT)
     return by_option_value(text, choices, options)
 
 
@@ -432,21 +440,21 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
     placed = _placed_letter(text, choices, options, question)
     if placed is not None:
         return placed
-    texts = _option_texts(choices, options)
-    if _yes_and_no(texts):
-        return _yesno_option(text, texts, options, question)  # rule 8, not by their words
+    texts = option_texts(choices, options)
+    if yes_and_no(texts):
+        return yesno_option(text, texts, options, question)  # rule 8, not by their words
     norm = None
     if texts and len(text) <= 200:
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
         if len(exact) == 1:
-            return Extraction(options[exact[0]], PARSE_LENIENT)
+            return extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     strong = prose_letters(text, options, echoed_option_spans(text, raw_texts))
     if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
         strong = concluding_letters(text, options, raw_texts)
     if strong:
-        return Extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
+        return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     return _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
 
 

@@ -1,6 +1,8 @@
 """What a multiple-choice response says about the options as a whole (rules of
-`bench_kit.scoring.extract.answers`): that no option is the answer, that it goes on with the
-next question of its prompt, or which option its answer number is."""
+`bench_kit.scoring.extract.answers`): that no option is the answer (or that it cannot
+answer, and what it leans to after all), which options it names only to set aside, which
+option fills the question's blank or equals its answer number, and whether it stopped
+(cut off, looping) before answering."""
 
 from __future__ import annotations
 
@@ -9,9 +11,20 @@ import re
 from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
-from bench_kit.scoring.extract.response import FAILED, PARSE_LENIENT, Extraction
+from bench_kit.scoring.extract.prose_letters import rules_out
+from bench_kit.scoring.extract.response import (
+    FAILED,
+    NO_ANSWER,
+    PARSE_LENIENT,
+    Extraction,
+    extraction,
+    last_refusal,
+)
 from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
+from bench_kit.text.latex import plain_latex
+from bench_kit.text.normalize import normalize_for_match
 from bench_kit.text.numbers import number_tokens
+from bench_kit.text.words import contains_phrase
 
 # The response says the answer is not among the options, or that it cannot answer: no
 # letter, unless an answer clause follows the statement.
@@ -29,12 +42,13 @@ _NO_OPTION = re.compile(
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
     r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)")  # matched on lower-cased text
 # Literals one of which every _NO_OPTION match contains (on the lower-cased text): the
-# regex runs only near them. NO_OPTION_PART finds a piece of each in any case, first.
+# regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
 _NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
                              r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有")
-NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
-# Words an option text would use to offer "no answer" itself ("None of the above").
-_NO_ANSWER_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
+_NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
+# Words of an option that is itself "the answer is not among the others" ("None of the
+# above", "Neither"); an option that is itself a refusal matches NO_ANSWER ("Can't tell").
+_NONE_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
 
 # "If the heart is wider …, then the answer is (A) Yes." — an answer under a condition.
 _IF_CLAUSE = re.compile(r"\bif\b[^.\n]{0,200}?\banswer\s+(?:is|would\s+be)\s*:?\s*[(\[]?\s*"
@@ -49,48 +63,75 @@ def hypothetical_clauses(text: str) -> bool:
     return len({m.group(1).upper() for m in _IF_CLAUSE.finditer(text)}) > 1
 
 
-def no_option(text: str, choices: Mapping[str, str]) -> re.Match | None:
-    """The last statement that the answer is not among the options, unless some option
-    itself offers that ("None of the above")."""
+def _no_option(text: str) -> re.Match | None:
+    """The last statement that the answer is not among the options."""
     lowered = text.lower()
-    if len(lowered) != len(text):
+    if len(lowered) != len(text) or not _NO_OPTION_PART.search(text):
         return None  # (a lower-cased text of another length would shift the offsets)
     last = None
     for hint in _NO_OPTION_HINT.finditer(lowered):  # every match holds a hint: look near it
         found = _NO_OPTION.search(lowered, max(0, hint.start() - 24), hint.end() + 48)
         if found is not None:
             last = found
-    if last is None or any(_NO_ANSWER_OPTION.search(str(v)) for v in choices.values()):
-        return None
     return last
+
+
+def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | None:
+    """The last statement that the response gives no option: that the answer is not among
+    the options ("none of the options match") or that it cannot answer (`NO_ANSWER`: "it
+    is impossible to determine"). A statement that some option makes itself is choosing
+    that option, not a refusal: "none of the options …" beside "None of the above",
+    "I can't tell" beside "Can't tell"."""
+    texts = [str(v) for v in choices.values()]
+    found = [statement for statement, option in ((_no_option(text), _NONE_OPTION),
+                                                 (last_refusal(text), NO_ANSWER))
+             if statement is not None and not any(option.search(t) for t in texts)]
+    return max(found, key=lambda m: m.end()) if found else None
+
+
+_NOT_A_VALUE = ("√", "sqrt")  # an option "√10 cm" is not the number it holds
 
 
 @functools.lru_cache(maxsize=4096)
 def _option_value(text: str) -> float | None:
     """The number an option is ("10m", "60°", "5πcm" -> 5), or None for other options."""
+    text = plain_latex(text)  # "$\\frac{7}{2} \\mathrm{~cm}^{2}$" -> "7/2 cm"
     found = number_tokens(text)
-    if len(found) != 1:
+    if len(found) != 1 or any(sign in text for sign in _NOT_A_VALUE):
         return None
     rest = text[:found[0].start] + text[found[0].end:]
     return found[0].value if len(rest) <= 12 and not any(ch.isdigit() for ch in rest) else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _offers_no_answer(option: str) -> bool:
+    """Whether an option's text offers no answer ("It is impossible to determine")."""
+    return bool(_NONE_OPTION.search(option) or NO_ANSWER.search(option))
+
+
 def by_option_value(text: str, choices: Mapping[str, str],
                     options: dict[str, str]) -> Extraction[str]:
-    """Rule 7b: options that are all numbers, and the response's answer number (the last
-    one, unless written right after "not": "40°, not 34°" gives none) equals exactly one."""
+    """Rule 7b: options that are all numbers (but for one that offers no answer, "It is
+    impossible to determine"), and the response's answer number (the last one, unless
+    written right after "not": "40°, not 34°" gives none) equals exactly one."""
     values = {letter: _option_value(str(choices.get(key, ""))) for letter, key in options.items()}
-    if len(values) < 2 or None in values.values():
+    other = None
+    for letter, value in values.items():
+        if value is None:
+            if other is not None:
+                return FAILED  # two options that are not numbers
+            other = letter
+    if len(values) < 3 if other else len(values) < 2:
         return FAILED
+    if other and not _offers_no_answer(str(choices.get(options[other], ""))):
+        return FAILED  # an option that is neither a number nor "it is impossible to tell"
     found, token, cleaned = answer_number_token(text)
     if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
         return FAILED
     hits = [letter for letter, value in values.items()
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
-    return Extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
-
-
+    return extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
 
 
 def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
@@ -110,3 +151,78 @@ def compared_option(text: str, texts: dict[str, str], question: str | None) -> s
             if len(lefts) == 1 and len(rights) == 1 and lefts != rights and said and sign:
                 return lefts[0] if (said == sign) != negated else rights[0]
     return None
+
+
+# A blank in the question ("It is (_) past three.", "The ___ of the cell"): the words
+# after it, up to the end of the sentence, the response writes after the option it fills.
+_BLANK = re.compile(r"(?:\(\s*_+\s*\)|_{2,})\s*([^.?!\n(]{1,40})")
+
+
+def blank_filled(norm: str, texts: dict[str, str], question: str | None) -> str | None:
+    """"It is (_) past three." -> "The time is quarter past three.": the one option whose
+    text stands right before the words that follow the question's blank. `norm`: the
+    normalised response; `texts`: letter -> normalised option text."""
+    blank = _BLANK.search(question) if question and "_" in question else None
+    after = normalize_for_match(blank.group(1)) if blank else ""
+    if not after:
+        return None
+    filled = [letter for letter, text in texts.items() if f"{text} {after}" in f" {norm} "
+              and f" {text} {after}" in f" {norm} "]
+    return filled[0] if len(filled) == 1 else None
+
+
+# "The other options, such as …", "this contrasts with the other options listed": options
+# set aside as the others.
+_OTHERS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b"
+                     r"|\bother\s+(?:\w+\s+){0,4}\w+,?\s+(?:such\s+as|like|including)\b", re.I)
+_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
+                     r"|,\s+(?:as|because|since|compared\s+to)\b|$))", re.I)
+# An explanation after the answer ("…is Rabbit, as it is prey for both Deer and Wolf"):
+# what it names is not offered as the answer.
+_EXPLAINS = re.compile(r"\s*,\s+(?:as|because|since|compared\s+to)\b", re.I)
+
+
+def not_ruled_out(text: str, named: dict[str, str]) -> list[str]:
+    """The letters of `named` (letter -> normalised option text, several options the
+    response names) that some clause names without ruling them out: "… most likely a
+    berry aneurysm rupture. Parkinson disease and glioblastoma are not typically
+    associated …" keeps the first. A clause (a sentence, or its part before/after "but")
+    rules out what it names when it negates (`rules_out`), sets the options aside as the
+    others ("the other options, such as …") or explains the answer (", as it is prey for
+    both …")."""
+    kept: set[str] = set()
+    for match in _CLAUSE.finditer(text):
+        clause = match.group()
+        here = [letter for letter, t in named.items()
+                if contains_phrase(normalize_for_match(clause), t)]
+        if here and not (rules_out(clause) or _OTHERS.search(clause)
+                         or _EXPLAINS.match(clause)):
+            kept.update(here)
+    return sorted(kept)
+
+
+# After "we cannot determine it with certainty": the answer the response leans to.
+_LEANS = re.compile(r"[^.!?\n]{0,80}?\b(?:but|however)\b[^.!?\n]{0,40}?\b(?:most\s+|more\s+)?"
+                    r"(?:likely|probably|appears?|seems?)\b", re.I)
+
+
+def leans_after(text: str, at: int) -> bool:
+    """Whether the response, right after a refusal ending at `at`, leans to an answer ("…
+    with certainty, but it is likely that …")."""
+    return _LEANS.match(text, at) is not None
+
+
+_ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
+
+
+def cut_off(text: str) -> bool:
+    """Whether a long response was cut off by the token limit: its last line is prose that
+    stops mid-sentence ("… we get the equation P=", "starting at"), or its last sentence is
+    one it has already written twice (a loop)."""
+    if len(text) < 300:
+        return False
+    line = text[text.rfind("\n") + 1:]
+    if len(line) > 40 and text[-1] not in _ENDS:
+        return True
+    last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
+    return len(last) >= 20 and text.count(last) >= 3

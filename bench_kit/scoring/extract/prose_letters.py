@@ -65,8 +65,8 @@ def echoed_option_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]
     """Where option texts that contain a capital letter ("Vitamin C") are echoed."""
     spans = []
     lowered = None
-    for raw in raw_texts:
-        if not raw.islower() and _LETTER.search(raw):  # islower: no capital letter at all
+    for raw in raw_texts:  # (islower: no capital letter at all; a letter option is no echo)
+        if not raw.islower() and _LETTER.search(raw) and len(raw.strip("()[] ")) > 1:
             lowered = lowered if lowered is not None else text.lower()
             needle, start = raw.lower(), 0
             while (start := lowered.find(needle, start)) >= 0:

@@ -38,6 +38,19 @@ class Extraction(Generic[T]):
 
 
 FAILED: Extraction = Extraction(None, PARSE_FAILED)
+_MADE: dict[tuple, Extraction] = {}
+
+
+def extraction(value: T, parse: str) -> Extraction[T]:
+    """`Extraction(value, parse)`, shared: a frozen dataclass costs ~1 µs to build, more
+    than reading a short answer, and answers repeat (the same option letters)."""
+    key = (value, parse)
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= 4096:  # bounded: keys are the callers' option keys
+            _MADE.clear()
+        made = _MADE[key] = Extraction(value, parse)
+    return made
 
 # Full-width forms (U+FF01-FF5E) map onto ASCII; a few CJK brackets and marks too, so
 # "（B）", "答案：Ｂ" and "１２３" read like their ASCII twins.
@@ -52,7 +65,7 @@ _WIDE_TEXT = {chr(code): (chr(value) if isinstance(value, int) else value)
               for code, value in _WIDTH_MAP.items()}
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>")
-_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
 
@@ -111,9 +124,12 @@ _NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x fast
 _REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
 
 
+@functools.lru_cache(maxsize=64)
 def last_refusal(text: str, start: int = 0) -> re.Match | None:
     """The last `NO_ANSWER` match in `text` starting at or after `start`, found near the
-    hint literals only (the regex scan of a whole long response costs ~200 µs)."""
+    hint literals only (the regex scan of a whole long response costs ~200 µs). Cached:
+    the choice, yes/no and number rules all ask about the same cleaned response, and it
+    is scanned once."""
     lowered = text.lower()
     if _NO_ANSWER_HINT.search(lowered, start) is None:
         return None

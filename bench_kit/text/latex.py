@@ -1,0 +1,62 @@
+"""LaTeX math as plain text, for matching an answer against option texts written in LaTeX
+(MATH-Vision and Kangaroo-style items: "$\\frac{7}{2} \\mathrm{~cm}^{2}$" -> "7/2 cm").
+
+Only what changes how a value or a word reads: fractions, thin spaces, units and their
+powers, `\\text{}`-style wrappers, degrees, and the command names of functions and Greek
+letters (kept as words: "\\cos (2 \\beta)" -> "cos (2 beta)"). Everything else is left as
+it is; the result is for matching, not for display.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Innermost braces only: nested fractions are unwrapped from the inside out.
+_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+_WRAPPER = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|mathit|operatorname|mbox|boxed)\s*"
+                      r"\{([^{}]*)\}")
+_DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?")
+# A unit's power ("cm^{2}", "m^3"): which option holds a value does not depend on it.
+_UNIT_POWER = re.compile(r"\b((?i:[cmdk]?m|ft|in|yd|units?))\s*\^\s*\{?\s*[23]\s*\}?(?![0-9])")
+_SPACING = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")
+_SYMBOL = {"\\pi": " pi ", "\\cdot": "×", "\\times": "×", "\\%": "%", "\\circ": "°",
+           "\\le": "≤", "\\ge": "≥", "\\leq": "≤", "\\geq": "≥", "\\neq": "≠"}
+_COMMAND = re.compile(r"\\([A-Za-z]+|%)")
+_BLANKS = re.compile(r"[ \t]+")
+_LINE_EDGE = re.compile(r" ?\n ?")
+_MATH_DELIMITER = re.compile(r"\$|\\[()\[\]]")
+
+
+def plain_latex(text: str) -> str:
+    """`text` with its LaTeX math read as plain text (unchanged when it holds none).
+
+    >>> plain_latex("$\\\\frac{7}{2} \\\\mathrm{~cm}^{2}$")
+    '7/2 cm'
+    >>> plain_latex("$10,\\\\!404$")
+    '10,404'
+    >>> plain_latex("$30^{\\\\circ}$")
+    '30°'
+    """
+    if "\\" not in text and "$" not in text and "^" not in text:
+        return text
+    text = _MATH_DELIMITER.sub(" ", text)
+    text = _SPACING.sub(lambda m: "" if m.group() in ("\\!", "\\left", "\\right") else " ", text)
+    text = _DEGREES.sub("°", text)
+    for _ in range(3):  # nested wrappers, fractions and roots, innermost first
+        before = text
+        text = _WRAPPER.sub(r"\1", text)
+        text = _FRAC.sub(lambda m: f"{_grouped(m.group(1))}/{_grouped(m.group(2))}", text)
+        text = _SQRT.sub(lambda m: f" sqrt({m.group(1).strip()})", text)
+        if text == before:
+            break
+    text = _UNIT_POWER.sub(r"\1", text)
+    text = _COMMAND.sub(lambda m: _SYMBOL.get(m.group(), f" {m.group(1)} "), text)
+    text = text.replace("{", "").replace("}", "")
+    return _LINE_EDGE.sub("\n", _BLANKS.sub(" ", text)).strip()  # (line breaks kept)
+
+
+def _grouped(part: str) -> str:
+    """A fraction's part, in parentheses when it is more than one term ("1 + √3")."""
+    part = part.strip()
+    return part if re.fullmatch(r"[\w.]+|sqrt\([^()]*\)", part) else f"({part})"
