@@ -181,3 +181,8 @@ def test_a_candidate_starting_exactly_at_the_clause_end_is_after_it():
     # clause's end) is after it and wins over one at 14
     found = pick_candidate("The answer is B", [(2, "early"), (13, "at end"), (14, "later")])
     assert (found.value, found.parse) == ("at end", "ok")
+
+
+def test_a_refusal_at_offset_0_is_found_by_default():
+    # "unsure, sorry.": "unsure" spans (0, 6); the default start is 0, so it counts
+    assert last_refusal("unsure, sorry.").span() == (0, 6)
