@@ -43,7 +43,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                  "tests/scoring/test_scoring_boundaries.py", "tests/test_doctests.py"]),
     "extract": (["bench_kit/scoring/extract/response.py"],
                 ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
-                 "tests/scoring/test_scoring_boundaries.py", "tests/test_doctests.py"]),
+                 "tests/scoring/test_scoring_boundaries.py", "tests/scoring/test_extract_mutants.py",
+                 "tests/test_doctests.py"]),
     "prior": (["bench_kit/models/adapters/prior.py"],
               ["tests/models/test_prior.py", "tests/models/test_prior_boundaries.py"]),
     "idf": (["bench_kit/text/idf.py"], ["tests/text/test_idf.py", "tests/test_doctests.py"]),
@@ -101,6 +102,25 @@ EXTRA_ARGS: dict[str, list[str]] = {
 # (benchmarks/: tests/scoring/test_extract_fast.py imports its corpus generator)
 ALSO_COPY = ("bench_kit/", "tests/", "benchmarks/", "docs/", "datasets/", "params.yaml",
              "dvc.yaml", "README.md", "pyproject.toml")
+# A pytest plugin written beside the mutants (`-p` below): every functools cache of the
+# package emptied before each test. mutmut 3 runs the stats and the clean tests in its own
+# process and forks each mutant's run from it, so a cache filled there (an lru_cache'd
+# pattern, a TLS context) answered every mutant with the original code's result: the
+# mutants of a cached function could not be killed, and the stats mapped such a function
+# only to the first test that filled each cache entry.
+CACHE_RESET = "mutation_cache_reset"
+CACHE_RESET_SOURCE = '''"""Empties every functools cache of bench_kit before each test (benchmarks/mutation.py)."""
+import functools
+import sys
+
+
+def pytest_runtest_setup(item):
+    for name, module in list(sys.modules.items()):
+        if name == "bench_kit" or name.startswith("bench_kit."):
+            for value in list(vars(module).values()):
+                if isinstance(value, functools._lru_cache_wrapper):
+                    value.cache_clear()
+'''
 RESULT = re.compile(r"^\s*(bench_kit\.[\w.]+?)\.x\w*?__mutmut_\d+: (\w+)", re.M)
 
 
@@ -159,14 +179,17 @@ def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple
     for rel in without:
         (folder / rel).unlink(missing_ok=True)
     tests = [t for t in tests if t not in without and (folder / t).exists()]
+    (folder / f"{CACHE_RESET}.py").write_text(CACHE_RESET_SOURCE, encoding="utf-8")
     (folder / "setup.cfg").write_text(
         "[mutmut]\nsource_paths=\n" + "".join(f"    {p}\n" for p in paths)
         + "pytest_add_cli_args_test_selection=\n" + "".join(f"    {t}\n" for t in tests)
         # the whole package and the tests beside the mutated files, so that imports of
         # other modules (bench_kit.cli, tests/conftest.py) resolve inside the copy
-        + "also_copy=\n" + "".join(f"    {p}\n" for p in ALSO_COPY if (folder / p).exists())
+        + "also_copy=\n" + "".join(f"    {p}\n" for p in (*ALSO_COPY, f"{CACHE_RESET}.py")
+                                    if (folder / p).exists())
         # one argument a line: mutmut splits this list on newlines only
         + "pytest_add_cli_args=\n" + "".join(f"    {a}\n" for a in PYTEST_ARGS
+                                              + ["-p", CACHE_RESET]
                                               + EXTRA_ARGS.get(name, [])))
     subprocess.run([str(MUTMUT), "run", "--max-children", "2"], cwd=folder,
                    capture_output=True, check=False)

@@ -283,10 +283,11 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
         for start in _starts_near(text, at):
             if start in tried:
                 continue
-            tried.add(start)
             match = pattern.match(text, start)
             if match is not None and match.end() > at and (accept is None or accept(match)):
                 return match
+            if match is None or match.end() > at:  # one ending before `at` may hold an
+                tried.add(start)  # earlier keyword: tried again for it
     return None
 
 
