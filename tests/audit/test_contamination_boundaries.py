@@ -258,3 +258,79 @@ def test_a_shared_passage_with_another_question_is_info(tmp_path):
     assert finding.evidence["text_cannot_show"] == "shared passage, different question"
     assert finding.evidence["severity_without_rule"] == "error"
     assert finding.message.startswith("shared passage, different question — shares ")
+
+
+# --- the MinHash signature cache and the progress callback ------------------------------------
+
+
+def _progress_run(tmp_path: Path, name: str, items: list[dict], refs: list[dict],
+                  **settings: Any):
+    """Like `_run`, with a progress callback; returns (findings, progress calls)."""
+    source = tmp_path / "ref_src.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in refs), encoding="utf-8")
+    build_reference([source], tmp_path / "ref.jsonl")
+    seen: list[tuple] = []
+    ctx = AuditContext(items=[Item.model_validate(row) for row in items], root=tmp_path,
+                       references=open_reference([tmp_path / "ref.jsonl"]),
+                       progress=lambda *a: seen.append(a))
+    spec = spec_of(name)
+    return list(spec.run(ctx, spec.params(contamination=settings))), seen
+
+
+MINHASH_TEXT = "What is the boiling point of water at sea level in kelvin?"
+MINHASH_REFS = [{"id": "r0", "question": "Who painted the ceiling of the chapel?"},
+                {"id": "r1", "question": MINHASH_TEXT},
+                {"id": "r2", "question": "How many moons does Mars have?"}]
+
+
+def test_minhash_signatures_are_cached_and_a_stale_file_is_replaced(tmp_path, monkeypatch):
+    import numpy as np
+
+    calls = []
+    real = cm.signatures
+    monkeypatch.setattr(cm, "signatures", lambda texts, *a: calls.append(len(texts))
+                        or real(texts, *a))
+    cache = tmp_path / "cache"
+    items = [_open("q", MINHASH_TEXT)]
+    first, seen = _progress_run(tmp_path, "contamination.minhash", items, MINHASH_REFS,
+                                cache_dir=str(cache))
+    assert calls == [1, 3]                 # the item, then the 3 reference rows
+    assert seen == [("contamination.minhash", 3, 3)]
+    [stored] = cache.glob("minhash-*.npy")
+    rows = np.load(stored)
+    assert rows.shape == (3, 128) and rows.dtype == np.uint32
+    assert rows[1].tolist() == [int(v) for v in real([cm.reference_text(MINHASH_TEXT, [])],
+                                                     5, 128)[0].hashvalues]
+    calls.clear()
+    again, seen = _progress_run(tmp_path, "contamination.minhash", items, MINHASH_REFS,
+                                cache_dir=str(cache))
+    assert calls == [1] and seen == [("contamination.minhash", 3, 3)]   # read from the cache
+    assert [(f.id, f.evidence["ref_id"], f.score) for f in again] == [
+        (f.id, f.evidence["ref_id"], f.score) for f in first] == [("q", "r1", 1.0)]
+    # a file of another shape under the key (a stale or foreign one) is recomputed
+    np.save(stored, np.zeros((2, 128), dtype=np.uint32))
+    calls.clear()
+    third, _ = _progress_run(tmp_path, "contamination.minhash", items, MINHASH_REFS,
+                             cache_dir=str(cache))
+    assert calls == [1, 3] and [f.evidence["ref_id"] for f in third] == ["r1"]
+    assert np.load(stored).shape == (3, 128)
+
+
+def test_progress_is_reported_at_the_last_row(tmp_path):
+    items = [_open("q", MINHASH_TEXT)]
+    for name in ("contamination.exact", "contamination.ngram"):
+        _, seen = _progress_run(tmp_path, name, items, MINHASH_REFS, cache_dir=None)
+        assert seen == [(name, 3, 3)]
+    _, seen = _progress_run(tmp_path, "contamination.minhash", items, MINHASH_REFS,
+                            cache_dir=None)
+    assert seen == [("contamination.minhash", 3, 3)]
+
+
+def test_an_impossible_lsh_setting_names_the_params_file(tmp_path):
+    from bench_kit.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^params.yaml: audit.contamination.minhash_threshold: "
+                                          r"0.99 with minhash_perm 16: .*lower the threshold "
+                                          r"or raise minhash_perm$"):
+        _run(tmp_path, "contamination.minhash", [_open("q", MINHASH_TEXT)], MINHASH_REFS,
+             minhash_threshold=0.99, minhash_perm=16)

@@ -1,0 +1,382 @@
+"""The embedding contamination check and its LLM judge on their edges
+(bench_kit/audit/contamination_embed.py, contamination_judge.py), fast: the vectors are
+given by hand through a real `/v1/embeddings` server on 127.0.0.1 (the `openai` embedding
+backend), the judge is a real chat-completions server (tests/openai_server.py). The
+vectors are chosen so that every cosine is exact in float32 (norms that are powers of
+two): e0 against (3, 2, 1, 1, 1) / 4 is exactly 0.75, against (1, 1, 1, 1) / 2 exactly
+0.5, against (1, 3, 2, 1, 1) / 4 exactly 0.25; a threshold set to such a value is met
+exactly (>= vs >). The end-to-end audits with the real model are in test_contamination.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import make_item
+from embedding_server import FakeEmbeddings
+from openai_server import FakeOpenAI
+
+from bench_kit.audit import contamination_embed as ce
+from bench_kit.audit.contamination_judge import JUDGE_PROMPT, judge_pairs
+from bench_kit.audit.contamination_rephrase import PairScore
+from bench_kit.audit.reference import build_reference, open_reference
+from bench_kit.audit.registry import AuditContext, spec_of
+from bench_kit.audit.stage import list_checks
+from bench_kit.errors import ConfigError
+from bench_kit.models.cache import CallCache, cache_key
+from bench_kit.types import Item
+
+list_checks()  # registers the built-in checks
+
+DIM = 16
+
+
+def vec(**parts: float) -> list[float]:
+    """A DIM-long vector from `e3=2.0`-style components."""
+    out = [0.0] * DIM
+    for name, value in parts.items():
+        out[int(name[1:])] = value
+    return out
+
+
+class Vectors(FakeEmbeddings):
+    """`/v1/embeddings` (model `vec`) answering each input with the vector of the longest
+    key of `table` it contains; an input matching no key fails the test's request."""
+
+    def __init__(self, table: dict[str, list[float]]) -> None:
+        self.table = table
+        super().__init__(model="vec")
+
+    def vectors_of(self, texts: list[str]) -> Any:
+        return np.array([self.table[max((k for k in self.table if k in text), key=len)]
+                         for text in texts], dtype="float32")
+
+
+def _models(url: str) -> dict[str, Any]:
+    return {"judge": {"adapter": "openai", "model": "judge-model", "base_url": url,
+                      "backoff_s": 0.0, "max_retries": 0, "concurrency": 1}}
+
+
+def _context(tmp_path: Path, items: list[dict], refs: list[dict], vectors: Vectors,
+             judge_url: str | None = None) -> AuditContext:
+    source = tmp_path / "ref_src.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in refs), encoding="utf-8")
+    build_reference([source], tmp_path / "ref.jsonl")
+    params: dict[str, Any] = {"embed": {"backend": "openai", "model": "vec", "cache": None,
+                                        "base_url": vectors.url, "max_retries": 0,
+                                        "backoff_s": 0.0}}
+    if judge_url:
+        params["models"] = _models(judge_url)
+        params["eval"] = {"cache": str(tmp_path / "calls.sqlite")}
+    return AuditContext(items=[Item.model_validate(row) for row in items], root=tmp_path,
+                        references=open_reference([tmp_path / "ref.jsonl"]), params=params)
+
+
+def _run(ctx: AuditContext, **settings: Any) -> dict[str, Any]:
+    spec = spec_of("contamination.embedding")
+    params = spec.params(contamination={"cache_dir": None, **settings})
+    return {f.id: f for f in spec.run(ctx, params)}
+
+
+def _open(id_: str, question: str, **kw: Any) -> dict:
+    return make_item(id=id_, question=question, task="open", answers=["x"], **kw)
+
+
+# Cosines only: the combined thresholds at 2.0 cannot be reached (at most 0.8 + 0.5 + 0.15)
+COSINE_ONLY = {"rephrase": 0.75, "review": 0.5, "rephrase_combined": 2.0,
+               "review_combined": 2.0}
+
+# Each item and its reference row in their own dimensions (cross cosines 0); each pair
+# shares one name (Zanzibar, Lhasa, Quito), so the specific-token rule keeps the severity.
+BAND_ITEMS = [_open("on_rephrase", "Which river flows past Zanzibar town?"),
+              _open("on_review", "Which mountain overlooks Lhasa valley?"),
+              _open("below", "Which volcano stands near Quito airport?")]
+BAND_REFS = [{"id": "r_rephrase", "question": "What river runs by Zanzibar?"},
+             {"id": "r_review", "question": "What mountain towers over Lhasa?"},
+             {"id": "r_below", "question": "What volcano is close to Quito?"}]
+BAND_VECTORS = {"zanzibar town": vec(e0=1), "runs by zanzibar": vec(e0=3, e1=2, e2=1, e3=1, e4=1),
+                "lhasa valley": vec(e5=1), "towers over lhasa": vec(e5=1, e6=1, e7=1, e8=1),
+                "quito airport": vec(e9=1), "close to quito": vec(e9=1, e10=3, e11=2, e12=1,
+                                                                  e13=1)}
+
+
+def test_cosine_bands_are_inclusive(tmp_path):
+    with Vectors(BAND_VECTORS) as vectors:
+        ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, vectors)
+        found = _run(ctx, **COSINE_ONLY)
+    # 0.75 = rephrase: a rephrase (warn); 0.5 = review: review (info); 0.25: nothing
+    assert set(found) == {"on_rephrase", "on_review"}
+    rephrase, review = found["on_rephrase"], found["on_review"]
+    assert rephrase.severity == "warn" and rephrase.evidence["verdict"] == "rephrase"
+    assert rephrase.evidence["cosine"] == 0.75 and rephrase.evidence["ref_id"] == "r_rephrase"
+    assert review.severity == "info" and review.evidence["verdict"] == "review"
+    assert review.evidence["cosine"] == 0.5
+    assert review.message.endswith(ce.REVIEW_ASK)
+    assert not rephrase.message.endswith(ce.REVIEW_ASK)
+    # the message, the evidence and the notes name the embedder
+    assert rephrase.message.startswith("rephrase: nearest reference 'r_rephrase' "
+                                       "(ref_src.jsonl) at cosine 0.750, combined ")
+    assert rephrase.evidence["model"] == "openai:vec"
+    assert ctx.notes["contamination.embedding"]["embedder"] == "openai:vec"
+    # IDF over the 3 reference rows: a token in one row ln(4/2) + 1 = 1.6931, a token in
+    # none ln(4/1) + 1 = 2.3863; Zanzibar (a name) counts twice. Item: river 1.6931, flow,
+    # past, town 2.3863 each, zanzibar 3.3863 = 12.2383; reference: river, run 1.6931 each,
+    # zanzibar 3.3863 = 6.7726; shared (both sides) 2 * 1.6931 + 2 * 3.3863 = 10.1589;
+    # overlap 10.1589 / 19.0108 = 0.5344, combined 0.8 * 0.75 + 0.5 * 0.5344 = 0.8672
+    pair = rephrase.evidence
+    assert pair["overlap"] == 0.5344 and pair["combined"] == 0.8672
+    assert rephrase.score == 0.8672 and pair["score"] == 0.8672
+    assert pair["numbers"] is None and pair["contrasts"] == []
+    # equal IDF: alphabetical
+    assert pair["shared_rare"] == ["river", "zanzibar"]
+    assert "combined 0.867 (shares river, zanzibar)" in rephrase.message
+
+
+def test_the_score_is_the_combined_score_clamped_to_0_1(tmp_path):
+    # "capital", "zanzibar" on both sides: overlap 1, combined 0.8 * 0.75 + 0.5 = 1.1 -> 1;
+    # left/right differ and nothing is shared: 0.8 * 0.25 - 0.4 = -0.2 -> 0
+    items = [_open("high", "What is the capital of Zanzibar?"),
+             _open("low", "Which left door?")]
+    refs = [{"id": "r_high", "question": "Zanzibar capital"},
+            {"id": "r_low", "question": "Which right window?"}]
+    table = {"capital of zanzibar": vec(e0=1), "zanzibar capital": vec(e0=3, e1=2, e2=1, e3=1,
+                                                                       e4=1),
+             "left door": vec(e5=1), "right window": vec(e5=1, e6=3, e7=2, e8=1, e9=1)}
+    with Vectors(table) as vectors:
+        found = _run(_context(tmp_path, items, refs, vectors), rephrase=1.0, review=0.25,
+                     rephrase_combined=2.0, review_combined=2.0)
+    high, low = found["high"], found["low"]
+    assert high.evidence["combined"] == 1.1 and high.score == 1.0 and high.evidence["score"] == 1.0
+    assert low.evidence["combined"] == -0.2 and low.score == 0.0 and low.evidence["score"] == 0.0
+    assert low.evidence["contrasts"] == ["position"]
+    assert "shares" not in low.message and low.message.startswith("review: ")
+
+
+def test_a_higher_review_threshold_drops_the_pair_and_the_rephrase_threshold_moves(tmp_path):
+    with Vectors(BAND_VECTORS) as vectors:
+        ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, vectors)
+        # review 0.25: the third pair joins the band; rephrase 0.5: the second is a rephrase
+        found = _run(ctx, rephrase=0.5, review=0.25, rephrase_combined=2.0,
+                     review_combined=2.0)
+    assert {k: f.evidence["verdict"] for k, f in found.items()} == {
+        "on_rephrase": "rephrase", "on_review": "rephrase", "below": "review"}
+
+
+# Same content tokens on both sides (stop words differ), no numbers, no contrasts: the
+# overlap is exactly 1, so combined = 0.8 * cosine + 0.5 (cosine 0.5 -> 0.9, 0.25 -> 0.7).
+COMBINED_ITEMS = [_open("strong", "What is the capital of Zanzibar?"),
+                  _open("weak", "Which currency does Lhasa use?")]
+COMBINED_REFS = [{"id": "r_strong", "question": "Zanzibar capital"},
+                 {"id": "r_weak", "question": "Lhasa currency use"}]
+COMBINED_VECTORS = {"capital of zanzibar": vec(e0=1), "zanzibar capital": vec(e0=1, e1=1, e2=1,
+                                                                              e3=1),
+                    "currency does lhasa": vec(e5=1),
+                    "lhasa currency": vec(e5=1, e6=3, e7=2, e8=1, e9=1)}
+
+
+def test_combined_bands_are_inclusive(tmp_path):
+    with Vectors(COMBINED_VECTORS) as vectors:
+        ctx = _context(tmp_path, COMBINED_ITEMS, COMBINED_REFS, vectors)
+        found = _run(ctx, rephrase=1.0, review=1.0, rephrase_combined=0.9,
+                     review_combined=0.7)
+        assert found["strong"].evidence["combined"] == 0.9
+        assert found["strong"].evidence["overlap"] == 1.0
+        assert found["strong"].evidence["verdict"] == "rephrase (evidence)"
+        assert found["strong"].severity == "warn" and found["strong"].score == 0.9
+        assert found["weak"].evidence["combined"] == 0.7
+        assert found["weak"].evidence["verdict"] == "review"
+        assert found["weak"].severity == "info"
+        # just above each: the strong pair is review only, the weak one is not flagged
+        found = _run(ctx, rephrase=1.0, review=1.0, rephrase_combined=0.91,
+                     review_combined=0.71)
+    assert {k: f.evidence["verdict"] for k, f in found.items()} == {"strong": "review"}
+
+
+def test_the_lexical_candidate_beats_a_closer_vector_on_the_combined_score(tmp_path):
+    # the embedding top-1 (cosine 0.75) shares no token with the item; the second row
+    # (cosine 0.5) shares both content tokens: combined 0.6 against 0.8 * 0.5 + 0.5 = 0.9
+    items = [_open("q", "What is the capital of Zanzibar?")]
+    refs = [{"id": "close_vector", "question": "Which harbour hosts ferries?"},
+            {"id": "same_words", "question": "Zanzibar capital"}]
+    table = {"capital of zanzibar": vec(e0=1),
+             "harbour hosts": vec(e0=3, e1=2, e2=1, e3=1, e4=1),
+             "zanzibar capital": vec(e0=1, e5=1, e6=1, e7=1)}
+    with Vectors(table) as vectors:
+        found = _run(_context(tmp_path, items, refs, vectors), rephrase=1.0, review=1.0,
+                     rephrase_combined=0.9, review_combined=0.5)
+    assert found["q"].evidence["ref_id"] == "same_words"
+    assert found["q"].evidence["cosine"] == 0.5 and found["q"].evidence["combined"] == 0.9
+
+
+def test_the_judge_decides_only_the_review_band(tmp_path):
+    items = [*BAND_ITEMS[:2],
+             _open("on_review_no", "Which lake lies beside Quito airport?",
+                   choices=None)]
+    refs = [*BAND_REFS[:2], {"id": "r_no", "question": "What lake is close to Quito?",
+                             "choices": ["Cuicocha", "Titicaca"]}]
+    table = {**BAND_VECTORS, "lies beside quito": vec(e9=1),
+             "lake is close to quito": vec(e9=1, e10=1, e11=1, e12=1)}
+    with Vectors(table) as vectors, FakeOpenAI() as judge:
+        judge.verdicts = ["Yes.", "no"]
+        ctx = _context(tmp_path, items, [{**r, "question": r["question"] + " [scenario:verdict]"}
+                                         for r in refs], vectors, judge.url)
+        found = _run(ctx, judge="judge", **COSINE_ONLY)
+        # two review pairs asked, in item-id order of the review list; the rephrase not
+        assert judge.count() == 2
+        prompts = [judge.prompt_of(r["body"]) for r in judge.requests]
+    assert found["on_rephrase"].evidence["verdict"] == "rephrase"
+    assert "judge" not in found["on_rephrase"].evidence
+    yes, no = found["on_review"], found["on_review_no"]
+    assert yes.evidence["verdict"] == "rephrase (judge)" and yes.severity == "warn"
+    assert yes.evidence["judge"] == "judge" and yes.evidence["judge_verdict"] == "rephrase"
+    assert no.evidence["verdict"] == "review" and no.severity == "info"
+    assert no.evidence["judge_verdict"] == "different" and no.evidence["judge_response"] == "no"
+    # the judge sees the item's question and the reference's original text with its options
+    assert "Question A: Which mountain overlooks Lhasa valley?\n" in prompts[0]
+    assert prompts[1].endswith("Question B: What lake is close to Quito? [scenario:verdict] "
+                               "Cuicocha Titicaca")
+
+
+def test_without_a_judge_nothing_is_asked_and_review_stays_info(tmp_path):
+    with Vectors(BAND_VECTORS) as vectors, FakeOpenAI() as judge:
+        ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, vectors, judge.url)
+        found = _run(ctx, **COSINE_ONLY)
+        assert judge.count() == 0
+    assert found["on_review"].severity == "info" and "judge" not in found["on_review"].evidence
+
+
+def test_no_items_or_no_reference_rows_find_nothing(tmp_path):
+    with Vectors(BAND_VECTORS) as vectors:
+        assert _run(_context(tmp_path, [_open("q", "?")], BAND_REFS, vectors)) == {}
+        assert vectors.inputs == []  # nothing encoded when no item has text
+
+
+# --- the pieces around the model ---------------------------------------------------------------
+
+
+class Table:
+    """An embedder with hand-given vectors (the Embedder protocol: `name`, `encode`)."""
+
+    name = "table"
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def encode(self, texts):
+        self.batches.append(list(texts))
+        return np.array([[float(len(t)), 1.0] for t in texts], dtype="float32")
+
+
+def test_encode_all_in_chunks_with_progress(monkeypatch):
+    monkeypatch.setattr(ce, "_ENCODE_CHUNK", 2)
+    seen = []
+    ctx = AuditContext(items=[], root=Path("."), progress=lambda *a: seen.append(a))
+    table = Table()
+    out = ce.encode_all(["a", "bb", "ccc", "dddd", "eeeee"], ctx, "stage", table)
+    assert table.batches == [["a", "bb"], ["ccc", "dddd"], ["eeeee"]]
+    assert seen == [("stage", 2, 5), ("stage", 4, 5), ("stage", 5, 5)]
+    assert out[:, 0].tolist() == [1, 2, 3, 4, 5]
+    empty = ce.encode_all([], ctx, "stage", table)
+    assert empty.shape == (0, 384) and empty.dtype == np.float32
+
+
+def test_model_tag():
+    class Named:
+        def __init__(self, name):
+            self.name = name
+
+    assert ce.model_tag(Named("openai:vec")) == "openai:vec"   # remote: the name alone
+    local = ce.model_tag(Named("all-MiniLM-L6-v2:onnx"))
+    assert local.startswith("all-MiniLM-L6-v2:onnx:") and len(local.split(":")) == 4
+    default = ce.model_tag()
+    assert default.startswith("all-MiniLM-L6-v2:") and len(default.split(":")) == 3
+    assert default.split(":")[1:] == local.split(":")[2:]   # the same package versions
+
+
+def test_shown_lists_options_in_key_order():
+    assert ce._shown("Q?", {"B": "two", "A": "one"}) == "Q? (A) one (B) two"
+    assert ce._shown("Q?", ["x", "y"]) == "Q? x y"
+    assert ce._shown("Q?", None) == "Q?"
+
+
+def test_rows_at_reads_the_wanted_rows(tmp_path):
+    refs = [{"id": f"r{k}", "question": f"question number {k}"} for k in range(4)]
+    source = tmp_path / "src.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in refs), encoding="utf-8")
+    build_reference([source], tmp_path / "ref.jsonl")
+    ctx = AuditContext(items=[], root=tmp_path, references=open_reference([tmp_path / "ref.jsonl"]))
+    assert {k: r["ref_id"] for k, r in ce._rows_at(ctx, {1, 3}).items()} == {1: "r1", 3: "r3"}
+    assert ce._rows_at(ctx, set()) == {}
+
+
+def test_neighbours_computed_by_the_engine_are_used_as_given(tmp_path):
+    given = [ce.Neighbour(0, 5, PairScore(0.5, 0.0, None, 0.4, ()))]
+
+    class Engine:
+        neighbours = given
+        size = 1
+
+    ctx = AuditContext(items=[], root=tmp_path, references=Engine())
+    assert ce.rephrase_neighbours(ctx, None) == given
+
+
+# --- the judge ---------------------------------------------------------------------------------
+
+
+def _judge_params(tmp_path: Path, url: str, **model: Any) -> dict[str, Any]:
+    models = _models(url)
+    models["judge"].update(model)
+    return {"models": models, "eval": {"cache": str(tmp_path / "calls.sqlite")}}
+
+
+def test_judge_request_prompt_and_cache_key(tmp_path):
+    pairs = [("Which planet? [scenario:verdict]", "What planet?"),
+             ("Which moon? [scenario:verdict]", "What moon?")]
+    with FakeOpenAI() as server:
+        server.verdicts = ["Yes, the same.", "No."]
+        params = _judge_params(tmp_path, server.url)
+        verdicts = judge_pairs(params, "judge", pairs)
+        assert [v.rephrase for v in verdicts] == [True, False]
+        assert [v.response for v in verdicts] == ["Yes, the same.", "No."]
+        body = server.requests[0]["body"]
+        # at most 16 tokens (the model's 512 is not used), temperature 0
+        assert body["max_tokens"] == 16 and body["temperature"] == 0.0
+        assert server.prompt_of(body) == JUDGE_PROMPT.format(item=pairs[0][0],
+                                                             reference=pairs[0][1])
+        assert server.prompt_of(body).endswith(
+            "Question A: Which planet? [scenario:verdict]\nQuestion B: What planet?")
+        # the answers are stored under this key: a re-run asks nothing
+        with CallCache(tmp_path / "calls.sqlite") as cache:
+            key = cache_key({"purpose": "audit.contamination.judge", "adapter": "openai",
+                             "identity": {"model": "judge-model"},
+                             "prompt": server.prompt_of(body), "temperature": 0.0})
+            assert cache.get(key).response == "Yes, the same."
+        assert judge_pairs(params, "judge", pairs) == verdicts and server.count() == 2
+        # a model allowing fewer than 16 tokens keeps its own limit
+        server.verdicts = ["yes"]
+        judge_pairs(_judge_params(tmp_path, server.url, max_tokens=8), "judge",
+                    [("Which star? [scenario:verdict]", "What star?")])
+        assert server.requests[-1]["body"]["max_tokens"] == 8
+
+
+def test_judge_failed_call_is_an_error_verdict_and_no_pairs_ask_nothing(tmp_path):
+    with FakeOpenAI() as server:
+        params = _judge_params(tmp_path, server.url)
+        [failed] = judge_pairs(params, "judge", [("a [scenario:503]", "b")])
+        assert failed.rephrase is None and failed.response is None
+        assert failed.error == "HTTP 503 (gave up after 1 attempts)"
+        assert judge_pairs(params, "judge", []) == [] and server.count() == 1
+        assert not (tmp_path / "calls.sqlite").exists() or server.count() == 1
+
+
+def test_judge_unknown_model_names_the_params_file(tmp_path):
+    with pytest.raises(ConfigError, match=r"^my.yaml: .*no model named 'nobody'"):
+        judge_pairs(_judge_params(tmp_path, "http://127.0.0.1:9/v1"), "nobody", [("a", "b")],
+                    source="my.yaml")
+    # checked before anything is asked, even with no pairs
+    with pytest.raises(ConfigError):
+        judge_pairs(_judge_params(tmp_path, "http://127.0.0.1:9/v1"), "nobody", [])
