@@ -56,6 +56,11 @@ def test_names_are_capitalised_words_after_the_first_of_a_sentence():
     assert F("Go. Paris! Rome").entities == set()
     assert F("The Paris").entities == {"paris"}        # "The" was the sentence start
     assert F("x Paris").entities == {"paris"}          # a 1-letter word as well
+    assert F("In 2015 Paris won").entities == {"2015", "paris"}    # and a number
+    # a new sentence only after . ? ! followed by a non-letter: not after a comma, not in
+    # "Rome.Lyon"
+    assert F("Is it near, Rome").entities == {"rome"}
+    assert F("Is Rome.Lyon").entities == {"rome", "lyon"}
 
 
 def test_quoted_words_are_names_and_possessives_lose_their_s():
@@ -63,6 +68,9 @@ def test_quoted_words_are_names_and_possessives_lose_their_s():
     assert f.entities == {"exit", "now", "slovenia"}   # quoted words, a mid-sentence name
     assert "slovenia" in f.tokens and "slovenia's" not in f.tokens
     assert F('What does "stop" mean?').entities == {"stop"}
+    # a typographic apostrophe reads as "'": "don’t" is one word (not "don" + "t", two
+    # stop words)
+    assert F("I don’t know").tokens == {"don't", "know"}
 
 
 def test_numbers_are_canonical_tokens_and_entities():
@@ -167,6 +175,10 @@ def test_shared_tokens_rarest_first_at_most_six():
     tokens = feats("a b c d e f g h")
     # a is the rarest (df 1); the first six: a..f
     assert cr.score_pair(0.0, tokens, tokens, idf, cr.RephraseWeights()).shared == tuple("abcdef")
+    # rarest first against the alphabet: h (df 1) ... a (df 8)
+    backwards = Idf(10, Counter({t: 9 - n for n, t in enumerate("abcdefgh", start=1)}))
+    assert cr.score_pair(0.0, tokens, tokens, backwards,
+                         cr.RephraseWeights()).shared == tuple("hgfedc")
     # equal IDF: alphabetical
     same = Idf(10, Counter({"z": 1, "y": 1}))
     assert cr.score_pair(0.0, feats("z y"), feats("y z"), same,
@@ -183,14 +195,14 @@ def test_pair_evidence_is_rounded():
 
 def test_lexical_candidates_keep_the_first_best_row():
     idf = Idf(4, Counter())            # every token weighs the same: ln(5) + 1
-    items = [feats("paris map"), feats("rome tower"), feats("oslo")]
-    refs = [feats("paris"),            # item 0: 1 of 2 shared -> 2 / 3
+    items = [feats("paris map"), feats("rome tower", entities="rome"), feats("oslo")]
+    refs = [feats("paris zurich"),     # item 0: 1 of 2 shared -> 2 / 4 (zurich: no item has it)
             feats("paris map"),        # item 0: 1.0 (better)
             feats("map paris"),        # item 0: 1.0 again: not better, row 1 kept
-            feats("rome")]             # item 1: 2 / 3
+            feats("rome")]             # item 1: rome x2 (the item's name) + rome: 3 of 4
     best = cr.lexical_candidates(items, refs, idf, 2.0)
     assert best[0] == (1, 1.0)
-    assert best[1] == (3, pytest.approx(2 / 3))
+    assert best[1] == (3, pytest.approx(3 / 4))
     assert best[2] == (-1, 0.0)        # oslo: no row shares a token
 
 
