@@ -334,3 +334,25 @@ def test_an_impossible_lsh_setting_names_the_params_file(tmp_path):
                                           r"or raise minhash_perm$"):
         _run(tmp_path, "contamination.minhash", [_open("q", MINHASH_TEXT)], MINHASH_REFS,
              minhash_threshold=0.99, minhash_perm=16)
+
+
+def test_a_template_text_is_info_in_every_text_check_and_findings_come_by_id(tmp_path):
+    # the same 13-word question on two items with different images: the text alone cannot
+    # tell which was copied (info, naming the sibling); listed by id, not by file order
+    from bench_kit.audit.content import TEMPLATE_ASK
+
+    question = " ".join(WORDS)
+    items = [make_item(id="tb", question=question, task="open", answers=["x"], image="b.png"),
+             make_item(id="ta", question=question, task="open", answers=["x"], image="a.png")]
+    refs = [{"id": "r", "question": question}]
+    for name, before in [("contamination.exact", "error"), ("contamination.ngram", "error"),
+                         ("contamination.minhash", "warn")]:
+        found = _run(tmp_path, name, items, refs)
+        assert [f.id for f in found] == ["ta", "tb"], name
+        first = found[0]
+        assert first.severity == "info", name
+        assert first.evidence["severity_without_template"] == before, name
+        assert first.evidence["template_siblings"] == 1, name
+        assert first.evidence["sibling_examples"] == ["tb"], name
+        assert first.message.endswith(TEMPLATE_ASK), name
+        assert first.evidence["ref_id"] == "r" and first.score == 1.0, name

@@ -531,3 +531,13 @@ def test_judge_unknown_model_names_the_params_file(tmp_path):
     # checked before anything is asked, even with no pairs
     with pytest.raises(ConfigError):
         judge_pairs(_judge_params(tmp_path, "http://127.0.0.1:9/v1"), "nobody", [])
+
+
+def test_a_disabled_judge_is_refused_before_anything_is_asked(tmp_path):
+    with FakeOpenAI() as server:
+        params = _judge_params(tmp_path, server.url, enabled=False)
+        for pairs in ([("a", "b")], []):
+            with pytest.raises(ConfigError, match=r"^my.yaml: models.judge: model 'judge' is "
+                                                  r"disabled"):
+                judge_pairs(params, "judge", pairs, source="my.yaml")
+        assert server.count() == 0
