@@ -323,7 +323,19 @@ def test_embeddings_are_cached_under_corpus_texts_and_model(tmp_path):
         assert len(renamed.inputs) == 6
 
 
-def test_a_large_reference_goes_through_the_faiss_index_saved_in_the_cache(tmp_path):
+@pytest.fixture
+def one_omp_thread():
+    """faiss on one OpenMP thread: its thread pool does not survive a fork (mutation testing
+    forks a process per mutant after running this test once), and 300 rows need no more."""
+    faiss = pytest.importorskip("faiss")
+    threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    yield
+    faiss.omp_set_num_threads(threads)
+
+
+def test_a_large_reference_goes_through_the_faiss_index_saved_in_the_cache(tmp_path,
+                                                                           one_omp_thread):
     # 300 rows (faiss needs at least 256 to train its 256 lists): row 7 at cosine 0.75,
     # the others in dimensions the item does not use
     items = [_open("q", "Which river flows past Zanzibar town?")]
