@@ -78,6 +78,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                       ["tests/audit/test_contamination_boundaries.py",
                        "tests/audit/test_contamination_rephrase_boundaries.py",
                        "tests/audit/test_contamination_embed_boundaries.py",
+                       "tests/audit/test_contamination_judge_boundaries.py",
                        "tests/audit/test_contamination.py", "tests/test_doctests.py"]),
     # fast tests only (hand-given vectors and hashes): the end-to-end audits of
     # test_contamination.py and test_audit_rephrase.py take 5-140 s each

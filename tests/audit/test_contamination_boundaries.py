@@ -356,3 +356,120 @@ def test_a_template_text_is_info_in_every_text_check_and_findings_come_by_id(tmp
         assert first.evidence["sibling_examples"] == ["tb"], name
         assert first.message.endswith(TEMPLATE_ASK), name
         assert first.evidence["ref_id"] == "r" and first.score == 1.0, name
+
+
+def test_minhash_cache_is_keyed_by_corpus_and_shingle_and_read_in_chunks(tmp_path, monkeypatch):
+    calls = []
+    real = cm.signatures
+    monkeypatch.setattr(cm, "signatures", lambda texts, *a: calls.append(len(texts))
+                        or real(texts, *a))
+    real_chunks = cm.row_chunks
+    monkeypatch.setattr(cm, "row_chunks", lambda rows, size=2: real_chunks(rows, size))
+    cache = str(tmp_path / "cache")
+    items = [_open("q", MINHASH_TEXT)]
+    # the match is the last row, in the second chunk of 2: written and read at offset 2
+    refs = [MINHASH_REFS[0], MINHASH_REFS[2], MINHASH_REFS[1]]
+    for expected_calls in ([1, 2, 1], [1]):                 # computed, then cached
+        calls.clear()
+        found, seen = _progress_run(tmp_path, "contamination.minhash", items, refs,
+                                    cache_dir=cache)
+        assert calls == expected_calls
+        assert seen == [("contamination.minhash", 3, 3)]   # after the last chunk
+        assert [(f.evidence["ref_id"], f.score) for f in found] == [("r1", 1.0)]
+    # another corpus of the same size: computed again, not read from the first one's file
+    calls.clear()
+    other = [MINHASH_REFS[0], {"id": "r9", "question": "Where is the tallest tower?"},
+             MINHASH_REFS[2]]
+    assert _progress_run(tmp_path, "contamination.minhash", items, other,
+                         cache_dir=cache)[0] == []
+    assert calls == [1, 2, 1]
+    # another shingle size: computed again
+    calls.clear()
+    _progress_run(tmp_path, "contamination.minhash", items, refs, cache_dir=cache,
+                  minhash_shingle=4)
+    assert calls == [1, 2, 1]
+
+
+def test_minhash_lsh_candidates_below_the_threshold_are_not_reported(tmp_path):
+    from datasketch import LeanMinHash, MinHashLSH
+
+    item = "what is the boiling point of water at sea level in kelvin"
+    reordered = "the boiling point of water at sea level in kelvin is what"
+    # Jaccard 0.738 on 5-shingles, yet LSH (threshold 0.8, 128 permutations) proposes it
+    score = cm._jaccard(cm.shingles(item, 5), cm.shingles(reordered, 5))
+    assert round(score, 3) == 0.738
+    lsh = MinHashLSH(threshold=0.8, num_perm=128)
+    item_sig, ref_sig = cm.signatures([item, reordered], 5, 128)
+    lsh.insert(0, item_sig)
+    assert lsh.query(LeanMinHash(seed=1, hashvalues=ref_sig.hashvalues, scheme=ref_sig.scheme))
+    assert _run(tmp_path, "contamination.minhash", [_open("q", item)],
+                [{"id": "r", "question": reordered}]) == []
+
+
+def test_minhash_first_best_row_and_the_options(tmp_path):
+    # two identical rows: the first is kept
+    [found] = _run(tmp_path, "contamination.minhash", [_open("q", MINHASH_TEXT)],
+                   [{"id": "first", "question": MINHASH_TEXT},
+                    {"id": "second", "question": MINHASH_TEXT}])
+    assert found.evidence["ref_id"] == "first"
+    # an mc item is compared with its options: the same question and options, Jaccard 1
+    mc = make_item(id="mc", question="What colour is the ball in the picture here?", task="mc",
+                   answers=["A"], choices={"A": "Red", "B": "Blue"})
+    [found] = _run(tmp_path, "contamination.minhash", [mc],
+                   [{"id": "r", "question": "What colour is the ball in the picture here?",
+                     "choices": ["Red", "Blue"]}])
+    assert found.evidence["jaccard"] == 1.0 and found.evidence["score"] == 1.0
+
+
+def test_minhash_without_item_text_finds_nothing(tmp_path):
+    assert _run(tmp_path, "contamination.minhash", [_open("q", "?")], MINHASH_REFS) == []
+
+
+def test_exact_keeps_the_first_row_of_each_kind_and_joins_the_hint(tmp_path):
+    mc = {"task": "mc", "answers": ["A"], "choices": {"A": "Red", "B": "Blue"}}
+    items = [make_item(id="both", question="What colour is the ball?", **mc),
+             _open("plain", "How tall is the tower?"),
+             _open("hinted", "Which is wet?", meta={"hint": "Look: rain."})]
+    refs = [{"id": "o1", "question": "What colour is the ball?", "choices": ["red", "blue"]},
+            {"id": "o2", "question": "What colour is the ball?", "choices": ["blue", "red"]},
+            {"id": "p1", "question": "How tall is the tower?"},
+            {"id": "p2", "question": "How tall is the tower?"},
+            {"id": "h", "question": "Look: rain. Which is wet?"}]
+    found = {f.id: f for f in _run(tmp_path, "contamination.exact", items, refs)}
+    assert {k: f.evidence["ref_id"] for k, f in found.items()} == {
+        "both": "o1", "plain": "p1", "hinted": "h"}
+    assert all(f.evidence["score"] == 1.0 for f in found.values())
+
+
+def test_item_texts():
+    ctx = AuditContext(items=[Item.model_validate(make_item(
+        id="q", question="Which is wet?", meta={"hint": "Look: rain."}, task="mc",
+        answers=["A"], choices={"A": "Rain", "B": "Sun"}))], root=Path("."))
+    # (id, hint + question + options, hint + question), normalised
+    assert cm.item_texts(ctx) == [("q", "look rain which is wet rain sun",
+                                   "look rain which is wet")]
+
+
+def test_progress_with_one_reference_row(tmp_path):
+    for name in ("contamination.exact", "contamination.ngram"):
+        _, seen = _progress_run(tmp_path, name, [_open("q", MINHASH_TEXT)], MINHASH_REFS[:1],
+                                cache_dir=None)
+        assert seen == [(name, 1, 1)]
+
+
+def test_scores_in_the_evidence(tmp_path):
+    q15 = " ".join(WORDS + ["november", "oscar"])     # 3 grams, 1 shared: 1/3
+    [finding] = _run(tmp_path, "contamination.ngram", [_open("q", q15)],
+                     [{"id": "r", "question": " ".join(WORDS)}])
+    assert finding.evidence["score"] == 0.3333
+    [finding] = _run(tmp_path, "contamination.minhash", [_open("q", "abcdefghi")],
+                     [{"id": "r", "question": "abcdefghij"}], minhash_threshold=5 / 6,
+                     minhash_perm=256)
+    assert finding.evidence["score"] == 0.8333          # 5 / 6
+
+
+def test_shingle_hash_of_five_characters_by_hand():
+    # "abcde": 97 R^4 + 98 R^3 + 99 R^2 + 100 R + 101 modulo 2**32 (Python integers)
+    r = 1_000_003
+    expected = (97 * r**4 + 98 * r**3 + 99 * r**2 + 100 * r + 101) % 2**32
+    assert cm.shingle_hashes("abcde", 5).tolist() == [expected]

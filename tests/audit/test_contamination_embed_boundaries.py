@@ -1,12 +1,12 @@
-"""The embedding contamination check and its LLM judge on their edges
-(bench_kit/audit/contamination_embed.py, contamination_judge.py), fast: the vectors are
-given by hand through a real `/v1/embeddings` server on 127.0.0.1 (the `openai` embedding
-backend), the judge is a real chat-completions server (tests/openai_server.py). The
-vectors are chosen so that every cosine is exact in float32 (norms that are powers of
-two): e0 against (3, 2, 1, 1, 1) / 4 is exactly 0.75, against (1, 1, 1, 1) / 2 exactly
-0.5, against (1, 3, 2, 1, 1) / 4 exactly 0.25; a threshold set to such a value is met
-exactly (>= vs >). The end-to-end audits with the real model are in test_contamination.py.
-"""
+"""The embedding contamination check on its edges (bench_kit/audit/contamination_embed.py),
+fast: the vectors are given by hand through a real `/v1/embeddings` server on 127.0.0.1
+(the `openai` embedding backend), the judge of the review band is a real chat-completions
+server (tests/openai_server.py). The vectors are chosen so that every cosine is exact in
+float32 (norms that are powers of two): e0 against (3, 2, 1, 1, 1) / 4 is exactly 0.75,
+against (1, 1, 1, 1) / 2 exactly 0.5, against (1, 3, 2, 1, 1) / 4 exactly 0.25; a threshold
+set to such a value is met exactly (>= vs >). The judge's own requests are in
+test_contamination_judge_boundaries.py, the end-to-end audits with the real model in
+test_contamination.py."""
 
 from __future__ import annotations
 
@@ -21,14 +21,12 @@ from embedding_server import FakeEmbeddings
 from openai_server import FakeOpenAI
 
 from bench_kit.audit import contamination_embed as ce
-from bench_kit.audit.contamination_judge import JUDGE_PROMPT, judge_pairs
 from bench_kit.audit.contamination_rephrase import PairScore
 from bench_kit.audit.content import TEMPLATE_ASK
 from bench_kit.audit.reference import build_reference, open_reference
 from bench_kit.audit.registry import AuditContext, spec_of
 from bench_kit.audit.stage import list_checks
 from bench_kit.errors import ConfigError
-from bench_kit.models.cache import CallCache, cache_key
 from bench_kit.types import Item
 
 list_checks()  # registers the built-in checks
@@ -485,71 +483,3 @@ def test_engine_neighbours_are_reported_with_the_default_model_name(tmp_path):
     [finding] = _run(ctx).values()
     assert finding.evidence["model"] == ce.MODEL_NAME == "all-MiniLM-L6-v2"
     assert finding.evidence["verdict"] == "rephrase" and finding.severity == "warn"
-
-
-# --- the judge ---------------------------------------------------------------------------------
-
-
-def _judge_params(tmp_path: Path, url: str, **model: Any) -> dict[str, Any]:
-    models = _models(url)
-    models["judge"].update(model)
-    return {"models": models, "eval": {"cache": str(tmp_path / "calls.sqlite")}}
-
-
-def test_judge_request_prompt_and_cache_key(tmp_path):
-    pairs = [("Which planet? [scenario:verdict]", "What planet?"),
-             ("Which moon? [scenario:verdict]", "What moon?")]
-    with FakeOpenAI() as server:
-        server.verdicts = ["Yes, the same.", "No."]
-        params = _judge_params(tmp_path, server.url)
-        verdicts = judge_pairs(params, "judge", pairs)
-        assert [v.rephrase for v in verdicts] == [True, False]
-        assert [v.response for v in verdicts] == ["Yes, the same.", "No."]
-        body = server.requests[0]["body"]
-        # at most 16 tokens (the model's 512 is not used), temperature 0
-        assert body["max_tokens"] == 16 and body["temperature"] == 0.0
-        assert server.prompt_of(body) == JUDGE_PROMPT.format(item=pairs[0][0],
-                                                             reference=pairs[0][1])
-        assert server.prompt_of(body).endswith(
-            "Question A: Which planet? [scenario:verdict]\nQuestion B: What planet?")
-        # the answers are stored under this key: a re-run asks nothing
-        with CallCache(tmp_path / "calls.sqlite") as cache:
-            key = cache_key({"purpose": "audit.contamination.judge", "adapter": "openai",
-                             "identity": {"model": "judge-model"},
-                             "prompt": server.prompt_of(body), "temperature": 0.0})
-            assert cache.get(key).response == "Yes, the same."
-        assert judge_pairs(params, "judge", pairs) == verdicts and server.count() == 2
-        # a model allowing fewer than 16 tokens keeps its own limit
-        server.verdicts = ["yes"]
-        judge_pairs(_judge_params(tmp_path, server.url, max_tokens=8), "judge",
-                    [("Which star? [scenario:verdict]", "What star?")])
-        assert server.requests[-1]["body"]["max_tokens"] == 8
-
-
-def test_judge_failed_call_is_an_error_verdict_and_no_pairs_ask_nothing(tmp_path):
-    with FakeOpenAI() as server:
-        params = _judge_params(tmp_path, server.url)
-        [failed] = judge_pairs(params, "judge", [("a [scenario:503]", "b")])
-        assert failed.rephrase is None and failed.response is None
-        assert failed.error == "HTTP 503 (gave up after 1 attempts)"
-        assert judge_pairs(params, "judge", []) == [] and server.count() == 1
-        assert not (tmp_path / "calls.sqlite").exists() or server.count() == 1
-
-
-def test_judge_unknown_model_names_the_params_file(tmp_path):
-    with pytest.raises(ConfigError, match=r"^my.yaml: .*no model named 'nobody'"):
-        judge_pairs(_judge_params(tmp_path, "http://127.0.0.1:9/v1"), "nobody", [("a", "b")],
-                    source="my.yaml")
-    # checked before anything is asked, even with no pairs
-    with pytest.raises(ConfigError):
-        judge_pairs(_judge_params(tmp_path, "http://127.0.0.1:9/v1"), "nobody", [])
-
-
-def test_a_disabled_judge_is_refused_before_anything_is_asked(tmp_path):
-    with FakeOpenAI() as server:
-        params = _judge_params(tmp_path, server.url, enabled=False)
-        for pairs in ([("a", "b")], []):
-            with pytest.raises(ConfigError, match=r"^my.yaml: models.judge: model 'judge' is "
-                                                  r"disabled"):
-                judge_pairs(params, "judge", pairs, source="my.yaml")
-        assert server.count() == 0

@@ -312,3 +312,34 @@ def test_demote():
     now = _row("the bar now", "The bar now")
     assert cs.demote(ctx, "b", now, SETTINGS, "error", "msg", evidence) == ("error", "msg")
     assert evidence == {}
+
+
+def test_specific_tokens_come_from_hint_and_question_and_the_original_text():
+    passage = "Zanzibar exports cloves."
+    items = [make_item(id="a", question="What is the value on the chart?", task="open",
+                       answers=["x"], meta={"hint": passage}),
+             make_item(id="b", question="What is the value on the chart now?", task="open",
+                       answers=["x"])]
+    ctx = _ctx(items)
+    # the reference holds the whole question (share 1: not the passage rule) and "cloves",
+    # a word of item a's hint only: specific
+    row = _row("x", "Cloves: what is the value on the chart",
+               text="cloves what is the value on the chart")
+    assert cs.text_cannot_show(ctx, "a", row, SETTINGS) is None
+    # the original is read, not the normalised question: "16.90" is the number 16.9 there,
+    # "16 90" (two numbers) once normalised
+    ctx = _ctx([make_item(id="a", question="Is the value 16.9 on the chart?", task="open",
+                          answers=["x"]),
+                make_item(id="b", question="Is the value 20 on the chart?", task="open",
+                          answers=["x"])])
+    row = _row("is the value 16 90 on the chart", "Is the value 16.90 on the chart?")
+    assert cs.text_cannot_show(ctx, "a", row, SETTINGS) is None
+    assert cs.text_cannot_show(ctx, "a", {**row, "original": None}, SETTINGS) == (cs.GENERIC, {})
+
+
+def test_question_share_is_rounded_to_4_places():
+    passage = "In a group of horses some have brown coats and others have black coats"
+    ctx = _ctx([make_item(id="q", question="What is the coat colour?", meta={"hint": passage})])
+    # trigrams "what is the", "is the coat", "the coat colour": the row holds the first: 1/3
+    row = _row("x", text="what is the colour")
+    assert cs.text_cannot_show(ctx, "q", row, SETTINGS) == (cs.PASSAGE, {"question_share": 0.3333})
