@@ -31,10 +31,10 @@ list_checks()  # registers the built-in checks
 
 
 def _patched():
-    """blob(21) with a white 7x7 square: pHash distance 8, channel distance 6 (measured
+    """blob(21) with a white 5x5 square: pHash distance 6, channel distance 4 (measured
     below with the registry's hashes)."""
     img = blob(21)
-    ImageDraw.Draw(img).rectangle([10, 10, 16, 16], fill=(255, 255, 255))
+    ImageDraw.Draw(img).rectangle([10, 10, 14, 14], fill=(255, 255, 255))
     return img
 
 
@@ -78,9 +78,9 @@ def _run(root: Path, cache_dir=None, **params):
                                                        **params))}
 
 
-def test_the_patched_pair_is_8_apart():
-    assert _distance(blob(21), _patched()) == 8
-    assert channel_distance(channel_phashes(blob(21)), channel_phashes(_patched())) == 6
+def test_the_patched_pair_is_6_apart():
+    assert _distance(blob(21), _patched()) == 6
+    assert channel_distance(channel_phashes(blob(21)), channel_phashes(_patched())) == 4
 
 
 def test_reference_files_sorted_with_labels(scene):
@@ -88,9 +88,10 @@ def test_reference_files_sorted_with_labels(scene):
     assert [label for _, label in files] == ["refs/a_copy.png", "refs/b_copy.bmp",
                                              "refs/mirror.jpeg", "refs/sub/near.PNG"]
     assert files[0][0] == scene / "refs" / "a_copy.png"
-    with pytest.raises(InputError, match="reference image folder not found") as caught:
+    with pytest.raises(InputError) as caught:
         ci.reference_files([scene / "refs", scene / "missing"])
     assert caught.value.path == str(scene / "missing")
+    assert caught.value.reason == "reference image folder not found"
 
 
 def test_same_pixels_name_the_first_reference_file(scene):
@@ -109,27 +110,37 @@ def test_same_pixels_name_the_first_reference_file(scene):
 
 
 def test_duplicate_and_review_thresholds_are_inclusive(scene):
-    # distance 8: duplicate at phash_duplicate 8 (colour check off), review at 7, nothing
-    # when phash_review is 7
-    near = _run(scene, phash_duplicate=8, phash_review=8, phash_colour=None)["near"]
+    # distance 6: duplicate at phash_duplicate 6 (colour check off), review at 5, nothing
+    # when phash_review is 5
+    near = _run(scene, phash_duplicate=6, phash_review=6, phash_colour=None)["near"]
     assert near.evidence["verdict"] == "duplicate" and near.severity == "warn"
-    assert near.evidence["distance"] == 8 and near.evidence["reference_image"] == \
+    assert near.evidence["distance"] == 6 and near.evidence["reference_image"] == \
         "refs/sub/near.PNG"
-    assert near.score == 1.0 - 8 / 64 and near.evidence["score"] == 0.875
+    assert near.evidence["image"] == "img/near.png"
+    # 1 - 6/64 = 0.90625, rounded to 4 places (half to even)
+    assert near.score == 0.9062 and near.evidence["score"] == 0.9062
     assert "colour_distance" not in near.evidence
-    review = _run(scene, phash_duplicate=7, phash_review=8, phash_colour=None)["near"]
+    review = _run(scene, phash_duplicate=5, phash_review=6, phash_colour=None)["near"]
     assert review.evidence["verdict"] == "review" and review.severity == "info"
-    assert "near" not in _run(scene, phash_duplicate=7, phash_review=7, phash_colour=None)
+    assert "near" not in _run(scene, phash_duplicate=5, phash_review=5, phash_colour=None)
 
 
 def test_colour_check_is_inclusive(scene):
-    # channel distance 6: within phash_colour 6 a duplicate, above 5 sent to review
-    kept = _run(scene, phash_duplicate=8, phash_review=8, phash_colour=6)["near"]
-    assert kept.evidence["colour_distance"] == 6 and kept.evidence["verdict"] == "duplicate"
-    moved = _run(scene, phash_duplicate=8, phash_review=8, phash_colour=5)["near"]
+    # channel distance 4: within phash_colour 4 a duplicate, above 3 sent to review
+    kept = _run(scene, phash_duplicate=6, phash_review=6, phash_colour=4)["near"]
+    assert kept.evidence["colour_distance"] == 4 and kept.evidence["verdict"] == "duplicate"
+    moved = _run(scene, phash_duplicate=6, phash_review=6, phash_colour=3)["near"]
     assert moved.evidence["verdict"] == "review (colours differ)" and moved.severity == "info"
     assert moved.message == ("image 'img/near.png' matches reference image 'refs/sub/near.PNG' "
-                             "(review (colours differ), pHash distance 8)")
+                             "(review (colours differ), pHash distance 6)")
+
+
+def test_the_check_caches_the_reference_hashes(scene):
+    cache = scene / "cache"
+    first = _run(scene, cache_dir=str(cache))
+    assert len(list(cache.glob("refimg-*.npy"))) == 1
+    assert {k: f.evidence for k, f in _run(scene, cache_dir=str(cache)).items()} == {
+        k: f.evidence for k, f in first.items()}
 
 
 def test_hashes_are_cached_under_the_files_contents(scene, monkeypatch):
