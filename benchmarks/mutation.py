@@ -87,7 +87,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                                 "tests/audit/test_contamination_boundaries.py",
                                 "tests/test_doctests.py"]),
     "contamination_embed": (["bench_kit/audit/contamination_embed.py"],
-                            ["tests/audit/test_contamination_embed_boundaries.py"]),
+                            ["tests/audit/test_contamination_embed_boundaries.py",
+                             "tests/audit/test_contamination_embed_parts.py"]),
     "contamination_images": (["bench_kit/audit/contamination_images.py"],
                              ["tests/audit/test_contamination_images_boundaries.py"]),
 }

