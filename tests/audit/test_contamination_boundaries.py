@@ -473,3 +473,14 @@ def test_shingle_hash_of_five_characters_by_hand():
     r = 1_000_003
     expected = (97 * r**4 + 98 * r**3 + 99 * r**2 + 100 * r + 101) % 2**32
     assert cm.shingle_hashes("abcde", 5).tolist() == [expected]
+
+
+def test_ngram_items_after_an_all_boilerplate_item_are_read(tmp_path):
+    # three items of the same 13 words (every gram boilerplate: nothing to index), then one
+    # sharing its first 13-gram with the reference: still found
+    shared = " ".join(WORDS)
+    items = [_open(f"b{k}", shared) for k in range(3)]
+    items.append(_open("z", " ".join(["zulu", *WORDS[1:], "november"])))
+    [finding] = _run(tmp_path, "contamination.ngram", items,
+                     [{"id": "r", "question": " ".join(["zulu", *WORDS[1:]])}])
+    assert finding.id == "z" and finding.evidence["shared"] == 1
