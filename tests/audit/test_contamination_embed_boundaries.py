@@ -381,6 +381,14 @@ def test_a_large_reference_goes_through_the_faiss_index_saved_in_the_cache(tmp_p
         ctx = _context(tmp_path, items, refs, vectors)
         _run(ctx, cache_dir=str(cache), index_exact_below=300, index_nprobe=8, **COSINE_ONLY)
         assert len(list(cache.glob("ivf-*.faiss"))) == 2
+    # another embedder over the same corpus: its own index too
+    with Vectors(table) as renamed:
+        renamed.model = "vec2"
+        ctx = _context(tmp_path, items, refs, renamed)
+        ctx.params["embed"]["model"] = "vec2"
+        _run(ctx, cache_dir=str(cache), index_exact_below=300, index_nprobe=8, **COSINE_ONLY)
+        assert len(list(cache.glob("ivf-*.faiss"))) == 3
+    with Vectors(table) as vectors:
         # 299 rows: below index_exact_below, exact search
         ctx = _context(tmp_path, items, refs[:299], vectors)
         _run(ctx, cache_dir=None, index_exact_below=300, **COSINE_ONLY)
