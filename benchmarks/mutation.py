@@ -79,7 +79,23 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                        "bench_kit/audit/contamination_specific.py",
                        "bench_kit/audit/contamination_judge.py"],
                       ["tests/audit/test_contamination_boundaries.py",
+                       "tests/audit/test_contamination_text_edges.py",
+                       "tests/audit/test_contamination_rephrase_boundaries.py",
+                       "tests/audit/test_contamination_embed_boundaries.py",
+                       "tests/audit/test_contamination_judge_boundaries.py",
                        "tests/audit/test_contamination.py", "tests/test_doctests.py"]),
+    # fast tests only (hand-given vectors and hashes): the end-to-end audits of
+    # test_contamination.py and test_audit_rephrase.py take 5-140 s each
+    "contamination_rephrase": (["bench_kit/audit/contamination_rephrase.py"],
+                               ["tests/audit/test_contamination_rephrase_boundaries.py",
+                                "tests/audit/test_contamination_boundaries.py",
+                                "tests/audit/test_contamination_text_edges.py",
+                                "tests/test_doctests.py"]),
+    "contamination_embed": (["bench_kit/audit/contamination_embed.py"],
+                            ["tests/audit/test_contamination_embed_boundaries.py",
+                             "tests/audit/test_contamination_embed_parts.py"]),
+    "contamination_images": (["bench_kit/audit/contamination_images.py"],
+                             ["tests/audit/test_contamination_images_boundaries.py"]),
 }
 # pytest arguments of one target: the timing tests of the extractors take seconds to
 # minutes each and kill nothing a case table does not (their kills would be timeouts)

@@ -155,13 +155,14 @@ def nearest(queries: Any, corpus: Any, settings: IndexSettings | None = None, *,
             index_path: Path | None = None) -> tuple[Any, Any, SearchInfo]:
     """Top-1 neighbour of each query row among the corpus rows (both unit float32).
 
-    Exact below `settings.exact_below` corpus rows; otherwise the faiss index (loaded from
+    Exact below `settings.exact_below` corpus rows, or below the index's number of lists
+    (faiss cannot train fewer points than lists); otherwise the faiss index (loaded from
     `index_path` when it exists there, built and saved there otherwise) and its recall@1
     measured on a sample against exact search.
     """
     settings = settings or IndexSettings()
     size = len(corpus)
-    if size < settings.exact_below:
+    if size < settings.exact_below or size < settings.lists_for(size):
         scores, where = top1_exact(queries, corpus)
         return scores, where, SearchInfo("exact", size)
     import faiss

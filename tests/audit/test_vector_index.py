@@ -25,6 +25,17 @@ def test_exact_search_below_the_threshold() -> None:
     np.testing.assert_allclose(scores, (queries * corpus[[3, 77, 499]]).sum(axis=1), rtol=1e-5)
 
 
+def test_a_corpus_smaller_than_the_lists_is_searched_exactly() -> None:
+    # index_exact_below: 1 on a 255-row corpus: faiss cannot train 256 lists on 255 points
+    # (it raised "Number of training points (255) should be at least as large as number of
+    # clusters (256)"); the search is exact instead
+    corpus = clustered(255)
+    scores, where, info = nearest(corpus[[4, 9]], corpus, IndexSettings(exact_below=1))
+    assert info.method == "exact" and list(where) == [4, 9]
+    _, _, info = nearest(corpus[:2], corpus, IndexSettings(exact_below=1, nlist=300))
+    assert info.method == "exact"
+
+
 def test_faiss_above_the_threshold_reports_its_recall_and_persists(tmp_path) -> None:
     pytest.importorskip("faiss")
     corpus = clustered(20_000)

@@ -30,6 +30,12 @@ class FakeEmbeddings(LoopbackServer):
         self.auth: list[str | None] = []
         super().__init__()
 
+    def vectors_of(self, texts: list[str]) -> Any:
+        """The vectors answered for `texts` (a row per text): the local model's."""
+        from bench_kit.embed import encode
+
+        return encode(texts)
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
@@ -56,11 +62,9 @@ class FakeEmbeddings(LoopbackServer):
                         server.failed += 1
                     self._send(500, {"error": {"message": "internal error"}})
                     return
-                from bench_kit.embed import encode
-
                 texts = body["input"]
                 with server._lock:  # one encoder, one thread at a time
-                    vectors = encode(texts)
+                    vectors = server.vectors_of(texts)
                     server.answered += 1
                     server.inputs.extend(texts)
                     server.auth.append(self.headers.get("Authorization"))
