@@ -172,9 +172,19 @@ def _options_of(keys: tuple) -> dict[str, str]:
     return options or _ALL_OPTIONS
 
 
+_LISTED_NEXT = re.compile(r"\s*[.:,)]\s*\S")  # "A. text" heading a line of a list
+# "选项D也是错误的", "选项B不正确": an option named to be ruled out, not chosen.
+_ZH_RULED_OUT = re.compile(r"\s*[)\]]?\s*(?:也|则|就|同样|亦|都)?\s*(?:是|为)?\s*"
+                           r"(?:错误|不正确|不对|错|不符合|不合题意|排除|不选)")
+
+
 def _names_letter(match: re.Match) -> bool:
-    """Whether a choice-clause match names an option letter (not "a cat", "I think")."""
+    """Whether a choice-clause match names an option letter (not "a cat", "I think",
+    "选项D也是错误的", "选项：" heading a list of the options)."""
     text, letter, end = match.string, match.group(1), match.end()
+    if "选项" in match.group(0) and (_ZH_RULED_OUT.match(text, end) or (
+            "\n" in match.group(0) and _LISTED_NEXT.match(text, end))):
+        return False  # ruled out, or "我们来看选项：\nA. …": the options listed
     if letter.islower() and text[end:end + 16].lstrip()[:1].isalpha():
         return False  # "the answer is a cat"
     return not (letter in "AI" and is_article_or_pronoun(text, letter, end))  # "the answer is I think"
@@ -230,7 +240,7 @@ _SHORT_CLAUSE = re.compile(
     r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
     r"(?:\s+(\S[^\n]*))?", re.I)
 _SHORT_CHINESE = re.compile(r"(?:(?:故|所以|因此|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
-                            r"|(?:正确)?答案\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
+                            r"|(?:正确)?答案\s*[\])]?\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
 
 

@@ -42,6 +42,9 @@ _REJECTED_AFTER = re.compile(
     r"(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't|wrong|incorrect|false"
     r"|invalid|unlikely|eliminated|ruled\s+out"
     r"|错|不对|不正确|排除)", re.I)
+# "B正确", "B选项是正确的", "C才是符合题意的": a Chinese verdict right after the letter
+# (not "B不正确").
+_AFFIRMED_AFTER = re.compile(r"\s*[)\]]?\s*(?:选项|项)?\s*(?:是|为|也是|才是)?\s*(?:正确|对的|符合题意)")
 # "A cat is …" / "I think …": A or I followed by an ordinary lowercase word.
 _ARTICLE_AFTER = re.compile(
     r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
@@ -129,7 +132,9 @@ def prose_letters(text: str, options: dict[str, str],
             continue
         group = linked + [letter]
         linked = []
-        if rules_out(segment):
+        if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
+            affirmed.update(group)
+        elif rules_out(segment):
             ruled_out.update(group)
         elif _POSITIVE.search(segment):
             affirmed.update(group)
