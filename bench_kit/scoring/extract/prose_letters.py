@@ -64,6 +64,20 @@ def is_article_or_pronoun(text: str, letter: str, end: int) -> bool:
     return letter == "A" and _ARTICLE_AFTER.match(text, end) is not None
 
 
+_LISTED_NEXT = re.compile(r"\s*[.:,)]\s*\S")  # "A. text" heading a line of a list
+# "选项D也是错误的", "选项B不正确": an option named to be ruled out, not chosen.
+_ZH_RULED_OUT = re.compile(r"\s*[)\]]?\s*(?:也|则|就|同样|亦|都)?\s*(?:是|为)?\s*"
+                           r"(?:错误|不正确|不对|错|不符合|不合题意|排除|不选)")
+
+
+def named_not_chosen(match: re.Match) -> bool:
+    """Whether a "选项X" clause match names its option without choosing it: ruled out
+    right after ("选项D也是错误的"), or heading a list of the options ("我们来看选项：\nA. …")."""
+    text, end = match.string, match.end()
+    return _ZH_RULED_OUT.match(text, end) is not None or (
+        "\n" in match.group(0) and _LISTED_NEXT.match(text, end) is not None)
+
+
 def echoed_option_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
     """Where option texts that contain a capital letter ("Vitamin C") are echoed."""
     spans = []
