@@ -17,15 +17,18 @@ Two sets:
   files and comparisons, reported over the whole set (no tune / held-out split) and with no
   disagreements printed unless ``--show`` asks for them;
 - a report-set family that was tuned on (``SPLIT_SETS``: ``report3``'s yes/no, whose chat
-  prose the tuning sets do not hold) is split by question like the frozen sets: both halves
-  are reported, ``--show`` prints disagreements of the ``tune`` half only, and
-  ``--tune-only`` measures the ``tune`` half alone (no held-out figure at all, for tuning);
+  prose the tuning sets do not hold, and the GAOKAO-Bench rows of ``report3``'s multiple
+  choice, answered in Chinese) is split by question like the frozen sets: both halves are
+  reported, and the family's unsplit rows apart (``other``); ``--show`` prints
+  disagreements of the ``tune`` half only, and ``--tune-only`` measures the ``tune`` half
+  alone (no held-out or other figure at all, for tuning);
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
     python benchmarks/intent_agreement.py --family all
     python benchmarks/intent_agreement.py --set report2 --family all --labels-from /work/wt/readers2
     python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
+    python benchmarks/intent_agreement.py --set report3 --family mc --tune-only --show 60
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
     python benchmarks/intent_agreement.py --family grounding --vlmevalkit /tmp/VLMEvalKit \\
@@ -55,8 +58,10 @@ VECTORS = Path(__file__).parent.parent / "tests" / "scoring" / "reference" / "ve
 SPLIT_SEED = "i25c-split-20261201"
 FAMILIES = ("mc", "yesno", "open")
 # Report-set families split by question into a tune and a held-out half (the set's README
-# says which and why); every other report-set family is measured whole and never tuned on.
-SPLIT_SETS = {"report3": ("yesno",)}
+# says which and why): family -> the source prefix of the rows split ("" = every row); the
+# family's other rows are reported apart ("other") and never tuned on. Every other
+# report-set family is measured whole and never tuned on.
+SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao"}}
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -249,16 +254,17 @@ def _targets(family: str, row: dict, label: str) -> dict[str, str]:
 
 
 def compare(family: str, rows: list[dict], labels: dict, refs: dict[str, dict],
-            split: bool = True) -> dict:
+            split: str | None = "") -> dict:
     """Agreement counts: ``counts[(extractor, half, source)] = [agree, total]``, plus the
-    disagreements of bench_kit's main reading. ``split=False`` (a report set): one half,
-    ``whole``."""
+    disagreements of bench_kit's main reading. ``split`` is the source prefix of the rows
+    split into halves (``""``: all; the others are ``other``); ``None`` (a report set): one
+    half, ``whole``."""
     counts: dict = defaultdict(lambda: [0, 0])
     misses = []
     main = "mmmu_open" if family == "open" else "answer"
     for row in rows:
         label, source = labels[row["id"]], row["source"].split(":")[0]
-        where = half(row) if split else "whole"
+        where = "whole" if split is None else part(row, split)
         target = _targets(family, row, label)[main]
         mine = bench_kit_reading(family, row)
         readings = {"bench_kit": mine[main]}
@@ -329,25 +335,37 @@ def run_family(family: str, args: argparse.Namespace) -> None:
         return
     labels = load_labels(family, {r["id"] for r in rows}, folder)
     refs = {r["id"]: r for r in _jsonl(store)} if store.exists() else {}
-    split = is_split(args.set, family)
-    if args.tune_only and split:  # the held-out half is not even measured
-        rows = [r for r in rows if half(r) == "tune"]
-    halves = ("tune",) if args.tune_only and split else ("all", "tune", "held-out")
-    if not split:  # a report set: the whole set, no tune / held-out split
-        report(family, compare(family, rows, labels, refs, split=False),
+    prefix = split_prefix(args.set, family)
+    if args.tune_only and prefix is not None:  # the held-out half is not even measured
+        rows = [r for r in rows if part(r, prefix) == "tune"]
+    halves = ("all", "tune", "held-out") + (("other",) if prefix else ())
+    halves = ("tune",) if args.tune_only and prefix is not None else halves
+    if prefix is None:  # a report set: the whole set, no tune / held-out split
+        report(family, compare(family, rows, labels, refs, split=None),
                0 if args.show is None else args.show, "all", halves=("all",))
     elif args.set:  # a split report-set family: misses of the tune half only, never others
-        report(family, compare(family, rows, labels, refs),
+        report(family, compare(family, rows, labels, refs, split=prefix),
                0 if args.show is None else args.show, "tune", halves=halves)
     else:
         report(family, compare(family, rows, labels, refs), 20 if args.show is None
                else args.show, args.misses, halves=halves)
 
 
+def split_prefix(name: str | None, family: str) -> str | None:
+    """The source prefix of a family's rows split into a tune and a held-out half (``""``:
+    every row; always so on the frozen sets), or ``None`` for a family measured whole."""
+    return "" if name is None else SPLIT_SETS.get(name, {}).get(family)
+
+
 def is_split(name: str | None, family: str) -> bool:
-    """Whether a family is split into a tune and a held-out half: always on the frozen
-    sets, on a report set only where ``SPLIT_SETS`` says so."""
-    return name is None or family in SPLIT_SETS.get(name, ())
+    """Whether a family is split (in part) into a tune and a held-out half."""
+    return split_prefix(name, family) is not None
+
+
+def part(row: dict, prefix: str) -> str:
+    """``tune`` / ``held-out`` (``half()``) for a row whose source starts with ``prefix``,
+    else ``other`` (reported apart, never tuned on)."""
+    return half(row) if row["source"].startswith(prefix) else "other"
 
 
 def run_sample() -> None:

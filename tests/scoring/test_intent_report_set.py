@@ -78,7 +78,8 @@ def _split_yesno_set(module, tmp_path) -> list[dict]:
 def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
         agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
-    assert module.is_split("report3", "yesno") and not module.is_split("report3", "mc")
+    assert module.is_split("report3", "yesno") and not module.is_split("report3", "open")
+    assert not module.is_split("report2", "mc") and module.is_split(None, "mc")
     _split_yesno_set(module, tmp_path)
     _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--show", "10")
     out = capsys.readouterr().out
@@ -98,6 +99,44 @@ def test_tune_only_never_measures_the_held_out_half(agreement, monkeypatch, caps
          "--show", "10")
     out = capsys.readouterr().out
     assert "== yesno: 2 responses" in out and "held-out" not in out
+
+
+def _split_mc_set(module, tmp_path) -> None:
+    """A multiple-choice family in a report3 folder: GAOKAO rows in each half and rows of
+    another source, bench_kit missing one response in each of the three parts."""
+    items = {module.half({"item": f"q/{n}"}): f"q/{n}" for n in range(40)}
+    rows = []
+    for where, source, item in (("tune", "gaokao:Biology", items["tune"]),
+                                ("held-out", "gaokao:History", items["held-out"]),
+                                ("other", "mmlu-pro:x", items["tune"])):
+        for n, response in enumerate(("The answer is B.", "I cannot tell.")):
+            rows.append({"id": f"{where}-{n}", "family": "mc", "source": source, "item": item,
+                         "question": "Q?", "choices": {"A": "cat", "B": "dog"},
+                         "response": response})
+    folder = tmp_path / "report3"
+    folder.mkdir()
+    (folder / "mc_set.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "mc_set_labels.jsonl").write_text("".join(
+        json.dumps({"id": r["id"], "label": "B"}) + "\n" for r in rows))
+
+
+def test_mc_family_splits_gaokao_rows_only(agreement, monkeypatch, capsys, tmp_path):
+    module, _, _ = agreement
+    assert module.split_prefix("report3", "mc") == "gaokao"
+    _split_mc_set(module, tmp_path)
+    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show", "10")
+    out = capsys.readouterr().out
+    header = next(x for x in out.splitlines() if x.startswith("extractor"))
+    assert header.split()[1:] == ["all", "tune", "held-out", "other"]
+    line = next(x for x in out.splitlines() if x.startswith("bench_kit "))
+    assert line.split()[1:] == ["3/6", "(50.0%)"] + ["1/2", "(50.0%)"] * 3
+    # misses of the GAOKAO tune half only: never the held-out half nor the other sources
+    assert "tune-1" in out and "held-out-1" not in out and "other-1" not in out
+    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--tune-only",
+         "--show", "10")
+    out = capsys.readouterr().out
+    assert "== mc: 2 responses" in out
+    assert "held-out" not in out and "other" not in out and "mmlu-pro" not in out
 
 
 def test_number_rows_and_latex_fraction_labels(agreement):

@@ -10,9 +10,10 @@ Multiple choice, in order (the first rule that answers wins). LaTeX in the respo
 in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9/2 cm").
 1. the whole response is a letter form: "B", "(B)", "B.", "[B]", "Option B", "选项B" (ok);
    a short list of several letters ("A and c", "(A) (B) (C)") -> failed;
-2. the last explicit answer clause: "The answer is B", "Answer: D", "答案是B", "选B",
-   "I choose B" (ok; a clause naming a letter that is not an option, or a second letter
-   after it, "A, E" / "(B) or (C)" -> failed);
+2. the last explicit answer clause: "The answer is B", "Answer: D", "答案是B", "【答案】B",
+   "选B", "I choose B" (ok; not "选项D也是错误的" nor "选项：" heading the options; a clause
+   naming a letter that is not an option, or a second letter after it, "A, E" / "(B) or
+   (C)" -> failed);
 3. the last line is a letter form, or an option written out ("F. K>0"), after some
    reasoning (lenient);
 4. the response starts with a letter and a delimiter, "B. cat …", "(B) because …" (ok),
@@ -76,6 +77,7 @@ from bench_kit.scoring.extract.prose_letters import (
     concluding_letters,
     echoed_option_spans,
     is_article_or_pronoun,
+    named_not_chosen,
     prose_letters,
     rules_out,
 )
@@ -173,8 +175,11 @@ def _options_of(keys: tuple) -> dict[str, str]:
 
 
 def _names_letter(match: re.Match) -> bool:
-    """Whether a choice-clause match names an option letter (not "a cat", "I think")."""
+    """Whether a choice-clause match names an option letter (not "a cat", "I think",
+    "选项D也是错误的", "选项：" heading a list of the options)."""
     text, letter, end = match.string, match.group(1), match.end()
+    if "选项" in match.group(0) and named_not_chosen(match):
+        return False
     if letter.islower() and text[end:end + 16].lstrip()[:1].isalpha():
         return False  # "the answer is a cat"
     return not (letter in "AI" and is_article_or_pronoun(text, letter, end))  # "the answer is I think"
@@ -230,7 +235,7 @@ _SHORT_CLAUSE = re.compile(
     r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
     r"(?:\s+(\S[^\n]*))?", re.I)
 _SHORT_CHINESE = re.compile(r"(?:(?:故|所以|因此|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
-                            r"|(?:正确)?答案\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
+                            r"|(?:正确)?答案\s*[\])]?\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
 
 

@@ -40,12 +40,20 @@ _NO_OPTION = re.compile(
     r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
     r"(?:exact\s+|correct\s+|definitive\s+|specific\s+)?(?:answer|solution)"
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
-    r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)")  # matched on lower-cased text
+    r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)"
+    # "题目选项都不正确" (every option; not "其他选项都不正确"), "无正确答案", "题目可能有误",
+    # "本题无解", "不在选项中"
+    r"|(?:所有|全部|四个|以上|题目|这些|给出的)(?:的)?(?:选项|答案)?(?:均|都)不(?:正确|对|符合|成立)"
+    r"|无正确(?:的)?(?:答案|选项)"
+    r"|题目(?:可能|本身|似乎)?(?:有误|有错|存在(?:错误|问题)|错误)|(?:题目|此题|本题)无解"
+    r"|不在(?:给出的|给定的|所给)?选项中|无法从(?:给出的|给定的|所给)?选项中")  # on lower-cased text
 # Literals one of which every _NO_OPTION match contains (on the lower-cased text): the
 # regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
 _NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
-                             r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有")
-_NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有")
+                             r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有"
+                             r"|都不|无正确|题目|无解|不在|无法从")
+_NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有|都不|无正确|题目|无解"
+                             r"|不在|无法从")
 # Words of an option that is itself "the answer is not among the others" ("None of the
 # above", "Neither"); an option that is itself a refusal matches NO_ANSWER ("Can't tell").
 _NONE_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)

@@ -42,6 +42,9 @@ _REJECTED_AFTER = re.compile(
     r"(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't|wrong|incorrect|false"
     r"|invalid|unlikely|eliminated|ruled\s+out"
     r"|错|不对|不正确|排除)", re.I)
+# "B正确", "B选项是正确的", "C才是符合题意的": a Chinese verdict right after the letter
+# (not "B不正确").
+_AFFIRMED_AFTER = re.compile(r"\s*[)\]]?\s*(?:选项|项)?\s*(?:是|为|也是|才是)?\s*(?:正确|对的|符合题意)")
 # "A cat is …" / "I think …": A or I followed by an ordinary lowercase word.
 _ARTICLE_AFTER = re.compile(
     r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
@@ -59,6 +62,20 @@ def is_article_or_pronoun(text: str, letter: str, end: int) -> bool:
     if letter == "I":
         return _PRONOUN_AFTER.match(text, end) is not None
     return letter == "A" and _ARTICLE_AFTER.match(text, end) is not None
+
+
+_LISTED_NEXT = re.compile(r"\s*[.:,)]\s*\S")  # "A. text" heading a line of a list
+# "选项D也是错误的", "选项B不正确": an option named to be ruled out, not chosen.
+_ZH_RULED_OUT = re.compile(r"\s*[)\]]?\s*(?:也|则|就|同样|亦|都)?\s*(?:是|为)?\s*"
+                           r"(?:错误|不正确|不对|错|不符合|不合题意|排除|不选)")
+
+
+def named_not_chosen(match: re.Match) -> bool:
+    """Whether a "选项X" clause match names its option without choosing it: ruled out
+    right after ("选项D也是错误的"), or heading a list of the options ("我们来看选项：\nA. …")."""
+    text, end = match.string, match.end()
+    return _ZH_RULED_OUT.match(text, end) is not None or (
+        "\n" in match.group(0) and _LISTED_NEXT.match(text, end) is not None)
 
 
 def echoed_option_spans(text: str, raw_texts: list[str]) -> list[tuple[int, int]]:
@@ -129,7 +146,9 @@ def prose_letters(text: str, options: dict[str, str],
             continue
         group = linked + [letter]
         linked = []
-        if rules_out(segment):
+        if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
+            affirmed.update(group)
+        elif rules_out(segment):
             ruled_out.update(group)
         elif _POSITIVE.search(segment):
             affirmed.update(group)

@@ -69,13 +69,14 @@ _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 l
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
 
-# "the answer is", "final answer:", "答案是", "答案：" ... (the letter/number comes after).
+# "the answer is", "final answer:", "答案是", "答案：", "【答案】" ... (the letter/number comes
+# after).
 ANSWER_CLAUSE = re.compile(
     r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?(?:\s+letter)?"
     r"|\banswers?(?:\s+to\s+(?:the|this)\s+question)?)"
     r"\s*(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)(?:\s*:)?|:|=)"
     r"|正确(?:答案|选项)\s*(?:是|为|应为|应该是)?\s*:?"
-    r"|答案\s*(?:是|为|应为|应该是)?\s*:?",
+    r"|答案\s*[\])]?\s*(?:是|为|应为|应该是)?\s*:?",  # "【答案】：B" reads "[答案]: B"
     re.I,
 )
 # Every answer clause contains one of these; checking them first skips a regex scan.
