@@ -31,8 +31,9 @@ Both clients bound and read a call the same way, whatever the server does:
   themselves (zero padding too), are the same decoding error;
 - both use one TLS context, offering only HTTP/1.1 by ALPN (what both speak), so neither
   client's handshake depends on the other having connected (httpcore sets the ALPN of the
-  context it is given at every connect). An unreadable `$SSL_CERT_FILE` is one
-  ConfigError, which stops the run, not a failed row per call;
+  context it is given at every connect). An unreadable `$SSL_CERT_FILE`, or a
+  `$SSL_CERT_DIR` that is no folder, is one ConfigError, which stops the run, not a
+  failed row per call;
 - proxies: `HTTP_PROXY`, `HTTPS_PROXY`, then `ALL_PROXY`, and `NO_PROXY`, as httpx reads them;
   only http:// and https:// proxies: any other scheme (socks5://) is one ConfigError naming
   the variable, at the first call, on both clients (whatever `NO_PROXY` says).
@@ -156,7 +157,8 @@ def tls_context() -> "ssl.SSLContext":
     connected first.
 
     Raises:
-        ConfigError: $SSL_CERT_FILE names no readable CA bundle (it stops the run).
+        ConfigError: $SSL_CERT_FILE names no readable CA bundle, or $SSL_CERT_DIR no
+            folder (it stops the run).
     """
     import os
     import ssl
@@ -169,7 +171,11 @@ def tls_context() -> "ssl.SSLContext":
             raise ConfigError(f"SSL_CERT_FILE={cafile}: not a readable CA bundle "
                               f"({exc.strerror or exc})") from exc
     elif os.environ.get("SSL_CERT_DIR"):
-        context = ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+        capath = os.environ["SSL_CERT_DIR"]
+        if not os.path.isdir(capath):  # OpenSSL would read nothing from it and say nothing
+            raise ConfigError(f"SSL_CERT_DIR={capath}: not a readable CA folder "
+                              f"(not a directory)")
+        context = ssl.create_default_context(capath=capath)
     else:
         import certifi
 
