@@ -109,12 +109,13 @@ async def _inflate(chunks: AsyncIterator[bytes], gzip: bool) -> AsyncIterator[by
             head += data
             if len(head) < 2:
                 continue
-            inflater, data = zlib.decompressobj(_wbits(gzip, head)), head
+            wbits = _wbits(gzip, head)
+            inflater, data = zlib.decompressobj(wbits), head
         while data:
             if inflater.eof:
                 if not gzip:
                     raise zlib.error("bytes after the end of the deflate stream")
-                inflater = zlib.decompressobj(_wbits(gzip, data))  # the next member
+                inflater = zlib.decompressobj(wbits)  # the next gzip member
             yield inflater.decompress(data, CHUNK_BYTES)
             # the input left: past the output bound (tail), or after the stream's end
             data = inflater.unconsumed_tail or inflater.unused_data
@@ -197,6 +198,7 @@ def environment_proxies() -> dict[str, str]:
             neither client would reach it (it stops the run, naming the variable).
     """
     import os
+    import urllib.parse
 
     proxies = {}
     for lower in PROXY_VARIABLES:
@@ -205,7 +207,7 @@ def environment_proxies() -> dict[str, str]:
         if not os.environ.get(name):
             continue
         url = os.environ[name] if "://" in os.environ[name] else f"http://{os.environ[name]}"
-        scheme = url.split("://", 1)[0].lower()
+        scheme = urllib.parse.urlsplit(url).scheme  # lower-cased
         if scheme not in ("http", "https"):
             raise ConfigError(f"{name}={os.environ[name]}: proxy scheme '{scheme}' not "
                               f"supported (only http:// and https:// proxies)")

@@ -67,21 +67,27 @@ def test_a_gzip_body_of_several_members_is_read_whole(split):
         _run(tr.read_decoded(_chunks(*parts), "gzip", 34))
 
 
+# (encoding, body, the zlib.error kept as the cause): what follows a gzip member is read
+# as the next member, so zlib itself rejects garbage and zero padding as a gzip header
+ENDS = "compressed body ends before its stream does"
+HEADER = "Error -3 while decompressing data: incorrect header check"
+AFTER = "bytes after the end of the deflate stream"
 AFTER_THE_STREAM = {
-    "gzip, a second member cut": ("gzip", MEMBERS[:60]),
-    "gzip, garbage": ("gzip", PACKED["gzip"] + b"garbage"),
-    "gzip, zero padding": ("gzip", PACKED["gzip"] + b"\0" * 8),
-    "gzip, one byte": ("gzip", PACKED["gzip"] + b"\x1f"),
-    "zlib-wrapped, a byte": ("deflate", PACKED["zlib-wrapped"] + b"x"),
-    "raw, a second stream": ("deflate", PACKED["raw"] + PACKED["raw"]),
+    "gzip, a second member cut": ("gzip", MEMBERS[:60], ENDS),
+    "gzip, garbage": ("gzip", PACKED["gzip"] + b"garbage", HEADER),
+    "gzip, zero padding": ("gzip", PACKED["gzip"] + b"\0" * 8, HEADER),
+    "gzip, one byte": ("gzip", PACKED["gzip"] + b"\x1f", ENDS),
+    "zlib-wrapped, a byte": ("deflate", PACKED["zlib-wrapped"] + b"x", AFTER),
+    "raw, a second stream": ("deflate", PACKED["raw"] + PACKED["raw"], AFTER),
 }
 
 
 @pytest.mark.parametrize("case", list(AFTER_THE_STREAM))
 def test_bytes_after_the_stream_are_a_decoding_error(case):
-    encoding, body = AFTER_THE_STREAM[case]
-    with pytest.raises(RetryableError, match=CUT_SHORT):
+    encoding, body, reason = AFTER_THE_STREAM[case]
+    with pytest.raises(RetryableError, match=CUT_SHORT) as raised:
         _run(tr.read_decoded(_chunks(body), encoding, len(BODY)))
+    assert str(raised.value.__cause__) == reason
 
 
 @pytest.mark.parametrize("kind", list(PACKED))
