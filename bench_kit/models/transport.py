@@ -25,12 +25,18 @@ Both clients bound and read a call the same way, whatever the server does:
   short (one byte, two, half) is a decoding error, the same for gzip and deflate, and
   retried like a corrupt one (`connection error (DecodingError)`, as httpx classes its own
   decoding errors: a proxy or a cut connection is the usual cause); an empty body is
-  empty. Bytes after the end of the stream are not read (httpx ignores them too);
+  empty. The body is read to its end, so its connection goes back to the pool: a gzip
+  body of several members is read whole (a new decompressor per member, the cap on their
+  sum); bytes after a deflate stream, or after a gzip member and not a gzip member
+  themselves (zero padding too), are the same decoding error;
 - both use one TLS context, offering only HTTP/1.1 by ALPN (what both speak), so neither
   client's handshake depends on the other having connected (httpcore sets the ALPN of the
-  context it is given at every connect). An unreadable `$SSL_CERT_FILE` is one
-  ConfigError, which stops the run, not a failed row per call;
-- proxies: `HTTP_PROXY`, `HTTPS_PROXY`, then `ALL_PROXY`, and `NO_PROXY`, as httpx reads them.
+  context it is given at every connect). An unreadable `$SSL_CERT_FILE`, or a
+  `$SSL_CERT_DIR` that is no folder, is one ConfigError, which stops the run, not a
+  failed row per call;
+- proxies: `HTTP_PROXY`, `HTTPS_PROXY`, then `ALL_PROXY`, and `NO_PROXY`, as httpx reads them;
+  only http:// and https:// proxies: any other scheme (socks5://) is one ConfigError naming
+  the variable, at the first call, on both clients (whatever `NO_PROXY` says).
 """
 
 from __future__ import annotations
@@ -91,9 +97,11 @@ def _wbits(gzip: bool, head: bytes) -> int:
 
 
 async def _inflate(chunks: AsyncIterator[bytes], gzip: bool) -> AsyncIterator[bytes]:
-    """Inflate a gzip or deflate stream at most CHUNK_BYTES of output at a time; stop
-    reading at the end of the stream; zlib.error if the body ends before the stream does
-    (an empty body is empty)."""
+    """Inflate a gzip or deflate body at most CHUNK_BYTES of output at a time, reading it to
+    its end (so the connection can be reused). gzip may hold several members, each inflated
+    by a new decompressor (RFC 1952); zlib.error for bytes after a deflate stream, bytes
+    after a gzip member that are not a gzip member, or a body that ends before its stream
+    does (an empty body is empty)."""
     inflater = None
     head = b""  # the body's first bytes, until the two that tell deflate's kind have come
     async for data in chunks:
@@ -101,12 +109,16 @@ async def _inflate(chunks: AsyncIterator[bytes], gzip: bool) -> AsyncIterator[by
             head += data
             if len(head) < 2:
                 continue
-            inflater, data = zlib.decompressobj(_wbits(gzip, head)), head
-        while data and not inflater.eof:
+            wbits = _wbits(gzip, head)
+            inflater, data = zlib.decompressobj(wbits), head
+        while data:
+            if inflater.eof:
+                if not gzip:
+                    raise zlib.error("bytes after the end of the deflate stream")
+                inflater = zlib.decompressobj(wbits)  # the next gzip member
             yield inflater.decompress(data, CHUNK_BYTES)
-            data = inflater.unconsumed_tail
-        if inflater.eof:
-            return
+            # the input left: past the output bound (tail), or after the stream's end
+            data = inflater.unconsumed_tail or inflater.unused_data
     if inflater is not None:
         yield inflater.flush()
     if head and (inflater is None or not inflater.eof):
@@ -146,7 +158,8 @@ def tls_context() -> "ssl.SSLContext":
     connected first.
 
     Raises:
-        ConfigError: $SSL_CERT_FILE names no readable CA bundle (it stops the run).
+        ConfigError: $SSL_CERT_FILE names no readable CA bundle, or $SSL_CERT_DIR no
+            folder (it stops the run).
     """
     import os
     import ssl
@@ -159,13 +172,47 @@ def tls_context() -> "ssl.SSLContext":
             raise ConfigError(f"SSL_CERT_FILE={cafile}: not a readable CA bundle "
                               f"({exc.strerror or exc})") from exc
     elif os.environ.get("SSL_CERT_DIR"):
-        context = ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+        capath = os.environ["SSL_CERT_DIR"]
+        if not os.path.isdir(capath):  # OpenSSL would read nothing from it and say nothing
+            raise ConfigError(f"SSL_CERT_DIR={capath}: not a readable CA folder "
+                              f"(not a directory)")
+        context = ssl.create_default_context(capath=capath)
     else:
         import certifi
 
         context = ssl.create_default_context(cafile=certifi.where())
     context.set_alpn_protocols(["http/1.1"])
     return context
+
+
+PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
+
+
+def environment_proxies() -> dict[str, str]:
+    """The proxies the environment names, by the scheme they serve ("http", "https", "all"),
+    read as httpx reads them: `http_proxy` before `HTTP_PROXY` (urllib's rule), a value
+    without a scheme is an http:// proxy.
+
+    Raises:
+        ConfigError: a proxy URL whose scheme is not http or https (a SOCKS proxy, say):
+            neither client would reach it (it stops the run, naming the variable).
+    """
+    import os
+    import urllib.parse
+
+    proxies = {}
+    for lower in PROXY_VARIABLES:
+        # urllib's rule: a set lower-case name wins, even empty (which means no proxy)
+        name = lower if lower in os.environ else lower.upper()
+        if not os.environ.get(name):
+            continue
+        url = os.environ[name] if "://" in os.environ[name] else f"http://{os.environ[name]}"
+        scheme = urllib.parse.urlsplit(url).scheme  # lower-cased
+        if scheme not in ("http", "https"):
+            raise ConfigError(f"{name}={os.environ[name]}: proxy scheme '{scheme}' not "
+                              f"supported (only http:// and https:// proxies)")
+        proxies[lower.removesuffix("_proxy")] = url
+    return proxies
 
 
 class Transport(Protocol):
@@ -211,6 +258,7 @@ class HttpxTransport(_Client):
     def _open(self) -> None:
         import httpx
 
+        environment_proxies()  # a proxy httpx cannot use stops the run here, not per row
         count = -(-self.concurrency // CONNECTIONS_PER_CLIENT)
         # idle connections kept are at most the pool's (httpx's default cap is 20); redirects
         # are not followed (httpx's default); `timeout=None`: the deadline in `post` is the one
@@ -269,7 +317,7 @@ class AiohttpTransport(_Client):
             import urllib.request
 
             parts = urllib.parse.urlsplit(url)
-            proxies = urllib.request.getproxies_environment()
+            proxies = environment_proxies()
             # in urllib.request since Python 3.x, absent from typeshed's stubs
             bypass_rule = vars(urllib.request)["proxy_bypass_environment"]
             bypass = bypass_rule(parts.netloc)  # it reads NO_PROXY itself

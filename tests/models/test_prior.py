@@ -12,6 +12,7 @@ from bench_kit.errors import ConfigError
 from bench_kit.models.adapters import ModelRequest, build_adapter
 from bench_kit.models.adapters.prior import PriorModel, char_ngrams
 from bench_kit.models.config import ModelConfig
+from bench_kit.scoring.item import score_item
 from bench_kit.types import Item
 from tests.conftest import make_item
 
@@ -130,7 +131,7 @@ def test_identity_follows_the_dev_content(dev_file):
 
     first = _adapter(dev_file).identity()
     # the cache identity, key by key: renaming a key would silently drop every cached answer
-    assert first == {"local": "prior/2", "k": 10, "near": 0.6,
+    assert first == {"local": "prior/3", "k": 10, "near": 0.6,
                      "dev_sha256": hashlib.sha256(dev_file.read_bytes()).hexdigest()}
     assert first == _adapter(dev_file).identity()
     dev_file.write_text(dev_file.read_text(encoding="utf-8")
@@ -152,43 +153,53 @@ def test_ngrams_cover_chinese_and_english():
     assert {" ho", "how", "图中", "中有"} <= set(char_ngrams("How 图中有"))
 
 
-def test_with_nothing_to_go_on_the_answer_says_so(tmp_path):
-    # dev holds one yes/no item: no open or grounding example to learn from
+def _scored(adapter, task: str, question: str, gold: list[str], **extra):
+    """The adapter's answer and its score by the real scorer, for an item whose gold
+    would be hit by a "no" (yes/no, option B "no"), or by the words of a worded non-answer."""
+    response = _ask(adapter, question, task, choices=extra.get("choices"),
+                    checks=[c["name"] for c in extra.get("checks", [])] or None)
+    item = Item(**make_item(task=task, question=question, answers=gold, **extra))
+    return response, score_item(item, response.text, image_size=(100, 100))
+
+
+# Every task, with a gold that a worded non-answer could be read as: "I do not know." reads
+# as "no" to the yes/no reader and as option "no" in an mc; the open gold is its own words.
+NO_BASIS = [
+    ("yesno", "Is there a cat?", ["no"], {}),
+    ("mc", "Is the answer yes or no?", ["B"], {"choices": {"A": "yes", "B": "no"}}),
+    ("mc", "Which shape is red?", ["A"], {"choices": {"A": "circle", "B": "square"}}),
+    ("checklist", "Describe it.", [], {"checks": [{"name": "mentions the red circle",
+                                                   "answer": False},
+                                                  {"name": "claims a cat", "answer": False}]}),
+    ("open", "What does he say?", ["I do not know"], {}),
+    ("numeric", "How many cats are there?", ["0"], {}),
+    ("grounding", "Give the box of the red circle.", ["0,0,100,100"], {}),
+]
+
+
+@pytest.mark.parametrize("task, question, gold, extra", NO_BASIS,
+                         ids=[f"{t}-{i}" for i, (t, *_) in enumerate(NO_BASIS)])
+def test_with_no_basis_the_answer_is_scored_as_not_parsed(tmp_path, task, question, gold,
+                                                          extra):
+    # dev holds one item of another task (open, or numeric for the open case): no basis
+    other = ("numeric", ["3"]) if task == "open" else ("open", ["EXIT"])
     dev = tmp_path / "dev.jsonl"
-    dev.write_text(json.dumps(_row("Is it red?", "yesno", ["no"])) + "\n", encoding="utf-8")
-    adapter = _adapter(dev)
-    unknown = _ask(adapter, "What shape is the red object?", "open")
-    assert (unknown.text, unknown.meta) == ("I do not know.", {"prior": "nothing"})
-    nowhere = _ask(adapter, "Give the box of the red circle.", "grounding")
-    assert (nowhere.text, nowhere.meta) == ("I cannot locate it without the image.",
-                                            {"prior": "nothing"})
+    dev.write_text(json.dumps(_row("Which word is on the sign?", other[0], other[1])) + "\n",
+                   encoding="utf-8")
+    response, score = _scored(_adapter(dev), task, question, gold, **extra)
+    assert (response.text, response.meta) == ("", {"prior": "nothing"})
+    assert (score.parse, score.extracted, score.score, score.hit) == ("failed", None, 0.0,
+                                                                      False)
 
 
-def test_with_no_basis_every_task_says_so(tmp_path):
-    # dev holds one yes/no item and one open item: no mc and no checklist example
-    dev = tmp_path / "dev.jsonl"
-    dev.write_text(json.dumps(_row("Is it red?", "yesno", ["no"])) + "\n", encoding="utf-8")
-    adapter = _adapter(dev)
-    nothing = ("I do not know.", {"prior": "nothing"})
-    checklist = _ask(adapter, "Describe it.", "checklist",
-                     checks=["mentions the red circle", "claims a cat"])
-    assert (checklist.text, checklist.meta) == nothing
-    mc = _ask(adapter, "Which shape is red?", "mc", choices={"A": "circle", "B": "square"})
-    assert (mc.text, mc.meta) == nothing
-    # dev without any yes/no item: no "Yes." by default
-    only_open = tmp_path / "open.jsonl"
-    only_open.write_text(json.dumps(_row("What shape is it?", "open", ["circle"])) + "\n",
-                         encoding="utf-8")
-    yesno = _ask(_adapter(only_open), "Is there a cat?", "yesno")
-    assert (yesno.text, yesno.meta) == nothing
-
-
-def test_mc_with_no_dev_gold_among_its_letters_says_so(dev_file):
+def test_mc_with_no_dev_gold_among_its_letters_is_not_parsed(dev_file):
     # dev's mc gold letters are A, B, C; none of these options' texts is a dev gold and no
     # dev item answered E or F
-    response = _ask(_adapter(dev_file), "How many red shapes are in the image?", "mc",
-                    choices={"E": "7", "F": "8"})
-    assert (response.text, response.meta) == ("I do not know.", {"prior": "nothing"})
+    choices = {"E": "7", "F": "no"}
+    response, score = _scored(_adapter(dev_file), "mc", "How many red shapes are in the image?",
+                              ["F"], choices=choices)
+    assert (response.text, response.meta) == ("", {"prior": "nothing"})
+    assert (score.parse, score.hit) == ("failed", False)
 
 
 def test_a_checklist_names_the_paths_its_checks_took(dev_file):

@@ -413,6 +413,7 @@ def test_aiohttp_trusts_ssl_cert_file_else_certifi(monkeypatch, tmp_path):
     cert, _ = _self_signed(tmp_path)
     make = tr.tls_context.__wrapped__
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    (tmp_path / "unused").mkdir()  # an empty folder (one that is missing is a ConfigError)
     monkeypatch.setenv("SSL_CERT_DIR", str(tmp_path / "unused"))
     # the file's one certificate, and nothing from the directory or certifi
     assert make().cert_store_stats()["x509"] == 1

@@ -216,3 +216,19 @@ def test_an_unreadable_ssl_cert_file_is_one_config_error(client, authorities, mo
     with pytest.raises(ConfigError, match=rf"^SSL_CERT_FILE={empty}: not a readable CA "
                                           rf"bundle \(\[X509: NO_CERTIFICATE_OR_CRL_FOUND\]"):
         _post_once(client, Server(tls=a.server))
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_an_ssl_cert_dir_that_is_no_folder_is_one_config_error(client, authorities,
+                                                               monkeypatch, tmp_path):
+    # OpenSSL reads nothing from a missing folder and says nothing: every call would fail
+    # its handshake as an untrusted certificate
+    a, _ = authorities
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    for path in (tmp_path / "missing", a.ca):  # missing, and a file rather than a folder
+        MADE_ONCE.cache_clear()
+        monkeypatch.setenv("SSL_CERT_DIR", str(path))
+        with pytest.raises(ConfigError) as raised:
+            _post_once(client, Server(tls=a.server))
+        assert str(raised.value) == (f"SSL_CERT_DIR={path}: not a readable CA folder "
+                                     f"(not a directory)")

@@ -7,8 +7,9 @@ work and slot words such as "red circles" count) and gives their most common gol
 only golds that are among the item's own options count (matched by option text, so a
 rotated option order changes nothing). With no such neighbour it falls back to the most
 common gold of the task in dev (mc: the most common gold option text among the item's
-options, else the most common gold letter). With neither, it says it does not know
-(meta `nothing`) rather than guess. What it gets right is answerable from the answer
+options, else the most common gold letter). With neither, it gives no answer: the empty
+text, which every scorer records as parse=failed (a worded "I do not know." reads as "no"
+to the yes/no reader), with meta `nothing`, rather than guess. What it gets right is answerable from the answer
 distribution alone: the offline stand-in for a text-only LLM that has seen the benchmark's
 style (docs/EVAL.md).
 
@@ -49,12 +50,14 @@ if TYPE_CHECKING:
     from bench_kit.models.config import ModelConfig
     from bench_kit.types import Item
 
-VERSION = "prior/2"  # 2: with no basis the answer and its meta say `nothing`
+VERSION = "prior/3"  # 2: with no basis the meta says `nothing`; 3: and the answer is empty
 K = 10                # neighbours that vote ...
 NEAR = 0.6            # ... among those at least this share as similar as the nearest one
 NGRAM_SIZES = (2, 3, 4)
 CHECK_TASK = "check"  # the checks of checklist items, indexed like questions
-DONT_KNOW = "I do not know."  # the honest non-answer when dev gives no basis
+# The honest non-answer when dev gives no basis: empty, so no scorer can read an answer into
+# it (parse=failed on every task); the meta `nothing` says why.
+NO_ANSWER = ""
 
 
 def char_ngrams(text: str) -> Counter:
@@ -202,10 +205,10 @@ class PriorModel:
 def _checklist(model: PriorModel, checks: Sequence[str]) -> tuple[str, str]:
     """The checklist answer and where it came from: each check's verdict from the checks of
     the dev checklists; the paths the checks took, in order and once each ("neighbours,
-    task majority"). Dev without checks gives no verdict: the answer says so ("nothing")."""
+    task majority"). Dev without checks gives no verdict: no answer ("nothing")."""
     chosen = [model.choose(CHECK_TASK, check) for check in checks]
     if all(gold is None for gold, _ in chosen):
-        return DONT_KNOW, "nothing"
+        return NO_ANSWER, "nothing"
     text = say_checklist([(gold != "no", "the usual verdict for such a check")
                           for gold, _ in chosen])
     return text, ", ".join(dict.fromkeys(how for _, how in chosen))
@@ -251,19 +254,19 @@ class PriorAdapter(LocalAdapter):
         model, question, task = self.model, request.question, request.task
         if task == "mc" and request.choices:
             letter, how = model.answer_mc(question, request.choices)
-            text = say_choice(letter) if letter is not None else DONT_KNOW
+            text = say_choice(letter) if letter is not None else NO_ANSWER
         elif task == "yesno":
             gold, how = model.choose("yesno", question)
-            text = say_yesno(gold != "no") if gold is not None else DONT_KNOW
+            text = say_yesno(gold != "no") if gold is not None else NO_ANSWER
         elif task == "grounding":
             box = model.answer_box(question)
             how = "neighbours" if box else "nothing"
-            text = say_box(box) if box else "I cannot locate it without the image."
+            text = say_box(box) if box else NO_ANSWER
         elif task == "checklist":
             text, how = _checklist(model, request.checks or [])
         else:
             gold, how = model.choose(task, question)
-            text = say_value(gold) if gold is not None else DONT_KNOW
+            text = say_value(gold) if gold is not None else NO_ANSWER
         # `prior`: where the answer came from (the k nearest dev questions, the task's most
         # common gold, or nothing), kept with the raw response.
         return ModelResponse(text=text, meta={"prior": how})
