@@ -23,10 +23,12 @@ _YESNO_WHOLE = {
                      "错", "不正确"), "no"),
 }
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
-# "No doubt" / "no question" say "certainly", not "no".
-_NOT_NO = r"(?!\s+(?:doubt|question)\b)"
+# "No doubt" / "no question" say "certainly", "No problem" / "no worries" are courtesy.
+_NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
 _YN_EN = rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z]){_NOT_NO}"
-_YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是"  # "whether" words echoed from the question
+# "whether" words echoed from the question, and words holding 是/有/不 that are not answers
+# ("but", "all", "only")
+_YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是|但是|可是|不过|所有|只是|还是|于是|要是|总是|不仅"
 _YN_ZH = r"(不是|不对|不正确|没有|没|否|无|错|不)|(是|对|有|正确)"
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{_YN_ZH_SKIP})(?:{_YN_ZH}))", re.I)
 _ANY_YESNO = re.compile(
@@ -58,20 +60,41 @@ _CLAUSE = re.compile(r"[,;:]")
 _LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J][)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
 _CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
 SENTENCE = re.compile(r"[^.!?\n]+")
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.I)
+_DENIAL = re.compile(rf"\b(?:not|no{_NOT_NO}|never|neither|nor|none|nothing|nobody)\b|n't\b", re.I)
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
                         re.I)
 # An opening word that commits like "yes": "Absolutely!", "Certainly, there are …";
-# with "not" after it, "no" ("Absolutely not.").
+# "Absolutely not." / "Certainly not, …" is "no" ("Absolutely not sure" is neither).
 _AFFIRM = re.compile(r"\s*(?:absolutely|certainly|definitely|of\s+course|indeed)(?![A-Za-z])"
-                     r"(\s+not(?![A-Za-z]))?", re.I)
-# A negation in a subordinate clause ("even if you would not buy it", "while it is not …")
-# describes a condition or a concession, not the answer: the clause runs from the
-# subordinating word to the next comma.
-_SUBORDINATE = re.compile(r"\b(?:if|unless|while|whereas|although|though|whether|when|as\s+long"
-                          r"\s+as)\b[^,;:\n]*$", re.I)
+                     r"(\s+not(?=\s*(?:[.,;:!\u2014\u2013-]|$)))?", re.I)
+# ... but only when its sentence says nothing else: a negation, hedge or offer in the main
+# clause after it ("Certainly, the man is not …", "Absolutely! However, it depends …",
+# "Certainly! Here are some tips …") makes it a courtesy, and the rest is read without it.
+_AFFIRM_DOUBT = re.compile(r"^\s*but\b|\b(?:however|depends?|depending|hard|difficult|may|might|perhaps"
+                           r"|possibly|unclear|if|unless|whether)\b|^\s*(?:here|I'd|I\s+would"
+                           r"|I'll|I\s+will|I\s+can|let\s+me|please)\b", re.I)
+_MAIN_CLAUSE_END = re.compile(r"(?:^|,)\s*(?:though|although|even\s+though|while|whereas)\b"
+                              r"|,\s*(?:but|and\s+(?:it|this|that))\b", re.I)
+# An explicit yes/no later in the answer ("Of course, if …. But it's off, so no.").
+_EXPLICIT = re.compile(r"(?<![A-Za-z])(?:yes|no)(?![A-Za-z])(?=\s*(?:[,.!;:]|$))", re.I)
+# A later paragraph that takes the answer back ("Actually, I cannot see the image", "this
+# is only a guess") voids it; other refusals there are advice.
+_RETRACTION = re.compile(r"(?:cannot|can't|can\s+not|unable\s+to|not\s+able\s+to|(?:don't|do\s+not)"
+                         r"\s+have\s+the\s+ability\s+to)\s+(?:see|view|access|look\s+at)\s+"
+                         r"(?:the\s+|any\s+)?(?:image|picture|photo)|(?:only|just)\s+a\s+guess"
+                         r"|(?:provide|upload|share|send)\s+(?:me\s+)?(?:the|an|a)\s+"
+                         r"(?:image|picture|photo)|无法看到|看不到", re.I)
+# A negation in a condition ("If you do not have one, …", "whether or not …") describes
+# a condition, not the answer: skipped when the clause closes with a comma after it (its
+# main clause follows). A concession ("Although there is no cat, …") states a fact: read.
+_CONDITIONS = frozenset(("if", "unless", "whether", "when", "as long as"))
+_CONCESSIONS = frozenset(("although", "though", "while", "whereas"))
+_CLOSES = re.compile(r"[^.!?\n,;:]{0,200},")
+# "The woman is wearing a hat, while the man is not.": an elliptical negation contrasting
+# someone else after ", while" / ", whereas" is skipped.
+_ELLIPTICAL = re.compile(r"\s*(?:[.,;!?]|$)")
 # "I don't have personal opinions", "I'm not a doctor": the speaker about itself, an answer
-# only when the question is put to it ("Can you …?", "Are you …?").
+# only when the question is put to it ("Are you …?", "Does ChatGPT …?", "Can an AI …?").
 _FIRST_PERSON = re.compile(r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\s+would|\s+will"
                            r"|\s+wo|\s+have)?\s*$")
 # ... followed by what it has, is or can give ("I don't see a cat" is an answer).
@@ -87,19 +110,32 @@ _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many
 # and a relative clause about someone ("people who have not received gifts").
 _NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
-_HEDGE_BEFORE = re.compile(r"\b(?:may|might|could)(?:\s+or\s+(?:may|might|could))?\s*$", re.I)
+# ("could not" denies: "I could not find any cat.")
+_HEDGE_BEFORE = re.compile(r"\b(?:may|might)(?:\s+or\s+(?:may|might))?\s*$", re.I)
+_TAIL = 24  # characters before a negation read for a hedge or the speaker
 
 _COMPOUND = re.compile(r"-[A-Za-z]")
-_RELATIVE = re.compile(r"\b(?:who|whom|whose)\b[^,;:\n]*$", re.I)
+# a negation in a relative clause about people in general ("people who have not …")
+_RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyone|everybody|others"
+             r"|individuals|persons|users|patients|children|adults|students|many|some)"
+             r"\s+(?:who|whom|whose)")
 # "There is no definitive answer" hedges, unless the question asks whether there is one.
 _NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response)", re.I)
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)", re.I)
-_CLAUSE_REACH = 300  # characters before a negation read for its clause
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_TO_YOU = re.compile(r"\b(?:are|can|could|do|did|have|were|will|would)\s+you\b|\byourself\b",
-                     re.I)
+# Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
+# a dog?" asks about the image), or the question names an AI.
+_TO_YOU = re.compile(r"\b(?:do|did)\s+you\b(?!\s+(?:see|notice|spot|find|observe|think|believe"
+                     r"|consider|know|recognize|recognise)\b)|\b(?:are|can|could|have|were|will"
+                     r"|would)\s+you\b(?!\s+(?:see|notice|spot|find|observe|tell|identify|describe"
+                     r"|recognize|recognise)\b)|\byourself\b|\b(?:ChatGPT|chatbots?|AIs?|language"
+                     r"\s+models?|artificial\s+intelligence|(?:AI|virtual)\s+assistants?)\b", re.I)
+# One pass over a response for the fallback: its yes/no words, clause breaks (group 7),
+# subordinating words (group 8) and relative clauses about people (group 9).
+_SCAN = re.compile(_ANY_YESNO.pattern + r"|([,;:\n]|[.!?](?=\s|$))|\b(if|unless|whether|when"
+                   r"|as\s+long\s+as|although|though|while|whereas)\b|\b(" + _RELATIVE + r")\b", re.I)
 
 
 def _stem(word: str) -> str:
@@ -186,7 +222,10 @@ def _restated(text: str, question: str) -> str | None:
             if asked:
                 stated = _restated_comparison(sentence, asked[0]) or stated  # the last one
         elif wanted <= have and stated is None:
-            return "no" if _NEGATION.search(sentence) else "yes"
+            denied = _DENIAL.search(sentence)
+            if denied and _HEDGE_BEFORE.search(sentence, 0, denied.start()):
+                return None  # "The woman may not be wearing glasses."
+            return "no" if denied else "yes"
     return stated
 
 
@@ -254,12 +293,23 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
     affirmed = _AFFIRM.match(text)
     if affirmed:  # "Definitely no." reads the word after it
-        said = _lead_yesno(text[affirmed.end():].lstrip(_YESNO_STRIP + "-"))
+        rest = text[affirmed.end():].lstrip(_YESNO_STRIP + "-\u2014\u2013")
+        said = _lead_yesno(rest) or ("no" if affirmed.group(1) else None)
         if said == "both":
             return FAILED
-        return Extraction(said or ("no" if affirmed.group(1) else "yes"), PARSE_OK)
+        if said or _commits(rest, question):
+            return Extraction(said or "yes", PARSE_OK)
+        return _read(rest, question) if rest else FAILED
+    return _read(text, question)
+
+
+def _read(text: str, question: str | None) -> Extraction[str]:
+    """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
+    existence, a restatement, then the first decisive word."""
     refusal = last_refusal(text)
-    if refusal and _in_opening(text, refusal.start()):
+    opening = _PARAGRAPH.search(text)
+    if (refusal and _in_opening(text, refusal.start(), opening)) or (
+            _RETRACTION.search(text)):
         return FAILED
     if question and _exists(text, question):
         return Extraction("yes", PARSE_LENIENT)
@@ -281,44 +331,106 @@ def _exists(text: str, question: str) -> bool:
     wanted = content_words(asked.group(1)) - {"any"}
     opening = SENTENCE.match(text)
     said = content_words(opening.group()) if opening else set()
+    # "There are several trees, but no people." / "There are many cats. None is black."
+    following = SENTENCE.search(text, opening.end()) if opening else None
+    if _DENIAL.search(text, 0, following.end() if following else len(text)):
+        return False
     return bool(wanted) and 2 * len(wanted & said) >= len(wanted)
 
 
-def _in_opening(text: str, at: int) -> bool:
+def _commits(rest: str, question: str | None) -> bool:
+    """Whether an opening "Absolutely" / "Certainly" is the answer: the main clause of the
+    sentence after it holds no negation, hedge or offer, no retraction follows and no
+    explicit yes/no comes later."""
+    first = SENTENCE.match(rest)
+    main = first.group() if first else ""
+    cut = _MAIN_CLAUSE_END.search(main)
+    main = main[:cut.start()] if cut else main
+    return not (_AFFIRM_DOUBT.search(main) or last_refusal(main)
+                or _first_decisive(main, question, courtesy=True)
+                or _RETRACTION.search(rest) or _EXPLICIT.search(rest, 0, _opening_end(rest)))
+
+
+def _opening_end(text: str) -> int:
+    """Where the opening paragraph of `text` ends."""
+    opening = _PARAGRAPH.search(text)
+    return opening.start() if opening else len(text)
+
+
+def _in_opening(text: str, at: int, opening: re.Match | None) -> bool:
     """Whether offset `at` is in the opening paragraph of `text` (the whole text when it is
     one paragraph): a refusal there declines the question; one in a later paragraph of a
     chat answer is advice."""
-    opening = _PARAGRAPH.search(text)
     return opening is None or at < opening.start() \
         or last_refusal(text[:opening.start()]) is not None
 
 
-def _first_decisive(text: str, question: str | None) -> str | None:
-    """The first yes/no or negation word of `text` that answers, or None: negations in
-    subordinate or relative clauses, hedged ones ("may not"), "not only", compounds ("never-ending") and the
-    speaker's remarks about itself (unless the question is put to it) are skipped; "there
-    is no definitive answer" answers nothing unless the question asks for an answer."""
+def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> str | None:
+    """The first yes/no or negation word of `text` that answers, or None. Skipped: a
+    negation in a subordinate clause (`_skips_clause`), in a relative clause about people,
+    hedged ("may not"), "not only", compounds ("never-ending") and the speaker's remarks
+    about itself (unless the question is put to it); "there is no definitive answer"
+    answers nothing unless the asking sentence asks for an answer. One pass over `text`:
+    linear in its length."""
     to_you = bool(question and _TO_YOU.search(question))
-    for match in _ANY_YESNO.finditer(text):
-        yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
-        if skip:
-            continue
-        if yes_en or yes_zh:
-            return "yes"
+    sentence = clause = relative = 0  # where the sentence / clause began, "who" was seen
+    subordinate = None  # (its end, its word, the clause it opened in)
+    wanted: list[set[str]] = []  # the question's content words, once needed
+    for match in _SCAN.finditer(text):
+        yes_en, no_en, no_contracted, skip, no_zh, yes_zh, cut, sub, who = match.groups()
         at = match.start()
-        reach = max(0, at - _CLAUSE_REACH)  # bounded: linear in the response's length
-        before = text[max(reach, text.rfind("\n", reach, at) + 1, text.rfind(". ", reach, at) + 1):at]
-        if _SUBORDINATE.search(before) or (not to_you and _FIRST_PERSON.search(before)
-                                             and _SELF_AFTER.match(text, match.end())):
-            continue
-        if _NOT_ONLY.match(text, match.end()) or _COMPOUND.match(text, match.end()) \
-                or _RELATIVE.search(before) or _HEDGE_BEFORE.search(before):
-            continue
-        if _NO_ANSWER_TO.match(text, match.end()) and not (
-                question and _ASKS_ANSWER.search(question)):
-            return None
-        return "no"
+        if cut:
+            clause = match.end()
+            if cut not in ",;:":
+                sentence = clause
+        elif sub:
+            subordinate = (match.end(), " ".join(sub.lower().split()), clause)
+        elif who:
+            relative = match.end()
+        elif yes_en or yes_zh:
+            return "yes"
+        elif not skip and not relative > clause and not _skips_clause(
+                text, match, subordinate, (sentence, clause), question, wanted, courtesy):
+            tail = text[max(sentence, at - _TAIL):at]
+            if _HEDGE_BEFORE.search(tail) or (not to_you and _FIRST_PERSON.search(tail)
+                                              and _SELF_AFTER.match(text, match.end())):
+                continue
+            if _NOT_ONLY.match(text, match.end()) or _COMPOUND.match(text, match.end()):
+                continue
+            if _NO_ANSWER_TO.match(text, match.end()) and not (
+                    question and _ASKS_ANSWER.search(_asked(question))):
+                return None
+            return "no"
     return None
+
+
+def _skips_clause(text: str, negation: re.Match, subordinate: tuple[int, str, int] | None,
+                  began: tuple[int, int], question: str | None, wanted: list[set[str]],
+                  courtesy: bool) -> bool:
+    """Whether `negation` sits in a subordinate clause that is not the answer: a condition
+    closed by a comma ("If you do not …, …") or trailing its main clause ("…, even if
+    they would not …"); an elliptical contrast ("…, while the man is not."); any other
+    condition or concession ("Although there is no cat, …", "While I can't …, I …")
+    unless its sentence holds every content word of the question (then it is about what
+    was asked). `courtesy` (after an opening "Absolutely"): every concession is skipped."""
+    sentence, clause = began
+    if subordinate is None or subordinate[0] <= clause:
+        return False  # no subordinating word in this clause
+    end, word, opened_in = subordinate
+    if word in _CONDITIONS:
+        if _CLOSES.match(text, negation.end()) or len(text[sentence:end].split()) > 3:
+            return True  # closed by a comma, or not opening its sentence: trailing
+    elif courtesy:
+        return True
+    elif opened_in > sentence and text.startswith(",", opened_in - 1) \
+            and _ELLIPTICAL.match(text, negation.end()):
+        return True  # ", while the man is not."
+    if not question:
+        return True
+    if not wanted:
+        wanted.append(content_words(_asked(question)))
+    stop = SENTENCE.match(text, negation.end())
+    return not wanted[0] <= content_words(text[sentence:stop.end() if stop else len(text)])
 
 
 def extract_yesno(response: str, question: str | None = None) -> str | None:
