@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.response import FAILED, PARSE_LENIENT, Extraction
-from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
+from bench_kit.scoring.extract.restatement import SENTENCE, comparisons, content_words
 from bench_kit.text.numbers import number_tokens
 
 # The response says the answer is not among the options, or that it cannot answer: no
