@@ -20,7 +20,7 @@ from bench_kit.scoring.extract.response import (
     extraction,
     last_refusal,
 )
-from bench_kit.scoring.extract.yesno import SENTENCE, comparisons, content_words
+from bench_kit.scoring.extract.restatement import SENTENCE, comparisons, content_words
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.normalize import normalize_for_match
 from bench_kit.text.numbers import number_tokens

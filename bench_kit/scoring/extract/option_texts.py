@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.option_statements import not_ruled_out
 from bench_kit.scoring.extract.response import normalize_text
-from bench_kit.scoring.extract.yesno import SENTENCE, content_words
+from bench_kit.scoring.extract.restatement import SENTENCE, content_words
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.words import contains_phrase, find_phrases
 

@@ -16,6 +16,14 @@ from bench_kit.scoring.extract.response import (
     last_refusal,
     sentence_start,
 )
+from bench_kit.scoring.extract.restatement import (
+    DENIAL,
+    NOT_NO,
+    SENTENCE,
+    asked,
+    content_words,
+    restated,
+)
 
 _YESNO_WHOLE = {
     **dict.fromkeys(("yes", "yeah", "yep", "yup", "true", "是", "是的", "对", "对的", "有",
@@ -24,57 +32,61 @@ _YESNO_WHOLE = {
                      "错", "不正确"), "no"),
 }
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
-# "No doubt" / "no question" say "certainly", not "no".
-_NOT_NO = r"(?!\s+(?:doubt|question)\b)"
-_YN_EN = rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z]){_NOT_NO}"
-_YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是"  # "whether" words echoed from the question
+_YN_EN = rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z]){NOT_NO}"
+# "whether" words echoed from the question, and words holding 是/有/不 that are not answers
+# ("but", "all", "only")
+_YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是|但是|可是|不过|所有|只是|还是|于是|要是|总是|不仅"
 _YN_ZH = r"(不是|不对|不正确|没有|没|否|无|错|不)|(是|对|有|正确)"
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{_YN_ZH_SKIP})(?:{_YN_ZH}))", re.I)
 _ANY_YESNO = re.compile(
     r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct(?!\s+(?:option|answer|choice|letter)))"
     r"|(no|nope|not|never|none|nothing|false"
-    rf"|incorrect))(?![A-Za-z]){_NOT_NO}|(n't)(?![A-Za-z])|({_YN_ZH_SKIP})|{_YN_ZH}", re.I)
+    rf"|incorrect))(?![A-Za-z]){NOT_NO}|(n't)(?![A-Za-z])|({_YN_ZH_SKIP})|{_YN_ZH}", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
 _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|correction|"
                          r"I\s+mean|on\s+second\s+thought|scratch\s+that)(?![A-Za-z])"
                          r"[\s,:;.!-]*", re.I)
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
-# A restatement of the question answers it: "Is the function convex?" -> "The function is
-# (not) convex." Every content word of the question must be in one sentence of the response.
-_WORD = re.compile(r"[a-z0-9]+")
-_FUNCTION_WORDS = frozenset(
-    "is are was were be been do does did have has had the a an this that these those there it "
-    "its of in on at to for by with than as and or image picture shown figure based can could "
-    "will would shall should may might according then".split())
-# Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
-# "X is greater than / equal to Y" (no), "There are more Y than X" (yes: the sides swapped).
-_MORE = frozenset("greater more larger bigger higher longer taller older heavier wider".split())
-_LESS = frozenset("less fewer smaller lower shorter younger lighter narrower".split())
-_EQUAL = frozenset("equal same".split())
-_COMPARATIVES = _MORE | _LESS | _EQUAL
-_NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
-_CLAUSE = re.compile(r"[,;:]")
 # "(B) No", "B: no", "A (Yes)": a letter before the word.
 _LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J][)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
 _CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
-SENTENCE = re.compile(r"[^.!?\n]+")
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b", re.I)
-_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
-                        re.I)
 # An opening word that commits like "yes": "Absolutely!", "Certainly, there are …";
-# with "not" after it, "no" ("Absolutely not.").
+# "Absolutely not." / "Certainly not, …" is "no" ("Absolutely not sure" is neither).
 _AFFIRM = re.compile(r"\s*(?:absolutely|certainly|definitely|of\s+course|indeed)(?![A-Za-z])"
-                     r"(\s+not(?![A-Za-z]))?", re.I)
-# A negation in a subordinate clause ("even if you would not buy it", "while it is not …")
-# describes a condition or a concession, not the answer: the clause runs from the
-# subordinating word to the next comma.
-_SUBORDINATE = re.compile(r"\b(?:if|unless|while|whereas|although|though|whether|when|as\s+long"
-                          r"\s+as)\b[^,;:\n]*$", re.I)
+                     r"(\s+not(?=\s*(?:[.,;:!\u2014\u2013-]|$)))?", re.I)
+# ... but only when its sentence says nothing else: a negation, hedge or offer in the main
+# clause after it ("Certainly, the man is not …", "Absolutely! However, it depends …",
+# "Certainly! Here are some tips …") makes it a courtesy, and the rest is read without it.
+_AFFIRM_DOUBT = re.compile(r"^\s*but\b|\b(?:however|depends?|depending|hard|difficult|may|might|perhaps"
+                           r"|possibly|unclear|if|unless|whether)\b|^\s*(?:here|I'd|I\s+would"
+                           r"|I'll|I\s+will|I\s+can|let\s+me|please)\b", re.I)
+_MAIN_CLAUSE_END = re.compile(r"(?:^|,)\s*(?:though|although|even\s+though|while|whereas)\b"
+                              r"|,\s*(?:but|and\s+(?:it|this|that))\b", re.I)
+# An explicit yes/no later in the answer ("Of course, if …. But it's off, so no.").
+_EXPLICIT = re.compile(r"(?<![A-Za-z])(?:yes|no)(?![A-Za-z])(?=\s*(?:[,.!;:]|$))", re.I)
+# A later paragraph that takes the answer back ("Actually, I cannot see the image", "this
+# is only a guess") voids it; other refusals there are advice.
+_RETRACTED_AT = re.compile(r"image|picture|photo|guess|图片")  # on lower-cased text: fast
+_RETRACTION = re.compile(r"(?:(?:(?:cannot|can't|can\s+not|unable\s+to|not\s+able\s+to|(?:don't|do"
+                         r"\s+not)\s+have\s+the\s+ability\s+to)\s+(?:see|view|access|look\s+at)"
+                         r"|(?:provide|upload|share|send)(?:\s+me)?)\s+(?:the\s+|any\s+|an?\s+)?"
+                         r"|(?:only|just)\s+a\s+|(?:无法|不能)?看(?:到|不到|不见))$", re.I)
+_RETRACTION_REACH = 60  # characters before "image" / "guess" read for a retraction
+# A negation in a condition ("If you do not have one, …", "whether or not …") describes
+# a condition, not the answer: skipped when the clause closes with a comma after it (its
+# main clause follows). A concession ("Although there is no cat, …") states a fact: read.
+_CONDITIONS = frozenset(("if", "unless", "whether", "when", "as long as"))
+_CONCESSIONS = frozenset(("although", "though", "while", "whereas"))
+_CLOSES = re.compile(r"[^.!?\n,;:]{0,200},")
+# "The woman is wearing a hat, while the man is not.": an elliptical negation contrasting
+# someone else after ", while" / ", whereas" is skipped.
+_LEAD_REACH = 40  # characters from a sentence's start within which a condition opens it
+_ELLIPTICAL = re.compile(r"\s*(?:[.,;!?]|$)")
 # "I don't have personal opinions", "I'm not a doctor": the speaker about itself, an answer
-# only when the question is put to it ("Can you …?", "Are you …?").
-_FIRST_PERSON = re.compile(r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\s+would|\s+will"
-                           r"|\s+wo|\s+have)?\s*$")
+# only when the question is put to it ("Are you …?", "Does ChatGPT …?", "Can an AI …?").
+_FIRST_PERSON = (r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\s+would|\s+will|\s+wo"
+                 r"|\s+have)?")
 # ... followed by what it has, is or can give ("I don't see a cat" is an answer).
 _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|provide|offer|make"
                          r"|hold|form|express|share|personally)\b", re.I)
@@ -87,114 +99,34 @@ _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many
 # Negations that deny nothing the question asks: "not only … but also", "never-ending",
 # and a relative clause about someone ("people who have not received gifts").
 _NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
-# A hedged negation ("it may not help") qualifies a claim; it does not deny it.
-_HEDGE_BEFORE = re.compile(r"\b(?:may|might|could)(?:\s+or\s+(?:may|might|could))?\s*$", re.I)
+# ... read with the speaker (group 1) in one search of the characters before a negation
+_BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?)|({_FIRST_PERSON}))\s*$")
+_TAIL = 24  # characters before a negation read for a hedge or the speaker
 
 _COMPOUND = re.compile(r"-[A-Za-z]")
-_RELATIVE = re.compile(r"\b(?:who|whom|whose)\b[^,;:\n]*$", re.I)
+# a negation in a relative clause about people in general ("people who have not …")
+_RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyone|everybody|others"
+             r"|individuals|persons|users|patients|children|adults|students|many|some)"
+             r"\s+(?:who|whom|whose)")
 # "There is no definitive answer" hedges, unless the question asks whether there is one.
 _NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response)", re.I)
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)", re.I)
-_CLAUSE_REACH = 300  # characters before a negation read for its clause
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_TO_YOU = re.compile(r"\b(?:are|can|could|do|did|have|were|will|would)\s+you\b|\byourself\b",
-                     re.I)
+# Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
+# a dog?" asks about the image), or the question names an AI.
+_TO_YOU = re.compile(r"\b(?:do|did)\s+you\b(?!\s+(?:see|notice|spot|find|observe|think|believe"
+                     r"|consider|know|recognize|recognise)\b)|\b(?:are|can|could|have|were|will"
+                     r"|would)\s+you\b(?!\s+(?:see|notice|spot|find|observe|tell|identify|describe"
+                     r"|recognize|recognise)\b)|\byourself\b|\b(?:ChatGPT|chatbots?|AIs?|language"
+                     r"\s+models?|artificial\s+intelligence|(?:AI|virtual)\s+assistants?)\b", re.I)
+# One pass over a response for the fallback: its yes/no words, subordinating words
+# (group 7) and relative clauses about people (group 8); the clause and sentence breaks
+# before each are found between it and the one before (`_breaks`).
+_SCAN = re.compile(_ANY_YESNO.pattern + r"|\b(if|unless|whether|when|as\s+long\s+as|although"
+                   r"|though|while|whereas)\b|\b(" + _RELATIVE + r")\b", re.I)
 
-
-def _stem(word: str) -> str:
-    if word.endswith("sses"):
-        return word[:-2]  # "busses" -> "buss"
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def content_words(text: str) -> set[str]:
-    """The lower-cased, stemmed words of `text` that are not function words."""
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
-
-
-def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
-    """Every comparison in the clauses of `text`: (+1 more / -1 less / 0 equal, content
-    words of the compared side, content words after "than" / "to" / "as", negated)."""
-    found = []
-    for clause in _CLAUSE.split(text.lower()):
-        words = _WORD.findall(clause)
-        for index, word in enumerate(words):
-            if word not in _COMPARATIVES:
-                continue
-            sign = 1 if word in _MORE else -1 if word in _LESS else 0
-            rest = words[index + 1:]
-            split = next((i for i, w in enumerate(rest) if w in ("than", "to", "as")), len(rest))
-            end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
-            after = rest[split:] if end is None else rest[split:split + end]
-            negated = any(w in _NEGATORS for w in words[max(0, index - 5):index])
-            found.append((sign, content_words(" ".join(words[:index] + rest[:split])) - _COMPARATIVES,
-                          content_words(" ".join(after)) - _COMPARATIVES, negated))
-    return found
-
-
-def _restated_comparison(sentence: str,
-                         asked: tuple[int, set[str], set[str], bool]) -> str | None:
-    """"yes"/"no" when `sentence` states the comparison the question asks about (`asked`,
-    its first from `comparisons`), in the same or another direction (sides swapped:
-    direction reversed); of several comparisons in the sentence, the one whose sides best
-    match the question's."""
-    sign, left, right, _ = asked
-    best, answer = 0, None
-    for said_sign, said_left, said_right, negated in comparisons(sentence):
-        kept = len(left & said_left) + len(right & said_right)
-        swapped = len(left & said_right) + len(right & said_left)
-        if max(kept, swapped) <= best:
-            continue
-        best = max(kept, swapped)
-        if said_sign == 0 or sign == 0:  # "X is equal to Y" to "Is X greater than Y?"
-            same = said_sign == sign
-        else:
-            same = (said_sign == sign) != (swapped > kept)
-        answer = "yes" if same != negated else "no"
-    return answer
-
-
-def _asked(question: str) -> str:
-    """The words of `question` a restatement must hold: the last sentence ending in "?"
-    ("I sleep badly. Is there music that helps?" -> "Is there music that helps?") without a
-    trailing condition (", assuming …", ", even if …")."""
-    ends = [m.end() for m in _QUESTION_END.finditer(question)]
-    if ends:
-        starts = [m.end() for m in _SENTENCE_BREAK.finditer(question, 0, ends[-1] - 1)]
-        question = question[starts[-1] if starts else 0:ends[-1]]
-    return _TRAILING_CONDITION.sub("", question)
-
-
-def _restated(text: str, question: str) -> str | None:
-    """"yes"/"no" when a sentence of `text` restates `question` as a statement (negated:
-    "no"); None otherwise."""
-    wanted = content_words(_asked(question))
-    if len(wanted) < 2:
-        return None
-    compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
-    asked = comparisons(question)[:1] if compared is not None else []  # parsed once
-    stated = None
-    for match in SENTENCE.finditer(text):
-        sentence = match.group()
-        if text.startswith("?", match.end()):
-            continue  # the question echoed, not answered
-        if _TENTATIVE.search(sentence):
-            continue
-        have = content_words(sentence)
-        if compared is not None and compared <= have and have & _COMPARATIVES:
-            if asked:
-                stated = _restated_comparison(sentence, asked[0]) or stated  # the last one
-        elif wanted <= have and stated is None:
-            return "no" if _NEGATION.search(sentence) else "yes"
-    return stated
-
-
-_QUESTION_END = re.compile(r"\?")
-_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
-_TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
-                                 r"[^?]*", re.I)
 
 
 def _lead_yesno(text: str) -> str | None:
@@ -253,16 +185,26 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
     affirmed = _AFFIRM.match(text)
     if affirmed:  # "Definitely no." reads the word after it
-        said = _lead_yesno(text[affirmed.end():].lstrip(_YESNO_STRIP + "-"))
+        rest = text[affirmed.end():].lstrip(_YESNO_STRIP + "-\u2014\u2013")
+        said = _lead_yesno(rest) or ("no" if affirmed.group(1) else None)
         if said == "both":
             return FAILED
-        return Extraction(said or ("no" if affirmed.group(1) else "yes"), PARSE_OK)
+        if said or _commits(rest, question):
+            return Extraction(said or "yes", PARSE_OK)
+        return _read(rest, question) if rest else FAILED
+    return _read(text, question)
+
+
+def _read(text: str, question: str | None) -> Extraction[str]:
+    """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
+    existence, a restatement, then the first decisive word."""
     refusal = last_refusal(text)
-    if refusal and _in_opening(text, refusal.start()):
+    opening = _PARAGRAPH.search(text)
+    if (refusal and _in_opening(text, refusal.start(), opening)) or _retracted(text):
         return FAILED
     if question and _exists(text, question):
         return Extraction("yes", PARSE_LENIENT)
-    stated = _restated(text, question) if question and question.isascii() else None
+    stated = restated(text, question) if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
     # a refusal further on ("If you're unsure, …", "I recommend checking …") leaves an answer
@@ -274,50 +216,134 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
 def _exists(text: str, question: str) -> bool:
     """Whether `text` opens by listing what an "Is there / Are there …?" `question` asks
     about ("There are many …", "Here are some …")."""
-    asked = _EXISTS_ASKED.search(question)
-    if asked is None or not _EXISTS_SAID.match(text):
+    existence = _EXISTS_ASKED.search(question)
+    if existence is None or not _EXISTS_SAID.match(text):
         return False
-    wanted = content_words(asked.group(1)) - {"any"}
+    wanted = content_words(existence.group(1)) - {"any"}
     opening = SENTENCE.match(text)
     said = content_words(opening.group()) if opening else set()
+    # "There are several trees, but no people." / "There are many cats. None is black."
+    following = SENTENCE.search(text, opening.end()) if opening else None
+    if DENIAL.search(text, 0, following.end() if following else len(text)):
+        return False
     return bool(wanted) and 2 * len(wanted & said) >= len(wanted)
 
 
-def _in_opening(text: str, at: int) -> bool:
+def _commits(rest: str, question: str | None) -> bool:
+    """Whether an opening "Absolutely" / "Certainly" is the answer: the main clause of the
+    sentence after it holds no negation, hedge or offer, no retraction follows and no
+    explicit yes/no comes later."""
+    first = SENTENCE.match(rest)
+    main = first.group() if first else ""
+    cut = _MAIN_CLAUSE_END.search(main)
+    main = main[:cut.start()] if cut else main
+    return not (_AFFIRM_DOUBT.search(main) or last_refusal(main)
+                or _first_decisive(main, question, courtesy=True)
+                or _retracted(rest) or _EXPLICIT.search(rest, 0, _opening_end(rest)))
+
+
+def _retracted(text: str) -> bool:
+    """Whether `text` takes its answer back anywhere ("I cannot see the image", "this is
+    only a guess", "please provide the image"): read only before the words every
+    retraction ends on."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # lower-casing moved offsets (rare)
+        lowered = text
+    return any(_RETRACTION.search(lowered, max(0, hit.start() - _RETRACTION_REACH), hit.start())
+               for hit in _RETRACTED_AT.finditer(lowered))
+
+
+def _opening_end(text: str) -> int:
+    """Where the opening paragraph of `text` ends."""
+    opening = _PARAGRAPH.search(text)
+    return opening.start() if opening else len(text)
+
+
+def _in_opening(text: str, at: int, opening: re.Match | None) -> bool:
     """Whether offset `at` is in the opening paragraph of `text` (the whole text when it is
     one paragraph): a refusal there declines the question; one in a later paragraph of a
     chat answer is advice."""
-    opening = _PARAGRAPH.search(text)
     return opening is None or at < opening.start() \
         or last_refusal(text[:opening.start()]) is not None
 
 
-def _first_decisive(text: str, question: str | None) -> str | None:
-    """The first yes/no or negation word of `text` that answers, or None: negations in
-    subordinate or relative clauses, hedged ones ("may not"), "not only", compounds ("never-ending") and the
-    speaker's remarks about itself (unless the question is put to it) are skipped; "there
-    is no definitive answer" answers nothing unless the question asks for an answer."""
+def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> str | None:
+    """The first yes/no or negation word of `text` that answers, or None. Skipped: a
+    negation in a subordinate clause (`_skips_clause`), in a relative clause about people,
+    hedged ("may not"), "not only", compounds ("never-ending") and the speaker's remarks
+    about itself (unless the question is put to it); "there is no definitive answer"
+    answers nothing unless the asking sentence asks for an answer. One pass over `text`:
+    linear in its length."""
     to_you = bool(question and _TO_YOU.search(question))
-    for match in _ANY_YESNO.finditer(text):
-        yes_en, no_en, no_contracted, skip, no_zh, yes_zh = match.groups()
-        if skip:
-            continue
-        if yes_en or yes_zh:
-            return "yes"
+    sentence = clause = relative = 0  # where the sentence / clause began, "who" was seen
+    subordinate = None  # (its end, its word, the clause it opened in)
+    about: dict[int, bool] = {}  # per sentence start: whether it is about the question
+    seen = 0  # where the last match ended: breaks are looked for after it only
+    for match in _SCAN.finditer(text):
+        yes_en, no_en, no_contracted, skip, no_zh, yes_zh, sub, who = match.groups()
         at = match.start()
-        reach = max(0, at - _CLAUSE_REACH)  # bounded: linear in the response's length
-        before = text[max(reach, text.rfind("\n", reach, at) + 1, text.rfind(". ", reach, at) + 1):at]
-        if _SUBORDINATE.search(before) or (not to_you and _FIRST_PERSON.search(before)
-                                             and _SELF_AFTER.match(text, match.end())):
-            continue
-        if _NOT_ONLY.match(text, match.end()) or _COMPOUND.match(text, match.end()) \
-                or _RELATIVE.search(before) or _HEDGE_BEFORE.search(before):
-            continue
-        if _NO_ANSWER_TO.match(text, match.end()) and not (
-                question and _ASKS_ANSWER.search(question)):
-            return None
-        return "no"
+        clause, sentence = _breaks(text, seen, at, clause, sentence)
+        seen = match.end()
+        if sub:
+            subordinate = (match.end(), " ".join(sub.lower().split()), clause)
+        elif who:
+            relative = match.end()
+        elif yes_en or yes_zh:
+            return "yes"
+        elif not skip and not relative > clause and not (
+                subordinate and subordinate[0] > clause and _skips_clause(
+                    text, match, subordinate, sentence, question, about, courtesy)):
+            after = match.end()
+            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after):
+                continue
+            before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
+            if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
+                continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
+            if _NO_ANSWER_TO.match(text, match.end()) and not (
+                    question and _ASKS_ANSWER.search(asked(question))):
+                return None
+            return "no"
     return None
+
+
+def _breaks(text: str, start: int, end: int, clause: int, sentence: int) -> tuple[int, int]:
+    """Where the clause and the sentence holding offset `end` begin, given where they
+    began at `start`: the last break in `text[start:end]` (C-speed `rfind`s over a span
+    no other call reads again)."""
+    stop = max(text.rfind(". ", start, end), text.rfind("! ", start, end),
+               text.rfind("? ", start, end), text.rfind("\n", start, end))
+    cut = max(stop, text.rfind(",", start, end), text.rfind(";", start, end),
+              text.rfind(":", start, end))
+    return (cut + 1 if cut >= 0 else clause), (stop + 1 if stop >= 0 else sentence)
+
+
+def _skips_clause(text: str, negation: re.Match, subordinate: tuple[int, str, int],
+                  sentence: int, question: str | None, about: dict[int, bool],
+                  courtesy: bool) -> bool:
+    """Whether `negation`, in the clause of a subordinating word (`subordinate`: its end,
+    the word, where its clause began), is not the answer: a condition closed by a comma
+    ("If you do not …, …") or trailing its main clause ("…, even if they would not …"); an
+    elliptical contrast ("…, while the man is not."); any other condition or concession
+    ("Although there is no cat, …", "While I can't …, I …") unless its sentence holds
+    every content word of the question (then it is about what was asked; `about` keeps
+    that per sentence). `courtesy` (after an opening "Absolutely"): every concession."""
+    end, word, opened_in = subordinate
+    if word in _CONDITIONS:
+        if end - sentence > _LEAD_REACH or len(text[sentence:end].split()) > 3 \
+                or _CLOSES.match(text, negation.end()):
+            return True  # closed by a comma, or not opening its sentence: trailing
+    elif courtesy:
+        return True
+    elif opened_in > sentence and text.startswith(",", opened_in - 1) \
+            and _ELLIPTICAL.match(text, negation.end()):
+        return True  # ", while the man is not."
+    if not question:
+        return True
+    if sentence not in about:
+        stop = SENTENCE.match(text, sentence)
+        said = content_words(text[sentence:stop.end() if stop else sentence])
+        about[sentence] = content_words(asked(question)) <= said
+    return not about[sentence]
 
 
 def extract_yesno(response: str, question: str | None = None) -> str | None:

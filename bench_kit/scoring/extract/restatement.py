@@ -1,0 +1,139 @@
+"""A statement restating a yes/no question answers it: "Is the function convex?" ->
+"The function is (not) convex."; used by `bench_kit.scoring.extract.yesno` and the
+option-statement reader."""
+
+from __future__ import annotations
+
+import re
+
+# "No doubt" / "no question" say "certainly", "No problem" / "no worries" are courtesy.
+NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
+# A restatement of the question answers it: "Is the function convex?" -> "The function is
+# (not) convex." Every content word of the question must be in one sentence of the response.
+_WORD = re.compile(r"[a-z0-9]+")
+_FUNCTION_WORDS = frozenset(
+    "is are was were be been do does did have has had the a an this that these those there it "
+    "its of in on at to for by with than as and or image picture shown figure based can could "
+    "will would shall should may might according then".split())
+# Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
+# "X is greater than / equal to Y" (no), "There are more Y than X" (yes: the sides swapped).
+_MORE = frozenset("greater more larger bigger higher longer taller older heavier wider".split())
+_LESS = frozenset("less fewer smaller lower shorter younger lighter narrower".split())
+_EQUAL = frozenset("equal same".split())
+_COMPARATIVES = _MORE | _LESS | _EQUAL
+_NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
+_CLAUSE = re.compile(r"[,;:]")
+SENTENCE = re.compile(r"[^.!?\n]+")
+DENIAL = re.compile(rf"\b(?:not|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b|n't\b", re.I)
+_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
+                        re.I)
+# A hedged negation ("it may not help") qualifies a claim; it does not deny it.
+# ("could not" denies: "I could not find any cat.")
+HEDGE_BEFORE = re.compile(r"\b(?:may|might)(?:\s+or\s+(?:may|might))?\s*$", re.I)
+
+def _stem(word: str) -> str:
+    if word.endswith("sses"):
+        return word[:-2]  # "busses" -> "buss"
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def content_words(text: str) -> set[str]:
+    """The lower-cased, stemmed words of `text` that are not function words."""
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
+
+
+def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
+    """Every comparison in the clauses of `text`: (+1 more / -1 less / 0 equal, content
+    words of the compared side, content words after "than" / "to" / "as", negated)."""
+    found = []
+    for clause in _CLAUSE.split(text.lower()):
+        words = _WORD.findall(clause)
+        for index, word in enumerate(words):
+            if word not in _COMPARATIVES:
+                continue
+            sign = 1 if word in _MORE else -1 if word in _LESS else 0
+            rest = words[index + 1:]
+            split = next((i for i, w in enumerate(rest) if w in ("than", "to", "as")), len(rest))
+            end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
+            after = rest[split:] if end is None else rest[split:split + end]
+            negated = any(w in _NEGATORS for w in words[max(0, index - 5):index])
+            found.append((sign, content_words(" ".join(words[:index] + rest[:split])) - _COMPARATIVES,
+                          content_words(" ".join(after)) - _COMPARATIVES, negated))
+    return found
+
+
+def _restated_comparison(sentence: str,
+                         asked: tuple[int, set[str], set[str], bool]) -> str | None:
+    """"yes"/"no" when `sentence` states the comparison the question asks about (`asked`,
+    its first from `comparisons`), in the same or another direction (sides swapped:
+    direction reversed); of several comparisons in the sentence, the one whose sides best
+    match the question's."""
+    sign, left, right, _ = asked
+    best, answer = 0, None
+    for said_sign, said_left, said_right, negated in comparisons(sentence):
+        kept = len(left & said_left) + len(right & said_right)
+        swapped = len(left & said_right) + len(right & said_left)
+        if max(kept, swapped) <= best:
+            continue
+        best = max(kept, swapped)
+        if said_sign == 0 or sign == 0:  # "X is equal to Y" to "Is X greater than Y?"
+            same = said_sign == sign
+        else:
+            same = (said_sign == sign) != (swapped > kept)
+        answer = "yes" if same != negated else "no"
+    return answer
+
+
+def asked(question: str) -> str:
+    """The words of `question` a restatement must hold: the last sentence ending in "?"
+    ("I sleep badly. Is there music that helps?" -> "Is there music that helps?") without a
+    trailing condition (", assuming …", ", even if …")."""
+    ends = [m.end() for m in _QUESTION_END.finditer(question)]
+    if ends:
+        starts = [m.end() for m in _SENTENCE_BREAK.finditer(question, 0, ends[-1] - 1)]
+        question = question[starts[-1] if starts else 0:ends[-1]]
+    return _TRAILING_CONDITION.sub("", question)
+
+
+def _denial_about(sentence: str, wanted: set[str]) -> str | None:
+    """"no" when a clause of `sentence` that names something the question asks about
+    (or nothing else) holds a negation ("The cat is black, and there is no dog." denies
+    nothing about the cat), "hedged" when that negation is hedged ("may not"), None otherwise."""
+    for clause in _CLAUSE.split(sentence):
+        denied = DENIAL.search(clause)
+        said = {word for word in content_words(clause) if len(word) > 1} - _NEGATORS \
+            if denied else set()
+        if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
+            return "hedged" if HEDGE_BEFORE.search(clause, 0, denied.start()) else "no"
+    return None
+
+
+def restated(text: str, question: str) -> str | None:
+    """"yes"/"no" when a sentence of `text` restates `question` as a statement (negated:
+    "no"); None otherwise."""
+    wanted = content_words(asked(question))
+    if len(wanted) < 2:
+        return None
+    compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
+    asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
+    stated = None
+    for match in SENTENCE.finditer(text):
+        sentence = match.group()
+        if text.startswith("?", match.end()):
+            continue  # the question echoed, not answered
+        if _TENTATIVE.search(sentence):
+            continue
+        have = content_words(sentence)
+        if compared is not None and compared <= have and have & _COMPARATIVES:
+            if asked_comparison:
+                stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
+        elif wanted <= have and stated is None:
+            denied = _denial_about(sentence, wanted)
+            return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
+    return stated
+
+
+_QUESTION_END = re.compile(r"\?")
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
+_TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
+                                 r"[^?]*", re.I)

@@ -1,0 +1,40 @@
+"""extract_yesno is linear in the response's length on the shapes its chat-prose rules
+read (conditions, relative clauses, hedges, the speaker on itself, openers, paragraphs):
+twice the characters take at most 2.5 times as long (docs/BENCHMARKS.md#extraction-speed).
+The shapes are the ones a review of those rules timed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench_kit.scoring.extract.yesno import extract_yesno
+from tests.scoring.test_extract_linear import best_pair
+
+
+def _repeat(unit: str, n: int) -> str:
+    return (unit * (n // len(unit) + 1))[:n]
+
+
+SHAPES = {
+    "negations in conditions": lambda n: _repeat("if it is not ", n),
+    "a condition with no comma": lambda n: _repeat("if " + "a" * 280 + " not ", n),
+    "relative clauses": lambda n: _repeat("people who do not ", n),
+    "hedged negations": lambda n: _repeat("it may not ", n),
+    "the speaker on itself": lambda n: _repeat("I do not have ", n),
+    "not only": lambda n: _repeat("not only ", n),
+    "concessions in one sentence": lambda n: _repeat("although the cat is not here ", n),
+    "an opener then prose": lambda n: "Certainly" + _repeat(" x", n),
+    "paragraphs then a refusal": lambda n: _repeat("The cat is red. ", n // 2) + "\n\n"
+    + _repeat("please provide ", n // 2),
+    "Chinese": lambda n: _repeat("如果不", n),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
+    make = SHAPES[shape]
+    half, full = best_pair(make(200_000), make(400_000), rounds=3,
+                           call=lambda text: extract_yesno(text, "Is the cat red?"))
+    if full < 0.02:  # below what the clock resolves reliably: nothing to compare
+        return
+    assert full <= 2.5 * half, (shape, half, full)
