@@ -17,8 +17,9 @@ Two sets:
   files and comparisons, reported over the whole set (no tune / held-out split) and with no
   disagreements printed unless ``--show`` asks for them;
 - a report-set family that was tuned on (``SPLIT_SETS``: ``report3``'s yes/no, whose chat
-  prose the tuning sets do not hold, and the GAOKAO-Bench rows of ``report3``'s multiple
-  choice, answered in Chinese) is split by question like the frozen sets: both halves are
+  prose the tuning sets do not hold, the GAOKAO-Bench rows of ``report3``'s multiple
+  choice, answered in Chinese, and the grade-school-math rows of its open answers, closed by
+  an ``A: n`` line) is split by question like the frozen sets: both halves are
   reported, and the family's unsplit rows apart (``other``); ``--show`` prints
   disagreements of the ``tune`` half only, and ``--tune-only`` measures the ``tune`` half
   alone (no held-out or other figure at all, for tuning);
@@ -29,6 +30,7 @@ Two sets:
     python benchmarks/intent_agreement.py --set report2 --family all --labels-from /work/wt/readers2
     python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
     python benchmarks/intent_agreement.py --set report3 --family mc --tune-only --show 60
+    python benchmarks/intent_agreement.py --set report3 --family open --tune-only --show 60
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
     python benchmarks/intent_agreement.py --family grounding --vlmevalkit /tmp/VLMEvalKit \\
@@ -61,7 +63,7 @@ FAMILIES = ("mc", "yesno", "open")
 # says which and why): family -> the source prefix of the rows split ("" = every row); the
 # family's other rows are reported apart ("other") and never tuned on. Every other
 # report-set family is measured whole and never tuned on.
-SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao"}}
+SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}}
 
 
 def _jsonl(path: Path) -> list[dict]:

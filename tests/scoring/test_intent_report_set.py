@@ -78,7 +78,8 @@ def _split_yesno_set(module, tmp_path) -> list[dict]:
 def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
         agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
-    assert module.is_split("report3", "yesno") and not module.is_split("report3", "open")
+    assert module.is_split("report3", "yesno") and module.is_split("report3", "open")
+    assert not module.is_split("report2", "open")
     assert not module.is_split("report2", "mc") and module.is_split(None, "mc")
     _split_yesno_set(module, tmp_path)
     _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--show", "10")
@@ -154,3 +155,34 @@ def test_number_rows_and_latex_fraction_labels(agreement):
     assert not module.is_number_row("none", {"golds": ["apple banana cherry"]})
     assert module.is_number_row(r"\frac{4}{5}", {"golds": ["x"]})
     assert not module.is_number_row("apple", {"golds": ["1"]})
+
+
+def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, capsys, tmp_path):
+    module, _, _ = agreement
+    assert module.split_prefix("report3", "open") == "gsm8k"
+    items = {module.half({"item": f"q/{n}"}): f"q/{n}" for n in range(40)}
+    rows = []
+    for where, source, item in (("tune", "gsm8k:6b", items["tune"]),
+                                ("held-out", "gsm8k:175b", items["held-out"]),
+                                ("other", "zeroeval:x", items["tune"])):
+        for n, response in enumerate(("The answer is 12.", "I cannot tell.")):
+            rows.append({"id": f"{where}-{n}", "family": "open", "source": source, "item": item,
+                         "question": "How many?", "golds": ["12"], "answer_type": "integer",
+                         "response": response})
+    folder = tmp_path / "report3"
+    folder.mkdir()
+    (folder / "open_set.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / "open_set_labels.jsonl").write_text("".join(
+        json.dumps({"id": r["id"], "label": "12"}) + "\n" for r in rows))
+    _run(module, monkeypatch, "--set", "report3", "--family", "open", "--show", "10")
+    out = capsys.readouterr().out
+    header = next(x for x in out.splitlines() if x.startswith("extractor"))
+    assert header.split()[1:] == ["all", "tune", "held-out", "other"]
+    line = next(x for x in out.splitlines() if x.startswith("bench_kit "))
+    assert line.split()[1:] == ["3/6", "(50.0%)"] + ["1/2", "(50.0%)"] * 3
+    assert "tune-1" in out and "held-out-1" not in out and "other-1" not in out
+    _run(module, monkeypatch, "--set", "report3", "--family", "open", "--tune-only",
+         "--show", "10")
+    out = capsys.readouterr().out
+    assert "== open: 2 responses" in out
+    assert "held-out" not in out and "other" not in out and "zeroeval" not in out

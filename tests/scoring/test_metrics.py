@@ -64,6 +64,19 @@ def test_mmmu_open_match(case):
     assert mmmu_open_match(case["response"], case["golds"]) is case["expected"]
 
 
+def test_gsm8k_marker_survives_cleaning_but_headings_do_not():
+    """The scorer reads the cleaned response: GSM8K's closing "#### 72" stays an answer
+    line there, while a Markdown heading's marker is still removed."""
+    from bench_kit.scoring.extract.response import clean_response
+
+    text = "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\n#### 72"
+    assert clean_response(text).endswith("#### 72")
+    assert mmmu_open_match(clean_response(text), ["72"])
+    assert not mmmu_open_match(clean_response(text), ["24"])
+    assert clean_response("#### Step 1\nThe total is 72.\n#### Answer") == \
+        "Step 1\nThe total is 72.\nAnswer"
+
+
 @pytest.mark.parametrize("case", cases("auroc"))
 def test_auroc(case):
     assert auroc(case["scores"], case["labels"]) == pytest.approx(case["expected"])

@@ -67,7 +67,8 @@ _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+", re.M)
+# A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?!-?[\d.,]+[ \t]*\Z)", re.M)
 
 # "the answer is", "final answer:", "答案是", "答案：", "【答案】" ... (the letter/number comes
 # after).
@@ -84,6 +85,13 @@ _CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选")
 # A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
 # has answered before it; what follows is a continuation, not its answer.
 CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
+# A closing line (or its last sentence) that states the answer: one opening with an answer
+# clause ("Answer: 36", "Final answer: 36"), "A: 36" (the answer line of a Q/A transcript)
+# or GSM8K's own gold marker "#### 36". For open answers only: in multiple choice "A:" may
+# be an option label.
+FINAL_ANSWER_LINE = re.compile(
+    r"(?:^|(?<=[.!?])[ \t]+)(?:A[ \t]*[:：]|" + ANSWER_CLAUSE.pattern + r")[ \t]*|^####[ \t]*",
+    re.I)
 _SENTENCE_END = re.compile(r"\n|[.!?;](?:\s|$)|,\s|[。！？；，]")
 
 
@@ -207,6 +215,17 @@ def clean_response(response: str, boxed: bool = True) -> str:
     if "$" in text:  # "-$2" is minus two dollars
         text = text.replace("-$", "-").replace("$", " ")
     return text.strip()
+
+
+def final_answer_line(text: str) -> str | None:
+    """The answer a closing `FINAL_ANSWER_LINE` states ("...\nA: 36" -> "36"), else None."""
+    line = text.rstrip()
+    line = line[line.rfind("\n") + 1:]
+    last = None
+    for last in FINAL_ANSWER_LINE.finditer(line):
+        pass
+    answer = line[last.end():].strip() if last is not None else ""
+    return answer or None
 
 
 def may_have_clause(text: str, extra: tuple[str, ...] = ()) -> bool:

@@ -17,7 +17,7 @@ from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.numbers import answer_part, refuses
-from bench_kit.scoring.extract.response import clause_tail_at
+from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.edit import levenshtein
@@ -171,7 +171,13 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     ("is", "so", "thus", "answer" …; "=" too in the last sentence), or the whole response
     when no sentence has one; plus every number in those texts. A response with an answer
     clause ("So the answer is 21.") has one candidate, that clause's answer: the numbers
-    of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers."""
+    of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers; so
+    has one whose closing line states it ("A: 36", "Final answer: 36", "#### 36"), its
+    result when that is a calculation ("A: 3 * 12 = 36")."""
+    stated = final_answer_line(str(response))
+    if stated is not None and _trim_key(stated.lower().rpartition("=")[2]):
+        key = _trim_key(stated.lower().rpartition("=")[2])
+        return [key], [t.value for t in number_tokens(key)]
     clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
     if clause is not None and _trim_key(clause[0].lower()):
         key = _trim_key(clause[0].lower())
