@@ -1,0 +1,132 @@
+"""Pins of scoring/extract/numbers.py beyond tests/cases/extract_number.json (mutation
+testing, benchmarks/mutation.py target `extract_numbers`): its length and digit limits
+exactly on their edges and the choices between two candidate numbers. Expected values are
+worked out by hand from the module docstring's rules, in the comments."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from bench_kit.scoring.extract.numbers import (
+    _answer_part,
+    _looping,
+    answer_number,
+    answer_part,
+    extract_number_detailed,
+    refuses,
+)
+
+# 500 lower-case letters with no repeated 8-letter stretch: prose that neither loops nor
+# holds a number or a sentence end
+_RANDOM = random.Random(0)
+FILLER = "".join(_RANDOM.choice(string.ascii_lowercase) for _ in range(500))
+
+
+def test_filler_has_no_repeated_stretch():
+    assert len({FILLER[i:i + 8] for i in range(len(FILLER) - 7)}) == len(FILLER) - 7
+
+
+def read(text):
+    found = extract_number_detailed(text)
+    return found.value, found.parse
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1" * 20, (1.111111111111111e19, "ok")),           # 20 digits: a number
+    ("1" * 21, (None, "failed")),                        # 21: a degenerate run
+    ("It is " + "1" * 20 + ".", (1.111111111111111e19, "ok")),
+])
+def test_twenty_digits_is_the_limit(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("12 apples", (12.0, "ok")),
+    ("abcdefghijkl 5", (5.0, "ok")),        # rest "abcdefghijkl": 12 characters
+    ("abcdefghijklm 5", (5.0, "lenient")),  # 13: not a lone number
+    ("5 abcdefghijk.", (5.0, "ok")),        # the final "." is stripped first: 12 left
+    ("5, abc", (5.0, "lenient")),           # a comma: a clause mark
+    ("5; abc", (5.0, "lenient")),
+])
+def test_a_lone_number(text, expected):
+    assert read(text) == expected
+
+
+def test_the_stated_number_and_the_count_of_a_whole():
+    assert read("There are 3 bars larger than 4.") == (3.0, "lenient")  # "are 3"
+    assert read("3 of the 4 numbers are even, so") == (3.0, "lenient")  # "3 of the 4"
+    assert read("The area is 5 cm^2") == (5.0, "lenient")  # 2 is an exponent
+
+
+def test_final_value_clause():
+    # the last "final value is": 7 of its own sentence, not the 9 after it
+    assert read("The final value is 7. Then 9 more.") == (7.0, "ok")
+    assert read("Final value: 7") == (7.0, "ok")
+    assert read("The final value is 2. Later the final value is 8. Then 9.") == (8.0, "ok")
+
+
+def test_a_count_of_zero_unless_refused():
+    assert read("There are no red cubes.") == (0.0, "lenient")
+    assert read("There are no red cubes. I am not sure.") == (None, "failed")
+    assert read("There is no way to know.") == (None, "failed")
+
+
+def test_refusal_and_estimate():
+    assert read("It cannot be determined, but an estimate is 5.") == (5.0, "lenient")
+    assert read("It cannot be determined. It is 5.") == (None, "failed")
+    # refuses(): the estimate must come after the refusal and before `end`
+    text = "It cannot be determined, but an estimate is 5."
+    assert not refuses(text)
+    assert refuses(text, end=28)  # the refusal ends at 23; 23-28 is ", but": no "estimat"
+    # unsure=False: "not sure" alone is no refusal; "cannot be determined" still is
+    assert refuses("I am not sure.")
+    assert not refuses("I am not sure.", unsure=False)
+    assert refuses("The value is undefined.", unsure=False)
+
+
+def test_answer_part_cuts_only_after_a_number():
+    # the first number (5) ends before "\nQuestion": cut there
+    assert answer_part("5 here.\nQuestion: 6") == "5 here."
+    assert _answer_part("5 here.\nQuestion: 6")[1][0].value == 5.0
+    # the first number (6) is after the cut: nothing cut
+    assert answer_part("a\nQuestion: 6 and 5") == "a\nQuestion: 6 and 5"
+    # a continuation at offset 0 is not looked for (search from 1)
+    assert answer_part("Question: x 5") == "Question: x 5"
+    assert read("It is 5.\nI hope this helps! 7 more") == (5.0, "ok")
+
+
+def test_two_values_side_by_side_and_a_range_are_no_answer():
+    assert read("The values are 4 and 5.") == (None, "failed")
+    assert read("around 10 to 15 years") == (None, "failed")
+    assert read("\\boxed{25} or \\boxed{26}") == (None, "failed")
+
+
+def test_long_response_cut_mid_sentence():
+    head = "There are 7 cats. "  # 18 characters; the last sentence starts after it
+    # 400 characters ending on a letter, the number before its last sentence: cut off
+    assert read(head + FILLER[:400 - len(head)]) == (None, "failed")
+    # 399 characters: not long enough to call it cut off
+    assert read(head + FILLER[:399 - len(head)]) == (7.0, "lenient")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("abcdefghijklmnopqrst" * 3, True),              # 60 characters, period 20: a loop
+    ("abcdefghijklmnopqrs" * 3 + "a", False),        # 58 characters: under 60
+    (FILLER[:200] + "abcdefghijklmnopqrs" * 3, False),  # period 19 x 3 = 57 < 60
+    (FILLER[:200] + "abcdefghijklmnopqrs" * 4, True),   # 76 >= 60
+    (FILLER[:200] + "abcdefghijklmnopqrst" * 3, True),
+    (FILLER[:200] + "0123456789" * 7, False),        # a repeating decimal, not a loop
+    (FILLER[:200] + "a123456789" * 7, True),
+    (FILLER[:100], False),
+])
+def test_looping(text, expected):
+    assert _looping(text) is expected
+
+
+def test_percent_flag():
+    found, percent = answer_number("The answer is 45%.")
+    assert (found.value, found.parse, percent) == (45.0, "ok", True)
+    assert answer_number("The answer is 45.")[1] is False
