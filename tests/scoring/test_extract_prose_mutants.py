@@ -128,3 +128,51 @@ def test_concluding_letters_read_the_last_concluding_sentence():
     assert concluding_letters("Thus B is right. D is also plausible", OPTIONS, []) == {"B"}
     # a concluding sentence at offset 0 with no end: the rest of the text
     assert concluding_letters("Therefore C", OPTIONS, []) == {"C"}
+
+
+def test_an_echo_at_offset_zero():
+    assert echoed_option_spans("Vitamin C is good", ["Vitamin C"]) == [(0, 9)]
+
+
+def test_a_segment_stops_at_the_next_letter():
+    # A's segment is " is plain, " (up to B), B's " fits, " (up to C), C's " is odd.":
+    # only B is affirmed. Were A's segment to run to C, its "fits" would affirm A.
+    assert prose_letters("A is plain, B fits, C is odd.", OPTIONS, []) == {"B"}
+
+
+def test_a_segment_stops_at_the_sentence_end():
+    # B's segment " seems plausible" ends at ". ": the "Wrong" after it is not B's, so B
+    # and C are both neutral
+    assert prose_letters("B seems plausible. Wrong guesses abound, C is plausible", OPTIONS,
+                         []) == {"B", "C"}
+    # a sentence end after the next letter does not count for this one: B's segment is
+    # ", " (no verdict, no link word) -> B neutral; C's " fits." affirms C alone
+    assert prose_letters("B, C fits.", OPTIONS, []) == {"C"}
+
+
+def test_a_link_word_then_a_sentence_end_links_nothing():
+    # "B or" then a line break: B's segment " or" ends at the sentence end, so B is not
+    # linked to C's verdict: B neutral, C affirmed -> {C}
+    assert prose_letters("B or\nC fits.", OPTIONS, []) == {"C"}
+
+
+def test_the_negation_cut_looks_at_the_next_letter_only():
+    # C neutral; B's segment ", not " is cut at "not" (the next letter A is ruled out
+    # right here), so B is neutral; A out -> {B, C} (two left: the neutral set)
+    assert prose_letters("C is odd. B, not A.", OPTIONS, []) == {"B", "C"}
+
+
+def test_a_letter_rejected_at_the_start_of_the_text_only():
+    # "Wrong" opens the text, not the words after B: B affirmed
+    assert prose_letters("Wrong ones aside, B fits.", OPTIONS, []) == {"B"}
+
+
+def test_a_neutral_letter_later_ruled_out_leaves_one():
+    # C and D neutral, D then "is wrong": neutral - ruled out = {C}, exactly one -> {C}
+    assert prose_letters("C is plausible. D is plausible. D is wrong.", OPTIONS, []) == {"C"}
+
+
+def test_concluding_letters_skip_echoed_option_texts():
+    # "Vitamin C" echoes option C's text inside the concluding sentence: its C is no letter
+    options = {"B": "Iron", "C": "Vitamin C"}
+    assert concluding_letters("So the answer is Vitamin C.", options, ["Iron", "Vitamin C"]) == set()
