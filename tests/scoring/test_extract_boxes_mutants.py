@@ -120,6 +120,10 @@ def test_keyed_corners_need_a_colon_or_equals_and_boxes_come_in_text_order():
     # the point pair (offset 0) and the four (offset 14) sorted by offset
     assert found_boxes("(1,2),(3,4) , [5 6 7 8]") == [(0, (1.0, 2.0, 3.0, 4.0)),
                                                       (14, (5.0, 6.0, 7.0, 8.0))]
+    # the larger box first in the text: sorted by offset, not by the coordinates
+    # ("[5 6 7 8]" at 0, 9 characters + " then " = the pair at 15)
+    assert found_boxes("[5 6 7 8] then (1,2),(3,4)") == [(0, (5.0, 6.0, 7.0, 8.0)),
+                                                         (15, (1.0, 2.0, 3.0, 4.0))]
 
 
 def test_box_spans_are_sorted_start_end():
