@@ -179,3 +179,64 @@ def test_cut_off_loop_needs_a_20_character_sentence_three_times():
     # 19 characters, three times
     nineteen = twenty[1:]
     assert not cut_off("w" * 300 + ". " + ". ".join([nineteen] * 3) + ".")
+
+
+def test_no_option_on_a_text_whose_lower_casing_changes_length():
+    # "İ" lower-cases to two characters: offsets would shift, so no statement is read
+    assert _no_option("İ none of the options match") is None
+
+
+def test_no_option_windows_around_the_hint():
+    # the hint "is not" after "result" + 18 spaces starts at 24: the window (0, …) holds
+    # the statement's start; 19 spaces put it at 25 and the window starts inside "result"
+    assert _no_option("result" + " " * 18 + "is not an option").span() == (0, 40)
+    assert _no_option("result" + " " * 19 + "is not an option") is None
+    # the hint "none of the" ends at 11; the statement may end up to 48 past it (59):
+    # " options (" 10 + 26 x's + ") " 2 + "correspond" 10 = 48 -> found, 27 x's -> 49 -> not
+    assert _no_option("none of the options (" + "x" * 26 + ") correspond").span() == (0, 59)
+    assert _no_option("none of the options (" + "x" * 27 + ") correspond") is None
+
+
+def test_by_option_value_with_an_option_missing_from_the_choices():
+    # option C's key is not in the choices: its text is "" (not a number, not a refusal)
+    assert by_option_value("It is 20", {"A": "10", "B": "20"}, ABC).value is None
+
+
+def test_by_option_value_not_at_the_start_of_the_text():
+    # "not 20": the five characters before 20 are "not " (from offset 0) -> none
+    assert by_option_value("not 20", {"A": "10", "B": "20", "C": "30"}, ABC).value is None
+    assert by_option_value("20", {"A": "10", "B": "20", "C": "30"}, ABC).value == "B"
+
+
+def test_by_option_value_tolerance_below_one():
+    # value 0.5: tolerance 1e-9 * max(1, 0.5) = 1e-9; 5e-10 off -> A, 1.5e-9 off -> none
+    assert by_option_value("It is 0.5000000005", {"A": "0.5", "B": "7"}, AB).value == "A"
+    assert by_option_value("It is 0.5000000015", {"A": "0.5", "B": "7"}, AB).value is None
+
+
+def test_compared_option_skips_sentences_without_one_option_a_side():
+    # no option on either side of the first comparison: the second decides (B)
+    assert compared_option("The sky is larger than the sea. The sun is larger than the moon.",
+                           SUN, LARGER) == "B"
+    # one option on the left only: skipped; then "the moon is larger than the sun" -> A
+    assert compared_option("The sun is larger than the sky. The moon is larger than the sun.",
+                           SUN, LARGER) == "A"
+    # both options on the left, none on the right: skipped; then B
+    assert compared_option("The sun and the moon are larger than the sea. The sun is larger "
+                           "than the moon.", SUN, LARGER) == "B"
+
+
+def test_leans_after_reads_from_the_offset():
+    # a lean at the start of the text, the refusal ending later: nothing leans after it
+    text = "But it is likely B. I cannot be sure. Maybe."
+    assert not leans_after(text, text.index(". Maybe"))
+
+
+def test_cut_off_reads_the_last_line():
+    # the last line "short tail" (10 characters) is short; the line before it is long
+    assert not cut_off("y" * 300 + "\n" + "a" * 50 + "\nshort tail")
+
+
+def test_cut_off_without_a_period():
+    # ends on "!" (finished); no "." at all: the last "sentence" is the whole text, once
+    assert not cut_off("y" * 300 + "!")
