@@ -12,12 +12,15 @@ import pytest
 
 from bench_kit.scoring.extract.numbers import (
     _answer_part,
+    _candidates,
     _looping,
     answer_number,
+    answer_number_token,
     answer_part,
     extract_number_detailed,
     refuses,
 )
+from bench_kit.text.numbers import NumberToken, number_tokens
 
 # 500 lower-case letters with no repeated 8-letter stretch: prose that neither loops nor
 # holds a number or a sentence end
@@ -130,3 +133,87 @@ def test_percent_flag():
     found, percent = answer_number("The answer is 45%.")
     assert (found.value, found.parse, percent) == (45.0, "ok", True)
     assert answer_number("The answer is 45.")[1] is False
+
+
+def test_a_continuation_right_after_the_first_number():
+    # "\nQuestion" at offset 1 (the search starts at 1); the 5 ends at 1 = the cut: kept
+    assert read("5\nQuestion: 6") == (5.0, "ok")
+
+
+def test_exponents_at_the_edges_of_the_window():
+    assert read("^2") == (None, "failed")  # "^" at offset 0 is in the window
+    # "x^ { 2": "^" at 1, the 2 at 5: 4 before, in the window (1, 5) -> dropped; one more
+    # space puts the 2 at 6 and "^" 5 before it, outside the window (2, 6) -> kept
+    assert _candidates("x^ { 2", number_tokens("x^ { 2")) == []
+    assert [t.value for t in _candidates("x^  { 2", number_tokens("x^  { 2"))] == [2.0]
+
+
+def test_long_written_numbers_count_digits_not_characters():
+    # 21 characters but 16 digits: a number
+    assert read("1,000,000,000,000,000") == (1e15, "ok")
+    # 26 characters, exactly 20 digits: still a number
+    assert read("11,111,111,111,111,111,111") == (1.111111111111111e19, "ok")
+
+
+def test_an_open_bracket_in_the_last_sentence_only():
+    # "a)" closes a bracket in an earlier sentence; "(approx" is left open in the last
+    assert read("Step a) done. The value is 5 (approx") == (None, "failed")
+
+
+def test_not_cut_off_when_short_or_ending_a_sentence():
+    # short: the number before the last sentence is still the answer
+    assert read("There are 7 cats. They sleep.") == (7.0, "lenient")
+    # long but the number is in the last sentence
+    assert read(FILLER[:420] + ". There are 7 cats.") == (7.0, "lenient")
+    # long, the number before the last sentence, but the text ends on "!" (not a letter)
+    assert read("There are 7 cats. " + FILLER[:400] + "!") == (7.0, "lenient")
+    # long and ending on a letter, but its last number (9) is in the last sentence
+    assert read("7 and 8 cats. " + FILLER[:400] + " so 9 more cats") == (9.0, "lenient")
+
+
+def test_the_stated_number_with_a_sentence_offset_and_a_bracket():
+    # the sentence starts at 11: "3 of the 4" is read at offsets relative to it
+    assert read("I counted. 3 of the 4 numbers are even, so") == (3.0, "lenient")
+    # "is (12)": the "(" after "is" is passed over to reach 12 (not the last number, 3)
+    assert read("The sum is (12) using 3 terms") == (12.0, "lenient")
+
+
+def test_an_example_only_in_the_clause_sentence_counts():
+    # "In this example" after the clause's sentence: the answer stands
+    assert read("The answer is 50. In this example we add.") == (50.0, "ok")
+    # the clause's own sentence is an example, and another sentence follows it
+    assert read("If the price is 5, the answer would be 50. OK.") == (None, "failed")
+
+
+def test_one_grounding_box_makes_a_caption():
+    assert read("The cat [0.1,0.2,0.3,0.4] is 3.") == (None, "failed")
+
+
+def test_the_zero_token_spans_the_no_phrase():
+    # "There are no " (13 characters) + the letter that follows: offsets 0-14
+    found, token, _ = answer_number_token("There are no red cubes.")
+    assert (found.value, token) == (0.0, NumberToken(0.0, 0, 14))
+
+
+def test_a_method_only_answer_after_a_concluding_sentence():
+    # "So …" comes before "The final answer will be …", not after it: still no answer
+    assert read("So there are 3 steps. The final answer will be the total count.") == \
+        (None, "failed")
+
+
+def test_range_window_is_30_characters():
+    # "1", 27 spaces, "to 5": the 5 starts at 31, the window (1, 31) misses the 1 -> 5
+    assert read("1" + " " * 27 + "to 5") == (5.0, "lenient")
+    # one space less: the 5 at 30, window (0, 30) holds "1 … to": a range -> none
+    assert read("1" + " " * 26 + "to 5") == (None, "failed")
+
+
+def test_option_label_window_is_8_characters():
+    assert read("(a) 1000, as listed here") == (None, "failed")  # label at offset 0
+    # "(" 9 characters before 1000: outside the window -> 1000
+    assert read("x (a)      1000, as listed") == (1000.0, "lenient")
+    assert read("x (a)     1000, as listed") == (None, "failed")  # 8 before: inside
+
+
+def test_an_estimate_after_the_number_does_not_lift_a_refusal():
+    assert read("It cannot be determined. It is 5, an estimate.") == (None, "failed")
