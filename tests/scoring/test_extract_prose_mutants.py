@@ -176,3 +176,8 @@ def test_concluding_letters_skip_echoed_option_texts():
     # "Vitamin C" echoes option C's text inside the concluding sentence: its C is no letter
     options = {"B": "Iron", "C": "Vitamin C"}
     assert concluding_letters("So the answer is Vitamin C.", options, ["Iron", "Vitamin C"]) == set()
+
+
+def test_concluding_sentence_ends_at_its_own_end():
+    # "Thus B." ends at ". ": only B (neutral) is read; D's "is right" after it is not
+    assert concluding_letters("Thus B. D is right.", OPTIONS, []) == {"B"}
