@@ -77,8 +77,14 @@ def test_by_option_value_with_one_option_that_offers_no_answer():
 
 
 def test_by_option_value_not_before_the_number_and_ties():
-    # "40, not 20": the number read is 20 (" not " right before it) -> none
+    # "It is 40, not 20": the number read is the stated 40 ("is 40"), no option -> none
     assert by_option_value("It is 40, not 20", {"A": "10", "B": "20", "C": "30"}, ABC).value is None
+    # "40°, not 34°" (no "is"): the last number, 34° at offset 9; the five characters
+    # before it (4-9) are " not ", "not" once stripped: written right after "not" -> none
+    # (six would take in the comma). Without the "not" the same 34° gives B
+    degrees = {"A": "40°", "B": "34°", "C": "50°"}
+    assert by_option_value("40°, not 34°", degrees, ABC).value is None
+    assert by_option_value("40°, 34°", degrees, ABC).value == "B"
     # two options equal to the answer -> failed (not the first of them)
     assert by_option_value("It is 20", {"A": "20", "B": "20"}, AB).value is None
 
