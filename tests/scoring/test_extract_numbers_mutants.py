@@ -217,3 +217,17 @@ def test_option_label_window_is_8_characters():
 
 def test_an_estimate_after_the_number_does_not_lift_a_refusal():
     assert read("It cannot be determined. It is 5, an estimate.") == (None, "failed")
+
+
+def test_a_loop_needs_three_periods_of_a_long_unit():
+    unit = "abcdefghijklmnopqrstuvwxy"  # 25 characters: a loop must span 3 x 25 = 75
+    # 60 periodic characters (2.4 periods) after prose: over _LOOP_MIN but not 3 periods
+    assert not _looping(FILLER[:200] + unit * 2 + unit[:10])
+    assert _looping(FILLER[:200] + unit * 3)
+
+
+def test_threshold_window_is_12_characters():
+    # "than" + 8 spaces = 12 characters before the 8: a threshold, not a second value -> 8
+    assert read("It fell from 4 while rising than" + " " * 8 + "8.") == (8.0, "lenient")
+    # 9 spaces: "than" falls outside the window: 4 and 8 coordinated by "while" -> none
+    assert read("It fell from 4 while rising than" + " " * 9 + "8.") == (None, "failed")
