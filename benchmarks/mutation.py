@@ -45,6 +45,27 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                 ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
                  "tests/scoring/test_scoring_boundaries.py", "tests/scoring/test_extract_mutants.py",
                  "tests/test_doctests.py"]),
+    # the other stable modules of scoring/extract, one target each (a run per module stays
+    # under ~10 min on 2 cores); the case tables and the hand-worked mutant tests
+    "extract_choice_set": (["bench_kit/scoring/extract/choice_set.py"],
+                           ["tests/scoring/test_extract_choice_set_mutants.py",
+                            "tests/test_doctests.py"]),
+    "extract_checklist": (["bench_kit/scoring/extract/checklist.py"],
+                          ["tests/scoring/test_scoring.py",
+                           "tests/scoring/test_extract_checklist_mutants.py",
+                           "tests/test_doctests.py"]),
+    "extract_prose": (["bench_kit/scoring/extract/prose_letters.py"],
+                      ["tests/scoring/test_extract.py", "tests/scoring/test_extract_mutants.py",
+                       "tests/scoring/test_extract_prose_mutants.py", "tests/test_doctests.py"]),
+    "extract_boxes": (["bench_kit/scoring/extract/boxes.py"],
+                      ["tests/scoring/test_extract.py", "tests/scoring/test_extract_boxes_mutants.py",
+                       "tests/test_doctests.py"]),
+    "extract_options": (["bench_kit/scoring/extract/option_statements.py"],
+                        ["tests/scoring/test_extract.py", "tests/scoring/test_extract_mutants.py",
+                         "tests/scoring/test_extract_options_mutants.py", "tests/test_doctests.py"]),
+    "extract_numbers": (["bench_kit/scoring/extract/numbers.py"],
+                        ["tests/scoring/test_extract.py",
+                         "tests/scoring/test_extract_numbers_mutants.py", "tests/test_doctests.py"]),
     "prior": (["bench_kit/models/adapters/prior.py"],
               ["tests/models/test_prior.py", "tests/models/test_prior_boundaries.py"]),
     "idf": (["bench_kit/text/idf.py"], ["tests/text/test_idf.py", "tests/test_doctests.py"]),
@@ -102,6 +123,10 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
 PYTEST_ARGS = ["-p", "no:cacheprovider", "-m", "not slow", "-q"]
 EXTRA_ARGS: dict[str, list[str]] = {
     "extract": ["-k", "not pathological and not twice_the_length"],
+    "extract_prose": ["-k", "not pathological and not twice_the_length"],
+    "extract_boxes": ["-k", "not pathological and not twice_the_length"],
+    "extract_options": ["-k", "not pathological and not twice_the_length"],
+    "extract_numbers": ["-k", "not pathological and not twice_the_length"],
     # the small demo (11 s) covers every function: its kills come on top of these
     "deixis": ["-k", "not small_demo"],
     "answerability": ["-k", "not small_demo"],

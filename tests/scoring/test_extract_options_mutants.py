@@ -1,0 +1,248 @@
+"""Pins of scoring/extract/option_statements.py beyond the choice case table (mutation
+testing, benchmarks/mutation.py target `extract_options`): each rule's thresholds exactly
+on their edge and each first-vs-last choice with two candidates. Expected values are
+worked out by hand from the docstrings, in the comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench_kit.scoring.extract.option_statements import (
+    _no_option,
+    _offers_no_answer,
+    _option_value,
+    blank_filled,
+    by_option_value,
+    compared_option,
+    cut_off,
+    hypothetical_clauses,
+    leans_after,
+    no_answer_statement,
+    not_ruled_out,
+)
+
+ABC = {"A": "A", "B": "B", "C": "C"}
+AB = {"A": "A", "B": "B"}
+
+
+def test_hypothetical_clauses_need_two_clauses_and_two_letters():
+    assert hypothetical_clauses("If x, the answer is A. If y, the answer is B.")
+    # the same letter twice: one answer, not an enumeration of cases
+    assert not hypothetical_clauses("If x, the answer is A. If y, the answer is A.")
+    # one "answer is" only (the second is "answer:"): fewer than 2 -> False
+    assert not hypothetical_clauses("If x, the answer is A. If y, answer: B")
+    # "answer would be" counts toward the two
+    assert hypothetical_clauses("If x, the answer is A. If y, the answer would be B.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("10m", 10.0),
+    ("$\\frac{7}{2}$", 3.5),              # plain_latex: 7/2
+    ("10 abcdefghijk", 10.0),             # rest " abcdefghijk" is 12 characters: allowed
+    ("10 abcdefghijkl", None),            # 13 characters: not a value
+    ("√10 cm", None),
+    ("sqrt 4", None),
+    ("10 and 20", None),                  # two numbers
+    ("cat", None),                        # none
+])
+def test_option_value(text, expected):
+    assert _option_value(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("None of the above", True), ("Neither", True), ("It is impossible to tell", True),
+    ("Cat", False), ("10", False)])
+def test_offers_no_answer(text, expected):
+    assert _offers_no_answer(text) is expected
+
+
+def test_by_option_value_picks_the_one_equal_option():
+    assert by_option_value("The answer is 20.", {"A": "10", "B": "20", "C": "30"}, ABC).value == "B"
+    # two number options are enough when all are numbers
+    assert by_option_value("It is 20", {"A": "10", "B": "20"}, AB).value == "B"
+    # one option: fewer than 2
+    assert by_option_value("It is 20", {"A": "20"}, {"A": "A"}).value is None
+
+
+def test_by_option_value_with_one_option_that_offers_no_answer():
+    # 3 options, one "Cannot be determined": allowed -> B
+    found = by_option_value("It is 20", {"A": "10", "B": "20", "C": "Cannot be determined"}, ABC)
+    assert (found.value, found.parse) == ("B", "lenient")
+    # 2 options with the no-answer one: fewer than 3 -> failed
+    assert by_option_value("It is 20", {"A": "20", "B": "cannot tell"}, AB).value is None
+    # the one non-number option is a word, not a refusal -> failed
+    assert by_option_value("It is 20", {"A": "10", "B": "20", "C": "cat"}, ABC).value is None
+    # two non-number options -> failed
+    assert by_option_value("It is 20", {"A": "10", "B": "cat", "C": "dog"}, ABC).value is None
+
+
+def test_by_option_value_not_before_the_number_and_ties():
+    # "It is 40, not 20": the number read is the stated 40 ("is 40"), no option -> none
+    assert by_option_value("It is 40, not 20", {"A": "10", "B": "20", "C": "30"}, ABC).value is None
+    # "40°, not 34°" (no "is"): the last number, 34° at offset 9; the five characters
+    # before it (4-9) are " not ", "not" once stripped: written right after "not" -> none
+    # (six would take in the comma). Without the "not" the same 34° gives B
+    degrees = {"A": "40°", "B": "34°", "C": "50°"}
+    assert by_option_value("40°, not 34°", degrees, ABC).value is None
+    assert by_option_value("40°, 34°", degrees, ABC).value == "B"
+    # two options equal to the answer -> failed (not the first of them)
+    assert by_option_value("It is 20", {"A": "20", "B": "20"}, AB).value is None
+
+
+def test_by_option_value_relative_tolerance():
+    # |1000000.0001 - 1000000| = 1e-4 <= 1e-9 * 1e6 = 1e-3 -> A
+    assert by_option_value("It is 1000000.0001", {"A": "1000000", "B": "5"}, AB).value == "A"
+    # 0.01 > 1e-3 -> none
+    assert by_option_value("It is 1000000.01", {"A": "1000000", "B": "5"}, AB).value is None
+
+
+def test_no_option_statement_is_the_last():
+    found = _no_option("None of the options match. Also none of the choices is right.")
+    # the second statement starts at offset 32 ("None of the options match. Also " is 32)
+    assert (found.start(), found.group()) == (32, "none of the choices is")
+    assert _no_option("The answer is B.") is None
+
+
+def test_no_answer_statement():
+    # an option that is itself "None of the above": choosing it, not refusing
+    assert no_answer_statement("None of the options match.", {"A": "1", "B": "None of the above"}) is None
+    assert no_answer_statement("None of the options match.", {"A": "1", "B": "2"}).group() == \
+        "none of the options match"
+    # both kinds: the one that ends last
+    assert no_answer_statement("It is unclear. None of the options match.",
+                               {"A": "1", "B": "2"}).group() == "none of the options match"
+    assert no_answer_statement("None of the options match. It is unclear.",
+                               {"A": "1", "B": "2"}).group() == "unclear"
+
+
+def test_leans_after():
+    # a refusal ending at 16 ("I cannot be sure"), then ", but it is likely": leans
+    assert leans_after("I cannot be sure, but it is likely B.", 16)
+    # the sentence ends first: no lean
+    assert not leans_after("I cannot be sure. B is likely.", 16)
+
+
+QUESTION = "It is (_) past three."
+TIMES = {"A": "quarter", "B": "half"}
+
+
+def test_blank_filled():
+    assert blank_filled("the time is quarter past three", TIMES, QUESTION) == "A"
+    assert blank_filled("the time is quarter past three", TIMES, "It is ___ past three.") == "A"
+    # at the very start of the response (padded with a space on both sides)
+    assert blank_filled("quarter past three", TIMES, QUESTION) == "A"
+    # "xquarter" is not the word "quarter"
+    assert blank_filled("the time is xquarter past three", TIMES, QUESTION) is None
+    # two options with the same text: no one option
+    assert blank_filled("the time is quarter past three", {"A": "quarter", "B": "quarter"},
+                        QUESTION) is None
+    # one underscore is no blank; no question at all
+    assert blank_filled("quarter past three", TIMES, "It is _ past three.") is None
+    assert blank_filled("quarter past three", TIMES, None) is None
+
+
+SUN = {"A": "the moon", "B": "the sun"}
+LARGER = "Which is larger, the moon or the sun?"
+
+
+def test_compared_option():
+    assert compared_option("The sun is larger than the moon.", SUN, LARGER) == "B"
+    # the opposite comparative: the other side
+    assert compared_option("The moon is smaller than the sun.", SUN, LARGER) == "B"
+    # negated: the other side
+    assert compared_option("The sun is not larger than the moon.", SUN, LARGER) == "A"
+    assert compared_option("The sun is larger than the moon.", SUN, None) is None
+
+
+def test_not_ruled_out():
+    named = {"A": "berry aneurysm", "B": "parkinson disease"}
+    text = "It is most likely a berry aneurysm. Parkinson disease is not associated."
+    assert not_ruled_out(text, named) == ["A"]
+    # an explanation after ", as": what it names is set aside
+    assert not_ruled_out("The answer is rabbit, as it is prey for deer.",
+                         {"A": "rabbit", "B": "deer"}) == ["A"]
+    assert not_ruled_out("Cat fits. The other options, such as dog, do not.",
+                         {"A": "cat", "B": "dog"}) == ["A"]
+    # sorted letters
+    assert not_ruled_out("Dog fits, but cat too", {"B": "dog", "A": "cat"}) == ["A", "B"]
+
+
+def test_cut_off_length_and_last_line():
+    assert not cut_off("x" * 299)          # under 300 characters: never
+    assert cut_off("x" * 300)              # a 300-character line ending mid-word
+    # a last line of exactly 40 characters is not prose: not cut off
+    assert not cut_off("y" * 259 + "\n" + "z" * 40)
+    assert cut_off("y" * 258 + "\n" + "z" * 41)
+
+
+def test_cut_off_loop_needs_a_20_character_sentence_three_times():
+    twenty = "abcdefghij klmnopqrs"  # 20 characters
+    assert len(twenty) == 20
+    text = "w" * 300 + ". " + ". ".join([twenty] * 3) + "."
+    assert cut_off(text)
+    # written twice only
+    assert not cut_off("w" * 300 + ". " + ". ".join([twenty] * 2) + ".")
+    # 19 characters, three times
+    nineteen = twenty[1:]
+    assert not cut_off("w" * 300 + ". " + ". ".join([nineteen] * 3) + ".")
+
+
+def test_no_option_on_a_text_whose_lower_casing_changes_length():
+    # "İ" lower-cases to two characters: offsets would shift, so no statement is read
+    assert _no_option("İ none of the options match") is None
+
+
+def test_no_option_windows_around_the_hint():
+    # the hint "is not" after "result" + 18 spaces starts at 24: the window (0, …) holds
+    # the statement's start; 19 spaces put it at 25 and the window starts inside "result"
+    assert _no_option("result" + " " * 18 + "is not an option").span() == (0, 40)
+    assert _no_option("result" + " " * 19 + "is not an option") is None
+    # the hint "none of the" ends at 11; the statement may end up to 48 past it (59):
+    # " options (" 10 + 26 x's + ") " 2 + "correspond" 10 = 48 -> found, 27 x's -> 49 -> not
+    assert _no_option("none of the options (" + "x" * 26 + ") correspond").span() == (0, 59)
+    assert _no_option("none of the options (" + "x" * 27 + ") correspond") is None
+
+
+def test_by_option_value_with_an_option_missing_from_the_choices():
+    # option C's key is not in the choices: its text is "" (not a number, not a refusal)
+    assert by_option_value("It is 20", {"A": "10", "B": "20"}, ABC).value is None
+
+
+def test_by_option_value_not_at_the_start_of_the_text():
+    # "not 20": the five characters before 20 are "not " (from offset 0) -> none
+    assert by_option_value("not 20", {"A": "10", "B": "20", "C": "30"}, ABC).value is None
+    assert by_option_value("20", {"A": "10", "B": "20", "C": "30"}, ABC).value == "B"
+
+
+def test_by_option_value_tolerance_below_one():
+    # value 0.5: tolerance 1e-9 * max(1, 0.5) = 1e-9; 5e-10 off -> A, 1.5e-9 off -> none
+    assert by_option_value("It is 0.5000000005", {"A": "0.5", "B": "7"}, AB).value == "A"
+    assert by_option_value("It is 0.5000000015", {"A": "0.5", "B": "7"}, AB).value is None
+
+
+def test_compared_option_skips_sentences_without_one_option_a_side():
+    # no option on either side of the first comparison: the second decides (B)
+    assert compared_option("The sky is larger than the sea. The sun is larger than the moon.",
+                           SUN, LARGER) == "B"
+    # one option on the left only: skipped; then "the moon is larger than the sun" -> A
+    assert compared_option("The sun is larger than the sky. The moon is larger than the sun.",
+                           SUN, LARGER) == "A"
+    # both options on the left, none on the right: skipped; then B
+    assert compared_option("The sun and the moon are larger than the sea. The sun is larger "
+                           "than the moon.", SUN, LARGER) == "B"
+
+
+def test_leans_after_reads_from_the_offset():
+    # a lean at the start of the text, the refusal ending later: nothing leans after it
+    text = "But it is likely B. I cannot be sure. Maybe."
+    assert not leans_after(text, text.index(". Maybe"))
+
+
+def test_cut_off_reads_the_last_line():
+    # the last line "short tail" (10 characters) is short; the line before it is long
+    assert not cut_off("y" * 300 + "\n" + "a" * 50 + "\nshort tail")
+
+
+def test_cut_off_without_a_period():
+    # ends on "!" (finished); no "." at all: the last "sentence" is the whole text, once
+    assert not cut_off("y" * 300 + "!")

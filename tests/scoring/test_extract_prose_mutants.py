@@ -1,0 +1,183 @@
+"""Pins of scoring/extract/prose_letters.py beyond the choice case table (mutation testing,
+benchmarks/mutation.py target `extract_prose`): the span helpers on their edges, the
+24-character negation window, and how affirmed, neutral and ruled-out letters combine.
+Expected values are worked out by hand from the docstrings, in the comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench_kit.scoring.extract.prose_letters import (
+    _inside,
+    _merged,
+    concluding_letters,
+    echoed_option_spans,
+    is_article_or_pronoun,
+    prose_letters,
+    rules_out,
+)
+
+OPTIONS = {"A": "a", "B": "b", "C": "c", "D": "d"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("this is wrong", True),
+    ("NOT", True),            # upper case: the hint scan lower-cases, the regex is re.I
+    ("fine", False),          # ASCII with no hint literal
+    ("不对", True),            # non-ASCII skips the hint scan
+    ("看起来好", False),        # non-ASCII, no negative
+    ("nothing here", False),  # the hint "no" found, but `\bnot\b` does not match "nothing"
+])
+def test_rules_out(text, expected):
+    assert rules_out(text) is expected
+
+
+@pytest.mark.parametrize("text, letter, expected", [
+    ("A cat", "A", True),       # the article: a lowercase word follows
+    ("A is", "A", False),       # a copula: the letter
+    ("I think", "I", True),     # the pronoun
+    ("I is right", "I", False),
+    ("B cat", "B", False),      # only A and I can be words
+])
+def test_is_article_or_pronoun(text, letter, expected):
+    assert is_article_or_pronoun(text, letter, 1) is expected
+
+
+def test_echoed_option_spans():
+    # "Vitamin C" found twice (case-insensitive) at 5-14 and 19-28; "iron" has no capital
+    # (islower), "(A)" strips to one character, "b" has no capital: none of them count
+    text = "Take Vitamin C and vitamin c daily"
+    assert echoed_option_spans(text, ["Vitamin C", "iron", "(A)", "b"]) == [(5, 14), (19, 28)]
+    # two characters after stripping ("C!") with a letter C: an echo, found at 4-6
+    assert echoed_option_spans("say C! now", ["C!"]) == [(4, 6)]
+    # "AB" holds no letter that is a word (each capital touches the other): no echo
+    assert echoed_option_spans("in AB", ["AB"]) == []
+    # a capital that is no letter of _LETTER ("K2" has K outside A-J): not an echo
+    assert echoed_option_spans("K2 and K2", ["K2"]) == []
+
+
+def test_merged_joins_overlapping_and_touching_spans():
+    # (0,5) touches (5,8) (a == previous end) and (7,12) overlaps: one span (0,12)
+    assert _merged([(5, 8), (0, 5), (7, 12), (20, 21)]) == [(0, 12), (20, 21)]
+    # a span inside the previous one keeps the previous end (max)
+    assert _merged([(0, 10), (2, 4)]) == [(0, 10)]
+    assert _merged([]) == []
+
+
+@pytest.mark.parametrize("spans, at, expected", [
+    ([(0, 5)], 0, True),     # the start is inside
+    ([(0, 5)], 4, True),
+    ([(0, 5)], 5, False),    # the end is outside
+    ([(3, 5)], 2, False),    # before the first span
+    ([(0, 2), (6, 9)], 6, True),
+    ([(0, 2), (6, 9)], 3, False),
+    ([], 0, False),
+])
+def test_inside(spans, at, expected):
+    assert _inside(spans, at) is expected
+
+
+def test_a_letter_inside_an_echo_is_skipped():
+    # "Vitamin C" echoed at 0-9: its C is not named; B is
+    text = "Vitamin C is not it. B is right."
+    assert prose_letters(text, OPTIONS, [(0, 9)]) == {"B"}
+    assert prose_letters(text, OPTIONS, []) == {"B"}  # C ruled out by "not" anyway
+
+
+def test_negation_window_is_24_characters():
+    # "not" + 21 spaces: A starts at 24, the window (0, 24) holds "not": A ruled out
+    assert prose_letters("not" + " " * 21 + "A is right.", OPTIONS, []) == set()
+    # "not" + 22 spaces: A starts at 25, the window (1, 25) holds only "ot": A affirmed
+    assert prose_letters("not" + " " * 22 + "A is right.", OPTIONS, []) == {"A"}
+
+
+def test_affirmed_letters_win_over_neutral_ones():
+    assert prose_letters("B fits best. C is plausible.", OPTIONS, []) == {"B"}
+
+
+def test_one_neutral_letter_left_after_ruling_out_is_the_answer():
+    # C neutral, D ruled out: one left -> {C}
+    assert prose_letters("C is plausible. D is wrong.", OPTIONS, []) == {"C"}
+    # B and C neutral, D ruled out: two left -> the neutral set unchanged
+    assert prose_letters("B is plausible. C is plausible. D is wrong.", OPTIONS, []) == \
+        {"B", "C"}
+    # nothing ruled out: both neutral
+    assert prose_letters("C is plausible. D is plausible.", OPTIONS, []) == {"C", "D"}
+
+
+def test_linked_letters_share_the_verdict():
+    assert prose_letters("C or D could be right.", OPTIONS, []) == {"C", "D"}
+    # "could be" is not one of _REJECTED_AFTER's verbs: D's own segment rules C and D out
+    assert prose_letters("C or D could be wrong. B is plausible.", OPTIONS, []) == {"B"}
+
+
+def test_a_not_before_the_next_letter_belongs_to_it():
+    # "B, not A.": the segment of B is ", not " cut at the negation -> B neutral, A out
+    assert prose_letters("B, not A.", OPTIONS, []) == {"B"}
+
+
+def test_letters_not_among_the_options_are_ignored():
+    assert prose_letters("E is right.", OPTIONS, []) == set()
+
+
+def test_concluding_letters_read_the_last_concluding_sentence():
+    text = "A is good. So B is right. Finally, C is right."
+    assert concluding_letters(text, OPTIONS, []) == {"C"}
+    assert concluding_letters("A is good.", OPTIONS, []) == set()
+    # the concluding sentence ends at its period: D after it is not read
+    assert concluding_letters("Thus B is right. D is also plausible", OPTIONS, []) == {"B"}
+    # a concluding sentence at offset 0 with no end: the rest of the text
+    assert concluding_letters("Therefore C", OPTIONS, []) == {"C"}
+
+
+def test_an_echo_at_offset_zero():
+    assert echoed_option_spans("Vitamin C is good", ["Vitamin C"]) == [(0, 9)]
+
+
+def test_a_segment_stops_at_the_next_letter():
+    # A's segment is " is plain, " (up to B), B's " fits, " (up to C), C's " is odd.":
+    # only B is affirmed. Were A's segment to run to C, its "fits" would affirm A.
+    assert prose_letters("A is plain, B fits, C is odd.", OPTIONS, []) == {"B"}
+
+
+def test_a_segment_stops_at_the_sentence_end():
+    # B's segment " seems plausible" ends at ". ": the "Wrong" after it is not B's, so B
+    # and C are both neutral
+    assert prose_letters("B seems plausible. Wrong guesses abound, C is plausible", OPTIONS,
+                         []) == {"B", "C"}
+    # a sentence end after the next letter does not count for this one: B's segment is
+    # ", " (no verdict, no link word) -> B neutral; C's " fits." affirms C alone
+    assert prose_letters("B, C fits.", OPTIONS, []) == {"C"}
+
+
+def test_a_link_word_then_a_sentence_end_links_nothing():
+    # "B or" then a line break: B's segment " or" ends at the sentence end, so B is not
+    # linked to C's verdict: B neutral, C affirmed -> {C}
+    assert prose_letters("B or\nC fits.", OPTIONS, []) == {"C"}
+
+
+def test_the_negation_cut_looks_at_the_next_letter_only():
+    # C neutral; B's segment ", not " is cut at "not" (the next letter A is ruled out
+    # right here), so B is neutral; A out -> {B, C} (two left: the neutral set)
+    assert prose_letters("C is odd. B, not A.", OPTIONS, []) == {"B", "C"}
+
+
+def test_a_letter_rejected_at_the_start_of_the_text_only():
+    # "Wrong" opens the text, not the words after B: B affirmed
+    assert prose_letters("Wrong ones aside, B fits.", OPTIONS, []) == {"B"}
+
+
+def test_a_neutral_letter_later_ruled_out_leaves_one():
+    # C and D neutral, D then "is wrong": neutral - ruled out = {C}, exactly one -> {C}
+    assert prose_letters("C is plausible. D is plausible. D is wrong.", OPTIONS, []) == {"C"}
+
+
+def test_concluding_letters_skip_echoed_option_texts():
+    # "Vitamin C" echoes option C's text inside the concluding sentence: its C is no letter
+    options = {"B": "Iron", "C": "Vitamin C"}
+    assert concluding_letters("So the answer is Vitamin C.", options, ["Iron", "Vitamin C"]) == set()
+
+
+def test_concluding_sentence_ends_at_its_own_end():
+    # "Thus B." ends at ". ": only B (neutral) is read; D's "is right" after it is not
+    assert concluding_letters("Thus B. D is right.", OPTIONS, []) == {"B"}
