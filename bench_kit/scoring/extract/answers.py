@@ -129,11 +129,12 @@ _CHOICE_CLAUSE = re.compile(
     r"|\bcorresponds?\s+to\s+(?:the\s+)?(?=option|choice)"
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
-    r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*(?:it'?s\s+|it\s+is\s+)?"
+    r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*+(?:it'?s\s+|it\s+is\s+)?"
     r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?)"
-    r"\s*(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
-    r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*:?\s*)*"
-    r"[(\[]?\s*([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
+    # possessive spaces and at most four fillers: linear on long runs of spaces or "选项"
+    r"\s*+(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
+    r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*+:?\s*+){0,4}"
+    r"[(\[]?\s*+([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
     re.I,
 )
 _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
