@@ -141,11 +141,17 @@ _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "me
                 "second thought", "actually", "correspond", "不对", "更正", "等等")
 _CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 _CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
+# A verdict after the second letter (and any more): "B, C and D are wrong", "B、C项错误",
+# "B, C or D would not fit" -- those are ruled out, not offered ("选B和D错误" stays ambiguous).
+_VERDICT = (r"(?:\s*[)\]]?\s*(?:,|、|and|or|&|和|或)\s*[(\[]?\s*[A-J](?![A-Za-z0-9_'])){0,8}"
+            r"\s*[)\]]?\s*(?:(?:are|is|would|will|can|could)\s+(?:be\s+)?(?:all\s+|both\s+)?"
+            r"(?:not\b|wrong|incorrect|distractors?|eliminated|ruled\s+out|excluded|false)"
+            r"|项?(?:均|都)?(?:错误|错|不正确|不对|不符|排除))")
 # "(A) or (C)", "A / C", "A或C", "A, E", "(B), (C), and (D)", "(A) (B)": a second option
 # offered right after the first -> ambiguous (not "A, I think" or "A and a cat").
 _OR_NEXT = re.compile(
     r"\s*[)\]]?\s*(?:,?\s*(?:or|/|或者?|还是|and|&|和)|,|、)\s*(?:option\s*|choice\s*|选项\s*)?"
-    r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])"
+    r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])(?:(?<=和[A-Ja-j])|(?!" + _VERDICT + "))"
     r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]", re.I)  # "(A) (B)", not "(D) (a)"
 
 
