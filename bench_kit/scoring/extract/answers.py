@@ -70,6 +70,7 @@ from bench_kit.scoring.extract.option_statements import (
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
     option_texts,
+    powers_matter,
     yes_and_no,
 )
 from bench_kit.scoring.extract.prose_letters import (
@@ -322,7 +323,8 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     if not text:
         return FAILED
     if "\\" in text or "^" in text:
-        text = plain_latex(text)  # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
+        # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
+        text = plain_latex(text, powers_matter(choices))
     options = _options(choices)
     found = _fast_choice(text, choices, options) if fast else None
     if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
@@ -334,7 +336,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         whole = clean_response(response, boxed=False)
         if whole != text:
             if "\\" in whole or "^" in whole:
-                whole = plain_latex(whole)
+                whole = plain_latex(whole, powers_matter(choices))
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
@@ -422,7 +424,7 @@ def _written_option(line: str, choices: Mapping[str, str],
     if lead is None:
         return None
     letter = lead.group(1) or lead.group(2)
-    said = normalize_text(plain_latex(line[lead.end():]))
+    said = normalize_text(plain_latex(line[lead.end():], powers_matter(choices)))
     texts = option_texts(choices, options)
     if said and letter in texts and texts[letter] == said:
         return extraction(options[letter], PARSE_LENIENT)

@@ -16,10 +16,25 @@ from bench_kit.text.words import contains_phrase, find_phrases
 
 
 @functools.lru_cache(maxsize=8192)
-def normalized_option(text: str) -> str:
+def normalized_option(text: str, keep_power: bool = False) -> str:
     # Cached: the same items' options recur across models and modes. Options written in
     # LaTeX ("$2 \\mathrm{~cm}$") are read as the plain text a response writes ("2 cm").
-    return normalize_text(plain_latex(text))
+    return normalize_text(plain_latex(text, keep_power))
+
+
+def powers_matter(choices: Mapping[str, str]) -> bool:
+    """Whether two options differ only by a unit's power (8 cm² and 8 cm³; m²+1 and m³+1):
+    then the powers are kept, in the options and the response (`plain_latex`)."""
+    if not isinstance(choices, Mapping) or "^" not in "".join(map(str, choices.values())):
+        return False
+    return _powers_matter(tuple(str(value) for value in choices.values()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _powers_matter(values: tuple[str, ...]) -> bool:
+    dropped = [normalized_option(value) for value in values]
+    kept = [normalized_option(value, True) for value in values]
+    return len(set(dropped)) < len(set(kept))
 
 
 def yes_and_no(texts: dict[str, str]) -> bool:
@@ -33,10 +48,11 @@ def option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[st
     texts: dict[str, str] = {}
     if not isinstance(choices, Mapping):
         return texts
+    keep = powers_matter(choices)
     for letter, key in options.items():
         value = choices.get(key)
         if value is not None:
-            norm = normalized_option(str(value))
+            norm = normalized_option(str(value), keep)
             if norm:
                 texts[letter] = norm
     return texts
