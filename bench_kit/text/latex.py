@@ -17,8 +17,13 @@ _SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
 _WRAPPER = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|mathit|operatorname|mbox|boxed)\s*"
                       r"\{([^{}]*)\}")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?")
-# A unit's power ("cm^{2}", "m^3"): which option holds a value does not depend on it.
-_UNIT_POWER = re.compile(r"\b((?i:[cmdk]?m|ft|in|yd|units?))\s*\^\s*\{?\s*[23]\s*\}?(?![0-9])")
+# A unit's power ("cm^{2}", "m^3"): dropped unless the caller keeps it (`keep_power`: the
+# options differ by it, 8 cm² and 8 cm³, or "m" is a variable, m²+1 and m³+1).
+_UNIT_POWER = re.compile(r"\b((?i:[cmdk]?m|ft|in|yd|units?))\s*\^\s*\{?\s*([23])\s*\}?(?![0-9])")
+def _SUPERSCRIPT(power: re.Match) -> str:  # noqa: N802 (a replacement, like r"\1")
+    return power.group(1) + {"2": "²", "3": "³"}[power.group(2)]
+
+
 _SPACING = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")
 _SYMBOL = {"\\pi": " pi ", "\\cdot": "×", "\\times": "×", "\\%": "%", "\\circ": "°",
            "\\le": "≤", "\\ge": "≥", "\\leq": "≤", "\\geq": "≥", "\\neq": "≠"}
@@ -28,8 +33,9 @@ _LINE_EDGE = re.compile(r" ?\n ?")
 _MATH_DELIMITER = re.compile(r"\$|\\[()\[\]]")
 
 
-def plain_latex(text: str) -> str:
-    """`text` with its LaTeX math read as plain text (unchanged when it holds none).
+def plain_latex(text: str, keep_power: bool = False) -> str:
+    """`text` with its LaTeX math read as plain text (unchanged when it holds none); a
+    unit's power dropped, or with `keep_power` written as a superscript ("cm²").
 
     >>> plain_latex("$\\\\frac{7}{2} \\\\mathrm{~cm}^{2}$")
     '7/2 cm'
@@ -50,7 +56,7 @@ def plain_latex(text: str) -> str:
         text = _SQRT.sub(lambda m: f" sqrt({m.group(1).strip()})", text)
         if text == before:
             break
-    text = _UNIT_POWER.sub(r"\1", text)
+    text = _UNIT_POWER.sub(_SUPERSCRIPT if keep_power else r"\1", text)
     text = _COMMAND.sub(lambda m: _SYMBOL.get(m.group(), f" {m.group(1)} "), text)
     text = text.replace("{", "").replace("}", "")
     return _LINE_EDGE.sub("\n", _BLANKS.sub(" ", text)).strip()  # (line breaks kept)

@@ -28,6 +28,9 @@ SHAPES = {
     "option texts echoed": lambda n: _repeat("red cat blue car Vitamin C, ", n),
     "answer clauses without a letter": lambda n: _repeat("the answer is maybe ", n),
     "letters ruled out": lambda n: _repeat("not A, ", n) + " so B",
+    # review (reviews of the multiple-choice rules, "TIMING"): were quadratic
+    "option keyword repeated (CJK)": lambda n: _repeat("选项", n),
+    "answer clause then spaces": lambda n: "The answer is " + " " * n + "x",
 }
 
 

@@ -70,6 +70,7 @@ from bench_kit.scoring.extract.option_statements import (
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
     option_texts,
+    powers_matter,
     yes_and_no,
 )
 from bench_kit.scoring.extract.prose_letters import (
@@ -129,22 +130,29 @@ _CHOICE_CLAUSE = re.compile(
     r"|\bcorresponds?\s+to\s+(?:the\s+)?(?=option|choice)"
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
-    r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*(?:it'?s\s+|it\s+is\s+)?"
+    r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*+(?:it'?s\s+|it\s+is\s+)?"
     r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?)"
-    r"\s*(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
-    r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*:?\s*)*"
-    r"[(\[]?\s*([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
+    # possessive spaces and at most four fillers: linear on long runs of spaces or "选项"
+    r"\s*+(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
+    r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*+:?\s*+){0,4}"
+    r"[(\[]?\s*+([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
     re.I,
 )
 _CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
                 "second thought", "actually", "correspond", "不对", "更正", "等等")
 _CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 _CLAUSE_HINT = re.compile("|".join(map(re.escape, _CHOICE_KEYS)))
+# A verdict after the second letter (and any more): "B, C and D are wrong", "B、C项错误",
+# "B, C or D would not fit" -- those are ruled out, not offered ("选B和D错误" stays ambiguous).
+_VERDICT = (r"(?:\s*[)\]]?\s*(?:,|、|and|or|&|和|或)\s*[(\[]?\s*[A-J](?![A-Za-z0-9_'])){0,8}"
+            r"\s*[)\]]?\s*(?:(?:are|is|would|will|can|could)\s+(?:be\s+)?(?:all\s+|both\s+)?"
+            r"(?:not\b|wrong|incorrect|distractors?|eliminated|ruled\s+out|excluded|false)"
+            r"|项?(?:均|都)?(?:错误|错|不正确|不对|不符|排除))")
 # "(A) or (C)", "A / C", "A或C", "A, E", "(B), (C), and (D)", "(A) (B)": a second option
 # offered right after the first -> ambiguous (not "A, I think" or "A and a cat").
 _OR_NEXT = re.compile(
     r"\s*[)\]]?\s*(?:,?\s*(?:or|/|或者?|还是|and|&|和)|,|、)\s*(?:option\s*|choice\s*|选项\s*)?"
-    r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])"
+    r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])(?:(?<=和[A-Ja-j])|(?!" + _VERDICT + "))"
     r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]", re.I)  # "(A) (B)", not "(D) (a)"
 
 
@@ -315,7 +323,8 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     if not text:
         return FAILED
     if "\\" in text or "^" in text:
-        text = plain_latex(text)  # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
+        # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
+        text = plain_latex(text, powers_matter(choices))
     options = _options(choices)
     found = _fast_choice(text, choices, options) if fast else None
     if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
@@ -327,7 +336,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         whole = clean_response(response, boxed=False)
         if whole != text:
             if "\\" in whole or "^" in whole:
-                whole = plain_latex(whole)
+                whole = plain_latex(whole, powers_matter(choices))
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
@@ -415,7 +424,7 @@ def _written_option(line: str, choices: Mapping[str, str],
     if lead is None:
         return None
     letter = lead.group(1) or lead.group(2)
-    said = normalize_text(plain_latex(line[lead.end():]))
+    said = normalize_text(plain_latex(line[lead.end():], powers_matter(choices)))
     texts = option_texts(choices, options)
     if said and letter in texts and texts[letter] == said:
         return extraction(options[letter], PARSE_LENIENT)

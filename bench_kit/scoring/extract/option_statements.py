@@ -223,6 +223,15 @@ def leans_after(text: str, at: int) -> bool:
 _ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
 
 
+# How an unfinished sentence ends: an operator or a comma, or a word that needs another
+# after it (an article, a preposition, a conjunction, a verb "is").
+_DANGLING = re.compile(
+    r"(?:[=+\-*/×÷(,:;]|\b(?:the|a|an|of|to|at|in|on|by|for|from|with|as|and|or|but|than"
+    r"|that|which|where|when|if|so|because|since|then|while|we|is|are|was|were|be|its|their"
+    r"|this|these|starting|such|into|between|gives?|get|equals?))\s*$",
+    re.I)
+
+
 def cut_off(text: str) -> bool:
     """Whether a long response was cut off by the token limit: its last line is prose that
     stops mid-sentence ("… we get the equation P=", "starting at"), or its last sentence is
@@ -230,7 +239,7 @@ def cut_off(text: str) -> bool:
     if len(text) < 300:
         return False
     line = text[text.rfind("\n") + 1:]
-    if len(line) > 40 and text[-1] not in _ENDS:
-        return True
+    if len(line) > 40 and text[-1] not in _ENDS and _DANGLING.search(line):
+        return True  # (a missing full stop alone is no evidence: "… most likely a dog")
     last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
     return len(last) >= 20 and text.count(last) >= 3

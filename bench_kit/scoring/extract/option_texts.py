@@ -10,16 +10,31 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.option_statements import not_ruled_out
 from bench_kit.scoring.extract.response import normalize_text
-from bench_kit.scoring.extract.restatement import SENTENCE, content_words
+from bench_kit.scoring.extract.restatement import NEGATORS, SENTENCE, WORDS, content_words, stem
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.words import contains_phrase, find_phrases
 
 
 @functools.lru_cache(maxsize=8192)
-def normalized_option(text: str) -> str:
+def normalized_option(text: str, keep_power: bool = False) -> str:
     # Cached: the same items' options recur across models and modes. Options written in
     # LaTeX ("$2 \\mathrm{~cm}$") are read as the plain text a response writes ("2 cm").
-    return normalize_text(plain_latex(text))
+    return normalize_text(plain_latex(text, keep_power))
+
+
+def powers_matter(choices: Mapping[str, str]) -> bool:
+    """Whether two options differ only by a unit's power (8 cm² and 8 cm³; m²+1 and m³+1):
+    then the powers are kept, in the options and the response (`plain_latex`)."""
+    if not isinstance(choices, Mapping) or "^" not in "".join(map(str, choices.values())):
+        return False
+    return _powers_matter(tuple(str(value) for value in choices.values()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _powers_matter(values: tuple[str, ...]) -> bool:
+    dropped = [normalized_option(value) for value in values]
+    kept = [normalized_option(value, True) for value in values]
+    return len(set(dropped)) < len(set(kept))
 
 
 def yes_and_no(texts: dict[str, str]) -> bool:
@@ -33,10 +48,11 @@ def option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[st
     texts: dict[str, str] = {}
     if not isinstance(choices, Mapping):
         return texts
+    keep = powers_matter(choices)
     for letter, key in options.items():
         value = choices.get(key)
         if value is not None:
-            norm = normalized_option(str(value))
+            norm = normalized_option(str(value), keep)
             if norm:
                 texts[letter] = norm
     return texts
@@ -64,8 +80,8 @@ def _stated(norm: str, text: str) -> bool:
             continue
         after = norm[end:end + 24].split()[:1]
         if not formula or not any(_MATH_TERM.fullmatch(word) for word in before[-1:] + after):
-            return True
-    return False
+            return _STRONG
+    return 0
 
 
 @functools.lru_cache(maxsize=16)
@@ -88,31 +104,69 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) 
         return exact[0] if len(exact) == 1 else None
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
     if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
-        found = {letter: text for letter, text in texts.items() if _reworded(answer, norm, text)}
+        how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()}
+        found = {letter: texts[letter] for letter, way in how.items() if way}
+        if len(found) == 1 and max(how.values()) == _WEAK:
+            return None
     maximal = [letter for letter, text in found.items()
                if not any(other != text and text in other for other in found.values())]
+    if len(maximal) > 1 and _BOTH.search(norm):  # "not only a cat but also a dog": both
+        return None
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")
         maximal = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
     return maximal[0] if len(maximal) == 1 else None
 
 
+_BOTH = re.compile(r"\bnot only\b")
+
+
 @functools.lru_cache(maxsize=4096)
 def _inflected(word: str) -> re.Pattern:
-    return re.compile(rf"\b{re.escape(word)}{re.escape(word[-1])}?(?:ed|ing|s|es|d)\b")
+    """An inflected form of `word`; group "strong": its participle ("flipped", "turned")."""
+    return re.compile(rf"{re.escape(word)}{re.escape(word[-1])}?(?:(?P<strong>ed|d)|ing|s|es)")
 
 
-def _reworded(answer: str, norm: str, text: str) -> bool:
-    """Whether the response states option `text` in other words: a one-word option
-    inflected ("flipped" for "flip"), or every content word of a longer option in one
-    sentence ("It is likely that the cricket population will increase" for "Cricket will
-    increase")."""
+def _negated(words: list[str], index: int) -> bool:
+    """Whether one of the three words before `words[index]` negates it ("not flipped",
+    "has not been flipped", "will not increase"; "isn't" normalises to "isn t")."""
+    return not NEGATORS.isdisjoint(words[max(0, index - 3):index])
+
+
+_WEAK, _STRONG = 1, 2
+
+
+def _reworded(answer: str, norm: str, text: str) -> int:
+    """How the response states option `text` in other words, not negated: 0 not at all;
+    `_STRONG`: a one-word option as its participle ("flipped" for "flip") or as the
+    sentence's last word ("The population increases."), or every content word of a longer
+    option in one sentence ("It is likely that the cricket population will increase" for
+    "Cricket will increase"), none of them right after a negation; `_WEAK`: another
+    inflected form ("the temperature falls below zero" for the season "fall"), which makes
+    a second option ambiguous but is no answer alone."""
     if " " not in text:
-        return len(text) > 2 and text in norm and text.isalpha() \
-            and _inflected(text).search(norm) is not None
-    words = _content_words(text)
-    if not words or not all(word in norm for word in words):
+        if not (len(text) > 2 and text in norm and text.isalpha()):
+            return 0
+        pattern, found = _inflected(text), 0
+        for sentence in SENTENCE.finditer(answer):
+            words = WORDS.findall(sentence.group().lower())
+            for index, word in enumerate(words):
+                form = pattern.fullmatch(word)
+                if form is not None and not _negated(words, index):
+                    strong = form.group("strong") or index == len(words) - 1
+                    found = max(found, _STRONG if strong else _WEAK)
+        return found
+    wanted = _content_words(text)
+    if not wanted or not all(word in norm for word in wanted):
         return False  # (a substring check first: most options are not there at all)
-    return any(words <= content_words(sentence.group()) for sentence in SENTENCE.finditer(answer))
+    negative = not NEGATORS.isdisjoint(wanted)  # an option that negates ("will not rise")
+    for sentence in SENTENCE.finditer(answer):
+        words = WORDS.findall(sentence.group().lower())
+        if not wanted <= content_words(" ".join(words)):
+            continue
+        if negative or not any(stem(word) in wanted and _negated(words, index)
+                               for index, word in enumerate(words)):
+            return _STRONG
+    return 0
 
 
 @functools.lru_cache(maxsize=4096)

@@ -121,9 +121,11 @@ def prose_letters(text: str, options: dict[str, str],
         letter, start, end = match.group(), match.start(), match.end()
         if letter not in options or _inside(spans, start):
             continue
-        if _NEGATED_BEFORE.search(text, max(0, start - 24), start) \
-                or _REJECTED_AFTER.match(text, end):
-            named.append((letter, start, -1))  # ruled out right here
+        if _NEGATED_BEFORE.search(text, max(0, start - 24), start):
+            named.append((letter, start, -1))  # ruled out right here ("not A")
+            continue
+        if _REJECTED_AFTER.match(text, end):  # "C is wrong"; "A and C are wrong": both
+            named.append((letter, start, -2))
             continue
         if not is_article_or_pronoun(text, letter, end):
             named.append((letter, start, end))
@@ -134,6 +136,9 @@ def prose_letters(text: str, options: dict[str, str],
     for index, (letter, _start, end) in enumerate(named):
         if end < 0:
             ruled_out.add(letter)
+            if end == -2:  # a verdict after the last of linked letters is theirs too
+                ruled_out.update(linked)
+                linked = []
             continue
         stop = named[index + 1][1] if index + 1 < len(named) else len(text)
         sentence = SEGMENT_END.search(text, end, stop)

@@ -234,18 +234,23 @@ def may_have_clause(text: str, extra: tuple[str, ...] = ()) -> bool:
     return any(key in lowered for key in _CLAUSE_KEYS + extra)
 
 
+# How far back from a keyword a clause may start: three words ("I would choose").
+_LOOK_BACK = 48
+
+
 def _starts_near(text: str, at: int) -> list[int]:
     """Where a clause around the keyword at `at` may start: the keyword itself, up to three
     words back ("the final answer", "I would choose"), or two characters back (CJK)."""
     starts = [at]
     pos = at
-    for _ in range(3):
+    floor = max(at - _LOOK_BACK, 0)  # bounded: a run of spaces or one endless "word"
+    for _ in range(3):  # (CJK without spaces) is not walked per keyword occurrence
         pos -= 1
-        while pos >= 0 and text[pos] in " \t,":
+        while pos >= floor and text[pos] in " \t,":
             pos -= 1
-        while pos >= 0 and (text[pos].isalnum() or text[pos] == "'"):
+        while pos >= floor and (text[pos].isalnum() or text[pos] == "'"):
             pos -= 1
-        if pos + 1 >= starts[-1]:
+        if (pos < floor and floor > 0) or pos + 1 >= starts[-1]:
             break
         starts.append(pos + 1)
     starts += [at - 2, at - 1] if at >= 2 and not text[at - 1].isascii() else []

@@ -10,7 +10,7 @@ import re
 NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
 # A restatement of the question answers it: "Is the function convex?" -> "The function is
 # (not) convex." Every content word of the question must be in one sentence of the response.
-_WORD = re.compile(r"[a-z0-9]+")
+WORDS = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
     "its of in on at to for by with than as and or image picture shown figure based can could "
@@ -21,7 +21,7 @@ _MORE = frozenset("greater more larger bigger higher longer taller older heavier
 _LESS = frozenset("less fewer smaller lower shorter younger lighter narrower".split())
 _EQUAL = frozenset("equal same".split())
 _COMPARATIVES = _MORE | _LESS | _EQUAL
-_NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
+NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
 _CLAUSE = re.compile(r"[,;:]")
 SENTENCE = re.compile(r"[^.!?\n]+")
 DENIAL = re.compile(rf"\b(?:not|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b|n't\b", re.I)
@@ -31,7 +31,7 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|wherea
 # ("could not" denies: "I could not find any cat.")
 HEDGE_BEFORE = re.compile(r"\b(?:may|might)(?:\s+or\s+(?:may|might))?\s*$", re.I)
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     if word.endswith("sses"):
         return word[:-2]  # "busses" -> "buss"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
@@ -39,7 +39,7 @@ def _stem(word: str) -> str:
 
 def content_words(text: str) -> set[str]:
     """The lower-cased, stemmed words of `text` that are not function words."""
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION_WORDS}
+    return {stem(w) for w in WORDS.findall(text.lower()) if w not in _FUNCTION_WORDS}
 
 
 def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
@@ -47,7 +47,7 @@ def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
     words of the compared side, content words after "than" / "to" / "as", negated)."""
     found = []
     for clause in _CLAUSE.split(text.lower()):
-        words = _WORD.findall(clause)
+        words = WORDS.findall(clause)
         for index, word in enumerate(words):
             if word not in _COMPARATIVES:
                 continue
@@ -56,7 +56,7 @@ def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
             split = next((i for i, w in enumerate(rest) if w in ("than", "to", "as")), len(rest))
             end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
             after = rest[split:] if end is None else rest[split:split + end]
-            negated = any(w in _NEGATORS for w in words[max(0, index - 5):index])
+            negated = any(w in NEGATORS for w in words[max(0, index - 5):index])
             found.append((sign, content_words(" ".join(words[:index] + rest[:split])) - _COMPARATIVES,
                           content_words(" ".join(after)) - _COMPARATIVES, negated))
     return found
@@ -101,7 +101,7 @@ def _denial_about(sentence: str, wanted: set[str]) -> str | None:
     nothing about the cat), "hedged" when that negation is hedged ("may not"), None otherwise."""
     for clause in _CLAUSE.split(sentence):
         denied = DENIAL.search(clause)
-        said = {word for word in content_words(clause) if len(word) > 1} - _NEGATORS \
+        said = {word for word in content_words(clause) if len(word) > 1} - NEGATORS \
             if denied else set()
         if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
             return "hedged" if HEDGE_BEFORE.search(clause, 0, denied.start()) else "no"
