@@ -102,7 +102,7 @@ _LONG = 400  # a response this long that stops mid-sentence was cut by its token
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
 _MAX_DIGITS = 20  # "0.000000…", "999999…": a longer run of digits is a degenerate output
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
-_BOX = re.compile(r"\[\s*(?:-?\d*\.?\d+\s*,\s*){3}-?\d*\.?\d+\s*\]")
+_BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
 
@@ -235,7 +235,7 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     if "boxed" in response and _BOXED_HEDGE.search(response):
         return FAILED, None, text  # "\boxed{25} or \boxed{26}"
     boxes = 0
-    if "[" in text:
+    if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
         text = text.strip()
     text, every = _answer_part(text)
