@@ -10,7 +10,8 @@ the response says it cannot answer or give the value (unless an estimate follows
 "However, …"), when the answer is offered only as an example ("For example, if …"), is the
 end of a range ("around 10 to 15 years") or one of two values side by side, when the
 response loops to its token limit, only describes how to find the answer, or is a caption
-of grounding boxes. Exponents ("cm^2"), boxes and runs of over 20 digits are never answers.
+of grounding boxes. Exponents ("cm^2"), boxes and runs of over 20 digits
+(40 in a decimal) are never answers.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
-_MAX_DIGITS = 20  # "0.000000…", "999999…": a longer run of digits is a degenerate output
+_MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
+# "0.000000…" looping to the token limit; a shorter decimal is a number ("3.1415926535…").
+_MAX_DECIMAL_DIGITS = 40
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
 _BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
@@ -148,8 +151,17 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     return [token for token in tokens
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
-            and (token.end - token.start <= _MAX_DIGITS
-                 or sum(ch.isdigit() for ch in text[token.start:token.end]) <= _MAX_DIGITS)]
+            and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))]
+
+
+def _not_a_digit_run(text: str, token: NumberToken) -> bool:
+    """Whether a long number is still a number: at most `_MAX_DIGITS` digits before its
+    decimal point, and at most `_MAX_DECIMAL_DIGITS` in all ("3.14159265358979323846")."""
+    written = text[token.start:token.end]
+    digits = sum(ch.isdigit() for ch in written)
+    return digits <= _MAX_DIGITS or ("." in written and digits <= _MAX_DECIMAL_DIGITS
+                                     and sum(ch.isdigit() for ch in written.partition(".")[0])
+                                     <= _MAX_DIGITS)
 
 
 def _cut_off(text: str, found: list[NumberToken]) -> bool:
