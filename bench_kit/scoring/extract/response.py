@@ -230,7 +230,7 @@ _MAX_LINE_ANSWER_WORDS = 6
 def final_answer_line(text: str) -> str | None:
     """The answer a closing `FINAL_ANSWER_LINE` states ("...\nA: 36" -> "36"), cut at its
     sentence end; None when there is none or the line states no bare value or expression
-    ("A: Option B is incorrect.", "A: 12 would be wrong.")."""
+    after its last "=" ("A: Option B is incorrect.", "A: 12 would be wrong.")."""
     line = text.rstrip()
     line = line[line.rfind("\n") + 1:]
     last = None
@@ -241,8 +241,9 @@ def final_answer_line(text: str) -> str | None:
     answer = line[last.end():]
     stop = _LINE_ANSWER_END.search(answer)
     answer = (answer[:stop.start()] if stop else answer).strip()
-    if (not answer or len(answer.split()) > _MAX_LINE_ANSWER_WORDS
-            or _STATEMENT_WORD.search(answer)):
+    value = answer.rpartition("=")[2]  # "The ratio is 1:2 = 0.5": the result is the answer
+    if (not value.strip() or len(value.split()) > _MAX_LINE_ANSWER_WORDS
+            or _STATEMENT_WORD.search(value)):
         return None
     return answer
 
