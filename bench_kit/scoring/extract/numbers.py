@@ -173,7 +173,24 @@ def _cut_off(text: str, found: list[NumberToken]) -> bool:
     start = sentence_start(text, len(text))
     if any(text.count(left, start) > text.count(right, start) for left, right in ("{}", "()")):
         return True
-    return len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start
+    if len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start:
+        said = sentence_start(text, found[-1].start)  # "So there are 12 birds\n\nNote: …"
+        lead = text[said:found[-1].start]
+        return not (CONCLUDES.match(lead) and _STATES_VALUE.search(lead))
+    return False
+
+
+# "Therefore, the total is 12": a concluding sentence that states its number.
+_STATES_VALUE = re.compile(r"(?:\b(?:is|are|was|were|equals)|=)\s*$", re.I)
+# "There are 5 apples.": a sentence that states a count.
+_THERE_ARE = re.compile(r"[ \t*-]*there\s+(?:are|is)\s+(?:a\s+total\s+of\s+)?", re.I)
+
+
+def _states_after(text: str, last: NumberToken, method_end: int) -> bool:
+    """Whether the sentence of the last number, after a description of the method, states
+    it ("To find the total, count the apples. There are 5 apples.")."""
+    said = sentence_start(text, last.start)
+    return said >= method_end and _THERE_ARE.fullmatch(text, said, last.start) is not None
 
 
 def _looping(text: str) -> bool:
@@ -288,7 +305,8 @@ def _prose_number(text: str, found: list[NumberToken],
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
     method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
-    if method and not CONCLUDES.search(text, method.end()):
+    if method and not CONCLUDES.search(text, method.end()) and not _states_after(
+            text, found[-1], method.end()):
         return FAILED, None, text  # "The final answer will be the total count."
     token, opened = _sentence_number(text, found)
     if _not_the_answer(text, lowered, found, token, opened):
