@@ -222,8 +222,7 @@ _LINE_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
 # Words that make a line's text a statement, not a bare value ("A: 12 would be wrong.").
 _STATEMENT_WORD = re.compile(
     r"\b(?:is|are|was|were|be|been|being|isn't|aren't|would|will|could|should|can|cannot|"
-    r"can't|may|might|must|not|no|does|do|did|seems?|means?|has|have|had|incorrect|wrong|"
-    r"correct|true|false)\b", re.I)
+    r"can't|may|might|must|not|no|does|do|did|seems?|means?|has|have|had)\b", re.I)
 _MAX_LINE_ANSWER_WORDS = 6
 
 
