@@ -60,3 +60,21 @@ def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
     if full < 0.02:  # below what the clock resolves reliably: nothing to compare
         return
     assert full <= 2.5 * half, (shape, half, full)
+
+
+NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 and 2)
+    "digits in brackets": lambda n: "The box is [" + "1" * n + "]",
+    "fractions among numbers": lambda n: _repeat(
+        "The value is 45% and 12 cm^2, \\frac{1}{2} [0.1,0.2,0.3,0.4] 0x1f ", n),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(NUMBER_SHAPES))
+def test_answer_number_is_linear(shape):
+    from bench_kit.scoring.extract.numbers import answer_number
+
+    make = NUMBER_SHAPES[shape]
+    half, full = best_pair(make(100_000), make(200_000), rounds=2, call=answer_number)
+    if full < 0.02:
+        return
+    assert full <= 2.5 * half, (shape, half, full)

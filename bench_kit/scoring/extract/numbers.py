@@ -10,7 +10,8 @@ the response says it cannot answer or give the value (unless an estimate follows
 "However, …"), when the answer is offered only as an example ("For example, if …"), is the
 end of a range ("around 10 to 15 years") or one of two values side by side, when the
 response loops to its token limit, only describes how to find the answer, or is a caption
-of grounding boxes. Exponents ("cm^2"), boxes and runs of over 20 digits are never answers.
+of grounding boxes. Exponents ("cm^2"), boxes and runs of over 20 digits
+(40 in a decimal) are never answers.
 """
 
 from __future__ import annotations
@@ -100,9 +101,11 @@ _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
-_MAX_DIGITS = 20  # "0.000000…", "999999…": a longer run of digits is a degenerate output
+_MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
+# "0.000000…" looping to the token limit; a shorter decimal is a number ("3.1415926535…").
+_MAX_DECIMAL_DIGITS = 40
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
-_BOX = re.compile(r"\[\s*(?:-?\d*\.?\d+\s*,\s*){3}-?\d*\.?\d+\s*\]")
+_BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
 
@@ -148,8 +151,17 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     return [token for token in tokens
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
-            and (token.end - token.start <= _MAX_DIGITS
-                 or sum(ch.isdigit() for ch in text[token.start:token.end]) <= _MAX_DIGITS)]
+            and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))]
+
+
+def _not_a_digit_run(text: str, token: NumberToken) -> bool:
+    """Whether a long number is still a number: at most `_MAX_DIGITS` digits before its
+    decimal point, and at most `_MAX_DECIMAL_DIGITS` in all ("3.14159265358979323846")."""
+    written = text[token.start:token.end]
+    digits = sum(ch.isdigit() for ch in written)
+    return digits <= _MAX_DIGITS or ("." in written and digits <= _MAX_DECIMAL_DIGITS
+                                     and sum(ch.isdigit() for ch in written.partition(".")[0])
+                                     <= _MAX_DIGITS)
 
 
 def _cut_off(text: str, found: list[NumberToken]) -> bool:
@@ -161,7 +173,24 @@ def _cut_off(text: str, found: list[NumberToken]) -> bool:
     start = sentence_start(text, len(text))
     if any(text.count(left, start) > text.count(right, start) for left, right in ("{}", "()")):
         return True
-    return len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start
+    if len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start:
+        said = sentence_start(text, found[-1].start)  # "So there are 12 birds\n\nNote: …"
+        lead = text[said:found[-1].start]
+        return not (CONCLUDES.match(lead) and _STATES_VALUE.search(lead))
+    return False
+
+
+# "Therefore, the total is 12": a concluding sentence that states its number.
+_STATES_VALUE = re.compile(r"(?:\b(?:is|are|was|were|equals)|=)\s*$", re.I)
+# "There are 5 apples.": a sentence that states a count.
+_THERE_ARE = re.compile(r"[ \t*-]*there\s+(?:are|is)\s+(?:a\s+total\s+of\s+)?", re.I)
+
+
+def _states_after(text: str, last: NumberToken, method_end: int) -> bool:
+    """Whether the sentence of the last number, after a description of the method, states
+    it ("To find the total, count the apples. There are 5 apples.")."""
+    said = sentence_start(text, last.start)
+    return said >= method_end and _THERE_ARE.fullmatch(text, said, last.start) is not None
 
 
 def _looping(text: str) -> bool:
@@ -235,7 +264,7 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
     if "boxed" in response and _BOXED_HEDGE.search(response):
         return FAILED, None, text  # "\boxed{25} or \boxed{26}"
     boxes = 0
-    if "[" in text:
+    if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
         text = text.strip()
     text, every = _answer_part(text)
@@ -276,7 +305,8 @@ def _prose_number(text: str, found: list[NumberToken],
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
     method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
-    if method and not CONCLUDES.search(text, method.end()):
+    if method and not CONCLUDES.search(text, method.end()) and not _states_after(
+            text, found[-1], method.end()):
         return FAILED, None, text  # "The final answer will be the total count."
     token, opened = _sentence_number(text, found)
     if _not_the_answer(text, lowered, found, token, opened):

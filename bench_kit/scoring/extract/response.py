@@ -217,15 +217,34 @@ def clean_response(response: str, boxed: bool = True) -> str:
     return text.strip()
 
 
+# The end of the answer a closing line states ("A: 36. Note that 12 is the width.").
+_LINE_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
+# Words that make a line's text a statement, not a bare value ("A: 12 would be wrong.").
+_STATEMENT_WORD = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|isn't|aren't|would|will|could|should|can|cannot|"
+    r"can't|may|might|must|not|no|does|do|did|seems?|means?|has|have|had)\b", re.I)
+_MAX_LINE_ANSWER_WORDS = 6
+
+
 def final_answer_line(text: str) -> str | None:
-    """The answer a closing `FINAL_ANSWER_LINE` states ("...\nA: 36" -> "36"), else None."""
+    """The answer a closing `FINAL_ANSWER_LINE` states ("...\nA: 36" -> "36"), cut at its
+    sentence end; None when there is none or the line states no bare value or expression
+    after its last "=" ("A: Option B is incorrect.", "A: 12 would be wrong.")."""
     line = text.rstrip()
     line = line[line.rfind("\n") + 1:]
     last = None
-    for last in FINAL_ANSWER_LINE.finditer(line):
-        pass
-    answer = line[last.end():].strip() if last is not None else ""
-    return answer or None
+    for match in FINAL_ANSWER_LINE.finditer(line):
+        last = match
+    if last is None:
+        return None
+    answer = line[last.end():]
+    stop = _LINE_ANSWER_END.search(answer)
+    answer = (answer[:stop.start()] if stop else answer).strip()
+    value = answer.rpartition("=")[2]  # "The ratio is 1:2 = 0.5": the result is the answer
+    if (not value.strip() or len(value.split()) > _MAX_LINE_ANSWER_WORDS
+            or _STATEMENT_WORD.search(value)):
+        return None
+    return answer
 
 
 def may_have_clause(text: str, extra: tuple[str, ...] = ()) -> bool:
