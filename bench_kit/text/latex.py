@@ -20,8 +20,10 @@ _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?")
 # A unit's power ("cm^{2}", "m^3"): dropped unless the caller keeps it (`keep_power`: the
 # options differ by it, 8 cm² and 8 cm³, or "m" is a variable, m²+1 and m³+1).
 _UNIT_POWER = re.compile(r"\b((?i:[cmdk]?m|ft|in|yd|units?))\s*\^\s*\{?\s*([23])\s*\}?(?![0-9])")
-def _SUPERSCRIPT(power: re.Match) -> str:  # noqa: N802 (a replacement, like r"\1")
-    return power.group(1) + {"2": "²", "3": "³"}[power.group(2)]
+
+
+def _SUPERSCRIPT(power: re.Match[str]) -> str:  # noqa: N802 (a replacement, like r"\1")
+    return str(power.group(1)) + {"2": "²", "3": "³"}[power.group(2)]
 
 
 _SPACING = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")

@@ -80,8 +80,8 @@ def _stated(norm: str, text: str) -> bool:
             continue
         after = norm[end:end + 24].split()[:1]
         if not formula or not any(_MATH_TERM.fullmatch(word) for word in before[-1:] + after):
-            return _STRONG
-    return 0
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=16)
