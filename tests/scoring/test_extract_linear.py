@@ -56,9 +56,14 @@ def best_pair(short: str, long: str, rounds: int = 4,
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
     make = SHAPES[shape]
-    half, full = best_pair(make(500_000), make(1_000_000))
+    short, long = make(500_000), make(1_000_000)
+    half, full = best_pair(short, long)
     if full < 0.02:  # below what the clock resolves reliably: nothing to compare
         return
+    if full > 2.5 * half:  # one more, longer look before calling it superlinear (CPU
+        # time still varies with caches and clock speed on a busy machine)
+        again = best_pair(short, long, rounds=8)
+        half, full = min(half, again[0]), min(full, again[1])
     assert full <= 2.5 * half, (shape, half, full)
 
 

@@ -168,11 +168,13 @@ def test_not_ruled_out():
 
 
 def test_cut_off_length_and_last_line():
-    assert not cut_off("x" * 299)          # under 300 characters: never
-    assert cut_off("x" * 300)              # a 300-character line ending mid-word
-    # a last line of exactly 40 characters is not prose: not cut off
-    assert not cut_off("y" * 259 + "\n" + "z" * 40)
-    assert cut_off("y" * 258 + "\n" + "z" * 41)
+    # "x" * 297 + " to" is 300 characters ending on a word that needs another ("to")
+    assert not cut_off("x" * 296 + " to")  # 299 characters: under 300, never
+    assert cut_off("x" * 297 + " to")      # 300 characters, dangling "to"
+    assert not cut_off("x" * 300)          # a missing full stop alone is no evidence
+    # a last line of exactly 40 characters is not prose: not cut off; 41 is
+    assert not cut_off("y" * 259 + "\n" + "z" * 37 + " to")
+    assert cut_off("y" * 258 + "\n" + "z" * 38 + " to")
 
 
 def test_cut_off_loop_needs_a_20_character_sentence_three_times():
