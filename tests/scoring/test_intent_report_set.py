@@ -102,42 +102,51 @@ def test_tune_only_never_measures_the_held_out_half(agreement, monkeypatch, caps
     assert "== yesno: 2 responses" in out and "held-out" not in out
 
 
-def _split_mc_set(module, tmp_path) -> None:
-    """A multiple-choice family in a report3 folder: GAOKAO rows in each half and rows of
-    another source, bench_kit missing one response in each of the three parts."""
+def _three_part_set(module, tmp_path, family: str, sources: tuple[str, str, str],
+                    fields: dict, answer: str, label: str) -> None:
+    """A family in a report3 folder: rows of the split source in each half (sources[0] in
+    the tune half, sources[1] in the held-out half) and rows of another source
+    (sources[2]), bench_kit missing one response in each of the three parts."""
     items = {module.half({"item": f"q/{n}"}): f"q/{n}" for n in range(40)}
     rows = []
-    for where, source, item in (("tune", "gaokao:Biology", items["tune"]),
-                                ("held-out", "gaokao:History", items["held-out"]),
-                                ("other", "mmlu-pro:x", items["tune"])):
-        for n, response in enumerate(("The answer is B.", "I cannot tell.")):
-            rows.append({"id": f"{where}-{n}", "family": "mc", "source": source, "item": item,
-                         "question": "Q?", "choices": {"A": "cat", "B": "dog"},
-                         "response": response})
+    for where, source, item in (("tune", sources[0], items["tune"]),
+                                ("held-out", sources[1], items["held-out"]),
+                                ("other", sources[2], items["tune"])):
+        for n, response in enumerate((answer, "I cannot tell.")):
+            rows.append({"id": f"{where}-{n}", "family": family, "source": source,
+                         "item": item, **fields, "response": response})
     folder = tmp_path / "report3"
     folder.mkdir()
-    (folder / "mc_set.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (folder / "mc_set_labels.jsonl").write_text("".join(
-        json.dumps({"id": r["id"], "label": "B"}) + "\n" for r in rows))
+    (folder / f"{family}_set.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (folder / f"{family}_set_labels.jsonl").write_text("".join(
+        json.dumps({"id": r["id"], "label": label}) + "\n" for r in rows))
 
 
-def test_mc_family_splits_gaokao_rows_only(agreement, monkeypatch, capsys, tmp_path):
-    module, _, _ = agreement
-    assert module.split_prefix("report3", "mc") == "gaokao"
-    _split_mc_set(module, tmp_path)
-    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show", "10")
+def _reports_three_parts(module, monkeypatch, capsys, family: str, other: str) -> None:
+    """all / tune / held-out / other columns; misses of the tune half only; --tune-only
+    measures the tune half alone."""
+    _run(module, monkeypatch, "--set", "report3", "--family", family, "--show", "10")
     out = capsys.readouterr().out
     header = next(x for x in out.splitlines() if x.startswith("extractor"))
     assert header.split()[1:] == ["all", "tune", "held-out", "other"]
     line = next(x for x in out.splitlines() if x.startswith("bench_kit "))
     assert line.split()[1:] == ["3/6", "(50.0%)"] + ["1/2", "(50.0%)"] * 3
-    # misses of the GAOKAO tune half only: never the held-out half nor the other sources
+    # misses of the tune half only: never the held-out half nor the other sources
     assert "tune-1" in out and "held-out-1" not in out and "other-1" not in out
-    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--tune-only",
+    _run(module, monkeypatch, "--set", "report3", "--family", family, "--tune-only",
          "--show", "10")
     out = capsys.readouterr().out
-    assert "== mc: 2 responses" in out
-    assert "held-out" not in out and "other" not in out and "mmlu-pro" not in out
+    assert f"== {family}: 2 responses" in out
+    assert "held-out" not in out and "other" not in out and other not in out
+
+
+def test_mc_family_splits_gaokao_rows_only(agreement, monkeypatch, capsys, tmp_path):
+    module, _, _ = agreement
+    assert module.split_prefix("report3", "mc") == "gaokao"
+    _three_part_set(module, tmp_path, "mc", ("gaokao:Biology", "gaokao:History", "mmlu-pro:x"),
+                    {"question": "Q?", "choices": {"A": "cat", "B": "dog"}},
+                    "The answer is B.", "B")
+    _reports_three_parts(module, monkeypatch, capsys, "mc", "mmlu-pro")
 
 
 def test_number_rows_and_latex_fraction_labels(agreement):
@@ -160,29 +169,7 @@ def test_number_rows_and_latex_fraction_labels(agreement):
 def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
     assert module.split_prefix("report3", "open") == "gsm8k"
-    items = {module.half({"item": f"q/{n}"}): f"q/{n}" for n in range(40)}
-    rows = []
-    for where, source, item in (("tune", "gsm8k:6b", items["tune"]),
-                                ("held-out", "gsm8k:175b", items["held-out"]),
-                                ("other", "zeroeval:x", items["tune"])):
-        for n, response in enumerate(("The answer is 12.", "I cannot tell.")):
-            rows.append({"id": f"{where}-{n}", "family": "open", "source": source, "item": item,
-                         "question": "How many?", "golds": ["12"], "answer_type": "integer",
-                         "response": response})
-    folder = tmp_path / "report3"
-    folder.mkdir()
-    (folder / "open_set.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (folder / "open_set_labels.jsonl").write_text("".join(
-        json.dumps({"id": r["id"], "label": "12"}) + "\n" for r in rows))
-    _run(module, monkeypatch, "--set", "report3", "--family", "open", "--show", "10")
-    out = capsys.readouterr().out
-    header = next(x for x in out.splitlines() if x.startswith("extractor"))
-    assert header.split()[1:] == ["all", "tune", "held-out", "other"]
-    line = next(x for x in out.splitlines() if x.startswith("bench_kit "))
-    assert line.split()[1:] == ["3/6", "(50.0%)"] + ["1/2", "(50.0%)"] * 3
-    assert "tune-1" in out and "held-out-1" not in out and "other-1" not in out
-    _run(module, monkeypatch, "--set", "report3", "--family", "open", "--tune-only",
-         "--show", "10")
-    out = capsys.readouterr().out
-    assert "== open: 2 responses" in out
-    assert "held-out" not in out and "other" not in out and "zeroeval" not in out
+    _three_part_set(module, tmp_path, "open", ("gsm8k:6b", "gsm8k:175b", "zeroeval:x"),
+                    {"question": "How many?", "golds": ["12"], "answer_type": "integer"},
+                    "The answer is 12.", "12")
+    _reports_three_parts(module, monkeypatch, capsys, "open", "zeroeval")
