@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import gc
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from bench_kit.scoring.extract.answers import extract_choice
+from tests.scoring.linear_timing import assert_linear
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from extract_corpus import make_corpus  # noqa: E402
@@ -34,37 +33,11 @@ SHAPES = {
 }
 
 
-def best_pair(short: str, long: str, rounds: int = 4,
-              call=lambda text: extract_choice(text, CHOICES)) -> tuple[float, float]:
-    """The best CPU time of `call` on each text over `rounds` alternating rounds (CPU, not
-    wall: other processes on a shared machine do not count), without the garbage
-    collector."""
-    best = [float("inf"), float("inf")]
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            for slot, text in enumerate((short, long)):
-                start = time.process_time()
-                call(text)
-                best[slot] = min(best[slot], time.process_time() - start)
-    finally:
-        gc.enable()
-    return best[0], best[1]
-
-
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
     make = SHAPES[shape]
-    short, long = make(500_000), make(1_000_000)
-    half, full = best_pair(short, long)
-    if full < 0.02:  # below what the clock resolves reliably: nothing to compare
-        return
-    if full > 2.5 * half:  # one more, longer look before calling it superlinear (CPU
-        # time still varies with caches and clock speed on a busy machine)
-        again = best_pair(short, long, rounds=8)
-        half, full = min(half, again[0]), min(full, again[1])
-    assert full <= 2.5 * half, (shape, half, full)
+    assert_linear(shape, make(500_000), make(1_000_000),
+                  lambda text: extract_choice(text, CHOICES))
 
 
 NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 and 2)
@@ -79,7 +52,4 @@ def test_answer_number_is_linear(shape):
     from bench_kit.scoring.extract.numbers import answer_number
 
     make = NUMBER_SHAPES[shape]
-    half, full = best_pair(make(100_000), make(200_000), rounds=2, call=answer_number)
-    if full < 0.02:
-        return
-    assert full <= 2.5 * half, (shape, half, full)
+    assert_linear(shape, make(100_000), make(200_000), answer_number, rounds=2)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bench_kit.scoring.extract.yesno import extract_yesno
-from tests.scoring.test_extract_linear import best_pair
+from tests.scoring.linear_timing import assert_linear
 
 
 def _repeat(unit: str, n: int) -> str:
@@ -33,8 +33,5 @@ SHAPES = {
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
     make = SHAPES[shape]
-    half, full = best_pair(make(200_000), make(400_000), rounds=3,
-                           call=lambda text: extract_yesno(text, "Is the cat red?"))
-    if full < 0.02:  # below what the clock resolves reliably: nothing to compare
-        return
-    assert full <= 2.5 * half, (shape, half, full)
+    assert_linear(shape, make(200_000), make(400_000),
+                  lambda text: extract_yesno(text, "Is the cat red?"))
