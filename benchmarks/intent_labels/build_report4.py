@@ -19,9 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
-from build_report2 import OLD_SETS, SEED, _git, _usable, bbh_rows, build, write_family
+from build_report2 import OLD_SETS, SEED, _git, _jsonl, _usable, bbh_rows, build, write_family
 from build_sets import _is_yesno, _letters
 
 EARLIER = (OLD_SETS, OLD_SETS / "report2", OLD_SETS / "report3")
@@ -41,10 +42,14 @@ BBH_MC = ["date_understanding", "disambiguation_qa", "geometric_shapes", "hyperb
 TABMWP_RUNS = ["exp1_test_TQ-A_0_seed_2", "exp2_test_TQ-A_0_seed_2", "exp3_test_TQ-A_2_seed_2",
                "exp4_test_TQ-SA_2_seed_2"]
 
+# TIGER-AI-Lab/TheoremQA's 5-shot outputs of four open models (every test question).
+THEOREMQA_RUNS = ["Mistral_7B_Base_V0.2_5shots_mistral", "Mistral_7B_v0.1_5shots_mistral",
+                  "internlm2_20b_5shots_short", "internlm2_math_20b_5shots_short"]
+
 # Rows per repository in each family, drawn in this order; ``None``: the rest of the family.
 QUOTAS = {"mc": {"tempcompass": 870, "bbh": 840, "tabmwp": None},
-          "yesno": {"tabmwp": None},
-          "open": {"tabmwp": None}}
+          "yesno": {"tabmwp": None, "theoremqa": None},
+          "open": {"tabmwp": 840, "theoremqa": None}}
 
 
 # --- sources --------------------------------------------------------------------------------
@@ -118,9 +123,36 @@ def tabmwp_rows(repo: Path) -> dict[str, list[dict]]:
     return out
 
 
+def theoremqa_rows(repo: Path) -> dict[str, list[dict]]:
+    """TheoremQA 5-shot solutions of every run, by family: true/false questions → yesno,
+    integer and float answers → open (lists and options are left out, and the one question
+    the test file holds twice)."""
+    test = json.loads(_git(repo, "theoremqa_test.json"))
+    seen = Counter(row["Question"] for row in test)  # outputs are keyed by question text
+    items = {row["Question"]: row for row in test if seen[row["Question"]] == 1}
+    out: dict[str, list[dict]] = {"mc": [], "yesno": [], "open": []}
+    for run in THEOREMQA_RUNS:
+        for row in _jsonl(_git(repo, f"outputs/{run}.jsonl")):
+            item = items.get(row["question"])
+            if item is None or not _usable(row.get("solution")):
+                continue
+            base = {"group": "theoremqa", "source": f"theoremqa:{run}",
+                    "item": f"theoremqa/{item['id']}", "question": item["Question"],
+                    "response": row["solution"]}
+            if item["Answer_type"] == "bool":
+                out["yesno"].append(base)
+            elif item["Answer_type"] in ("integer", "float"):
+                out["open"].append({**base, "golds": [str(item["Answer"])],
+                                    "answer_type": item["Answer_type"], "unit": None,
+                                    "precision": None})
+    return out
+
+
 def gather(family: str, args: argparse.Namespace) -> list[dict]:
     rows = tabmwp_rows(args.promptpg)[family]
-    if family == "mc":
+    if family != "mc":
+        rows += theoremqa_rows(args.theoremqa)[family]
+    else:
         rows = tempcompass_mc_rows(args.tempcompass) + rows + bbh_mc_rows(args.bbh)
     return rows
 
@@ -133,6 +165,7 @@ def main() -> None:
     parser.add_argument("--tempcompass", type=Path, help="llyx97/TempCompass checkout")
     parser.add_argument("--bbh", type=Path, help="suzgunmirac/BIG-Bench-Hard checkout")
     parser.add_argument("--promptpg", type=Path, help="lupantech/PromptPG checkout")
+    parser.add_argument("--theoremqa", type=Path, help="TIGER-AI-Lab/TheoremQA checkout")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report4")
     parser.add_argument("--readers", type=Path)
     args = parser.parse_args()
