@@ -12,10 +12,10 @@ Two sets:
   family, per source, and separately on the two halves of a seeded split by benchmark
   item (``SPLIT_SEED``): extraction may be tuned on the ``tune`` half only; the ``held-out``
   half is the figure to report;
-- with ``--set NAME``, a report set in ``intent_labels/NAME/`` (``report2``: responses from
-  other public files, frozen before any extractor ran on them, never tuned on): the same
-  files and comparisons, reported over the whole set (no tune / held-out split) and with no
-  disagreements printed unless ``--show`` asks for them;
+- with ``--set NAME``, a report set in ``intent_labels/NAME/`` (``report2``, ``report4``:
+  responses from other public files, frozen before any extractor ran on them, never tuned
+  on): the same files and comparisons, reported over the whole set (no tune / held-out
+  split) and with no disagreements printed unless ``--show`` asks for them;
 - a report-set family that was tuned on (``SPLIT_SETS``: ``report3``'s yes/no, whose chat
   prose the tuning sets do not hold, the GAOKAO-Bench rows of ``report3``'s multiple
   choice, answered in Chinese, and the grade-school-math rows of its open answers, closed by
@@ -28,6 +28,7 @@ Two sets:
 
     python benchmarks/intent_agreement.py --family all
     python benchmarks/intent_agreement.py --set report2 --family all --labels-from /work/wt/readers2
+    python benchmarks/intent_agreement.py --set report4 --family all --labels-from /work/wt/readers8
     python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
     python benchmarks/intent_agreement.py --set report3 --family mc --tune-only --show 60
     python benchmarks/intent_agreement.py --set report3 --family open --tune-only --show 60
@@ -62,8 +63,9 @@ FAMILIES = ("mc", "yesno", "open")
 # Report-set families split by question into a tune and a held-out half (the set's README
 # says which and why): family -> the source prefix of the rows split ("" = every row); the
 # family's other rows are reported apart ("other") and never tuned on. Every other
-# report-set family is measured whole and never tuned on.
+# report-set family (report2's, report4's) is measured whole and never tuned on.
 SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}}
+REPORT_SETS = ("report2", "report3", "report4")  # the report sets committed so far
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -408,7 +410,8 @@ def main() -> None:
     parser.add_argument("--mmmu", type=Path, help="MMMU checkout (outside the project)")
     parser.add_argument("--labels-from", type=Path,
                         help="gather <family>_part*.labels.jsonl from this folder first")
-    parser.add_argument("--set", help="a report set folder under intent_labels/ (e.g. report2)")
+    parser.add_argument("--set", help="a report set folder under intent_labels/ "
+                                      f"({', '.join(REPORT_SETS)})")
     parser.add_argument("--show", type=int,
                         help="disagreements to print per family (default 20; 0 with --set)")
     parser.add_argument("--misses", choices=("tune", "held-out", "all"), default="tune",

@@ -81,6 +81,9 @@ def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
     assert module.is_split("report3", "yesno") and module.is_split("report3", "open")
     assert not module.is_split("report2", "open")
     assert not module.is_split("report2", "mc") and module.is_split(None, "mc")
+    assert all(not module.is_split("report4", f) for f in module.FAMILIES)  # measured whole
+    assert set(module.SPLIT_SETS) <= set(module.REPORT_SETS)
+    assert all((SCRIPT.parent / "intent_labels" / name).is_dir() for name in module.REPORT_SETS)
     _split_yesno_set(module, tmp_path)
     _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--show", "10")
     out = capsys.readouterr().out
