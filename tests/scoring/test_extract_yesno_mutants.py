@@ -197,3 +197,27 @@ def test_existence_denied_only_in_the_first_two_sentences():
                 "Are there any cats?") == ("yes", "lenient")
     # the opening is not a sentence (a line break first): nothing said
     assert not _exists("\nThere are many cats.", "Are there any cats?")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(true)", ("yes", "ok")),   # a whole-answer word in brackets: bare, so "ok"
+    ("false.", ("no", "ok")),    # with its full stop
+])
+def test_a_bare_word_with_punctuation_is_ok(text, expected):
+    # "true" / "false" are whole answers only (no leading-word rule reads them): with the
+    # punctuation stripped they are bare answers, not words found in prose ("lenient")
+    assert read(text) == expected
+
+
+def test_a_concession_without_a_question_is_skipped():
+    # no question to hold the sentence against: the concession's negation never answers
+    assert _first_decisive("Although there is no cat, there is a dog.", None) is None
+
+
+def test_a_refusal_in_the_opening_declines_even_when_the_last_is_later():
+    # the last refusal ("unsure") is in the second paragraph, but the opening paragraph
+    # refuses too ("not sure"): the question is declined, the restatement not read
+    assert read("I am not sure.\n\nThe cat is black. Still, I am unsure.", "Is the cat black?") \
+        == (None, "failed")
+    # a refusal only in a later paragraph is advice: the restatement answers
+    assert read("The cat is black.\n\nStill, I am unsure.", "Is the cat black?") == ("yes", "lenient")
