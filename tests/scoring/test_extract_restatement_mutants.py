@@ -36,6 +36,8 @@ def test_stem(word, expected):
     ("the cat is the same as the dog", [(0, {"cat"}, {"dog"}, False)]),
     # no "than": every word after the comparative is on the compared side
     ("the cat is bigger today", [(1, {"cat", "today"}, set(), False)]),
+    # "to" before the comparative does not split it: "levels" is on the compared side
+    ("the price rose to higher levels", [(1, {"price", "rose", "level"}, set(), False)]),
 ])
 def test_comparison_parts(text, expected):
     assert comparisons(text) == expected
@@ -43,10 +45,11 @@ def test_comparison_parts(text, expected):
 
 def test_the_other_side_stops_at_the_next_comparative():
     # "bigger": its other side runs from "than" to "smaller" ({dog}); "smaller": the words
-    # before it in the clause are its compared side, "than the big old cow" its other
-    assert comparisons("the cat is bigger today than the dog and smaller than the big old cow") == [
+    # before it in the clause are its compared side, "than the big old grey cow" its other
+    text = "the cat is bigger today than the dog and smaller than the big old grey cow"
+    assert comparisons(text) == [
         (1, {"cat", "today"}, {"dog"}, False),
-        (-1, {"cat", "today", "dog"}, {"big", "old", "cow"}, False)]
+        (-1, {"cat", "today", "dog"}, {"big", "old", "grey", "cow"}, False)]
 
 
 @pytest.mark.parametrize("text, negated", [
