@@ -101,3 +101,21 @@ def test_denial_about(sentence, wanted, expected):
 ])
 def test_restated_reads_on(text):
     assert restated(text, "Is the cat black?") == "yes"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # of two sentences stating the comparison, the last one
+    ("The cat is bigger than the dog. The cat is smaller than the dog.", "no"),
+    ("The cat is smaller than the dog. The cat is bigger than the dog.", "yes"),
+])
+def test_the_last_of_two_restated_comparisons(text, expected):
+    assert restated(text, "Is the cat bigger than the dog?") == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # of two sentences restating a plain question, the first one
+    ("The cat is black. The cat is not black.", "yes"),
+    ("The cat is not black. The cat is black.", "no"),
+])
+def test_the_first_of_two_plain_restatements(text, expected):
+    assert restated(text, "Is the cat black?") == expected

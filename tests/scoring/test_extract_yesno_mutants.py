@@ -221,3 +221,12 @@ def test_a_refusal_in_the_opening_declines_even_when_the_last_is_later():
         == (None, "failed")
     # a refusal only in a later paragraph is advice: the restatement answers
     assert read("The cat is black.\n\nStill, I am unsure.", "Is the cat black?") == ("yes", "lenient")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # two corrections: the answer after the last one counts
+    ("No. No wait, yes. No wait, no.", ("no", "ok")),
+    ("Yes. No wait, no. Actually, wait, actually yes.", ("yes", "ok")),
+])
+def test_the_last_of_two_corrections(text, expected):
+    assert read(text) == expected
