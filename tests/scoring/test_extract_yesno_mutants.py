@@ -230,3 +230,12 @@ def test_a_refusal_in_the_opening_declines_even_when_the_last_is_later():
 ])
 def test_the_last_of_two_corrections(text, expected):
     assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # two decisive words: the first one answers
+    ("the cat is not here, but yes it is", "no"),
+    ("yes it is, but the cat is not here", "yes"),
+])
+def test_the_first_of_two_decisive_words(text, expected):
+    assert _first_decisive(text, None) == expected
