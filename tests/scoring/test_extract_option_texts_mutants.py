@@ -1,0 +1,133 @@
+"""Pins of scoring/extract/option_texts.py beyond the choice case tables (mutation testing,
+benchmarks/mutation.py target `extract_option_texts`): units whose powers matter, the
+negation and formula windows, the one option a response names (exact, stated, reworded
+strongly or weakly) and the three-word negation reach. Expected values are worked out by
+hand from the docstrings of the module, in the comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench_kit.scoring.extract.option_texts import (
+    _content_words,
+    _negated,
+    _reworded,
+    _stated,
+    by_option_text,
+    normalized_option,
+    option_texts,
+    powers_matter,
+    yes_and_no,
+)
+
+AB = {"A": "A", "B": "B"}
+
+
+def test_a_power_is_dropped_unless_asked_for():
+    # `plain_latex` drops a unit's power by default, keeps it with keep_power
+    assert normalized_option("8 cm^2") == "8 cm"
+    assert normalized_option("8 cm^2", True) == "8 cm2"
+
+
+@pytest.mark.parametrize("choices, expected", [
+    ({"A": "8 cm^2", "B": "8 cm^3"}, True),   # the same once the powers are dropped
+    ({"A": "2^2", "B": "3^2"}, False),         # "2" and "3" differ anyway
+    ({"A": "8 cm", "B": "9 cm"}, False),       # no power at all
+    (["a^2", "a^3"], False),                   # not a mapping: no options
+])
+def test_powers_matter(choices, expected):
+    assert powers_matter(choices) is expected
+
+
+def test_option_texts_keep_powers_only_when_they_matter():
+    assert option_texts({"A": "8 cm^2", "B": "8 cm^3"}, AB) == {"A": "8 cm2", "B": "8 cm3"}
+    assert option_texts({"A": "8 cm^2", "B": "9 cm"}, AB) == {"A": "8 cm", "B": "9 cm"}
+
+
+def test_yes_and_no_options():
+    assert yes_and_no({"A": "yes", "B": "no"})
+    assert not yes_and_no({"A": "yes", "B": "no", "C": "maybe"})
+
+
+def test_stated_after_a_negated_mention():
+    # the first "red" follows "not", the second does not: stated
+    assert _stated("it is not red it is red", "red")
+    assert not _stated("it is not red", "red")
+
+
+def test_a_formula_reads_only_the_words_next_to_it():
+    # the word right before ("times") and right after ("and") are not terms of a formula;
+    # the "6" two words before and the "5" two words after do not count
+    assert _stated("6 times sqrt 3", "sqrt 3")
+    assert _stated("sqrt 3 and 5", "sqrt 3")
+    assert not _stated("6 sqrt 3", "sqrt 3")  # a term of "6 sqrt 3"
+
+
+def test_the_callers_normalised_text_is_used():
+    # `norm` given: it is what is read, not `answer`
+    assert by_option_text("X", {"A": "red"}, norm="red") == "A"
+
+
+def test_two_options_with_the_same_text_are_ambiguous():
+    assert by_option_text("red", {"A": "red", "B": "red"}) is None
+
+
+def test_a_weak_rewording_alone_is_no_answer():
+    # "falls" (not the participle, not the last word) is another form of "fall": weak
+    assert by_option_text("The temperature falls below zero.", {"A": "fall", "B": "spring"}) is None
+
+
+def test_not_only_with_one_or_two_options():
+    # one option named: "not only" does not matter
+    assert by_option_text("not only red", {"A": "red", "B": "blue"}) == "A"
+    # two named with "not only … but also": both, no answer
+    assert by_option_text("It is not only red but also blue.", {"A": "red", "B": "blue"}) is None
+
+
+@pytest.mark.parametrize("words, index, expected", [
+    (["not", "flipped"], 1, True),                    # right before
+    (["not", "a", "b", "flipped"], 3, True),          # three words before
+    (["not", "a", "b", "c", "flipped"], 4, False),    # four words before: out of reach
+    (["flipped", "not"], 0, False),                   # after it
+])
+def test_negated_reads_three_words_before(words, index, expected):
+    assert _negated(words, index) is expected
+
+
+@pytest.mark.parametrize("answer, text, expected", [
+    ("The coin flipped.", "flip", 2),                 # participle: strong
+    ("The population increases.", "increase", 2),     # the sentence's last word: strong
+    ("The population increases fast.", "increase", 1),  # elsewhere: weak
+    ("The fall is here.", "fall", 0),                 # the word itself is no inflected form
+    ("The meat rotted.", "rot", 2),                   # three letters: read
+    ("It upped.", "up", 0),                           # two letters: never
+    ("The coin was not flipped.", "flip", 0),         # negated
+])
+def test_one_word_option_reworded(answer, text, expected):
+    assert _reworded(answer, answer.lower().rstrip("."), text) == expected
+
+
+@pytest.mark.parametrize("answer, text, expected", [
+    # every content word in one sentence: strong
+    ("Cricket will increase.", "cricket will increase", 2),
+    ("It rains. The cricket population will increase.", "cricket will increase", 2),
+    # a negation before an option word, not before another word
+    ("The cricket population will not increase.", "cricket will increase", 0),
+    ("The cricket population will not fall, so it will increase.", "cricket will increase", 2),
+    # an option that negates itself is stated by its negation
+    ("The price will not rise.", "will not rise", 2),
+    # an option of numbers has no content words: never reworded
+    ("Anything at all.", "1 3", 0),
+])
+def test_longer_option_reworded(answer, text, expected):
+    assert _reworded(answer, answer.lower().rstrip("."), text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("cat toy", frozenset({"cat", "toy"})),  # two words of three letters
+    ("ox cart", frozenset()),               # "ox": two letters
+    ("123 456", frozenset()),               # numbers
+    ("red", frozenset()),                   # one word
+])
+def test_content_words_of_an_option(text, expected):
+    assert _content_words(text) == expected

@@ -1,0 +1,241 @@
+"""Pins of scoring/extract/yesno.py beyond tests/cases/extract_yesno.json and the review
+probes (mutation testing, benchmarks/mutation.py target `extract_yesno`): its reaches
+exactly on their edges, the clause and sentence breaks of the one-pass reader, the
+"both" answers, the opening "Certainly" rules and the existence reading. Expected values
+are worked out by hand from the docstrings and comments of the module, in the comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench_kit.scoring.extract.yesno import (
+    _breaks,
+    _exists,
+    _first_decisive,
+    _retracted,
+    extract_yesno_detailed,
+)
+
+DOG = "Is the dog sleeping?"  # content words {dog, sleeping}
+
+
+def read(text, question=None):
+    found = extract_yesno_detailed(text, question)
+    return found.value, found.parse
+
+
+# `_breaks(text, start, end, clause, sentence)`: the last break in text[start:end]; a
+# sentence break (". ", "! ", "? ", newline) starts both a clause and a sentence, a clause
+# break ("," ";" ":") a clause only; with none, the given clause and sentence stand.
+SENTENCE_BREAKS = [". ", "! ", "? ", "\n"]
+CLAUSE_BREAKS = [",", ";", ":"]
+
+
+@pytest.mark.parametrize("mark", SENTENCE_BREAKS + CLAUSE_BREAKS)
+def test_breaks_takes_the_last_of_two(mark):
+    text = "ab" + mark + "cd" + mark + "ef"
+    last = 4 + len(mark)  # "ab" + mark + "cd": the second mark starts here
+    expected_sentence = last + 1 if mark in SENTENCE_BREAKS else 50
+    assert _breaks(text, 0, len(text), 70, 50) == (last + 1, expected_sentence)
+
+
+@pytest.mark.parametrize("mark", SENTENCE_BREAKS + CLAUSE_BREAKS)
+def test_breaks_reads_only_between_start_and_end(mark):
+    text = "ab" + mark + "cd"
+    # the mark before `start` and after `end`: none seen, the given values stand
+    assert _breaks(text, 2 + len(mark), len(text), 70, 50) == (70, 50)
+    assert _breaks(text, 0, 2, 70, 50) == (70, 50)
+
+
+@pytest.mark.parametrize("mark", SENTENCE_BREAKS + CLAUSE_BREAKS)
+def test_a_break_at_offset_zero_counts(mark):
+    # found at 0: the clause (and for a sentence break the sentence) begins at 1
+    assert _breaks(mark + "ab", 0, len(mark) + 2, 70, 50) == \
+        (1, 1 if mark in SENTENCE_BREAKS else 50)
+
+
+def test_a_sentence_break_after_a_clause_break_sets_both():
+    # "a, b. c": the ". " at 4 is the last break of either kind
+    assert _breaks("a, b. c", 0, 7, 70, 50) == (5, 5)
+    # "a. b, c": the "," at 4 starts the clause, the ". " at 1 the sentence
+    assert _breaks("a. b, c", 0, 7, 70, 50) == (5, 2)
+
+
+def test_retraction_reach_is_sixty_characters():
+    # the retraction ("only a ") must start within 60 characters before "guess"
+    for gap, expected in ((60, True), (61, False)):
+        text = "There is no cat, but this is only" + " " * (gap - 6) + "a guess."
+        assert text.index("guess") - text.index("only") == gap
+        assert _retracted(text) is expected
+        # retracted: the answer is taken back; else the first negation "no" answers
+        assert read(text) == ((None, "failed") if expected else ("no", "lenient"))
+
+
+def test_retraction_read_from_the_first_character_and_case_blind():
+    assert _retracted("only a guess")  # the retraction starts at offset 0
+    assert _retracted("I cannot see the IMAGE")  # read lower-cased
+    # "İ" lower-cases to two characters: the text is read as written, no offsets moved
+    assert _retracted("\u0130 cannot see the image")
+    assert not _retracted("I can see the image")
+
+
+def test_hedge_reach_is_twenty_four_characters():
+    # "may" starting 24 characters before "not" hedges it; 25 characters before, no
+    assert read("It may" + " " * 21 + "not be a cat.") == (None, "failed")
+    assert read("It may" + " " * 22 + "not be a cat.") == ("no", "lenient")
+
+
+# A condition opening its sentence (within 40 characters, at most three words up to the
+# word's end) and not closed by a comma after the negation: the negation answers when the
+# sentence holds every content word of the question.
+@pytest.mark.parametrize("reach, expected", [(40, "no"), (41, None)])
+def test_condition_reach_is_forty_characters(reach, expected):
+    lead = "A" * (reach - len(" when")) + " when"  # two words ending at `reach`
+    assert _first_decisive(lead + " the dog is not sleeping.", DOG) == expected
+
+
+def test_condition_reach_is_counted_from_its_sentence():
+    # the long first sentence does not count: "When" opens the second one
+    assert _first_decisive("x" * 50 + ". When the dog is not sleeping.", DOG) == "no"
+
+
+def test_condition_within_three_words():
+    assert _first_decisive("Only on when the dog is not sleeping.", DOG) == "no"  # 3 words
+    assert _first_decisive("Only on days when the dog is not sleeping.", DOG) is None  # 4
+
+
+def test_condition_closed_by_a_comma_after_the_negation():
+    # "If …, …": the main clause follows, the negation is the condition's
+    assert _first_decisive("If the dog is not sleeping, it is awake.", DOG) is None
+    # a comma before the condition does not close it
+    assert _first_decisive("Well, when the dog is not sleeping.", DOG) == "no"
+    # "as long as" is a condition too (closed: skipped), not a concession (read)
+    assert _first_decisive("As long as the dog is not sleeping, it is awake.", DOG) is None
+
+
+def test_about_the_question_when_the_words_are_exactly_the_question():
+    # sentence words {when, dog, not, sleeping} = the question's: it is about it
+    assert _first_decisive("When the dog is not sleeping.", "When is the dog not sleeping?") == "no"
+
+
+def test_about_the_question_reads_the_negations_own_sentence():
+    # the concession's sentence (the second) holds {dog, sleeping}: read
+    assert _first_decisive("It is late. Although the dog is not sleeping it is quiet.",
+                           DOG) == "no"
+
+
+def test_elliptical_contrast_needs_a_comma_before_its_clause():
+    # ", while the dog is not.": a contrast about someone else, skipped
+    assert _first_decisive(", while the dog is not.", "Is the dog?") is None
+    # "While …" opening its sentence is no contrast (the final comma is not before it)
+    assert _first_decisive("While the dog is not,", "Is the dog?") == "no"
+
+
+def test_courtesy_skips_every_concession():
+    # after an opening "Absolutely" (courtesy) every concession is skipped, even about
+    # the question; without courtesy it is read
+    assert _first_decisive("Although the dog is not sleeping", DOG, courtesy=True) is None
+    assert _first_decisive("Although the dog is not sleeping", DOG) == "no"
+    # so "Certainly" commits: its sentence's only negation is in a concession
+    assert read("Certainly it rains although the dog is not sleeping.", DOG) == ("yes", "ok")
+
+
+def test_certainly_with_a_condition_about_the_question():
+    # "when …" is a condition (not a concession): about the question, its negation is
+    # read, so "Certainly" does not commit and the rest reads "no"
+    assert read("Certainly when the dog is not sleeping.", DOG) == ("no", "lenient")
+
+
+def test_certainly_with_a_hedge_reads_the_rest_with_the_question():
+    # "however" makes "Absolutely" a courtesy; the rest restates the question: "yes"
+    assert read("Absolutely, however the dog is sleeping.", DOG) == ("yes", "lenient")
+
+
+def test_certainly_and_a_later_explicit_word_or_retraction():
+    # an explicit "no" later in the opening paragraph: no commitment, the rest says "no"
+    assert read("Certainly, the dog sleeps. Well, no.") == ("no", "lenient")
+    # a retraction: no commitment, and the answer is taken back
+    assert read("Certainly, the dog sleeps. But I cannot see the image.") == (None, "failed")
+    # an explicit "No" in a later paragraph is not read: "Certainly" commits
+    assert read("Certainly, the dog sleeps.\n\nIs it a cat? No.") == ("yes", "ok")
+
+
+def test_yes_and_no_after_a_correction_is_no_answer():
+    # the last correction says "yes and no": both offered, neither answered
+    assert read("Yes. No wait, yes and no.") == (None, "failed")
+
+
+def test_a_whole_word_after_a_correction():
+    # "true" is a whole-answer word (not a leading one): after "Wait, actually" it wins
+    assert read("No. Wait, actually true.") == ("yes", "ok")
+
+
+def test_a_letter_with_a_word_under_a_condition():
+    # "If" earlier in the answer clause's sentence: the letter's word is not stated "ok";
+    # the word is then read as the first decisive word
+    assert read("If it rains, the answer is (B) No.") == ("no", "lenient")
+    assert read("If it rains, the answer is (B) No. That is all.") == ("no", "lenient")
+    # a condition in a later sentence does not count
+    assert read("The answer is (B) No. If it rains, yes.") == ("no", "ok")
+    # a refusal before the answer clause does not retract it (only one after it would)
+    assert read("I cannot determine this. The answer is (B) No.") == ("no", "ok")
+
+
+@pytest.mark.parametrize("question, expected", [
+    # "any" dropped: {black, cat}, one said of two: exactly half is enough
+    ("Are there any black cats?", ("yes", "lenient")),
+    # {black, fluffy, cat}: one of three is less than half
+    ("Are there any black fluffy cats?", (None, "failed")),
+])
+def test_existence_needs_half_the_asked_words(question, expected):
+    assert read("There are many cats.", question) == expected
+
+
+def test_existence_denied_only_in_the_first_two_sentences():
+    # a denial in the third sentence is not read ("None is awake" denies nothing asked)
+    assert read("There are many cats. They sleep. None is awake.",
+                "Are there any cats?") == ("yes", "lenient")
+    # the opening is not a sentence (a line break first): nothing said
+    assert not _exists("\nThere are many cats.", "Are there any cats?")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(true)", ("yes", "ok")),   # a whole-answer word in brackets: bare, so "ok"
+    ("false.", ("no", "ok")),    # with its full stop
+])
+def test_a_bare_word_with_punctuation_is_ok(text, expected):
+    # "true" / "false" are whole answers only (no leading-word rule reads them): with the
+    # punctuation stripped they are bare answers, not words found in prose ("lenient")
+    assert read(text) == expected
+
+
+def test_a_concession_without_a_question_is_skipped():
+    # no question to hold the sentence against: the concession's negation never answers
+    assert _first_decisive("Although there is no cat, there is a dog.", None) is None
+
+
+def test_a_refusal_in_the_opening_declines_even_when_the_last_is_later():
+    # the last refusal ("unsure") is in the second paragraph, but the opening paragraph
+    # refuses too ("not sure"): the question is declined, the restatement not read
+    assert read("I am not sure.\n\nThe cat is black. Still, I am unsure.", "Is the cat black?") \
+        == (None, "failed")
+    # a refusal only in a later paragraph is advice: the restatement answers
+    assert read("The cat is black.\n\nStill, I am unsure.", "Is the cat black?") == ("yes", "lenient")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # two corrections: the answer after the last one counts
+    ("No. No wait, yes. No wait, no.", ("no", "ok")),
+    ("Yes. No wait, no. Actually, wait, actually yes.", ("yes", "ok")),
+])
+def test_the_last_of_two_corrections(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # two decisive words: the first one answers
+    ("the cat is not here, but yes it is", "no"),
+    ("yes it is, but the cat is not here", "yes"),
+])
+def test_the_first_of_two_decisive_words(text, expected):
+    assert _first_decisive(text, None) == expected
