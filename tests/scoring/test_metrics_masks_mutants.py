@@ -8,6 +8,7 @@ out point by point in each comment) or, where said, from pycocotools' own output
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -110,6 +111,28 @@ def test_pixel_auroc_none_for_no_maps_or_one_class():
     assert pixel_auroc([np.array([[0.1, 0.9]])], [np.zeros((1, 2), bool)]) is None
 
 
+def test_pixel_auroc_reads_a_0_255_mask_as_defect_or_not():
+    # a mask as a PNG holds it (0 / 255): defect 0.9 vs normal 0.1 -> 1
+    mask = np.array([[255, 0]], dtype=np.uint8)
+    assert pixel_auroc([np.array([[0.9, 0.1]])], [mask]) == 1.0
+    assert pixel_auroc([np.array([[0.9, 0.1]])], [np.array([[255, 255]], np.uint8)]) is None
+
+
+def test_pro_ranks_unsigned_integer_maps_by_value():
+    # an 8-bit map read raw: defect 200 above normal 100 and 50: PRO 1 from FPR 0
+    scores = np.array([[200, 100, 50]], dtype=np.uint8)
+    assert pro_score([scores], [np.array([[1, 0, 0]], bool)]) == 1.0
+
+
+def test_pro_is_capped_at_one_against_rounding():
+    # a region of 9 pixels weighs 1/9 a pixel; nine of them add up to 1.0000000000000002
+    # in floating point. Every defect pixel above every normal one: PRO is exactly 1.
+    mask = np.zeros((1, 12), dtype=bool)
+    mask[0, :9] = True
+    scores = np.array([[0.9] * 9 + [0.1] * 3])
+    assert pro_score([scores], [mask]) == 1.0
+
+
 def test_pixel_auroc_pools_images():
     # defect 0.6 (image 1) vs normal 0.7 (image 2) and 0.2 (image 1): (0 + 1) / 2
     assert pixel_auroc([np.array([[0.6, 0.2]]), np.array([[0.7]])],
@@ -157,11 +180,35 @@ def test_rle_encode_starts_with_a_zero_run_when_the_first_pixel_is_foreground():
     assert counts_to_string(encoded["counts"]) == "021O"
 
 
-def test_rle_needs_two_sizes_and_counts():
-    with pytest.raises(InputError, match="needs 'size'"):
+def _exactly(message: str) -> str:
+    return f"^{re.escape(message)}$"
+
+
+def test_rle_errors_word_for_word():
+    needs = "an RLE mask needs 'size': [h, w] and 'counts'"
+    with pytest.raises(InputError, match=_exactly(needs)):
         rle_decode({"size": [2, 2]})
-    with pytest.raises(InputError, match="needs 'size'"):
+    with pytest.raises(InputError, match=_exactly(needs)):
         rle_decode({"size": ["a", 2], "counts": [4]})
+    with pytest.raises(InputError, match=_exactly("RLE counts must not be negative")):
+        rle_decode({"size": [1, 2], "counts": [3, -1]})
+    # 2 x 3 = 6 pixels, counts sum to 5
+    with pytest.raises(InputError, match=_exactly("RLE counts sum to 5, not h*w = 6")):
+        rle_decode({"size": [2, 3], "counts": [1, 4]})
+    with pytest.raises(InputError, match=_exactly("RLE counts string ends inside a number")):
+        rle_decode({"size": [1, 40], "counts": "X"})
+
+
+def test_rle_counts_written_as_floats_and_the_mask_is_boolean():
+    # a JSON writer may give 1.0 for 1: the same runs
+    mask = rle_decode({"size": [2, 3], "counts": [1.0, 2.0, 3.0]})
+    assert mask.dtype == bool
+    assert mask.tolist() == [[False, True, False], [True, False, False]]
+
+
+def test_rle_encode_reads_any_non_zero_as_foreground():
+    # 2 and 1 are both foreground: one run of 2 after a zero-length background run
+    assert rle_encode(np.array([[2], [1]])) == {"size": [2, 1], "counts": [0, 2]}
 
 
 def test_mask_iou_by_hand():
@@ -183,6 +230,23 @@ def test_png_score_maps_scale_by_their_depth(tmp_path):
     assert load_array("a.png", tmp_path).tolist() == [[1.0, 0.2, 0.0]]
     _png(tmp_path / "b.png", np.array([[65535, 13107, 0]], dtype=np.uint16))
     assert load_array("b.png", tmp_path).tolist() == [[1.0, 0.2, 0.0]]
+    # a dark 16-bit map (nothing above 255) is still 16-bit: 255 / 65535, 256 / 65535
+    _png(tmp_path / "c.png", np.array([[255, 256, 0]], dtype=np.uint16))
+    assert load_array("c.png", tmp_path).tolist() == [[255 / 65535, 256 / 65535, 0.0]]
+    _png(tmp_path / "d.png", np.array([[255, 0]], dtype=np.uint16))
+    assert load_array("d.png", tmp_path).tolist() == [[255 / 65535, 0.0]]
+
+
+def test_an_npy_of_objects_is_refused_not_unpickled(tmp_path):
+    np.save(tmp_path / "o.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(InputError, match="^cannot read score map 'o.npy': "):
+        load_array("o.npy", tmp_path)
+
+
+def test_bad_rle_json_message_quotes_its_first_40_characters(tmp_path):
+    spec = "{" + "x" * 60
+    with pytest.raises(InputError, match=_exactly(f"mask {spec[:40]!r} is not valid RLE JSON")):
+        load_array(spec, tmp_path)
 
 
 def test_load_array_reads_rle_json_and_reports_bad_input(tmp_path):
@@ -200,15 +264,24 @@ def test_load_array_reads_rle_json_and_reports_bad_input(tmp_path):
 
 def test_load_mask_png_is_non_zero_and_npy_upper_case_suffix(tmp_path):
     _png(tmp_path / "m.png", np.array([[0, 1, 200]], dtype=np.uint8))
-    assert load_mask("m.png", tmp_path).tolist() == [[False, True, True]]
+    png = load_mask("m.png", tmp_path)
+    assert png.dtype == bool and png.tolist() == [[False, True, True]]
     np.save(tmp_path / "m.npy", np.array([[0.0, 0.5]]))
     (tmp_path / "m.npy").rename(tmp_path / "M.NPY")
     assert load_array("M.NPY", tmp_path).tolist() == [[0.0, 0.5]]
 
 
 def test_polygons_need_the_image_size_three_points_and_pairs(tmp_path):
-    with pytest.raises(InputError, match="needs the image size"):
+    with pytest.raises(InputError, match=_exactly("a polygon mask needs the image size")):
         load_mask("[[0, 0], [1, 0], [1, 1]]", tmp_path)
+    # three points are a polygon: the triangle (0,0) (2,0) (0,2) covers row 0 fully,
+    # the first two pixels of row 1 and the first of row 2 (Pillow fills edges inclusively)
+    triangle = load_mask("[[0, 0], [2, 0], [0, 2]]", tmp_path, shape=(3, 3))
+    assert triangle.dtype == bool
+    assert triangle.astype(int).tolist() == [[1, 1, 1], [1, 1, 0], [1, 0, 0]]
+    long = "[[0, 0, 1], [1, 0, 1], [1, 1, 1], [2, 2, 2], [3, 3, 3]]"
+    with pytest.raises(InputError, match=_exactly(f"polygon {long[:40]!r} is not [[x, y], ...]")):
+        load_mask(long, tmp_path, shape=(2, 3))
     # two points draw nothing: an empty mask of the image's size (height 2, width 3)
     line = load_mask("[[0, 0], [2, 1]]", tmp_path, shape=(2, 3))
     assert line.shape == (2, 3) and not line.any()

@@ -145,11 +145,13 @@ def load_array(spec: str, root: str | Path) -> "np.ndarray":
 
     try:
         with Image.open(path) as img:
-            array = np.asarray(img.convert("I") if img.mode in ("I;16", "I;16B") else
-                               img.convert("L"))
+            # a 16-bit PNG opens as I;16 (I in older Pillow); its scale is the depth's, not
+            # the values': a dark 16-bit map (every value <= 255) is not an 8-bit one
+            sixteen = img.mode in ("I", "I;16", "I;16B")
+            array = np.asarray(img.convert("I") if sixteen else img.convert("L"))
     except OSError as exc:
         raise InputError(f"cannot read mask '{text}': {exc.strerror or exc}") from exc
-    return array.astype(np.float64) / (65535.0 if array.max(initial=0) > 255 else 255.0)
+    return array.astype(np.float64) / (65535.0 if sixteen else 255.0)
 
 
 def load_mask(spec: str, root: str | Path, shape: tuple[int, int] | None = None) -> "np.ndarray":
