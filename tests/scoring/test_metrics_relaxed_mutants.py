@@ -69,7 +69,7 @@ def test_chart_value_reads(text, expected):
     assert chart_value(text) == expected
 
 
-@pytest.mark.parametrize("text", ["Asia", "12 a b c", "1e999", "nan", "inf", "1_000", "",
+@pytest.mark.parametrize("text", ["Asia", "12 a b c", "12 a b X", "1e999", "nan", "inf", "1_000", "",
                                   "12,34", "k", "$"])
 def test_chart_value_text(text):
     # three unit words, an infinite value, Python literals, a bad comma: text, not numbers
@@ -122,6 +122,13 @@ def test_relaxed_match_by_hand(pred, gold, expected):
     assert relaxed_match(pred, gold) is expected
 
 
+def test_a_percent_is_divided_by_exactly_100():
+    # with no tolerance: 45% is 0.45 exactly (and 0.45 is 45%), 46% is not
+    assert relaxed_match("45%", "0.45", tolerance=0)
+    assert relaxed_match("0.45", "45%", tolerance=0)
+    assert not relaxed_match("46%", "0.45", tolerance=0)
+
+
 def test_the_percent_of_the_gold_is_divided_not_the_prediction():
     # gold 50%: pairs (pred, 50) and (pred, 0.5). A prediction 0.005 is neither (a divided
     # prediction would be 0.00005); a prediction of 50% vs gold 0.5: pairs (50, 0.5) and
@@ -133,6 +140,10 @@ def test_the_percent_of_the_gold_is_divided_not_the_prediction():
 
 def test_text_comparison_normalises_both_sides():
     assert relaxed_match("ＡＳＩＡ", " asia. ")            # NFKC, case, spaces, final period
+    assert relaxed_match(" Asia. ", "asia")
+    # only a final period goes: not a leading one, not other final letters
+    assert not relaxed_match(".Asia", "asia")
+    assert not relaxed_match("BOX", "bo") and not relaxed_match("bo", "BOX")
     assert relaxed_match(" Straße ", "STRASSE")           # casefold, not lower
     assert not relaxed_match("Asia", "Asia Pacific")
 
@@ -158,5 +169,7 @@ def test_relaxed_accuracy_passes_every_option_on():
     assert relaxed_accuracy("3905k", ["3905"], chart_unit=1000)
     assert not relaxed_accuracy("3905k", ["3905"])
     assert relaxed_accuracy("3905k", ["3905"], multipliers="strip")
+    # the default chart unit is 1: "5k" is 5,000
+    assert relaxed_accuracy("5k", ["5000"])
     assert relaxed_accuracy("asia", ["Europe", "Asia"])     # any gold, not only the first
     assert not relaxed_accuracy("asia", [])
