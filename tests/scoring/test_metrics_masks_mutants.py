@@ -119,8 +119,9 @@ def test_pixel_auroc_reads_a_0_255_mask_as_defect_or_not():
 
 
 def test_pro_ranks_unsigned_integer_maps_by_value():
-    # an 8-bit map read raw: defect 200 above normal 100 and 50: PRO 1 from FPR 0
-    scores = np.array([[200, 100, 50]], dtype=np.uint8)
+    # an 8-bit map read raw: defect 200 above normal 100 and 0: PRO 1 from FPR 0 (negating
+    # the unsigned values themselves would put 0 first)
+    scores = np.array([[200, 100, 0]], dtype=np.uint8)
     assert pro_score([scores], [np.array([[1, 0, 0]], bool)]) == 1.0
 
 
@@ -237,6 +238,12 @@ def test_png_score_maps_scale_by_their_depth(tmp_path):
     assert load_array("d.png", tmp_path).tolist() == [[255 / 65535, 0.0]]
 
 
+def test_a_colour_png_map_is_read_as_its_grey_level(tmp_path):
+    # white -> 1.0, black -> 0.0: one value a pixel, not three channels
+    _png(tmp_path / "rgb.png", np.array([[[255, 255, 255], [0, 0, 0]]], dtype=np.uint8))
+    assert load_array("rgb.png", tmp_path).tolist() == [[1.0, 0.0]]
+
+
 def test_an_npy_of_objects_is_refused_not_unpickled(tmp_path):
     np.save(tmp_path / "o.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
     with pytest.raises(InputError, match="^cannot read score map 'o.npy': "):
@@ -258,8 +265,10 @@ def test_load_array_reads_rle_json_and_reports_bad_input(tmp_path):
     with pytest.raises(InputError, match="cannot read score map 'bad.npy'"):
         load_array("bad.npy", tmp_path)
     (tmp_path / "bad.png").write_bytes(b"not a png")
-    with pytest.raises(InputError, match="cannot read mask 'bad.png'"):
+    with pytest.raises(InputError, match="^cannot read mask 'bad.png': ") as err:
         load_array("bad.png", tmp_path)
+    # Pillow's error has no strerror: its own text is the reason, not "None"
+    assert "cannot identify image file" in str(err.value)
 
 
 def test_load_mask_png_is_non_zero_and_npy_upper_case_suffix(tmp_path):
