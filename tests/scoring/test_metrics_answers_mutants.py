@@ -189,6 +189,8 @@ def test_mme_sums_are_floats_even_when_empty():
     ("((x)", "(x)"),
     ("[ x", "x"),                           # after the bracket, the edges again
     ("x ]", "x"),
+    ("x.)", "x"),                           # the edge under the bracket goes too
+    ("(.x", "x"),
     ('"paris";', "paris"),
     ("!?x:,", "x"),
 ])
