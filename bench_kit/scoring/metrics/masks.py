@@ -145,11 +145,13 @@ def load_array(spec: str, root: str | Path) -> "np.ndarray":
 
     try:
         with Image.open(path) as img:
-            array = np.asarray(img.convert("I") if img.mode in ("I;16", "I;16B") else
-                               img.convert("L"))
+            # a 16-bit PNG opens as I;16 (I in older Pillow); its scale is the depth's, not
+            # the values': a dark 16-bit map (every value <= 255) is not an 8-bit one
+            sixteen = img.mode in ("I", "I;16", "I;16B")
+            array = np.asarray(img.convert("I") if sixteen else img.convert("L"))
     except OSError as exc:
         raise InputError(f"cannot read mask '{text}': {exc.strerror or exc}") from exc
-    return array.astype(np.float64) / (65535.0 if array.max(initial=0) > 255 else 255.0)
+    return array.astype(np.float64) / (65535.0 if sixteen else 255.0)
 
 
 def load_mask(spec: str, root: str | Path, shape: tuple[int, int] | None = None) -> "np.ndarray":
@@ -219,8 +221,9 @@ def pixel_auroc(maps: Sequence["np.ndarray"], masks: Sequence["np.ndarray"]) -> 
 
 def pro_score(maps: Sequence["np.ndarray"], masks: Sequence["np.ndarray"],
               max_fpr: float = 0.3) -> float | None:
-    """Per-region overlap (MVTec AD): the mean over connected defect regions of the share
-    of the region above a threshold, integrated over the false-positive rate on defect-free
+    """Per-region overlap (MVTec AD): the mean over connected defect regions (8-connected:
+    pixels touching at a corner are one region, as MVTec AD's evaluation labels them) of
+    the share of the region above a threshold, integrated over the false-positive rate on defect-free
     pixels from 0 to `max_fpr` and divided by `max_fpr` (0-1). Every distinct score is a
     threshold (exact curve, no sampling). None without a defect region or a normal pixel.
     """
@@ -230,8 +233,9 @@ def pro_score(maps: Sequence["np.ndarray"], masks: Sequence["np.ndarray"],
     _check_pairs(maps, masks)
     weights, negatives, scores = [], [], []
     regions = 0
+    eight_connected = np.ones((3, 3), dtype=int)
     for score_map, mask in zip(maps, masks):
-        labelled, count = ndimage.label(np.asarray(mask, dtype=bool))
+        labelled, count = ndimage.label(np.asarray(mask, dtype=bool), structure=eight_connected)
         sizes = np.bincount(labelled.ravel(), minlength=count + 1).astype(np.float64)
         per_pixel = np.where(labelled > 0, 1.0 / sizes[labelled], 0.0)
         weights.append(per_pixel.ravel())

@@ -1,0 +1,296 @@
+"""Pins of scoring/metrics/answers.py beyond the case tables (anls, iou, pope, mme, auroc,
+mmmu_open_match) and the reference vectors (mutation testing, benchmarks/mutation.py target
+`metrics_answers`): ANLS's threshold and normalisation, IoU per axis, POPE's unparsed
+predictions, MME's category names and sums, AUROC's checks, and MMMU's candidates (which
+sentence, which indicator, brackets, hedges). Expected values are worked out by hand from
+docs/METRICS.md#registered-metrics and the docstrings, in the comments."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench_kit.errors import InputError
+from bench_kit.scoring.metrics.answers import (
+    _trim_key,
+    anls,
+    auroc,
+    iou,
+    mme,
+    mmmu_candidates,
+    mmmu_open_match,
+    pope,
+    rank_auroc,
+)
+
+
+@pytest.mark.parametrize("pred, golds, threshold, expected", [
+    # NL = Levenshtein / longer length after lowercasing and collapsing whitespace
+    ("ABCE", ["abcd"], 0.5, 0.75),          # 1/4
+    ("a  b\tc", ["A B C"], 0.5, 1.0),       # whitespace runs collapse, edges trimmed
+    ("abce", ["xyz", "abcd"], 0.5, 0.75),   # best gold, not the first
+    ("abce", ["abcd", "xyz"], 0.5, 0.75),   # ... nor the last
+    ("", [""], 0.5, 1.0),                   # both empty: NL 0
+    ("", ["a"], 0.5, 0.0),                  # NL 1
+    ("abc", [], 0.5, 0.0),                  # no gold
+    ("abcde", ["abxyz"], 0.7, 0.4),         # NL 3/5 = 0.6 < 0.7 keeps 1 - 0.6
+    ("abcde", ["abxyz"], 0.6, 0.0),         # NL exactly the threshold scores 0
+    ("abcd", ["abce"], 0.25, 0.0),          # NL 1/4 exactly a lower threshold
+])
+def test_anls_by_hand(pred, golds, threshold, expected):
+    assert anls(pred, golds, threshold) == pytest.approx(expected, abs=1e-12)
+
+
+def test_anls_default_threshold_is_one_half():
+    # NL 2/5 = 0.4 < 0.5: 0.6; NL 3/5: 0
+    assert anls("abcxy", ["abcde"]) == pytest.approx(0.6)
+    assert anls("abxyz", ["abcde"]) == 0.0
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    ((0, 0, 10, 10), (0, 5, 10, 15), 50 / 150),      # shifted in y only
+    ((0, 10, 10, 0), (0, 5, 10, 15), 50 / 150),      # y corners swapped
+    ((0, 0, 2, 1), (3, 0, 5, 1), 0.0),               # apart in x, overlapping in y
+    ((0, 0, 1, 2), (0, 3, 1, 5), 0.0),               # apart in y, overlapping in x
+    ((0, 0, 4, 4), (1, 1, 3, 2), 2 / 16),            # inside: 2 x 1 of 4 x 4
+    ((2, 2, 2, 2), (2, 2, 2, 2), 1.0),               # identical points
+    ((2, 2, 2, 2), (2, 2, 2, 3), 0.0),               # a point and a segment: union 0
+    ((0, 0, 0, 4), (0, 0, 0, 4), 1.0),               # identical zero-width boxes
+    # a union below 1 is still a union: 0.125 / 0.25
+    ((0, 0, 0.5, 0.5), (0, 0, 0.25, 0.5), 0.5),
+])
+def test_iou_by_hand(a, b, expected):
+    assert iou(a, b) == pytest.approx(expected, abs=1e-12)
+
+
+def test_iou_names_both_boxes_when_one_is_not_four_numbers():
+    with pytest.raises(InputError, match=r"4 numbers .*\[0, 0, 1, 1\] and \[0, 0, 1, 1, 2\]"):
+        iou((0, 0, 1, 1), (0, 0, 1, 1, 2))
+    with pytest.raises(InputError, match="4 numbers"):
+        iou((0, 0, 1), (0, 0, 1, 1))
+
+
+def test_pope_by_hand():
+    # golds yes yes yes no no, predictions yes no yes yes no: TP 2, FN 1, FP 1, TN 1
+    result = pope(["yes", "yes", "yes", "no", "no"], ["yes", "no", "yes", "yes", "no"])
+    assert result == pytest.approx({"precision": 2 / 3, "recall": 2 / 3, "f1": 2 / 3,
+                                    "accuracy": 3 / 5, "yes_ratio": 3 / 5})
+
+
+def test_pope_unparsed_predictions_are_wrong_and_not_yes():
+    # gold yes / None: FN; gold no / "maybe": neither FP nor TN; gold no / " No ": TN;
+    # gold " YES " / "Yes": TP. precision 1/1, recall 1/2, f1 2/3, accuracy 2/4, said yes 1/4
+    result = pope([" YES ", "yes", "no", "no"], ["Yes", None, "maybe", " No "])
+    assert result == pytest.approx({"precision": 1.0, "recall": 0.5, "f1": 2 / 3,
+                                    "accuracy": 0.5, "yes_ratio": 0.25})
+
+
+def test_pope_without_positives_or_items_is_zero_not_an_error():
+    assert pope([], []) == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "accuracy": 0.0,
+                            "yes_ratio": 0.0}
+    # no "yes" said and no gold "yes": precision and recall have no denominator
+    assert pope(["no"], ["no"]) == {"precision": 0.0, "recall": 0.0, "f1": 0.0,
+                                    "accuracy": 1.0, "yes_ratio": 0.0}
+
+
+def test_pope_errors_name_the_counts_and_the_gold():
+    with pytest.raises(InputError, match="pope: 1 golds but 2 predictions"):
+        pope(["yes"], ["yes", "no"])
+    with pytest.raises(InputError, match="gold answers must be 'yes' or 'no', got 'maybe'"):
+        pope(["maybe"], ["yes"])
+
+
+def test_mme_names_sums_and_unknown_categories():
+    rows = [
+        # existence (perception): 3 of 4 right = 75; image e2 all right, e1 not: 50 -> 125
+        {"image": "e1", "category": "Existence", "hit": True},
+        {"image": "e1", "category": "existence", "hit": False},
+        {"image": "e2", "category": "existence", "hit": 1},
+        {"image": "e2", "category": " EXISTENCE ", "hit": True},
+        # "Colour" is color (perception): 100 + 100
+        {"image": "c1", "category": "Colour", "hit": True},
+        # "Code-Reasoning" and "code reasoning" are code_reasoning (cognition): 50 + 0
+        {"image": "k1", "category": "Code-Reasoning", "hit": False},
+        {"image": "k1", "category": "code  reasoning", "hit": True},
+        # outside the standard lists: reported, in no sum
+        {"image": "x1", "category": "my_extra", "hit": True},
+    ]
+    result = mme(rows)
+    assert result["perception"] == 325.0 and result["cognition"] == 50.0
+    assert result["total"] == 375.0
+    assert result["categories"] == {
+        "Existence": {"acc": 75.0, "acc_plus": 50.0, "score": 125.0},
+        "Colour": {"acc": 100.0, "acc_plus": 100.0, "score": 200.0},
+        "Code-Reasoning": {"acc": 50.0, "acc_plus": 0.0, "score": 50.0},
+        "my_extra": {"acc": 100.0, "acc_plus": 100.0, "score": 200.0},
+    }
+
+
+def test_mme_same_image_name_in_two_categories_is_two_images():
+    rows = [{"image": "a", "category": "count", "hit": True},
+            {"image": "a", "category": "position", "hit": False}]
+    result = mme(rows)
+    assert result["categories"]["count"]["acc_plus"] == 100.0
+    assert result["categories"]["position"]["acc_plus"] == 0.0
+    assert result["perception"] == 200.0
+
+
+def test_mme_names_the_row_and_every_missing_key():
+    with pytest.raises(InputError, match="mme: row 2 lacks image, hit"):
+        mme([{"image": "a", "category": "count", "hit": True}, {"category": "count"}])
+    assert mme([]) == {"perception": 0.0, "cognition": 0.0, "total": 0.0, "categories": {}}
+
+
+def _exactly(message: str) -> str:
+    return f"^{re.escape(message)}$"
+
+
+def test_auroc_errors_word_for_word():
+    with pytest.raises(InputError, match=_exactly("auroc: 2 scores but 3 labels")):
+        auroc([0.1, 0.2], [0, 1, 1])
+    with pytest.raises(InputError, match=_exactly("auroc: scores contain NaN")):
+        auroc([0.1, float("nan")], [0, 1])
+    with pytest.raises(InputError, match=_exactly("auroc: labels must be 0 or 1")):
+        auroc([0.1, 0.2], [0, -1])
+    one_class = "auroc needs at least one positive and one negative label, got {} positive " \
+                "and {} negative"
+    with pytest.raises(InputError, match=_exactly(one_class.format(2, 0))):
+        auroc([0.1, 0.2], [1, 1])
+    with pytest.raises(InputError, match=_exactly(one_class.format(0, 2))):
+        auroc([0.1, 0.2], [0, 0])
+
+
+def test_auroc_accepts_booleans_and_counts_ties_half():
+    # positives 0.3, 0.5; negatives 0.5, 0.1: pairs (0, 1, 1/2, 1) of 4 -> 2.5 / 4
+    assert auroc([0.3, 0.5, 0.5, 0.1], [True, True, False, False]) == 0.625
+    assert rank_auroc([0.3, 0.5, 0.5, 0.1], [True, True, False, False]) == 0.625
+    # one positive, three negatives below / equal / above: (1 + 1/2 + 0) / 3
+    assert rank_auroc([0.5, 0.2, 0.5, 0.9], [True, False, False, False]) == pytest.approx(0.5)
+    # flags given as 0 / 1 are flags, not indices: positive 0.9 above 0.1 and 0.5 -> 1
+    assert rank_auroc([0.1, 0.9, 0.5], [0, 1, 0]) == 1.0
+
+
+def test_mme_sums_are_floats_even_when_empty():
+    # only a cognition category: perception sums nothing and is 0.0, not the integer 0
+    result = mme([{"image": "a", "category": "text_translation", "hit": True}])
+    assert result["perception"] == 0.0 and type(result["perception"]) is float
+    assert type(result["cognition"]) is float
+    result = mme([{"image": "a", "category": "ocr", "hit": True}])
+    assert type(result["cognition"]) is float and type(result["total"]) is float
+
+
+@pytest.mark.parametrize("key, expected", [
+    (" (12) ", "(12)"),                     # balanced brackets stay
+    ("12).", "12"),                         # an unbalanced closing one goes, then the edge
+    ("(12", "12"),
+    ("o(n log n)).", "o(n log n)"),
+    ("[3, 4]].", "[3, 4]"),
+    ("((x)", "(x)"),
+    ("[ x", "x"),                           # after the bracket, the edges again
+    ("x ]", "x"),
+    ("x.)", "x"),                           # the edge under the bracket goes too
+    ("(.x", "x"),
+    ('"paris";', "paris"),
+    ("!?x:,", "x"),
+])
+def test_trim_key(key, expected):
+    assert _trim_key(key) == expected
+
+
+# MMMU's candidates without an answer clause or answer line (docs/METRICS.md, mmmu_open):
+# per sentence, the text after its last indicator word; "=" too in the last sentence.
+@pytest.mark.parametrize("response, keys, numbers", [
+    # two sentences, each with "is": "3", then "12" (after "so" and "is", the last one)
+    ("The width is 3. So the area is 12.", ["3", "12"], [3.0, 12.0]),
+    ("It could be 7", ["7"], [7.0]),
+    ("thus 8", ["8"], [8.0]),
+    ("Therefore 9", ["9"], [9.0]),
+    ("The final 10", ["10"], [10.0]),
+    ("The result 11", ["11"], [11.0]),
+    ("结果是5", ["5"], [5.0]),
+    # an indicator inside a word is none: "this" holds "is", "Paris" too
+    ("This is Paris", ["paris"], []),
+    # "=" counts in the last sentence only: "x = 4." has no indicator and gives nothing
+    ("x = 4. So y is 9", ["9"], [9.0]),
+    ("So y is 9. z =5", ["9", "5"], [9.0, 5.0]),
+    # sentences end at . ! ? followed by space, and at a line break
+    ("so 5! so 6", ["5", "6"], [5.0, 6.0]),
+    ("so 5? so 6", ["5", "6"], [5.0, 6.0]),
+    ("so 5?so 6", ["6"], [6.0]),
+    ("so 5\nso 6", ["5", "6"], [5.0, 6.0]),
+    # no sentence with an indicator: the whole response, trimmed and lowercased
+    ("42 Apples.", ["42 apples"], [42.0]),
+    ("", [], []),
+    # an indicator with nothing after it gives no candidate; the next sentence's does
+    ("So it is. So 7 apples", ["7 apples"], [7.0]),
+    # ... and with no other candidate the whole response is the one
+    ("So it is. 7 apples", ["so it is. 7 apples"], [7.0]),
+])
+def test_mmmu_candidates_without_a_clause(response, keys, numbers):
+    assert mmmu_candidates(response) == (keys, numbers)
+
+
+def test_mmmu_candidates_from_an_answer_line_and_a_clause():
+    # the closing line's answer, its result after the last "="
+    assert mmmu_candidates("Working.\nA: 3 * 12 = 36") == (["36"], [36.0])
+    # an answer clause's answer up to its sentence end (not at a comma: "(3, -4)")
+    assert mmmu_candidates("The answer is (3, -4). Check: fine") == (["(3, -4)"], [3.0, -4.0])
+    # ... so a comma does not end it, and a later "so" is no indicator: the clause is the
+    # one candidate (without the clause rule: "6 pears", after the last indicator)
+    assert mmmu_candidates("The answer is 5 apples, so 6 pears") == \
+        (["5 apples, so 6 pears"], [5.0, 6.0])
+
+
+def test_mmmu_candidates_of_bare_periods_and_capitals():
+    # the response trimmed of spaces and periods first: "." and "..." leave nothing
+    assert mmmu_candidates(".") == ([], [])
+    assert mmmu_candidates(" ... ") == ([], [])
+    # then lowercased: "X" is the candidate "x"
+    assert mmmu_candidates("X") == (["x"], [])
+
+
+@pytest.mark.parametrize("response, golds, expected", [
+    # a numeric gold: the last candidate that has a number; a text gold: the last candidate
+    ("So it is 5. So it is red", ["5"], True),
+    ("So it is 5. So it is red", ["red"], True),
+    ("So it is 5. So it is 7", ["5"], False),
+    ("So it is red. So it is blue", ["red"], False),
+    # hedges: every alternative must be a gold ("/" with spaces, 还是, 或者)
+    ("结果是北京还是上海", ["北京"], False),
+    ("结果是北京还是上海", ["北京", "上海"], True),
+    ("结果是北京或者上海", ["上海"], False),
+    ("So it is 3 / 4", ["3"], False),
+    ("So it is 3 / 4", ["3", "4"], True),
+    ("So it is maybe 3 or 4", ["3", "4"], True),
+    # a gold that contains the separator is no hedge
+    ("So it is 3 or 4", ["3 or 4"], True),
+    # an empty text gold matches nothing
+    ("So it is red", [""], False),
+    ("So it is red", ["  "], False),
+    # a coefficient of π (written π), a radicand (√), an exponent, a \dfrac or \tfrac
+    # numerator is not the value
+    ("So it is 4π", ["4"], False),
+    ("So it is √2", ["2"], False),
+    ("So it is 2^{3}", ["3"], False),
+    ("So it is 2^{3}", ["2"], True),
+    ("So it is \\dfrac{8}{3}", ["8"], False),
+    ("So it is \\tfrac{8}{3}", ["8"], False),
+    # the marker is looked for in the 8 characters before the number: "\\sqrt{  " is 8
+    ("So it is \\sqrt{ 2}", ["2"], False),
+    ("So it is \\sqrt{  2}", ["2"], False),
+    # one character past the 8-character window: read as a value
+    ("So it is \\sqrt{   2}", ["2"], True),
+    # a text gold that starts with a backslash may not continue a word or number, even
+    # across one space; one that starts with a bracket may follow a letter
+    ("So it is \\pi", ["\\pi"], True),
+    ("So it is x\\pi", ["\\pi"], False),
+    ("So it is x \\pi", ["\\pi"], False),
+    ("So it is P(3, -4)", ["(3,-4)"], True),
+    # "maybe" / "perhaps" before an alternative is no part of it
+    ("So it is maybe red or blue", ["red", "blue"], True),
+    ("So it is perhaps 3 or 4", ["3", "4"], True),
+    ("So it is 4 \\sqrt{3}", ["4"], False),
+])
+def test_mmmu_open_match_by_hand(response, golds, expected):
+    assert mmmu_open_match(response, golds) is expected
