@@ -74,8 +74,12 @@ def test_retraction_reach_is_sixty_characters():
 def test_retraction_read_from_the_first_character_and_case_blind():
     assert _retracted("only a guess")  # the retraction starts at offset 0
     assert _retracted("I cannot see the IMAGE")  # read lower-cased
-    # "İ" lower-cases to two characters: the text is read as written, no offsets moved
-    assert _retracted("\u0130 cannot see the image")
+    # "İ" lower-cases to two characters: the text is read as written (no offsets moved),
+    # still case-blind: an upper-case retraction with an "İ" elsewhere is seen
+    assert _retracted("\u0130 CANNOT SEE THE IMAGE")
+    # a retraction anywhere makes the response failed, "İ" or not
+    for town in ("Izmir", "\u0130zmir"):
+        assert read(f"There is no cat at {town}. This is only a GUESS.") == (None, "failed")
     assert not _retracted("I can see the image")
 
 
@@ -171,10 +175,13 @@ def test_a_whole_word_after_a_correction():
 
 
 def test_a_letter_with_a_word_under_a_condition():
-    # "If" earlier in the answer clause's sentence: the letter's word is not stated "ok";
-    # the word is then read as the first decisive word
-    assert read("If it rains, the answer is (B) No.") == ("no", "lenient")
-    assert read("If it rains, the answer is (B) No. That is all.") == ("no", "lenient")
+    # "If" earlier in the answer clause's sentence: a clause under a condition is no
+    # answer (METRICS), and its word is not read back in as the first decisive word
+    assert read("If it rains, the answer is (B) No.") == (None, "failed")
+    assert read("If it rains, the answer is (B) No. That is all.") == (None, "failed")
+    # two conditions naming different answers: no answer either
+    assert read("If it rains, the answer is (B) No. If it is dry, the answer is (A) Yes."
+                ) == (None, "failed")
     # a condition in a later sentence does not count
     assert read("The answer is (B) No. If it rains, yes.") == ("no", "ok")
     # a refusal before the answer clause does not retract it (only one after it would)
