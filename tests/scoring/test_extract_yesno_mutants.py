@@ -140,8 +140,10 @@ def test_courtesy_skips_every_concession():
     # the question; without courtesy it is read
     assert _first_decisive("Although the dog is not sleeping", DOG, courtesy=True) is None
     assert _first_decisive("Although the dog is not sleeping", DOG) == "no"
-    # so "Certainly" commits: its sentence's only negation is in a concession
+    # so "Certainly" commits: its sentence's only negation is in a concession (METRICS:
+    # even one about the question, as with a comma before "although")
     assert read("Certainly it rains although the dog is not sleeping.", DOG) == ("yes", "ok")
+    assert read("Certainly it rains, although the dog is not sleeping.", DOG) == ("yes", "ok")
 
 
 def test_certainly_with_a_condition_about_the_question():
@@ -202,8 +204,9 @@ def test_existence_denied_only_in_the_first_two_sentences():
     # a denial in the third sentence is not read ("None is awake" denies nothing asked)
     assert read("There are many cats. They sleep. None is awake.",
                 "Are there any cats?") == ("yes", "lenient")
-    # the opening is not a sentence (a line break first): nothing said
-    assert not _exists("\nThere are many cats.", "Are there any cats?")
+    # the opening sentence is read after a leading line break, as the opener is
+    assert _exists("\nThere are many cats.", "Are there any cats?")
+    assert not _exists("\nThere are many cats.", "Are there any black fluffy cats?")
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -224,7 +224,7 @@ def _exists(text: str, question: str) -> bool:
     if existence is None or not _EXISTS_SAID.match(text):
         return False
     wanted = content_words(existence.group(1)) - {"any"}
-    opening = SENTENCE.match(text)
+    opening = SENTENCE.search(text)  # after any leading space, as `_EXISTS_SAID` reads it
     said = content_words(opening.group()) if opening else set()
     # "There are several trees, but no people." / "There are many cats. None is black."
     following = SENTENCE.search(text, opening.end()) if opening else None
