@@ -82,7 +82,7 @@ _CONCESSIONS = frozenset(("although", "though", "while", "whereas"))
 _CLOSES = re.compile(r"[^.!?\n,;:]{0,200},")
 # "The woman is wearing a hat, while the man is not.": an elliptical negation contrasting
 # someone else after ", while" / ", whereas" is skipped.
-_LEAD_REACH = 40  # characters from a sentence's start within which a condition opens it
+_LEAD_REACH = 40  # characters from a sentence's start to the end of a condition opening it
 _ELLIPTICAL = re.compile(r"\s*(?:[.,;!?]|$)")
 # "I don't have personal opinions", "I'm not a doctor": the speaker about itself, an answer
 # only when the question is put to it ("Are you …?", "Does ChatGPT …?", "Can an AI …?").
