@@ -116,11 +116,15 @@ def test_one_word_option_reworded(answer, text, expected):
     ("The cricket population will not fall, so it will increase.", "cricket will increase", 2),
     # an option that negates itself is stated by its negation
     ("The price will not rise.", "will not rise", 2),
-    # an option of numbers has no content words: never reworded
-    ("Anything at all.", "1 3", 0),
+    # an option of numbers has no content words: never reworded, even with its numbers
+    # said in one sentence
+    ("It is 1 and 3.", "1 3", 0),
+    # an option absent from the answer: 0 (an int, as documented)
+    ("Anything at all.", "cricket will increase", 0),
 ])
 def test_longer_option_reworded(answer, text, expected):
-    assert _reworded(answer, answer.lower().rstrip("."), text) == expected
+    found = _reworded(answer, answer.lower().rstrip("."), text)
+    assert found == expected and type(found) is int
 
 
 @pytest.mark.parametrize("text, expected", [

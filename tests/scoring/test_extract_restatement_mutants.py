@@ -44,12 +44,28 @@ def test_comparison_parts(text, expected):
 
 
 def test_the_other_side_stops_at_the_next_comparative():
-    # "bigger": its other side runs from "than" to "smaller" ({dog}); "smaller": the words
-    # before it in the clause are its compared side, "than the big old grey cow" its other
+    # "bigger": its other side runs from "than" to "smaller" ({dog}); "smaller" shares the
+    # compared side of "bigger" (the cat is smaller, not the dog), "than the big old grey
+    # cow" is its other side
     text = "the cat is bigger today than the dog and smaller than the big old grey cow"
     assert comparisons(text) == [
         (1, {"cat", "today"}, {"dog"}, False),
-        (-1, {"cat", "today", "dog"}, {"big", "old", "grey", "cow"}, False)]
+        (-1, {"cat", "today"}, {"big", "old", "grey", "cow"}, False)]
+    # a later comparative's own words before "than" join the shared side
+    assert comparisons("the cat is bigger than the dog and smaller today than the cow") == [
+        (1, {"cat"}, {"dog"}, False), (-1, {"cat", "today"}, {"cow"}, False)]
+
+
+@pytest.mark.parametrize("question, expected", [
+    # the sentence says nothing of the dog against the mouse: "cat bigger than dog" read
+    # swapped says "no", "cat bigger than mouse" says "yes" as well: no answer
+    ("Is the dog bigger than the mouse?", None),
+    ("Is the dog smaller than the mouse?", None),
+    ("Is the cat bigger than the mouse?", "yes"),
+])
+def test_a_shared_compared_side(question, expected):
+    assert restated("The cat is bigger than the dog and bigger than the mouse.",
+                    question) == expected
 
 
 @pytest.mark.parametrize("text, negated", [
@@ -68,8 +84,13 @@ ASKED = (1, {"cat"}, {"dog"}, False)  # "Is the cat bigger than the dog?"
     ("The cat is bigger.", "yes"),                    # one side matches: enough
     ("The dog is bigger than the cat.", "no"),        # sides swapped: direction reversed
     ("The dog is equal to the cat.", "no"),           # equal is neither direction
-    # two comparisons matching as well: the first one
-    ("The cat is bigger than the dog, the cat is smaller than the dog", "yes"),
+    # two comparisons matching as well, both naming their other side, answering
+    # differently: the sentence states it both ways, no answer
+    ("The cat is bigger than the dog, the cat is smaller than the dog", None),
+    # ... answering the same: that answer
+    ("The cat is bigger than the dog, the dog is smaller than the cat", "yes"),
+    # two matching as well that name no other side: the first one
+    ("The cat is bigger, the cat is smaller", "yes"),
     # a comparison about something else, then the one asked about
     ("The sun is bigger than the moon, the cat is bigger than the dog", "yes"),
     # kept and swapped match as well (1 each): read as stated, not swapped
@@ -113,7 +134,8 @@ def test_the_last_of_two_restated_comparisons(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
-    # of two sentences restating a plain question, the first one
+    # of two sentences restating a plain question, the first one (METRICS: unlike
+    # comparisons; the last one broke more tuning rows than it fixed)
     ("The cat is black. The cat is not black.", "yes"),
     ("The cat is not black. The cat is black.", "no"),
 ])

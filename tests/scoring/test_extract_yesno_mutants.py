@@ -74,8 +74,12 @@ def test_retraction_reach_is_sixty_characters():
 def test_retraction_read_from_the_first_character_and_case_blind():
     assert _retracted("only a guess")  # the retraction starts at offset 0
     assert _retracted("I cannot see the IMAGE")  # read lower-cased
-    # "İ" lower-cases to two characters: the text is read as written, no offsets moved
-    assert _retracted("\u0130 cannot see the image")
+    # "İ" lower-cases to two characters: the text is read as written (no offsets moved),
+    # still case-blind: an upper-case retraction with an "İ" elsewhere is seen
+    assert _retracted("\u0130 CANNOT SEE THE IMAGE")
+    # a retraction anywhere makes the response failed, "İ" or not
+    for town in ("Izmir", "\u0130zmir"):
+        assert read(f"There is no cat at {town}. This is only a GUESS.") == (None, "failed")
     assert not _retracted("I can see the image")
 
 
@@ -136,8 +140,10 @@ def test_courtesy_skips_every_concession():
     # the question; without courtesy it is read
     assert _first_decisive("Although the dog is not sleeping", DOG, courtesy=True) is None
     assert _first_decisive("Although the dog is not sleeping", DOG) == "no"
-    # so "Certainly" commits: its sentence's only negation is in a concession
+    # so "Certainly" commits: its sentence's only negation is in a concession (METRICS:
+    # even one about the question, as with a comma before "although")
     assert read("Certainly it rains although the dog is not sleeping.", DOG) == ("yes", "ok")
+    assert read("Certainly it rains, although the dog is not sleeping.", DOG) == ("yes", "ok")
 
 
 def test_certainly_with_a_condition_about_the_question():
@@ -171,10 +177,13 @@ def test_a_whole_word_after_a_correction():
 
 
 def test_a_letter_with_a_word_under_a_condition():
-    # "If" earlier in the answer clause's sentence: the letter's word is not stated "ok";
-    # the word is then read as the first decisive word
-    assert read("If it rains, the answer is (B) No.") == ("no", "lenient")
-    assert read("If it rains, the answer is (B) No. That is all.") == ("no", "lenient")
+    # "If" earlier in the answer clause's sentence: a clause under a condition is no
+    # answer (METRICS), and its word is not read back in as the first decisive word
+    assert read("If it rains, the answer is (B) No.") == (None, "failed")
+    assert read("If it rains, the answer is (B) No. That is all.") == (None, "failed")
+    # two conditions naming different answers: no answer either
+    assert read("If it rains, the answer is (B) No. If it is dry, the answer is (A) Yes."
+                ) == (None, "failed")
     # a condition in a later sentence does not count
     assert read("The answer is (B) No. If it rains, yes.") == ("no", "ok")
     # a refusal before the answer clause does not retract it (only one after it would)
@@ -195,8 +204,9 @@ def test_existence_denied_only_in_the_first_two_sentences():
     # a denial in the third sentence is not read ("None is awake" denies nothing asked)
     assert read("There are many cats. They sleep. None is awake.",
                 "Are there any cats?") == ("yes", "lenient")
-    # the opening is not a sentence (a line break first): nothing said
-    assert not _exists("\nThere are many cats.", "Are there any cats?")
+    # the opening sentence is read after a leading line break, as the opener is
+    assert _exists("\nThere are many cats.", "Are there any cats?")
+    assert not _exists("\nThere are many cats.", "Are there any black fluffy cats?")
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -157,7 +157,7 @@ def _reworded(answer: str, norm: str, text: str) -> int:
         return found
     wanted = _content_words(text)
     if not wanted or not all(word in norm for word in wanted):
-        return False  # (a substring check first: most options are not there at all)
+        return 0  # (a substring check first: most options are not there at all)
     negative = not NEGATORS.isdisjoint(wanted)  # an option that negates ("will not rise")
     for sentence in SENTENCE.finditer(answer):
         words = WORDS.findall(sentence.group().lower())

@@ -44,10 +44,14 @@ def content_words(text: str) -> set[str]:
 
 def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
     """Every comparison in the clauses of `text`: (+1 more / -1 less / 0 equal, content
-    words of the compared side, content words after "than" / "to" / "as", negated)."""
+    words of the compared side, content words after "than" / "to" / "as" up to the next
+    comparative, negated: a negator within the five words before the comparative). A later
+    comparative in a clause shares the compared side of the one before it ("X is bigger
+    than Y and smaller than Z": X is smaller), plus its own words before "than"."""
     found = []
     for clause in _CLAUSE.split(text.lower()):
         words = WORDS.findall(clause)
+        side = None  # the compared side of the clause's previous comparative
         for index, word in enumerate(words):
             if word not in _COMPARATIVES:
                 continue
@@ -57,8 +61,9 @@ def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
             end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
             after = rest[split:] if end is None else rest[split:split + end]
             negated = any(w in NEGATORS for w in words[max(0, index - 5):index])
-            found.append((sign, content_words(" ".join(words[:index] + rest[:split])) - _COMPARATIVES,
-                          content_words(" ".join(after)) - _COMPARATIVES, negated))
+            lead = words[:index] if side is None else []
+            side = (side or set()) | content_words(" ".join(lead + rest[:split])) - _COMPARATIVES
+            found.append((sign, side, content_words(" ".join(after)) - _COMPARATIVES, negated))
     return found
 
 
@@ -67,21 +72,27 @@ def _restated_comparison(sentence: str,
     """"yes"/"no" when `sentence` states the comparison the question asks about (`asked`,
     its first from `comparisons`), in the same or another direction (sides swapped:
     direction reversed); of several comparisons in the sentence, the one whose sides best
-    match the question's."""
+    match the question's (the first of those matching as well), and None when two that
+    match as well both name their other side ("than …") and answer differently: the
+    sentence states the comparison both ways. ("The smaller picture is below the larger
+    picture." names no other side: the first.)"""
     sign, left, right, _ = asked
-    best, answer = 0, None
+    best, answer, stated = 0, None, set()  # `stated`: best answers naming their other side
     for said_sign, said_left, said_right, negated in comparisons(sentence):
         kept = len(left & said_left) + len(right & said_right)
         swapped = len(left & said_right) + len(right & said_left)
-        if max(kept, swapped) <= best:
+        if max(kept, swapped) < best or not max(kept, swapped):
             continue
-        best = max(kept, swapped)
         if said_sign == 0 or sign == 0:  # "X is equal to Y" to "Is X greater than Y?"
             same = said_sign == sign
         else:
             same = (said_sign == sign) != (swapped > kept)
-        answer = "yes" if same != negated else "no"
-    return answer
+        said = "yes" if same != negated else "no"
+        if max(kept, swapped) > best:
+            best, answer, stated = max(kept, swapped), said, set()
+        if said_right:
+            stated.add(said)
+    return None if len(stated) > 1 else answer
 
 
 def asked(question: str) -> str:

@@ -68,6 +68,7 @@ _EXPLICIT = re.compile(r"(?<![A-Za-z])(?:yes|no)(?![A-Za-z])(?=\s*(?:[,.!;:]|$))
 # A later paragraph that takes the answer back ("Actually, I cannot see the image", "this
 # is only a guess") voids it; other refusals there are advice.
 _RETRACTED_AT = re.compile(r"image|picture|photo|guess|图片")  # on lower-cased text: fast
+_RETRACTED_AT_ANY_CASE = re.compile(_RETRACTED_AT.pattern, re.I)  # when lower() moves offsets
 _RETRACTION = re.compile(r"(?:(?:(?:cannot|can't|can\s+not|unable\s+to|not\s+able\s+to|(?:don't|do"
                          r"\s+not)\s+have\s+the\s+ability\s+to)\s+(?:see|view|access|look\s+at)"
                          r"|(?:provide|upload|share|send)(?:\s+me)?)\s+(?:the\s+|any\s+|an?\s+)?"
@@ -81,7 +82,7 @@ _CONCESSIONS = frozenset(("although", "though", "while", "whereas"))
 _CLOSES = re.compile(r"[^.!?\n,;:]{0,200},")
 # "The woman is wearing a hat, while the man is not.": an elliptical negation contrasting
 # someone else after ", while" / ", whereas" is skipped.
-_LEAD_REACH = 40  # characters from a sentence's start within which a condition opens it
+_LEAD_REACH = 40  # characters from a sentence's start to the end of a condition opening it
 _ELLIPTICAL = re.compile(r"\s*(?:[.,;!?]|$)")
 # "I don't have personal opinions", "I'm not a doctor": the speaker about itself, an answer
 # only when the question is put to it ("Are you …?", "Does ChatGPT …?", "Can an AI …?").
@@ -153,14 +154,17 @@ def _after_correction(text: str) -> str | None:
 
 def _in_clause(text: str) -> str | None:
     """The yes/no of the last answer clause, or None; a letter with a word ("(B) No")
-    reads the word unless offered under a condition or retracted by a refusal after it."""
+    reads the word unless retracted by a refusal after it, and is no answer ("both")
+    when offered under a condition ("If it rains, the answer is (B) No.")."""
     tail, at = clause_tail_at(text) or ("", 0)
     if not tail:
         return None
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
     if stated and worded is not tail:
-        if _CONDITION.search(text, sentence_start(text, at), at) or last_refusal(text, at):
+        if _CONDITION.search(text, sentence_start(text, at), at):
+            return "both"  # offered under a condition: no answer, not read back in later
+        if last_refusal(text, at):
             return None
     return stated
 
@@ -220,7 +224,7 @@ def _exists(text: str, question: str) -> bool:
     if existence is None or not _EXISTS_SAID.match(text):
         return False
     wanted = content_words(existence.group(1)) - {"any"}
-    opening = SENTENCE.match(text)
+    opening = SENTENCE.search(text)  # after any leading space, as `_EXISTS_SAID` reads it
     said = content_words(opening.group()) if opening else set()
     # "There are several trees, but no people." / "There are many cats. None is black."
     following = SENTENCE.search(text, opening.end()) if opening else None
@@ -246,11 +250,11 @@ def _retracted(text: str) -> bool:
     """Whether `text` takes its answer back anywhere ("I cannot see the image", "this is
     only a guess", "please provide the image"): read only before the words every
     retraction ends on."""
-    lowered = text.lower()
-    if len(lowered) != len(text):  # lower-casing moved offsets (rare)
-        lowered = text
+    lowered, at = text.lower(), _RETRACTED_AT
+    if len(lowered) != len(text):  # lower-casing moved offsets ("İ"): read as written,
+        lowered, at = text, _RETRACTED_AT_ANY_CASE  # case-blind all the same
     return any(_RETRACTION.search(lowered, max(0, hit.start() - _RETRACTION_REACH), hit.start())
-               for hit in _RETRACTED_AT.finditer(lowered))
+               for hit in at.finditer(lowered))
 
 
 def _opening_end(text: str) -> int:
