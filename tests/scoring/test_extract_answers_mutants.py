@@ -90,12 +90,18 @@ def test_the_last_line_written_out_as_an_option():
     head = "Option A says cat and option C says cow, neither fits.\n"
     assert both_paths(head + "(B) dog", ABCD) == lenient("B")
     assert both_paths(head + "B. dog", ABCD) == lenient("B")
+    # a last line whose text is not its letter's ("(B) pig", B is dog) is no written option;
+    # the prose names C and B with no concluding sentence, no option text -> failed
+    assert both_paths("Option C looks close.\n(B) pig", ABC) == FAILED
 
 
 def test_a_bare_letter_on_the_last_line():
     assert both_paths("Let me think.\nB", ABC) == lenient("B")
     assert both_paths("Let me think.\nb", ABC) == lenient("B")    # upper-cased
     assert both_paths("Let me think.\n(E)", ABC) == FAILED        # not an option
+    # three lines: the last line (B) is read, not the second ("Step 2 …") nor all after
+    # the first; the prose's C is the superseded step
+    assert both_paths("Step 1 gives C.\nStep 2 corrects it.\nB", ABC) == lenient("B")
 
 
 def test_a_lead_is_not_read_when_the_lines_enumerate_options():
@@ -126,3 +132,116 @@ def test_the_whole_text_equal_to_an_option_holding_the_word_answer():
 
 def test_extract_choice_returns_the_value():
     assert extract_choice("The answer is clearly a.", {"A": "cat", "B": "dog"}) == "A"
+
+
+# --- rule 7: option texts ---------------------------------------------------------------
+
+CLOCK = {"A": "half", "B": "quarter", "C": "o'clock", "D": "quarter to", "E": "quarter past"}
+CLOCK_QUESTION = "What time is shown? Answer by typing a time word. It is (_) past three."
+
+
+def test_the_blank_rule_on_a_response_over_200_characters():
+    # 232 characters (the exact-text rule 5 reads only up to 200, so the normalised text is
+    # made here first): the option written before "past three", the words after the
+    # question's blank, is "quarter" (B), not the longer text "quarter past" (E)
+    text = ("Looking at the clock face carefully, the long hand points straight at the three on "
+            "the dial and the short hand sits just after the three, which is where it should be "
+            "at this time of the afternoon. The clock shows quarter past three.")
+    assert len(text) == 232
+    assert both_paths(text, CLOCK, CLOCK_QUESTION) == lenient("B")
+    # without the question there is no blank: the longer option text "quarter past" wins
+    assert both_paths(text, CLOCK) == lenient("E")
+
+
+# --- the options: which keys are letters ------------------------------------------------
+
+@pytest.mark.parametrize("text, choices, expected", [
+    # choices that are not a mapping of keys (None): any letter A-J
+    ("The answer is C", None, ok("C")),
+    # a list of keys: the letters A and B only, C is none of them
+    ("C", ["A", "B"], FAILED),
+    # keys are stripped and upper-cased to find their letter; the caller's key is returned
+    ("B", {" b ": "dog", "a": "cat"}, ok(" b ")),
+    # two keys for one letter: the first one given is the option
+    ("A", {"a": "x", "A": "y"}, ok("a")),
+    # no key is a letter ("1", "2"): any letter A-J, H among them
+    ("The answer is H", {"1": "cat", "2": "dog"}, ok("H")),
+    # "AB" is two characters, no letter: A is not an option, B is
+    ("A", {"AB": "cat", "B": "dog"}, FAILED),
+    ("B", {"AB": "cat", "B": "dog"}, ok("B")),
+])
+def test_option_keys(text, choices, expected):
+    assert both_paths(text, choices) == expected
+
+
+# --- rule 2: what a clause names ------------------------------------------------------
+
+def test_a_lower_case_letter_followed_by_a_word_within_16_characters_is_a_word():
+    # "a" + 15 spaces + "fish": the 16 characters after the letter hold the "f" of a word:
+    # "the answer is a fish", no letter named, and no option text -> failed
+    assert both_paths("The answer is a" + " " * 15 + "fish", ABC) == FAILED
+    # 16 spaces: the 16 characters after the letter are blank -> the letter a, A, ok
+    assert both_paths("The answer is a" + " " * 16 + "fish", ABC) == ok("A")
+
+
+def test_a_clause_letter_offered_with_a_second_one():
+    assert both_paths("The answer is B or B", ABC) == ok("B")      # the same letter twice
+    assert both_paths("The answer is B or C", ABC) == FAILED       # two: no one answer
+    # two letters with Yes/No options: no letter, and the text says neither yes nor no
+    assert both_paths("The answer is A or B", YES_NO) == FAILED
+
+
+def test_a_letter_with_the_other_yes_no_word():
+    # A = Yes written with "no": the answer is No (B), lenient
+    assert both_paths("A: no", YES_NO) == lenient("B")
+
+
+# --- a \boxed{} value no option has ------------------------------------------------------
+
+def test_a_boxed_value_is_answered_only_by_a_letter_form_around_it():
+    # the box holds 12, no option: the clause around it names B -> B, ok
+    assert both_paths("The answer is B. \\boxed{12}", ABC) == ok("B")
+    # LaTeX around the box is read as plain text too
+    assert both_paths("The answer is B. \\boxed{\\frac{1}{2}}", ABC) == ok("B")
+    # only the prose names an option's text ("dog"): never read around a box -> failed
+    assert both_paths("The dog fits best. \\boxed{12}", ABC) == FAILED
+
+
+def test_the_answer_before_a_new_question_the_model_wrote():
+    # "\nQuestion:" starts a continuation; the answer before it (B) counts, not the clause
+    # of the continuation (C)
+    assert both_paths("The answer is B.\nQuestion: Which is C? Answer: C", ABC) == ok("B")
+
+
+def test_a_pronoun_or_article_after_the_clause_is_no_letter():
+    # "I think": the pronoun, not option I; the only letter left in the prose is B (rule 6)
+    assert both_paths("The answer is I think B.", ABCD) == lenient("B")
+    # "a U-turn": a one-letter word ("U") after "a" is still a word, so "a" is the article;
+    # the clause's tail "a U-turn" is option B's text (rule 7)
+    assert both_paths("The answer is a U-turn.", {"A": "left", "B": "U-turn", "C": "right"}) \
+        == lenient("B")
+
+
+NEST = "Is this nest larger than a fist?"
+
+
+def test_yes_no_options_read_the_answer_with_the_question():
+    # rule 8: "smaller" against the "larger" asked -> No (B), lenient; without the question
+    # the sentence holds no yes/no word -> failed
+    assert both_paths("The nest is smaller than a fist.", YES_NO, NEST) == lenient("B")
+    assert both_paths("The nest is smaller than a fist.", YES_NO) == FAILED
+    # a leading "(C)" outside the two options: still the yes/no the response states
+    assert both_paths("(C) The nest is smaller than a fist.", YES_NO, NEST) == lenient("B")
+    assert both_paths("(C) The nest is smaller than a fist.", YES_NO) == FAILED
+
+
+def test_a_lead_with_a_second_option_offered_after_it():
+    # not a bare letter list (text follows), but the lead (A) offers (C) beside it -> failed
+    assert both_paths("(A) or (C), both look right.", ABC) == FAILED
+
+
+def test_a_leading_i_followed_by_a_lower_case_word_is_the_pronoun():
+    # "I" then a line break and "believe": the pronoun, not option I; the text names the
+    # dog (B) -> B, lenient
+    nine = dict(zip("ABCDEFGHI", ["cat", "dog", "cow", "pig", "hen", "fox", "owl", "bee", "ant"]))
+    assert both_paths("I\nbelieve the dog is right.", nine) == lenient("B")
