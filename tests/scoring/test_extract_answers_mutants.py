@@ -158,6 +158,9 @@ def test_the_blank_rule_on_a_response_over_200_characters():
 @pytest.mark.parametrize("text, choices, expected", [
     # choices that are not a mapping of keys (None): any letter A-J
     ("The answer is C", None, ok("C")),
+    # … also in the prose (rule 6): the one letter C; with no option texts nothing else
+    ("I think C fits", None, lenient("C")),
+    ("It is a dog.", None, FAILED),
     # a list of keys: the letters A and B only, C is none of them
     ("C", ["A", "B"], FAILED),
     # keys are stripped and upper-cased to find their letter; the caller's key is returned
@@ -211,6 +214,11 @@ def test_the_answer_before_a_new_question_the_model_wrote():
     # "\nQuestion:" starts a continuation; the answer before it (B) counts, not the clause
     # of the continuation (C)
     assert both_paths("The answer is B.\nQuestion: Which is C? Answer: C", ABC) == ok("B")
+    # the new question right after a one-character answer (the cut at offset 1): B
+    assert both_paths("B\nQuestion: Which is C? Answer: C", ABC) == ok("B")
+    # a head that answers only leniently is not enough: the whole text is read, and its
+    # last clause names C
+    assert both_paths("The dog, I guess\nQuestion: Which is C? Answer: C", ABC) == ok("C")
 
 
 def test_a_pronoun_or_article_after_the_clause_is_no_letter():
@@ -245,3 +253,24 @@ def test_a_leading_i_followed_by_a_lower_case_word_is_the_pronoun():
     # dog (B) -> B, lenient
     nine = dict(zip("ABCDEFGHI", ["cat", "dog", "cow", "pig", "hen", "fox", "owl", "bee", "ant"]))
     assert both_paths("I\nbelieve the dog is right.", nine) == lenient("B")
+
+
+# --- rules 5-6: the whole text, letters in the prose ------------------------------------
+
+def test_a_response_equal_to_an_option_text_holding_another_options_letter():
+    # "C major chord" is option A's text ("The C major chord", articles dropped): A (rule 5),
+    # not the letter C standing in it
+    chords = {"A": "The C major chord", "B": "The G major chord", "C": "A minor"}
+    assert both_paths("C major chord", chords) == lenient("A")
+
+
+def test_a_letter_inside_an_echoed_option_text_is_not_a_letter():
+    # "Vitamin C" is option A's text echoed: its C is no letter; the text names A (rule 7)
+    vitamins = {"A": "Vitamin C", "B": "Vitamin D", "C": "Iron"}
+    assert both_paths("It is Vitamin C, since it helps.", vitamins) == lenient("A")
+
+
+def test_a_concluding_sentence_naming_two_letters_is_no_answer():
+    # B and C in the prose, and the concluding sentence names both: several -> failed
+    text = "B looks right and C looks right. Therefore, both B and C fit."
+    assert both_paths(text, ABC) == FAILED
