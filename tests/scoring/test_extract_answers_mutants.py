@@ -37,6 +37,8 @@ def both_paths(text: str, choices, question: str | None = None) -> Extraction:
     ("B", ok("B")), ("(B)", ok("B")), ("B.", ok("B")), ("[B]", ok("B")),
     ("Option B", ok("B")), ("选项B", ok("B")),
     ("b", ok("B")),            # a lower-case letter form is the letter
+    ("选B", ok("B")), ("答案是C", ok("C")),  # the Chinese clause shapes, whole
+    ("选E", FAILED),           # … naming a letter outside the options: no answer
     ("E", FAILED),             # a letter outside A-C: no answer, not a guess
 ])
 def test_a_whole_response_letter_form(text, expected):
@@ -172,6 +174,10 @@ def test_the_blank_rule_on_a_response_over_200_characters():
     # "AB" is two characters, no letter: A is not an option, B is
     ("A", {"AB": "cat", "B": "dog"}, FAILED),
     ("B", {"AB": "cat", "B": "dog"}, ok("B")),
+    # … so its text is no option's either: "cat" answers nothing
+    ("cat", {"AB": "cat", "B": "dog"}, FAILED),
+    # keys that are not text (1, 2): no letter among them, any letter A-J
+    ("B", {1: "cat", 2: "dog"}, ok("B")),
 ])
 def test_option_keys(text, choices, expected):
     assert both_paths(text, choices) == expected
@@ -206,6 +212,8 @@ def test_a_boxed_value_is_answered_only_by_a_letter_form_around_it():
     assert both_paths("The answer is B. \\boxed{12}", ABC) == ok("B")
     # LaTeX around the box is read as plain text too
     assert both_paths("The answer is B. \\boxed{\\frac{1}{2}}", ABC) == ok("B")
+    # LaTeX in the text around the box ("$\\left(B\\right)$") is read as plain text: "(B)"
+    assert both_paths("The answer is $\\left(B\\right)$, \\boxed{12}", ABC) == ok("B")
     # only the prose names an option's text ("dog"): never read around a box -> failed
     assert both_paths("The dog fits best. \\boxed{12}", ABC) == FAILED
 
@@ -274,3 +282,8 @@ def test_a_concluding_sentence_naming_two_letters_is_no_answer():
     # B and C in the prose, and the concluding sentence names both: several -> failed
     text = "B looks right and C looks right. Therefore, both B and C fit."
     assert both_paths(text, ABC) == FAILED
+
+
+def test_a_refusal_voids_only_a_lenient_letter():
+    # the lead "(B)" is a clean answer form (ok): the refusal after it does not void it
+    assert both_paths("(B) dog. It is impossible to determine from the image.", ABC) == ok("B")
