@@ -52,6 +52,18 @@ def test_a_short_letter_list_is_no_answer_up_to_39_characters():
     assert both_paths("A" + " " * 36 + "- B", ABC) == ok("A")
 
 
+@pytest.mark.parametrize("text", ["(B) C", "[B] C", "B) C", "(B) c", "(B)  C."])
+def test_a_lead_followed_by_a_second_letter_is_a_letter_list_on_the_fast_path_too(text):
+    # rule 1: "(B) C" lists two letters -> failed. The fast path read it as the lead
+    # "(B)" with the text "C" (B, ok) while the full rules failed it (fixed)
+    assert both_paths(text, ABC) == FAILED
+
+
+def test_a_lead_written_with_a_letter_valued_options_text():
+    # "B. C" is no letter list ("B." is not a list item); rule 4 reads the lead B
+    assert both_paths("B. C", {"A": "A", "B": "C", "C": "B"}) == ok("B")
+
+
 def test_a_letter_list_needs_two_different_letters_and_is_not_an_options_text():
     # "(D) (D)": one letter named twice is no list; the lead (D) is the answer
     assert both_paths("(D) (D)", ABCD) == ok("D")
