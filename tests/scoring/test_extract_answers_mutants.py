@@ -299,3 +299,11 @@ def test_a_concluding_sentence_naming_two_letters_is_no_answer():
 def test_a_refusal_voids_only_a_lenient_letter():
     # the lead "(B)" is a clean answer form (ok): the refusal after it does not void it
     assert both_paths("(B) dog. It is impossible to determine from the image.", ABC) == ok("B")
+
+
+def test_hypothetical_clauses_leave_the_concluding_sentence():
+    # two "If …, the answer is" clauses naming A and B are set aside (no clause answer);
+    # the prose names A, B, A and the concluding sentence "Therefore, (A)." names A (rule 6)
+    text = ("If it is small, the answer is (A). If it is big, the answer is (B). It is small. "
+            "Therefore, (A).")
+    assert both_paths(text, ABC) == lenient("A")
