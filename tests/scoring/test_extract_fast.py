@@ -122,7 +122,7 @@ def _mutated_shapes() -> list[tuple[str, dict]]:
              "I choose ", "answer:", "THE ANSWER IS ", "The final choice is ", "", "The answer is\n"]
     letters = ["A", "B", "C", "I", "a", "b", "(A)", "(B)", "[C]", "A.", "B)", "B:", "F", "A,"]
     tails = ["", ".", " red cat", " a blue car.", " or C", " not shown", " is wrong",
-             ". Actually it's C", " because red", " I think", " - cat", "\nC"]
+             ". Actually it's C", " because red", " I think", " - cat", "\nC", " C"]
     out = []
     for _ in range(6000):
         choices = dict(zip("ABCD", rng.sample(texts, 4)))

@@ -309,8 +309,11 @@ def _fast_choice(text: str, choices: Mapping[str, str],
         return None
     letter = lead.group(1) or lead.group(2) or lead.group(3)
     if letter not in options or letter == "I" or rules_out(lead.group(4)) \
-            or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()):
-        return None  # a clause may follow, or the lead may be ruled out: the full rules
+            or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()) \
+            or (len(text) < 40 and _LETTER_LIST.fullmatch(text)):
+        # a clause may follow, the lead may be ruled out, or "(B) C" lists two letters
+        # (rule 1): the full rules
+        return None
     return extraction(options[letter], PARSE_OK)
 
 
