@@ -87,8 +87,23 @@ _METHOD_ONLY = re.compile(
 _METHOD_KEYS = ("final", "solution", "to find")
 # "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
 _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
-# "\boxed{25} or \boxed{26}": two boxed answers offered as alternatives.
-_BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:or|,)\s*\$?\\boxed\{")
+# "\boxed{25} or \boxed{26}", "\boxed{12} or maybe \boxed{13}": two boxed answers offered
+# as alternatives.
+_BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
+                          r"|probably|even)\s+)?\$?\\boxed\{")
+# "10 or 12", "12 and 15": two values given as the answer.
+_ALTERNATIVES = re.compile(r"\b(?:or|and)\b", re.I)
+# "4\\pi", "2\\sqrt{3}": a number that is a coefficient of pi or a root.
+_COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
+_PI_AFTER = re.compile(r"\s*(?:\\pi|π)")
+# "\\sqrt{2}", "2^{x}", "\\frac{\\sqrt{3}}{2}", "\\frac{1}{0}": inside a root, an exponent or a
+# fraction not read as a number (a fraction that is read is one token from its "\\frac").
+_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{|\}\s*\{)\s*$")
+# "5-\\frac{1}{2}", "3 × 2^4": the number is one operand of an operation left undone.
+_OPERAND_BEFORE = re.compile(r"[\w)}][ \t]*(?:[-+*/×÷·]|\\times|\\cdot|\\div)[ \t]*$")
+# "3:4", "10:30": one side of a ratio or a clock time.
+_RATIO_AFTER = re.compile(r":\d")
+_RATIO_BEFORE = re.compile(r"\d:$")
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
@@ -141,6 +156,42 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
             text = text[:cut.start()].rstrip()
             found = [token for token in found if token.end <= cut.start()]
     return text, found
+
+
+def not_a_value(text: str, token: NumberToken, pi_units: bool = False) -> bool:
+    """Whether a number of `text` is part of an expression, not a value of its own: a
+    coefficient of pi or a root ("4\\pi"; with `pi_units` pi is a unit, "4\\pi" is 4), or
+    inside a root, an exponent or a fraction whose parts are not numbers ("\\sqrt{2}",
+    "\\frac{\\sqrt{3}}{2}")."""
+    return (_COEFFICIENT_AFTER.match(text, token.end) is not None
+            and not (pi_units and _PI_AFTER.match(text, token.end))) \
+        or _INSIDE_BEFORE.search(text, max(0, token.start - 8), token.start) is not None
+
+
+def _unread(text: str, token: NumberToken, pi_units: bool) -> bool:
+    """Whether the number picked as the answer is only part of what the response states:
+    `not_a_value`, an operand of an operation it leaves undone ("1-\\frac{1}{4}") or one side
+    of a ratio ("3:4")."""
+    return not_a_value(text, token, pi_units) or _RATIO_AFTER.match(text, token.end) is not None \
+        or any(pattern.search(text, max(0, token.start - 10), token.start) is not None
+               for pattern in (_OPERAND_BEFORE, _RATIO_BEFORE))
+
+
+def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
+    """The number an answer clause's tail (`tail`, at offset `at` of `text`) gives: its last
+    number, or the count of "3 out of 5"; None when it gives two values ("10 or 12", "12
+    and 15") or a pair cut at its comma ("(3, 4)")."""
+    last = found[-1]
+    if len(found) > 1:
+        before = found[-2]
+        if _OF_WHOLE.fullmatch(tail, before.end, last.start):
+            return before  # "3 out of 5": the count
+        if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
+            return None  # "The answer is 10 or 12."
+    if tail[:1] in "([" and not tail[1:last.start].strip() \
+            and text[at + len(tail):].lstrip()[:1] == ",":
+        return None  # "The answer is (3, 4).": a pair
+    return last
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
@@ -255,9 +306,20 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
     return _stated(text[start:last.end], start, inside[::-1]), start
 
 
-def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken | None, str]:
+def answer_number_token(response: str, pi_units: bool = False,
+                        ) -> tuple[Extraction[float], NumberToken | None, str]:
     """`answer_number` with the token read and the cleaned text it indexes, so a caller
-    can see how the number was written (`text[token.start:token.end]`, e.g. "3.9 million")."""
+    can see how the number was written (`text[token.start:token.end]`, e.g. "3.9 million").
+    No number when the one picked is only part of an expression (`not_a_value`: "4\\pi",
+    "\\frac{\\sqrt{3}}{2}"; "1-\\frac{1}{4}"); `pi_units`: pi is a unit (options "2πcm" …)."""
+    found, token, text = _answer_token(response)
+    if token is not None and _unread(text, token, pi_units):
+        return FAILED, None, text  # "The area is \\frac{25}{4}\\pi."
+    return found, token, text
+
+
+def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None, str]:
+    """`answer_number_token` before the check that the number picked is a value."""
     text = clean_response(response)
     if not text:
         return FAILED, None, text
@@ -274,7 +336,10 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
         if found and _EXAMPLE.search(text, sentence_start(text, at), at):
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
-            return Extraction(found[-1].value, PARSE_OK), found[-1], tail
+            token = _tail_number(text, tail, at, found)
+            if token is None:
+                return FAILED, None, text
+            return Extraction(token.value, PARSE_OK), token, tail
     if "**" in response:
         bold = _BOLD_NUMBER.findall(strip_reasoning(response))
         if bold:

@@ -16,7 +16,7 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.scoring.extract.numbers import answer_part, refuses
+from bench_kit.scoring.extract.numbers import answer_part, not_a_value, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
@@ -151,18 +151,29 @@ _KEY_EDGES = ".,:;!?\"' "
 _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates.
 _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
+# "12 and 15", "3 cm and 4 cm": values joined by "and" offer several too (text joined so
+# may be one answer); a value with at most a short unit.
+_AND_SPLIT = re.compile(r"\s+and\s+", re.I)
+_MAX_VALUE_WORDS = 3
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
 
 
 def _trim_key(key: str) -> str:
     """A candidate with its edges trimmed; brackets only when unbalanced, so `o(n log n)`
-    keeps its closing parenthesis."""
+    keeps its closing parenthesis. One pass per bracket kind ("((((3" is linear)."""
     key = key.strip(_KEY_EDGES)
     for left, right in ("()", "[]"):
-        while key.endswith(right) and key.count(right) > key.count(left):
-            key = key[:-1].rstrip(_KEY_EDGES)
-        while key.startswith(left) and key.count(left) > key.count(right):
-            key = key[1:].lstrip(_KEY_EDGES)
+        lefts, rights = key.count(left), key.count(right)
+        start, end = 0, len(key)
+        while end and key[end - 1] == right and rights > lefts:
+            rights, end = rights - 1, end - 1
+            while end and key[end - 1] in _KEY_EDGES:
+                end -= 1
+        while start < end and key[start] == left and lefts > rights:
+            lefts, start = lefts - 1, start + 1
+            while start < end and key[start] in _KEY_EDGES:
+                start += 1
+        key = key[start:end]
     return key
 
 
@@ -199,17 +210,10 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     return keys, numbers
 
 
-# "4\\pi", "\\sqrt{2}", "2^{2}": a number that is a coefficient of pi, a radicand or an
-# exponent is not the answer's value.
-_COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
-_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{)\s*$")
-
-
 def _values(key: str) -> set[float]:
-    """The numbers of a candidate that can be its value, rounded to 2 decimals."""
-    return {round(t.value, 2) for t in number_tokens(key)
-            if not _COEFFICIENT_AFTER.match(key, t.end)
-            and not _INSIDE_BEFORE.search(key, max(0, t.start - 8), t.start)}
+    """The numbers of a candidate that can be its value (`not_a_value`: not "4\\pi",
+    "\\sqrt{2}", an exponent), rounded to 2 decimals."""
+    return {round(t.value, 2) for t in number_tokens(key) if not not_a_value(key, t)}
 
 
 def _gold_in(key: str, gold: str) -> bool:
@@ -223,22 +227,30 @@ def _gold_in(key: str, gold: str) -> bool:
 @functools.lru_cache(maxsize=256)
 def _text_gold(needle: str) -> re.Pattern:
     """A text gold as found in a candidate: spacing free ("(3, -4)" is "(3,-4)", "2 \\pi"
-    is "2\\pi"), not continuing a word or number ("b" is not in "bob"; "\\pi" is not in
-    "11\\pi" or "16 \\pi")."""
+    is "2\\pi"), neither continuing nor continued by a word or number ("b" is not in "bob"
+    or "b2"; "\\pi" is not in "11\\pi" or "16 \\pi")."""
     body = r"\s*".join(map(re.escape, needle))
+    if needle[-1].isalnum():
+        body += r"(?![a-z0-9])"
     if needle[0] == "\\":
         return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + body)
     return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + body)
 
 
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
-    """The candidates of a key that offers several ("-402 or 48"), else None. A gold that
-    itself contains the separator ("black or white") is no hedge."""
+    """The candidates of a key that offers several ("-402 or 48", values "12 and 15"),
+    else None. A gold that itself contains the separator ("black or white") is no hedge."""
     if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
         return None
     parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
     parts = [part for part in parts if part]
-    return parts if len(parts) > 1 else None
+    if len(parts) > 1:
+        return parts
+    if " and " not in key or any(_AND_SPLIT.search(str(g)) for g in golds):
+        return None
+    parts = [part for part in map(_trim_key, _AND_SPLIT.split(key)) if part]
+    return parts if len(parts) > 1 and all(
+        number_tokens(part) and len(part.split()) <= _MAX_VALUE_WORDS for part in parts) else None
 
 
 def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
@@ -251,7 +263,8 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     answer is not such a statement), with no answer clause and no estimate after it, is
     wrong.
 
-    A candidate that offers several answers ("It could be -402 or 48", "either X or Y")
+    A candidate that offers several answers ("It could be -402 or 48", "either X or Y",
+    "A: 12 and 15")
     is right only when every one of them is a gold; when the last such hedge is the
     response's final word, the response is wrong otherwise.
 
