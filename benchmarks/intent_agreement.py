@@ -22,7 +22,10 @@ Two sets:
   an ``A: n`` line) is split by question like the frozen sets: both halves are
   reported, and the family's unsplit rows apart (``other``); ``--show`` prints
   disagreements of the ``tune`` half only, and ``--tune-only`` measures the ``tune`` half
-  alone (no held-out or other figure at all, for tuning);
+  alone (no held-out or other figure at all, for tuning); ``--show-all`` prints the
+  disagreements of every row, held-out and unsplit ones too: a set looked at so is tuning
+  data from then on (``report3`` since a later set, ``report4``, was frozen:
+  docs/METRICS.md);
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
@@ -31,6 +34,7 @@ Two sets:
     python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
     python benchmarks/intent_agreement.py --set report3 --family mc --tune-only --show 60
     python benchmarks/intent_agreement.py --set report3 --family open --tune-only --show 60
+    python benchmarks/intent_agreement.py --set report3 --family open --show-all 80
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
     python benchmarks/intent_agreement.py --family grounding --vlmevalkit /tmp/VLMEvalKit \\
@@ -342,7 +346,10 @@ def run_family(family: str, args: argparse.Namespace) -> None:
         rows = [r for r in rows if part(r, prefix) == "tune"]
     halves = ("all", "tune", "held-out") + (("other",) if prefix else ())
     halves = ("tune",) if args.tune_only and prefix is not None else halves
-    if prefix is None:  # a report set: the whole set, no tune / held-out split
+    if args.show_all is not None:  # every row's disagreements: the set is tuning data now
+        report(family, compare(family, rows, labels, refs, split=prefix), args.show_all, "all",
+               halves=("all",) if prefix is None else halves)
+    elif prefix is None:  # a report set: the whole set, no tune / held-out split
         report(family, compare(family, rows, labels, refs, split=None),
                0 if args.show is None else args.show, "all", halves=("all",))
     elif args.set:  # a split report-set family: misses of the tune half only, never others
@@ -413,11 +420,16 @@ def main() -> None:
                         help="disagreements to print per family (default 20; 0 with --set)")
     parser.add_argument("--misses", choices=("tune", "held-out", "all"), default="tune",
                         help="which half's disagreements to print (tune on 'tune' only)")
+    parser.add_argument("--show-all", type=int, metavar="N",
+                        help="with --set: print N disagreements of every row, held-out and "
+                             "unsplit rows too (the set is tuning data from then on)")
     parser.add_argument("--tune-only", action="store_true",
                         help="measure only the tune half of split families (no held-out figure)")
     args = parser.parse_args()
     if args.set and args.misses != "tune":
         parser.error("--misses: a report set prints only the tune half's disagreements")
+    if args.show_all is not None and not args.set:
+        parser.error("--show-all needs --set (the frozen sets print both halves with --misses all)")
     if args.set and not (HERE / args.set).is_dir():
         parser.error(f"--set {args.set}: no folder {HERE / args.set}")
     if not args.family:

@@ -173,3 +173,21 @@ def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, 
                     {"question": "How many?", "golds": ["12"], "answer_type": "integer"},
                     "The answer is 12.", "12")
     _reports_three_parts(module, monkeypatch, capsys, "open", "zeroeval")
+
+
+def test_show_all_prints_the_misses_of_every_part(agreement, monkeypatch, capsys, tmp_path):
+    """--show-all: the disagreements of the tune and held-out halves and of the unsplit
+    sources (a set looked at so is tuning data from then on); only with --set."""
+    module, _, _ = agreement
+    _three_part_set(module, tmp_path, "mc", ("gaokao:Biology", "gaokao:History", "mmlu-pro:x"),
+                    {"question": "Q?", "choices": {"A": "cat", "B": "dog"}},
+                    "The answer is B.", "B")
+    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show-all", "10")
+    out = capsys.readouterr().out
+    assert "tune-1" in out and "held-out-1" in out and "other-1" in out
+    assert "tune-0" not in out  # agreements are not printed
+    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show-all", "1")
+    assert sum(line.startswith("  [") for line in capsys.readouterr().out.splitlines()) == 1
+    with pytest.raises(SystemExit):
+        _run(module, monkeypatch, "--family", "mc", "--show-all", "5")
+    assert "--show-all needs --set" in capsys.readouterr().err
