@@ -49,6 +49,8 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
         "2^{10} and 1 1/2, 3 × 10^8 \\frac {3} {4} (3, 4) 10:30 5-\\frac{1}{2} 4\\pi ", n),
     "boxed answers offered": lambda n: _repeat("\\boxed{12} or maybe ", n),
     "the answer is, with values": lambda n: _repeat("The answer is 3 out of 5 or 12 and ", n),
+    "JSON answer fields": lambda n: _repeat('{"answer": "1\\", "answer": 2, ', n),
+    "JSON answer left open": lambda n: '{"reasoning": "x", "answer": "' + _repeat("\\\" 7", n),
 }
 
 
