@@ -229,8 +229,8 @@ def _json_answer(text: str) -> str:
     trimmed), or `text` when it has none, an empty one, or an answer clause stating a number
     after it ('"answer": "128"} … Thus, the final answer is 720 minutes.')."""
     found = None
-    for found in _JSON_ANSWER.finditer(text):
-        pass
+    for match in _JSON_ANSWER.finditer(text):
+        found = match
     if found is None:
         return text
     after = clause_tail_at(text[found.end():])
