@@ -124,13 +124,43 @@ def _places(row: dict) -> int:
     return 2 if row.get("precision") is None else int(row["precision"])
 
 
+# A gold in LaTeX math ("$\\frac{2}{3}$", "$y=2 x$", "$(0,+\\infty)$") and the reader's answer
+# ("2/3", "y=2x", "(0,+∞)") compared as plain math: written here, not with bench_kit's code.
+_LATEX_SYMBOL = {"pi": "π", "infty": "∞", "cdot": "*", "times": "*", "leq": "≤", "le": "≤",
+                 "geq": "≥", "ge": "≥", "neq": "≠", "circ": "°", "%": "%"}
+_LATEX_SYMBOLS = re.compile(r"\\(" + "|".join(_LATEX_SYMBOL) + r")(?![a-zA-Z])")
+_LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|mathbf|boxed)\s*\{([^{}]*)\}")
+_LATEX_ROOT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+_LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+
+
+def _term(part: str) -> str:
+    return part if re.fullmatch(r"[\w.√π∞]+", part) else f"({part})"
+
+
+def plain_math(text: str) -> str:
+    """A math answer without its LaTeX: "$\\frac{3 \\sqrt{10}}{10}$" -> "3√10/10"."""
+    text = re.sub(r"\\(?:left|right|[,;!: ])|\$", "", text.strip().rstrip("."))
+    text = _LATEX_SYMBOLS.sub(lambda m: _LATEX_SYMBOL[m.group(1)], text)
+    for _ in range(3):  # nested wrappers, roots and fractions, innermost first
+        text = _LATEX_WRAPPER.sub(r"\1", text)
+        text = _LATEX_ROOT.sub(lambda m: "√" + _term(re.sub(r"\s+", "", m.group(1))), text)
+        text = _LATEX_FRAC.sub(lambda m: _term(re.sub(r"\s+", "", m.group(1))) + "/"
+                               + _term(re.sub(r"\s+", "", m.group(2))), text)
+    text = text.replace("{", "").replace("}", "").replace("\\", "").replace("−", "-")
+    return re.sub(r"\s+", "", text).lower()
+
+
 def label_is_correct(label: str, row: dict) -> bool:
     """Whether the reader's answer equals a gold: numbers (number words 0-20 included) at
-    the item's precision for floats (else 2 decimals) and exactly otherwise, text case- and
-    punctuation-insensitively."""
+    the item's precision for floats (else 2 decimals) and exactly otherwise; a gold in
+    LaTeX math as plain math (`plain_math`); other text case- and punctuation-insensitively."""
     if label == "none":
         return False
     for gold in row["golds"]:
+        latex = "$" in gold or "\\" in gold
+        if latex:
+            gold, label = plain_math(gold), plain_math(label)
         g, v = _number(gold), _number(label)
         if g is not None and v is not None:
             if row.get("answer_type") != "float":
@@ -140,7 +170,10 @@ def label_is_correct(label: str, row: dict) -> bool:
                 places = _places(row)
                 if round(v, places) == round(g, places):
                     return True
-        elif re.sub(r"\W+", " ", label).strip().lower() == re.sub(r"\W+", " ", gold).strip().lower():
+        elif latex and label == gold:
+            return True
+        elif not latex and re.sub(r"\W+", " ", label).strip().lower() \
+                == re.sub(r"\W+", " ", gold).strip().lower():
             return True
     return False
 

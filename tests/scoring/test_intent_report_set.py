@@ -166,6 +166,19 @@ def test_number_rows_and_latex_fraction_labels(agreement):
     assert not module.is_number_row("apple", {"golds": ["1"]})
 
 
+@pytest.mark.parametrize(("label", "gold", "same"), [
+    ("2/3", r"$\frac{2}{3}$", True), ("y=2x", "$y=2 x$", True), ("(0,+∞)", r"$(0,+\infty)$", True),
+    ("π/3", r"$\frac{\pi}{3}$", True), (r"3\sqrt{10}/10", r"$\frac{3 \sqrt{10}}{10}$", True),
+    ("A", "$A$", True), ("3", "$-3$", False), ("(0,1]", "$(0,1)$", False),
+    (r"\sqrt{3}", r"$2 \sqrt{3}$", False)])
+def test_a_latex_gold_is_compared_as_plain_math(agreement, label, gold, same):
+    """A gold in LaTeX math is the reader's answer when both read the same without LaTeX;
+    the minus sign and the bracket of an interval count (the punctuation-free comparison of
+    text golds called "3" right for "$-3$")."""
+    module, _, _ = agreement
+    assert module.label_is_correct(label, {"golds": [gold], "answer_type": "text"}) is same
+
+
 def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
     assert module.split_prefix("report3", "open") == "gsm8k"
