@@ -63,9 +63,13 @@ def test_answer_number_is_linear(shape):
 
 
 MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and a mix
-    "open brackets before a number": lambda n: "(" * n + "3",
-    "closing brackets after a number": lambda n: "The answer is 3" + ")" * n,
-    "values joined by and": lambda n: "A: " + _repeat("12 and ", n) + "15",
+    "open brackets before a number": (lambda n: "(" * n + "3", "3"),
+    "closing brackets after a number": (lambda n: "The answer is 3" + ")" * n, "3"),
+    "values joined by and": (lambda n: "A: " + _repeat("12 and ", n) + "15", "3"),
+    "values joined by commas": (lambda n: "The answer is " + _repeat("k=2, ", n), "2"),
+    "math against a LaTeX gold": (lambda n: "The answer is " + _repeat(
+        "\\frac{2}{\\sqrt{3}} + 14π - ", n), "$\\sqrt{3}$"),
+    "an answer heading with a colon": (lambda n: "[答案]\n首先：\n" + _repeat("a=1+2=3。", n), "3"),
 }
 
 
@@ -73,6 +77,6 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
 def test_mmmu_open_match_is_linear(shape):
     from bench_kit.scoring.metrics.answers import mmmu_open_match
 
-    make = MMMU_SHAPES[shape]
+    make, gold = MMMU_SHAPES[shape]
     assert_linear(shape, make(100_000), make(200_000),
-                  lambda text: mmmu_open_match(text, ["3"]), rounds=2)
+                  lambda text: mmmu_open_match(text, [gold]), rounds=2)
