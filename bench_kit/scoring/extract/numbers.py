@@ -73,10 +73,11 @@ _NO_VALUE = re.compile(
     r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
-    r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)", re.I)
+    r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)"
+    r"|无法(?:直接)?(?:得出|求出|求解|计算|给出)|不能确定|无解", re.I)
 _UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
-                  "provide", "give")  # every _NO_VALUE match holds one (lower-cased)
+                  "provide", "give", "无法", "不能", "无解")  # every _NO_VALUE match holds one
 # A response that describes how to find the answer without giving it: "The solution
 # requires analyzing the chart. … The final answer will be the total count."
 _METHOD_ONLY = re.compile(
@@ -91,8 +92,8 @@ _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 # as alternatives.
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
                           r"|probably|even)\s+)?\$?\\boxed\{")
-# "10 or 12", "12 and 15": two values given as the answer.
-_ALTERNATIVES = re.compile(r"\b(?:or|and)\b", re.I)
+# "10 or 12", "12 and 15", "q=1或q=2": two values given as the answer.
+_ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|和", re.I)
 # "4\\pi", "2\\sqrt{3}": a number that is a coefficient of pi or a root.
 _COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
 _PI_AFTER = re.compile(r"\s*(?:\\pi|π)")
