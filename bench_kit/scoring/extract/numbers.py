@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     CONTINUATION,
@@ -94,17 +95,6 @@ _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:
                           r"|probably|even)\s+)?\$?\\boxed\{")
 # "10 or 12", "12 and 15", "q=1或q=2": two values given as the answer.
 _ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|和", re.I)
-# "4\\pi", "2\\sqrt{3}": a number that is a coefficient of pi or a root.
-_COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
-_PI_AFTER = re.compile(r"\s*(?:\\pi|π)")
-# "\\sqrt{2}", "2^{x}", "\\frac{\\sqrt{3}}{2}", "\\frac{1}{0}": inside a root, an exponent or a
-# fraction not read as a number (a fraction that is read is one token from its "\\frac").
-_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{|\}\s*\{)\s*$")
-# "5-\\frac{1}{2}", "3 × 2^4": the number is one operand of an operation left undone.
-_OPERAND_BEFORE = re.compile(r"[\w)}][ \t]*(?:[-+*/×÷·]|\\times|\\cdot|\\div)[ \t]*$")
-# "3:4", "10:30": one side of a ratio or a clock time.
-_RATIO_AFTER = re.compile(r":\d")
-_RATIO_BEFORE = re.compile(r"\d:$")
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
@@ -157,25 +147,6 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
             text = text[:cut.start()].rstrip()
             found = [token for token in found if token.end <= cut.start()]
     return text, found
-
-
-def not_a_value(text: str, token: NumberToken, pi_units: bool = False) -> bool:
-    """Whether a number of `text` is part of an expression, not a value of its own: a
-    coefficient of pi or a root ("4\\pi"; with `pi_units` pi is a unit, "4\\pi" is 4), or
-    inside a root, an exponent or a fraction whose parts are not numbers ("\\sqrt{2}",
-    "\\frac{\\sqrt{3}}{2}")."""
-    return (_COEFFICIENT_AFTER.match(text, token.end) is not None
-            and not (pi_units and _PI_AFTER.match(text, token.end))) \
-        or _INSIDE_BEFORE.search(text, max(0, token.start - 8), token.start) is not None
-
-
-def _unread(text: str, token: NumberToken, pi_units: bool) -> bool:
-    """Whether the number picked as the answer is only part of what the response states:
-    `not_a_value`, an operand of an operation it leaves undone ("1-\\frac{1}{4}") or one side
-    of a ratio ("3:4")."""
-    return not_a_value(text, token, pi_units) or _RATIO_AFTER.match(text, token.end) is not None \
-        or any(pattern.search(text, max(0, token.start - 10), token.start) is not None
-               for pattern in (_OPERAND_BEFORE, _RATIO_BEFORE))
 
 
 def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
@@ -311,10 +282,10 @@ def answer_number_token(response: str, pi_units: bool = False,
                         ) -> tuple[Extraction[float], NumberToken | None, str]:
     """`answer_number` with the token read and the cleaned text it indexes, so a caller
     can see how the number was written (`text[token.start:token.end]`, e.g. "3.9 million").
-    No number when the one picked is only part of an expression (`not_a_value`: "4\\pi",
-    "\\frac{\\sqrt{3}}{2}"; "1-\\frac{1}{4}"); `pi_units`: pi is a unit (options "2πcm" …)."""
+    No number when the one picked is only part of an expression (`part_of_expression`: "4\\pi",
+    "\\frac{\\sqrt{3}}{2}", "1-\\frac{1}{4}"); `pi_units`: pi is a unit (options "2πcm" …)."""
     found, token, text = _answer_token(response)
-    if token is not None and _unread(text, token, pi_units):
+    if token is not None and part_of_expression(text, token, pi_units):
         return FAILED, None, text  # "The area is \\frac{25}{4}\\pi."
     return found, token, text
 

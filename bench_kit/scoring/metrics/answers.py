@@ -16,7 +16,8 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.scoring.extract.numbers import answer_part, not_a_value, refuses
+from bench_kit.scoring.extract.expression_parts import not_a_value
+from bench_kit.scoring.extract.numbers import answer_part, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
