@@ -227,7 +227,8 @@ def test_a_loop_needs_three_periods_of_a_long_unit():
 
 
 def test_threshold_window_is_12_characters():
-    # "than" + 8 spaces = 12 characters before the 8: a threshold, not a second value -> 8
-    assert read("It fell from 4 while rising than" + " " * 8 + "8.") == (8.0, "lenient")
+    # "than" + 8 spaces = 12 characters before the 8: a threshold, not a second value, and
+    # not the number the sentence states either (its last number that is no threshold) -> 4
+    assert read("It fell from 4 while rising than" + " " * 8 + "8.") == (4.0, "lenient")
     # 9 spaces: "than" falls outside the window: 4 and 8 coordinated by "while" -> none
     assert read("It fell from 4 while rising than" + " " * 9 + "8.") == (None, "failed")

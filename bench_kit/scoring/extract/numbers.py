@@ -93,6 +93,8 @@ _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 # as alternatives.
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
                           r"|probably|even)\s+)?\$?\\boxed\{")
+# "1982 with an income of 931,441": what follows the answer's number elaborates on it.
+_ELABORATION = re.compile(r"\s(?:with|because|since|due\s+to)\b", re.I)
 # "10 or 12", "12 and 15", "q=1或q=2": two values given as the answer.
 _ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|和", re.I)
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
@@ -151,8 +153,12 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
 
 def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
     """The number an answer clause's tail (`tail`, at offset `at` of `text`) gives: its last
-    number, or the count of "3 out of 5"; None when it gives two values ("10 or 12", "12
+    number before an elaboration ("1982 with an income of 931,441" is 1982), or the count of
+    "3 out of 5"; None when it gives two values ("10 or 12", "12
     and 15") or a pair cut at its comma ("(3, 4)")."""
+    elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
+    if elaborated:
+        found = [token for token in found if token.end <= elaborated.start()]
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
@@ -250,7 +256,7 @@ def _final_value_tail(text: str) -> tuple[str, int] | None:
 
 def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken:
     """The number a sentence states (after its last "is" / "are" / "=" that a number
-    follows), else its last number."""
+    follows), else its last number that is no threshold ("more than 50")."""
     last = tokens[-1]
     if len(tokens) > 1 and _OF_WHOLE.fullmatch(sentence, tokens[-2].end - offset,
                                                last.start - offset):
@@ -262,6 +268,9 @@ def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToke
             at += 1
         if at in starts:
             return starts[at]
+    for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
+        if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset):
+            return token
     return tokens[-1]
 
 
