@@ -35,7 +35,7 @@ def not_a_value(text: str, token: NumberToken, pi_units: bool = False) -> bool:
         or _INSIDE_BEFORE.search(text, max(0, token.start - 8), token.start) is not None
 
 
-def part_of_expression(text: str, token: NumberToken, pi_units: bool = False) -> bool:
+def part_of_expression(text: str, token: NumberToken, pi_units: bool) -> bool:
     """Whether the number picked as the answer is only part of what the response states:
     `not_a_value`, an operand of an operation it leaves undone ("1-\\frac{1}{4}"), one side
     of a ratio ("3:4") or a function's argument ("P(1)")."""

@@ -166,9 +166,9 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
             return None  # "The answer is 10 or 12."
-    if tail[:1] in "([" and not tail[1:last.start].strip() \
+    if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
             and text[at + len(tail):].lstrip()[:1] == ",":
-        return None  # "The answer is (3, 4).": a pair
+        return None  # "The answer is (3, 4).": a pair cut at its comma
     return last
 
 
