@@ -253,6 +253,7 @@ def test_or_and_count_only_between_the_two_last_numbers():
     ("The answer is [3, 4].", (None, "failed")),
     ("The answer is (≈3, 4).", (None, "failed")),  # something before the number: a pair too
     ("The answer is (3), 4 more.", (3.0, "ok")),  # the bracket closes in the tail: no pair
+    ("The answer is [3], 4 more.", (3.0, "ok")),
 ])
 def test_a_pair_is_a_bracket_left_open_at_the_tails_comma(text, expected):
     assert read(text) == expected
@@ -280,3 +281,9 @@ def test_part_of_expression_windows(text, expected):
     """The look-backs of `part_of_expression` are bounded (8 characters for a root, an
     exponent or a fraction, 10 for an operand); at offset 0 they still see the text."""
     assert read(text) == expected
+
+
+def test_the_stated_number_is_found_in_a_later_sentence():
+    # offsets within the sentence, not the text: "is" + 12 in the second sentence -> 12,
+    # not 5, the sentence's last number
+    assert read("We look again. The total is 12 for 5 days.") == (12.0, "lenient")
