@@ -22,7 +22,10 @@ Two sets:
   an ``A: n`` line) is split by question like the frozen sets: both halves are
   reported, and the family's unsplit rows apart (``other``); ``--show`` prints
   disagreements of the ``tune`` half only, and ``--tune-only`` measures the ``tune`` half
-  alone (no held-out or other figure at all, for tuning);
+  alone (no held-out or other figure at all, for tuning); ``--show-all`` prints the
+  disagreements of every row, held-out and unsplit ones too: a set looked at so is tuning
+  data from then on (``report3`` since a later set, ``report4``, was frozen:
+  docs/METRICS.md);
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
@@ -32,6 +35,7 @@ Two sets:
     python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
     python benchmarks/intent_agreement.py --set report3 --family mc --tune-only --show 60
     python benchmarks/intent_agreement.py --set report3 --family open --tune-only --show 60
+    python benchmarks/intent_agreement.py --set report3 --family open --show-all 80
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
     python benchmarks/intent_agreement.py --family grounding --vlmevalkit /tmp/VLMEvalKit \\
@@ -122,13 +126,43 @@ def _places(row: dict) -> int:
     return 2 if row.get("precision") is None else int(row["precision"])
 
 
+# A gold in LaTeX math ("$\\frac{2}{3}$", "$y=2 x$", "$(0,+\\infty)$") and the reader's answer
+# ("2/3", "y=2x", "(0,+∞)") compared as plain math: written here, not with bench_kit's code.
+_LATEX_SYMBOL = {"pi": "π", "infty": "∞", "cdot": "*", "times": "*", "leq": "≤", "le": "≤",
+                 "geq": "≥", "ge": "≥", "neq": "≠", "circ": "°", "%": "%"}
+_LATEX_SYMBOLS = re.compile(r"\\(" + "|".join(_LATEX_SYMBOL) + r")(?![a-zA-Z])")
+_LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|mathbf|boxed)\s*\{([^{}]*)\}")
+_LATEX_ROOT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+_LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+
+
+def _term(part: str) -> str:
+    return part if re.fullmatch(r"[\w.√π∞]+", part) else f"({part})"
+
+
+def plain_math(text: str) -> str:
+    """A math answer without its LaTeX: "$\\frac{3 \\sqrt{10}}{10}$" -> "3√10/10"."""
+    text = re.sub(r"\\(?:left|right|[,;!: ])|\$", "", text.strip().rstrip("."))
+    text = _LATEX_SYMBOLS.sub(lambda m: _LATEX_SYMBOL[m.group(1)], text)
+    for _ in range(3):  # nested wrappers, roots and fractions, innermost first
+        text = _LATEX_WRAPPER.sub(r"\1", text)
+        text = _LATEX_ROOT.sub(lambda m: "√" + _term(re.sub(r"\s+", "", m.group(1))), text)
+        text = _LATEX_FRAC.sub(lambda m: _term(re.sub(r"\s+", "", m.group(1))) + "/"
+                               + _term(re.sub(r"\s+", "", m.group(2))), text)
+    text = text.replace("{", "").replace("}", "").replace("\\", "").replace("−", "-")
+    return re.sub(r"\s+", "", text).lower()
+
+
 def label_is_correct(label: str, row: dict) -> bool:
     """Whether the reader's answer equals a gold: numbers (number words 0-20 included) at
-    the item's precision for floats (else 2 decimals) and exactly otherwise, text case- and
-    punctuation-insensitively."""
+    the item's precision for floats (else 2 decimals) and exactly otherwise; a gold in
+    LaTeX math as plain math (`plain_math`); other text case- and punctuation-insensitively."""
     if label == "none":
         return False
     for gold in row["golds"]:
+        latex = "$" in gold or "\\" in gold
+        if latex:
+            gold, label = plain_math(gold), plain_math(label)
         g, v = _number(gold), _number(label)
         if g is not None and v is not None:
             if row.get("answer_type") != "float":
@@ -138,7 +172,10 @@ def label_is_correct(label: str, row: dict) -> bool:
                 places = _places(row)
                 if round(v, places) == round(g, places):
                     return True
-        elif re.sub(r"\W+", " ", label).strip().lower() == re.sub(r"\W+", " ", gold).strip().lower():
+        elif latex and label == gold:
+            return True
+        elif not latex and re.sub(r"\W+", " ", label).strip().lower() \
+                == re.sub(r"\W+", " ", gold).strip().lower():
             return True
     return False
 
@@ -344,7 +381,10 @@ def run_family(family: str, args: argparse.Namespace) -> None:
         rows = [r for r in rows if part(r, prefix) == "tune"]
     halves = ("all", "tune", "held-out") + (("other",) if prefix else ())
     halves = ("tune",) if args.tune_only and prefix is not None else halves
-    if prefix is None:  # a report set: the whole set, no tune / held-out split
+    if args.show_all is not None:  # every row's disagreements: the set is tuning data now
+        report(family, compare(family, rows, labels, refs, split=prefix), args.show_all, "all",
+               halves=("all",) if prefix is None else halves)
+    elif prefix is None:  # a report set: the whole set, no tune / held-out split
         report(family, compare(family, rows, labels, refs, split=None),
                0 if args.show is None else args.show, "all", halves=("all",))
     elif args.set:  # a split report-set family: misses of the tune half only, never others
@@ -416,11 +456,16 @@ def main() -> None:
                         help="disagreements to print per family (default 20; 0 with --set)")
     parser.add_argument("--misses", choices=("tune", "held-out", "all"), default="tune",
                         help="which half's disagreements to print (tune on 'tune' only)")
+    parser.add_argument("--show-all", type=int, metavar="N",
+                        help="with --set: print N disagreements of every row, held-out and "
+                             "unsplit rows too (the set is tuning data from then on)")
     parser.add_argument("--tune-only", action="store_true",
                         help="measure only the tune half of split families (no held-out figure)")
     args = parser.parse_args()
     if args.set and args.misses != "tune":
         parser.error("--misses: a report set prints only the tune half's disagreements")
+    if args.show_all is not None and not args.set:
+        parser.error("--show-all needs --set (the frozen sets print both halves with --misses all)")
     if args.set and not (HERE / args.set).is_dir():
         parser.error(f"--set {args.set}: no folder {HERE / args.set}")
     if not args.family:

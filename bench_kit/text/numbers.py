@@ -1,7 +1,9 @@
 """Numbers in model responses: digits, English number words and Chinese numerals.
 
 Rules (docs/METRICS.md#numbers): thousands commas ("1,234"), percents ("45%" reads 45 with a percent
-flag; metrics decide what a percent means), negatives, fractions ("3/4", LaTeX "\\frac{3}{4}"), Chinese numerals
+flag; metrics decide what a percent means), negatives, fractions ("3/4", LaTeX "\\frac{3}{4}",
+"\\frac{-3}{4}"), mixed numbers ("1 1/2", "2\\frac{1}{2}"), powers of numbers ("2^{10}" -> 1024,
+"1.5 × 10^{-3}" -> 0.0015), Chinese numerals
 (三个 -> 3, 十二 -> 12, 两 -> 2, 一百零五 -> 105), number words (three -> 3, twenty-one ->
 21); units are dropped, and so is a scale word written after digits ("5.2 million" -> 5.2,
 "3万" -> 3: charts state the unit elsewhere). Which number of a response is the answer is
@@ -41,8 +43,17 @@ _TOKEN = re.compile(
     r"|(?P<cn>[零〇一二两三四五六七八九十百千万亿]+)",
     re.I,
 )
-_LATEX_FRACTION = re.compile(r"(?:(?<![A-Za-z0-9_.])[-+])?\\[dt]?frac\s*\{\s*(\d+(?:\.\d+)?)\s*\}"
-                             r"\{\s*(\d+(?:\.\d+)?)\s*\}")
+_LATEX_FRACTION = re.compile(r"(?:(?<![A-Za-z0-9_.])[-+])?\\[dt]?frac\s*\{\s*([-+]?\d+(?:\.\d+)?)\s*\}"
+                             r"\s*\{\s*([-+]?\d+(?:\.\d+)?)\s*\}")
+# "1 1/2", "2\\frac{1}{2}": a whole number and a proper fraction after it, one number.
+_MIXED_GAP = re.compile(r"[ \t]*")
+_WHOLE = re.compile(r"[-+]?\d+")
+_PROPER = re.compile(r"(?:\\[dt]?frac\s*\{\s*|)(\d+)\s*(?:/|\}\s*\{)\s*(\d+)\s*\}?")
+# "2^10", "10^{-3}": a number raised to a number (the exponent right after "^", "^{", "^(").
+_CARET = re.compile(r"[ \t]*\^[ \t]*([{(]?)[ \t]*")
+_EXPONENT = re.compile(r"[-+]?(?:\d|\.\d)")
+# "1.5 × 10^{-3}", "3 x 10^8": scientific notation, the mantissa times a power of ten.
+_TIMES = re.compile(r"[ \t]*(?:[×xX*·]|\\times|\\cdot)[ \t]*")
 _PRONOUN_ONE = re.compile(r"(?<![A-Za-z])(?:the|this|that|which|each|any|no|every|another|"
                           r"some)\s+$", re.I)
 _MAX_NUMERAL_RUN = 16  # longer runs of number words / numerals are not one number
@@ -172,7 +183,11 @@ def number_tokens(text: str) -> list[NumberToken]:
                 tokens.extend(NumberToken(v, start, end) for v in _words_to_numbers(span))
         elif end - start <= _MAX_NUMERAL_RUN and _chinese_is_number(text, start, end):
             tokens.append(NumberToken(float(chinese_to_number(match.group("cn"))), start, end))
-    return _with_latex_fractions(text, tokens) if "frac" in text else tokens
+    if "frac" in text:
+        tokens = _with_latex_fractions(text, tokens)
+    if "/" in text or "frac" in text:
+        tokens = _with_mixed_numbers(text, tokens)
+    return _with_powers(text, tokens) if "^" in text else tokens
 
 
 def _with_latex_fractions(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
@@ -197,6 +212,62 @@ def _with_latex_fractions(text: str, tokens: list[NumberToken]) -> list[NumberTo
             continue  # a number inside the fraction
         kept.append(token)
     return sorted(kept + fractions, key=lambda token: token.start)
+
+
+def _with_mixed_numbers(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """`tokens` with a whole number followed (on its line) by a proper fraction read as one
+    mixed number: "1 1/2" -> 1.5, "-2\\frac{1}{2}" -> -2.5 (not "1 3/2", "2.5 1/2")."""
+    out: list[NumberToken] = []
+    for token in tokens:
+        before = out[-1] if out else None
+        if (before is not None and not before.percent and not token.percent
+                and _WHOLE.fullmatch(text, before.start, before.end)
+                and _MIXED_GAP.fullmatch(text, before.end, token.start)):
+            proper = _PROPER.fullmatch(text, token.start, token.end)
+            if proper and int(proper.group(1)) < int(proper.group(2)):
+                sign = -1.0 if text[before.start] == "-" else 1.0
+                out[-1] = NumberToken(before.value + sign * token.value, before.start, token.end)
+                continue
+        out.append(token)
+    return out
+
+
+def _with_powers(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """`tokens` with a number raised to a number read as the power's value ("2^{10}" ->
+    1024, "-2^2" -> -4) and a power of ten after "m ×" as m times it ("3 × 10^8" -> 3e8).
+    A power too large for a float is no number at all."""
+    out: list[NumberToken] = []
+    skip = False
+    for index, token in enumerate(tokens):
+        if skip:
+            skip = False
+            continue
+        caret = _CARET.match(text, token.end)
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if (caret is None or following is None or following.start != caret.end()
+                or token.percent or following.percent or "/" in text[token.start:token.end]
+                or not _EXPONENT.match(text, following.start)):
+            out.append(token)
+            continue
+        skip = True
+        base = abs(token.value) if text[token.start] == "-" else token.value
+        try:
+            value = math.pow(base, following.value)
+        except (OverflowError, ValueError):
+            continue  # "10^{400}", "(-8)^{1/3}": no value read
+        value = -value if text[token.start] == "-" else value
+        end = following.end
+        if caret.group(1) and end < len(text) and text[end] in "})":
+            end += 1
+        start = token.start
+        mantissa = out[-1] if out else None
+        if (text[token.start:token.end] == "10" and mantissa is not None
+                and not mantissa.percent and _TIMES.fullmatch(text, mantissa.end, token.start)):
+            value, start = mantissa.value * value, mantissa.start
+            out.pop()
+        if math.isfinite(value):
+            out.append(NumberToken(value, start, end))
+    return out
 
 
 def parse_number(text: str) -> tuple[float, bool] | None:

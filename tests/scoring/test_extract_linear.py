@@ -44,6 +44,13 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "digits in brackets": lambda n: "The box is [" + "1" * n + "]",
     "fractions among numbers": lambda n: _repeat(
         "The value is 45% and 12 cm^2, \\frac{1}{2} [0.1,0.2,0.3,0.4] 0x1f ", n),
+    # mixed numbers, powers, unread values and hedged boxes (review items 6-8)
+    "powers and mixed numbers": lambda n: _repeat(
+        "2^{10} and 1 1/2, 3 × 10^8 \\frac {3} {4} (3, 4) 10:30 5-\\frac{1}{2} 4\\pi ", n),
+    "boxed answers offered": lambda n: _repeat("\\boxed{12} or maybe ", n),
+    "the answer is, with values": lambda n: _repeat("The answer is 3 out of 5 or 12 and ", n),
+    "JSON answer fields": lambda n: _repeat('{"answer": "1\\", "answer": 2, ', n),
+    "JSON answer left open": lambda n: '{"reasoning": "x", "answer": "' + _repeat("\\\" 7", n),
 }
 
 
@@ -53,3 +60,23 @@ def test_answer_number_is_linear(shape):
 
     make = NUMBER_SHAPES[shape]
     assert_linear(shape, make(100_000), make(200_000), answer_number, rounds=2)
+
+
+MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and a mix
+    "open brackets before a number": (lambda n: "(" * n + "3", "3"),
+    "closing brackets after a number": (lambda n: "The answer is 3" + ")" * n, "3"),
+    "values joined by and": (lambda n: "A: " + _repeat("12 and ", n) + "15", "3"),
+    "values joined by commas": (lambda n: "The answer is " + _repeat("k=2, ", n), "2"),
+    "math against a LaTeX gold": (lambda n: "The answer is " + _repeat(
+        "\\frac{2}{\\sqrt{3}} + 14π - ", n), "$\\sqrt{3}$"),
+    "an answer heading with a colon": (lambda n: "[答案]\n首先：\n" + _repeat("a=1+2=3。", n), "3"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(MMMU_SHAPES))
+def test_mmmu_open_match_is_linear(shape):
+    from bench_kit.scoring.metrics.answers import mmmu_open_match
+
+    make, gold = MMMU_SHAPES[shape]
+    assert_linear(shape, make(100_000), make(200_000),
+                  lambda text: mmmu_open_match(text, [gold]), rounds=2)

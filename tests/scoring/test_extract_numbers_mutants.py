@@ -227,7 +227,63 @@ def test_a_loop_needs_three_periods_of_a_long_unit():
 
 
 def test_threshold_window_is_12_characters():
-    # "than" + 8 spaces = 12 characters before the 8: a threshold, not a second value -> 8
-    assert read("It fell from 4 while rising than" + " " * 8 + "8.") == (8.0, "lenient")
+    # "than" + 8 spaces = 12 characters before the 8: a threshold, not a second value, and
+    # not the number the sentence states either (its last number that is no threshold) -> 4
+    assert read("It fell from 4 while rising than" + " " * 8 + "8.") == (4.0, "lenient")
     # 9 spaces: "than" falls outside the window: 4 and 8 coordinated by "while" -> none
     assert read("It fell from 4 while rising than" + " " * 9 + "8.") == (None, "failed")
+
+
+# --- the answer clause's tail, thresholds and parts of expressions (review items 6-11) ---
+
+def test_an_elaboration_is_looked_for_up_to_the_last_number():
+    # tokens 12, 12, 3: "with" lies between the second and the last -> the answer is 12
+    # (not 3, the last number, as when only the stretch before the second were searched)
+    assert read("The answer is 12 = 12 with 3 left.") == (12.0, "ok")
+
+
+def test_or_and_count_only_between_the_two_last_numbers():
+    # "and" after the last number offers nothing: 3 + 4 = 7 -> 7
+    assert read("The answer is 3 + 4 = 7 and nothing else.") == (7.0, "ok")
+    assert read("The answer is 4 or 7.") == (None, "failed")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The answer is (3 , 4).", (None, "failed")),  # a space before the comma: still a pair
+    ("The answer is [3, 4].", (None, "failed")),
+    ("The answer is (≈3, 4).", (None, "failed")),  # something before the number: a pair too
+    ("The answer is (3), 4 more.", (3.0, "ok")),  # the bracket closes in the tail: no pair
+    ("The answer is [3], 4 more.", (3.0, "ok")),
+])
+def test_a_pair_is_a_bracket_left_open_at_the_tails_comma(text, expected):
+    assert read(text) == expected
+
+
+def test_a_threshold_is_found_in_a_later_sentence_and_within_12_characters():
+    # the sentence starts after the first: its offset must not move the window
+    assert read("The chart has 7 bars. Only 2 countries have a score of more than 50.") \
+        == (2.0, "lenient")
+    # "than" + 8 spaces = 12 characters before the 50: a threshold -> 2
+    assert read("Only 2 teams scored more than" + " " * 8 + "50.") == (2.0, "lenient")
+    # 9 spaces: outside the (bounded) look-back, the 50 is the sentence's last number
+    assert read("Only 2 teams scored more than" + " " * 9 + "50.") == (50.0, "lenient")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("√2", (None, "failed")),  # a radicand at offset 1: the look-back starts at 0
+    ("f(2)", (None, "failed")),  # a function's argument, its letter at offset 0
+    ("The answer is \\sqrt{  2}", (None, "failed")),  # "\sqrt{" + 2 spaces = 8: inside
+    ("The answer is \\sqrt{   2}", (2.0, "ok")),  # 9 characters back: outside the window
+    ("The answer is 5-" + " " * 8 + "\\frac{1}{2}", (None, "failed")),  # 10 back: an operand
+    ("The answer is 5-" + " " * 9 + "\\frac{1}{2}", (0.5, "ok")),  # 11 back: outside
+])
+def test_part_of_expression_windows(text, expected):
+    """The look-backs of `part_of_expression` are bounded (8 characters for a root, an
+    exponent or a fraction, 10 for an operand); at offset 0 they still see the text."""
+    assert read(text) == expected
+
+
+def test_the_stated_number_is_found_in_a_later_sentence():
+    # offsets within the sentence, not the text: "is" + 12 in the second sentence -> 12,
+    # not 5, the sentence's last number
+    assert read("We look again. The total is 12 for 5 days.") == (12.0, "lenient")

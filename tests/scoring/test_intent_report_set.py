@@ -169,6 +169,19 @@ def test_number_rows_and_latex_fraction_labels(agreement):
     assert not module.is_number_row("apple", {"golds": ["1"]})
 
 
+@pytest.mark.parametrize(("label", "gold", "same"), [
+    ("2/3", r"$\frac{2}{3}$", True), ("y=2x", "$y=2 x$", True), ("(0,+∞)", r"$(0,+\infty)$", True),
+    ("π/3", r"$\frac{\pi}{3}$", True), (r"3\sqrt{10}/10", r"$\frac{3 \sqrt{10}}{10}$", True),
+    ("A", "$A$", True), ("3", "$-3$", False), ("(0,1]", "$(0,1)$", False),
+    (r"\sqrt{3}", r"$2 \sqrt{3}$", False)])
+def test_a_latex_gold_is_compared_as_plain_math(agreement, label, gold, same):
+    """A gold in LaTeX math is the reader's answer when both read the same without LaTeX;
+    the minus sign and the bracket of an interval count (the punctuation-free comparison of
+    text golds called "3" right for "$-3$")."""
+    module, _, _ = agreement
+    assert module.label_is_correct(label, {"golds": [gold], "answer_type": "text"}) is same
+
+
 def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
     assert module.split_prefix("report3", "open") == "gsm8k"
@@ -176,3 +189,21 @@ def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, 
                     {"question": "How many?", "golds": ["12"], "answer_type": "integer"},
                     "The answer is 12.", "12")
     _reports_three_parts(module, monkeypatch, capsys, "open", "zeroeval")
+
+
+def test_show_all_prints_the_misses_of_every_part(agreement, monkeypatch, capsys, tmp_path):
+    """--show-all: the disagreements of the tune and held-out halves and of the unsplit
+    sources (a set looked at so is tuning data from then on); only with --set."""
+    module, _, _ = agreement
+    _three_part_set(module, tmp_path, "mc", ("gaokao:Biology", "gaokao:History", "mmlu-pro:x"),
+                    {"question": "Q?", "choices": {"A": "cat", "B": "dog"}},
+                    "The answer is B.", "B")
+    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show-all", "10")
+    out = capsys.readouterr().out
+    assert "tune-1" in out and "held-out-1" in out and "other-1" in out
+    assert "tune-0" not in out  # agreements are not printed
+    _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show-all", "1")
+    assert sum(line.startswith("  [") for line in capsys.readouterr().out.splitlines()) == 1
+    with pytest.raises(SystemExit):
+        _run(module, monkeypatch, "--family", "mc", "--show-all", "5")
+    assert "--show-all needs --set" in capsys.readouterr().err

@@ -54,6 +54,18 @@ def test_numbers() -> None:
     assert leading_number("twenty") == 20.0 and leading_number("twenty-one") is None
 
 
+@pytest.mark.parametrize(("text", "value"), [
+    ("1 1/2", 1.5), ("-2\\frac{1}{2}", -2.5), ("1 3/2", None), ("2.5 1/2", None),
+    ("\\frac {3} {4}", 0.75), ("\\frac{-3}{4}", -0.75), ("\\frac{3}{-4}", -0.75),
+    ("2^{10}", 1024.0), ("2^(10)", 1024.0), ("10^-3", 0.001), ("-2^2", -4.0),
+    ("3 × 10^8", 3e8), ("1.5 \\times 10^{-3}", 0.0015), ("2.5 x 10^3", 2500.0),
+    ("2 × 3^2", None), ("3/4^2", None), ("10^{400}", None), ("30^\\circ", None)])
+def test_mixed_numbers_and_powers_read_as_one_number(text, value) -> None:
+    """A gold written as a mixed number or a power of numbers is one number (None: not one)."""
+    found = parse_number(text)
+    assert (found is None) if value is None else found == (pytest.approx(value), False)
+
+
 def test_plain_latex() -> None:
     from bench_kit.text.latex import plain_latex
     assert plain_latex("$\\frac{1 + \\sqrt{3}}{3}$") == "(1 + sqrt(3))/3"  # nested, innermost first

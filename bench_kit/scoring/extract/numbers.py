@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     CONTINUATION,
@@ -73,10 +74,11 @@ _NO_VALUE = re.compile(
     r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
-    r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)", re.I)
+    r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)"
+    r"|无法(?:直接)?(?:得出|求出|求解|计算|给出)|不能确定|无解", re.I)
 _UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
-                  "provide", "give")  # every _NO_VALUE match holds one (lower-cased)
+                  "provide", "give", "无法", "不能", "无解")  # every _NO_VALUE match holds one
 # A response that describes how to find the answer without giving it: "The solution
 # requires analyzing the chart. … The final answer will be the total count."
 _METHOD_ONLY = re.compile(
@@ -87,8 +89,14 @@ _METHOD_ONLY = re.compile(
 _METHOD_KEYS = ("final", "solution", "to find")
 # "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
 _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
-# "\boxed{25} or \boxed{26}": two boxed answers offered as alternatives.
-_BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:or|,)\s*\$?\\boxed\{")
+# "\boxed{25} or \boxed{26}", "\boxed{12} or maybe \boxed{13}": two boxed answers offered
+# as alternatives.
+_BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
+                          r"|probably|even)\s+)?\$?\\boxed\{")
+# "1982 with an income of 931,441": what follows the answer's number elaborates on it.
+_ELABORATION = re.compile(r"\s(?:with|because|since|due\s+to)\b", re.I)
+# "10 or 12", "12 and 15", "q=1或q=2": two values given as the answer.
+_ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|和", re.I)
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
@@ -141,6 +149,27 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
             text = text[:cut.start()].rstrip()
             found = [token for token in found if token.end <= cut.start()]
     return text, found
+
+
+def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
+    """The number an answer clause's tail (`tail`, at offset `at` of `text`) gives: its last
+    number before an elaboration ("1982 with an income of 931,441" is 1982), or the count of
+    "3 out of 5"; None when it gives two values ("10 or 12", "12
+    and 15") or a pair cut at its comma ("(3, 4)")."""
+    elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
+    if elaborated:
+        found = [token for token in found if token.end <= elaborated.start()]
+    last = found[-1]
+    if len(found) > 1:
+        before = found[-2]
+        if _OF_WHOLE.fullmatch(tail, before.end, last.start):
+            return before  # "3 out of 5": the count
+        if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
+            return None  # "The answer is 10 or 12."
+    if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
+            and text[at + len(tail):].lstrip()[:1] == ",":
+        return None  # "The answer is (3, 4).": a pair cut at its comma
+    return last
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
@@ -227,7 +256,7 @@ def _final_value_tail(text: str) -> tuple[str, int] | None:
 
 def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken:
     """The number a sentence states (after its last "is" / "are" / "=" that a number
-    follows), else its last number."""
+    follows), else its last number that is no threshold ("more than 50")."""
     last = tokens[-1]
     if len(tokens) > 1 and _OF_WHOLE.fullmatch(sentence, tokens[-2].end - offset,
                                                last.start - offset):
@@ -239,6 +268,9 @@ def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToke
             at += 1
         if at in starts:
             return starts[at]
+    for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
+        if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset):
+            return token
     return tokens[-1]
 
 
@@ -255,9 +287,20 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
     return _stated(text[start:last.end], start, inside[::-1]), start
 
 
-def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken | None, str]:
+def answer_number_token(response: str, pi_units: bool = False,
+                        ) -> tuple[Extraction[float], NumberToken | None, str]:
     """`answer_number` with the token read and the cleaned text it indexes, so a caller
-    can see how the number was written (`text[token.start:token.end]`, e.g. "3.9 million")."""
+    can see how the number was written (`text[token.start:token.end]`, e.g. "3.9 million").
+    No number when the one picked is only part of an expression (`part_of_expression`: "4\\pi",
+    "\\frac{\\sqrt{3}}{2}", "1-\\frac{1}{4}"); `pi_units`: pi is a unit (options "2πcm" …)."""
+    found, token, text = _answer_token(response)
+    if token is not None and part_of_expression(text, token, pi_units):
+        return FAILED, None, text  # "The area is \\frac{25}{4}\\pi."
+    return found, token, text
+
+
+def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None, str]:
+    """`answer_number_token` before the check that the number picked is a value."""
     text = clean_response(response)
     if not text:
         return FAILED, None, text
@@ -274,7 +317,10 @@ def answer_number_token(response: str) -> tuple[Extraction[float], NumberToken |
         if found and _EXAMPLE.search(text, sentence_start(text, at), at):
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
-            return Extraction(found[-1].value, PARSE_OK), found[-1], tail
+            token = _tail_number(text, tail, at, found)
+            if token is None:
+                return FAILED, None, text
+            return Extraction(token.value, PARSE_OK), token, tail
     if "**" in response:
         bold = _BOLD_NUMBER.findall(strip_reasoning(response))
         if bold:

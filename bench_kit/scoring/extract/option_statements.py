@@ -133,7 +133,9 @@ def by_option_value(text: str, choices: Mapping[str, str],
         return FAILED
     if other and not _offers_no_answer(str(choices.get(options[other], ""))):
         return FAILED  # an option that is neither a number nor "it is impossible to tell"
-    found, token, cleaned = answer_number_token(text)
+    pi_units = any("π" in str(choices.get(key, "")) or "\\pi" in str(choices.get(key, ""))
+                   for key in options.values())  # options "2πcm" … "5πcm"
+    found, token, cleaned = answer_number_token(text, pi_units)
     if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
         return FAILED
     hits = [letter for letter, value in values.items()

@@ -7,6 +7,7 @@ Shared by the extractors (`bench_kit.scoring.extract.answers`) and the per-item 
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
 from typing import Generic, Sequence, TypeVar
@@ -64,6 +65,9 @@ _WIDE = re.compile("[" + "".join(chr(code) for code in _WIDTH_MAP) + "]")
 _WIDE_TEXT = {chr(code): (chr(value) if isinstance(value, int) else value)
               for code, value in _WIDTH_MAP.items()}
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
+# '{"reasoning": "…", "answer": "42"}': the answer field of a JSON object the prompt asked for
+# (ZeroEval's format); a string (its escapes read) or a bare number.
+_JSON_ANSWER = re.compile(r'"answer"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([-+]?\.?\d[\d.,eE+-]*))')
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
@@ -187,8 +191,9 @@ def strip_reasoning(response: str) -> str:
 
 def clean_response(response: str, boxed: bool = True) -> str:
     """The answer-bearing text of a response: reasoning removed, `<answer>` / `\\boxed{}`
-    content preferred (`boxed=False`: a box is unwrapped in place instead), special tokens
-    and markdown emphasis dropped, full-width forms made ASCII.
+    content preferred, so is the "answer" field of a JSON answer (`{"answer": "42"}`;
+    `boxed=False`: a box is unwrapped in place instead), special tokens and markdown
+    emphasis dropped, full-width forms made ASCII.
 
     >>> clean_response("<answer>**（B）**</answer>")
     '(B)'
@@ -199,6 +204,8 @@ def clean_response(response: str, boxed: bool = True) -> str:
         tags = _ANSWER_TAG.findall(text)
         if tags:
             text = tags[-1]
+    if '"answer"' in text:
+        text = _json_answer(text)
     if "\\" in text:
         found = _BOXED.findall(text) if boxed else None
         if found:
@@ -215,6 +222,28 @@ def clean_response(response: str, boxed: bool = True) -> str:
     if "$" in text:  # "-$2" is minus two dollars
         text = text.replace("-$", "-").replace("$", " ")
     return text.strip()
+
+
+def _json_answer(text: str) -> str:
+    """The last JSON "answer" field of `text` (escapes read, template blanks "___3___"
+    trimmed), or `text` when it has none, an empty one, or an answer clause stating a number
+    after it ('"answer": "128"} … Thus, the final answer is 720 minutes.')."""
+    found = None
+    for match in _JSON_ANSWER.finditer(text):
+        found = match
+    if found is None:
+        return text
+    after = clause_tail_at(text[found.end():])
+    if after is not None and any(ch.isdigit() for ch in after[0]):
+        return text
+    value = found.group(2) if found.group(1) is None else found.group(1)
+    if found.group(1) is not None and "\\" in value:
+        try:
+            value = json.loads(f'"{value}"')
+        except ValueError:
+            pass
+    value = value.strip(' _"')
+    return value if value else text
 
 
 # The end of the answer a closing line states ("A: 36. Note that 12 is the width.").

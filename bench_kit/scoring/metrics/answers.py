@@ -16,11 +16,13 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
+from bench_kit.scoring.extract.expression_parts import not_a_value
 from bench_kit.scoring.extract.numbers import answer_part, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.edit import levenshtein
+from bench_kit.text.latex import plain_latex
 from bench_kit.text.numbers import number_tokens, parse_number
 
 # The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
@@ -151,18 +153,30 @@ _KEY_EDGES = ".,:;!?\"' "
 _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates.
 _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
+# "12 and 15", "A 和 B": short answers joined by "and" offer several too (at most three
+# words each); so do values with at most a short unit joined by commas ("k=2, -2").
+_AND_SPLIT = re.compile(r"\s+and\s+|\s*和\s*", re.I)
+_COMMA_SPLIT = re.compile(r",\s+")  # "k=2, -2"; not "(3, -4)" (a key with brackets)
+_MAX_VALUE_WORDS = 3
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
 
 
 def _trim_key(key: str) -> str:
     """A candidate with its edges trimmed; brackets only when unbalanced, so `o(n log n)`
-    keeps its closing parenthesis."""
+    keeps its closing parenthesis. One pass per bracket kind ("((((3" is linear)."""
     key = key.strip(_KEY_EDGES)
     for left, right in ("()", "[]"):
-        while key.endswith(right) and key.count(right) > key.count(left):
-            key = key[:-1].rstrip(_KEY_EDGES)
-        while key.startswith(left) and key.count(left) > key.count(right):
-            key = key[1:].lstrip(_KEY_EDGES)
+        lefts, rights = key.count(left), key.count(right)
+        start, end = 0, len(key)
+        while end and key[end - 1] == right and rights > lefts:
+            rights, end = rights - 1, end - 1
+            while end and key[end - 1] in _KEY_EDGES:
+                end -= 1
+        while start < end and key[start] == left and lefts > rights:
+            lefts, start = lefts - 1, start + 1
+            while start < end and key[start] in _KEY_EDGES:
+                start += 1
+        key = key[start:end]
     return key
 
 
@@ -173,16 +187,20 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     clause ("So the answer is 21.") has one candidate, that clause's answer: the numbers
     of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers; so
     has one whose closing line states it ("A: 36", "Final answer: 36", "#### 36"), its
-    result when that is a calculation ("A: 3 * 12 = 36")."""
+    result when that is a calculation ("A: 3 * 12 = 36"). An answer clause whose line ends
+    with a colon introduces the lines after it: their candidates are taken."""
     stated = final_answer_line(str(response))
     if stated is not None and _trim_key(stated.lower().rpartition("=")[2]):
         key = _trim_key(stated.lower().rpartition("=")[2])
         return [key], [t.value for t in number_tokens(key)]
     clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
-    if clause is not None and _trim_key(clause[0].lower()):
+    text = str(response)
+    if clause is not None and clause[0].endswith((":", "：")):
+        text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
+    elif clause is not None and _trim_key(clause[0].lower()):
         key = _trim_key(clause[0].lower())
         return [key], [t.value for t in number_tokens(key)]
-    text = str(response).strip().strip(".").lower()
+    text = text.strip().strip(".").lower()
     sentences = [s for s in _MMMU_SENTENCE.split(text) if s.strip()]
     keys: list[str] = []
     for index, sentence in enumerate(sentences):
@@ -199,46 +217,71 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     return keys, numbers
 
 
-# "4\\pi", "\\sqrt{2}", "2^{2}": a number that is a coefficient of pi, a radicand or an
-# exponent is not the answer's value.
-_COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
-_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{)\s*$")
-
-
 def _values(key: str) -> set[float]:
-    """The numbers of a candidate that can be its value, rounded to 2 decimals."""
-    return {round(t.value, 2) for t in number_tokens(key)
-            if not _COEFFICIENT_AFTER.match(key, t.end)
-            and not _INSIDE_BEFORE.search(key, max(0, t.start - 8), t.start)}
+    """The numbers of a candidate that can be its value (`not_a_value`: not "4\\pi",
+    "\\sqrt{2}", an exponent), rounded to 2 decimals."""
+    return {round(t.value, 2) for t in number_tokens(key) if not not_a_value(key, t)}
 
 
 def _gold_in(key: str, gold: str) -> bool:
+    """Whether a gold is in a candidate: a number among the values after its last "="
+    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold`; a gold in LaTeX math ("$\\sqrt{3}$",
+    "$x^{2}+y^{2}=2$") and the candidate both read as plain text first."""
     number = parse_number(gold)
     if number is not None:
-        return round(number[0], 2) in _values(key)
+        return round(number[0], 2) in _values(key.rpartition("=")[2])
+    command = gold.strip(" $").startswith("\\")
+    math = gold.strip().startswith("$")
+    if math:
+        gold, key = _plain_math(gold), _plain_math(key)
     needle = "".join(gold.lower().split())
-    return bool(needle) and _text_gold(needle).search(key) is not None
+    return bool(needle) and _text_gold(needle, command, math).search(key) is not None
+
+
+_ROOT_OF_TERM = re.compile(r"sqrt\s*\((\w+)\)")
+
+
+def _plain_math(text: str) -> str:
+    """Math read as plain text, lower-cased, one spelling of pi and roots ("14\\pi", "14π";
+    "\\sqrt{2}", "√2")."""
+    text = plain_latex(text).lower().replace("π", "pi").replace("√", "sqrt")
+    return _ROOT_OF_TERM.sub(r"sqrt\1", text)
 
 
 @functools.lru_cache(maxsize=256)
-def _text_gold(needle: str) -> re.Pattern:
+def _text_gold(needle: str, command: bool = False, math: bool = False) -> re.Pattern:
     """A text gold as found in a candidate: spacing free ("(3, -4)" is "(3,-4)", "2 \\pi"
-    is "2\\pi"), not continuing a word or number ("b" is not in "bob"; "\\pi" is not in
-    "11\\pi" or "16 \\pi")."""
+    is "2\\pi"), neither continuing nor continued by a word or number ("b" is not in "bob"
+    or "b2"; "\\pi" is not in "11\\pi" or "16 \\pi"); a gold in LaTeX math (`math`) is no
+    numerator, denominator or power either ("$\\sqrt{3}$" is not in "2/\\sqrt{3}" or
+    "\\sqrt{3}/2"); `command`: the gold starts with a LaTeX command."""
     body = r"\s*".join(map(re.escape, needle))
-    if needle[0] == "\\":
-        return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + body)
-    return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + body)
+    if needle[-1].isalnum():
+        body += r"(?![a-z0-9/^])" if math else r"(?![a-z0-9])"
+    before = r"(?<![/^])" if math else ""
+    if needle[0] == "\\" or command:
+        return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + before + body)
+    return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + before + body)
 
 
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
-    """The candidates of a key that offers several ("-402 or 48"), else None. A gold that
-    itself contains the separator ("black or white") is no hedge."""
+    """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
+    values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
+    no hedge."""
     if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
         return None
     parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
     parts = [part for part in parts if part]
-    return parts if len(parts) > 1 else None
+    if len(parts) > 1:
+        return parts
+    for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
+        if split.search(key) and not any(split.search(str(g)) for g in golds) \
+                and not (mark == ", " and any(ch in key for ch in "([{")):
+            parts = [part for part in map(_trim_key, split.split(key)) if part]
+            if len(parts) > 1 and all(len(part.split()) <= _MAX_VALUE_WORDS and (
+                    mark == " and " or number_tokens(part)) for part in parts):
+                return parts
+    return None
 
 
 def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
@@ -251,7 +294,8 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     answer is not such a statement), with no answer clause and no estimate after it, is
     wrong.
 
-    A candidate that offers several answers ("It could be -402 or 48", "either X or Y")
+    A candidate that offers several answers ("It could be -402 or 48", "either X or Y",
+    "A: 12 and 15")
     is right only when every one of them is a gold; when the last such hedge is the
     response's final word, the response is wrong otherwise.
 

@@ -1,0 +1,46 @@
+"""Which numbers of a text are only part of an expression, not a value of their own
+(docs/METRICS.md#numbers): "4\\pi" (a coefficient), "\\sqrt{2}" (a radicand), "2^{x}" (an
+exponent), "\\frac{\\sqrt{3}}{2}" (a fraction not read as a number), "1-\\frac{1}{4}" (an
+operand of an operation left undone), "3:4" (a ratio), "P(1)" (a function's argument).
+Used by the `numeric` extractor and the `mmmu_open` match."""
+
+from __future__ import annotations
+
+import re
+
+from bench_kit.text.numbers import NumberToken
+
+# "4\\pi", "2\\sqrt{3}": a number that is a coefficient of pi or a root.
+_COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
+_PI_AFTER = re.compile(r"\s*(?:\\pi|π)")
+# "\\sqrt{2}", "2^{x}", "\\frac{\\sqrt{3}}{2}", "\\frac{1}{0}": inside a root, an exponent or a
+# fraction not read as a number (a fraction that is read is one token from its "\\frac").
+_INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{|\}\s*\{)\s*$")
+# "5-\\frac{1}{2}", "3 × 2^4": the number is one operand of an operation left undone.
+_OPERAND_BEFORE = re.compile(r"[\w)}][ \t]*(?:[-+*/×÷·]|\\times|\\cdot|\\div)[ \t]*$")
+# "P(1)", "f(2)": the argument of a function.
+_ARGUMENT_BEFORE = re.compile(r"(?<![A-Za-z])[A-Za-z]\($")
+# "3:4", "10:30": one side of a ratio or a clock time.
+_RATIO_AFTER = re.compile(r":\d")
+_RATIO_BEFORE = re.compile(r"\d:$")
+
+
+def not_a_value(text: str, token: NumberToken, pi_units: bool = False) -> bool:
+    """Whether a number of `text` is part of an expression, not a value of its own: a
+    coefficient of pi or a root ("4\\pi"; with `pi_units` pi is a unit, "4\\pi" is 4), or
+    inside a root, an exponent or a fraction whose parts are not numbers ("\\sqrt{2}",
+    "\\frac{\\sqrt{3}}{2}")."""
+    return (_COEFFICIENT_AFTER.match(text, token.end) is not None
+            and not (pi_units and _PI_AFTER.match(text, token.end))) \
+        or _INSIDE_BEFORE.search(text, max(0, token.start - 8), token.start) is not None
+
+
+def part_of_expression(text: str, token: NumberToken, pi_units: bool) -> bool:
+    """Whether the number picked as the answer is only part of what the response states:
+    `not_a_value`, an operand of an operation it leaves undone ("1-\\frac{1}{4}"), one side
+    of a ratio ("3:4") or a function's argument ("P(1)")."""
+    return not_a_value(text, token, pi_units) or _RATIO_AFTER.match(text, token.end) is not None \
+        or any(pattern.search(text, max(0, token.start - 10), token.start) is not None
+               for pattern in (_OPERAND_BEFORE, _RATIO_BEFORE)) \
+        or (text[token.end:token.end + 1] == ")"
+            and _ARGUMENT_BEFORE.search(text, max(0, token.start - 3), token.start) is not None)
