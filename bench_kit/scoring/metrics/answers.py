@@ -194,7 +194,8 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     with a colon introduces the lines after it: their candidates are taken."""
     stated = final_answer_line(str(response))
     if stated is not None and _trim_key(stated.lower().rpartition("=")[2]):
-        key = _trim_key(stated.lower().rpartition("=")[2])
+        key = stated.lower()
+        key = _trim_key(key if _EQUATION.fullmatch(key) else key.rpartition("=")[2])
         return [key], [t.value for t in number_tokens(key)]
     clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
     text = str(response)
@@ -250,6 +251,9 @@ _ROOT_OF_TERM = re.compile(r"sqrt\s*\((\d+(?:\.\d+)?|[a-z]+)\)")  # "sqrt(2)x" i
 _MATH_GOLD = re.compile(r"\s*\$([^$]+)\$\s*")
 # What ends a candidate's stated value: an explanation after it ("42, where x = 6", "15 when
 # n = 5", "30 (boys = 12)"), whose "=" is not the value's.
+# "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
+# gold is still read after its "=", `_result_sides`).
+_EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
 _EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b|\s+[(（]", re.I)
 _SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*%?\s*")
 
