@@ -55,6 +55,7 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "labels, thresholds and separators": lambda n: _repeat(
         "Step 3 1/4 in 2019 more than 300 Answer - 42 和为 0.5 or 50% with x is ", n),
     "JSON placeholders": lambda n: _repeat('{"answer": "<number>"} {"answer": "..."} ', n),
+    "asides after a value": lambda n: "The answer is 7" + _repeat(" (3 + 4)", n),
 }
 
 

@@ -165,6 +165,10 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
     if elaborated and not (elaborated.group().strip().lower() == "with" and _RESTATED.search(
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
         found = [token for token in found if token.end <= elaborated.start()]
+    aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
+    if aside >= 0 and any(token.end == aside for token in found) \
+            and not _ALTERNATIVES.search(tail, aside, found[-1].start):  # not "3 (or 4)"
+        found = [token for token in found if token.end <= aside]  # "7 (3 + 4)": explains the 7
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
