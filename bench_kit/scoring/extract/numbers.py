@@ -175,7 +175,7 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
         if _OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
-            if _as_percent(before, last):
+            if as_percent(before, last):
                 return before  # "0.5 or 50%": one value written two ways
             return None  # "The answer is 10 or 12."
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
@@ -184,7 +184,7 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
     return last
 
 
-def _as_percent(first: NumberToken, second: NumberToken) -> bool:
+def as_percent(first: NumberToken, second: NumberToken) -> bool:
     """Whether two numbers are one value, one of them written as a percent ("0.5 or 50%")."""
     return any(percent.percent and not plain.percent
                and abs(plain.value * 100 - percent.value) <= 1e-9 * max(1.0, abs(percent.value))

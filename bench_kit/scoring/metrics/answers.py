@@ -17,7 +17,7 @@ from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.expression_parts import not_a_value
-from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, refuses
+from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, as_percent, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
@@ -317,6 +317,10 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
         return None
     parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
     parts = [part for part in parts if part]
+    values = [number_tokens(part) for part in parts[:3]]
+    if len(parts) == 2 and all(len(found) == 1 for found in values) \
+            and as_percent(values[0][0], values[1][0]):
+        return None  # "0.5, or 50%": one value written two ways
     if len(parts) > 1:
         return parts
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
