@@ -127,7 +127,7 @@ def _places(row: dict) -> int:
 # A gold in LaTeX math ("$\\frac{2}{3}$", "$y=2 x$", "$(0,+\\infty)$") and the reader's answer
 # ("2/3", "y=2x", "(0,+∞)") compared as plain math: written here, not with bench_kit's code.
 _LATEX_SYMBOL = {"pi": "π", "infty": "∞", "cdot": "*", "times": "*", "leq": "≤", "le": "≤",
-                 "geq": "≥", "ge": "≥", "neq": "≠", "circ": "°", "%": "%"}
+                 "geq": "≥", "ge": "≥", "neq": "≠", "circ": "°", "%": "%", "rightarrow": "→", "to": "→"}
 _LATEX_SYMBOLS = re.compile(r"\\(" + "|".join(_LATEX_SYMBOL) + r")(?![a-zA-Z])")
 _LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|mathbf|boxed)\s*\{([^{}]*)\}")
 _LATEX_ROOT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
