@@ -94,7 +94,7 @@ _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
                           r"|probably|even)\s+)?\$?\\boxed\{")
 # "1982 with an income of 931,441": what follows the answer's number elaborates on it.
-_ELABORATION = re.compile(r"\s(?:with|because|since|due\s+to)\b", re.I)
+_ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to)\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
 _RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
 # 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
@@ -162,7 +162,7 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
     "3 out of 5"; None when it gives two values ("10 or 12", "12
     and 15") or a pair cut at its comma ("(3, 4)")."""
     elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
-    if elaborated and not (elaborated.group().strip().lower() == "with" and _RESTATED.search(
+    if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
         found = [token for token in found if token.end <= elaborated.start()]
     aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
