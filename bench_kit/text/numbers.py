@@ -276,6 +276,13 @@ def _with_powers(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     return out
 
 
+def as_percent(first: NumberToken, second: NumberToken) -> bool:
+    """Whether two numbers are one value, one of them written as a percent ("0.5 or 50%")."""
+    return any(percent.percent and not plain.percent
+               and abs(plain.value * 100 - percent.value) <= 1e-9 * max(1.0, abs(percent.value))
+               for plain, percent in ((first, second), (second, first)))
+
+
 def parse_number(text: str) -> tuple[float, bool] | None:
     """Read a whole string as one number (a gold answer): `(value, is_percent)` or None.
 

@@ -33,7 +33,7 @@ from bench_kit.scoring.extract.response import (
     sentence_start,
     strip_reasoning,
 )
-from bench_kit.text.numbers import NumberToken, number_tokens
+from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
 # Where a response stops answering: a closing pleasantry, an explanation of an answer
@@ -175,20 +175,12 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
         if _OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
-            if as_percent(before, last):
-                return before  # "0.5 or 50%": one value written two ways
-            return None  # "The answer is 10 or 12."
+            # "The answer is 10 or 12." (none); "0.5 or 50%": one value written two ways
+            return before if as_percent(before, last) else None
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
             and text[at + len(tail):].lstrip()[:1] == ",":
         return None  # "The answer is (3, 4).": a pair cut at its comma
     return last
-
-
-def as_percent(first: NumberToken, second: NumberToken) -> bool:
-    """Whether two numbers are one value, one of them written as a percent ("0.5 or 50%")."""
-    return any(percent.percent and not plain.percent
-               and abs(plain.value * 100 - percent.value) <= 1e-9 * max(1.0, abs(percent.value))
-               for plain, percent in ((first, second), (second, first)))
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:

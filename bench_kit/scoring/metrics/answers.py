@@ -17,14 +17,14 @@ from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.expression_parts import not_a_value
-from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, as_percent, refuses
+from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.cjk import CJK
 from bench_kit.text.edit import levenshtein
 from bench_kit.text.latex import plain_latex
-from bench_kit.text.numbers import number_tokens, parse_number
+from bench_kit.text.numbers import as_percent, number_tokens, parse_number
 
 # The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
 MME_PERCEPTION = ("existence", "count", "position", "color", "posters", "celebrity", "scene",
