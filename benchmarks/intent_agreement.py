@@ -129,7 +129,7 @@ def _places(row: dict) -> int:
 # A gold in LaTeX math ("$\\frac{2}{3}$", "$y=2 x$", "$(0,+\\infty)$") and the reader's answer
 # ("2/3", "y=2x", "(0,+∞)") compared as plain math: written here, not with bench_kit's code.
 _LATEX_SYMBOL = {"pi": "π", "infty": "∞", "cdot": "*", "times": "*", "leq": "≤", "le": "≤",
-                 "geq": "≥", "ge": "≥", "neq": "≠", "circ": "°", "%": "%"}
+                 "geq": "≥", "ge": "≥", "neq": "≠", "circ": "°", "%": "%", "rightarrow": "→", "to": "→"}
 _LATEX_SYMBOLS = re.compile(r"\\(" + "|".join(_LATEX_SYMBOL) + r")(?![a-zA-Z])")
 _LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|mathbf|boxed)\s*\{([^{}]*)\}")
 _LATEX_ROOT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
@@ -137,18 +137,50 @@ _LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
 
 def _term(part: str) -> str:
+    """A numerator in parentheses unless it is one product ("3√10" in "3√10/10")."""
     return part if re.fullmatch(r"[\w.√π∞]+", part) else f"({part})"
+
+
+# One factor: a number, a letter or a root of one ("2", "x", "√3", "√(2x)"). A denominator,
+# a root's argument or an exponent (`_power`) of more is in parentheses: "\frac{1}{2x}" is "1/(2x)"
+# (not "1/2x", "x/2"), "\sqrt{2x}" is "√(2x)" (not "\sqrt{2}x"), "2^{x+1}" is "2^(x+1)".
+_FACTOR = re.compile(r"[-+]?(?:\d+(?:\.\d+)?|[a-zA-Zπ∞]|√(?:\d+(?:\.\d+)?|[a-zA-Zπ]|\([^()]*\)))")
+_LATEX_POWER = re.compile(r"([_^])\s*\{([^{}]*)\}(?=([\w√(]?))")  # ("a_{1}2" is "a_(1)2")
+# "3\frac{1}{2}": a mixed number, 3.5 (not 31/2); a proper fraction of digits only.
+_LATEX_MIXED = re.compile(r"(?<![\w.}])([-+]?)(\d+)\s*\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}")
+# "$1, 100$": values listed, not the number 1100 ("$10,\!404$" is one number).
+_LISTED = re.compile(r"\d,\s+\d")
+
+
+def _factor(part: str) -> str:
+    return part if _FACTOR.fullmatch(part) else f"({part})"
+
+
+def _power(match: re.Match) -> str:
+    """An exponent or a subscript, in parentheses when it is more than one factor or a
+    factor follows it."""
+    part = re.sub(r"\s+", "", match.group(2))
+    return match.group(1) + (f"({part})" if match.group(3) else _factor(part))
+
+
+def _mixed(match: re.Match) -> str:
+    whole, top, bottom = (int(match.group(i)) for i in (2, 3, 4))
+    if not 0 < top < bottom:
+        return match.group()
+    return f"{match.group(1)}{whole + top / bottom!r}"
 
 
 def plain_math(text: str) -> str:
     """A math answer without its LaTeX: "$\\frac{3 \\sqrt{10}}{10}$" -> "3√10/10"."""
-    text = re.sub(r"\\(?:left|right|[,;!: ])|\$", "", text.strip().rstrip("."))
+    text = re.sub(r"\\(?:left|right)(?![a-zA-Z])|\\[,;!: ]|\$", "", text.strip().rstrip("."))
     text = _LATEX_SYMBOLS.sub(lambda m: _LATEX_SYMBOL[m.group(1)], text)
-    for _ in range(3):  # nested wrappers, roots and fractions, innermost first
+    text = _LATEX_MIXED.sub(_mixed, text)
+    for _ in range(3):  # nested wrappers, roots, fractions and powers, innermost first
         text = _LATEX_WRAPPER.sub(r"\1", text)
-        text = _LATEX_ROOT.sub(lambda m: "√" + _term(re.sub(r"\s+", "", m.group(1))), text)
+        text = _LATEX_ROOT.sub(lambda m: "√" + _factor(re.sub(r"\s+", "", m.group(1))), text)
         text = _LATEX_FRAC.sub(lambda m: _term(re.sub(r"\s+", "", m.group(1))) + "/"
-                               + _term(re.sub(r"\s+", "", m.group(2))), text)
+                               + _factor(re.sub(r"\s+", "", m.group(2))), text)
+        text = _LATEX_POWER.sub(_power, text)
     text = text.replace("{", "").replace("}", "").replace("\\", "").replace("−", "-")
     return re.sub(r"\s+", "", text).lower()
 
@@ -161,9 +193,11 @@ def label_is_correct(label: str, row: dict) -> bool:
         return False
     for gold in row["golds"]:
         latex = "$" in gold or "\\" in gold
+        answer = label
         if latex:
-            gold, label = plain_math(gold), plain_math(label)
-        g, v = _number(gold), _number(label)
+            listed = _LISTED.search(gold) is not None
+            gold, answer = plain_math(gold), plain_math(label)
+        g, v = (None if latex and listed else _number(gold)), _number(answer)
         if g is not None and v is not None:
             if row.get("answer_type") != "float":
                 if v == g:
@@ -172,9 +206,9 @@ def label_is_correct(label: str, row: dict) -> bool:
                 places = _places(row)
                 if round(v, places) == round(g, places):
                     return True
-        elif latex and label == gold:
+        elif latex and answer == gold:
             return True
-        elif not latex and re.sub(r"\W+", " ", label).strip().lower() \
+        elif not latex and re.sub(r"\W+", " ", answer).strip().lower() \
                 == re.sub(r"\W+", " ", gold).strip().lower():
             return True
     return False

@@ -65,6 +65,7 @@ def plain_latex(text: str, keep_power: bool = False) -> str:
 
 
 def _grouped(part: str) -> str:
-    """A fraction's part, in parentheses when it is more than one term ("1 + √3")."""
+    """A fraction's part, in parentheses when it is more than a number, a name or a root
+    ("1 + √3", "2x": "\\frac{1}{2x}" is "1/(2x)", not "1/2x")."""
     part = part.strip()
-    return part if re.fullmatch(r"[\w.]+|sqrt\([^()]*\)", part) else f"({part})"
+    return part if re.fullmatch(r"\d+(?:\.\d+)?|[A-Za-z_]\w*|sqrt\([^()]*\)", part) else f"({part})"

@@ -214,15 +214,21 @@ def _with_latex_fractions(text: str, tokens: list[NumberToken]) -> list[NumberTo
     return sorted(kept + fractions, key=lambda token: token.start)
 
 
+# "Step 3 1/4 of the cake", "Page 12 3/4": a label's number, not a mixed number's whole.
+_LABEL_BEFORE = re.compile(r"\b(?:step|page|item|part|line|question|q|no\.?|#)\s*$", re.I)
+
+
 def _with_mixed_numbers(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """`tokens` with a whole number followed (on its line) by a proper fraction read as one
-    mixed number: "1 1/2" -> 1.5, "-2\\frac{1}{2}" -> -2.5 (not "1 3/2", "2.5 1/2")."""
+    mixed number: "1 1/2" -> 1.5, "-2\\frac{1}{2}" -> -2.5 (not "1 3/2", "2.5 1/2", nor after a
+    label: "Step 3 1/4")."""
     out: list[NumberToken] = []
     for token in tokens:
         before = out[-1] if out else None
         if (before is not None and not before.percent and not token.percent
                 and _WHOLE.fullmatch(text, before.start, before.end)
-                and _MIXED_GAP.fullmatch(text, before.end, token.start)):
+                and _MIXED_GAP.fullmatch(text, before.end, token.start)
+                and not _LABEL_BEFORE.search(text, max(0, before.start - 12), before.start)):
             proper = _PROPER.fullmatch(text, token.start, token.end)
             if proper and int(proper.group(1)) < int(proper.group(2)):
                 sign = -1.0 if text[before.start] == "-" else 1.0
@@ -268,6 +274,13 @@ def _with_powers(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
         if math.isfinite(value):
             out.append(NumberToken(value, start, end))
     return out
+
+
+def as_percent(first: NumberToken, second: NumberToken) -> bool:
+    """Whether two numbers are one value, one of them written as a percent ("0.5 or 50%")."""
+    return any(percent.percent and not plain.percent
+               and abs(plain.value * 100 - percent.value) <= 1e-9 * max(1.0, abs(percent.value))
+               for plain, percent in ((first, second), (second, first)))
 
 
 def parse_number(text: str) -> tuple[float, bool] | None:

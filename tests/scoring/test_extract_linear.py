@@ -51,6 +51,11 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "the answer is, with values": lambda n: _repeat("The answer is 3 out of 5 or 12 and ", n),
     "JSON answer fields": lambda n: _repeat('{"answer": "1\\", "answer": 2, ', n),
     "JSON answer left open": lambda n: '{"reasoning": "x", "answer": "' + _repeat("\\\" 7", n),
+    # review numbers2: separators, thresholds, labels before mixed numbers, 和, placeholders
+    "labels, thresholds and separators": lambda n: _repeat(
+        "Step 3 1/4 in 2019 more than 300 Answer - 42 和为 0.5 or 50% with x is ", n),
+    "JSON placeholders": lambda n: _repeat('{"answer": "<number>"} {"answer": "..."} ', n),
+    "asides after a value": lambda n: "The answer is 7" + _repeat(" (3 + 4)", n),
 }
 
 
@@ -70,6 +75,12 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "math against a LaTeX gold": (lambda n: "The answer is " + _repeat(
         "\\frac{2}{\\sqrt{3}} + 14π - ", n), "$\\sqrt{3}$"),
     "an answer heading with a colon": (lambda n: "[答案]\n首先：\n" + _repeat("a=1+2=3。", n), "3"),
+    # review numbers2: explanations after a value, a numeric LaTeX gold, signs, 之和
+    "explanations after a value": (lambda n: "The answer is 42" + _repeat(
+        ", where x = 6 (b = 2) when - 1", n), "$42$"),
+    "signed terms against a math gold": (lambda n: "The answer is " + _repeat(
+        "-\\sqrt{3}.5 + 2x ", n), "$\\sqrt{3}$"),
+    "sums in Chinese": (lambda n: "答案：" + _repeat("两数之和为15和", n), "15"),
 }
 
 

@@ -16,8 +16,10 @@ _PI_AFTER = re.compile(r"\s*(?:\\pi|π)")
 # "\\sqrt{2}", "2^{x}", "\\frac{\\sqrt{3}}{2}", "\\frac{1}{0}": inside a root, an exponent or a
 # fraction not read as a number (a fraction that is read is one token from its "\\frac").
 _INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{|\}\s*\{)\s*$")
-# "5-\\frac{1}{2}", "3 × 2^4": the number is one operand of an operation left undone.
-_OPERAND_BEFORE = re.compile(r"[\w)}][ \t]*(?:[-+*/×÷·]|\\times|\\cdot|\\div)[ \t]*$")
+# "5-\\frac{1}{2}", "3 × 2^4", "x - 1": the number is one operand of an operation left undone
+# (an operand is a number, one letter or a bracket: "Answer - 42" is a label and its value).
+_OPERAND_BEFORE = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]|[)}])[ \t]*(?:[-+*/×÷·]|\\times|\\cdot"
+                             r"|\\div)[ \t]*$")
 # "P(1)", "f(2)": the argument of a function.
 _ARGUMENT_BEFORE = re.compile(r"(?<![A-Za-z])[A-Za-z]\($")
 # "3:4", "10:30": one side of a ratio or a clock time.

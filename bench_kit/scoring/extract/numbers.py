@@ -33,7 +33,7 @@ from bench_kit.scoring.extract.response import (
     sentence_start,
     strip_reasoning,
 )
-from bench_kit.text.numbers import NumberToken, number_tokens
+from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
 # Where a response stops answering: a closing pleasantry, an explanation of an answer
@@ -94,9 +94,13 @@ _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
                           r"|probably|even)\s+)?\$?\\boxed\{")
 # "1982 with an income of 931,441": what follows the answer's number elaborates on it.
-_ELABORATION = re.compile(r"\s(?:with|because|since|due\s+to)\b", re.I)
+_ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to)\b", re.I)
+# "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
+_RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
+# 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
+AND_CJK = r"(?<![之总的])和(?![为是等])"
 # "10 or 12", "12 and 15", "q=1或q=2": two values given as the answer.
-_ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|和", re.I)
+_ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|" + AND_CJK, re.I)
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
@@ -104,6 +108,7 @@ _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 _COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
 # "lower than 8", "at least 60": a threshold restated from the question, not a value.
 _THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
+_YEAR = re.compile(r"1[89]\d\d|20\d\d")  # a year, never a threshold's stated value
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
@@ -157,15 +162,21 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
     "3 out of 5"; None when it gives two values ("10 or 12", "12
     and 15") or a pair cut at its comma ("(3, 4)")."""
     elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
-    if elaborated:
+    if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
+            tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
         found = [token for token in found if token.end <= elaborated.start()]
+    aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
+    if aside >= 0 and any(token.end == aside for token in found) \
+            and not _ALTERNATIVES.search(tail, aside, found[-1].start):  # not "3 (or 4)"
+        found = [token for token in found if token.end <= aside]  # "7 (3 + 4)": explains the 7
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
         if _OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
-            return None  # "The answer is 10 or 12."
+            # "The answer is 10 or 12." (none); "0.5 or 50%": one value written two ways
+            return before if as_percent(before, last) else None
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
             and text[at + len(tail):].lstrip()[:1] == ",":
         return None  # "The answer is (3, 4).": a pair cut at its comma
@@ -270,7 +281,8 @@ def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToke
             return starts[at]
     for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
         if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset):
-            return token
+            return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
+                else token  # "In 2019, sales were more than 300 units": 300
     return tokens[-1]
 
 

@@ -224,9 +224,14 @@ def clean_response(response: str, boxed: bool = True) -> str:
     return text.strip()
 
 
+# A template's blank echoed from the prompt: '{"answer": "<number>"}', "...", "N/A".
+_PLACEHOLDER = re.compile(r"<[^<>]*>|\[[^\[\]]*\]|\.{2,}|…+|n/a", re.I)
+
+
 def _json_answer(text: str) -> str:
     """The last JSON "answer" field of `text` (escapes read, template blanks "___3___"
-    trimmed), or `text` when it has none, an empty one, or an answer clause stating a number
+    trimmed), or `text` when it has none, an empty one, a placeholder ("<number>", "...",
+    "N/A"), or an answer clause stating a number
     after it ('"answer": "128"} … Thus, the final answer is 720 minutes.')."""
     found = None
     for match in _JSON_ANSWER.finditer(text):
@@ -243,7 +248,7 @@ def _json_answer(text: str) -> str:
         except ValueError:
             pass
     value = value.strip(' _"')
-    return value if value else text
+    return value if value and not _PLACEHOLDER.fullmatch(value) else text
 
 
 # The end of the answer a closing line states ("A: 36. Note that 12 is the width.").

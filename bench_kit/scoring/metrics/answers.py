@@ -17,13 +17,14 @@ from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.expression_parts import not_a_value
-from bench_kit.scoring.extract.numbers import answer_part, refuses
+from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
+from bench_kit.text.cjk import CJK
 from bench_kit.text.edit import levenshtein
 from bench_kit.text.latex import plain_latex
-from bench_kit.text.numbers import number_tokens, parse_number
+from bench_kit.text.numbers import as_percent, number_tokens, parse_number
 
 # The standard MME categories (Fu et al. 2023): 10 perception, 4 cognition; 200 points each.
 MME_PERCEPTION = ("existence", "count", "position", "color", "posters", "celebrity", "scene",
@@ -155,9 +156,11 @@ _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)
 _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
 # "12 and 15", "A 和 B": short answers joined by "and" offer several too (at most three
 # words each); so do values with at most a short unit joined by commas ("k=2, -2").
-_AND_SPLIT = re.compile(r"\s+and\s+|\s*和\s*", re.I)
+# Not the 和 of a sum ("它们的和是15", "两数之和为15", "总和为36").
+_AND_SPLIT = re.compile(r"\s+and\s+|\s*" + AND_CJK + r"\s*", re.I)
 _COMMA_SPLIT = re.compile(r",\s+")  # "k=2, -2"; not "(3, -4)" (a key with brackets)
-_MAX_VALUE_WORDS = 3
+_MAX_VALUE_WORDS = 3  # a short answer joined by "and"/"和"; each Chinese character is a word
+_MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm longer")
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
 
 
@@ -191,7 +194,8 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     with a colon introduces the lines after it: their candidates are taken."""
     stated = final_answer_line(str(response))
     if stated is not None and _trim_key(stated.lower().rpartition("=")[2]):
-        key = _trim_key(stated.lower().rpartition("=")[2])
+        key = stated.lower()
+        key = _trim_key(key if _EQUATION.fullmatch(key) else key.rpartition("=")[2])
         return [key], [t.value for t in number_tokens(key)]
     clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
     text = str(response)
@@ -217,19 +221,24 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     return keys, numbers
 
 
+_SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "3 - 2" is no sign
+
+
 def _values(key: str) -> set[float]:
     """The numbers of a candidate that can be its value (`not_a_value`: not "4\\pi",
-    "\\sqrt{2}", an exponent), rounded to 2 decimals."""
-    return {round(t.value, 2) for t in number_tokens(key) if not not_a_value(key, t)}
+    "\\sqrt{2}", an exponent), rounded to 2 decimals; a minus spaced from its number is its sign
+    ("- \\frac{1}{2}")."""
+    return {round(-t.value if _SPACED_MINUS.search(key, max(0, t.start - 4), t.start) else t.value, 2)
+            for t in number_tokens(key) if not not_a_value(key, t)}
 
 
 def _gold_in(key: str, gold: str) -> bool:
     """Whether a gold is in a candidate: a number among the values after its last "="
     ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold`; a gold in LaTeX math ("$\\sqrt{3}$",
     "$x^{2}+y^{2}=2$") and the candidate both read as plain text first."""
-    number = parse_number(gold)
+    number = _gold_number(gold)
     if number is not None:
-        return round(number[0], 2) in _values(key.rpartition("=")[2])
+        return any(round(number, 2) in _values(side) for side in _result_sides(key))
     command = gold.strip(" $").startswith("\\")
     math = gold.strip().startswith("$")
     if math:
@@ -238,7 +247,36 @@ def _gold_in(key: str, gold: str) -> bool:
     return bool(needle) and _text_gold(needle, command, math).search(key) is not None
 
 
-_ROOT_OF_TERM = re.compile(r"sqrt\s*\((\w+)\)")
+_ROOT_OF_TERM = re.compile(r"sqrt\s*\((\d+(?:\.\d+)?|[a-z]+)\)")  # "sqrt(2)x" is not "sqrt(2x)"
+_MATH_GOLD = re.compile(r"\s*\$([^$]+)\$\s*")
+# What ends a candidate's stated value: an explanation after it ("42, where x = 6", "15 when
+# n = 5", "30 (boys = 12)"), whose "=" is not the value's.
+# "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
+# gold is still read after its "=", `_result_sides`).
+_EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
+_EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b|\s+[(（]", re.I)
+_SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*%?\s*")
+
+
+def _gold_number(gold: str) -> float | None:
+    """A gold's number: a plain number ("3", "1,250") or LaTeX math that is one ("$3$",
+    "$-\\frac{3}{4}$", "$12\\%$"); else None."""
+    math = _MATH_GOLD.fullmatch(gold)
+    number = parse_number(math.group(1).replace("\\%", "%") if math else gold)
+    return None if number is None else number[0]
+
+
+def _result_sides(key: str) -> list[str]:
+    """Where a candidate states its value, with an explanation after its first number cut off: after its
+    last "=" ("k=2" is 2, "3 + 4 = 7" is 7), or before its first when that is a single
+    number ("42 = 6 × 7")."""
+    found = number_tokens(key)
+    explained = _EXPLANATION.search(key, found[0].end) if found else None
+    key = key[:explained.start()] if explained else key
+    sides = [key.rpartition("=")[2]]
+    if "=" in key and _SINGLE_VALUE.fullmatch(key.partition("=")[0]):
+        sides.append(key.partition("=")[0])
+    return sides
 
 
 def _plain_math(text: str) -> str:
@@ -257,11 +295,18 @@ def _text_gold(needle: str, command: bool = False, math: bool = False) -> re.Pat
     "\\sqrt{3}/2"); `command`: the gold starts with a LaTeX command."""
     body = r"\s*".join(map(re.escape, needle))
     if needle[-1].isalnum():
-        body += r"(?![a-z0-9/^])" if math else r"(?![a-z0-9])"
-    before = r"(?<![/^])" if math else ""
+        body += r"(?![a-z0-9/^])(?!\.\d)" if math else r"(?![a-z0-9])(?!\.\d)"
+    if math:  # no sign or further term either ("-3", "0.3", "sqrt3-1", "2x+1")
+        body += r"(?!\s*[-+*×]\s*[\w(\\])"
+    before = r"(?<![/^.+\-])(?<![+\-]\s)" if math else ""
     if needle[0] == "\\" or command:
         return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + before + body)
     return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + before + body)
+
+
+def _words(part: str) -> int:
+    """How many words a part has, each Chinese character one ("平均数" is 3)."""
+    return len(CJK.sub(" ", part).split()) + len(CJK.findall(part))
 
 
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
@@ -272,13 +317,18 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
         return None
     parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
     parts = [part for part in parts if part]
+    values = [number_tokens(part) for part in parts[:3]]
+    if len(parts) == 2 and all(len(found) == 1 for found in values) \
+            and as_percent(values[0][0], values[1][0]):
+        return None  # "0.5, or 50%": one value written two ways
     if len(parts) > 1:
         return parts
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
         if split.search(key) and not any(split.search(str(g)) for g in golds) \
                 and not (mark == ", " and any(ch in key for ch in "([{")):
             parts = [part for part in map(_trim_key, split.split(key)) if part]
-            if len(parts) > 1 and all(len(part.split()) <= _MAX_VALUE_WORDS and (
+            most = _MAX_VALUE_WORDS if mark == " and " else _MAX_UNIT_WORDS
+            if len(parts) > 1 and all(_words(part) <= most and (
                     mark == " and " or number_tokens(part)) for part in parts):
                 return parts
     return None
@@ -315,7 +365,7 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
             return all(any(_gold_in(part, gold) for gold in golds) for part in parts)
     numbered = [key for key in keys if number_tokens(key)]
     return any(_gold_in(key, gold) for gold in golds
-               for key in (numbered[-1:] if parse_number(gold) is not None else keys[-1:]))
+               for key in (numbered[-1:] if _gold_number(gold) is not None else keys[-1:]))
 
 
 def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
