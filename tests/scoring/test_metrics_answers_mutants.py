@@ -273,7 +273,8 @@ def test_mmmu_candidates_of_bare_periods_and_capitals():
     ("So it is 4π", ["4"], False),
     ("So it is √2", ["2"], False),
     ("So it is 2^{3}", ["3"], False),
-    ("So it is 2^{3}", ["2"], True),
+    ("So it is 2^{3}", ["2"], False),  # 2^3 is 8: the base is no value (review of these pins)
+    ("So it is 2^{3}", ["8"], True),
     ("So it is \\dfrac{8}{3}", ["8"], False),
     ("So it is \\tfrac{8}{3}", ["8"], False),
     # the marker is looked for in the 8 characters before the number: "\\sqrt{  " is 8
