@@ -61,6 +61,7 @@ from bench_kit.scoring.extract.numbers import extract_number, extract_number_det
 from bench_kit.scoring.extract.option_statements import (
     blank_filled,
     by_option_value,
+    closest_guess,
     compared_option,
     cut_off,
     hypothetical_clauses,
@@ -69,6 +70,7 @@ from bench_kit.scoring.extract.option_statements import (
 )
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
+    echoes_options,
     option_texts,
     powers_matter,
     yes_and_no,
@@ -309,8 +311,9 @@ def _fast_choice(text: str, choices: Mapping[str, str],
         return None
     letter = lead.group(1) or lead.group(2) or lead.group(3)
     if letter not in options or letter == "I" or rules_out(lead.group(4)) \
-            or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()):
-        return None  # a clause may follow, or the lead may be ruled out: the full rules
+            or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()) \
+            or echoes_options(text, option_texts(choices, options)):
+        return None  # a clause may follow, the lead may be ruled out, the options echoed
     return extraction(options[letter], PARSE_OK)
 
 
@@ -322,7 +325,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     text = clean_response(response)
     if not text:
         return FAILED
-    if "\\" in text or "^" in text:
+    if "\\" in text or "^" in text or "√" in text:
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = _options(choices)
@@ -335,7 +338,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
         whole = clean_response(response, boxed=False)
         if whole != text:
-            if "\\" in whole or "^" in whole:
+            if "\\" in whole or "^" in whole or "√" in whole:
                 whole = plain_latex(whole, powers_matter(choices))
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
@@ -371,6 +374,9 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
+        guess = closest_guess(text)
+        if guess is not None and _clause_letter(text[guess:]) is None:
+            return FAILED  # "None of the options match. The closest answer is C." (no "Answer: C" after)
         if clause in options:
             return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
@@ -403,6 +409,8 @@ def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str
     lead = _LEAD.match(text)
     if not lead:
         return None
+    if echoes_options(text, option_texts(choices, options)):
+        return FAILED  # "(A) cat (B) dog (C) bird (D) fish": the options, not a choice
     letter = next(g for g in lead.groups() if g)
     if lead.group(1) and letter not in options:  # "(E) 3" where the options end at D
         return _outside(text, choices, options, question)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
-from bench_kit.scoring.extract.prose_letters import rules_out
+from bench_kit.scoring.extract.prose_letters import SEGMENT_END, rules_out
 from bench_kit.scoring.extract.response import (
     FAILED,
     NO_ANSWER,
@@ -31,6 +31,8 @@ from bench_kit.text.words import contains_phrase
 _NO_OPTION = re.compile(
     r"\b(?:answer|option|choice)s?\s+(?:is|are)\s+not\s+(?:provided|listed|given|available"
     r"|present|included|among|in|one\s+of|found)\b"
+    r"|\b(?:is|are)\s+not\s+(?:among|in|one\s+of)\s+the\s+(?:given\s+|provided\s+|answer\s+)?"
+    r"(?:choices|options)"  # "55.5° is not among the options"
     r"|\bnot\s+(?:available|given|listed|provided|present|included|found)\s+(?:in|among)"
     r"\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:choices|options)"
     r"|\bnone\s+of\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:options|choices)\s+"
@@ -40,6 +42,9 @@ _NO_OPTION = re.compile(
     r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
     r"(?:exact\s+|correct\s+|definitive\s+|specific\s+)?(?:answer|solution)"
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
+    # "the question seems flawed" (as "题目有误" below; not "the question asks")
+    r"|\b(?:question|problem)\s+(?:itself\s+)?(?:is|seems|appears|may\s+be|might\s+be)\s+(?:to\s+be\s+)?"
+    r"(?:flawed|faulty|erroneous|incorrect|wrong|ill-posed)\b"
     r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)"
     # "题目选项都不正确" (every option; not "其他选项都不正确"), "无正确答案", "题目可能有误",
     # "本题无解", "不在选项中"
@@ -51,9 +56,10 @@ _NO_OPTION = re.compile(
 # regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
 _NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
                              r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有"
-                             r"|都不|无正确|题目|无解|不在|无法从")
+                             r"|都不|无正确|题目|无解|不在|无法从|flawed|faulty|erroneous|incorrect"
+                             r"|wrong|ill-posed")
 _NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有|都不|无正确|题目|无解"
-                             r"|不在|无法从")
+                             r"|不在|无法从|(?i:flawed|faulty|erroneous|incorrect|wrong|ill-posed)")
 # Words of an option that is itself "the answer is not among the others" ("None of the
 # above", "Neither"); an option that is itself a refusal matches NO_ANSWER ("Can't tell").
 _NONE_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
@@ -95,6 +101,26 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
                                                  (last_refusal(text), NO_ANSWER))
              if statement is not None and not any(option.search(t) for t in texts)]
     return max(found, key=lambda m: m.end()) if found else None
+
+
+# "None of the options match exactly. The closest answer is C.", "不在选项中，最接近的是D":
+# an approximation offered after saying no option is right, not a choice.
+_CLOSEST = re.compile(r"\b(?:closest|nearest)\b|最接近")
+
+
+def closest_guess(text: str) -> int | None:
+    """Where the sentence ends that offers the option closest to an answer the response
+    said is not among the options (`_no_option` before it), or None."""
+    refused = _no_option(text)
+    if refused is None:
+        return None
+    closest = None
+    for closest in _CLOSEST.finditer(text.lower(), refused.end()):  # noqa: B007 - keeps the last
+        pass
+    if closest is None:
+        return None
+    end = SEGMENT_END.search(text, closest.end())
+    return len(text) if end is None else end.end()
 
 
 _NOT_A_VALUE = ("√", "sqrt")  # an option "√10 cm" is not the number it holds
