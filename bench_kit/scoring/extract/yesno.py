@@ -18,10 +18,13 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.scoring.extract.restatement import (
     DENIAL,
+    LITOTES,
     NOT_NO,
     SENTENCE,
     asked,
     content_words,
+    contrasted,
+    litotes_asked,
     restated,
 )
 
@@ -58,7 +61,7 @@ _AFFIRM = re.compile(r"\s*(?:absolutely|certainly|definitely|of\s+course|indeed)
 # ... but only when its sentence says nothing else: a negation, hedge or offer in the main
 # clause after it ("Certainly, the man is not …", "Absolutely! However, it depends …",
 # "Certainly! Here are some tips …") makes it a courtesy, and the rest is read without it.
-_AFFIRM_DOUBT = re.compile(r"^\s*but\b|\b(?:however|depends?|depending|hard|difficult|may|might|perhaps"
+_AFFIRM_DOUBT = re.compile(r"^\s*(?:but|not\s+(?:everyone|everybody|all|every|always))\b|\b(?:however|depends?|depending|hard|difficult|may|might|perhaps"
                            r"|possibly|unclear|if|unless|whether)\b|^\s*(?:here|I'd|I\s+would"
                            r"|I'll|I\s+will|I\s+can|let\s+me|please)\b", re.I)
 _MAIN_CLAUSE_END = re.compile(r"(?:^|,)\s*(?:though|although|even\s+though|while|whereas)\b"
@@ -99,6 +102,9 @@ _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many
 # Negations that deny nothing the question asks: "not only … but also", "never-ending",
 # and a relative clause about someone ("people who have not received gifts").
 _NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
+# "Not everyone likes jazz, but …": a quantifier negated denies only when it is asked about
+# ("Does everyone like jazz?").
+_NOT_ALL = re.compile(r"\s+(everyone|everybody|all|every|always)\b", re.I)
 # ... read with the speaker (group 1) in one search of the characters before a negation
 _BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?)|({_FIRST_PERSON}))\s*$")
 _TAIL = 24  # characters before a negation read for a hedge or the speaker
@@ -112,7 +118,8 @@ _RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyo
 _NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response)", re.I)
-_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)", re.I)
+_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
+                          re.I)  # (not "Is there an answer key in the photo?")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 # Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
 # a dog?" asks about the image), or the question names an AI.
@@ -180,7 +187,10 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
     if NO_ANSWER.match(text):
         return FAILED
-    lead = _lead_yesno(_LETTER_FIRST.sub("", text, count=1))
+    worded = _LETTER_FIRST.sub("", text, count=1)
+    lead = _lead_yesno(worded)
+    if lead == "no" and _no_answer_to(worded, _LEAD_YESNO.match(worded).end(), question):
+        lead = None  # "No clear answer can be given."
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
     affirmed = _AFFIRM.match(text)
@@ -204,7 +214,8 @@ def _read(text: str, question: str | None) -> Extraction[str]:
         return FAILED
     if question and _exists(text, question):
         return Extraction("yes", PARSE_LENIENT)
-    stated = restated(text, question) if question and question.isascii() else None
+    stated = contrasted(text, question) or restated(text, question) \
+        if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
     # a refusal further on ("If you're unsure, …", "I recommend checking …") leaves an answer
@@ -294,16 +305,37 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
                 subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy)):
             after = match.end()
-            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after):
+            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
+                    text, match, question) or _quantified(text, after, question):
                 continue
             before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
             if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
                 continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
-            if _NO_ANSWER_TO.match(text, match.end()) and not (
-                    question and _ASKS_ANSWER.search(asked(question))):
+            if _no_answer_to(text, match.end(), question):
                 return None
             return "no"
     return None
+
+
+def _litotes(text: str, negation: re.Match, question: str | None) -> bool:
+    """Whether `negation` negates a negative word the question does not ask about ("not a
+    bad idea" to "Is it a good idea?"): no "no"."""
+    found = LITOTES.match(text, negation.start())
+    return found is not None and not (question and litotes_asked(found, content_words(question)))
+
+
+def _no_answer_to(text: str, after: int, question: str | None) -> bool:
+    """Whether the "no" ending at `after` opens a hedge ("no clear answer") to a question
+    that does not ask for an answer."""
+    return _NO_ANSWER_TO.match(text, after) is not None and not (
+        question and _ASKS_ANSWER.search(asked(question)))
+
+
+def _quantified(text: str, after: int, question: str | None) -> bool:
+    """Whether the negation ending at `after` negates a quantifier the question does not
+    hold ("not everyone", "not always")."""
+    found = _NOT_ALL.match(text, after)
+    return found is not None and not (question and found.group(1).lower() in question.lower())
 
 
 def _breaks(text: str, start: int, end: int, clause: int, sentence: int) -> tuple[int, int]:
