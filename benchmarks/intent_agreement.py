@@ -22,7 +22,9 @@ Two sets:
   an ``A: n`` line) is split by question like the frozen sets: both halves are
   reported, and the family's unsplit rows apart (``other``); ``--show`` prints
   disagreements of the ``tune`` half only, and ``--tune-only`` measures the ``tune`` half
-  alone (no held-out or other figure at all, for tuning);
+  alone (no held-out or other figure at all, for tuning); ``--show-all N`` prints N
+  disagreements of every row of the set (``report3`` is tuning data as a whole since
+  report4 was frozen: docs/METRICS.md);
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
@@ -31,6 +33,7 @@ Two sets:
     python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
     python benchmarks/intent_agreement.py --set report3 --family mc --tune-only --show 60
     python benchmarks/intent_agreement.py --set report3 --family open --tune-only --show 60
+    python benchmarks/intent_agreement.py --set report3 --family mc --show-all 40
     python benchmarks/intent_agreement.py --family mc --vlmevalkit /tmp/VLMEvalKit \\
         --mmmu /tmp/MMMU --show 40
     python benchmarks/intent_agreement.py --family grounding --vlmevalkit /tmp/VLMEvalKit \\
@@ -342,7 +345,10 @@ def run_family(family: str, args: argparse.Namespace) -> None:
         rows = [r for r in rows if part(r, prefix) == "tune"]
     halves = ("all", "tune", "held-out") + (("other",) if prefix else ())
     halves = ("tune",) if args.tune_only and prefix is not None else halves
-    if prefix is None:  # a report set: the whole set, no tune / held-out split
+    if args.show_all is not None:  # every row's disagreements: the whole set is tuning data
+        report(family, compare(family, rows, labels, refs, split=prefix), args.show_all,
+               "all", halves=halves if prefix is not None else ("all",))
+    elif prefix is None:  # a report set: the whole set, no tune / held-out split
         report(family, compare(family, rows, labels, refs, split=None),
                0 if args.show is None else args.show, "all", halves=("all",))
     elif args.set:  # a split report-set family: misses of the tune half only, never others
@@ -415,7 +421,12 @@ def main() -> None:
                         help="which half's disagreements to print (tune on 'tune' only)")
     parser.add_argument("--tune-only", action="store_true",
                         help="measure only the tune half of split families (no held-out figure)")
+    parser.add_argument("--show-all", type=int, metavar="N",
+                        help="with --set: print N disagreements of every row, held-out and "
+                             "untuned rows too (only for a set that is tuning data as a whole)")
     args = parser.parse_args()
+    if args.show_all is not None and not args.set:
+        parser.error("--show-all needs --set (the frozen sets print every half with --misses)")
     if args.set and args.misses != "tune":
         parser.error("--misses: a report set prints only the tune half's disagreements")
     if args.set and not (HERE / args.set).is_dir():
