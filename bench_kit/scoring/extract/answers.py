@@ -375,8 +375,9 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
         guess = closest_guess(text)
-        if guess is not None and _clause_letter(text[guess:]) is None:
-            return FAILED  # "None of the options match. The closest answer is C." (no "Answer: C" after)
+        if guess is not None and _clause_letter(text[:guess[0]]) is None \
+                and _clause_letter(text[guess[1]:]) is None:
+            return FAILED  # "None of the options match. The closest answer is C." (no answer clause of its own)
         if clause in options:
             return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)

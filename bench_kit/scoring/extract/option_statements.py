@@ -108,9 +108,10 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
 _CLOSEST = re.compile(r"\b(?:closest|nearest)\b|最接近")
 
 
-def closest_guess(text: str) -> int | None:
-    """Where the sentence ends that offers the option closest to an answer the response
-    said is not among the options (`_no_option` before it), or None."""
+def closest_guess(text: str) -> tuple[int, int] | None:
+    """(where the statement starts, where the sentence ends) of an option offered as the
+    closest to an answer the response said is not among the options (`_no_option` before
+    it), or None."""
     refused = _no_option(text)
     if refused is None:
         return None
@@ -120,7 +121,7 @@ def closest_guess(text: str) -> int | None:
     if closest is None:
         return None
     end = SEGMENT_END.search(text, closest.end())
-    return len(text) if end is None else end.end()
+    return refused.start(), len(text) if end is None else end.end()
 
 
 _NOT_A_VALUE = ("√", "sqrt")  # an option "√10 cm" is not the number it holds
