@@ -38,6 +38,8 @@ SHAPES = {
     "closest option after none match": lambda n: _repeat(
         "None of the options match. The closest answer is B. ", n),
     "question said to be flawed": lambda n: _repeat("the question is wrong ", n) + "B",
+    "answer clause lines": lambda n: _repeat("The answer is (B).\nThe answer is (C).\n", n),
+    "a formula cut off": lambda n: _repeat("P(A) = (x + ", n),
 }
 
 

@@ -158,6 +158,24 @@ _OR_NEXT = re.compile(
     r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]", re.I)  # "(A) (B)", not "(D) (a)"
 
 
+# A line that is only an answer clause: "The answer is (B)." A response made of such lines
+# naming different letters answers several questions (a few-shot prompt's), not this one.
+_CLAUSE_LINE = re.compile(r"[ \t]*(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s*:?\s*[(\[]?([A-J])[)\]]?"
+                          r"\.?[ \t]*", re.I)
+
+
+def _only_clauses(text: str) -> bool:
+    """Whether every line of `text` is a bare answer clause and they name different letters."""
+    letters = set()
+    for line in text.split("\n"):
+        if line.strip():
+            clause = _CLAUSE_LINE.fullmatch(line)
+            if clause is None:
+                return False
+            letters.add(clause.group(1).upper())
+    return len(letters) > 1
+
+
 def _next_option(text: str, at: int) -> str | None:
     """The upper-case letter of a second option offered right after the one ending at
     `at` (`_OR_NEXT`), or None."""
@@ -370,6 +388,8 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
             return head
+    if "\n" in text and _only_clauses(text):
+        return FAILED  # "The answer is (B).\n\nThe answer is (J).\n\nThe answer is (E)."
     clause = _clause_letter(text)
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."

@@ -253,10 +253,17 @@ _ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a li
 # How an unfinished sentence ends: an operator or a comma, or a word that needs another
 # after it (an article, a preposition, a conjunction, a verb "is").
 _DANGLING = re.compile(
-    r"(?:[=+\-*/×÷(,:;]|\b(?:the|a|an|of|to|at|in|on|by|for|from|with|as|and|or|but|than"
+    r"(?:[=+\-*/×÷(,:;\\_^]|\b(?:the|a|an|of|to|at|in|on|by|for|from|with|as|and|or|but|than"
     r"|that|which|where|when|if|so|because|since|then|while|we|is|are|was|were|be|its|their"
-    r"|this|these|starting|such|into|between|gives?|get|equals?))\s*$",
+    r"|this|these|starting|such|into|between|gives?|get|equals?|plugging|substituting"
+    r"|rearranging|simplifying|solving))\s*$",
     re.I)
+_OPENERS, _CLOSERS = "([{", ")]}"
+
+
+def _open_bracket(line: str) -> bool:
+    """Whether `line` ends inside a bracket it opened: a formula cut off ("… = sin(3")."""
+    return sum(map(line.count, _OPENERS)) > sum(map(line.count, _CLOSERS))
 
 
 def cut_off(text: str) -> bool:
@@ -266,7 +273,7 @@ def cut_off(text: str) -> bool:
     if len(text) < 300:
         return False
     line = text[text.rfind("\n") + 1:]
-    if len(line) > 40 and text[-1] not in _ENDS and _DANGLING.search(line):
+    if len(line) > 40 and text[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
         return True  # (a missing full stop alone is no evidence: "… most likely a dog")
     last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
     return len(last) >= 20 and text.count(last) >= 3
