@@ -40,6 +40,9 @@ SHAPES = {
     "question said to be flawed": lambda n: _repeat("the question is wrong ", n) + "B",
     "answer clause lines": lambda n: _repeat("The answer is (B).\nThe answer is (C).\n", n),
     "a formula cut off": lambda n: _repeat("P(A) = (x + ", n),
+    "an opening verdict then a loop": lambda n: "Explanation: Choice B is correct. " + _repeat(
+        "so the value of A is 1 = 1, ", n),
+    "closing answer blocks": lambda n: _repeat("选项D, 可以. ", n) + "\n[答案]: 无正确答案",
 }
 
 

@@ -64,9 +64,11 @@ from bench_kit.scoring.extract.option_statements import (
     closest_guess,
     compared_option,
     cut_off,
+    final_answer_tail,
     hypothetical_clauses,
     leans_after,
     no_answer_statement,
+    says_no_option,
 )
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
@@ -174,6 +176,11 @@ def _only_clauses(text: str) -> bool:
                 return False
             letters.add(clause.group(1).upper())
     return len(letters) > 1
+
+
+# The opening verdict of an explanation: "Explanation for Problem 6: Choice B is correct."
+_OPENING_VERDICT = re.compile(r"(?:[^\n:]{0,40}:)?\s*(?:choice|option)\s+((?-i:[A-J]))\s+is\s+"
+                              r"(?:the\s+)?correct\b", re.I)
 
 
 def _next_option(text: str, at: int) -> str | None:
@@ -393,6 +400,10 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     clause = _clause_letter(text)
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
+    tail = final_answer_tail(text) if clause is not None else None
+    if tail is not None and (says_no_option(tail) and _clause_letter(tail) is None
+                             or echoes_options(tail, option_texts(choices, options))):
+        return FAILED  # "【答案】: 无正确答案" after "选项D, …"; "【答案】A. ①② B. ①③ …"
     if clause is not None:
         guess = closest_guess(text)
         if guess is not None and _clause_letter(text[:guess[0]]) is None \
@@ -401,6 +412,9 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         if clause in options:
             return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
+    opening = _OPENING_VERDICT.match(text)
+    if opening and opening.group(1) in options:  # before a loop or cut-off
+        return extraction(options[opening.group(1)], PARSE_OK)
     found = _unclaused_choice(text, choices, options, question)
     if found.parse == PARSE_LENIENT and cut_off(text):
         return FAILED  # stopped mid-sentence, or looping, before it answered

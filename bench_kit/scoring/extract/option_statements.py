@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.prose_letters import SEGMENT_END, rules_out
 from bench_kit.scoring.extract.response import (
+    ANSWER_CLAUSE,
     FAILED,
     NO_ANSWER,
     PARSE_LENIENT,
@@ -88,6 +89,19 @@ def _no_option(text: str) -> re.Match | None:
         if found is not None:
             last = found
     return last
+
+
+def says_no_option(text: str) -> bool:
+    """Whether `text` says the answer is not among the options (`_NO_OPTION`)."""
+    return _no_option(text) is not None
+
+
+def final_answer_tail(text: str) -> str | None:
+    """What follows an answer clause opening the last line ("[答案]: 无正确答案" -> "无正确答案",
+    "Answer: A. ①② B. ①③" -> "A. ①② B. ①③"), or None."""
+    line = text[text.rfind("\n") + 1:]
+    clause = ANSWER_CLAUSE.match(line.lstrip(" \t[(【"))
+    return None if clause is None else line.lstrip(" \t[(【")[clause.end():].strip()
 
 
 def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | None:

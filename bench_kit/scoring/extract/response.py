@@ -64,7 +64,8 @@ _WIDE = re.compile("[" + "".join(chr(code) for code in _WIDTH_MAP) + "]")
 _WIDE_TEXT = {chr(code): (chr(value) if isinstance(value, int) else value)
               for code, value in _WIDTH_MAP.items()}
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
-_SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>")
+# (GAOKAO-Bench's prompts close the explanation and the answer with "<eoe>" / "<eoa>")
+_SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
