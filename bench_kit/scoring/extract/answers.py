@@ -68,6 +68,8 @@ from bench_kit.scoring.extract.option_statements import (
     hypothetical_clauses,
     leans_after,
     no_answer_statement,
+    only_answer_lines,
+    opening_verdict,
     says_no_option,
 )
 from bench_kit.scoring.extract.option_texts import (
@@ -158,29 +160,6 @@ _OR_NEXT = re.compile(
     r"\s*[)\]]?\s*(?:,?\s*(?:or|/|或者?|还是|and|&|和)|,|、)\s*(?:option\s*|choice\s*|选项\s*)?"
     r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])(?:(?<=和[A-Ja-j])|(?!" + _VERDICT + "))"
     r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]", re.I)  # "(A) (B)", not "(D) (a)"
-
-
-# A line that is only an answer clause: "The answer is (B)." A response made of such lines
-# naming different letters answers several questions (a few-shot prompt's), not this one.
-_CLAUSE_LINE = re.compile(r"[ \t]*(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s*:?\s*[(\[]?([A-J])[)\]]?"
-                          r"\.?[ \t]*", re.I)
-
-
-def _only_clauses(text: str) -> bool:
-    """Whether every line of `text` is a bare answer clause and they name different letters."""
-    letters = set()
-    for line in text.split("\n"):
-        if line.strip():
-            clause = _CLAUSE_LINE.fullmatch(line)
-            if clause is None:
-                return False
-            letters.add(clause.group(1).upper())
-    return len(letters) > 1
-
-
-# The opening verdict of an explanation: "Explanation for Problem 6: Choice B is correct."
-_OPENING_VERDICT = re.compile(r"(?:[^\n:]{0,40}:)?\s*(?:choice|option)\s+((?-i:[A-J]))\s+is\s+"
-                              r"(?:the\s+)?correct\b", re.I)
 
 
 def _next_option(text: str, at: int) -> str | None:
@@ -395,26 +374,20 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
             return head
-    if "\n" in text and _only_clauses(text):
+    if "\n" in text and only_answer_lines(text):
         return FAILED  # "The answer is (B).\n\nThe answer is (J).\n\nThe answer is (E)."
     clause = _clause_letter(text)
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
-    tail = final_answer_tail(text) if clause is not None else None
-    if tail is not None and (says_no_option(tail) and _clause_letter(tail) is None
-                             or echoes_options(tail, option_texts(choices, options))):
-        return FAILED  # "【答案】: 无正确答案" after "选项D, …"; "【答案】A. ①② B. ①③ …"
     if clause is not None:
-        guess = closest_guess(text)
-        if guess is not None and _clause_letter(text[:guess[0]]) is None \
-                and _clause_letter(text[guess[1]:]) is None:
-            return FAILED  # "None of the options match. The closest answer is C." (no answer clause of its own)
+        if _overruled(text, choices, options):
+            return FAILED
         if clause in options:
             return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
-    opening = _OPENING_VERDICT.match(text)
-    if opening and opening.group(1) in options:  # before a loop or cut-off
-        return extraction(options[opening.group(1)], PARSE_OK)
+    opening = opening_verdict(text)
+    if opening in options:  # before a loop or cut-off
+        return extraction(options[opening], PARSE_OK)
     found = _unclaused_choice(text, choices, options, question)
     if found.parse == PARSE_LENIENT and cut_off(text):
         return FAILED  # stopped mid-sentence, or looping, before it answered
@@ -427,6 +400,21 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
                 return after  # an answer follows ("… with certainty, but it is likely X")
             return FAILED
     return found
+
+
+def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
+    """Whether the answer clause of `text` is no answer after all: a closing answer block
+    says no option is right or echoes the options ("【答案】: 无正确答案" after "选项D, …",
+    "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
+    to be among them, with no answer clause of its own before or after ("None of the
+    options match. The closest answer is C.")."""
+    tail = final_answer_tail(text)
+    if tail is not None and (says_no_option(tail) and _clause_letter(tail) is None
+                             or echoes_options(tail, option_texts(choices, options))):
+        return True
+    guess = closest_guess(text)
+    return guess is not None and _clause_letter(text[:guess[0]]) is None \
+        and _clause_letter(text[guess[1]:]) is None
 
 
 def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str],

@@ -91,6 +91,36 @@ def _no_option(text: str) -> re.Match | None:
     return last
 
 
+# A line that is only an answer clause: "The answer is (B)." A response made of such lines
+# naming different letters answers several questions (a few-shot prompt's), not this one.
+_CLAUSE_LINE = re.compile(r"[ \t]*(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s*:?\s*[(\[]?([A-J])[)\]]?"
+                          r"\.?[ \t]*", re.I)
+
+
+def only_answer_lines(text: str) -> bool:
+    """Whether every line of `text` is a bare answer clause and they name different letters."""
+    letters = set()
+    for line in text.split("\n"):
+        if line.strip():
+            clause = _CLAUSE_LINE.fullmatch(line)
+            if clause is None:
+                return False
+            letters.add(clause.group(1).upper())
+    return len(letters) > 1
+
+
+# The opening verdict of an explanation: "Explanation for Problem 6: Choice B is correct."
+_OPENING_VERDICT = re.compile(r"(?:[^\n:]{0,40}:)?\s*(?:choice|option)\s+((?-i:[A-J]))\s+is\s+"
+                              r"(?:the\s+)?correct\b", re.I)
+
+
+def opening_verdict(text: str) -> str | None:
+    """The letter an explanation's opening verdict names ("Explanation for Problem 6:
+    Choice B is correct."), or None."""
+    opening = _OPENING_VERDICT.match(text)
+    return None if opening is None else opening.group(1)
+
+
 def says_no_option(text: str) -> bool:
     """Whether `text` says the answer is not among the options (`_NO_OPTION`)."""
     return _no_option(text) is not None
