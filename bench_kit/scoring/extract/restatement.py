@@ -97,12 +97,15 @@ def asked(question: str) -> str:
     return _TRAILING_CONDITION.sub("", question)
 
 
-def _denial_about(sentence: str, wanted: set[str]) -> str | None:
+def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | None:
     """"no" when a clause of `sentence` that names something the question asks about
     (or nothing else) holds a negation ("The cat is black, and there is no dog." denies
-    nothing about the cat), "hedged" when that negation is hedged ("may not"), None otherwise."""
+    nothing about the cat), "hedged" when that negation is hedged ("may not"), None otherwise.
+    A negation the question itself holds, with the word after it ("… for which there is no
+    objective evidence"), is an echo of the question, not a denial."""
     for clause in _CLAUSE.split(sentence):
-        denied = DENIAL.search(clause)
+        denied = next((found for found in DENIAL.finditer(clause)
+                       if not _echoed(clause, found, question)), None)
         said = {word for word in content_words(clause) if len(word) > 1} - NEGATORS \
             if denied else set()
         if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
@@ -115,9 +118,10 @@ def _denial_about(sentence: str, wanted: set[str]) -> str | None:
 # illegal …?" -> "It is not illegal." is "no").
 _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": "possible",
              "unsafe": "safe", "uncommon": "common", "unlikely": "likely",
-             "incorrect": "correct", "unhealthy": "healthy", "unreasonable": "reasonable"}
-LITOTES = re.compile(r"\b(?:not|never)\s+(?:(a|an|so|too|that|at\s+all)\s+)?(" + "|".join(_OPPOSITE)
-                     + r")\b", re.I)
+             "incorrect": "correct", "unhealthy": "healthy", "unreasonable": "reasonable",
+             "irrational": "rational"}
+LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an|so|too|that|at\s+all)\s+)?("
+                     + "|".join(_OPPOSITE) + r")\b", re.I)
 
 
 def litotes_asked(match: re.Match, wanted: set[str]) -> bool:
@@ -132,6 +136,13 @@ def _positive(sentence: str, wanted: set[str]) -> str:
         return sentence
     return LITOTES.sub(lambda m: m.group() if litotes_asked(m, wanted) else
                        f"{m.group(1) or ''} {_OPPOSITE[m.group(2).lower()]}", sentence)
+
+
+def _echoed(clause: str, denial: re.Match, question: str) -> bool:
+    """Whether the question (its words joined by spaces) holds `denial` with the word that
+    follows it in `clause`."""
+    following = WORDS.search(clause.lower(), denial.end())
+    return following is not None and f"{denial.group().lower()} {following.group()}" in question
 
 
 def restated(text: str, question: str) -> str | None:
@@ -154,7 +165,7 @@ def restated(text: str, question: str) -> str | None:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
         elif wanted <= have and stated is None:
-            denied = _denial_about(sentence, wanted)
+            denied = _denial_about(sentence, wanted, " ".join(WORDS.findall(asked(question).lower())))
             return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
 

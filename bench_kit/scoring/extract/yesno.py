@@ -95,6 +95,10 @@ _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|p
                          r"|hold|form|express|share|personally)\b", re.I)
 # "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
 # sentence lists what the question asks about (half its words or more), so it exists.
+# An opening "It is possible to cook an egg …" / "It's possible for a manager …" answers
+# "Can …?" yes (readers of chat answers: 44 of 44).
+_POSSIBLE = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:definitely\s+|certainly\s+|entirely\s+|absolutely\s+"
+                       r"|technically\s+)?possible\b", re.I)
 _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
@@ -115,9 +119,9 @@ _RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyo
              r"|individuals|persons|users|patients|children|adults|students|many|some)"
              r"\s+(?:who|whom|whose)")
 # "There is no definitive answer" hedges, unless the question asks whether there is one.
-_NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straightforward|right"
+_NO_ANSWER_TO = re.compile(r"\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
-                           r"(?:answer|response)", re.I)
+                           r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
                           re.I)  # (not "Is there an answer key in the photo?")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -212,7 +216,7 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     opening = _PARAGRAPH.search(text)
     if (refusal and _in_opening(text, refusal.start(), opening)) or _retracted(text):
         return FAILED
-    if question and _exists(text, question):
+    if (question and _exists(text, question)) or _POSSIBLE.match(text):
         return Extraction("yes", PARSE_LENIENT)
     stated = contrasted(text, question) or restated(text, question) \
         if question and question.isascii() else None
