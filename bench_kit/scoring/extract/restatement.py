@@ -164,10 +164,33 @@ def restated(text: str, question: str) -> str | None:
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
-        elif wanted <= have and stated is None:
-            denied = _denial_about(sentence, wanted, " ".join(WORDS.findall(asked(question).lower())))
-            return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
+        elif stated is None and (wanted <= have or _prefixed(have, wanted)):
+            if _only_negative(sentence, wanted) and not DENIAL.search(sentence):
+                return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
+            if wanted <= have:
+                denied = _denial_about(sentence, wanted, " ".join(WORDS.findall(asked(question).lower())))
+                return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
+
+
+_NEGATIVE_PREFIX = r"(?:non-?|un|ir|il|im|in)"
+
+
+def _prefixed(have: set[str], wanted: set[str]) -> bool:
+    """Whether `have` holds every word of `wanted` but one, which it holds with a negative
+    prefix ("irrational" for "rational")."""
+    missing = wanted - have
+    return len(missing) == 1 and any(prefix + word in have for word in missing
+                                     for prefix in ("non", "un", "ir", "il", "im", "in"))
+
+
+def _only_negative(sentence: str, wanted: set[str]) -> bool:
+    """Whether a word the question asks about is in `sentence` only with a negative prefix
+    ("non-violent", "irrational"; not "non-essential travel" to "Is the border open?")."""
+    lowered = sentence.lower()
+    return any(re.search(rf"\b{_NEGATIVE_PREFIX}{re.escape(word)}\b", lowered)
+               and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered)
+               for word in wanted if len(word) > 3)
 
 
 # "The woman is not wearing a hat, while the man is.": a statement about one subject, then
