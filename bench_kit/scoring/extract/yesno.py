@@ -26,6 +26,7 @@ from bench_kit.scoring.extract.restatement import (
     contrasted,
     litotes_asked,
     restated,
+    stem,
 )
 
 _YESNO_WHOLE = {
@@ -309,6 +310,8 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
                 subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy)):
             after = match.end()
+            if _affirms_asked(text, after, question):
+                return "yes"  # "It is not only legal but also encouraged." to "Is it legal …?"
             if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
                     text, match, question) or _quantified(text, after, question):
                 continue
@@ -333,6 +336,20 @@ def _no_answer_to(text: str, after: int, question: str | None) -> bool:
     that does not ask for an answer."""
     return _NO_ANSWER_TO.match(text, after) is not None and not (
         question and _ASKS_ANSWER.search(asked(question)))
+
+
+_NOT_ONLY_WORD = re.compile(r"\s+(?:only|just)\s+(?:(?:a|an|the)\s+)?([A-Za-z]+)\b(?!')", re.I)
+_BEING = re.compile(r"\b(?:is|are|was|were|shows?|contains?)\s+not\Z", re.I)
+
+
+def _affirms_asked(text: str, after: int, question: str | None) -> bool:
+    """Whether the negation ending at `after` opens "is not only / shows not just" + a word
+    the question asks about ("It is not only legal but also encouraged." to "Is it legal
+    …?"; not "consider not only the nanny's salary")."""
+    if not question or not _BEING.search(text, max(0, after - 16), after):
+        return False
+    found = _NOT_ONLY_WORD.match(text, after)
+    return found is not None and stem(found.group(1).lower()) in content_words(asked(question))
 
 
 def _quantified(text: str, after: int, question: str | None) -> bool:
