@@ -105,7 +105,7 @@ def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | 
     objective evidence"), is an echo of the question, not a denial."""
     for clause in _CLAUSE.split(sentence):
         denied = next((found for found in DENIAL.finditer(clause)
-                       if not _echoed(clause, found, question)), None)
+                       if not echoes_question(clause, found, question)), None)
         said = {word for word in content_words(clause) if len(word) > 1} - NEGATORS \
             if denied else set()
         if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
@@ -138,11 +138,15 @@ def _positive(sentence: str, wanted: set[str]) -> str:
                        f"{m.group(1) or ''} {_OPPOSITE[m.group(2).lower()]}", sentence)
 
 
-def _echoed(clause: str, denial: re.Match, question: str) -> bool:
-    """Whether the question (its words joined by spaces) holds `denial` with the word that
-    follows it in `clause`."""
-    following = WORDS.search(clause.lower(), denial.end())
-    return following is not None and f"{denial.group().lower()} {following.group()}" in question
+_WORD_ANY_CASE = re.compile(r"[a-z0-9]+", re.I)
+
+
+def echoes_question(text: str, denial: re.Match, question: str) -> bool:
+    """Whether the question (its lower-cased words joined by spaces) holds `denial` with the
+    word that follows it in `text` ("… for which there is no objective evidence")."""
+    following = _WORD_ANY_CASE.search(text, denial.end(), denial.end() + 40)
+    return following is not None and \
+        f"{denial.group().lower()} {following.group().lower()}" in question
 
 
 def restated(text: str, question: str) -> str | None:

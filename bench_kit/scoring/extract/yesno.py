@@ -21,9 +21,11 @@ from bench_kit.scoring.extract.restatement import (
     LITOTES,
     NOT_NO,
     SENTENCE,
+    WORDS,
     asked,
     content_words,
     contrasted,
+    echoes_question,
     litotes_asked,
     restated,
     stem,
@@ -291,6 +293,7 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
     answers nothing unless the asking sentence asks for an answer. One pass over `text`:
     linear in its length."""
     to_you = bool(question and _TO_YOU.search(question))
+    echoed = " ".join(WORDS.findall(asked(question).lower())) if question else ""
     sentence = clause = relative = 0  # where the sentence / clause began, "who" was seen
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
@@ -312,6 +315,8 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
             after = match.end()
             if _affirms_asked(text, after, question):
                 return "yes"  # "It is not only legal but also encouraged." to "Is it legal …?"
+            if echoed and echoes_question(text, match, echoed):
+                continue  # "… believe things for which there is no objective evidence …"
             if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
                     text, match, question) or _quantified(text, after, question):
                 continue
