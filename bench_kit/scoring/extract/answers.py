@@ -316,7 +316,7 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     letter = lead.group(1) or lead.group(2) or lead.group(3)
     if letter not in options or letter == "I" or rules_out(lead.group(4)) \
             or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()) \
-            or echoes_options(text, option_texts(choices, options)):
+            or echoes_options(text, choices, options):
         return None  # a clause may follow, the lead may be ruled out, the options echoed
     return extraction(options[letter], PARSE_OK)
 
@@ -409,8 +409,8 @@ def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -
     to be among them, with no answer clause of its own before or after ("None of the
     options match. The closest answer is C.")."""
     tail = final_answer_tail(text)
-    if tail is not None and (says_no_option(tail) and _clause_letter(tail) is None
-                             or echoes_options(tail, option_texts(choices, options))):
+    if tail is not None and len(tail) > 3 and (says_no_option(tail) and _clause_letter(tail) is None
+                             or echoes_options(tail, choices, options)):
         return True
     guess = closest_guess(text)
     return guess is not None and _clause_letter(text[:guess[0]]) is None \
@@ -432,7 +432,7 @@ def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str
     lead = _LEAD.match(text)
     if not lead:
         return None
-    if echoes_options(text, option_texts(choices, options)):
+    if echoes_options(text, choices, options):
         return FAILED  # "(A) cat (B) dog (C) bird (D) fish": the options, not a choice
     letter = next(g for g in lead.groups() if g)
     if lead.group(1) and letter not in options:  # "(E) 3" where the options end at D

@@ -99,6 +99,10 @@ _CLAUSE_LINE = re.compile(r"[ \t]*(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is
 
 def only_answer_lines(text: str) -> bool:
     """Whether every line of `text` is a bare answer clause and they name different letters."""
+    first = text.lstrip()
+    if first[:1] not in "TtFfCcAa" or not _CLAUSE_LINE.fullmatch(
+            first[:first.find("\n")] if "\n" in first else first):
+        return False  # (most responses: one look at the first line)
     letters = set()
     for line in text.split("\n"):
         if line.strip():
@@ -149,20 +153,23 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
 
 # "None of the options match exactly. The closest answer is C.", "不在选项中，最接近的是D":
 # an approximation offered after saying no option is right, not a choice.
-_CLOSEST = re.compile(r"\b(?:closest|nearest)\b|最接近")
+_CLOSEST = re.compile(r"\b(?:closest|nearest)\b|最接近", re.I)
 
 
 def closest_guess(text: str) -> tuple[int, int] | None:
     """(where the statement starts, where the sentence ends) of an option offered as the
     closest to an answer the response said is not among the options (`_no_option` before
     it), or None."""
-    refused = _no_option(text)
-    if refused is None:
-        return None
+    if not ("losest" in text or "earest" in text or "最接近" in text or "LOSEST" in text
+            or "EAREST" in text):
+        return None  # (most responses: C-speed substring scans; one is in every match)
     closest = None
-    for closest in _CLOSEST.finditer(text.lower(), refused.end()):  # noqa: B007 - keeps the last
+    for closest in _CLOSEST.finditer(text):  # noqa: B007 - keeps the last
         pass
     if closest is None:
+        return None
+    refused = _no_option(text[:closest.start()])
+    if refused is None:
         return None
     end = SEGMENT_END.search(text, closest.end())
     return refused.start(), len(text) if end is None else end.end()
