@@ -348,3 +348,31 @@ _LONG = "x" * 300 + "\n"
 ])
 def test_cut_off_inside_a_formula(line, expected):
     assert cut_off(_LONG + line) is expected
+
+
+def test_final_answer_tail_strips_only_spaces_and_brackets():
+    # "XAnswer": no word boundary before "Answer" once nothing is stripped -> no clause
+    assert final_answer_tail("XAnswer: B") is None
+
+
+@pytest.mark.parametrize("text", [
+    "None of the options match. The nearest is C.",          # "nearest" alone
+    "NONE OF THE OPTIONS MATCH. THE NEAREST IS C.",          # upper case alone
+])
+def test_closest_guess_reads_nearest_in_any_case(text):
+    assert closest_guess(text) == (0, len(text))
+
+
+def test_closest_guess_needs_the_word_not_the_letters():
+    # "losest" inside another word passes the substring scan; the word regex finds none
+    assert closest_guess("None of the options match; the unclosest is C") is None
+
+
+def test_cut_off_reads_the_last_line_only():
+    # brackets opened on an earlier line do not make the last line a cut formula
+    assert cut_off(_LONG + "(((( a\nSo the pressure finally works out to P = 5 q") is False
+
+
+def test_cut_off_needs_the_last_character_unfinished():
+    # a full stop after the open bracket: the response ended there
+    assert cut_off(_LONG + "So the pressure finally works out to P = (a + b.") is False

@@ -221,3 +221,19 @@ def test_a_negation_joined_by_or_reaches_only_the_next_letter():
 def test_a_run_of_spaces_between_letters_is_read_in_linear_time():
     # were the verdict regexes backtracking, 2,000 spaces would take minutes
     assert prose_letters("We see A" + " " * 2000 + "B here", OPTIONS, []) == {"A", "B"}
+
+
+def test_a_comma_list_shares_only_a_ruling_out():
+    # no verdict after "B": A (listed) and B both neutral
+    assert prose_letters("A, B here.", OPTIONS, []) == {"A", "B"}
+    # C's own segment rules it out ("too small", not a verdict right after the letter);
+    # B is linked to it by "or", and the comma list before B shares it: A, B, C out, D left
+    assert prose_letters("A, B or C might be too small; D it is.", OPTIONS, []) == {"D"}
+
+
+@pytest.mark.parametrize("spaces, expected", [
+    (33, {"C"}),        # "between" starts 40 characters before A: A set up, C the choice
+    (34, {"A", "C"}),   # 41 characters: outside the window, A and C both named
+])
+def test_the_comparison_window_is_40_characters(spaces, expected):
+    assert prose_letters("between" + " " * spaces + "A and C here", OPTIONS, []) == expected
