@@ -70,6 +70,9 @@ FAMILIES = ("mc", "yesno", "open")
 # report-set family (report2's, report4's) is measured whole and never tuned on.
 SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}}
 REPORT_SETS = ("report2", "report3", "report4")  # the report sets committed so far
+# The set that is the report now: never read, so no disagreement of it is ever printed
+# (`--show`, `--show-all` and `--misses` are refused for it; totals only).
+UNREAD_SETS = ("report4",)
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -500,6 +503,9 @@ def main() -> None:
         parser.error("--misses: a report set prints only the tune half's disagreements")
     if args.show_all is not None and not args.set:
         parser.error("--show-all needs --set (the frozen sets print both halves with --misses all)")
+    if args.set in UNREAD_SETS and (args.show or args.show_all is not None):
+        parser.error(f"--set {args.set} is the report and is never read: totals only "
+                     "(no --show / --show-all)")
     if args.set and not (HERE / args.set).is_dir():
         parser.error(f"--set {args.set}: no folder {HERE / args.set}")
     if not args.family:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 
-# Innermost braces only: nested fractions are unwrapped from the inside out.
-_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
-_SQRT = re.compile(r"\\sqrt\s*\{([^{}]*)\}")
+# Innermost braces only: nested fractions are unwrapped from the inside out. An argument
+# without braces is one character, as TeX reads it: "\\frac12" is 1/2, "\\sqrt3" is sqrt(3).
+_ARGUMENT = r"(?:\{([^{}]*)\}|([0-9A-Za-z]))"
+_FRAC = re.compile(r"\\[dt]?frac\s*" + _ARGUMENT + r"\s*" + _ARGUMENT)
+_SQRT = re.compile(r"\\sqrt\s*" + _ARGUMENT)
 _WRAPPER = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|mathit|operatorname|mbox|boxed)\s*"
                       r"\{([^{}]*)\}")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?")
@@ -46,22 +48,36 @@ def plain_latex(text: str, keep_power: bool = False) -> str:
     >>> plain_latex("$30^{\\\\circ}$")
     '30°'
     """
-    if "\\" not in text and "$" not in text and "^" not in text:
+    if "\\" not in text and "$" not in text and "^" not in text and "√" not in text:
         return text
+    text = text.replace("√", " sqrt ")  # "√3/2" reads as "\\frac{\\sqrt{3}}{2}" does
     text = _MATH_DELIMITER.sub(" ", text)
     text = _SPACING.sub(lambda m: "" if m.group() in ("\\!", "\\left", "\\right") else " ", text)
     text = _DEGREES.sub("°", text)
     for _ in range(3):  # nested wrappers, fractions and roots, innermost first
         before = text
         text = _WRAPPER.sub(r"\1", text)
-        text = _FRAC.sub(lambda m: f"{_grouped(m.group(1))}/{_grouped(m.group(2))}", text)
-        text = _SQRT.sub(lambda m: f" sqrt({m.group(1).strip()})", text)
+        text = _FRAC.sub(_fraction, text)
+        text = _SQRT.sub(lambda m: f" sqrt({_argument(m, 1).strip()})", text)
         if text == before:
             break
     text = _UNIT_POWER.sub(_SUPERSCRIPT if keep_power else r"\1", text)
     text = _COMMAND.sub(lambda m: _SYMBOL.get(m.group(), f" {m.group(1)} "), text)
     text = text.replace("{", "").replace("}", "")
     return _LINE_EDGE.sub("\n", _BLANKS.sub(" ", text)).strip()  # (line breaks kept)
+
+
+def _fraction(match: re.Match[str]) -> str:
+    """A `_FRAC` match as "numerator/denominator"; an unbraced denominator ends its word
+    ("\\frac123" is 1/2 times 3: "1/2 3", not "1/23")."""
+    end = " " if match.group(4) is not None else ""
+    return f"{_grouped(_argument(match, 1))}/{_grouped(_argument(match, 3))}{end}"
+
+
+def _argument(match: re.Match[str], group: int) -> str:
+    """A command's argument (`_ARGUMENT`): in braces (group `group`) or one character."""
+    braced = match.group(group)
+    return braced if braced is not None else match.group(group + 1)
 
 
 def _grouped(part: str) -> str:

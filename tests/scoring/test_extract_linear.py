@@ -30,6 +30,19 @@ SHAPES = {
     # review (reviews of the multiple-choice rules, "TIMING"): were quadratic
     "option keyword repeated (CJK)": lambda n: _repeat("选项", n),
     "answer clause then spaces": lambda n: "The answer is " + " " * n + "x",
+    # a run of spaces between two letters: the verdict after a letter was exponential in it
+    "spaces between letters": lambda n: "We see A" + " " * n + "B here",
+    "a negated letter, spaces, then another": lambda n: "not A" + " " * n + "and C here",
+    "options echoed with their labels": lambda n: _repeat("(A) red cat (B) blue car ", n),
+    "letters compared": lambda n: _repeat("between A and B, ", n),
+    "closest option after none match": lambda n: _repeat(
+        "None of the options match. The closest answer is B. ", n),
+    "question said to be flawed": lambda n: _repeat("the question is wrong ", n) + "B",
+    "answer clause lines": lambda n: _repeat("The answer is (B).\nThe answer is (C).\n", n),
+    "a formula cut off": lambda n: _repeat("P(A) = (x + ", n),
+    "an opening verdict then a loop": lambda n: "Explanation: Choice B is correct. " + _repeat(
+        "so the value of A is 1 = 1, ", n),
+    "closing answer blocks": lambda n: _repeat("选项D, 可以. ", n) + "\n[答案]: 无正确答案",
 }
 
 

@@ -248,3 +248,131 @@ def test_cut_off_reads_the_last_line():
 def test_cut_off_without_a_period():
     # ends on "!" (finished); no "." at all: the last "sentence" is the whole text, once
     assert not cut_off("y" * 300 + "!")
+
+
+# --- the whole-response statements of the review leftovers and report3's misses ----------
+
+from bench_kit.scoring.extract.option_statements import (  # noqa: E402
+    closest_guess,
+    final_answer_tail,
+    only_answer_lines,
+    opening_verdict,
+    says_no_option,
+)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The answer is (B).\n\nThe answer is (J).", True),
+    ("The answer is (B).\n\nThe answer is (B).", False),     # one letter
+    ("The answer is (B).", False),                           # one line, one letter
+    ("\n\nThe answer is (B).\nThe answer is (C).", True),    # leading blank lines
+    ("The answer is B.\n   \nThe answer is C.", True),       # a blank line of spaces
+    ("the final answer is: b\nAnswer is C", True),           # any case, "final", a colon
+    ("Correct answer is B\nanswer is C", True),
+    ("Dogs bark. The answer is (A).\nThe answer is (E).", False),  # first line has prose
+    ("The answer is (B).\nSo it is C.", False),              # a later line is not a clause
+    ("So the answer is B\nThe answer is C", False),          # "So" opens no bare clause
+])
+def test_only_answer_lines(text, expected):
+    assert only_answer_lines(text) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("x\n[答案]: 无正确答案", "无正确答案"),
+    ("x\n[答案]A. ①② B. ①③", "A. ①② B. ①③"),
+    ("Answer:  B  ", "B"),                  # one line: the whole text; stripped
+    ("why\n  (答案): B", "B"),               # leading spaces and bracket before the clause
+    ("So, the answer is B", None),         # the clause does not open the line
+    ("Answer: B\nbecause dogs bark", None),  # only the last line counts
+])
+def test_final_answer_tail(text, expected):
+    assert final_answer_tail(text) == expected
+
+
+def test_closest_guess_spans_the_statement_and_the_closest_sentence():
+    text = "None of the options match. The closest answer is C."
+    assert closest_guess(text) == (0, len(text))
+    text = "None of the options match. The closest is C. Answer: C"
+    assert closest_guess(text) == (0, text.index("Answer"))  # the sentence end, after ". "
+    text = "不在选项中，最接近的是D。"
+    assert closest_guess(text) == (0, len(text))
+    text = "NONE OF THE OPTIONS MATCH. THE CLOSEST IS C"  # upper case; no sentence end
+    assert closest_guess(text) == (0, len(text))
+    text = "Sure. None of the options match; the nearest is B; the closest is C."
+    assert closest_guess(text) == (text.index("None"), len(text))  # the last "closest"
+
+
+@pytest.mark.parametrize("text", [
+    "None of the options match.",                    # no closest option offered
+    "The closest is C. None of the options match.",  # the statement after it
+    "The closest answer is C.",                      # no statement at all
+])
+def test_closest_guess_none(text):
+    assert closest_guess(text) is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Explanation for Problem 6:   Choice B is correct.", "B"),
+    ("Choice B is correct.", "B"),
+    ("Option C is the correct one.", "C"),
+    ("choice b is correct.", None),                   # a lower-case letter is no option
+    ("x" * 40 + ": Choice B is correct.", "B"),       # a 40-character heading
+    ("x" * 41 + ": Choice B is correct.", None),      # 41: not a heading
+    ("First, Choice B is correct.", None),            # not the opening
+])
+def test_opening_verdict(text, expected):
+    assert opening_verdict(text) == expected
+
+
+def test_says_no_option():
+    assert says_no_option("None of the options match.") is True
+    assert says_no_option("Answer: B") is False
+
+
+_LONG = "x" * 300 + "\n"
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("So the pressure finally works out to P = (a + b", True),  # a bracket left open
+    ("So the pressure works out to P = (a + b) + c", False),   # balanced, no dangling word
+    ("So the pressure works out to the list [1, 2", True),
+    ("So the pressure works out to the set {a, b", True),
+    ("So the pressure works out to a) b) c) d) e", False),     # more closers than openers
+    ("So the pressure works out to the value 5 \\", True),     # a trailing backslash
+    ("So the pressure works out to the limit lim_", True),
+    ("So the pressure works out to the power 10^", True),
+    ("So the pressure is P = rho g h. Then Plugging", True),
+    ("So the pressure is P = rho g h. Then plugging", True),
+    ("(" + "a" * 39, False),                                    # 40 characters: too short
+    ("(" + "a" * 40, True),                                     # 41
+])
+def test_cut_off_inside_a_formula(line, expected):
+    assert cut_off(_LONG + line) is expected
+
+
+def test_final_answer_tail_strips_only_spaces_and_brackets():
+    # "XAnswer": no word boundary before "Answer" once nothing is stripped -> no clause
+    assert final_answer_tail("XAnswer: B") is None
+
+
+@pytest.mark.parametrize("text", [
+    "None of the options match. The nearest is C.",          # "nearest" alone
+    "NONE OF THE OPTIONS MATCH. THE NEAREST IS C.",          # upper case alone
+])
+def test_closest_guess_reads_nearest_in_any_case(text):
+    assert closest_guess(text) == (0, len(text))
+
+
+def test_closest_guess_needs_the_word_not_the_letters():
+    # "losest" inside another word passes the substring scan; the word regex finds none
+    assert closest_guess("None of the options match; the unclosest is C") is None
+
+
+def test_cut_off_reads_the_last_line_only():
+    # brackets opened on an earlier line do not make the last line a cut formula
+    assert cut_off(_LONG + "(((( a\nSo the pressure finally works out to P = 5 q") is False
+
+
+def test_cut_off_needs_the_last_character_unfinished():
+    # a full stop after the open bracket: the response ended there
+    assert cut_off(_LONG + "So the pressure finally works out to P = (a + b.") is False

@@ -181,3 +181,59 @@ def test_concluding_letters_skip_echoed_option_texts():
 def test_concluding_sentence_ends_at_its_own_end():
     # "Thus B." ends at ". ": only B (neutral) is read; D's "is right" after it is not
     assert concluding_letters("Thus B. D is right.", OPTIONS, []) == {"B"}
+
+
+# --- the review's letter lists (neither/nor, "not A or C", "between A and B", comma lists) ---
+
+@pytest.mark.parametrize("text, expected", [
+    # A, B: bare commas before "and C are incorrect": the list shares C's verdict -> D alone
+    ("A, B, and C are incorrect. D.", {"D"}),
+    # C's verdict is its own segment (" seems unlikely"), linked to B by "or": the comma
+    # list before it shares it -> A ruled out too; D neutral and alone
+    ("A, B or C seems unlikely; D it is.", {"D"}),
+    # no "and/or" before the verdict: the comma only separates; C alone is wrong
+    ("B, C is wrong.", {"B"}),
+    # two commas, no link word: A and B neutral, C ruled out -> both left
+    ("A, B, C is wrong.", {"A", "B"}),
+    # the next letter negated before it ("not B"): the comma list ends there, A neutral
+    ("A, not B.", {"A"}),
+    # "or" after a negated letter negates the next one too; B neutral
+    ("not A or C, but B.", {"B"}),
+    # "nor": each negated where it stands
+    ("Neither A nor B.", set()),
+    # the two letters after "between" set up a comparison; the third one is the choice
+    ("Between A and B, B is better.", {"B"}),
+    # "between" alone before one letter: also a comparison's first term
+    ("Between option A and the rest, C stands out.", {"C"}),
+])
+def test_letter_lists(text, expected):
+    assert prose_letters(text, OPTIONS, []) == expected
+
+
+def test_a_negation_joined_by_or_reaches_only_the_next_letter():
+    # "not A" then " or C" negates C; D follows C after ", " (no "or"): D stays
+    assert prose_letters("not A or C, D.", OPTIONS, []) == {"D"}
+    # the link must sit right between the two letters: "not A. Or maybe C" has a sentence
+    # end in between -> C neutral
+    assert prose_letters("not A. So C.", OPTIONS, []) == {"C"}
+
+
+def test_a_run_of_spaces_between_letters_is_read_in_linear_time():
+    # were the verdict regexes backtracking, 2,000 spaces would take minutes
+    assert prose_letters("We see A" + " " * 2000 + "B here", OPTIONS, []) == {"A", "B"}
+
+
+def test_a_comma_list_shares_only_a_ruling_out():
+    # no verdict after "B": A (listed) and B both neutral
+    assert prose_letters("A, B here.", OPTIONS, []) == {"A", "B"}
+    # C's own segment rules it out ("too small", not a verdict right after the letter);
+    # B is linked to it by "or", and the comma list before B shares it: A, B, C out, D left
+    assert prose_letters("A, B or C might be too small; D it is.", OPTIONS, []) == {"D"}
+
+
+@pytest.mark.parametrize("spaces, expected", [
+    (33, {"C"}),        # "between" starts 40 characters before A: A set up, C the choice
+    (34, {"A", "C"}),   # 41 characters: outside the window, A and C both named
+])
+def test_the_comparison_window_is_40_characters(spaces, expected):
+    assert prose_letters("between" + " " * spaces + "A and C here", OPTIONS, []) == expected

@@ -192,18 +192,33 @@ def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, 
 
 
 def test_show_all_prints_the_misses_of_every_part(agreement, monkeypatch, capsys, tmp_path):
-    """--show-all: the disagreements of the tune and held-out halves and of the unsplit
-    sources (a set looked at so is tuning data from then on); only with --set."""
+    """--show-all (a set that is tuning data as a whole): the held-out half's and the other
+    sources' disagreements too, with the same counts as without it."""
     module, _, _ = agreement
     _three_part_set(module, tmp_path, "mc", ("gaokao:Biology", "gaokao:History", "mmlu-pro:x"),
                     {"question": "Q?", "choices": {"A": "cat", "B": "dog"}},
                     "The answer is B.", "B")
     _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show-all", "10")
     out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("bench_kit "))
+    assert line.split()[1:] == ["3/6", "(50.0%)"] + ["1/2", "(50.0%)"] * 3
     assert "tune-1" in out and "held-out-1" in out and "other-1" in out
     assert "tune-0" not in out  # agreements are not printed
     _run(module, monkeypatch, "--set", "report3", "--family", "mc", "--show-all", "1")
-    assert sum(line.startswith("  [") for line in capsys.readouterr().out.splitlines()) == 1
+    assert capsys.readouterr().out.count("reader 'B', bench_kit 'none'") == 1  # N at most
+
+
+def test_show_all_needs_a_set(agreement, monkeypatch, capsys):
+    module, _, _ = agreement
     with pytest.raises(SystemExit):
         _run(module, monkeypatch, "--family", "mc", "--show-all", "5")
     assert "--show-all needs --set" in capsys.readouterr().err
+
+
+def test_the_report_set_is_never_read(agreement, monkeypatch, capsys):
+    """report4 is the report: --show and --show-all are refused for it (totals only)."""
+    module, _, _ = agreement
+    for flags in (("--show", "5"), ("--show-all", "5")):
+        with pytest.raises(SystemExit):
+            _run(module, monkeypatch, "--set", "report4", "--family", "mc", *flags)
+        assert "never read" in capsys.readouterr().err

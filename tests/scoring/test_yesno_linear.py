@@ -27,6 +27,12 @@ SHAPES = {
     "paragraphs then a refusal": lambda n: _repeat("The cat is red. ", n // 2) + "\n\n"
     + _repeat("please provide ", n // 2),
     "Chinese": lambda n: _repeat("如果不", n),
+    # the rules of the review's wrong readings (contrast, litotes, quantifiers, hedges)
+    "contrasts": lambda n: _repeat("the dog is not red, while the cat is. ", n),
+    "a contrast in one long sentence": lambda n: _repeat("the dog is not red ", n) + ", while the cat is.",
+    "litotes": lambda n: _repeat("the cat is not a bad red ", n),
+    "negated quantifiers": lambda n: _repeat("not everyone ", n),
+    "hedged answers": lambda n: _repeat("no clear answer ", n),
 }
 
 

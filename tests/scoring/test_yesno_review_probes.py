@@ -30,15 +30,11 @@ def test_review_probe(case):
     assert extract_yesno(case["input"], case["question"]) == case["expected"]
 
 
-def test_no_probe_reads_yes_as_no_beyond_the_known_four():
-    """A wrong yes/no is worse than none: of all probes, only the four below read the
-    reviewer's yes as no (or the reverse)."""
+def test_no_probe_reads_yes_as_no():
+    """A wrong yes/no is worse than none: no probe reads the reviewer's yes as no (or the
+    reverse). The last four (a no-entry sign, "not a bad idea", "not-so-subtly", the
+    contrast "…, while the man is.") were fixed by the rules in docs/METRICS.md."""
     turned = sorted(case["probe"] for case in CASES
                     if case["expected"] is not None
                     and extract_yesno(case["input"], case["question"]) not in (None, case["expected"]))
-    assert turned == sorted(TURNED)
-
-
-# Wrong yes/no readings still left (docs/METRICS.md, "Yes/No in chat prose"): negated
-# compounds and idioms, and a contrast whose negation is about another subject.
-TURNED = ["probes1.json#46", "probes1.json#61", "probes2.json#46", "probes3.json#15"]
+    assert turned == []

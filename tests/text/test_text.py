@@ -76,6 +76,15 @@ def test_plain_latex() -> None:
     assert plain_latex("$\\angle A = 30^{\\circ}$") == "angle A = 30°"
     assert plain_latex("$10 + 5\\pi$\nQuestion: next") == "10 + 5 pi\nQuestion: next"  # lines kept
     assert plain_latex("no math here") == "no math here"
+    # an argument without braces is one character, as TeX reads it
+    assert plain_latex("$\\frac12$") == "1/2"
+    assert plain_latex("$\\frac1{4}$ and $\\tfrac{3}4$") == "1/4 and 3/4"
+    assert plain_latex("$\\frac{}{2}$") == "()/2"  # an empty argument stays empty
+    assert plain_latex("$\\sqrt3/2$") == "sqrt(3)/2"
+    assert plain_latex("$\\frac123$") == "1/2 3"  # "\\frac12" times 3, not 1/23
+    # a Unicode root reads as the LaTeX one does (word "sqrt"), with or without math
+    assert plain_latex("√3/2") == "sqrt 3/2"
+    assert plain_latex("2√{5}") == "2 sqrt 5"
 
 
 @pytest.mark.parametrize("module", ["cjk", "edit", "latex", "normalize", "numbers", "tokens", "words"])

@@ -61,14 +61,20 @@ from bench_kit.scoring.extract.numbers import extract_number, extract_number_det
 from bench_kit.scoring.extract.option_statements import (
     blank_filled,
     by_option_value,
+    closest_guess,
     compared_option,
     cut_off,
+    final_answer_tail,
     hypothetical_clauses,
     leans_after,
     no_answer_statement,
+    only_answer_lines,
+    opening_verdict,
+    says_no_option,
 )
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
+    echoes_options,
     option_texts,
     powers_matter,
     yes_and_no,
@@ -310,9 +316,10 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     letter = lead.group(1) or lead.group(2) or lead.group(3)
     if letter not in options or letter == "I" or rules_out(lead.group(4)) \
             or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()) \
-            or (len(text) < 40 and _LETTER_LIST.fullmatch(text)):
-        # a clause may follow, the lead may be ruled out, or "(B) C" lists two letters
-        # (rule 1): the full rules
+            or (len(text) < 40 and _LETTER_LIST.fullmatch(text)) \
+            or echoes_options(text, choices, options):
+        # a clause may follow, the lead may be ruled out, "(B) C" lists two letters (rule
+        # 1), or the options are echoed: the full rules
         return None
     return extraction(options[letter], PARSE_OK)
 
@@ -325,7 +332,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     text = clean_response(response)
     if not text:
         return FAILED
-    if "\\" in text or "^" in text:
+    if "\\" in text or "^" in text or "√" in text:
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = _options(choices)
@@ -338,7 +345,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # A box holding a value ("\\boxed{24/7}") beside a clause naming the letter.
         whole = clean_response(response, boxed=False)
         if whole != text:
-            if "\\" in whole or "^" in whole:
+            if "\\" in whole or "^" in whole or "√" in whole:
                 whole = plain_latex(whole, powers_matter(choices))
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
@@ -370,13 +377,20 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
             return head
+    if "\n" in text and only_answer_lines(text):
+        return FAILED  # "The answer is (B).\n\nThe answer is (J).\n\nThe answer is (E)."
     clause = _clause_letter(text)
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
+        if _overruled(text, choices, options):
+            return FAILED
         if clause in options:
             return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
+    opening = opening_verdict(text)
+    if opening in options:  # before a loop or cut-off
+        return extraction(options[opening], PARSE_OK)
     found = _unclaused_choice(text, choices, options, question)
     if found.parse == PARSE_LENIENT and cut_off(text):
         return FAILED  # stopped mid-sentence, or looping, before it answered
@@ -389,6 +403,21 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
                 return after  # an answer follows ("… with certainty, but it is likely X")
             return FAILED
     return found
+
+
+def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
+    """Whether the answer clause of `text` is no answer after all: a closing answer block
+    says no option is right or echoes the options ("【答案】: 无正确答案" after "选项D, …",
+    "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
+    to be among them, with no answer clause of its own before or after ("None of the
+    options match. The closest answer is C.")."""
+    tail = final_answer_tail(text)
+    if tail is not None and len(tail) > 3 and (says_no_option(tail) and _clause_letter(tail) is None
+                             or echoes_options(tail, choices, options)):
+        return True
+    guess = closest_guess(text)
+    return guess is not None and _clause_letter(text[:guess[0]]) is None \
+        and _clause_letter(text[guess[1]:]) is None
 
 
 def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str],
@@ -406,6 +435,8 @@ def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str
     lead = _LEAD.match(text)
     if not lead:
         return None
+    if echoes_options(text, choices, options):
+        return FAILED  # "(A) cat (B) dog (C) bird (D) fish": the options, not a choice
     letter = next(g for g in lead.groups() if g)
     if lead.group(1) and letter not in options:  # "(E) 3" where the options end at D
         return _outside(text, choices, options, question)

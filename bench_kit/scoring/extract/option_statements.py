@@ -11,8 +11,9 @@ import re
 from collections.abc import Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
-from bench_kit.scoring.extract.prose_letters import rules_out
+from bench_kit.scoring.extract.prose_letters import SEGMENT_END, rules_out
 from bench_kit.scoring.extract.response import (
+    ANSWER_CLAUSE,
     FAILED,
     NO_ANSWER,
     PARSE_LENIENT,
@@ -31,6 +32,8 @@ from bench_kit.text.words import contains_phrase
 _NO_OPTION = re.compile(
     r"\b(?:answer|option|choice)s?\s+(?:is|are)\s+not\s+(?:provided|listed|given|available"
     r"|present|included|among|in|one\s+of|found)\b"
+    r"|\b(?:is|are)\s+not\s+(?:among|in|one\s+of)\s+the\s+(?:given\s+|provided\s+|answer\s+)?"
+    r"(?:choices|options)"  # "55.5° is not among the options"
     r"|\bnot\s+(?:available|given|listed|provided|present|included|found)\s+(?:in|among)"
     r"\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:choices|options)"
     r"|\bnone\s+of\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:options|choices)\s+"
@@ -40,6 +43,9 @@ _NO_OPTION = re.compile(
     r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
     r"(?:exact\s+|correct\s+|definitive\s+|specific\s+)?(?:answer|solution)"
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
+    # "the question seems flawed" (as "题目有误" below; not "the question asks")
+    r"|\b(?:question|problem)\s+(?:itself\s+)?(?:is|seems|appears|may\s+be|might\s+be)\s+(?:to\s+be\s+)?"
+    r"(?:flawed|faulty|erroneous|incorrect|wrong|ill-posed)\b"
     r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)"
     # "题目选项都不正确" (every option; not "其他选项都不正确"), "无正确答案", "题目可能有误",
     # "本题无解", "不在选项中"
@@ -51,9 +57,10 @@ _NO_OPTION = re.compile(
 # regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
 _NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
                              r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有"
-                             r"|都不|无正确|题目|无解|不在|无法从")
+                             r"|都不|无正确|题目|无解|不在|无法从|flawed|faulty|erroneous|incorrect"
+                             r"|wrong|ill-posed")
 _NO_OPTION_PART = re.compile(r"ot|OT|one|ONE|n't|nable|nsufficient|没有|都不|无正确|题目|无解"
-                             r"|不在|无法从")
+                             r"|不在|无法从|(?i:flawed|faulty|erroneous|incorrect|wrong|ill-posed)")
 # Words of an option that is itself "the answer is not among the others" ("None of the
 # above", "Neither"); an option that is itself a refusal matches NO_ANSWER ("Can't tell").
 _NONE_OPTION = re.compile(r"\b(?:none|not|cannot|unable|neither)\b", re.I)
@@ -84,6 +91,53 @@ def _no_option(text: str) -> re.Match | None:
     return last
 
 
+# A line that is only an answer clause: "The answer is (B)." A response made of such lines
+# naming different letters answers several questions (a few-shot prompt's), not this one.
+_CLAUSE_LINE = re.compile(r"[ \t]*(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s*:?\s*[(\[]?([A-J])[)\]]?"
+                          r"\.?[ \t]*", re.I)
+
+
+def only_answer_lines(text: str) -> bool:
+    """Whether every line of `text` is a bare answer clause and they name different letters."""
+    first = text.lstrip()
+    if first[:1] not in "TtFfCcAa" or not _CLAUSE_LINE.fullmatch(
+            first[:first.find("\n")] if "\n" in first else first):
+        return False  # (most responses: one look at the first line)
+    letters = set()
+    for line in text.split("\n"):
+        if line.strip():
+            clause = _CLAUSE_LINE.fullmatch(line)
+            if clause is None:
+                return False
+            letters.add(clause.group(1).upper())
+    return len(letters) > 1
+
+
+# The opening verdict of an explanation: "Explanation for Problem 6: Choice B is correct."
+_OPENING_VERDICT = re.compile(r"(?:[^\n:]{0,40}:)?\s*(?:choice|option)\s+((?-i:[A-J]))\s+is\s+"
+                              r"(?:the\s+)?correct\b", re.I)
+
+
+def opening_verdict(text: str) -> str | None:
+    """The letter an explanation's opening verdict names ("Explanation for Problem 6:
+    Choice B is correct."), or None."""
+    opening = _OPENING_VERDICT.match(text)
+    return None if opening is None else opening.group(1)
+
+
+def says_no_option(text: str) -> bool:
+    """Whether `text` says the answer is not among the options (`_NO_OPTION`)."""
+    return _no_option(text) is not None
+
+
+def final_answer_tail(text: str) -> str | None:
+    """What follows an answer clause opening the last line ("[答案]: 无正确答案" -> "无正确答案",
+    "Answer: A. ①② B. ①③" -> "A. ①② B. ①③"), or None."""
+    line = text[text.rfind("\n") + 1:]
+    clause = ANSWER_CLAUSE.match(line.lstrip(" \t[(【"))
+    return None if clause is None else line.lstrip(" \t[(【")[clause.end():].strip()
+
+
 def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | None:
     """The last statement that the response gives no option: that the answer is not among
     the options ("none of the options match") or that it cannot answer (`NO_ANSWER`: "it
@@ -95,6 +149,30 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
                                                  (last_refusal(text), NO_ANSWER))
              if statement is not None and not any(option.search(t) for t in texts)]
     return max(found, key=lambda m: m.end()) if found else None
+
+
+# "None of the options match exactly. The closest answer is C.", "不在选项中，最接近的是D":
+# an approximation offered after saying no option is right, not a choice.
+_CLOSEST = re.compile(r"\b(?:closest|nearest)\b|最接近", re.I)
+
+
+def closest_guess(text: str) -> tuple[int, int] | None:
+    """(where the statement starts, where the sentence ends) of an option offered as the
+    closest to an answer the response said is not among the options (`_no_option` before
+    it), or None."""
+    if not ("losest" in text or "earest" in text or "最接近" in text or "LOSEST" in text
+            or "EAREST" in text):
+        return None  # (most responses: C-speed substring scans; one is in every match)
+    closest = None
+    for closest in _CLOSEST.finditer(text):  # noqa: B007 - keeps the last
+        pass
+    if closest is None:
+        return None
+    refused = _no_option(text[:closest.start()])
+    if refused is None:
+        return None
+    end = SEGMENT_END.search(text, closest.end())
+    return refused.start(), len(text) if end is None else end.end()
 
 
 _NOT_A_VALUE = ("√", "sqrt")  # an option "√10 cm" is not the number it holds
@@ -228,10 +306,17 @@ _ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a li
 # How an unfinished sentence ends: an operator or a comma, or a word that needs another
 # after it (an article, a preposition, a conjunction, a verb "is").
 _DANGLING = re.compile(
-    r"(?:[=+\-*/×÷(,:;]|\b(?:the|a|an|of|to|at|in|on|by|for|from|with|as|and|or|but|than"
+    r"(?:[=+\-*/×÷(,:;\\_^]|\b(?:the|a|an|of|to|at|in|on|by|for|from|with|as|and|or|but|than"
     r"|that|which|where|when|if|so|because|since|then|while|we|is|are|was|were|be|its|their"
-    r"|this|these|starting|such|into|between|gives?|get|equals?))\s*$",
+    r"|this|these|starting|such|into|between|gives?|get|equals?|plugging|substituting"
+    r"|rearranging|simplifying|solving))\s*$",
     re.I)
+_OPENERS, _CLOSERS = "([{", ")]}"
+
+
+def _open_bracket(line: str) -> bool:
+    """Whether `line` ends inside a bracket it opened: a formula cut off ("… = sin(3")."""
+    return sum(map(line.count, _OPENERS)) > sum(map(line.count, _CLOSERS))
 
 
 def cut_off(text: str) -> bool:
@@ -241,7 +326,7 @@ def cut_off(text: str) -> bool:
     if len(text) < 300:
         return False
     line = text[text.rfind("\n") + 1:]
-    if len(line) > 40 and text[-1] not in _ENDS and _DANGLING.search(line):
+    if len(line) > 40 and text[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
         return True  # (a missing full stop alone is no evidence: "… most likely a dog")
     last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
     return len(last) >= 20 and text.count(last) >= 3

@@ -177,3 +177,24 @@ def _content_words(text: str) -> frozenset[str]:
     if len(words) < 2 or not all(word.isalpha() and len(word) > 2 for word in words):
         return frozenset()
     return frozenset(words)
+
+
+# An option's label in an echo of the options: "(A) ", "[A] ", "A. ", "A: ", "A) ".
+_LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)")
+
+
+def echoes_options(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
+    """Whether the whole response is the options echoed, each label followed by its own
+    option's text ("(A) cat (B) dog (C) bird (D) fish"): no one of them chosen."""
+    labels = list(_LABEL.finditer(text))
+    if len(labels) < 2 or text[:labels[0].start()].strip():
+        return False
+    texts = option_texts(choices, options)
+    ends = [label.start() for label in labels[1:]] + [len(text)]
+    seen = set()
+    for label, end in zip(labels, ends):
+        letter = label.group(1) or label.group(2)
+        if letter in seen or texts.get(letter) != normalize_text(text[label.end():end]):
+            return False
+        seen.add(letter)
+    return True

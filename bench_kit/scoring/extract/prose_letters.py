@@ -29,22 +29,30 @@ def rules_out(text: str) -> bool:
 _POSITIVE = re.compile(
     r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
     r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
-_LINK = re.compile(r"\s*[)\]]?\s*,?\s*(?:or|and|/|或者?|和|还是)\s*(?:option\s*|choice\s*)?[(\[]?\s*",
+_LINK = re.compile(r"\s*+[)\]]?\s*+,?\s*+(?:or|and|/|或者?|和|还是)\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+",
                    re.I)
+# "A, B, and C are wrong": a comma between letters, before the last link of a list.
+_COMMA = re.compile(r"\s*+[)\]]?\s*+[,、]\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+", re.I)
+# "not A or C", "neither A nor B": a letter joined by "or" to a negated one is negated too.
+_OR_LINK = re.compile(r"\s*+[)\]]?\s*+,?\s*+(?:or|nor|或)\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+", re.I)
+# "Between A and B, B is better": the two letters set up a comparison; neither is chosen.
+_COMPARED_BEFORE = re.compile(
+    r"\bbetween\s+(?:options?\s*|choices?\s*)?[(\[]?\s*(?:(?-i:[A-J])\s*[)\]]?\s*(?:and|&|or)\s*"
+    r"(?:option\s*|choice\s*)?[(\[]?\s*)?$", re.I)
 SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 # A capital that is a word; not a geometry or formula label ("∠C", "△ABC", "C/2", "A=3").
 _LETTER = re.compile(r"(?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\])[A-J](?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z])")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
+    r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
     r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
 _REJECTED_AFTER = re.compile(
-    r"\s*[)\]]?\s*[.:,-]?\s*(?:is|are|was|seems|would\s+be)?\s*"
+    r"\s*+[)\]]?\s*+[.:,-]?\s*+(?:is|are|was|seems|would\s+be)?\s*+"
     r"(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't|wrong|incorrect|false"
     r"|invalid|unlikely|eliminated|ruled\s+out"
     r"|错|不对|不正确|排除)", re.I)
 # "B正确", "B选项是正确的", "C才是符合题意的": a Chinese verdict right after the letter
 # (not "B不正确").
-_AFFIRMED_AFTER = re.compile(r"\s*[)\]]?\s*(?:选项|项)?\s*(?:是|为|也是|才是)?\s*(?:正确|对的|符合题意)")
+_AFFIRMED_AFTER = re.compile(r"\s*+[)\]]?\s*+(?:选项|项)?\s*+(?:是|为|也是|才是)?\s*+(?:正确|对的|符合题意)")
 # "A cat is …" / "I think …": A or I followed by an ordinary lowercase word.
 _ARTICLE_AFTER = re.compile(
     r"\s+(?!(?:is|was|would|seems|because|since|as|and|or|but|should|must|can|could|might|"
@@ -110,35 +118,52 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
+def _named_letters(text: str, options: dict[str, str],
+                   spans: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    """(letter, start, end) of each option letter the prose names, in order; end -1: ruled
+    out right there ("not A", "not A or C"), -2: by a verdict right after ("C is wrong")."""
+    named: list[tuple[str, int, int]] = []
+    negated_end = -1  # where the last letter ruled out right there ends
+    for match in _LETTER.finditer(text):
+        letter, start, end = match.group(), match.start(), match.end()
+        if letter not in options or _inside(spans, start):
+            continue
+        if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
+                negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
+            named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
+            negated_end = end
+            continue
+        if _COMPARED_BEFORE.search(text, max(0, start - 40), start):
+            continue  # "between A and B, …"
+        if _REJECTED_AFTER.match(text, end):  # "C is wrong"; "A and C are wrong": both
+            named.append((letter, start, -2))
+            continue
+        if not is_article_or_pronoun(text, letter, end):
+            named.append((letter, start, end))
+    return named
+
+
 def prose_letters(text: str, options: dict[str, str],
                    spans: list[tuple[int, int]]) -> set[str]:
     """The option letters the prose chooses: letters that are not negated, echoed in an
     option text or an article/pronoun. A letter whose own segment (up to the next letter
     or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
     segments affirm their letter ("B fits best"), only those letters count."""
-    named: list[tuple[str, int, int]] = []
-    for match in _LETTER.finditer(text):
-        letter, start, end = match.group(), match.start(), match.end()
-        if letter not in options or _inside(spans, start):
-            continue
-        if _NEGATED_BEFORE.search(text, max(0, start - 24), start):
-            named.append((letter, start, -1))  # ruled out right here ("not A")
-            continue
-        if _REJECTED_AFTER.match(text, end):  # "C is wrong"; "A and C are wrong": both
-            named.append((letter, start, -2))
-            continue
-        if not is_article_or_pronoun(text, letter, end):
-            named.append((letter, start, end))
+    named = _named_letters(text, options, spans)
     affirmed: set[str] = set()
     neutral: set[str] = set()
     ruled_out: set[str] = set()
     linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
+    listed: list[str] = []  # "A, B, and C are wrong": A shares a ruling out of "B and C"
     for index, (letter, _start, end) in enumerate(named):
         if end < 0:
             ruled_out.add(letter)
             if end == -2:  # a verdict after the last of linked letters is theirs too
-                ruled_out.update(linked)
+                (ruled_out if linked else neutral).update(linked + listed)
                 linked = []
+            else:
+                neutral.update(listed)
+            listed = []
             continue
         stop = named[index + 1][1] if index + 1 < len(named) else len(text)
         sentence = SEGMENT_END.search(text, end, stop)
@@ -149,17 +174,22 @@ def prose_letters(text: str, options: dict[str, str],
         if sentence is None and index + 1 < len(named) and _LINK.fullmatch(segment):
             linked.append(letter)
             continue
-        group = linked + [letter]
-        linked = []
+        if sentence is None and index + 1 < len(named) and not linked and _COMMA.fullmatch(segment):
+            listed.append(letter)
+            continue
+        group, shared = linked + [letter], False
         if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
         elif rules_out(segment):
             ruled_out.update(group)
+            shared = bool(linked)  # the list "A, B, and C" shares it; "B, C is wrong" does not
         elif _POSITIVE.search(segment):
             affirmed.update(group)
         else:
             neutral.update(group)
-    neutral.update(linked)
+        (ruled_out if shared else neutral).update(listed)
+        linked, listed = [], []
+    neutral.update(linked + listed)
     if affirmed:
         return affirmed
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral

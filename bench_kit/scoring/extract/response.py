@@ -68,7 +68,8 @@ _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 # '{"reasoning": "…", "answer": "42"}': the answer field of a JSON object the prompt asked for
 # (ZeroEval's format); a string (its escapes read) or a bare number.
 _JSON_ANSWER = re.compile(r'"answer"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([-+]?\.?\d[\d.,eE+-]*))')
-_SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>")
+# (GAOKAO-Bench's prompts close the explanation and the answer with "<eoe>" / "<eoa>")
+_SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
@@ -120,7 +121,7 @@ NO_ANSWER = re.compile(
     r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
     r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
     r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
-    r"|(?:difficult|hard)\s+to\s+(?:determine|tell|say)"
+    r"|(?:difficult|hard|not\s+easy)\s+to\s+(?:determine|tell|say)"
     r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
     r"|(?:can't|cannot)\s+confirm|(?:consider|recommend)\s+(?:checking|consulting)"
     r"|(?:don't|do\s+not)\s+have\s+(?:precise|exact|up-to-date|current|detailed)"

@@ -24,7 +24,9 @@ _COMPARATIVES = _MORE | _LESS | _EQUAL
 NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
 _CLAUSE = re.compile(r"[,;:]")
 SENTENCE = re.compile(r"[^.!?\n]+")
-DENIAL = re.compile(rf"\b(?:not|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b|n't\b", re.I)
+# (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
+DENIAL = re.compile(rf"\b(?:not|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
+                    r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
                         re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
@@ -106,17 +108,56 @@ def asked(question: str) -> str:
     return _TRAILING_CONDITION.sub("", question)
 
 
-def _denial_about(sentence: str, wanted: set[str]) -> str | None:
+def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | None:
     """"no" when a clause of `sentence` that names something the question asks about
     (or nothing else) holds a negation ("The cat is black, and there is no dog." denies
-    nothing about the cat), "hedged" when that negation is hedged ("may not"), None otherwise."""
+    nothing about the cat), "hedged" when that negation is hedged ("may not"), None otherwise.
+    A negation the question itself holds, with the word after it ("… for which there is no
+    objective evidence"), is an echo of the question, not a denial."""
     for clause in _CLAUSE.split(sentence):
-        denied = DENIAL.search(clause)
+        denied = next((found for found in DENIAL.finditer(clause)
+                       if not echoes_question(clause, found, question)), None)
         said = {word for word in content_words(clause) if len(word) > 1} - NEGATORS \
             if denied else set()
         if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
             return "hedged" if HEDGE_BEFORE.search(clause, 0, denied.start()) else "no"
     return None
+
+
+# A negated negative word says the positive one (litotes): "not a bad idea" is a good idea,
+# "not illegal" legal -- unless the question asks about the negative word itself ("Is it
+# illegal …?" -> "It is not illegal." is "no").
+_OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": "possible",
+             "unsafe": "safe", "uncommon": "common", "unlikely": "likely",
+             "incorrect": "correct", "unhealthy": "healthy", "unreasonable": "reasonable",
+             "irrational": "rational"}
+LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an|so|too|that|at\s+all)\s+)?("
+                     + "|".join(_OPPOSITE) + r")\b", re.I)
+
+
+def litotes_asked(match: re.Match, wanted: set[str]) -> bool:
+    """Whether the question asks about the negative word of a `LITOTES` match itself."""
+    return stem(match.group(2).lower()) in wanted
+
+
+def _positive(sentence: str, wanted: set[str]) -> str:
+    """`sentence` with each litotes the question does not ask about read as its positive
+    word ("… is not a bad idea" -> "… is a good idea")."""
+    if "not" not in sentence.lower() and "never" not in sentence.lower():
+        return sentence
+    return LITOTES.sub(lambda m: m.group() if litotes_asked(m, wanted) else
+                       f"{m.group(1) or ''} {_OPPOSITE[m.group(2).lower()]}", sentence)
+
+
+_WORD_ANY_CASE = re.compile(r"[a-z0-9]+", re.I)
+
+
+def echoes_question(text: str, denial: re.Match, question: str) -> bool:
+    """Whether the question (its lower-cased words joined by spaces) holds `denial` with the
+    word that follows it in `text` ("… for which there is no objective evidence")."""
+    following = _WORD_ANY_CASE.search(text, denial.end(), denial.end() + 40)
+    return following is not None and \
+        f"{denial.group().lower()} {following.group().lower()}" in question
 
 
 def restated(text: str, question: str) -> str | None:
@@ -129,7 +170,7 @@ def restated(text: str, question: str) -> str | None:
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
     for match in SENTENCE.finditer(text):
-        sentence = match.group()
+        sentence = _positive(match.group(), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
         if _TENTATIVE.search(sentence):
@@ -138,10 +179,62 @@ def restated(text: str, question: str) -> str | None:
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
-        elif wanted <= have and stated is None:
-            denied = _denial_about(sentence, wanted)
-            return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
+        elif stated is None and (wanted <= have or _prefixed(have, wanted)):
+            if _only_negative(sentence, wanted) and not DENIAL.search(sentence):
+                return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
+            if wanted <= have:
+                denied = _denial_about(sentence, wanted, " ".join(WORDS.findall(asked(question).lower())))
+                return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
+
+
+_NEGATIVE_PREFIX = r"(?:non-?|un|ir|il|im|in)"
+
+
+def _prefixed(have: set[str], wanted: set[str]) -> bool:
+    """Whether `have` holds every word of `wanted` but one, which it holds with a negative
+    prefix ("irrational" for "rational")."""
+    missing = wanted - have
+    return len(missing) == 1 and any(prefix + word in have for word in missing
+                                     for prefix in ("non", "un", "ir", "il", "im", "in"))
+
+
+def _only_negative(sentence: str, wanted: set[str]) -> bool:
+    """Whether a word the question asks about is in `sentence` only with a negative prefix
+    ("non-violent", "irrational"; not "non-essential travel" to "Is the border open?")."""
+    lowered = sentence.lower()
+    return any(re.search(rf"\b{_NEGATIVE_PREFIX}{re.escape(word)}\b", lowered)
+               and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered)
+               for word in wanted if len(word) > 3)
+
+
+# "The woman is not wearing a hat, while the man is.": a statement about one subject, then
+# an elliptical one about another, which takes the first one's predicate with its own polarity.
+_CONTRAST = re.compile(r",\s*(?:while|whereas|but)\s+([^.!?\n,;]{1,60}?)\s+"
+                       r"(?:is|are|does|do|did|can|has|have|was|were)(\s+not|n't)?\s*(?:[.!;]|$)", re.I)
+_VERB = re.compile(r"\b(?:is|are|does|do|did|can|has|have|was|were)\b", re.I)
+
+
+def contrasted(text: str, question: str) -> str | None:
+    """"yes"/"no" when a sentence of `text` contrasts the subject the question asks about
+    with another one ("The woman is not wearing a hat, while the man is." to "Is the man
+    wearing a hat?" -> "yes"; to "Is the woman …?" -> "no"); None otherwise."""
+    wanted = content_words(asked(question))
+    for match in _CONTRAST.finditer(text):
+        begins = max(text.rfind(stop, 0, match.start()) for stop in ".!?\n,;") + 1
+        first, second = text[begins:match.start()], content_words(match.group(1))
+        verb = _VERB.search(first)
+        if verb is None or not second:
+            continue
+        subject = content_words(first[:verb.start()])
+        predicate = content_words(first[verb.end():]) - NEGATORS
+        if not subject or subject & second or not predicate or not predicate <= wanted:
+            continue
+        if second <= wanted and not subject <= wanted and wanted <= second | predicate:
+            return "no" if match.group(2) else "yes"
+        if subject <= wanted and not second <= wanted and wanted <= subject | predicate:
+            return "no" if DENIAL.search(first, verb.start()) else "yes"
+    return None
 
 
 _QUESTION_END = re.compile(r"\?")

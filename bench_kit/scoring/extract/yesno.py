@@ -18,11 +18,17 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.scoring.extract.restatement import (
     DENIAL,
+    LITOTES,
     NOT_NO,
     SENTENCE,
+    WORDS,
     asked,
     content_words,
+    contrasted,
+    echoes_question,
+    litotes_asked,
     restated,
+    stem,
 )
 
 _YESNO_WHOLE = {
@@ -58,7 +64,7 @@ _AFFIRM = re.compile(r"\s*(?:absolutely|certainly|definitely|of\s+course|indeed)
 # ... but only when its sentence says nothing else: a negation, hedge or offer in the main
 # clause after it ("Certainly, the man is not …", "Absolutely! However, it depends …",
 # "Certainly! Here are some tips …") makes it a courtesy, and the rest is read without it.
-_AFFIRM_DOUBT = re.compile(r"^\s*but\b|\b(?:however|depends?|depending|hard|difficult|may|might|perhaps"
+_AFFIRM_DOUBT = re.compile(r"^\s*(?:but|not\s+(?:everyone|everybody|all|every|always))\b|\b(?:however|depends?|depending|hard|difficult|may|might|perhaps"
                            r"|possibly|unclear|if|unless|whether)\b|^\s*(?:here|I'd|I\s+would"
                            r"|I'll|I\s+will|I\s+can|let\s+me|please)\b", re.I)
 _MAIN_CLAUSE_END = re.compile(r"(?:^|,)\s*(?:though|although|even\s+though|while|whereas)\b"
@@ -93,6 +99,10 @@ _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|p
                          r"|hold|form|express|share|personally)\b", re.I)
 # "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
 # sentence lists what the question asks about (half its words or more), so it exists.
+# An opening "It is possible to cook an egg …" / "It's possible for a manager …" answers
+# "Can …?" yes (readers of chat answers: 44 of 44).
+_POSSIBLE = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:definitely\s+|certainly\s+|entirely\s+|absolutely\s+"
+                       r"|technically\s+)?possible\b", re.I)
 _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
@@ -100,6 +110,9 @@ _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many
 # Negations that deny nothing the question asks: "not only … but also", "never-ending",
 # and a relative clause about someone ("people who have not received gifts").
 _NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
+# "Not everyone likes jazz, but …": a quantifier negated denies only when it is asked about
+# ("Does everyone like jazz?").
+_NOT_ALL = re.compile(r"\s+(everyone|everybody|all|every|always)\b", re.I)
 # ... read with the speaker (group 1) in one search of the characters before a negation
 _BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?)|({_FIRST_PERSON}))\s*$")
 _TAIL = 24  # characters before a negation read for a hedge or the speaker
@@ -110,10 +123,11 @@ _RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyo
              r"|individuals|persons|users|patients|children|adults|students|many|some)"
              r"\s+(?:who|whom|whose)")
 # "There is no definitive answer" hedges, unless the question asks whether there is one.
-_NO_ANSWER_TO = re.compile(r"\s+(?:(?:one|single|definitive|clear|simple|straightforward|right"
+_NO_ANSWER_TO = re.compile(r"\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
-                           r"(?:answer|response)", re.I)
-_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)", re.I)
+                           r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
+_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
+                          re.I)  # (not "Is there an answer key in the photo?")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 # Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
 # a dog?" asks about the image), or the question names an AI.
@@ -184,7 +198,10 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
     if NO_ANSWER.match(text):
         return FAILED
-    lead = _lead_yesno(_LETTER_FIRST.sub("", text, count=1))
+    worded = _LETTER_FIRST.sub("", text, count=1)
+    lead = _lead_yesno(worded)
+    if lead == "no" and _no_answer_to(worded, _LEAD_YESNO.match(worded).end(), question):
+        lead = None  # "No clear answer can be given."
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
     affirmed = _AFFIRM.match(text)
@@ -206,9 +223,10 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     opening = _PARAGRAPH.search(text)
     if (refusal and _in_opening(text, refusal.start(), opening)) or _retracted(text):
         return FAILED
-    if question and _exists(text, question):
+    if (question and _exists(text, question)) or _POSSIBLE.match(text):
         return Extraction("yes", PARSE_LENIENT)
-    stated = restated(text, question) if question and question.isascii() else None
+    stated = contrasted(text, question) or restated(text, question) \
+        if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
     # a refusal further on ("If you're unsure, …", "I recommend checking …") leaves an answer
@@ -279,6 +297,7 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
     answers nothing unless the asking sentence asks for an answer. One pass over `text`:
     linear in its length."""
     to_you = bool(question and _TO_YOU.search(question))
+    echoed = " ".join(WORDS.findall(asked(question).lower())) if question else ""
     sentence = clause = relative = 0  # where the sentence / clause began, "who" was seen
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
@@ -298,16 +317,55 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
                 subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy)):
             after = match.end()
-            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after):
+            if _affirms_asked(text, after, question):
+                return "yes"  # "It is not only legal but also encouraged." to "Is it legal …?"
+            if echoed and echoes_question(text, match, echoed):
+                continue  # "… believe things for which there is no objective evidence …"
+            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
+                    text, match, question) or _quantified(text, after, question):
                 continue
             before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
             if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
                 continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
-            if _NO_ANSWER_TO.match(text, match.end()) and not (
-                    question and _ASKS_ANSWER.search(asked(question))):
+            if _no_answer_to(text, match.end(), question):
                 return None
             return "no"
     return None
+
+
+def _litotes(text: str, negation: re.Match, question: str | None) -> bool:
+    """Whether `negation` negates a negative word the question does not ask about ("not a
+    bad idea" to "Is it a good idea?"): no "no"."""
+    found = LITOTES.match(text, negation.start())
+    return found is not None and not (question and litotes_asked(found, content_words(question)))
+
+
+def _no_answer_to(text: str, after: int, question: str | None) -> bool:
+    """Whether the "no" ending at `after` opens a hedge ("no clear answer") to a question
+    that does not ask for an answer."""
+    return _NO_ANSWER_TO.match(text, after) is not None and not (
+        question and _ASKS_ANSWER.search(asked(question)))
+
+
+_NOT_ONLY_WORD = re.compile(r"\s+(?:only|just)\s+(?:(?:a|an|the)\s+)?([A-Za-z]+)\b(?!')", re.I)
+_BEING = re.compile(r"\b(?:is|are|was|were|shows?|contains?)\s+not\Z", re.I)
+
+
+def _affirms_asked(text: str, after: int, question: str | None) -> bool:
+    """Whether the negation ending at `after` opens "is not only / shows not just" + a word
+    the question asks about ("It is not only legal but also encouraged." to "Is it legal
+    …?"; not "consider not only the nanny's salary")."""
+    if not question or not _BEING.search(text, max(0, after - 16), after):
+        return False
+    found = _NOT_ONLY_WORD.match(text, after)
+    return found is not None and stem(found.group(1).lower()) in content_words(asked(question))
+
+
+def _quantified(text: str, after: int, question: str | None) -> bool:
+    """Whether the negation ending at `after` negates a quantifier the question does not
+    hold ("not everyone", "not always")."""
+    found = _NOT_ALL.match(text, after)
+    return found is not None and not (question and found.group(1).lower() in question.lower())
 
 
 def _breaks(text: str, start: int, end: int, clause: int, sentence: int) -> tuple[int, int]:
