@@ -33,6 +33,8 @@ _LINK = re.compile(r"\s*+[)\]]?\s*+,?\s*+(?:or|and|/|或者?|和|还是)\s*+(?:o
                    re.I)
 # "A, B, and C are wrong": a comma between letters, before the last link of a list.
 _COMMA = re.compile(r"\s*+[)\]]?\s*+[,、]\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+", re.I)
+# ... and shares the verdict when a plural verb follows the list ("Options B, D are incorrect")
+_PLURAL_VERB = re.compile(r"\s*+[)\]]?\s*+(?:are|were)\b", re.I)
 # "not A or C", "neither A nor B": a letter joined by "or" to a negated one is negated too.
 _OR_LINK = re.compile(r"\s*+[)\]]?\s*+,?\s*+(?:or|nor|或)\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+", re.I)
 # "Between A and B, B is better": the two letters set up a comparison; neither is chosen.
@@ -178,13 +180,15 @@ def prose_letters(text: str, options: dict[str, str],
             listed.append(letter)
             continue
         group, shared = linked + [letter], False
+        plural = listed and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
         if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
         elif rules_out(segment):
             ruled_out.update(group)
-            shared = bool(linked)  # the list "A, B, and C" shares it; "B, C is wrong" does not
+            # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
+            shared = bool(linked) or plural
         elif _POSITIVE.search(segment):
-            affirmed.update(group)
+            affirmed.update(group + listed if plural else group)  # "A, C are both correct": both
         else:
             neutral.update(group)
         (ruled_out if shared else neutral).update(listed)
