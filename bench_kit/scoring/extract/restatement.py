@@ -120,6 +120,8 @@ _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": 
              "unsafe": "safe", "uncommon": "common", "unlikely": "likely",
              "incorrect": "correct", "unhealthy": "healthy", "unreasonable": "reasonable",
              "irrational": "rational"}
+# "not unlikely" reads "likely": a hedge, not a restatement's yes
+_LIKELY = re.compile(r"(?<!un)likely\b", re.I)
 LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an|so|too|that|at\s+all)\s+)?("
                      + "|".join(_OPPOSITE) + r")\b", re.I)
 
@@ -162,7 +164,7 @@ def restated(text: str, question: str) -> str | None:
         sentence = _positive(match.group(), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
-        if _TENTATIVE.search(sentence):
+        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
