@@ -26,8 +26,8 @@ def rules_out(text: str) -> bool:
     return _NEGATIVE.search(text) is not None
 
 
-_POSITIVE = re.compile(
-    r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
+_POSITIVE = re.compile(  # (not a partial verdict: "A is correct in stating …", "… only if …")
+    r"\bcorrect\b(?!\s+(?:in\s+(?:stating|saying)|about|for\s+part|only\s+(?:if|when)))|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
     r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
 _LINK = re.compile(r"\s*+[)\]]?\s*+,?\s*+(?:or|and|/|或者?|和|还是)\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+",
                    re.I)
@@ -187,7 +187,8 @@ def prose_letters(text: str, options: dict[str, str],
             ruled_out.update(group)
             # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
             shared = bool(linked) or plural
-        elif _POSITIVE.search(segment):
+        elif _POSITIVE.search(segment) and not (sentence and text.startswith("?", sentence.start())):
+            # (not a question: "Choice A is correct? Let's check: …")
             affirmed.update(group + listed if plural else group)  # "A, C are both correct": both
         else:
             neutral.update(group)
