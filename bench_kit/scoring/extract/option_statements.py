@@ -314,14 +314,13 @@ _DANGLING = re.compile(
 _OPENERS, _CLOSERS = "([{", ")]}"
 
 
-_EMOTICON = re.compile(r"[:;=]-?[()\[\]]")
+_EMOTICON = re.compile(r"[:;]-?[()\[\]]")  # a smiley, ":(" ";-)"
 _FORMULA = re.compile(r"[=\\^_0-9]")
 
 
 def _open_bracket(line: str) -> bool:
-    """Whether `line` ends inside a bracket it opened: a formula cut off ("… = sin(3");
-    not prose ("… since the features (ears, tail, fur") nor a smiley (":(")."""
-    line = _EMOTICON.sub("", line)
+    """Whether `line` (smileys removed) ends inside a bracket it opened: a formula cut off
+    ("… = sin(3"); not prose ("… since the features (ears, tail, fur")."""
     return sum(map(line.count, _OPENERS)) > sum(map(line.count, _CLOSERS)) \
         and _FORMULA.search(line) is not None
 
@@ -332,8 +331,8 @@ def cut_off(text: str) -> bool:
     one it has already written twice (a loop)."""
     if len(text) < 300:
         return False
-    line = text[text.rfind("\n") + 1:]
-    if len(line) > 40 and text[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
+    line = _EMOTICON.sub("", text[text.rfind("\n") + 1:]).rstrip()  # "… not completely sure :("
+    if len(line) > 40 and line[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
         return True  # (a missing full stop alone is no evidence: "… most likely a dog")
     last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
     return len(last) >= 20 and text.count(last) >= 3
