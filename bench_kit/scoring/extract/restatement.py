@@ -234,7 +234,13 @@ def contrasted(text: str, question: str) -> str | None:
             continue
         subject = content_words(first[:verb.start()])
         predicate = content_words(first[verb.end():]) - NEGATORS
-        if not subject or subject & second or not predicate or not predicate <= wanted:
+        head = WORDS.findall(first[:verb.start()].lower())[-1:]
+        if "one" in second and head and len(second) > 1:  # "the left cup …, whereas the right one is not"
+            second = second - {"one"} | {stem(head[0])}
+            shared = {stem(head[0])}
+        else:
+            shared = set()
+        if not subject or subject & second != shared or not predicate or not predicate <= wanted:
             continue
         if second <= wanted and not subject <= wanted and wanted <= second | predicate:
             return "no" if match.group(2) else "yes"
