@@ -33,6 +33,8 @@ SHAPES = {
     "litotes": lambda n: _repeat("the cat is not a bad red ", n),
     "negated quantifiers": lambda n: _repeat("not everyone ", n),
     "hedged answers": lambda n: _repeat("no clear answer ", n),
+    # a contrast's look-back for its first statement: stops that never occur ("!", "?", ";")
+    "contrasts with only some stops": lambda n: _repeat("a, but b is.", n),
 }
 
 

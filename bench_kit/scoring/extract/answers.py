@@ -405,6 +405,10 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     return found
 
 
+# An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"
+_LEAD_LETTER = re.compile(r"[(\[]?[A-J](?:[)\].,:]|\s*[(,]|\s*$)")
+
+
 def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
     """Whether the answer clause of `text` is no answer after all: a closing answer block
     says no option is right or echoes the options ("【答案】: 无正确答案" after "选项D, …",
@@ -412,8 +416,10 @@ def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -
     to be among them, with no answer clause of its own before or after ("None of the
     options match. The closest answer is C.")."""
     tail = final_answer_tail(text)
-    if tail is not None and len(tail) > 3 and (says_no_option(tail) and _clause_letter(tail) is None
-                             or echoes_options(tail, choices, options)):
+    if tail is not None and len(tail) > 3 and (
+            says_no_option(tail) and _clause_letter(tail) is None
+            and not _LEAD_LETTER.match(tail)  # "C. The exact value is not listed"
+            or echoes_options(tail, choices, options)):
         return True
     guess = closest_guess(text)
     return guess is not None and _clause_letter(text[:guess[0]]) is None \

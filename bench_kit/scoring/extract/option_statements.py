@@ -45,7 +45,7 @@ _NO_OPTION = re.compile(
     r"|\binsufficient\s+to\s+(?:provide|determine|answer|solve)"
     # "the question seems flawed" (as "题目有误" below; not "the question asks")
     r"|\b(?:question|problem)\s+(?:itself\s+)?(?:is|seems|appears|may\s+be|might\s+be)\s+(?:to\s+be\s+)?"
-    r"(?:flawed|faulty|erroneous|incorrect|wrong|ill-posed)\b"
+    r"(?:flawed|faulty|erroneous|ill-posed|(?:incorrect|wrong)(?=\s*(?:[.,;:!]|$)))\b"
     r"|选项中没有|没有(?:正确|符合)的?(?:答案|选项)"
     # "题目选项都不正确" (every option; not "其他选项都不正确"), "无正确答案", "题目可能有误",
     # "本题无解", "不在选项中"
@@ -86,9 +86,14 @@ def _no_option(text: str) -> re.Match | None:
     last = None
     for hint in _NO_OPTION_HINT.finditer(lowered):  # every match holds a hint: look near it
         found = _NO_OPTION.search(lowered, max(0, hint.start() - 24), hint.end() + 48)
-        if found is not None:
+        if found is not None and not (found.group().startswith(("is", "are")) and _SOME_THING.search(
+                lowered, max(0, found.start() - 30), found.start())):
             last = found
     return last
+
+
+# "a tiger is not one of the options": something else ruled out, not the answer computed
+_SOME_THING = re.compile(r"\b(?:a|an)\s+[a-z]+\s*$")
 
 
 # A line that is only an answer clause: "The answer is (B)." A response made of such lines
@@ -114,8 +119,10 @@ def only_answer_lines(text: str) -> bool:
 
 
 # The opening verdict of an explanation: "Explanation for Problem 6: Choice B is correct."
+# (a sentence of its own: not "Option B is correct only if …", "… correct in stating …",
+# "Choice A is correct? Let's check")
 _OPENING_VERDICT = re.compile(r"(?:[^\n:]{0,40}:)?\s*(?:choice|option)\s+((?-i:[A-J]))\s+is\s+"
-                              r"(?:the\s+)?correct\b", re.I)
+                              r"(?:the\s+)?correct(?:\s+(?:answer|one|choice|option))?\s*(?:[.!\n]|$)", re.I)
 
 
 def opening_verdict(text: str) -> str | None:
@@ -153,7 +160,9 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
 
 # "None of the options match exactly. The closest answer is C.", "不在选项中，最接近的是D":
 # an approximation offered after saying no option is right, not a choice.
-_CLOSEST = re.compile(r"\b(?:closest|nearest)\b|最接近", re.I)
+# (not the question's own subject: "the nearest planet", "the closest star to Earth")
+_CLOSEST = re.compile(r"\b(?:closest|nearest)\b(?!\s+(?!(?:options?|answers?|choices?|ones?|match(?:es)?"
+                      r"|values?|approximations?|to|is|in|among|of|would|from)\b)[a-z])|最接近", re.I)
 
 
 def closest_guess(text: str) -> tuple[int, int] | None:
@@ -314,9 +323,15 @@ _DANGLING = re.compile(
 _OPENERS, _CLOSERS = "([{", ")]}"
 
 
+_EMOTICON = re.compile(r"[:;]-?[()\[\]]")  # a smiley, ":(" ";-)"
+_FORMULA = re.compile(r"[=\\^_0-9]")
+
+
 def _open_bracket(line: str) -> bool:
-    """Whether `line` ends inside a bracket it opened: a formula cut off ("… = sin(3")."""
-    return sum(map(line.count, _OPENERS)) > sum(map(line.count, _CLOSERS))
+    """Whether `line` (smileys removed) ends inside a bracket it opened: a formula cut off
+    ("… = sin(3"); not prose ("… since the features (ears, tail, fur")."""
+    return sum(map(line.count, _OPENERS)) > sum(map(line.count, _CLOSERS)) \
+        and _FORMULA.search(line) is not None
 
 
 def cut_off(text: str) -> bool:
@@ -325,8 +340,8 @@ def cut_off(text: str) -> bool:
     one it has already written twice (a loop)."""
     if len(text) < 300:
         return False
-    line = text[text.rfind("\n") + 1:]
-    if len(line) > 40 and text[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
+    line = _EMOTICON.sub("", text[text.rfind("\n") + 1:]).rstrip()  # "… not completely sure :("
+    if len(line) > 40 and line[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
         return True  # (a missing full stop alone is no evidence: "… most likely a dog")
     last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
     return len(last) >= 20 and text.count(last) >= 3

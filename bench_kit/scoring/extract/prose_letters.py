@@ -26,13 +26,15 @@ def rules_out(text: str) -> bool:
     return _NEGATIVE.search(text) is not None
 
 
-_POSITIVE = re.compile(
-    r"\bcorrect\b|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
+_POSITIVE = re.compile(  # (not a partial verdict: "A is correct in stating …", "… only if …")
+    r"\bcorrect\b(?!\s+(?:in\s+(?:stating|saying)|about|for\s+part|only\s+(?:if|when)))|\bright\b|\bmatch(?:es)?\b|\bconsistent\b|\bbest\b|\btrue\b"
     r"|\bmost\s+likely|\bfits?\b|\baccurate|\bcorrect\s+answer|正确|符合|对的", re.I)
 _LINK = re.compile(r"\s*+[)\]]?\s*+,?\s*+(?:or|and|/|或者?|和|还是)\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+",
                    re.I)
 # "A, B, and C are wrong": a comma between letters, before the last link of a list.
 _COMMA = re.compile(r"\s*+[)\]]?\s*+[,、]\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+", re.I)
+# ... and shares the verdict when a plural verb follows the list ("Options B, D are incorrect")
+_PLURAL_VERB = re.compile(r"\s*+[)\]]?\s*+(?:are|were)\b", re.I)
 # "not A or C", "neither A nor B": a letter joined by "or" to a negated one is negated too.
 _OR_LINK = re.compile(r"\s*+[)\]]?\s*+,?\s*+(?:or|nor|或)\s*+(?:option\s*+|choice\s*+)?[(\[]?\s*+", re.I)
 # "Between A and B, B is better": the two letters set up a comparison; neither is chosen.
@@ -178,13 +180,16 @@ def prose_letters(text: str, options: dict[str, str],
             listed.append(letter)
             continue
         group, shared = linked + [letter], False
+        plural = listed and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
         if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
         elif rules_out(segment):
             ruled_out.update(group)
-            shared = bool(linked)  # the list "A, B, and C" shares it; "B, C is wrong" does not
-        elif _POSITIVE.search(segment):
-            affirmed.update(group)
+            # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
+            shared = bool(linked) or plural
+        elif _POSITIVE.search(segment) and not (sentence and text.startswith("?", sentence.start())):
+            # (not a question: "Choice A is correct? Let's check: …")
+            affirmed.update(group + listed if plural else group)  # "A, C are both correct": both
         else:
             neutral.update(group)
         (ruled_out if shared else neutral).update(listed)

@@ -121,7 +121,9 @@ NO_ANSWER = re.compile(
     r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
     r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
     r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
-    r"|(?:difficult|hard|not\s+easy)\s+to\s+(?:determine|tell|say)"
+    r"|(?:difficult|hard)\s+to\s+(?:determine|tell|say)"
+    # ("It's not easy to say no to a friend" is an answer: the phrase must end its clause)
+    r"|not\s+easy\s+to\s+(?:determine|tell|say)(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|from|which|what|how)\b)"
     r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
     r"|(?:can't|cannot)\s+confirm|(?:consider|recommend)\s+(?:checking|consulting)"
     r"|(?:don't|do\s+not)\s+have\s+(?:precise|exact|up-to-date|current|detailed)"

@@ -131,6 +131,8 @@ _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": 
              "unsafe": "safe", "uncommon": "common", "unlikely": "likely",
              "incorrect": "correct", "unhealthy": "healthy", "unreasonable": "reasonable",
              "irrational": "rational"}
+# "not unlikely" reads "likely": a hedge, not a restatement's yes
+_LIKELY = re.compile(r"(?<!un)likely\b", re.I)
 LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an|so|too|that|at\s+all)\s+)?("
                      + "|".join(_OPPOSITE) + r")\b", re.I)
 
@@ -173,22 +175,35 @@ def restated(text: str, question: str) -> str | None:
         sentence = _positive(match.group(), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
-        if _TENTATIVE.search(sentence):
+        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
-            if _only_negative(sentence, wanted) and not DENIAL.search(sentence):
+            words = " ".join(WORDS.findall(asked(question).lower()))
+            if _only_negative(sentence, wanted) and all(  # (a negation echoing the question's is none)
+                    echoes_question(sentence, found, words) for found in DENIAL.finditer(sentence)):
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
-                denied = _denial_about(sentence, wanted, " ".join(WORDS.findall(asked(question).lower())))
+                denied = _denial_about(sentence, wanted, words)
                 return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
 
 
-_NEGATIVE_PREFIX = r"(?:non-?|un|ir|il|im|in)"
+# "in"/"im" make ordinary words as often as opposites ("inside", "indoor", "import",
+# "immigrant", "intense", "invaluable"): only before a word of 5 letters or more that is
+# not one of those.
+_NOT_NEGATED_BY_IN = frozenset("migrant tense valuable flammable famous habitable habit vested "
+                               "formation".split())
+
+
+def _negative_prefixes(word: str) -> tuple[str, ...]:
+    """The negative prefixes that make the opposite of `word` ("ir" + "rational")."""
+    if len(word) < 5 or word in _NOT_NEGATED_BY_IN:
+        return ("non", "non-", "un", "ir", "il")
+    return ("non", "non-", "un", "ir", "il", "im", "in")
 
 
 def _prefixed(have: set[str], wanted: set[str]) -> bool:
@@ -196,14 +211,14 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
     prefix ("irrational" for "rational")."""
     missing = wanted - have
     return len(missing) == 1 and any(prefix + word in have for word in missing
-                                     for prefix in ("non", "un", "ir", "il", "im", "in"))
+                                     for prefix in _negative_prefixes(word))
 
 
 def _only_negative(sentence: str, wanted: set[str]) -> bool:
     """Whether a word the question asks about is in `sentence` only with a negative prefix
     ("non-violent", "irrational"; not "non-essential travel" to "Is the border open?")."""
     lowered = sentence.lower()
-    return any(re.search(rf"\b{_NEGATIVE_PREFIX}{re.escape(word)}\b", lowered)
+    return any(re.search(rf"\b(?:{'|'.join(_negative_prefixes(word))}){re.escape(word)}\b", lowered)
                and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered)
                for word in wanted if len(word) > 3)
 
@@ -212,7 +227,8 @@ def _only_negative(sentence: str, wanted: set[str]) -> bool:
 # an elliptical one about another, which takes the first one's predicate with its own polarity.
 _CONTRAST = re.compile(r",\s*(?:while|whereas|but)\s+([^.!?\n,;]{1,60}?)\s+"
                        r"(?:is|are|does|do|did|can|has|have|was|were)(\s+not|n't)?\s*(?:[.!;]|$)", re.I)
-_VERB = re.compile(r"\b(?:is|are|does|do|did|can|has|have|was|were)\b", re.I)
+_VERB = re.compile(r"\b(?:is|are|does|do|did|can|has|have|was|were)(?:n't|n’t)?\b", re.I)  # "isn't"
+_CONTRAST_REACH = 200  # characters before the contrast read for its first statement
 
 
 def contrasted(text: str, question: str) -> str | None:
@@ -221,14 +237,21 @@ def contrasted(text: str, question: str) -> str | None:
     wearing a hat?" -> "yes"; to "Is the woman …?" -> "no"); None otherwise."""
     wanted = content_words(asked(question))
     for match in _CONTRAST.finditer(text):
-        begins = max(text.rfind(stop, 0, match.start()) for stop in ".!?\n,;") + 1
+        reach = max(0, match.start() - _CONTRAST_REACH)  # (bounded: linear in the text)
+        begins = max(reach - 1, *(text.rfind(stop, reach, match.start()) for stop in ".!?\n,;")) + 1
         first, second = text[begins:match.start()], content_words(match.group(1))
         verb = _VERB.search(first)
         if verb is None or not second:
             continue
         subject = content_words(first[:verb.start()])
         predicate = content_words(first[verb.end():]) - NEGATORS
-        if not subject or subject & second or not predicate or not predicate <= wanted:
+        head = WORDS.findall(first[:verb.start()].lower())[-1:]
+        if "one" in second and head and len(second) > 1:  # "the left cup …, whereas the right one is not"
+            second = second - {"one"} | {stem(head[0])}
+            shared = {stem(head[0])}
+        else:
+            shared = set()
+        if not subject or subject & second != shared or not predicate or not predicate <= wanted:
             continue
         if second <= wanted and not subject <= wanted and wanted <= second | predicate:
             return "no" if match.group(2) else "yes"

@@ -100,9 +100,14 @@ _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|p
 # "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
 # sentence lists what the question asks about (half its words or more), so it exists.
 # An opening "It is possible to cook an egg …" / "It's possible for a manager …" answers
-# "Can …?" yes (readers of chat answers: 44 of 44).
+# "Can …?" yes (readers of chat answers: 44 of 44). Only "possible to / for": "It's possible
+# that …", "It's possible, but unlikely" hedge; and a "but not …" in the opening sentence
+# ("possible to survive a few days without water, but not two weeks") answers otherwise.
 _POSSIBLE = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:definitely\s+|certainly\s+|entirely\s+|absolutely\s+"
-                       r"|technically\s+)?possible\b", re.I)
+                       r"|technically\s+)?possible\s+(?:to|for)\b(?![^.!?\n]*,\s*but\s+not\b)", re.I)
+# ... while an opening "It is possible that …" only hedges (a review's 6 of 6 careful readings)
+_POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\s+)?possible\s+that\b",
+                            re.I)
 _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
@@ -221,7 +226,8 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     existence, a restatement, then the first decisive word."""
     refusal = last_refusal(text)
     opening = _PARAGRAPH.search(text)
-    if (refusal and _in_opening(text, refusal.start(), opening)) or _retracted(text):
+    if (refusal and _in_opening(text, refusal.start(), opening)) or _retracted(text) \
+            or _POSSIBLE_THAT.match(text):
         return FAILED
     if (question and _exists(text, question)) or _POSSIBLE.match(text):
         return Extraction("yes", PARSE_LENIENT)
@@ -364,8 +370,9 @@ def _affirms_asked(text: str, after: int, question: str | None) -> bool:
 def _quantified(text: str, after: int, question: str | None) -> bool:
     """Whether the negation ending at `after` negates a quantifier the question does not
     hold ("not everyone", "not always")."""
-    found = _NOT_ALL.match(text, after)
-    return found is not None and not (question and found.group(1).lower() in question.lower())
+    found = _NOT_ALL.match(text, after)  # (a word of the question: "all" is not in "small")
+    return found is not None and not (question and re.search(
+        rf"\b{found.group(1)}\b", question, re.I))
 
 
 def _breaks(text: str, start: int, end: int, clause: int, sentence: int) -> tuple[int, int]:
