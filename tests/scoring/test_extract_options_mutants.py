@@ -336,15 +336,18 @@ _LONG = "x" * 300 + "\n"
     ("So the pressure finally works out to P = (a + b", True),  # a bracket left open
     ("So the pressure works out to P = (a + b) + c", False),   # balanced, no dangling word
     ("So the pressure works out to the list [1, 2", True),
-    ("So the pressure works out to the set {a, b", True),
+    ("So the pressure works out to the set {1, 2", True),
+    # a bracket left open in prose (no digit, =, \\, ^ or _ on the line) is no evidence
+    ("So the pressure works out to the set {a, b", False),
+    ("Therefore the animal is most likely a dog, since the features (ears, tail, fur", False),
     ("So the pressure works out to a) b) c) d) e", False),     # more closers than openers
     ("So the pressure works out to the value 5 \\", True),     # a trailing backslash
     ("So the pressure works out to the limit lim_", True),
     ("So the pressure works out to the power 10^", True),
     ("So the pressure is P = rho g h. Then Plugging", True),
     ("So the pressure is P = rho g h. Then plugging", True),
-    ("(" + "a" * 39, False),                                    # 40 characters: too short
-    ("(" + "a" * 40, True),                                     # 41
+    ("(" + "1" * 39, False),                                    # 40 characters: too short
+    ("(" + "1" * 40, True),                                     # 41
 ])
 def test_cut_off_inside_a_formula(line, expected):
     assert cut_off(_LONG + line) is expected

@@ -118,8 +118,10 @@ def test_condition_closed_by_a_comma_after_the_negation():
 
 
 def test_about_the_question_when_the_words_are_exactly_the_question():
-    # sentence words {when, dog, not, sleeping} = the question's: it is about it
-    assert _first_decisive("When the dog is not sleeping.", "When is the dog not sleeping?") == "no"
+    # sentence words {when, dog, not, sleeping} = the question's: it is about it (the
+    # question's "not" does not come before "sleeping", so the negation echoes nothing)
+    assert _first_decisive("When the dog is not sleeping.",
+                           "When is the dog sleeping or not?") == "no"
 
 
 def test_about_the_question_reads_the_negations_own_sentence():
