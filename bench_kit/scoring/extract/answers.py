@@ -283,6 +283,15 @@ def _fast_said(text: str, said: str, choices: Mapping[str, str],
     return FAILED
 
 
+def _may_list(rest: str) -> bool:
+    """Whether a lead's rest may continue a list of letters (`_LETTER_LIST`): not when it
+    opens with two letters that cannot start a separator ("cat", not "Cand D", "and C",
+    "or C"). A cheap test before the pattern, for the fast path."""
+    second = rest[1:2]
+    return not (rest[:1].isalpha() and second.isalpha()) or second in "aAoO" \
+        or rest[:2].lower() in ("an", "or")
+
+
 def _fast_choice(text: str, choices: Mapping[str, str],
                  options: dict[str, str]) -> Extraction[str] | None:
     """The answer of a response in one of the common shapes, exactly as the full parser
@@ -316,7 +325,7 @@ def _fast_choice(text: str, choices: Mapping[str, str],
     letter = lead.group(1) or lead.group(2) or lead.group(3)
     if letter not in options or letter == "I" or rules_out(lead.group(4)) \
             or _OR_NEXT.match(text, lead.start(4) - 1) or _CLAUSE_HINT.search(text.lower()) \
-            or (len(text) < 40 and _LETTER_LIST.fullmatch(text)) \
+            or (len(text) < 40 and _may_list(lead.group(4)) and _LETTER_LIST.fullmatch(text)) \
             or echoes_options(text, choices, options):
         # a clause may follow, the lead may be ruled out, "(B) C" lists two letters (rule
         # 1), or the options are echoed: the full rules

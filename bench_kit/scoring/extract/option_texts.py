@@ -186,6 +186,8 @@ _LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)
 def echoes_options(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
     """Whether the whole response is the options echoed, each label followed by its own
     option's text ("(A) cat (B) dog (C) bird (D) fish"): no one of them chosen."""
+    if sum(map(text.count, ").:]")) < 2:  # every label holds one: two labels at least
+        return False
     labels = list(_LABEL.finditer(text))
     if len(labels) < 2 or text[:labels[0].start()].strip():
         return False
