@@ -46,6 +46,13 @@ def test_anls_default_threshold_is_one_half():
     # NL 2/5 = 0.4 < 0.5: 0.6; NL 3/5: 0
     assert anls("abcxy", ["abcde"]) == pytest.approx(0.6)
     assert anls("abxyz", ["abcde"]) == 0.0
+    # on the threshold: "abef" vs "abcd" is 2 substitutions over 4, NL exactly 0.5, not < 0.5: 0
+    assert anls("abef", ["abcd"]) == 0.0
+    # just under it: 10 of 21 letters replaced, NL 10/21 (0.476): 1 - 10/21 = 11/21;
+    # just over it: 11 of 21, NL 11/21 (0.524): 0
+    gold = "abcdefghijklmnopqrstu"
+    assert anls("abcdefghijk" + "x" * 10, [gold]) == pytest.approx(11 / 21)
+    assert anls("abcdefghij" + "x" * 11, [gold]) == 0.0
 
 
 @pytest.mark.parametrize("a, b, expected", [
@@ -174,10 +181,15 @@ def test_auroc_accepts_booleans_and_counts_ties_half():
 def test_mme_sums_are_floats_even_when_empty():
     # only a cognition category: perception sums nothing and is 0.0, not the integer 0
     result = mme([{"image": "a", "category": "text_translation", "hit": True}])
+    # one image, one question, right: acc 100 + acc+ 100 = 200 for text_translation
     assert result["perception"] == 0.0 and type(result["perception"]) is float
-    assert type(result["cognition"]) is float
+    assert result["cognition"] == 200.0 and type(result["cognition"]) is float
+    assert result["total"] == 200.0 and type(result["total"]) is float
     result = mme([{"image": "a", "category": "ocr", "hit": True}])
-    assert type(result["cognition"]) is float and type(result["total"]) is float
+    # the same for ocr, a perception category: cognition sums nothing
+    assert result["perception"] == 200.0 and type(result["perception"]) is float
+    assert result["cognition"] == 0.0 and type(result["cognition"]) is float
+    assert result["total"] == 200.0 and type(result["total"]) is float
 
 
 @pytest.mark.parametrize("key, expected", [
