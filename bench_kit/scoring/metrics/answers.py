@@ -152,7 +152,8 @@ _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer
                              r"|答案是?|是", re.I)
 _KEY_EDGES = ".,:;!?\"' "
 _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
-# "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates.
+# "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
+# slash between two numbers is a fraction ("3 / 4" is 0.75), no hedge (`_hedge_parts`).
 _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
 # "12 and 15", "A 和 B": short answers joined by "and" offer several too (at most three
 # words each); so do values with at most a short unit joined by commas ("k=2, -2").
@@ -309,13 +310,28 @@ def _words(part: str) -> int:
     return len(CJK.sub(" ", part).split()) + len(CJK.findall(part))
 
 
+def _hedge_parts(key: str) -> list[str]:
+    """A key split at its hedge separators, except one inside a number ("3 / 4" is one
+    fraction, 0.75; "3 / 4 or 5" is 0.75 or 5)."""
+    tokens = number_tokens(key)  # in order, as the separators: one walk over both
+    parts, start, index = [], 0, 0
+    for found in _HEDGE_SPLIT.finditer(key):
+        while index < len(tokens) and tokens[index].end <= found.start():
+            index += 1
+        if not (index < len(tokens) and tokens[index].start < found.start()
+                and found.end() < tokens[index].end):
+            parts.append(key[start:found.start()])
+            start = found.end()
+    return parts + [key[start:]]
+
+
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
     values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
     no hedge."""
     if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
         return None
-    parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
+    parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
     parts = [part for part in parts if part]
     values = [number_tokens(part) for part in parts[:3]]
     if len(parts) == 2 and all(len(found) == 1 for found in values) \
