@@ -86,6 +86,7 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
         "-\\sqrt{3}.5 + 2x ", n), "$\\sqrt{3}$"),
     "sums in Chinese": (lambda n: "答案：" + _repeat("两数之和为15和", n), "15"),
     # review of the metrics pins: spaced slashes (fractions and hedges), spaced radicands
+    "consequences after a value": (lambda n: "The answer is 5" + _repeat(", so 6", n), "5"),
     "spaced slashes": (lambda n: "The answer is " + _repeat("3 / 4 or red / ", n), "0.75"),
     "radicands after spaces": (lambda n: "The answer is " + _repeat(
         "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} ", n), "2"),

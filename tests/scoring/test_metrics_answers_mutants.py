@@ -252,6 +252,7 @@ def test_mmmu_candidates_from_an_answer_line_and_a_clause():
     # one candidate (without the clause rule: "6 pears", after the last indicator)
     assert mmmu_candidates("The answer is 5 apples, so 6 pears") == \
         (["5 apples, so 6 pears"], [5.0, 6.0])
+    # (the match reads that candidate's value up to ", so": 5, see test_mmmu_open_match_by_hand)
 
 
 def test_mmmu_candidates_of_bare_periods_and_capitals():
@@ -298,6 +299,12 @@ def test_mmmu_candidates_of_bare_periods_and_capitals():
     ("So it is 2^{3}", ["8"], True),
     ("So it is \\dfrac{8}{3}", ["8"], False),
     ("So it is \\tfrac{8}{3}", ["8"], False),
+    # an answer clause states its first value; a consequence after ", so" is no answer
+    # (review of these pins), nor a second value of a hedge
+    ("The answer is 5 apples, so 6 pears", ["6"], False),
+    ("The answer is 5 apples, so 6 pears", ["5"], True),
+    ("The answer is 5, so 6", ["5"], True),
+    ("The answer is 5, thus 6", ["6"], False),
     # a radicand is no value however many spaces follow "\\sqrt{" (the 8-character
     # look-back for the marker starts before the spaces; review of these pins): sqrt 2 = 1.41
     ("So it is \\sqrt{ 2}", ["2"], False),

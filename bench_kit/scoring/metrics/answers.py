@@ -159,7 +159,8 @@ _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
 # words each); so do values with at most a short unit joined by commas ("k=2, -2").
 # Not the 和 of a sum ("它们的和是15", "两数之和为15", "总和为36").
 _AND_SPLIT = re.compile(r"\s+and\s+|\s*" + AND_CJK + r"\s*", re.I)
-_COMMA_SPLIT = re.compile(r",\s+")  # "k=2, -2"; not "(3, -4)" (a key with brackets)
+# "k=2, -2"; not "(3, -4)" (a key with brackets), nor a consequence: "5 apples, so 6 pears"
+_COMMA_SPLIT = re.compile(r",\s+(?!(?:so|thus|therefore|hence)\b)", re.I)
 _MAX_VALUE_WORDS = 3  # a short answer joined by "and"/"和"; each Chinese character is a word
 _MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm longer")
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
@@ -251,11 +252,13 @@ def _gold_in(key: str, gold: str) -> bool:
 _ROOT_OF_TERM = re.compile(r"sqrt\s*\((\d+(?:\.\d+)?|[a-z]+)\)")  # "sqrt(2)x" is not "sqrt(2x)"
 _MATH_GOLD = re.compile(r"\s*\$([^$]+)\$\s*")
 # What ends a candidate's stated value: an explanation after it ("42, where x = 6", "15 when
-# n = 5", "30 (boys = 12)"), whose "=" is not the value's.
+# n = 5", "30 (boys = 12)"), whose "=" is not the value's, or a consequence drawn from it
+# ("The answer is 5 apples, so 6 pears" states 5).
 # "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
 # gold is still read after its "=", `_result_sides`).
 _EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
-_EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b|\s+[(（]", re.I)
+_EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b"
+                          r"|,\s+(?:so|thus|therefore|hence)\b|\s+[(（]", re.I)
 _SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*%?\s*")
 
 
@@ -268,7 +271,8 @@ def _gold_number(gold: str) -> float | None:
 
 
 def _result_sides(key: str) -> list[str]:
-    """Where a candidate states its value, with an explanation after its first number cut off: after its
+    """Where a candidate states its value, with an explanation or a consequence (", so 6
+    pears") after its first number cut off: after its
     last "=" ("k=2" is 2, "3 + 4 = 7" is 7), or before its first when that is a single
     number ("42 = 6 × 7")."""
     found = number_tokens(key)
