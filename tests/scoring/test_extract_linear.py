@@ -58,7 +58,7 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "asides after a value": lambda n: "The answer is 7" + _repeat(" (3 + 4)", n),
     # review of the metrics pins: the look-back steps over spaces, times signs before a root
     "radicands after spaces, times signs": lambda n: _repeat(
-        "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} x^{   5} ", n),
+        "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} x^{   5} \\sqrt" + " " * 30 + "{ 7} ", n),
     "spaces around a number": lambda n: "The answer is" + " " * n + "2" + " " * n + "\\cdot",
 }
 

@@ -311,6 +311,9 @@ def test_mmmu_candidates_of_bare_periods_and_capitals():
     ("So it is \\sqrt{  2}", ["2"], False),
     ("So it is \\sqrt{   2}", ["2"], False),
     ("So it is \\sqrt{" + " " * 40 + "2}", ["2"], False),
+    ("So it is \\sqrt   {2}", ["2"], False),  # spaces before the brace too
+    ("So it is \\sqrt" + " " * 40 + "{" + " " * 40 + "2}", ["2"], False),
+    ("So it is x^   {   3}", ["3"], False),  # an exponent likewise
     # a coefficient of a root or pi with a times sign between: 2 sqrt 3 = 3.46, 2 pi = 6.28
     ("So it is 2 \\cdot \\sqrt{3}", ["2"], False),
     ("So it is 2 \\times \\pi", ["2"], False),

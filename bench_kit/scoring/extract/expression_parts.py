@@ -32,20 +32,25 @@ def not_a_value(text: str, token: NumberToken, pi_units: bool = False) -> bool:
     """Whether a number of `text` is part of an expression, not a value of its own: a
     coefficient of pi or a root ("4\\pi"; with `pi_units` pi is a unit, "4\\pi" is 4), or
     inside a root, an exponent or a fraction whose parts are not numbers ("\\sqrt{2}",
-    "\\sqrt{   2}", "\\frac{\\sqrt{3}}{2}"); a times sign may stand between a coefficient
-    and its pi or root ("2 \\cdot \\sqrt{3}")."""
+    "\\sqrt{   2}", "\\sqrt   {2}", "\\frac{\\sqrt{3}}{2}"); a times sign may stand between
+    a coefficient and its pi or root ("2 \\cdot \\sqrt{3}")."""
     return (_COEFFICIENT_AFTER.match(text, token.end) is not None
             and not (pi_units and _PI_AFTER.match(text, token.end))) \
-        or _INSIDE_BEFORE.search(text, max(0, _spaces_before(text, token.start) - 8),
+        or _INSIDE_BEFORE.search(text, max(0, _marker_end(text, token.start) - 8),
                                  token.start) is not None
 
 
-def _spaces_before(text: str, end: int) -> int:
-    """Where the spaces before `end` start: the 8-character look-back for a marker ("\\sqrt{")
-    starts from there, so "\\sqrt{   2}" is a radicand however many spaces follow the
-    brace (each space is stepped over once: the spaces before a number end at it)."""
+def _marker_end(text: str, end: int) -> int:
+    """Where a marker ("\\sqrt{") before the number at `end` would end, spaces stepped over
+    before the number and before an opening brace: the 8-character look-back starts there, so
+    "\\sqrt{   2}" and "\\sqrt   {2}" are radicands however many spaces they have (each space
+    is stepped over once: the spaces stepped over end at this number or its brace)."""
     while end and text[end - 1].isspace():
         end -= 1
+    if end and text[end - 1] == "{":
+        end -= 1
+        while end and text[end - 1].isspace():
+            end -= 1
     return end
 
 

@@ -187,8 +187,8 @@ def _trim_key(key: str) -> str:
 
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     """MMMU's open-answer candidates: per sentence, the text after its last indicator word
-    ("is", "so", "thus", "answer" …; "=" too in the last sentence), or the whole response
-    when no sentence has one; plus every number in those texts. A response with an answer
+    ("is", "so", "thus", "answer" …; "=" too in the last sentence) when that text is not
+    empty, or the whole response when no sentence gives one; plus every number in those texts. A response with an answer
     clause ("So the answer is 21.") has one candidate, that clause's answer: the numbers
     of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers; so
     has one whose closing line states it ("A: 36", "Final answer: 36", "#### 36"), its
