@@ -69,6 +69,10 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
         "Step 3 1/4 in 2019 more than 300 Answer - 42 和为 0.5 or 50% with x is ", n),
     "JSON placeholders": lambda n: _repeat('{"answer": "<number>"} {"answer": "..."} ', n),
     "asides after a value": lambda n: "The answer is 7" + _repeat(" (3 + 4)", n),
+    # review of the metrics pins: the look-back steps over spaces, times signs before a root
+    "radicands after spaces, times signs": lambda n: _repeat(
+        "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} x^{   5} \\sqrt" + " " * 30 + "{ 7} ", n),
+    "spaces around a number": lambda n: "The answer is" + " " * n + "2" + " " * n + "\\cdot",
 }
 
 
@@ -94,6 +98,11 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "signed terms against a math gold": (lambda n: "The answer is " + _repeat(
         "-\\sqrt{3}.5 + 2x ", n), "$\\sqrt{3}$"),
     "sums in Chinese": (lambda n: "答案：" + _repeat("两数之和为15和", n), "15"),
+    # review of the metrics pins: spaced slashes (fractions and hedges), spaced radicands
+    "consequences after a value": (lambda n: "The answer is 5" + _repeat(", so 6", n), "5"),
+    "spaced slashes": (lambda n: "The answer is " + _repeat("3 / 4 or red / ", n), "0.75"),
+    "radicands after spaces": (lambda n: "The answer is " + _repeat(
+        "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} ", n), "2"),
 }
 
 

@@ -46,6 +46,13 @@ def test_anls_default_threshold_is_one_half():
     # NL 2/5 = 0.4 < 0.5: 0.6; NL 3/5: 0
     assert anls("abcxy", ["abcde"]) == pytest.approx(0.6)
     assert anls("abxyz", ["abcde"]) == 0.0
+    # on the threshold: "abef" vs "abcd" is 2 substitutions over 4, NL exactly 0.5, not < 0.5: 0
+    assert anls("abef", ["abcd"]) == 0.0
+    # just under it: 10 of 21 letters replaced, NL 10/21 (0.476): 1 - 10/21 = 11/21;
+    # just over it: 11 of 21, NL 11/21 (0.524): 0
+    gold = "abcdefghijklmnopqrstu"
+    assert anls("abcdefghijk" + "x" * 10, [gold]) == pytest.approx(11 / 21)
+    assert anls("abcdefghij" + "x" * 11, [gold]) == 0.0
 
 
 @pytest.mark.parametrize("a, b, expected", [
@@ -174,10 +181,15 @@ def test_auroc_accepts_booleans_and_counts_ties_half():
 def test_mme_sums_are_floats_even_when_empty():
     # only a cognition category: perception sums nothing and is 0.0, not the integer 0
     result = mme([{"image": "a", "category": "text_translation", "hit": True}])
+    # one image, one question, right: acc 100 + acc+ 100 = 200 for text_translation
     assert result["perception"] == 0.0 and type(result["perception"]) is float
-    assert type(result["cognition"]) is float
+    assert result["cognition"] == 200.0 and type(result["cognition"]) is float
+    assert result["total"] == 200.0 and type(result["total"]) is float
     result = mme([{"image": "a", "category": "ocr", "hit": True}])
-    assert type(result["cognition"]) is float and type(result["total"]) is float
+    # the same for ocr, a perception category: cognition sums nothing
+    assert result["perception"] == 200.0 and type(result["perception"]) is float
+    assert result["cognition"] == 0.0 and type(result["cognition"]) is float
+    assert result["total"] == 200.0 and type(result["total"]) is float
 
 
 @pytest.mark.parametrize("key, expected", [
@@ -240,6 +252,7 @@ def test_mmmu_candidates_from_an_answer_line_and_a_clause():
     # one candidate (without the clause rule: "6 pears", after the last indicator)
     assert mmmu_candidates("The answer is 5 apples, so 6 pears") == \
         (["5 apples, so 6 pears"], [5.0, 6.0])
+    # (the match reads that candidate's value up to ", so": 5, see test_mmmu_open_match_by_hand)
 
 
 def test_mmmu_candidates_of_bare_periods_and_capitals():
@@ -260,8 +273,17 @@ def test_mmmu_candidates_of_bare_periods_and_capitals():
     ("结果是北京还是上海", ["北京"], False),
     ("结果是北京还是上海", ["北京", "上海"], True),
     ("结果是北京或者上海", ["上海"], False),
+    ("So it is red / blue", ["red"], False),
+    ("So it is red / blue", ["red", "blue"], True),
+    # ... but a spaced slash between two numbers is a fraction: "3 / 4" is three quarters
+    # (review of these pins), neither 3 nor 4 nor "3 or 4"
     ("So it is 3 / 4", ["3"], False),
-    ("So it is 3 / 4", ["3", "4"], True),
+    ("So it is 3 / 4", ["3", "4"], False),
+    ("So it is 3 / 4", ["0.75"], True),
+    ("The answer is 1 / 2.", ["0.5"], True),
+    # a fraction hedged with a number: 3/4 = 0.75 or 5
+    ("So it is 3 / 4 or 5", ["0.75"], False),
+    ("So it is 3 / 4 or 5", ["0.75", "5"], True),
     ("So it is maybe 3 or 4", ["3", "4"], True),
     # a gold that contains the separator is no hedge
     ("So it is 3 or 4", ["3 or 4"], True),
@@ -277,11 +299,24 @@ def test_mmmu_candidates_of_bare_periods_and_capitals():
     ("So it is 2^{3}", ["8"], True),
     ("So it is \\dfrac{8}{3}", ["8"], False),
     ("So it is \\tfrac{8}{3}", ["8"], False),
-    # the marker is looked for in the 8 characters before the number: "\\sqrt{  " is 8
+    # an answer clause states its first value; a consequence after ", so" is no answer
+    # (review of these pins), nor a second value of a hedge
+    ("The answer is 5 apples, so 6 pears", ["6"], False),
+    ("The answer is 5 apples, so 6 pears", ["5"], True),
+    ("The answer is 5, so 6", ["5"], True),
+    ("The answer is 5, thus 6", ["6"], False),
+    # a radicand is no value however many spaces follow "\\sqrt{" (the 8-character
+    # look-back for the marker starts before the spaces; review of these pins): sqrt 2 = 1.41
     ("So it is \\sqrt{ 2}", ["2"], False),
     ("So it is \\sqrt{  2}", ["2"], False),
-    # one character past the 8-character window: read as a value
-    ("So it is \\sqrt{   2}", ["2"], True),
+    ("So it is \\sqrt{   2}", ["2"], False),
+    ("So it is \\sqrt{" + " " * 40 + "2}", ["2"], False),
+    ("So it is \\sqrt   {2}", ["2"], False),  # spaces before the brace too
+    ("So it is \\sqrt" + " " * 40 + "{" + " " * 40 + "2}", ["2"], False),
+    ("So it is x^   {   3}", ["3"], False),  # an exponent likewise
+    # a coefficient of a root or pi with a times sign between: 2 sqrt 3 = 3.46, 2 pi = 6.28
+    ("So it is 2 \\cdot \\sqrt{3}", ["2"], False),
+    ("So it is 2 \\times \\pi", ["2"], False),
     # a text gold that starts with a backslash may not continue a word or number, even
     # across one space; one that starts with a bracket may follow a letter
     ("So it is \\pi", ["\\pi"], True),

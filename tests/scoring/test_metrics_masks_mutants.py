@@ -144,20 +144,21 @@ def test_pixel_auroc_pools_images():
 # 0x20 = more groups, 0x10 of the last group = negative, from the fourth run on the value
 # is the difference to the run two before); pycocotools 2.0.11's `frPyObjects` gives the
 # same strings (run outside the project):
-@pytest.mark.parametrize("counts, string", [
+@pytest.mark.parametrize("counts, string, row", [
     # 40 = 0b1_01000: group 8 with 0x20 (chr(48 + 40) = "X"), then 1 ("1"); 2; 38 likewise
-    # "V1" (the third run, index 2, is still written as is).
-    ([40, 2, 38], "X12V1"),
+    # "V1" (the third run, index 2, is still written as is). Runs alternate from 0:
+    # 40 zeros, 2 ones, 38 zeros.
+    ([40, 2, 38], "X12V1", [0] * 40 + [1, 1] + [0] * 38),
     # index 3: 1 - 3 = -2 -> group 30 (0b11110, 0x10 set, -2 >> 5 = -1 ends it): "N";
-    # index 4: 4 - 1 = 3: "3".
-    ([2, 3, 1, 1, 4], "231N3"),
+    # index 4: 4 - 1 = 3: "3". 2 zeros, 3 ones, 1 zero, 1 one, 4 zeros.
+    ([2, 3, 1, 1, 4], "231N3", [0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0]),
 ])
-def test_compressed_counts_by_hand(counts, string):
+def test_compressed_counts_by_hand(counts, string, row):
     assert counts_to_string(counts) == string
-    height = 1
-    mask = rle_decode({"size": [height, sum(counts)], "counts": string})
-    assert rle_decode({"size": [height, sum(counts)], "counts": counts}).tolist() == mask.tolist()
-    assert rle_encode(mask)["counts"] == counts
+    size = [1, len(row)]  # one row: column-major order is the row itself
+    assert rle_decode({"size": size, "counts": string}).astype(int).tolist() == [row]
+    assert rle_decode({"size": size, "counts": counts}).astype(int).tolist() == [row]
+    assert rle_encode(np.array([row], bool))["counts"] == counts
 
 
 def test_compressed_counts_that_end_inside_a_number_are_an_error():

@@ -10,9 +10,10 @@ import re
 
 from bench_kit.text.numbers import NumberToken
 
-# "4\\pi", "2\\sqrt{3}": a number that is a coefficient of pi or a root.
-_COEFFICIENT_AFTER = re.compile(r"\s*(?:\\pi|π|\\sqrt|√)")
-_PI_AFTER = re.compile(r"\s*(?:\\pi|π)")
+# "4\\pi", "2\\sqrt{3}", "2 \\cdot \\sqrt{3}": a number that is a coefficient of pi or a root.
+_TIMES = r"\s*(?:(?:\\cdot|\\times|×|·)\s*)?"
+_COEFFICIENT_AFTER = re.compile(_TIMES + r"(?:\\pi|π|\\sqrt|√)")
+_PI_AFTER = re.compile(_TIMES + r"(?:\\pi|π)")
 # "\\sqrt{2}", "2^{x}", "\\frac{\\sqrt{3}}{2}", "\\frac{1}{0}": inside a root, an exponent or a
 # fraction not read as a number (a fraction that is read is one token from its "\\frac").
 _INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{|\}\s*\{)\s*$")
@@ -31,10 +32,26 @@ def not_a_value(text: str, token: NumberToken, pi_units: bool = False) -> bool:
     """Whether a number of `text` is part of an expression, not a value of its own: a
     coefficient of pi or a root ("4\\pi"; with `pi_units` pi is a unit, "4\\pi" is 4), or
     inside a root, an exponent or a fraction whose parts are not numbers ("\\sqrt{2}",
-    "\\frac{\\sqrt{3}}{2}")."""
+    "\\sqrt{   2}", "\\sqrt   {2}", "\\frac{\\sqrt{3}}{2}"); a times sign may stand between
+    a coefficient and its pi or root ("2 \\cdot \\sqrt{3}")."""
     return (_COEFFICIENT_AFTER.match(text, token.end) is not None
             and not (pi_units and _PI_AFTER.match(text, token.end))) \
-        or _INSIDE_BEFORE.search(text, max(0, token.start - 8), token.start) is not None
+        or _INSIDE_BEFORE.search(text, max(0, _marker_end(text, token.start) - 8),
+                                 token.start) is not None
+
+
+def _marker_end(text: str, end: int) -> int:
+    """Where a marker ("\\sqrt{") before the number at `end` would end, spaces stepped over
+    before the number and before an opening brace: the 8-character look-back starts there, so
+    "\\sqrt{   2}" and "\\sqrt   {2}" are radicands however many spaces they have (each space
+    is stepped over once: the spaces stepped over end at this number or its brace)."""
+    while end and text[end - 1].isspace():
+        end -= 1
+    if end and text[end - 1] == "{":
+        end -= 1
+        while end and text[end - 1].isspace():
+            end -= 1
+    return end
 
 
 def part_of_expression(text: str, token: NumberToken, pi_units: bool) -> bool:

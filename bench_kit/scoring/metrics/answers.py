@@ -152,13 +152,15 @@ _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer
                              r"|答案是?|是", re.I)
 _KEY_EDGES = ".,:;!?\"' "
 _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
-# "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates.
+# "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
+# slash between two numbers is a fraction ("3 / 4" is 0.75), no hedge (`_hedge_parts`).
 _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
 # "12 and 15", "A 和 B": short answers joined by "and" offer several too (at most three
 # words each); so do values with at most a short unit joined by commas ("k=2, -2").
 # Not the 和 of a sum ("它们的和是15", "两数之和为15", "总和为36").
 _AND_SPLIT = re.compile(r"\s+and\s+|\s*" + AND_CJK + r"\s*", re.I)
-_COMMA_SPLIT = re.compile(r",\s+")  # "k=2, -2"; not "(3, -4)" (a key with brackets)
+# "k=2, -2"; not "(3, -4)" (a key with brackets), nor a consequence: "5 apples, so 6 pears"
+_COMMA_SPLIT = re.compile(r",\s+(?!(?:so|thus|therefore|hence)\b)", re.I)
 _MAX_VALUE_WORDS = 3  # a short answer joined by "and"/"和"; each Chinese character is a word
 _MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm longer")
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
@@ -185,8 +187,8 @@ def _trim_key(key: str) -> str:
 
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     """MMMU's open-answer candidates: per sentence, the text after its last indicator word
-    ("is", "so", "thus", "answer" …; "=" too in the last sentence), or the whole response
-    when no sentence has one; plus every number in those texts. A response with an answer
+    ("is", "so", "thus", "answer" …; "=" too in the last sentence) when that text is not
+    empty, or the whole response when no sentence gives one; plus every number in those texts. A response with an answer
     clause ("So the answer is 21.") has one candidate, that clause's answer: the numbers
     of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers; so
     has one whose closing line states it ("A: 36", "Final answer: 36", "#### 36"), its
@@ -250,11 +252,13 @@ def _gold_in(key: str, gold: str) -> bool:
 _ROOT_OF_TERM = re.compile(r"sqrt\s*\((\d+(?:\.\d+)?|[a-z]+)\)")  # "sqrt(2)x" is not "sqrt(2x)"
 _MATH_GOLD = re.compile(r"\s*\$([^$]+)\$\s*")
 # What ends a candidate's stated value: an explanation after it ("42, where x = 6", "15 when
-# n = 5", "30 (boys = 12)"), whose "=" is not the value's.
+# n = 5", "30 (boys = 12)"), whose "=" is not the value's, or a consequence drawn from it
+# ("The answer is 5 apples, so 6 pears" states 5).
 # "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
 # gold is still read after its "=", `_result_sides`).
 _EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
-_EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b|\s+[(（]", re.I)
+_EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b"
+                          r"|,\s+(?:so|thus|therefore|hence)\b|\s+[(（]", re.I)
 _SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*%?\s*")
 
 
@@ -267,7 +271,8 @@ def _gold_number(gold: str) -> float | None:
 
 
 def _result_sides(key: str) -> list[str]:
-    """Where a candidate states its value, with an explanation after its first number cut off: after its
+    """Where a candidate states its value, with an explanation or a consequence (", so 6
+    pears") after its first number cut off: after its
     last "=" ("k=2" is 2, "3 + 4 = 7" is 7), or before its first when that is a single
     number ("42 = 6 × 7")."""
     found = number_tokens(key)
@@ -309,13 +314,28 @@ def _words(part: str) -> int:
     return len(CJK.sub(" ", part).split()) + len(CJK.findall(part))
 
 
+def _hedge_parts(key: str) -> list[str]:
+    """A key split at its hedge separators, except one inside a number ("3 / 4" is one
+    fraction, 0.75; "3 / 4 or 5" is 0.75 or 5)."""
+    tokens = number_tokens(key)  # in order, as the separators: one walk over both
+    parts, start, index = [], 0, 0
+    for found in _HEDGE_SPLIT.finditer(key):
+        while index < len(tokens) and tokens[index].end <= found.start():
+            index += 1
+        if not (index < len(tokens) and tokens[index].start < found.start()
+                and found.end() < tokens[index].end):
+            parts.append(key[start:found.start()])
+            start = found.end()
+    return parts + [key[start:]]
+
+
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
     values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
     no hedge."""
     if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
         return None
-    parts = [_trim_key(_EITHER.sub("", part)) for part in _HEDGE_SPLIT.split(key)]
+    parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
     parts = [part for part in parts if part]
     values = [number_tokens(part) for part in parts[:3]]
     if len(parts) == 2 and all(len(found) == 1 for found in values) \

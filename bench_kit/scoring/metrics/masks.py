@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 def _counts_from_string(text: str) -> list[int]:
     """Decode pycocotools' compressed counts: 5-bit groups (LEB128-like) in chars from 48,
-    bit 0x20 = more groups follow, 0x10 of the last group = negative; from the third run
-    on each value is stored as a difference to the run two before."""
+    bit 0x20 = more groups follow, 0x10 of the last group = negative; from the fourth run
+    (index 3) on each value is stored as a difference to the run two before."""
     counts: list[int] = []
     pos = 0
     while pos < len(text):
