@@ -273,7 +273,10 @@ def test_a_threshold_is_found_in_a_later_sentence_and_within_12_characters():
     ("√2", (None, "failed")),  # a radicand at offset 1: the look-back starts at 0
     ("f(2)", (None, "failed")),  # a function's argument, its letter at offset 0
     ("The answer is \\sqrt{  2}", (None, "failed")),  # "\sqrt{" + 2 spaces = 8: inside
-    ("The answer is \\sqrt{   2}", (2.0, "ok")),  # 9 characters back: outside the window
+    # spaces before the number are stepped over: a radicand however spaced (the review of
+    # the metrics pins: "\\sqrt{   2}" is no 2)
+    ("The answer is \\sqrt{   2}", (None, "failed")),
+    ("The answer is \\sqrt{" + " " * 40 + "2}", (None, "failed")),
     ("The answer is 5-" + " " * 8 + "\\frac{1}{2}", (None, "failed")),  # 10 back: an operand
     ("The answer is 5-" + " " * 9 + "\\frac{1}{2}", (0.5, "ok")),  # 11 back: outside
 ])
