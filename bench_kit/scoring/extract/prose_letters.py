@@ -180,7 +180,7 @@ def prose_letters(text: str, options: dict[str, str],
             listed.append(letter)
             continue
         group, shared = linked + [letter], False
-        plural = listed and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
+        plural = bool(listed) and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
         if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
         elif rules_out(segment):

@@ -79,7 +79,8 @@ def _restated_comparison(sentence: str,
     sentence states the comparison both ways. ("The smaller picture is below the larger
     picture." names no other side: the first.)"""
     sign, left, right, _ = asked
-    best, answer, stated = 0, None, set()  # `stated`: best answers naming their other side
+    best, answer = 0, None
+    stated: set[str] = set()  # the best answers that name their other side
     for said_sign, said_left, said_right, negated in comparisons(sentence):
         kept = len(left & said_left) + len(right & said_right)
         swapped = len(left & said_right) + len(right & said_left)

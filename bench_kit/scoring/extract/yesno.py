@@ -205,7 +205,8 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
         return FAILED
     worded = _LETTER_FIRST.sub("", text, count=1)
     lead = _lead_yesno(worded)
-    if lead == "no" and _no_answer_to(worded, _LEAD_YESNO.match(worded).end(), question):
+    opened = _LEAD_YESNO.match(worded) if lead == "no" else None
+    if opened and _no_answer_to(worded, opened.end(), question):
         lead = None  # "No clear answer can be given."
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
