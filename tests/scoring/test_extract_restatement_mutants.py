@@ -10,9 +10,11 @@ import pytest
 
 from bench_kit.scoring.extract.restatement import (
     _denial_about,
+    _negative_prefixes,
     _restated_comparison,
     asked,
     comparisons,
+    contrasted,
     restated,
     stem,
 )
@@ -141,3 +143,90 @@ def test_the_last_of_two_restated_comparisons(text, expected):
 ])
 def test_the_first_of_two_plain_restatements(text, expected):
     assert restated(text, "Is the cat black?") == expected
+
+
+# --- negative prefixes (METRICS: "The prefixes are non(-), un, ir, il, and in / im only
+# before a word of five letters or more that is not one they make ordinary words with")
+SHORT_PREFIXES = {"non", "non-", "un", "ir", "il"}
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("kind", SHORT_PREFIXES),                      # four letters: no in / im
+    ("exact", SHORT_PREFIXES | {"in", "im"}),      # five letters: in / im as well
+    ("tense", SHORT_PREFIXES),                     # five letters, but "intense" is ordinary
+    ("formal", SHORT_PREFIXES | {"in", "im"}),     # "informal" is not formal
+])
+def test_negative_prefixes(word, expected):
+    assert set(_negative_prefixes(word)) == expected
+
+
+@pytest.mark.parametrize("text, question, expected", [
+    # "in" before a five-letter word negates it
+    ("The text is inexact.", "Is the text exact?", "no"),
+    # "il" / "im" / "un" / "ir" before a word of five letters or more
+    ("The move is illegal.", "Is the move legal?", "no"),
+    ("The task is impossible.", "Is the task possible?", "no"),
+    ("To believe in ghosts is irrational.", "Is it rational to believe in ghosts?", "no"),
+    # "un" before a four-letter word
+    ("The man is unkind.", "Is the man kind?", "no"),
+    # "intense" is in the exception list: it does not deny "tense", no restatement
+    ("The scene is intense.", "Is the scene tense?", None),
+])
+def test_a_prefixed_word_restates_no(text, question, expected):
+    assert restated(text, question) == expected
+
+
+# --- contrasts (docstring of `contrasted`, METRICS "A sentence contrasting the subject asked
+# about with another one answers for it")
+HAT = "The woman is not wearing a hat, while the man is."
+
+
+@pytest.mark.parametrize("text, question, expected", [
+    (HAT, "Is the man wearing a hat?", "yes"),      # the elliptical clause: its own polarity
+    (HAT, "Is the woman wearing a hat?", "no"),     # the first statement: denied
+    # a sentence before the first statement is not part of it (the look-back stops at ".")
+    ("Hello there. " + HAT, "Is the woman wearing a hat?", "no"),
+    # of two stops before the contrast, the last one begins the first statement
+    ("A cat sits. A dog runs. " + HAT, "Is the woman wearing a hat?", "no"),
+    # an upper-case "X" is no stop: "photo X" stays in the subject
+    ("The woman in photo X is not wearing a hat, while the man is.",
+     "Is the woman in photo X wearing a hat?", "no"),
+    # a contrast skipped (no verb before it / a predicate not asked) does not end the reading
+    ("Hard to say, but it is. " + HAT, "Is the man wearing a hat?", "yes"),
+    ("The sky is blue, while the sea is. " + HAT, "Is the man wearing a hat?", "yes"),
+    # the second subject names more than the question ("old"): not the one asked about
+    ("The woman is not wearing a hat, while the old man is.", "Is the man wearing a hat?",
+     None),
+    # ... nor the first subject
+    ("The old man is not wearing a hat, while the woman is.", "Is the man wearing a hat?",
+     None),
+    # the question names both subjects: it asks about neither one alone
+    (HAT, "Is the woman or the man wearing a hat?", None),
+    # the predicate is not what is asked: the man is afraid of the dog, not a dog
+    ("The woman is not afraid of the dog, while the man is.", "Is the man a dog?", None),
+    # "one" alone ("this one"): nothing to stand for, the cup asked about is full
+    ("The cup is full, whereas this one is not.", "Is the cup full?", "yes"),
+    # a negation in the subject ("with no hat") does not deny the predicate
+    ("The man with no hat is smiling, while the woman is not.",
+     "Is the man with no hat smiling?", "yes"),
+    # "one" in a two-word second subject stands for the first one's noun (METRICS)
+    ("The left cup is full, whereas the right one is not.", "Is the right cup full?", "no"),
+    ("The left cup is full, whereas the right one is not.", "Is the left cup full?", "yes"),
+    # a second subject with more than "one" and no "one": the words as they are
+    ("The woman is not wearing a hat, while the old man is.",
+     "Is the old man wearing a hat?", "yes"),
+])
+def test_contrasted(text, question, expected):
+    assert contrasted(text, question) == expected
+
+
+# the 200-character look-back: "Hi. Yak" then spaces, so that the first statement's look-back
+# begins exactly after "Yak" (7 characters + 200 = the comma's offset)
+FIRST = "the woman is not wearing a hat"
+REACHED = "Hi. Yak" + " " * (200 - len(FIRST)) + FIRST + ", while the man is."
+
+
+def test_contrast_look_back_is_200_characters():
+    assert REACHED.index(",") - 200 == len("Hi. Yak")  # the layout the test relies on
+    # "Yak" (one character more back, or back to "Hi.") would join the subject: unasked
+    assert contrasted(REACHED, "Is the woman wearing a hat?") == "no"
