@@ -11,9 +11,11 @@ import pytest
 from bench_kit.scoring.extract.restatement import (
     _denial_about,
     _negative_prefixes,
+    _positive,
     _restated_comparison,
     asked,
     comparisons,
+    content_words,
     contrasted,
     restated,
     stem,
@@ -230,3 +232,31 @@ def test_contrast_look_back_is_200_characters():
     assert REACHED.index(",") - 200 == len("Hi. Yak")  # the layout the test relies on
     # "Yak" (one character more back, or back to "Hi.") would join the subject: unasked
     assert contrasted(REACHED, "Is the woman wearing a hat?") == "no"
+
+
+# --- restatements through a negative prefix or a litotes (METRICS)
+@pytest.mark.parametrize("text, question, expected", [
+    # a negation echoing the question's own does not stop a prefixed word reading no
+    ("It is irrational to believe things for which there is no objective evidence.",
+     "Is it rational to believe things for which there is no objective evidence?", "no"),
+    # "unequal": a prefixed word, not a comparison ("equal" is a comparative word)
+    ("The two sides are unequal.", "Are the two sides equal?", "no"),
+    # litotes: "not irrational" says rational, "never a bad idea" a good one
+    ("Believing in ghosts is not irrational.", "Is believing in ghosts rational?", "yes"),
+    ("Learning Python first is never a bad idea.", "Is learning Python first a good idea?",
+     "yes"),
+    # the question asks about the negative word itself: "not illegal" is no
+    ("It is not illegal to jaywalk.", "Is it illegal to jaywalk?", "no"),
+])
+def test_restated_through_prefix_or_litotes(text, question, expected):
+    assert restated(text, question) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    # "not a bad" -> "a good": the article kept, the negative word and "not" gone
+    ("It is not a bad idea.", {"good", "idea"}),
+    # no article: nothing in its place
+    ("It is not illegal.", {"legal"}),
+])
+def test_positive_words(sentence, expected):
+    assert content_words(_positive(sentence, set())) == expected
