@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bench_kit.scoring.extract.restatement import (
+    DENIAL,
     _denial_about,
     _negative_prefixes,
     _positive,
@@ -17,6 +18,7 @@ from bench_kit.scoring.extract.restatement import (
     comparisons,
     content_words,
     contrasted,
+    echoes_question,
     restated,
     stem,
 )
@@ -99,6 +101,8 @@ ASKED = (1, {"cat"}, {"dog"}, False)  # "Is the cat bigger than the dog?"
     ("The sun is bigger than the moon, the cat is bigger than the dog", "yes"),
     # kept and swapped match as well (1 each): read as stated, not swapped
     ("The cat is bigger than the cat.", "yes"),
+    # a comparison matching worse (the cat only) is not read, whatever it says
+    ("The cat is bigger than the dog, the cat is smaller than the mouse", "yes"),
 ])
 def test_restated_comparison(sentence, expected):
     assert _restated_comparison(sentence, ASKED) == expected
@@ -239,6 +243,9 @@ def test_contrast_look_back_is_200_characters():
     # a negation echoing the question's own does not stop a prefixed word reading no
     ("It is irrational to believe things for which there is no objective evidence.",
      "Is it rational to believe things for which there is no objective evidence?", "no"),
+    # every asked word but one must be there: a sentence about a thumb war says nothing
+    # of a fish, whatever its prefixed words
+    ("A thumb war is a non-violent activity.", "Is the fish violent?", None),
     # "unequal": a prefixed word, not a comparison ("equal" is a comparative word)
     ("The two sides are unequal.", "Are the two sides equal?", "no"),
     # litotes: "not irrational" says rational, "never a bad idea" a good one
@@ -260,3 +267,13 @@ def test_restated_through_prefix_or_litotes(text, question, expected):
 ])
 def test_positive_words(sentence, expected):
     assert content_words(_positive(sentence, set())) == expected
+
+
+@pytest.mark.parametrize("gap, expected", [
+    (39, True),    # the following word within 40 characters of the negation: read
+    (40, False),   # 40 characters on: out of the (bounded) look-ahead, no echo
+])
+def test_echo_looks_40_characters_ahead(gap, expected):
+    text = "there is no" + " " * gap + "objective evidence"
+    denial = DENIAL.search(text)
+    assert echoes_question(text, denial, "there is no objective evidence") is expected
