@@ -307,3 +307,22 @@ def test_hypothetical_clauses_leave_the_concluding_sentence():
     text = ("If it is small, the answer is (A). If it is big, the answer is (B). It is small. "
             "Therefore, (A).")
     assert both_paths(text, ABC) == lenient("A")
+
+
+@pytest.mark.parametrize("rest, expected", [
+    # two letters that cannot start a separator: no list can follow the lead
+    ("red", False), ("blue", False), ("green", False), ("piano", False),
+    # ... unless the second may open "and" / "or" ("c" + "and D"): "cat" and "dog" go on
+    # to the pattern (which then rejects them)
+    ("cat", True), ("dog", True),
+    # a single letter, a bracket or a separator first: maybe a list ("(B) C", "(B), C")
+    ("C", True), ("C.", True), ("(C)", True), (", C", True), ("- C", True), ("/C", True),
+    # a second letter that may open "and" / "or" glued to the first ("Cand D", "Cor D")
+    ("Cand D", True), ("Cor D", True), ("CAND D", True), ("COR D", True),
+    # "and" / "or" themselves, in any case
+    ("and C", True), ("AND C", True), ("or C", True), ("Or C", True),
+])
+def test_may_list_is_a_necessary_test_for_a_letter_list(rest, expected):
+    from bench_kit.scoring.extract.answers import _may_list
+
+    assert _may_list(rest) is expected
