@@ -12,7 +12,7 @@ Two sets:
   family, per source, and separately on the two halves of a seeded split by benchmark
   item (``SPLIT_SEED``): extraction may be tuned on the ``tune`` half only; the ``held-out``
   half is the figure to report;
-- with ``--set NAME``, a report set in ``intent_labels/NAME/`` (``report2``, ``report4``:
+- with ``--set NAME``, a report set in ``intent_labels/NAME/`` (``report2``, ``report5``:
   responses from other public files, frozen before any extractor ran on them, never tuned
   on): the same files and comparisons, reported over the whole set (no tune / held-out
   split) and with no disagreements printed unless ``--show`` asks for them;
@@ -24,8 +24,8 @@ Two sets:
   disagreements of the ``tune`` half only, and ``--tune-only`` measures the ``tune`` half
   alone (no held-out or other figure at all, for tuning); ``--show-all`` prints the
   disagreements of every row, held-out and unsplit ones too: a set looked at so is tuning
-  data from then on (``report3`` since a later set, ``report4``, was frozen:
-  docs/METRICS.md);
+  data from then on (``report3`` since a later set, ``report4``, was frozen; ``report4``
+  since 2026-12-02, when ``report5`` was set to be built from other files: docs/METRICS.md);
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
@@ -67,12 +67,13 @@ FAMILIES = ("mc", "yesno", "open")
 # Report-set families split by question into a tune and a held-out half (the set's README
 # says which and why): family -> the source prefix of the rows split ("" = every row); the
 # family's other rows are reported apart ("other") and never tuned on. Every other
-# report-set family (report2's, report4's) is measured whole and never tuned on.
+# report-set family (report2's, report5's) is measured whole and never tuned on.
 SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}}
 REPORT_SETS = ("report2", "report3", "report4")  # the report sets committed so far
 # The set that is the report now: never read, so no disagreement of it is ever printed
+# (report4 was until 2026-12-02; it is tuning data from then on and report5 is the report)
 # (`--show`, `--show-all` and `--misses` are refused for it; totals only).
-UNREAD_SETS = ("report4",)
+UNREAD_SETS = ("report5",)
 
 
 def _jsonl(path: Path) -> list[dict]:

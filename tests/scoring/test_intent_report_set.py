@@ -216,9 +216,9 @@ def test_show_all_needs_a_set(agreement, monkeypatch, capsys):
 
 
 def test_the_report_set_is_never_read(agreement, monkeypatch, capsys):
-    """report4 is the report: --show and --show-all are refused for it (totals only)."""
+    """report5 is the report: --show and --show-all are refused for it (totals only)."""
     module, _, _ = agreement
     for flags in (("--show", "5"), ("--show-all", "5")):
         with pytest.raises(SystemExit):
-            _run(module, monkeypatch, "--set", "report4", "--family", "mc", *flags)
+            _run(module, monkeypatch, "--set", "report5", "--family", "mc", *flags)
         assert "never read" in capsys.readouterr().err
