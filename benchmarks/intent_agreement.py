@@ -32,6 +32,7 @@ Two sets:
     python benchmarks/intent_agreement.py --family all
     python benchmarks/intent_agreement.py --set report2 --family all --labels-from /work/wt/readers2
     python benchmarks/intent_agreement.py --set report4 --family all --labels-from /work/wt/readers8
+    python benchmarks/intent_agreement.py --set report5 --family all --labels-from /work/wt/readers10
     python benchmarks/intent_agreement.py --set report3 --family yesno --tune-only --show 40
     python benchmarks/intent_agreement.py --set report3 --family mc --tune-only --show 60
     python benchmarks/intent_agreement.py --set report3 --family open --tune-only --show 60
@@ -69,7 +70,7 @@ FAMILIES = ("mc", "yesno", "open")
 # family's other rows are reported apart ("other") and never tuned on. Every other
 # report-set family (report2's, report5's) is measured whole and never tuned on.
 SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}}
-REPORT_SETS = ("report2", "report3", "report4")  # the report sets committed so far
+REPORT_SETS = ("report2", "report3", "report4", "report5")  # the report sets committed so far
 # The set that is the report now: never read, so no disagreement of it is ever printed
 # (report4 was until 2026-12-02; it is tuning data from then on and report5 is the report)
 # (`--show`, `--show-all` and `--misses` are refused for it; totals only).
