@@ -106,7 +106,20 @@ def _choice_inputs() -> list[tuple[str, dict]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             pairs.append((row["response"], row["choices"]))
-    return pairs + _mutated_shapes()
+    return pairs + _mutated_shapes() + _option_text_shapes()
+
+
+def _intent_mc_rows() -> list[tuple[str, dict, str]]:
+    """The real multiple-choice responses of the intent sets (the tuning sets, not the
+    unread report), with their options and questions."""
+    rows = []
+    for name in ("mc_set.jsonl", "report2/mc_set.jsonl", "report3/mc_set.jsonl",
+                 "report4/mc_set.jsonl"):
+        path = ROOT / "benchmarks" / "intent_labels" / name
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            rows.append((row["response"], row["choices"], row.get("question")))
+    return rows
 
 
 def _mutated_shapes() -> list[tuple[str, dict]]:
@@ -139,6 +152,29 @@ def _mutated_shapes() -> list[tuple[str, dict]]:
     return out
 
 
+def _option_text_shapes() -> list[tuple[str, dict]]:
+    """Responses that are an option's text or nearly (case, articles, punctuation, two
+    options that read the same, Yes/No options, options that hold "answer", a refusal or
+    LaTeX), alone, after "The answer is" and after a lead whose rest opens with "or"/"and"."""
+    import random
+
+    rng = random.Random(26)
+    pool = ["red car", "Red car", "the red car", "red  car", "red car.", "cat", "Cat", "a cat",
+            "yes", "No", "not sure", "cannot tell", "I cannot tell", "answer key", "the answer",
+            "$2 \\mathrm{~cm}$", "2 cm", "\uff12 cm", "x^2", "x^3", "orange", "or D", "and C",
+            "B", "I", "A", "42", "4,2", "none of the options", "None of the above", "vitamin C",
+            "red car bottle", "un-sure", "phone", "an apple", "apple"]
+    heads = ["", "", "", "The answer is ", "the answer is ", "Answer: ", "(B) ", "B. ", "[C] ",
+             "B) ", "A: ", "(I) "]
+    out = []
+    for _ in range(6000):
+        choices = dict(zip("ABCDE", rng.sample(pool, rng.choice((2, 4, 5)))))
+        body = rng.choice(list(choices.values()) + pool)
+        body = rng.choice([body, body, body.lower(), body.upper(), body.capitalize()])
+        out.append((rng.choice(heads) + body + rng.choice(["", "", ".", "!", " ."]), choices))
+    return out
+
+
 CHOICE_INPUTS = _choice_inputs()
 
 
@@ -151,6 +187,15 @@ def test_fast_path_answers_as_the_full_parser(chunk):
             continue
         full = extract_choice_detailed(response, choices, fast=False)
         assert extract_choice_detailed(response, choices) == full, (response, choices)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_fast_path_answers_as_the_full_parser_on_the_intent_sets(chunk):
+    from bench_kit.scoring.extract.answers import extract_choice_detailed
+
+    for response, choices, question in _intent_mc_rows()[chunk::4]:
+        full = extract_choice_detailed(response, choices, question, fast=False)
+        assert extract_choice_detailed(response, choices, question) == full, (response, choices)
 
 
 def test_plain_word_normalisation_shortcut_equals_the_full_normalisation():
