@@ -36,6 +36,11 @@ _SHORT_CLAUSE = re.compile(
 _SHORT_CHINESE = re.compile(r"(?:(?:故|所以|因此|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
                             r"|(?:正确)?答案\s*[\])]?\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
+# The first characters of an ASCII text each shape can match (re.I: both cases; a text in
+# other characters tries every shape): _SHORT_CLAUSE and _SHORT_TEXT_CLAUSE ("the",
+# "correct", "final", "best", "right", "answer", "I"), _SHORT_LEAD.
+_CLAUSE_HEADS = frozenset("tTcCfFbBrRaAiI")
+_LEAD_HEADS = frozenset("([ABCDEFGHIJ")
 
 
 # "The answer is red car." with a plain lower-case answer: no letter can be read from it.
@@ -154,16 +159,20 @@ def fast_choice(text: str, choices: Mapping[str, str],
     """The answer of a response in one of the common shapes, exactly as the full parser
     reads it (tests/scoring/test_extract_fast.py compares the two), or None to say "use
     the full parser"."""
-    bare = BARE_LETTER.fullmatch(text)
-    if bare:
-        letter = bare.group(1).upper()
-        return extraction(options[letter], PARSE_OK) if letter in options else FAILED
+    if len(text) <= 11 or not (text.isascii() and text.isprintable()) \
+            or len(text) - text.count(" ") <= 11:  # (else more than a bare form's 11 non-spaces)
+        bare = BARE_LETTER.fullmatch(text)
+        if bare:
+            letter = bare.group(1).upper()
+            return extraction(options[letter], PARSE_OK) if letter in options else FAILED
     if len(text) > 200:
         return None
     if not text.isascii():
         chinese = _SHORT_CHINESE.fullmatch(text)
         if chinese:  # "选C", "答案是C", "故选：C" (a letter outside the options: the full rules)
             return extraction(options[chinese.group(1)], PARSE_OK) if chinese.group(1) in options else None
+    elif text[:1] not in _CLAUSE_HEADS:  # ASCII text opens with the first letter of a shape
+        return _fast_lead(text, choices, options)
     short = _SHORT_CLAUSE.fullmatch(text)
     if short:
         letter, rest = short.group(1).upper(), short.group(3)
@@ -176,7 +185,13 @@ def fast_choice(text: str, choices: Mapping[str, str],
     said = _SHORT_TEXT_CLAUSE.fullmatch(text)
     if said:
         return _fast_said(text, said.group(1), choices, options)
-    lead = _SHORT_LEAD.fullmatch(text)
+    return _fast_lead(text, choices, options)
+
+
+def _fast_lead(text: str, choices: Mapping[str, str],
+               options: dict[str, str]) -> Extraction[str] | None:
+    """"B. text", "(B) text", "B) text" (rule 4), else the response as an option's text."""
+    lead = _SHORT_LEAD.fullmatch(text) if not text.isascii() or text[:1] in _LEAD_HEADS else None
     if lead is None:
         return _fast_text(text, choices, options)
     letter, rest = lead.group(1) or lead.group(2) or lead.group(3), lead.group(4)

@@ -123,7 +123,8 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) 
         return exact[0] if len(exact) == 1 else None
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
     if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
-        how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()}
+        how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()
+               if " " in text or text in norm}  # (a one-word option is in `norm` or not said)
         found = {letter: texts[letter] for letter, way in how.items() if way}
         if len(found) == 1 and max(how.values()) == _WEAK:
             return None
