@@ -189,6 +189,27 @@ def test_fast_path_answers_as_the_full_parser(chunk):
         assert extract_choice_detailed(response, choices) == full, (response, choices)
 
 
+def test_fast_path_reads_the_common_shapes():
+    """Every answer form of the benchmark's short mix (extract_corpus.SHORT_FORMS: letters,
+    clauses, leads, an option's text alone or after "The answer is") is read by the fast
+    path, not handed to the full rules: its cheap pre-checks must not turn these away."""
+    import random
+
+    from bench_kit.scoring.extract.choice_clause import option_keys
+    from bench_kit.scoring.extract.fast_choice import fast_choice
+    from extract_corpus import SHORT_FORMS, make_item
+
+    rng = random.Random(5)
+    for index in range(300):
+        choices = make_item(rng, index)["choices"]
+        letter = rng.choice(list(choices))
+        for form in SHORT_FORMS + ("The correct answer is {L}.", "Correct answer: {L}",
+                                   "I pick {L}", "Final answer: ({L})", "{L}) {T}"):
+            text = clean_response(form.format(L=letter, T=choices[letter]))
+            found = fast_choice(text, choices, option_keys(choices))
+            assert found is not None and found.value == letter, (form, text, choices)
+
+
 @pytest.mark.parametrize("chunk", range(4))
 def test_fast_path_answers_as_the_full_parser_on_the_intent_sets(chunk):
     from bench_kit.scoring.extract.answers import extract_choice_detailed

@@ -36,10 +36,10 @@ _SHORT_CLAUSE = re.compile(
 _SHORT_CHINESE = re.compile(r"(?:(?:故|所以|因此|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
                             r"|(?:正确)?答案\s*[\])]?\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
-# The first characters of an ASCII text each shape can match (re.I: both cases; a text in
-# other characters tries every shape): _SHORT_CLAUSE and _SHORT_TEXT_CLAUSE ("the",
-# "correct", "final", "best", "right", "answer", "I"), _SHORT_LEAD.
-_CLAUSE_HEADS = frozenset("tTcCfFbBrRaAiI")
+# How an ASCII text each shape can match opens (re.I: either case; a text in other
+# characters tries every shape): _SHORT_CLAUSE and _SHORT_TEXT_CLAUSE ("the", "correct",
+# "final", "best", "right", "answer", or "I" and a space), _SHORT_LEAD.
+_CLAUSE_WORDS = ("the", "correct", "final", "best", "right", "answer")
 _LEAD_HEADS = frozenset("([ABCDEFGHIJ")
 
 
@@ -94,13 +94,14 @@ def _fast_text(text: str, choices: Mapping[str, str],
     letter list and no lead a letter can open, rules 1-4 cannot answer; a response shorter
     than 300 characters is never cut off; the answer stands unless it says it cannot
     answer (`no_answer_statement`)."""
-    lowered = text.lower()
-    if "\n" in text or len(lowered) != len(text) or CLAUSE_HINT.search(lowered):
-        return None
     head = text.lstrip()
-    if head[:1] in "([" or (head[:1] in "ABCDEFGHIJ" and not head[1:2].isalnum()):
+    if head[:1] in "([" or (head[:1] in "ABCDEFGHIJ" and not head[1:2].isalnum()) \
+            or "\n" in text:
         return None  # "(B) …", "B. …", "B - …": a lead the full rules read
-    if len(text) < 40 and LETTER_LIST.fullmatch(text):
+    lowered = text.lower()
+    if len(lowered) != len(text) or CLAUSE_HINT.search(lowered) or (
+            len(text) < 40 and (head[:1] in "([" or head[:1].isalpha() and may_list(head[1:]))
+            and LETTER_LIST.fullmatch(text)):  # (a list opens with a letter and a separator)
         return None
     norm = normalize_text(text)
     if norm in ("yes", "no"):
@@ -145,6 +146,13 @@ def _exact_option(norm: str, choices: Mapping[str, str], options: dict[str, str]
     return found
 
 
+def _plain(rest: str) -> bool:
+    """Whether the rest of a response after its letter is plain words ("red car"): no
+    label, bracket or comma, so no second option can follow (`OR_NEXT`) unless the rest
+    opens with "or"/"and", and the options are not echoed."""
+    return rest.isascii() and rest.replace(" ", "").isalnum()
+
+
 def may_list(rest: str) -> bool:
     """Whether a lead's rest may continue a list of letters (`LETTER_LIST`): not when it
     opens with two letters that cannot start a separator ("cat", not "Cand D", "and C",
@@ -171,15 +179,16 @@ def fast_choice(text: str, choices: Mapping[str, str],
         chinese = _SHORT_CHINESE.fullmatch(text)
         if chinese:  # "选C", "答案是C", "故选：C" (a letter outside the options: the full rules)
             return extraction(options[chinese.group(1)], PARSE_OK) if chinese.group(1) in options else None
-    elif text[:1] not in _CLAUSE_HEADS:  # ASCII text opens with the first letter of a shape
-        return _fast_lead(text, choices, options)
+    elif not (text[:7].lower().startswith(_CLAUSE_WORDS) or text[:1] in "Ii" and text[1:2].isspace()):
+        return _fast_lead(text, choices, options)  # (ASCII text opens with a clause's first word)
     short = _SHORT_CLAUSE.fullmatch(text)
     if short:
         letter, rest = short.group(1).upper(), short.group(3)
         bare_word = short.group(1) in "AI" and not short.group(2).strip()  # "A cat", "I think"
         if rest is not None and (bare_word or not short.group(1).isupper()
                                  or CLAUSE_HINT.search(rest.lower())
-                                 or OR_NEXT.match(text, short.end(1))):
+                                 or (not _plain(rest.rstrip(".!")) or rest[:2].lower() in ("or", "an"))
+                                 and OR_NEXT.match(text, short.end(1))):
             return None  # "the answer is a cat", a second clause, "B or C": the full rules
         return extraction(options[letter], PARSE_OK) if letter in options else None
     said = _SHORT_TEXT_CLAUSE.fullmatch(text)
@@ -195,9 +204,7 @@ def _fast_lead(text: str, choices: Mapping[str, str],
     if lead is None:
         return _fast_text(text, choices, options)
     letter, rest = lead.group(1) or lead.group(2) or lead.group(3), lead.group(4)
-    # A rest of plain words ("red car") holds no label, bracket or comma: no second option
-    # can follow unless it opens with "or"/"and", and the lead is the only label
-    plain = rest.isascii() and rest.replace(" ", "").isalnum()
+    plain = _plain(rest)
     if letter not in options or letter == "I" or rules_out(rest) \
             or ((not plain or rest[:2].lower() in ("or", "an"))
                 and OR_NEXT.match(text, lead.start(4) - 1)) \

@@ -131,6 +131,10 @@ _OPENING_VERDICT = re.compile(r"(?:[^\n:]{0,40}:)?\s*(?:choice|option)\s+((?-i:[
 def opening_verdict(text: str) -> str | None:
     """The letter an explanation's opening verdict names ("Explanation for Problem 6:
     Choice B is correct."), or None."""
+    if len(text) < 200 and text.isascii():  # (a short text: two scans for the word it names)
+        lowered = text.lower()
+        if "option" not in lowered and "choice" not in lowered:
+            return None
     opening = _OPENING_VERDICT.match(text)
     return None if opening is None else opening.group(1)
 
@@ -218,9 +222,10 @@ def by_option_value(text: str, choices: Mapping[str, str],
     """Rule 7b: options that are all numbers (but for one that offers no answer, "It is
     impossible to determine"), and the response's answer number (the last one, unless
     written right after "not": "40°, not 34°" gives none) equals exactly one."""
-    values = {letter: _option_value(str(choices.get(key, ""))) for letter, key in options.items()}
+    values: dict[str, float | None] = {}
     other = None
-    for letter, value in values.items():
+    for letter, key in options.items():  # (read one by one: most options stop at the second)
+        value = values[letter] = _option_value(str(choices.get(key, "")))
         if value is None:
             if other is not None:
                 return FAILED  # two options that are not numbers
