@@ -201,7 +201,8 @@ def clean_response(response: str, boxed: bool = True) -> str:
     >>> clean_response("<answer>**（B）**</answer>")
     '(B)'
     """
-    text = strip_reasoning(response)
+    # (a string without "think" holds no reasoning block: no call for the common case)
+    text = response if type(response) is str and "think" not in response else strip_reasoning(response)
     if "<" in text:
         text = _SPECIAL_TOKEN.sub(" ", text)
         tags = _ANSWER_TAG.findall(text)
