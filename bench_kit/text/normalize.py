@@ -20,7 +20,6 @@ from bench_kit.text.streamsafe import nfkc
 # Regexes start with a literal so the scan skips ordinary characters quickly.
 _THOUSANDS = re.compile(r",(?<=\d,)(?=\d{3}(?!\d))")
 _NUMERIC_MARK = re.compile(r"\.(?<=\d\.)(?=\d)|-(?<![\w.]-)(?=\d)")
-_DIGIT = re.compile(r"\d")
 _PUNCT = re.compile(r"[^\w\s\x01\x02]|_")
 _ASCII_PUNCT = bytes.maketrans(string.punctuation.encode(), b" " * len(string.punctuation))
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -47,11 +46,9 @@ def normalize_for_match(text: str) -> str:
     text = nfkc(text).casefold()
     if "\x01" in text or "\x02" in text:
         text = text.replace("\x01", " ").replace("\x02", " ")
-    # (both number rules need a digit beside the mark: text without one skips them)
-    numeric = ("," in text or "." in text or "-" in text) and _DIGIT.search(text) is not None
-    if numeric and "," in text:
+    if "," in text:
         text = _THOUSANDS.sub("", text)
-    marked = numeric and ("." in text or "-" in text)
+    marked = "." in text or "-" in text
     if marked:  # decimal points and minus signs survive as \x01 / \x02
         text = _NUMERIC_MARK.sub(_mark_numeric, text)
     if text.isascii():  # bytes.translate: one table lookup per character
