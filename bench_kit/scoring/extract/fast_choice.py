@@ -100,7 +100,7 @@ def _fast_text(text: str, choices: Mapping[str, str],
         return None  # "(B) …", "B. …", "B - …": a lead the full rules read
     lowered = text.lower()
     if len(lowered) != len(text) or CLAUSE_HINT.search(lowered) or (
-            len(text) < 40 and (head[:1] in "([" or head[:1].isalpha() and may_list(head[1:]))
+            len(text) < 40 and head[:1].isalpha() and may_list(head[1:])
             and LETTER_LIST.fullmatch(text)):  # (a list opens with a letter and a separator)
         return None
     norm = normalize_text(text)
