@@ -233,3 +233,37 @@ def test_plain_word_normalisation_shortcut_equals_the_full_normalisation():
         text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 5))) \
             if rng.random() < 0.5 else "".join(rng.choice(alphabet) for _ in range(12))
         assert normalize_for_match(text) == normalize_for_match(text + "\u00a0"), text
+
+
+def test_option_texts_memo_follows_the_options():
+    """option_texts returns its last result again only for the same mapping holding the
+    same value objects: a changed value, an equal value of another type, another mapping."""
+    from bench_kit.scoring.extract.choice_clause import option_keys
+    from bench_kit.scoring.extract.option_texts import option_texts
+
+    choices = {"A": "Red car", "B": 1}
+    options = option_keys(choices)
+    assert option_texts(choices, options) == {"A": "red car", "B": "1"}
+    choices["B"] = 1.0  # equal to 1, another object: read again
+    assert option_texts(choices, options) == {"A": "red car", "B": "1.0"}
+    choices["A"] = "the blue car"
+    assert option_texts(choices, options) == {"A": "blue car", "B": "1.0"}
+    other = {"A": "cat", "B": "dog"}
+    assert option_texts(other, option_keys(other)) == {"A": "cat", "B": "dog"}
+
+
+def test_prose_letter_pattern_matches_as_the_look_behind_first_one():
+    """_LETTER matches the capital before its look-back (the engine skips to A-J); the
+    matches are those of the pattern written look-back first."""
+    import random
+    import re
+
+    from bench_kit.scoring.extract.prose_letters import _LETTER
+
+    before = re.compile(r"(?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\])[A-J](?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z])")
+    rng = random.Random(9)
+    alphabet = "ABCDEFGHIJKabcdefgh xyz0123456789_∠△▲⊙∥⊥√$\\'^=²/-.,()\n"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert [m.span() for m in _LETTER.finditer(text)] == \
+            [m.span() for m in before.finditer(text)], text
