@@ -158,9 +158,10 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
     is impossible to determine"). A statement that some option makes itself is choosing
     that option, not a refusal: "none of the options …" beside "None of the above",
     "I can't tell" beside "Can't tell"."""
-    lowered = text.lower()
-    if _NO_OPTION_HINT.search(lowered) is None and _NO_ANSWER_HINT.search(lowered) is None:
-        return None  # (each statement holds one of their literals: most responses, two scans)
+    if len(text) < 300:  # (each statement holds one of their literals: a short response
+        lowered = text.lower()  # most often has none; a long one is scanned near them below)
+        if _NO_OPTION_HINT.search(lowered) is None and _NO_ANSWER_HINT.search(lowered) is None:
+            return None
     stated = [(statement, option) for statement, option in ((_no_option(text), _NONE_OPTION),
                                                             (last_refusal(text), NO_ANSWER))
               if statement is not None]
