@@ -110,7 +110,20 @@ def _choice_inputs() -> list[tuple[str, dict]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             pairs.append((row["response"], row["choices"]))
-    return pairs + _mutated_shapes()
+    return pairs + _mutated_shapes() + _option_text_shapes()
+
+
+def _intent_mc_rows() -> list[tuple[str, dict, str]]:
+    """The real multiple-choice responses of the intent sets (the tuning sets, not the
+    unread report), with their options and questions."""
+    rows = []
+    for name in ("mc_set.jsonl", "report2/mc_set.jsonl", "report3/mc_set.jsonl",
+                 "report4/mc_set.jsonl"):
+        path = ROOT / "benchmarks" / "intent_labels" / name
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            rows.append((row["response"], row["choices"], row.get("question")))
+    return rows
 
 
 def _mutated_shapes() -> list[tuple[str, dict]]:
@@ -143,6 +156,29 @@ def _mutated_shapes() -> list[tuple[str, dict]]:
     return out
 
 
+def _option_text_shapes() -> list[tuple[str, dict]]:
+    """Responses that are an option's text or nearly (case, articles, punctuation, two
+    options that read the same, Yes/No options, options that hold "answer", a refusal or
+    LaTeX), alone, after "The answer is" and after a lead whose rest opens with "or"/"and"."""
+    import random
+
+    rng = random.Random(26)
+    pool = ["red car", "Red car", "the red car", "red  car", "red car.", "cat", "Cat", "a cat",
+            "yes", "No", "not sure", "cannot tell", "I cannot tell", "answer key", "the answer",
+            "$2 \\mathrm{~cm}$", "2 cm", "\uff12 cm", "x^2", "x^3", "orange", "or D", "and C",
+            "B", "I", "A", "42", "4,2", "none of the options", "None of the above", "vitamin C",
+            "red car bottle", "un-sure", "phone", "an apple", "apple"]
+    heads = ["", "", "", "The answer is ", "the answer is ", "Answer: ", "(B) ", "B. ", "[C] ",
+             "B) ", "A: ", "(I) "]
+    out = []
+    for _ in range(6000):
+        choices = dict(zip("ABCDE", rng.sample(pool, rng.choice((2, 4, 5)))))
+        body = rng.choice(list(choices.values()) + pool)
+        body = rng.choice([body, body, body.lower(), body.upper(), body.capitalize()])
+        out.append((rng.choice(heads) + body + rng.choice(["", "", ".", "!", " ."]), choices))
+    return out
+
+
 CHOICE_INPUTS = _choice_inputs()
 
 
@@ -155,6 +191,36 @@ def test_fast_path_answers_as_the_full_parser(chunk):
             continue
         full = extract_choice_detailed(response, choices, fast=False)
         assert extract_choice_detailed(response, choices) == full, (response, choices)
+
+
+def test_fast_path_reads_the_common_shapes():
+    """Every answer form of the benchmark's short mix (extract_corpus.SHORT_FORMS: letters,
+    clauses, leads, an option's text alone or after "The answer is") is read by the fast
+    path, not handed to the full rules: its cheap pre-checks must not turn these away."""
+    import random
+
+    from bench_kit.scoring.extract.choice_clause import option_keys
+    from bench_kit.scoring.extract.fast_choice import fast_choice
+    from extract_corpus import SHORT_FORMS, make_item
+
+    rng = random.Random(5)
+    for index in range(300):
+        choices = make_item(rng, index)["choices"]
+        letter = rng.choice(list(choices))
+        for form in SHORT_FORMS + ("The correct answer is {L}.", "Correct answer: {L}",
+                                   "I pick {L}", "Final answer: ({L})", "{L}) {T}"):
+            text = clean_response(form.format(L=letter, T=choices[letter]))
+            found = fast_choice(text, choices, option_keys(choices))
+            assert found is not None and found.value == letter, (form, text, choices)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_fast_path_answers_as_the_full_parser_on_the_intent_sets(chunk):
+    from bench_kit.scoring.extract.answers import extract_choice_detailed
+
+    for response, choices, question in _intent_mc_rows()[chunk::4]:
+        full = extract_choice_detailed(response, choices, question, fast=False)
+        assert extract_choice_detailed(response, choices, question) == full, (response, choices)
 
 
 def test_plain_word_normalisation_shortcut_equals_the_full_normalisation():
@@ -171,3 +237,37 @@ def test_plain_word_normalisation_shortcut_equals_the_full_normalisation():
         text = " ".join(rng.choice(words) for _ in range(rng.randint(0, 5))) \
             if rng.random() < 0.5 else "".join(rng.choice(alphabet) for _ in range(12))
         assert normalize_for_match(text) == normalize_for_match(text + "\u00a0"), text
+
+
+def test_option_texts_memo_follows_the_options():
+    """option_texts returns its last result again only for the same mapping holding the
+    same value objects: a changed value, an equal value of another type, another mapping."""
+    from bench_kit.scoring.extract.choice_clause import option_keys
+    from bench_kit.scoring.extract.option_texts import option_texts
+
+    choices = {"A": "Red car", "B": 1}
+    options = option_keys(choices)
+    assert option_texts(choices, options) == {"A": "red car", "B": "1"}
+    choices["B"] = 1.0  # equal to 1, another object: read again
+    assert option_texts(choices, options) == {"A": "red car", "B": "1.0"}
+    choices["A"] = "the blue car"
+    assert option_texts(choices, options) == {"A": "blue car", "B": "1.0"}
+    other = {"A": "cat", "B": "dog"}
+    assert option_texts(other, option_keys(other)) == {"A": "cat", "B": "dog"}
+
+
+def test_prose_letter_pattern_matches_as_the_look_behind_first_one():
+    """_LETTER matches the capital before its look-back (the engine skips to A-J); the
+    matches are those of the pattern written look-back first."""
+    import random
+    import re
+
+    from bench_kit.scoring.extract.prose_letters import _LETTER
+
+    before = re.compile(r"(?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\])[A-J](?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z])")
+    rng = random.Random(9)
+    alphabet = "ABCDEFGHIJKabcdefgh xyz0123456789_∠△▲⊙∥⊥√$\\'^=²/-.,()\n"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert [m.span() for m in _LETTER.finditer(text)] == \
+            [m.span() for m in before.finditer(text)], text

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.prose_letters import SEGMENT_END, rules_out
 from bench_kit.scoring.extract.response import (
+    _NO_ANSWER_HINT,
     ANSWER_CLAUSE,
     FAILED,
     NO_ANSWER,
@@ -54,8 +55,9 @@ _NO_OPTION = re.compile(
     r"|题目(?:可能|本身|似乎)?(?:有误|有错|存在(?:错误|问题)|错误)|(?:题目|此题|本题)无解"
     r"|不在(?:给出的|给定的|所给)?选项中|无法从(?:给出的|给定的|所给)?选项中")  # on lower-cased text
 # Literals one of which every _NO_OPTION match contains (on the lower-cased text): the
-# regex runs only near them. _NO_OPTION_PART finds a piece of each in any case, first.
-_NO_OPTION_HINT = re.compile(r"(?:is|are) not|not (?:avail|given|listed|provid|present|includ"
+# regex runs only near them. _NO_OPTION_PART finds a piece of each in any case. (Every
+# branch opens with a literal character: the engine skips the characters none opens with.)
+_NO_OPTION_HINT = re.compile(r"is not|are not|not (?:avail|given|listed|provid|present|includ"
                              r"|found)|none of the|cannot|can't|can not|unable|insufficient|没有"
                              r"|都不|无正确|题目|无解|不在|无法从|flawed|faulty|erroneous|incorrect"
                              r"|wrong|ill-posed")
@@ -81,10 +83,11 @@ def hypothetical_clauses(text: str) -> bool:
 def _no_option(text: str) -> re.Match | None:
     """The last statement that the answer is not among the options."""
     lowered = text.lower()
-    if len(lowered) != len(text) or not _NO_OPTION_PART.search(text):
+    first = _NO_OPTION_HINT.search(lowered) if len(lowered) == len(text) else None
+    if first is None or not _NO_OPTION_PART.search(text):
         return None  # (a lower-cased text of another length would shift the offsets)
     last = None
-    for hint in _NO_OPTION_HINT.finditer(lowered):  # every match holds a hint: look near it
+    for hint in _NO_OPTION_HINT.finditer(lowered, first.start()):  # every match holds a hint: look near it
         found = _NO_OPTION.search(lowered, max(0, hint.start() - 24), hint.end() + 48)
         if found is not None and not (found.group().startswith(("is", "are")) and _SOME_THING.search(
                 lowered, max(0, found.start() - 30), found.start())):
@@ -128,6 +131,10 @@ _OPENING_VERDICT = re.compile(r"(?:[^\n:]{0,40}:)?\s*(?:choice|option)\s+((?-i:[
 def opening_verdict(text: str) -> str | None:
     """The letter an explanation's opening verdict names ("Explanation for Problem 6:
     Choice B is correct."), or None."""
+    if len(text) < 200 and text.isascii():  # (a short text: two scans for the word it names)
+        lowered = text.lower()
+        if "option" not in lowered and "choice" not in lowered:
+            return None
     opening = _OPENING_VERDICT.match(text)
     return None if opening is None else opening.group(1)
 
@@ -151,10 +158,17 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
     is impossible to determine"). A statement that some option makes itself is choosing
     that option, not a refusal: "none of the options …" beside "None of the above",
     "I can't tell" beside "Can't tell"."""
+    if len(text) < 300:  # (each statement holds one of their literals: a short response
+        lowered = text.lower()  # most often has none; a long one is scanned near them below)
+        if _NO_OPTION_HINT.search(lowered) is None and _NO_ANSWER_HINT.search(lowered) is None:
+            return None
+    stated = [(statement, option) for statement, option in ((_no_option(text), _NONE_OPTION),
+                                                            (last_refusal(text), NO_ANSWER))
+              if statement is not None]
+    if not stated:
+        return None
     texts = [str(v) for v in choices.values()]
-    found = [statement for statement, option in ((_no_option(text), _NONE_OPTION),
-                                                 (last_refusal(text), NO_ANSWER))
-             if statement is not None and not any(option.search(t) for t in texts)]
+    found = [statement for statement, option in stated if not any(option.search(t) for t in texts)]
     return max(found, key=lambda m: m.end()) if found else None
 
 
@@ -209,9 +223,10 @@ def by_option_value(text: str, choices: Mapping[str, str],
     """Rule 7b: options that are all numbers (but for one that offers no answer, "It is
     impossible to determine"), and the response's answer number (the last one, unless
     written right after "not": "40°, not 34°" gives none) equals exactly one."""
-    values = {letter: _option_value(str(choices.get(key, ""))) for letter, key in options.items()}
+    values: dict[str, float | None] = {}
     other = None
-    for letter, value in values.items():
+    for letter, key in options.items():  # (read one by one: most options stop at the second)
+        value = values[letter] = _option_value(str(choices.get(key, "")))
         if value is None:
             if other is not None:
                 return FAILED  # two options that are not numbers

@@ -5,6 +5,7 @@ an option's text stated in the response, and the one option a response names."""
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Mapping
 
@@ -25,9 +26,14 @@ def normalized_option(text: str, keep_power: bool = False) -> str:
 def powers_matter(choices: Mapping[str, str]) -> bool:
     """Whether two options differ only by a unit's power (8 cm² and 8 cm³; m²+1 and m³+1):
     then the powers are kept, in the options and the response (`plain_latex`)."""
-    if not isinstance(choices, Mapping) or "^" not in "".join(map(str, choices.values())):
+    return isinstance(choices, Mapping) and _powers_differ(tuple(choices.values()))
+
+
+def _powers_differ(values: tuple) -> bool:
+    """`powers_matter` for the options' values."""
+    if "^" not in "".join(map(str, values)):
         return False
-    return _powers_matter(tuple(str(value) for value in choices.values()))
+    return _powers_matter(tuple(str(value) for value in values))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -42,19 +48,32 @@ def yes_and_no(texts: dict[str, str]) -> bool:
     return len(texts) == 2 and sorted(texts.values()) == ["no", "yes"]
 
 
+# The last call's (choices, options, option values, texts): the fast path and the rules ask
+# about the same options several times per response.
+_LAST_TEXTS: tuple = (None, None, (), {})
+
+
 def option_texts(choices: Mapping[str, str], options: dict[str, str]) -> dict[str, str]:
     """{letter: normalised option text} for the options (`options`: letter -> the caller's
-    key) that have a text."""
-    texts: dict[str, str] = {}
+    key) that have a text. The result is shared with the next call on the same unchanged
+    options (the same mapping holding the same value objects): callers must not modify it."""
+    global _LAST_TEXTS
     if not isinstance(choices, Mapping):
-        return texts
-    keep = powers_matter(choices)
+        return {}
+    values = tuple(choices.values())
+    last = _LAST_TEXTS
+    if choices is last[0] and options is last[1] and len(values) == len(last[2]) \
+            and all(map(operator.is_, values, last[2])):
+        return last[3]
+    texts: dict[str, str] = {}
+    keep = _powers_differ(values)
     for letter, key in options.items():
         value = choices.get(key)
-        if value is not None:
-            norm = normalized_option(str(value), keep)
+        if value is not None:  # (one argument when the powers go: the cache's cheapest key)
+            norm = normalized_option(str(value), True) if keep else normalized_option(str(value))
             if norm:
                 texts[letter] = norm
+    _LAST_TEXTS = (choices, options, values, texts)
     return texts
 
 
@@ -104,7 +123,8 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) 
         return exact[0] if len(exact) == 1 else None
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
     if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
-        how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()}
+        how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()
+               if " " in text or text in norm}  # (a one-word option is in `norm` or not said)
         found = {letter: texts[letter] for letter, way in how.items() if way}
         if len(found) == 1 and max(how.values()) == _WEAK:
             return None
@@ -155,6 +175,12 @@ def _reworded(answer: str, norm: str, text: str) -> int:
                     strong = form.group("strong") or index == len(words) - 1
                     found = max(found, _STRONG if strong else _WEAK)
         return found
+    if text.isascii() and text.replace(" ", "").isalnum():  # words split at spaces: first
+        for word in text.lower().split():  # a cheaper test than the content words
+            if len(word) > 2 and word[:3] in norm:
+                break
+        else:
+            return 0  # each content word is a word's prefix of 3+ letters: none is in `norm`
     wanted = _content_words(text)
     if not wanted or not all(word in norm for word in wanted):
         return 0  # (a substring check first: most options are not there at all)

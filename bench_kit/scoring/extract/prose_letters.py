@@ -43,7 +43,8 @@ _COMPARED_BEFORE = re.compile(
     r"(?:option\s*|choice\s*)?[(\[]?\s*)?$", re.I)
 SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 # A capital that is a word; not a geometry or formula label ("∠C", "△ABC", "C/2", "A=3").
-_LETTER = re.compile(r"(?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\])[A-J](?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z])")
+# (The letter first, then the look-back over it: the engine skips to capitals A-J.)
+_LETTER = re.compile(r"[A-J](?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\][A-J])(?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z])")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
     r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
@@ -152,6 +153,8 @@ def prose_letters(text: str, options: dict[str, str],
     or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
     segments affirm their letter ("B fits best"), only those letters count."""
     named = _named_letters(text, options, spans)
+    if not named:
+        return set()
     affirmed: set[str] = set()
     neutral: set[str] = set()
     ruled_out: set[str] = set()
