@@ -12,8 +12,13 @@ from __future__ import annotations
 import pytest
 
 from bench_kit.scoring.extract.response import (
+    _MADE,
+    PARSE_OK,
+    Extraction,
     _json_answer,
+    clause_tail_at,
     clean_response,
+    extraction,
     final_answer_line,
     sentence_start,
 )
@@ -179,6 +184,9 @@ def test_an_answer_clause_without_a_number_after_the_object_does_not():
 def test_clean_response_keeps_the_json_answer():
     assert clean_response(_JSON) == "36"
     assert clean_response('{"answer": "<number>"}') == '{"answer": "<number>"}'
+    # the word "answer" in quotes with no field after it: the text as it is
+    text = 'The word "answer" has six letters.'
+    assert clean_response(text) == text
 
 
 # --- sentence_start -----------------------------------------------------------------------
@@ -200,3 +208,37 @@ def test_clean_response_keeps_the_json_answer():
 ])
 def test_sentence_start(text, at, expected):
     assert sentence_start(text, at) == expected
+
+
+# --- clause_tail_at's offset --------------------------------------------------------------
+
+
+def test_the_clause_tail_offset_is_where_the_tail_starts():
+    # "The answer is B .": the clause "answer is" ends at 13, the tail "B" starts at 14
+    # (after the skipped space); the space before the "." is stripped off the tail and
+    # does not move its start
+    assert clause_tail_at("The answer is B .") == ("B", 14)
+
+
+# --- extraction: shared, bounded ----------------------------------------------------------
+
+
+def test_extraction_is_the_dataclass_and_is_shared():
+    # a value no test asks for, so the first call builds it (not an entry left by others)
+    value = "a value only this test asks for"
+    made = extraction(value, PARSE_OK)
+    assert made == Extraction(value, PARSE_OK)
+    assert (made.value, made.parse, made.detail) == (value, "ok", "")
+    assert extraction(value, PARSE_OK) is made  # the second call shares the first's
+
+
+def test_the_shared_extractions_are_bounded():
+    _MADE.clear()
+    try:
+        for n in range(4096):
+            extraction(f"bound {n}", PARSE_OK)
+        assert len(_MADE) == 4096  # 4096 entries fit: emptied only when full at 4096
+        extraction("bound 4096", PARSE_OK)
+        assert len(_MADE) == 1     # full: emptied, then the new one stored
+    finally:
+        _MADE.clear()
