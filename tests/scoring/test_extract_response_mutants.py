@@ -20,6 +20,7 @@ from bench_kit.scoring.extract.response import (
     clean_response,
     extraction,
     final_answer_line,
+    may_have_clause,
     sentence_start,
 )
 
@@ -242,3 +243,16 @@ def test_the_shared_extractions_are_bounded():
         assert len(_MADE) == 1     # full: emptied, then the new one stored
     finally:
         _MADE.clear()
+
+
+# --- may_have_clause ----------------------------------------------------------------------
+
+
+def test_may_have_clause_is_false_without_a_keyword():
+    # the docstring: False when the text cannot hold an answer clause (no keyword in it)
+    assert may_have_clause("It is 42.") is False
+    assert may_have_clause("The ANSWER is 42.") is True   # the keywords are case-blind
+    assert may_have_clause("\u7b54\u6848\uff1a42") is True  # "答案：42"
+    # a caller's extra keys are keywords too
+    assert may_have_clause("I choose B", ("choose",)) is True
+    assert may_have_clause("I choose B") is False
