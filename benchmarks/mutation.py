@@ -58,7 +58,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "extract": (["bench_kit/scoring/extract/response.py"],
                 ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
                  "tests/scoring/test_scoring_boundaries.py", "tests/scoring/test_extract_mutants.py",
-                 "tests/test_doctests.py"]),
+                 "tests/scoring/test_extract_response_mutants.py", "tests/test_doctests.py"]),
     # the other stable modules of scoring/extract, one target each (a run per module stays
     # under ~10 min on 2 cores); the case tables and the hand-worked mutant tests
     "extract_choice_set": (["bench_kit/scoring/extract/choice_set.py"],
