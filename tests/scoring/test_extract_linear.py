@@ -73,6 +73,13 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "radicands after spaces, times signs": lambda n: _repeat(
         "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} x^{   5} \\sqrt" + " " * 30 + "{ 7} ", n),
     "spaces around a number": lambda n: "The answer is" + " " * n + "2" + " " * n + "\\cdot",
+    # report4's shapes: few-shot blocks, self-grading, answer-line loops, words, operations
+    "worked examples and self-grading lines": lambda n: _repeat(
+        "The answer is 3\n\nProblem:\nx\nThis answer is correct.\n", n),
+    "an answer line looping, cut off": lambda n: _repeat("The answer is 28900.\n", n)
+    + "The answer is 28",
+    "answers in words": lambda n: _repeat("The answer is None. ", n),
+    "operations left undone": lambda n: _repeat("1 - sin(1) 100 * 2^99 9.98*10^-25 8 * 3 ", n),
 }
 
 
@@ -103,6 +110,9 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "spaced slashes": (lambda n: "The answer is " + _repeat("3 / 4 or red / ", n), "0.75"),
     "radicands after spaces": (lambda n: "The answer is " + _repeat(
         "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} ", n), "2"),
+    # report4's shapes: a formula looping with no answer, operations left undone
+    "a formula looping": (lambda n: _repeat("x_n^2 = 1/n\n", n), "2"),
+    "operations left undone": (lambda n: "The answer is " + _repeat("1 - sin(1) + 2 * ", n), "1"),
 }
 
 

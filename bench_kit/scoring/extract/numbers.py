@@ -21,6 +21,7 @@ import re
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
+    ANSWER_CLAUSE,
     CONTINUATION,
     FAILED,
     PARSE_LENIENT,
@@ -29,6 +30,7 @@ from bench_kit.scoring.extract.response import (
     clause_tail_at,
     clean_response,
     last_refusal,
+    may_have_clause,
     sentence_after,
     sentence_start,
     strip_reasoning,
@@ -43,6 +45,11 @@ _CLOSING = re.compile(
     r"|Explanation\s*:|This\s+is\s+because\b|Here(?:\s+is|'s)\s+(?:a|the)\s+(?:table|list"
     r"|breakdown|summary)|Here(?:\s+is|'s)\s+how\s+I\s+got)", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
+# A base model prompted with worked examples goes on after its answer: with the prompt's next
+# example ("…The answer is 0.31\n\nProblem:\n…") or by grading itself ("The answer is 42.\nThis
+# answer is correct.\nThis answer is wrong.…"); neither is its answer.
+_GOES_ON = re.compile(r"\n[ \t]*(?:Problem[ \t]*:|This[ \t]+answer[ \t]+is[ \t]+(?:correct|wrong"
+                      r"|incorrect)\b)")
 # "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states.
 _STATES = re.compile(
     r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b|=|≈)\s*"
@@ -141,10 +148,12 @@ def answer_part(text: str) -> str:
 
 
 def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
-    """The response up to a new question of its prompt or a closing section (when an
-    answer comes before it), and its numbers when they had to be read (else None)."""
+    """The response up to a new question or worked example of its prompt, a grading of its
+    own answer or a closing section (when a number comes before it), and without the cut-off
+    last repetition of an answer line it loops on; its numbers when they had to be read
+    (else None)."""
     found = None
-    for pattern in (CONTINUATION, _CLOSING):
+    for pattern in (CONTINUATION, _GOES_ON, _CLOSING):
         cut = pattern.search(text, 1)
         if cut is None:
             continue
@@ -153,7 +162,21 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
         if found and found[0].end <= cut.start():
             text = text[:cut.start()].rstrip()
             found = [token for token in found if token.end <= cut.start()]
+    end = _repeated_clause_end(text)
+    if end < len(text):
+        text = text[:end].rstrip()
+        found = None if found is None else [t for t in found if t.end <= end]
     return text, found
+
+
+def _repeated_clause_end(text: str) -> int:
+    """Where a response that loops to its token limit on an answer line ("The answer is
+    28900.\nThe answer is 28900.\nThe answer is 28") stops stating it whole: before its
+    last sentence when that holds an answer clause (cut off); else its end."""
+    if not may_have_clause(text[-_LOOP_REACH:]) or not _looping(text):
+        return len(text)
+    start = sentence_start(text, len(text))
+    return start if start and ANSWER_CLAUSE.search(text, start) else len(text)
 
 
 def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
@@ -183,6 +206,16 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
     return last
 
 
+def _word_answer(text: str, tail: str, at: int) -> bool:
+    """Whether an answer clause's tail (`tail`, at offset `at` of `text`) with no number in it
+    is an answer in words ("None", "Insufficient Information", "that the method does not
+    apply"): a whole sentence without a digit; not a tail cut at a comma ("The answer is
+    therefore, 12") nor one that introduces the lines after it ("The answer is as follows:")."""
+    if tail[-1] in ":：" or any(ch.isdigit() for ch in tail):
+        return False
+    return text[at + len(tail):].lstrip(" \t")[:1] not in (",", "，")
+
+
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2") and not a
     degenerate run of digits."""
@@ -202,6 +235,16 @@ def _not_a_digit_run(text: str, token: NumberToken) -> bool:
     return digits <= _MAX_DIGITS or ("." in written and digits <= _MAX_DECIMAL_DIGITS
                                      and sum(ch.isdigit() for ch in written.partition(".")[0])
                                      <= _MAX_DIGITS)
+
+
+def cut_off(text: str) -> bool:
+    """Whether a cleaned response stops before it answers (`_cut_off`): on ":", "=", ","
+    or an open bracket, in a loop, or mid-sentence after its last number."""
+    text = text.rstrip()
+    if not text:
+        return False
+    found = number_tokens(text)
+    return _cut_off(text, found) if found else text[-1] in _CUT_OFF or _looping(text)
 
 
 def _cut_off(text: str, found: list[NumberToken]) -> bool:
@@ -333,6 +376,8 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
             if token is None:
                 return FAILED, None, text
             return Extraction(token.value, PARSE_OK), token, tail
+        if _word_answer(text, tail, at):
+            return FAILED, None, text  # "The answer is None.", "The answer is Inapplicable."
     if "**" in response:
         bold = _BOLD_NUMBER.findall(strip_reasoning(response))
         if bold:

@@ -73,6 +73,8 @@ _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
+# "9.98*10^-25", "8 * 3": a star between two operands on one line is a times sign, not emphasis.
+_TIMES_STAR = re.compile(r"(?<=[\w.)\]}])\*(?=[\w(.\\])|(?<=[\w.)\]}] )\*(?= [\w(.\\])")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?!-?[\d.,]+[ \t]*\Z)", re.M)
 
 # "the answer is", "final answer:", "答案是", "答案：", "【答案】" ... (the letter/number comes
@@ -219,7 +221,9 @@ def clean_response(response: str, boxed: bool = True) -> str:
     if not text.isascii():  # replace only the mapped characters (translate is slow on CJK)
         text = _WIDE.sub(lambda match: _WIDE_TEXT[match.group()], text)
     if "*" in text or "`" in text or "__" in text:
-        text = text.replace("**", "").replace("__", "").replace("`", "").replace("*", " ")
+        text = text.replace("**", "").replace("__", "").replace("`", "")
+        if "*" in text:
+            text = _TIMES_STAR.sub("×", text).replace("*", " ")
     if "#" in text:
         text = _HEADING.sub("", text)
     if "$" in text:  # "-$2" is minus two dollars

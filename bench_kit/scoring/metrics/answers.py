@@ -16,8 +16,8 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.scoring.extract.expression_parts import not_a_value
-from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, refuses
+from bench_kit.scoring.extract.expression_parts import part_of_expression
+from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, cut_off, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
@@ -227,11 +227,12 @@ _SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "
 
 
 def _values(key: str) -> set[float]:
-    """The numbers of a candidate that can be its value (`not_a_value`: not "4\\pi",
-    "\\sqrt{2}", an exponent), rounded to 2 decimals; a minus spaced from its number is its sign
-    ("- \\frac{1}{2}")."""
+    """The numbers of a candidate that can be its value (`part_of_expression`: not "4\\pi",
+    "\\sqrt{2}", an exponent, an operand of an operation left undone, "1 - sin(1)", "100 *
+    2^99", a ratio's side or a function's argument), rounded to 2 decimals; a minus spaced
+    from its number is its sign ("- \\frac{1}{2}")."""
     return {round(-t.value if _SPACED_MINUS.search(key, max(0, t.start - 4), t.start) else t.value, 2)
-            for t in number_tokens(key) if not not_a_value(key, t)}
+            for t in number_tokens(key) if not part_of_expression(key, t, False)}
 
 
 def _gold_in(key: str, gold: str) -> bool:
@@ -377,6 +378,8 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     text = answer_part(str(response))
     if refuses(text, unsure=False) and clause_tail_at(text) is None:
         return False  # "it's impossible to determine … in the 4 x 4 table"
+    if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off(text):
+        return False  # no answer: "…we need to consider", a formula repeated to the token limit
     keys, _ = mmmu_candidates(text)
     golds = [str(g) for g in golds]
     if keys:
