@@ -80,6 +80,9 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     + "The answer is 28",
     "answers in words": lambda n: _repeat("The answer is None. ", n),
     "operations left undone": lambda n: _repeat("1 - sin(1) 100 * 2^99 9.98*10^-25 8 * 3 ", n),
+    "values written twice, sums of money": lambda n: _repeat(
+        "3/12 or 1/4, 2 hours or 120 minutes needs 5 to buy 7 ", n),
+    "no count with a condition": lambda n: "There are no clubs" + _repeat(" with 64 of", n),
 }
 
 
@@ -113,6 +116,8 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     # report4's shapes: a formula looping with no answer, operations left undone
     "a formula looping": (lambda n: _repeat("x_n^2 = 1/n\n", n), "2"),
     "operations left undone": (lambda n: "The answer is " + _repeat("1 - sin(1) + 2 * ", n), "1"),
+    "a bracketed list, values written twice": (lambda n: "The answer is [" + _repeat(
+        "0.4, 3/12 or 1/4, ", n) + "1]", "0.4"),
 }
 
 

@@ -35,6 +35,7 @@ from bench_kit.scoring.extract.response import (
     sentence_start,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
@@ -50,9 +51,13 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 # answer is correct.\nThis answer is wrong.…"); neither is its answer.
 _GOES_ON = re.compile(r"\n[ \t]*(?:Problem[ \t]*:|This[ \t]+answer[ \t]+is[ \t]+(?:correct|wrong"
                       r"|incorrect)\b)")
-# "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states.
+# "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states; so
+# is a sum of money someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to
+# buy a red two-door coupe", "Duncan made $15.00 on July 5").
 _STATES = re.compile(
-    r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b|=|≈)\s*"
+    r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of"
+    r"|needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid|saved|raised|owes?)\b"
+    r"|=|≈)\s*"
     r"(?:(?:approximately|about|around|roughly|only|exactly|just|nearly|almost|a\s+total\s+of"
     r"|a\s+difference\s+of|totally|an?|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
@@ -73,6 +78,10 @@ _CUT_OFF = frozenset(":=,([{\\")
 # with no number at all.
 _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
                       re.I)
+# "There are no clubs with exactly 64 members.": a count of zero; the sentence's number is the
+# condition restated from the question.
+_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)[a-z][^.!?\n\d]*"
+                        r"\b(?:with|of|that|who|which|at)\b", re.I)
 _ESTIMATE = re.compile(r"\bestimat", re.I)
 # A value the response says it cannot give (beyond the shared refusals): "is undefined",
 # "this problem can't be solved", "there must be an error in the problem".
@@ -199,7 +208,8 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
             # "The answer is 10 or 12." (none); "0.5 or 50%": one value written two ways
-            return before if as_percent(before, last) else None
+            return before if as_percent(before, last) \
+                or first_of_pair(tail, found, len(found) - 1) else None
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
             and text[at + len(tail):].lstrip()[:1] == ",":
         return None  # "The answer is (3, 4).": a pair cut at its comma
@@ -411,7 +421,17 @@ def _prose_number(text: str, found: list[NumberToken],
     if method and not CONCLUDES.search(text, method.end()) and not _states_after(
             text, found[-1], method.end()):
         return FAILED, None, text  # "The final answer will be the total count."
+    said = sentence_start(text, found[-1].start)
+    zero = _NONE_WITH.match(text, said)
+    if zero is not None and not last_refusal(text):  # "There are no clubs with exactly 64 members."
+        return Extraction(0.0, PARSE_LENIENT), NumberToken(0.0, zero.start(), zero.end()), text
     token, opened = _sentence_number(text, found)
+    at = found.index(token)
+    first = first_of_pair(text, found, at) or (
+        token if at + 1 < len(found) and first_of_pair(text, found, at + 1) else None)
+    if first is not None and not (_EXAMPLE.search(text[opened:token.end])
+                                  or refuses(text, token.start, lowered)):
+        return Extraction(first.value, PARSE_LENIENT), first, text  # "3/12 or 1/4."
     if _not_the_answer(text, lowered, found, token, opened):
         earlier = [other for other in found if other.end <= opened]
         if not earlier or CONCLUDES.match(text, opened) \

@@ -19,6 +19,7 @@ from bench_kit.errors import InputError
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, cut_off, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
+from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.cjk import CJK
@@ -330,6 +331,13 @@ def _hedge_parts(key: str) -> list[str]:
     return parts + [key[start:]]
 
 
+def _written_twice(key: str) -> bool:
+    """Whether a key is two numbers joined by "or" that are one value ("3/12 or 1/4",
+    "2 hours or 120 minutes")."""
+    found = number_tokens(key)
+    return len(found) == 2 and first_of_pair(key, found, 1) is not None
+
+
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
     values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
@@ -340,10 +348,13 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     parts = [part for part in parts if part]
     values = [number_tokens(part) for part in parts[:3]]
     if len(parts) == 2 and all(len(found) == 1 for found in values) \
-            and as_percent(values[0][0], values[1][0]):
-        return None  # "0.5, or 50%": one value written two ways
+            and (as_percent(values[0][0], values[1][0]) or _written_twice(key)):
+        return None  # "0.5, or 50%", "3/12 or 1/4": one value written two ways
     if len(parts) > 1:
         return parts
+    if key.startswith(("[", "(")) and key.endswith(("]", ")")) \
+            and all(_gold_number(g) is not None for g in golds):
+        key = key[1:-1]  # "[0.46, 0.4]" for one number: a list of values, not a point "(3, -4)"
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
         if split.search(key) and not any(split.search(str(g)) for g in golds) \
                 and not (mark == ", " and any(ch in key for ch in "([{")):
