@@ -29,6 +29,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail_at,
     clean_response,
+    final_answer_line,
     last_refusal,
     may_have_clause,
     sentence_after,
@@ -129,6 +130,7 @@ _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
+_TOKEN_LIMIT = 1000  # a response this long that ends on no closing punctuation was cut off
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
 _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
 # "0.000000…" looping to the token limit; a shorter decimal is a number ("3.1415926535…").
@@ -270,7 +272,19 @@ def _cut_off(text: str, found: list[NumberToken]) -> bool:
         said = sentence_start(text, found[-1].start)  # "So there are 12 birds\n\nNote: …"
         lead = text[said:found[-1].start]
         return not (CONCLUDES.match(lead) and _STATES_VALUE.search(lead))
-    return False
+    return len(text) >= _TOKEN_LIMIT and _unfinished(text) and final_answer_line(text) is None
+
+
+def _unfinished(text: str) -> bool:
+    """Whether a response ends mid-stream: on a word, a digit or an operator, with no closing
+    punctuation ("… For n = 29", "… the other side is", "T(50) = 124,842", "= 0.000000…");
+    not on a run of one digit other than 0 ("= 0.3333…" writes out a repeating decimal), nor
+    (`_cut_off`) on a closing answer line ("A: 26")."""
+    last = text[-1]
+    if not (last.isalnum() or last in "+-*/×"):
+        return False
+    run = len(text) - len(text.rstrip(last))
+    return not (last in "123456789" and run > 3)
 
 
 # "Therefore, the total is 12": a concluding sentence that states its number.
