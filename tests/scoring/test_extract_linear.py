@@ -83,6 +83,8 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "values written twice, sums of money": lambda n: _repeat(
         "3/12 or 1/4, 2 hours or 120 minutes needs 5 to buy 7 ", n),
     "no count with a condition": lambda n: "There are no clubs" + _repeat(" with 64 of", n),
+    "explanations before answer clauses": lambda n: "It is 3. " + _repeat(
+        "This is because 1.\nThe answer is 2.\n", n),
 }
 
 

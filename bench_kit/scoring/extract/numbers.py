@@ -170,7 +170,8 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
             continue
         if found is None:
             found = number_tokens(text)
-        if found and found[0].end <= cut.start():
+        if found and found[0].end <= cut.start() and not (
+                pattern is _CLOSING and _answers_after(text, cut.end())):
             text = text[:cut.start()].rstrip()
             found = [token for token in found if token.end <= cut.start()]
     end = _repeated_clause_end(text)
@@ -178,6 +179,14 @@ def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
         text = text[:end].rstrip()
         found = None if found is None else [t for t in found if t.end <= end]
     return text, found
+
+
+def _answers_after(text: str, at: int) -> bool:
+    """Whether the response states an answer clause after the line of a closing that starts
+    at `at`: an explanation in the middle of the working ("This is because …", then "The
+    answer is 6."), not a closing."""
+    line_end = text.find("\n", at)
+    return line_end >= 0 and clause_tail_at(text[line_end:]) is not None
 
 
 def _repeated_clause_end(text: str) -> int:
