@@ -85,6 +85,8 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "no count with a condition": lambda n: "There are no clubs" + _repeat(" with 64 of", n),
     "explanations before answer clauses": lambda n: "It is 3. " + _repeat(
         "This is because 1.\nThe answer is 2.\n", n),
+    "labels before dashes, counts of occurrences": lambda n: "Answer: " + _repeat(
+        "Option 2 - 45 at least 3 times ", n),
 }
 
 
@@ -120,6 +122,10 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "operations left undone": (lambda n: "The answer is " + _repeat("1 - sin(1) + 2 * ", n), "1"),
     "a bracketed list, values written twice": (lambda n: "The answer is [" + _repeat(
         "0.4, 3/12 or 1/4, ", n) + "1]", "0.4"),
+    "consequences without an answer clause": (lambda n: "So it is " + _repeat(
+        "5 apples, so ", n) + "6 pears", "5"),
+    "an answer clause opening lines": (lambda n: "The answer is:\n" + _repeat(
+        "Step 1: 3 + 4 = 7\n", n), "7"),
 }
 
 

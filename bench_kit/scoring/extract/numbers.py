@@ -125,6 +125,7 @@ _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 _COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
 # "lower than 8", "at least 60": a threshold restated from the question, not a value.
 _THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
+_TIMES_COUNT = re.compile(r"\s+times\b", re.I)  # a count of occurrences is no threshold
 _YEAR = re.compile(r"1[89]\d\d|20\d\d")  # a year, never a threshold's stated value
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
@@ -356,7 +357,8 @@ def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToke
         if at in starts:
             return starts[at]
     for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
-        if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset):
+        if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset) \
+                or _TIMES_COUNT.match(sentence, token.end - offset):  # "crosses 50 at least 3 times"
             return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
                 else token  # "In 2019, sales were more than 300 units": 300
     return tokens[-1]
@@ -372,7 +374,7 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
         if token.start < start:
             break
         inside.append(token)
-    return _stated(text[start:last.end], start, inside[::-1]), start
+    return _stated(text[start:last.end + 6], start, inside[::-1]), start  # (+ " times")
 
 
 def answer_number_token(response: str, pi_units: bool = False,

@@ -186,6 +186,14 @@ def _trim_key(key: str) -> str:
     return key
 
 
+def _opens_lines(text: str, at: int) -> bool:
+    """Whether an answer clause whose tail starts at `at` ends its line on a colon ("the
+    answer is:\nStep 1: …"): it introduces the lines after it."""
+    before = text[max(0, at - 40):at]
+    kept = before.rstrip()
+    return kept.endswith((":", "：")) and "\n" in before[len(kept):]
+
+
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     """MMMU's open-answer candidates: per sentence, the text after its last indicator word
     ("is", "so", "thus", "answer" …; "=" too in the last sentence) when that text is not
@@ -202,7 +210,7 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         return [key], [t.value for t in number_tokens(key)]
     clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
     text = str(response)
-    if clause is not None and clause[0].endswith((":", "：")):
+    if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])):
         text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
     elif clause is not None and _trim_key(clause[0].lower()):
         key = _trim_key(clause[0].lower())
@@ -215,13 +223,28 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         if index == len(sentences) - 1 and "=" in sentence:
             ends.append(sentence.rindex("=") + 1)
         if ends:
-            key = _trim_key(sentence[max(ends):])
+            key = _trim_key(_stated_before_consequence(sentence, ends))
             if key:
                 keys.append(key)
     if not keys and text:
         keys = [_trim_key(text)]
     numbers = [t.value for key in keys for t in number_tokens(key)]
     return keys, numbers
+
+
+# ", so 6 pears": a consequence drawn from the value a sentence states ("It is 5 apples, so 6
+# pears" states 5).
+_CONSEQUENCE = re.compile(r",\s+(?:so|thus|therefore|hence)$", re.I)
+
+
+def _stated_before_consequence(sentence: str, ends: list[int]) -> str:
+    """A sentence's candidate: the text after its last indicator (`ends`: where each ends),
+    or, when that indicator draws a consequence (", so 6 pears") from a value an earlier one
+    states, the text between the two ("It is 5 apples, so 6 pears" -> "5 apples")."""
+    last = max(ends)
+    consequence = _CONSEQUENCE.search(sentence, max(0, last - 14), last)
+    earlier = [end for end in ends if consequence and end <= consequence.start()]
+    return sentence[max(earlier):consequence.start()] if earlier else sentence[last:]
 
 
 _SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "3 - 2" is no sign
