@@ -83,7 +83,7 @@ _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?
 # condition restated from the question.
 _NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)[a-z][^.!?\n\d]*"
                         r"\b(?:with|of|that|who|which|at)\b", re.I)
-_ESTIMATE = re.compile(r"\bestimat", re.I)
+_ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it\s+is|it's)\s+(?:about|approximately|roughly|around)\b", re.I)
 # A value the response says it cannot give (beyond the shared refusals): "is undefined",
 # "this problem can't be solved", "there must be an error in the problem".
 _NO_VALUE = re.compile(
@@ -110,8 +110,10 @@ _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 # as alternatives.
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
                           r"|probably|even)\s+)?\$?\\boxed\{")
-# "1982 with an income of 931,441": what follows the answer's number elaborates on it.
-_ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to)\b", re.I)
+# "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
+# the answer's number elaborates on it.
+_ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
+                          r"|not))\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
 _RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
 # 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
