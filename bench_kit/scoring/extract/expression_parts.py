@@ -19,7 +19,7 @@ _PI_AFTER = re.compile(_TIMES + r"(?:\\pi|π)")
 _INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{|\}\s*\{)\s*$")
 # "5-\\frac{1}{2}", "3 × 2^4", "x - 1": the number is one operand of an operation left undone
 # (an operand is a number, one letter or a bracket: "Answer - 42" is a label and its value).
-_OPERAND_BEFORE = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]|[)}])[ \t]*(?:[-+*/×÷·]|\\times|\\cdot"
+_OPERAND_BEFORE = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]|[)}\]])[ \t]*(?:[-+*/×÷·]|\\times|\\cdot"
                              r"|\\div)[ \t]*$")
 # "Option 2 - 45 degrees", "Step 3 – 12": a dash after a numbered label separates it from the
 # value, it subtracts nothing.

@@ -102,8 +102,10 @@ _METHOD_ONLY = re.compile(
     r"\bfinal\s+(?:answer|value|result)\s+(?:will|should|would)\s+be\s+(?:the|an?)\s"
     r"|\bsolution\s+(?:requires|would\s+require)\b"
     r"|(?:^|[.!?]\s+)To\s+find\b[^.!?\n]{0,120},\s+(?:you\s+)?(?:look|count|identify|add|check"
-    r"|compare|find)\b", re.I)
-_METHOD_KEYS = ("final", "solution", "to find")
+    r"|compare|find)\b"
+    r"|\bthis\s+(?:code|program|script)\s+will\s+(?:output|print|return|give|calculate|compute)\b",
+    re.I)
+_METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
 # "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
 _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 # "\boxed{25} or \boxed{26}", "\boxed{12} or maybe \boxed{13}": two boxed answers offered
@@ -133,6 +135,7 @@ _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
+_LIST_NUMBER_END = re.compile(r"\n[ \t]*\d{1,3}\.$")
 _TOKEN_LIMIT = 1000  # a response this long that ends on no closing punctuation was cut off
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
 _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
@@ -237,7 +240,7 @@ def _word_answer(text: str, tail: str, at: int) -> bool:
     therefore, 12") nor one that introduces the lines after it ("The answer is as follows:")."""
     if tail[-1] in ":：" or any(ch.isdigit() for ch in tail):
         return False
-    return text[at + len(tail):].lstrip(" \t")[:1] not in (",", "，")
+    return text[at + len(tail):].lstrip(" \t")[:1] not in (",", "，") or len(tail.split()) >= 3
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
@@ -280,6 +283,8 @@ def _cut_off(text: str, found: list[NumberToken]) -> bool:
     start = sentence_start(text, len(text))
     if any(text.count(left, start) > text.count(right, start) for left, right in ("{}", "()")):
         return True
+    if text.rfind("\\[") > text.rfind("\\]") or _LIST_NUMBER_END.search(text, len(text) - 8):
+        return True  # a display math never closed, "…\n\n21." a list item never written
     if len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start:
         said = sentence_start(text, found[-1].start)  # "So there are 12 birds\n\nNote: …"
         lead = text[said:found[-1].start]
@@ -293,7 +298,7 @@ def _unfinished(text: str) -> bool:
     not on a run of one digit other than 0 ("= 0.3333…" writes out a repeating decimal), nor
     (`_cut_off`) on a closing answer line ("A: 26")."""
     last = text[-1]
-    if not (last.isalnum() or last in "+-*/×"):
+    if not (last.isalnum() or last in "+-*/×&"):
         return False
     run = len(text) - len(text.rstrip(last))
     return not (last in "123456789" and run > 3)
