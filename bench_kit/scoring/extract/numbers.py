@@ -131,6 +131,10 @@ _COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
 _THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
 _TIMES_COUNT = re.compile(r"\s+times\b", re.I)  # a count of occurrences is no threshold
 _YEAR = re.compile(r"1[89]\d\d|20\d\d")  # a year, never a threshold's stated value
+# "720 W (3 sig.fig.)": at most a short unit between a value and the bracket that explains it.
+_UNIT_GAP = re.compile(r"[ \t]*(?:[A-Za-zΩ°%/$]{1,8}[ \t]*)?")
+# "7.95 : 1": the first term of a ratio to one.
+_TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
@@ -215,12 +219,15 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
         found = [token for token in found if token.end <= elaborated.start()]
     aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
-    if aside >= 0 and any(token.end == aside for token in found) \
+    if aside >= 0 and any(token.end <= aside and _UNIT_GAP.fullmatch(tail, token.end, aside)
+                          for token in found) \
             and not _ALTERNATIVES.search(tail, aside, found[-1].start):  # not "3 (or 4)"
         found = [token for token in found if token.end <= aside]  # "7 (3 + 4)": explains the 7
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
+        if last.value == 1 and _TO_ONE.fullmatch(tail, before.end, last.start):
+            return before  # "7.95 : 1": a ratio to one is its first term
         if _OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
