@@ -128,6 +128,7 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
         "5 apples, so ", n) + "6 pears", "5"),
     "an answer clause opening lines": (lambda n: "The answer is:\n" + _repeat(
         "Step 1: 3 + 4 = 7\n", n), "7"),
+    "ranges": (lambda n: "The answer is " + _repeat("between 40 and 60 ", n) + "km", "40"),
 }
 
 

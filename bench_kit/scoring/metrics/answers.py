@@ -162,6 +162,9 @@ _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
 _AND_SPLIT = re.compile(r"\s+and\s+|\s*" + AND_CJK + r"\s*", re.I)
 # "k=2, -2"; not "(3, -4)" (a key with brackets), nor a consequence: "5 apples, so 6 pears"
 _COMMA_SPLIT = re.compile(r",\s+(?!(?:so|thus|therefore|hence)\b)", re.I)
+# "an integer value between 40 and 60": a range offers its two ends.
+_BETWEEN = re.compile(r"\bbetween\s+(-?[\d.,/]*\d)\s*(?:and|&|-|–)\s*(-?[\d.,/]*\d)"
+                      r"(?:\s*[a-z%°]+){0,2}\W*$", re.I)
 _MAX_VALUE_WORDS = 3  # a short answer joined by "and"/"和"; each Chinese character is a word
 _MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm longer")
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
@@ -367,6 +370,9 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     no hedge."""
     if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
         return None
+    between = _BETWEEN.search(key) if "between" in key else None
+    if between is not None and not any("between" in str(g).lower() for g in golds):
+        return [between.group(1), between.group(2)]  # "between 40 and 60": a range, two ends
     parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
     parts = [part for part in parts if part]
     values = [number_tokens(part) for part in parts[:3]]
