@@ -87,6 +87,7 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
         "This is because 1.\nThe answer is 2.\n", n),
     "labels before dashes, counts of occurrences": lambda n: "Answer: " + _repeat(
         "Option 2 - 45 at least 3 times ", n),
+    "precisions": lambda n: _repeat("round 12 to 2 decimal places, 3 sig. figs ", n),
     "displays opened, alignment marks, code described": lambda n: _repeat(
         "\\[ 1 & 2 & [3] / 2 This code will output 4 ", n) + "\n21.",
 }

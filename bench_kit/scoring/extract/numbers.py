@@ -142,6 +142,9 @@ _LONG = 400  # a response this long that stops mid-sentence was cut by its token
 _LIST_NUMBER_END = re.compile(r"\n[ \t]*\d{1,3}\.$")
 _TOKEN_LIMIT = 1000  # a response this long that ends on no closing punctuation was cut off
 _LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
+# "to two decimal places", "3 significant figures", "(3 sig.fig.)": a precision, not a value.
+_PRECISION_AFTER = re.compile(r"[ \t]*(?:decimal\s+(?:places?|digits?)|significant\s+(?:figures?"
+                              r"|digits?)|sig\.?\s*figs?\b)", re.I)
 _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
 # "0.000000…" looping to the token limit; a shorter decimal is a number ("3.1415926535…").
 _MAX_DECIMAL_DIGITS = 40
@@ -251,14 +254,21 @@ def _word_answer(text: str, tail: str, at: int) -> bool:
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
-    """The numbers of `text` that may be an answer: not an exponent ("cm^2") and not a
-    degenerate run of digits."""
-    if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens):
+    """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
+    run of digits, not a precision ("round to two decimal places", "(3 sig.fig.)")."""
+    if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
+            and not _may_state_precision(text):
         return tokens  # the common case: one scan, nothing to drop
     return [token for token in tokens
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
-            and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))]
+            and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))
+            and not _PRECISION_AFTER.match(text, token.end)]
+
+
+def _may_state_precision(text: str) -> bool:
+    lowered = text.lower()
+    return "decimal" in lowered or "sig" in lowered
 
 
 def _not_a_digit_run(text: str, token: NumberToken) -> bool:
