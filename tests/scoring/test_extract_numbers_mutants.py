@@ -10,13 +10,12 @@ import string
 
 import pytest
 
+from bench_kit.scoring.extract.answer_part import answer_part, looping
+from bench_kit.scoring.extract.answer_part import answer_part_tokens as _answer_part
 from bench_kit.scoring.extract.numbers import (
-    _answer_part,
     _candidates,
-    _looping,
     answer_number,
     answer_number_token,
-    answer_part,
     extract_number_detailed,
     refuses,
 )
@@ -125,8 +124,8 @@ def test_long_response_cut_mid_sentence():
     (FILLER[:200] + "a123456789" * 7, True),
     (FILLER[:100], False),
 ])
-def test_looping(text, expected):
-    assert _looping(text) is expected
+def testlooping(text, expected):
+    assert looping(text) is expected
 
 
 def test_percent_flag():
@@ -222,8 +221,8 @@ def test_an_estimate_after_the_number_does_not_lift_a_refusal():
 def test_a_loop_needs_three_periods_of_a_long_unit():
     unit = "abcdefghijklmnopqrstuvwxy"  # 25 characters: a loop must span 3 x 25 = 75
     # 60 periodic characters (2.4 periods) after prose: over _LOOP_MIN but not 3 periods
-    assert not _looping(FILLER[:200] + unit * 2 + unit[:10])
-    assert _looping(FILLER[:200] + unit * 3)
+    assert not looping(FILLER[:200] + unit * 2 + unit[:10])
+    assert looping(FILLER[:200] + unit * 3)
 
 
 def test_threshold_window_is_12_characters():

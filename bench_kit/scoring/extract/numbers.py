@@ -1,6 +1,8 @@
 """Which number of a model response is its answer (the `numeric` extractor).
 
-The numbers themselves are read by `bench_kit.text.numbers`; here (docs/METRICS.md#numbers):
+The numbers themselves are read by `bench_kit.text.numbers`, the part of the response that
+answers and whether it is cut off by `bench_kit.scoring.extract.answer_part`; here
+(docs/METRICS.md#numbers):
 the last number of the last "the answer is" clause; else, in the response up to where it
 goes on with a new question of its prompt or closes with an explanation or a table, the
 sentence that concludes ("Therefore, …", "So …") or else the last sentence with a number,
@@ -18,20 +20,17 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.answer_part import answer_part_tokens, stops_before_answer
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
-    ANSWER_CLAUSE,
-    CONTINUATION,
     FAILED,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
     clause_tail_at,
     clean_response,
-    final_answer_line,
     last_refusal,
-    may_have_clause,
     sentence_after,
     sentence_start,
     strip_reasoning,
@@ -40,18 +39,7 @@ from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
-# Where a response stops answering: a closing pleasantry, an explanation of an answer
-# already given, a table or list offered after it.
-_CLOSING = re.compile(
-    r"(?:^|\n|(?<=[.!?])[ \t]+)(?:I\s+hope\s+this|Is\s+there\s+anything\s+else|Let\s+me\s+know"
-    r"|Explanation\s*:|This\s+is\s+because\b|Here(?:\s+is|'s)\s+(?:a|the)\s+(?:table|list"
-    r"|breakdown|summary)|Here(?:\s+is|'s)\s+how\s+I\s+got)", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
-# A base model prompted with worked examples goes on after its answer: with the prompt's next
-# example ("…The answer is 0.31\n\nProblem:\n…") or by grading itself ("The answer is 42.\nThis
-# answer is correct.\nThis answer is wrong.…"); neither is its answer.
-_GOES_ON = re.compile(r"\n[ \t]*(?:Problem[ \t]*:|This[ \t]+answer[ \t]+is[ \t]+(?:correct|wrong"
-                      r"|incorrect)\b)")
 # "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states; so
 # is a sum of money someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to
 # buy a red two-door coupe", "Duncan made $15.00 on July 5").
@@ -73,8 +61,6 @@ _RANGE_AFTER = re.compile(r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d
 # answer a markdown response marks; the last such.
 _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:/\d+)?[ \t]*%?"
                           r"(?:[ \t]*[A-Za-z°]+){0,2})[ \t]*\.?\*\*")
-# Cut off mid-expression: the response ends on ":", "=", "," or an open bracket.
-_CUT_OFF = frozenset(":=,([{\\")
 # "There are no red cubes", "The function has no zeros": a count of zero, in a response
 # with no number at all.
 _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
@@ -138,10 +124,6 @@ _TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
-_LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
-_LIST_NUMBER_END = re.compile(r"\n[ \t]*\d{1,3}\.$")
-_TOKEN_LIMIT = 1000  # a response this long that ends on no closing punctuation was cut off
-_LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
 # "to two decimal places", "3 significant figures", "(3 sig.fig.)": a precision, not a value.
 _PRECISION_AFTER = re.compile(r"[ \t]*(?:decimal\s+(?:places?|digits?)|significant\s+(?:figures?"
                               r"|digits?)|sig\.?\s*figs?\b)", re.I)
@@ -163,53 +145,6 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
     """
     found, token, _ = answer_number_token(response)
     return found, token is not None and token.percent
-
-
-def answer_part(text: str) -> str:
-    """A cleaned response up to where it goes on with a new question of its prompt or
-    closes ("I hope this helps", "Here is a table …"), when a number comes before that."""
-    return _answer_part(text)[0]
-
-
-def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
-    """The response up to a new question or worked example of its prompt, a grading of its
-    own answer or a closing section (when a number comes before it), and without the cut-off
-    last repetition of an answer line it loops on; its numbers when they had to be read
-    (else None)."""
-    found = None
-    for pattern in (CONTINUATION, _GOES_ON, _CLOSING):
-        cut = pattern.search(text, 1)
-        if cut is None:
-            continue
-        if found is None:
-            found = number_tokens(text)
-        if found and found[0].end <= cut.start() and not (
-                pattern is _CLOSING and _answers_after(text, cut.end())):
-            text = text[:cut.start()].rstrip()
-            found = [token for token in found if token.end <= cut.start()]
-    end = _repeated_clause_end(text)
-    if end < len(text):
-        text = text[:end].rstrip()
-        found = None if found is None else [t for t in found if t.end <= end]
-    return text, found
-
-
-def _answers_after(text: str, at: int) -> bool:
-    """Whether the response states an answer clause after the line of a closing that starts
-    at `at`: an explanation in the middle of the working ("This is because …", then "The
-    answer is 6."), not a closing."""
-    line_end = text.find("\n", at)
-    return line_end >= 0 and clause_tail_at(text[line_end:]) is not None
-
-
-def _repeated_clause_end(text: str) -> int:
-    """Where a response that loops to its token limit on an answer line ("The answer is
-    28900.\nThe answer is 28900.\nThe answer is 28") stops stating it whole: before its
-    last sentence when that holds an answer clause (cut off); else its end."""
-    if not may_have_clause(text[-_LOOP_REACH:]) or not _looping(text):
-        return len(text)
-    start = sentence_start(text, len(text))
-    return start if start and ANSWER_CLAUSE.search(text, start) else len(text)
 
 
 def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
@@ -281,48 +216,6 @@ def _not_a_digit_run(text: str, token: NumberToken) -> bool:
                                      <= _MAX_DIGITS)
 
 
-def cut_off(text: str) -> bool:
-    """Whether a cleaned response stops before it answers (`_cut_off`): on ":", "=", ","
-    or an open bracket, in a loop, or mid-sentence after its last number."""
-    text = text.rstrip()
-    if not text:
-        return False
-    found = number_tokens(text)
-    return _cut_off(text, found) if found else text[-1] in _CUT_OFF or _looping(text)
-
-
-def _cut_off(text: str, found: list[NumberToken]) -> bool:
-    """Whether the response stops before an answer: on ":", "=", "," or an open bracket,
-    in a loop, with a bracket of its last sentence left open ("… = 8\\left(\\frac{43"),
-    or — a long response — mid-sentence after its last number ("By the Pythag")."""
-    if text[-1] in _CUT_OFF or _looping(text):
-        return True
-    start = sentence_start(text, len(text))
-    if any(text.count(left, start) > text.count(right, start) for left, right in ("{}", "()")):
-        return True
-    if text.rfind("\\[") > text.rfind("\\]") or _LIST_NUMBER_END.search(text, len(text) - 8):
-        return True  # a display math never closed, "…\n\n21." a list item never written
-    if len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start:
-        said = sentence_start(text, found[-1].start)  # "So there are 12 birds\n\nNote: …"
-        lead = text[said:found[-1].start]
-        return not (CONCLUDES.match(lead) and _STATES_VALUE.search(lead))
-    return len(text) >= _TOKEN_LIMIT and _unfinished(text) and final_answer_line(text) is None
-
-
-def _unfinished(text: str) -> bool:
-    """Whether a response ends mid-stream: on a word, a digit or an operator, with no closing
-    punctuation ("… For n = 29", "… the other side is", "T(50) = 124,842", "= 0.000000…");
-    not on a run of one digit other than 0 ("= 0.3333…" writes out a repeating decimal), nor
-    (`_cut_off`) on a closing answer line ("A: 26")."""
-    last = text[-1]
-    if not (last.isalnum() or last in "+-*/×&"):
-        return False
-    run = len(text) - len(text.rstrip(last))
-    return not (last in "123456789" and run > 3)
-
-
-# "Therefore, the total is 12": a concluding sentence that states its number.
-_STATES_VALUE = re.compile(r"(?:\b(?:is|are|was|were|equals)|=)\s*$", re.I)
 # "There are 5 apples.": a sentence that states a count.
 _THERE_ARE = re.compile(r"[ \t*-]*there\s+(?:are|is)\s+(?:a\s+total\s+of\s+)?", re.I)
 
@@ -332,27 +225,6 @@ def _states_after(text: str, last: NumberToken, method_end: int) -> bool:
     it ("To find the total, count the apples. There are 5 apples.")."""
     said = sentence_start(text, last.start)
     return said >= method_end and _THERE_ARE.fullmatch(text, said, last.start) is not None
-
-
-def _looping(text: str) -> bool:
-    """Whether `text` ends by repeating one stretch (at least 3 times, over at least
-    `_LOOP_MIN` characters): a model stuck in a loop until its token limit. Only the
-    periods at which the last 8 characters recur are tried."""
-    tail = text[-_LOOP_REACH:]
-    size = len(tail)
-    if size < _LOOP_MIN:
-        return False
-    probe = tail[-8:]
-    found = tail.rfind(probe, 0, size - 1)
-    while found >= 0:
-        period = size - 8 - found
-        span = max(3 * period, _LOOP_MIN)
-        if span > size:
-            return False
-        if tail[size - span + period:] == tail[size - span:size - period]:
-            return not tail[-period:].isdigit()  # "5.3333…" repeats a digit: a decimal
-        found = tail.rfind(probe, 0, found + 7)
-    return False
 
 
 def _final_value_tail(text: str) -> tuple[str, int] | None:
@@ -424,7 +296,7 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
         text = text.strip()
-    text, every = _answer_part(text)
+    text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
     if tail:
         found = _candidates(tail, number_tokens(tail))
@@ -463,7 +335,7 @@ def _prose_number(text: str, found: list[NumberToken],
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
     if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
         return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
-    if _cut_off(text, found):
+    if stops_before_answer(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
     method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None

@@ -16,8 +16,9 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
+from bench_kit.scoring.extract.answer_part import answer_part, cut_off
 from bench_kit.scoring.extract.expression_parts import part_of_expression
-from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, cut_off, refuses
+from bench_kit.scoring.extract.numbers import AND_CJK, refuses
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
