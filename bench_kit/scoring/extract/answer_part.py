@@ -27,10 +27,11 @@ _CLOSING = re.compile(
     r"|Explanation\s*:|This\s+is\s+because\b|Here(?:\s+is|'s)\s+(?:a|the)\s+(?:table|list"
     r"|breakdown|summary)|Here(?:\s+is|'s)\s+how\s+I\s+got)", re.I)
 # A base model prompted with worked examples goes on after its answer: with the prompt's next
-# example ("…The answer is 0.31\n\nProblem:\n…") or by grading itself ("The answer is 42.\nThis
+# example ("…The answer is 0.31\n\nProblem:\n…", "Problem 2:", "Exercise:", "Question 3:",
+# "### Problem:") or by grading itself ("The answer is 42.\nThis
 # answer is correct.\nThis answer is wrong.…"); neither is its answer.
-_GOES_ON = re.compile(r"\n[ \t]*(?:Problem[ \t]*:|This[ \t]+answer[ \t]+is[ \t]+(?:correct|wrong"
-                      r"|incorrect)\b)")
+_GOES_ON = re.compile(r"\n[ \t#*]*(?:(?:Problem|Exercise)(?:[ \t]*\d+)?[ \t]*:|Question[ \t]*\d+[ \t]*:"
+                      r"|This[ \t]+answer[ \t]+is[ \t]+(?:correct|wrong|incorrect)\b)")
 # Cut off mid-expression: the response ends on ":", "=", "," or an open bracket.
 _CUT_OFF = frozenset(":=,([{\\")
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
