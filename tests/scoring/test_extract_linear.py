@@ -130,6 +130,7 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "an answer clause opening lines": (lambda n: "The answer is:\n" + _repeat(
         "Step 1: 3 + 4 = 7\n", n), "7"),
     "ranges": (lambda n: "The answer is " + _repeat("between 40 and 60 ", n) + "km", "40"),
+    "no count with a condition": (lambda n: "There are no clubs" + _repeat(" with 64 of", n), "0"),
 }
 
 

@@ -319,16 +319,35 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     return _prose_number(text, found, boxes > 0)
 
 
+def _no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
+    """A count of zero a response without an answer clause states, as a token over its words:
+    "there is / are no …" or "has no …" in a response without numbers ("The function has no
+    zeros."), or its last sentence with a number opening "There are no … with / of / that …"
+    ("There are no clubs with exactly 64 members."); None for a refusal ("there is no
+    information")."""
+    zero = _NONE_WITH.match(text, sentence_start(text, found[-1].start)) if found \
+        else _NONE_OF.search(text)
+    if zero is None or last_refusal(text):
+        return None
+    return NumberToken(0.0, zero.start(), zero.end())
+
+
+def states_zero(text: str) -> bool:
+    """Whether a cleaned response without an answer clause states a count of zero ("There
+    are no clubs with exactly 64 members.", "The function has no zeros."; `_no_count`)."""
+    found = _candidates(text, number_tokens(text))
+    return _no_count(text, found) is not None
+
+
 def _prose_number(text: str, found: list[NumberToken],
                   boxed: bool) -> tuple[Extraction[float], NumberToken | None, str]:
     """The answer of a response without an answer clause or a bold number (`found`: its
     numbers; `boxed`: grounding boxes were removed from it)."""
     if not found:
-        zero = _NONE_OF.search(text)
-        if zero is None or last_refusal(text):
+        zero = _no_count(text, found)
+        if zero is None:
             return FAILED, None, text
-        token = NumberToken(0.0, zero.start(), zero.end())
-        return Extraction(0.0, PARSE_LENIENT), token, text  # "The function has no zeros."
+        return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
     last = found[-1]
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
@@ -342,10 +361,9 @@ def _prose_number(text: str, found: list[NumberToken],
     if method and not CONCLUDES.search(text, method.end()) and not _states_after(
             text, found[-1], method.end()):
         return FAILED, None, text  # "The final answer will be the total count."
-    said = sentence_start(text, found[-1].start)
-    zero = _NONE_WITH.match(text, said)
-    if zero is not None and not last_refusal(text):  # "There are no clubs with exactly 64 members."
-        return Extraction(0.0, PARSE_LENIENT), NumberToken(0.0, zero.start(), zero.end()), text
+    zero = _no_count(text, found)
+    if zero is not None:  # "There are no clubs with exactly 64 members."
+        return Extraction(0.0, PARSE_LENIENT), zero, text
     token, opened = _sentence_number(text, found)
     at = found.index(token)
     first = first_of_pair(text, found, at) or (

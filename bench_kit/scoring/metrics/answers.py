@@ -18,7 +18,7 @@ from typing import Iterable, Mapping, Sequence
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.answer_part import answer_part, cut_off
 from bench_kit.scoring.extract.expression_parts import part_of_expression
-from bench_kit.scoring.extract.numbers import AND_CJK, refuses
+from bench_kit.scoring.extract.numbers import AND_CJK, refuses, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
@@ -421,8 +421,11 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
         return False  # "it's impossible to determine … in the 4 x 4 table"
     if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off(text):
         return False  # no answer: "…we need to consider", a formula repeated to the token limit
-    keys, _ = mmmu_candidates(text)
     golds = [str(g) for g in golds]
+    if clause_tail_at(text) is None and final_answer_line(text) is None \
+            and any(_gold_number(gold) is not None for gold in golds) and states_zero(text):
+        return any(_gold_number(gold) == 0 for gold in golds)  # "There are no clubs with 64 …"
+    keys, _ = mmmu_candidates(text)
     if keys:
         parts = _hedged(keys[-1], golds)
         if parts is not None:
