@@ -181,8 +181,9 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
 def _word_answer(text: str, tail: str, at: int) -> bool:
     """Whether an answer clause's tail (`tail`, at offset `at` of `text`) with no number in it
     is an answer in words ("None", "Insufficient Information", "that the method does not
-    apply"): a whole sentence without a digit; not a tail cut at a comma ("The answer is
-    therefore, 12") nor one that introduces the lines after it ("The answer is as follows:")."""
+    apply"): a whole sentence without a digit, or three words or more cut at a comma; not one
+    or two words cut at a comma ("The answer is therefore, 12") nor a tail that introduces the
+    lines after it ("The answer is as follows:")."""
     if tail[-1] in ":：" or any(ch.isdigit() for ch in tail):
         return False
     return text[at + len(tail):].lstrip(" \t")[:1] not in (",", "，") or len(tail.split()) >= 3
@@ -202,6 +203,7 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
 
 
 def _may_state_precision(text: str) -> bool:
+    """Cheap pre-check: whether `text` may state a precision (`_PRECISION_AFTER`)."""
     lowered = text.lower()
     return "decimal" in lowered or "sig" in lowered
 
