@@ -422,3 +422,39 @@ def test_first_of_pair_needs_a_number_before():
     from bench_kit.scoring.extract.written_twice import first_of_pair
 
     assert first_of_pair("1/4", number_tokens("1/4"), 0) is None
+
+
+def test_report4_rules_mutant_pins():
+    from bench_kit.scoring.extract.answer_part import cut_off
+    from bench_kit.scoring.extract.numbers import states_zero
+
+    # "at least 3 times" in a later sentence: the look-ahead is at the token's offset in
+    # its sentence (19 characters in)
+    assert read("Look at the chart. The line crosses 50 at least 3 times.") == (3.0, "lenient")
+    # an answer in words ending on a letter "X" (no digit): none, not the earlier 5
+    assert read("There were 5 options.\nThe answer is Option X") == (None, "failed")
+    # a line break after the words is no comma: the words are the answer
+    assert read("The answer is none\n, so 12") == (None, "failed")
+    # spaces before the comma are stepped over: one word cut at a comma, then the prose
+    assert read("The answer is none , 12.") == (12.0, "lenient")
+    # a gap of more than one short unit before the bracket: no aside; 4 is an operand
+    assert read("The answer is 7 big red apples (3 + 4).") == (None, "failed")
+    # a last value 1 needs the colon of a ratio: "3 or 1" is two values
+    assert read("The answer is 3 or 1.") == (None, "failed")
+    # a count of zero only from the last sentence with a number once there are numbers
+    assert states_zero("There are no clubs with exactly 64 members.")
+    assert not states_zero("The function has no zeros. It has 3 poles.")
+    assert states_zero("The function has no zeros.")
+    # cut_off: the text is stripped first; no number: a last ":" / "=" / loop cuts it off
+    assert cut_off("Substituting, we get =  \n")
+    assert not cut_off("")
+    assert not cut_off("The answer is two.")
+    assert cut_off("We get:")
+    assert not cut_off("We get it.")
+    assert cut_off("We check it again now. " * 6)
+    assert cut_off("So x = 1 and y =")  # with numbers: stops_before_answer
+    assert not cut_off("So x = 1 and y = 2.")
+    # a later display left open after a closed one
+    assert read("\\[ x = 1 \\]\nSo:\n\\[ y = 24") == (None, "failed")
+    # an answer clause on a line after the explanation, not the last line: no closing
+    assert read("It is 3. This is because of x.\nThe answer is 6.\nWell done.") == (6.0, "ok")

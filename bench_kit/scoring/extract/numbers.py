@@ -186,7 +186,7 @@ def _word_answer(text: str, tail: str, at: int) -> bool:
     lines after it ("The answer is as follows:")."""
     if tail[-1] in ":：" or any(ch.isdigit() for ch in tail):
         return False
-    return text[at + len(tail):].lstrip(" \t")[:1] not in (",", "，") or len(tail.split()) >= 3
+    return text[at + len(tail):].lstrip(" \t")[:1] != "," or len(tail.split()) >= 3
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
