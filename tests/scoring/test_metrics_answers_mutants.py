@@ -385,3 +385,13 @@ def test_cut_off_only_without_an_answer_clause_or_line():
     assert mmmu_open_match("x_n^2 = 1/n so x =", ["2"]) is False
     assert mmmu_open_match("The answer is 2. Then x =", ["2"]) is True
     assert mmmu_open_match("Hence\nA: 2\nx =", ["2"]) is False  # the line is not the last
+
+
+def test_lines_after_a_colon_look_back_40_characters():
+    # the colon is looked for within 40 characters before the next line's text: a colon
+    # then a line break and 38 spaces (39 characters) introduces the lines after it ...
+    steps = "Step 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14"
+    assert mmmu_open_match("The answer is:\n" + " " * 38 + steps, ["14"]) is True
+    # ... 39 spaces (40 characters of white space): the colon is out of sight, so the
+    # clause's own sentence, the next line, is the candidate
+    assert mmmu_open_match("The answer is:\n" + " " * 39 + steps, ["7"]) is True
