@@ -409,10 +409,12 @@ def _pair(text: str):
     ("1.5 km or 1500 m", True),
     ("150 cm or 1.5 m", True),
     ("2 hours or 120 m", False),    # time and length: two values
+    ("2 hours or 7200 m", False),   # 7200 s is no length, whatever the number
     ("2 apples or 120 minutes", False),  # no unit on one side: values compared as written
     ("5 or 5.0", True),
     ("1" + " " * 30 + "or 1", False),    # 32 characters between: too far apart
     ("1" + " " * 27 + "or 1.0", True),   # 30 characters between
+    ("1" + " " * 28 + "or 1.0", False),  # 31: too far apart
 ])
 def test_one_value_written_twice(text, twice):
     assert (_pair(text) is not None) is twice
