@@ -109,8 +109,17 @@ _WORDS = {w: i for i, w in enumerate(
 _LATEX_FRACTION = re.compile(r"^([-+]?)\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}$")
 
 
+# "4e-05", "5.27 × 10^-25", "9.98*10^-25", "2*10^3" (a LaTeX gold "$2 \\times 10^{3}$" as plain
+# math): a number in scientific notation, as TheoremQA's golds and its readers write them.
+_SCIENTIFIC = re.compile(r"^([-+]?\d+(?:\.\d+)?)\s*(?:[eE]([-+]?\d+)|(?:[×x*·]|\\times|\\cdot)\s*"
+                         r"10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)$")
+
+
 def _number(text: str) -> float | None:
     text = text.strip().replace("−", "-").rstrip(".")
+    scientific = _SCIENTIFIC.match(text)
+    if scientific:
+        return float(scientific.group(1)) * 10.0 ** int(scientific.group(2) or scientific.group(3))
     fraction = _LATEX_FRACTION.match(text)
     if fraction:
         text = f"{fraction.group(1)}{fraction.group(2)}/{fraction.group(3)}"
@@ -190,10 +199,28 @@ def plain_math(text: str) -> str:
     return re.sub(r"\s+", "", text).lower()
 
 
+# "$\\frac{1}{2}$ cm": a LaTeX value with its unit written after the math.
+_MATH_THEN_UNIT = re.compile(r"\s*(\$[^$]+\$)\s*[A-Za-zµ°]+\.?\s*")
+
+
+def _pi_multiple(math: str) -> float | None:
+    """The factor of a plain-math multiple of π ("2/3π", "2π/3", "π/4" -> 2/3, 2/3, 1/4),
+    rounded to 6 decimals, or None when the text is no such multiple."""
+    if math.count("π") != 1 or "/π" in math or "/(" in math:  # "2/π" is no multiple
+        return None
+    rest = math.replace("π", "", 1).replace("*", "")
+    rest = "1" + rest if rest[:1] in ("/", "") else rest
+    rest = rest[:-1] if rest.endswith("/") else rest
+    number = _number(rest.replace("-/", "-1/")) if rest != "-" else -1.0
+    return None if number is None else round(number, 6)
+
+
 def label_is_correct(label: str, row: dict) -> bool:
-    """Whether the reader's answer equals a gold: numbers (number words 0-20 included) at
-    the item's precision for floats (else 2 decimals) and exactly otherwise; a gold in
-    LaTeX math as plain math (`plain_math`); other text case- and punctuation-insensitively."""
+    """Whether the reader's answer equals a gold: numbers (number words 0-20 included, and
+    scientific notation: "4e-05", "5.27 × 10^-25") at the item's precision for floats (else 2
+    decimals) and exactly otherwise; a gold in LaTeX math as plain math (`plain_math`; a unit
+    after the math dropped, a multiple of π compared by its factor: "2π/3" is "$\\frac{2}{3}\\pi$");
+    other text case- and punctuation-insensitively."""
     if label == "none":
         return False
     for gold in row["golds"]:
@@ -201,7 +228,11 @@ def label_is_correct(label: str, row: dict) -> bool:
         answer = label
         if latex:
             listed = _LISTED.search(gold) is not None
-            gold, answer = plain_math(gold), plain_math(label)
+            unit = _MATH_THEN_UNIT.fullmatch(gold)  # "$\\frac{1}{2}$ cm": the math is the value
+            gold, answer = plain_math(unit.group(1) if unit else gold), plain_math(label)
+            if not listed and _pi_multiple(gold) is not None \
+                    and _pi_multiple(gold) == _pi_multiple(answer):
+                return True  # "2/3π" and "2π/3": one multiple of π
         g, v = (None if latex and listed else _number(gold)), _number(answer)
         if g is not None and v is not None:
             if row.get("answer_type") != "float":

@@ -52,8 +52,9 @@ _PROPER = re.compile(r"(?:\\[dt]?frac\s*\{\s*|)(\d+)\s*(?:/|\}\s*\{)\s*(\d+)\s*\
 # "2^10", "10^{-3}": a number raised to a number (the exponent right after "^", "^{", "^(").
 _CARET = re.compile(r"[ \t]*\^[ \t]*([{(]?)[ \t]*")
 _EXPONENT = re.compile(r"[-+]?(?:\d|\.\d)")
-# "1.5 × 10^{-3}", "3 x 10^8": scientific notation, the mantissa times a power of ten.
-_TIMES = re.compile(r"[ \t]*(?:[×xX*·]|\\times|\\cdot)[ \t]*")
+# "1.5 × 10^{-3}", "3 x 10^8", "1.46 times 10^28" (also "\times" whose backslash a JSON
+# escape turned into a tab): scientific notation, the mantissa times a power of ten.
+_TIMES = re.compile(r"[ \t]*(?:[×xX*·]|\\times|\\cdot|times)[ \t]*")
 _PRONOUN_ONE = re.compile(r"(?<![A-Za-z])(?:the|this|that|which|each|any|no|every|another|"
                           r"some)\s+$", re.I)
 _MAX_NUMERAL_RUN = 16  # longer runs of number words / numerals are not one number

@@ -73,6 +73,23 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "radicands after spaces, times signs": lambda n: _repeat(
         "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} x^{   5} \\sqrt" + " " * 30 + "{ 7} ", n),
     "spaces around a number": lambda n: "The answer is" + " " * n + "2" + " " * n + "\\cdot",
+    # report4's shapes: few-shot blocks, self-grading, answer-line loops, words, operations
+    "worked examples and self-grading lines": lambda n: _repeat(
+        "The answer is 3\n\nProblem:\nx\nThis answer is correct.\n", n),
+    "an answer line looping, cut off": lambda n: _repeat("The answer is 28900.\n", n)
+    + "The answer is 28",
+    "answers in words": lambda n: _repeat("The answer is None. ", n),
+    "operations left undone": lambda n: _repeat("1 - sin(1) 100 * 2^99 9.98*10^-25 8 * 3 ", n),
+    "values written twice, sums of money": lambda n: _repeat(
+        "3/12 or 1/4, 2 hours or 120 minutes needs 5 to buy 7 ", n),
+    "no count with a condition": lambda n: "There are no clubs" + _repeat(" with 64 of", n),
+    "explanations before answer clauses": lambda n: "It is 3. " + _repeat(
+        "This is because 1.\nThe answer is 2.\n", n),
+    "labels before dashes, counts of occurrences": lambda n: "Answer: " + _repeat(
+        "Option 2 - 45 at least 3 times ", n),
+    "precisions": lambda n: _repeat("round 12 to 2 decimal places, 3 sig. figs ", n),
+    "displays opened, alignment marks, code described": lambda n: _repeat(
+        "\\[ 1 & 2 & [3] / 2 This code will output 4 ", n) + "\n21.",
 }
 
 
@@ -103,6 +120,17 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "spaced slashes": (lambda n: "The answer is " + _repeat("3 / 4 or red / ", n), "0.75"),
     "radicands after spaces": (lambda n: "The answer is " + _repeat(
         "\\sqrt{" + " " * 30 + "2} 2 \\cdot \\sqrt{3} ", n), "2"),
+    # report4's shapes: a formula looping with no answer, operations left undone
+    "a formula looping": (lambda n: _repeat("x_n^2 = 1/n\n", n), "2"),
+    "operations left undone": (lambda n: "The answer is " + _repeat("1 - sin(1) + 2 * ", n), "1"),
+    "a bracketed list, values written twice": (lambda n: "The answer is [" + _repeat(
+        "0.4, 3/12 or 1/4, ", n) + "1]", "0.4"),
+    "consequences without an answer clause": (lambda n: "So it is " + _repeat(
+        "5 apples, so ", n) + "6 pears", "5"),
+    "an answer clause opening lines": (lambda n: "The answer is:\n" + _repeat(
+        "Step 1: 3 + 4 = 7\n", n), "7"),
+    "ranges": (lambda n: "The answer is " + _repeat("between 40 and 60 ", n) + "km", "40"),
+    "no count with a condition": (lambda n: "There are no clubs" + _repeat(" with 64 of", n), "0"),
 }
 
 

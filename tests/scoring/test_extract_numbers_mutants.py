@@ -10,13 +10,12 @@ import string
 
 import pytest
 
+from bench_kit.scoring.extract.answer_part import answer_part, looping
+from bench_kit.scoring.extract.answer_part import answer_part_tokens as _answer_part
 from bench_kit.scoring.extract.numbers import (
-    _answer_part,
     _candidates,
-    _looping,
     answer_number,
     answer_number_token,
-    answer_part,
     extract_number_detailed,
     refuses,
 )
@@ -126,7 +125,7 @@ def test_long_response_cut_mid_sentence():
     (FILLER[:100], False),
 ])
 def test_looping(text, expected):
-    assert _looping(text) is expected
+    assert looping(text) is expected
 
 
 def test_percent_flag():
@@ -222,8 +221,8 @@ def test_an_estimate_after_the_number_does_not_lift_a_refusal():
 def test_a_loop_needs_three_periods_of_a_long_unit():
     unit = "abcdefghijklmnopqrstuvwxy"  # 25 characters: a loop must span 3 x 25 = 75
     # 60 periodic characters (2.4 periods) after prose: over _LOOP_MIN but not 3 periods
-    assert not _looping(FILLER[:200] + unit * 2 + unit[:10])
-    assert _looping(FILLER[:200] + unit * 3)
+    assert not looping(FILLER[:200] + unit * 2 + unit[:10])
+    assert looping(FILLER[:200] + unit * 3)
 
 
 def test_threshold_window_is_12_characters():
@@ -290,3 +289,174 @@ def test_the_stated_number_is_found_in_a_later_sentence():
     # offsets within the sentence, not the text: "is" + 12 in the second sentence -> 12,
     # not 5, the sentence's last number
     assert read("We look again. The total is 12 for 5 days.") == (12.0, "lenient")
+
+
+# --- report4's open-answer rules (few-shot blocks, loops, the token limit, written twice) ---
+
+def _no_sentence_end(n: int) -> str:
+    """`n` characters of letters and spaces with no sentence end, number or loop."""
+    text = (FILLER + " " + FILLER[::-1]) * 2
+    return text[:n]
+
+
+@pytest.mark.parametrize("size, expected", [
+    (999, (29.0, "lenient")),  # 999 characters ending on "29": under the token limit
+    (1000, (None, "failed")),  # 1000: a long response ending on a digit was cut off
+])
+def test_the_token_limit_is_1000_characters(size, expected):
+    tail = " so n = 29"
+    assert read(_no_sentence_end(size - len(tail)) + tail) == expected
+
+
+@pytest.mark.parametrize("tail, expected", [
+    (" = 0.333", (None, "failed")),      # a run of 3 threes: the response was cut off ...
+    (" = 0.3333", (0.3333, "lenient")),  # ... a run of 4 (> 3) is a repeating decimal
+    (" = 0.20000", (None, "failed")),      # a run of zeros is never a repeating decimal
+    (" = 2 &", (None, "failed")),          # an alignment mark ends nothing
+    (" = 2 +", (None, "failed")),
+])
+def test_unfinished_long_responses(tail, expected):
+    # 1000 characters in all, a number in the last sentence
+    assert read(_no_sentence_end(1000 - len(tail)) + tail) == expected
+
+
+def test_a_display_or_list_item_left_open_is_cut_off():
+    assert read("The trace is:\n\\[\nt = 39 + 1") == (None, "failed")
+    assert read("1. The mean is 4.\n\n2.") == (None, "failed")
+    assert read("1. The mean is 4.\n\n123.") == (None, "failed")    # three digits: a list item
+    assert read("1. The mean is 4.\n\n1234.") == (1234.0, "lenient")  # four: a number
+
+
+def test_answer_in_words_boundaries():
+    # two words cut at a comma: not an answer in words; the prose after it is read
+    assert read("The answer is not known, 12.") == (12.0, "lenient")
+    # three words cut at a comma: an answer in words
+    assert read("The answer is quite not known, 12.") == (None, "failed")
+    # a tail ending on a colon introduces the next line
+    assert read("The answer is below:\n12") == (12.0, "lenient")
+
+
+def test_a_loop_on_an_answer_line_is_read_without_its_cut_off_repetition():
+    line = "The answer is 28900.\n"
+    assert read(line * 4 + "The answer is 28") == (28900.0, "ok")
+    # not looping (two repetitions): the cut-off last clause is read as it is
+    assert read(line * 2 + "The answer is 28") == (28.0, "ok")
+    # a loop whose last sentence holds no answer clause is left whole: none (a loop)
+    assert read("So x = 5.\n" + "We check it again now.\n" * 6) == (None, "failed")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The answer is 12\n\nProblem:\nFind 3 + 4.\nThe answer is 7", (12.0, "ok")),
+    ("The answer is 12\n  ### Problem 12:\nThe answer is 7", (12.0, "ok")),
+    ("The answer is 12\nExercise 3 :\nThe answer is 7", (12.0, "ok")),
+    ("The answer is 12\nQuestion 2: what?\nThe answer is 7", (12.0, "ok")),
+    ("The answer is 12\nThis answer is wrong.\nThe answer is 7", (12.0, "ok")),
+    ("The answer is 12\nThis answer is incorrect", (12.0, "ok")),
+    ("So 12 apples.\nThe problem: 7 apples are left.", (7.0, "lenient")),  # no header line
+    ("Problem:\nFind 3 + 4.\nThe answer is 7", (7.0, "ok")),  # no answer before it
+])
+def test_the_next_worked_example_or_a_self_grading_line(text, expected):
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The answer is 7 (3 + 4).", (7.0, "ok")),
+    ("The answer is 7 cm (3 + 4).", (7.0, "ok")),        # a unit of 2 letters
+    ("The answer is 7 abcdefgh (3 + 4).", (7.0, "ok")),  # 8 letters: still a unit
+    # 9 letters: no unit, so no aside; the last number, 4, is an operand of "3 + 4": none
+    ("The answer is 7 abcdefghi (3 + 4).", (None, "failed")),
+    ("The answer is 7.95 : 1.", (7.95, "ok")),
+    ("The answer is 7.95:1", (None, "failed")),  # unspaced: a ratio's side
+    # a ratio to 2 is no ratio to one (a spaced colon is no ratio's side either: the last
+    # number is read)
+    ("The answer is 8 : 2.", (2.0, "ok")),
+])
+def test_asides_after_a_unit_and_ratios_to_one(text, expected):
+    assert read(text) == expected
+
+
+def test_a_sum_of_money_and_a_count_of_zero():
+    assert read("Henry needs to spend $16.68 to buy 2 measuring tapes and a rake.") \
+        == (16.68, "lenient")
+    assert read("There are no bins with 43 toys.") == (0.0, "lenient")
+    assert read("There were no trains that had 41 passengers.") == (0.0, "lenient")
+    # "about" is no condition word: the sentence's number is read
+    assert read("There are no clubs, about 64 members.") == (64.0, "lenient")
+
+
+def _pair(text: str):
+    from bench_kit.scoring.extract.written_twice import first_of_pair
+
+    found = number_tokens(text)
+    return first_of_pair(text, found, len(found) - 1)
+
+
+@pytest.mark.parametrize("text, twice", [
+    ("3/12 or 1/4", True),          # 0.25 twice
+    ("3/12, or 1/4", True),         # a comma before "or"
+    ("3/12 and 1/4", False),        # "and" joins two answers
+    ("3/12 i.e. 1/4", True),
+    ("1/3 or 1/4", False),
+    ("7/12 or 58.3%", True),        # 58.333… rounded to 1 decimal
+    ("7/12 or 58.4%", False),
+    ("7/12 or 0.58", True),         # 0.5833 rounded to 2 decimals
+    ("7/12 or 0.583", True),
+    ("7/12 or 0.584", False),
+    ("1/3 or 0", False),            # no decimals written: no rounding read into "0"
+    ("0.5 or 50%", True),
+    ("2 hours or 120 minutes", True),
+    ("90 minutes or 1.5 hours", True),
+    ("1.5 km or 1500 m", True),
+    ("150 cm or 1.5 m", True),
+    ("2 hours or 120 m", False),    # time and length: two values
+    ("2 hours or 7200 m", False),   # 7200 s is no length, whatever the number
+    ("2 apples or 120 minutes", False),  # no unit on one side: values compared as written
+    ("5 or 5.0", True),
+    ("1" + " " * 30 + "or 1", False),    # 32 characters between: too far apart
+    ("1" + " " * 27 + "or 1.0", True),   # 30 characters between
+    ("1" + " " * 28 + "or 1.0", False),  # 31: too far apart
+])
+def test_one_value_written_twice(text, twice):
+    assert (_pair(text) is not None) is twice
+
+
+def test_first_of_pair_needs_a_number_before():
+    from bench_kit.scoring.extract.written_twice import first_of_pair
+
+    assert first_of_pair("1/4", number_tokens("1/4"), 0) is None
+
+
+def test_report4_rules_mutant_pins():
+    from bench_kit.scoring.extract.answer_part import cut_off
+    from bench_kit.scoring.extract.numbers import states_zero
+
+    # "at least 3 times" in a later sentence: the look-ahead is at the token's offset in
+    # its sentence (19 characters in)
+    assert read("Look at the chart. The line crosses 50 at least 3 times.") == (3.0, "lenient")
+    # an answer in words ending on a letter "X" (no digit): none, not the earlier 5
+    assert read("There were 5 options.\nThe answer is Option X") == (None, "failed")
+    # a line break after the words is no comma: the words are the answer
+    assert read("The answer is none\n, so 12") == (None, "failed")
+    # spaces before the comma are stepped over: one word cut at a comma, then the prose
+    assert read("The answer is none , 12.") == (12.0, "lenient")
+    # a gap of more than one short unit before the bracket: no aside; 4 is an operand
+    assert read("The answer is 7 big red apples (3 + 4).") == (None, "failed")
+    # a last value 1 needs the colon of a ratio: "3 or 1" is two values
+    assert read("The answer is 3 or 1.") == (None, "failed")
+    # a count of zero only from the last sentence with a number once there are numbers
+    assert states_zero("There are no clubs with exactly 64 members.")
+    assert not states_zero("The function has no zeros. It has 3 poles.")
+    assert states_zero("The function has no zeros.")
+    # cut_off: the text is stripped first; no number: a last ":" / "=" / loop cuts it off
+    assert cut_off("Substituting, we get =  \n")
+    assert not cut_off("")
+    assert not cut_off("The answer is two.")
+    assert cut_off("We get:")
+    assert not cut_off("We get it.")
+    assert cut_off("We check it again now. " * 6)
+    assert cut_off("So x = 1 and y =")  # with numbers: stops_before_answer
+    assert not cut_off("So x = 1 and y = 2.")
+    # a later display left open after a closed one
+    assert read("\\[ x = 1 \\]\nSo:\n\\[ y = 24") == (None, "failed")
+    # an answer clause on a line after the explanation, not the last line: no closing
+    assert read("It is 3. This is because of x.\nThe answer is 6.\nWell done.") == (6.0, "ok")

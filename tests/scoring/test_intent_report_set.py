@@ -184,6 +184,22 @@ def test_a_latex_gold_is_compared_as_plain_math(agreement, label, gold, same):
     assert module.label_is_correct(label, {"golds": [gold], "answer_type": "text"}) is same
 
 
+@pytest.mark.parametrize(("label", "gold", "same"), [
+    ("5.272859 × 10^-25", "1e-24", True), ("9.98*10^-25", "1e-24", True),
+    ("4.63 * 10^-34", "4.7e-34", True), ("0", "4e-05", True), ("1.2e3", "1200", True),
+    ("2000", r"$2 \times 10^{3}$", True), ("3 x 10^8", "3e8", True), ("3 x 10^8", "3e9", False),
+    ("2π/3", r"$\frac{2}{3}\pi$", True), ("-π/2", r"$-\frac{\pi}{2}$", True),
+    ("π/3", r"$\frac{\pi}{4}$", False), ("2π", r"$\frac{2}{\pi}$", False),
+    ("1/2", r"$\frac{1}{2}$ cm", True), ("2", "$2x$", False)])
+def test_scientific_notation_pi_multiples_and_units_after_the_math(agreement, label, gold, same):
+    """TheoremQA's golds and readers write numbers in scientific notation ("4e-05",
+    "5.27 × 10^-25"), compared at 2 decimals for floats as every float; a multiple of π is one
+    value however its factor is written ("2π/3", "$\\frac{2}{3}\\pi$", not "2/π"); a unit after a
+    LaTeX gold's math is not part of its value."""
+    module, _, _ = agreement
+    assert module.label_is_correct(label, {"golds": [gold], "answer_type": "float"}) is same
+
+
 def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
     assert module.split_prefix("report3", "open") == "gsm8k"

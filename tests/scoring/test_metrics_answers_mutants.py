@@ -330,3 +330,68 @@ def test_mmmu_candidates_of_bare_periods_and_capitals():
 ])
 def test_mmmu_open_match_by_hand(response, golds, expected):
     assert mmmu_open_match(response, golds) is expected
+
+
+# --- report4's open-answer rules: lines after a colon, consequences, ranges, lists, zero ---
+
+@pytest.mark.parametrize("response, golds, expected", [
+    # an answer clause ending its line on a colon introduces the lines after it: the last
+    # line's result, 14, is the candidate, not the first line's 7
+    ("The answer is:\nStep 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14", ["14"], True),
+    ("The answer is:   \n  Step 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14", ["14"], True),
+    # a colon with text after it on the same line: that text is the candidate
+    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], True),
+    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], False),
+    # ", so" drawing a consequence from the value stated: the stated value is the candidate
+    ("So it is 5 apples, so 6 pears", ["5"], True),
+    ("So it is 5 apples, thus 6 pears", ["5"], True),
+    ("So it is 5 apples,    therefore 6 pears", ["5"], True),  # 14 characters back: seen
+    ("So it is 5 apples,     therefore 6 pears", ["6"], True),  # 15: outside the look-back
+    ("So 6 pears", ["6"], True),  # no earlier indicator: the text after the last one
+    # a range closing the candidate offers its two ends
+    ("So it is between 40 and 60", ["40"], False),
+    ("So it is between 40 and 60", ["40", "60"], True),
+    ("So it is between 40 and 60 mpg", ["40"], False),       # one unit word
+    ("So it is between 40 and 60 miles per", ["40"], False),  # two
+    ("So it is between 40 and 60 miles per gallon", ["40"], True),  # three: no range close
+    ("So it is between 40 and 60", ["between 40 and 60"], True),  # a gold that is the range
+    # a bracketed list for numeric golds is a hedge; a point for a text gold is not
+    ("The answer is [0.46, 0.4].", ["0.4"], False),
+    ("The answer is (4, 3).", ["3", "4"], True),
+    ("The answer is (3, -4).", ["(3,-4)"], True),
+    ("The answer is [0.4].", ["0.4"], True),  # one value in brackets
+])
+def test_report4_open_rules_by_hand(response, golds, expected):
+    assert mmmu_open_match(response, golds) is expected
+
+
+@pytest.mark.parametrize("response, golds, expected", [
+    ("There are no clubs with exactly 64 members.", ["0"], True),
+    ("There are no clubs with exactly 64 members.", ["64"], False),
+    ("There are no clubs with exactly 64 members.", ["zero"], True),  # a number word: 0
+    ("There are no clubs with exactly 64 members.", ["none"], False),  # a text gold: no count
+    # an answer clause decides before any count of zero
+    ("There are no red cubes. The answer is 2.", ["2"], True),
+    ("There are no red cubes. The answer is 2.", ["0"], False),
+    # a closing answer line too
+    ("There are no red cubes.\nA: 2", ["0"], False),
+])
+def test_a_count_of_zero_only_without_an_answer(response, golds, expected):
+    assert mmmu_open_match(response, golds) is expected
+
+
+def test_cut_off_only_without_an_answer_clause_or_line():
+    # cut off on "=" with no answer: wrong; the same with an answer clause before: right
+    assert mmmu_open_match("x_n^2 = 1/n so x =", ["2"]) is False
+    assert mmmu_open_match("The answer is 2. Then x =", ["2"]) is True
+    assert mmmu_open_match("Hence\nA: 2\nx =", ["2"]) is False  # the line is not the last
+
+
+def test_lines_after_a_colon_look_back_40_characters():
+    # the colon is looked for within 40 characters before the next line's text: a colon
+    # then a line break and 38 spaces (39 characters) introduces the lines after it ...
+    steps = "Step 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14"
+    assert mmmu_open_match("The answer is:\n" + " " * 38 + steps, ["14"]) is True
+    # ... 39 spaces (40 characters of white space): the colon is out of sight, so the
+    # clause's own sentence, the next line, is the candidate
+    assert mmmu_open_match("The answer is:\n" + " " * 39 + steps, ["7"]) is True

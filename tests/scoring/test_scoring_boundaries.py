@@ -251,6 +251,9 @@ def test_strip_reasoning_ends_at_the_first_closing_tag(response, expected):
 @pytest.mark.parametrize("response, expected", [
     ("the **B** one", "the B one"), ("__B__ it is", "B it is"), ("a*b", "a b"),
     ("`B`", "B"), ("$x$ is 5", "x  is 5"),
+    # a star between two operands on one line, one a digit, is a times sign
+    ("9.98*10^-25", "9.98×10^-25"), ("x * 2", "x × 2"), ("8 * 3", "8 × 3"), ("x * y", "x   y"),
+    ("* 3 apples", "3 apples"), ("3 *\n* 4", "3  \n  4"),
 ])
 def test_markdown_and_latex_marks_are_dropped(response, expected):
     assert clean_response(response) == expected

@@ -19,10 +19,19 @@ _PI_AFTER = re.compile(_TIMES + r"(?:\\pi|π)")
 _INSIDE_BEFORE = re.compile(r"(?:\\sqrt\s*\{|√|\^\s*\{?|\\[dt]?frac\s*\{|\}\s*\{)\s*$")
 # "5-\\frac{1}{2}", "3 × 2^4", "x - 1": the number is one operand of an operation left undone
 # (an operand is a number, one letter or a bracket: "Answer - 42" is a label and its value).
-_OPERAND_BEFORE = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]|[)}])[ \t]*(?:[-+*/×÷·]|\\times|\\cdot"
+_OPERAND_BEFORE = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]|[)}\]])[ \t]*(?:[-+*/×÷·]|\\times|\\cdot"
                              r"|\\div)[ \t]*$")
-# "P(1)", "f(2)": the argument of a function.
-_ARGUMENT_BEFORE = re.compile(r"(?<![A-Za-z])[A-Za-z]\($")
+# "Option 2 - 45 degrees", "Step 3 – 12": a dash after a numbered label separates it from the
+# value, it subtracts nothing.
+_LABEL_BEFORE = re.compile(r"\b(?:option|choice|step|case|method|part|question|item|figure"
+                           r"|table|no\.?)[ \t]*#?\d+[ \t]*[-–][ \t]*$", re.I)
+# "1 - sin(1)", "100 * 2^99", "2 + \\sqrt{3}": the number is the first operand of an operation
+# left undone (the operand after the sign is a number, one letter, a bracket, a root or a
+# function: "12 - the rest" is no operation).
+_OPERAND_AFTER = re.compile(r"[ \t]*(?:[-+*/×÷·]|\\times|\\cdot|\\div)[ \t]*(?:\d|[^\W\d_](?![^\W\d_])"
+                            r"|(?:sin|cos|tan|log|ln|exp|sqrt)\b|[(\\√])")
+# "P(1)", "f(2)", "sin(1)": the argument of a function.
+_ARGUMENT_BEFORE = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]|\b(?:sin|cos|tan|log|ln|exp))\($")
 # "3:4", "10:30": one side of a ratio or a clock time.
 _RATIO_AFTER = re.compile(r":\d")
 _RATIO_BEFORE = re.compile(r"\d:$")
@@ -59,7 +68,9 @@ def part_of_expression(text: str, token: NumberToken, pi_units: bool) -> bool:
     `not_a_value`, an operand of an operation it leaves undone ("1-\\frac{1}{4}"), one side
     of a ratio ("3:4") or a function's argument ("P(1)")."""
     return not_a_value(text, token, pi_units) or _RATIO_AFTER.match(text, token.end) is not None \
-        or any(pattern.search(text, max(0, token.start - 10), token.start) is not None
-               for pattern in (_OPERAND_BEFORE, _RATIO_BEFORE)) \
+        or _RATIO_BEFORE.search(text, max(0, token.start - 10), token.start) is not None \
+        or (_OPERAND_BEFORE.search(text, max(0, token.start - 10), token.start) is not None
+            and _LABEL_BEFORE.search(text, max(0, token.start - 20), token.start) is None) \
+        or _OPERAND_AFTER.match(text, token.end) is not None \
         or (text[token.end:token.end + 1] == ")"
-            and _ARGUMENT_BEFORE.search(text, max(0, token.start - 3), token.start) is not None)
+            and _ARGUMENT_BEFORE.search(text, max(0, token.start - 4), token.start) is not None)

@@ -1,6 +1,8 @@
 """Which number of a model response is its answer (the `numeric` extractor).
 
-The numbers themselves are read by `bench_kit.text.numbers`; here (docs/METRICS.md#numbers):
+The numbers themselves are read by `bench_kit.text.numbers`, the part of the response that
+answers and whether it is cut off by `bench_kit.scoring.extract.answer_part`; here
+(docs/METRICS.md#numbers):
 the last number of the last "the answer is" clause; else, in the response up to where it
 goes on with a new question of its prompt or closes with an explanation or a table, the
 sentence that concludes ("Therefore, …", "So …") or else the last sentence with a number,
@@ -18,10 +20,10 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.answer_part import answer_part_tokens, stops_before_answer
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
-    CONTINUATION,
     FAILED,
     PARSE_LENIENT,
     PARSE_OK,
@@ -33,19 +35,18 @@ from bench_kit.scoring.extract.response import (
     sentence_start,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
-# Where a response stops answering: a closing pleasantry, an explanation of an answer
-# already given, a table or list offered after it.
-_CLOSING = re.compile(
-    r"(?:^|\n|(?<=[.!?])[ \t]+)(?:I\s+hope\s+this|Is\s+there\s+anything\s+else|Let\s+me\s+know"
-    r"|Explanation\s*:|This\s+is\s+because\b|Here(?:\s+is|'s)\s+(?:a|the)\s+(?:table|list"
-    r"|breakdown|summary)|Here(?:\s+is|'s)\s+how\s+I\s+got)", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
-# "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states.
+# "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states; so
+# is a sum of money someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to
+# buy a red two-door coupe", "Duncan made $15.00 on July 5").
 _STATES = re.compile(
-    r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b|=|≈)\s*"
+    r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of"
+    r"|needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid|saved|raised|owes?)\b"
+    r"|=|≈)\s*"
     r"(?:(?:approximately|about|around|roughly|only|exactly|just|nearly|almost|a\s+total\s+of"
     r"|a\s+difference\s+of|totally|an?|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
@@ -60,13 +61,15 @@ _RANGE_AFTER = re.compile(r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d
 # answer a markdown response marks; the last such.
 _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:/\d+)?[ \t]*%?"
                           r"(?:[ \t]*[A-Za-z°]+){0,2})[ \t]*\.?\*\*")
-# Cut off mid-expression: the response ends on ":", "=", "," or an open bracket.
-_CUT_OFF = frozenset(":=,([{\\")
 # "There are no red cubes", "The function has no zeros": a count of zero, in a response
 # with no number at all.
 _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
                       re.I)
-_ESTIMATE = re.compile(r"\bestimat", re.I)
+# "There are no clubs with exactly 64 members.": a count of zero; the sentence's number is the
+# condition restated from the question.
+_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)[a-z][^.!?\n\d]*"
+                        r"\b(?:with|of|that|who|which|at)\b", re.I)
+_ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it\s+is|it's)\s+(?:about|approximately|roughly|around)\b", re.I)
 # A value the response says it cannot give (beyond the shared refusals): "is undefined",
 # "this problem can't be solved", "there must be an error in the problem".
 _NO_VALUE = re.compile(
@@ -85,16 +88,20 @@ _METHOD_ONLY = re.compile(
     r"\bfinal\s+(?:answer|value|result)\s+(?:will|should|would)\s+be\s+(?:the|an?)\s"
     r"|\bsolution\s+(?:requires|would\s+require)\b"
     r"|(?:^|[.!?]\s+)To\s+find\b[^.!?\n]{0,120},\s+(?:you\s+)?(?:look|count|identify|add|check"
-    r"|compare|find)\b", re.I)
-_METHOD_KEYS = ("final", "solution", "to find")
+    r"|compare|find)\b"
+    r"|\bthis\s+(?:code|program|script)\s+will\s+(?:output|print|return|give|calculate|compute)\b",
+    re.I)
+_METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
 # "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
 _OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 # "\boxed{25} or \boxed{26}", "\boxed{12} or maybe \boxed{13}": two boxed answers offered
 # as alternatives.
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
                           r"|probably|even)\s+)?\$?\\boxed\{")
-# "1982 with an income of 931,441": what follows the answer's number elaborates on it.
-_ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to)\b", re.I)
+# "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
+# the answer's number elaborates on it.
+_ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
+                          r"|not))\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
 _RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
 # 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
@@ -108,12 +115,18 @@ _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 _COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
 # "lower than 8", "at least 60": a threshold restated from the question, not a value.
 _THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
+_TIMES_COUNT = re.compile(r"\s+times\b", re.I)  # a count of occurrences is no threshold
 _YEAR = re.compile(r"1[89]\d\d|20\d\d")  # a year, never a threshold's stated value
+# "720 W (3 sig.fig.)": at most a short unit between a value and the bracket that explains it.
+_UNIT_GAP = re.compile(r"[ \t]*(?:[A-Za-zΩ°%/$]{1,8}[ \t]*)?")
+# "7.95 : 1": the first term of a ratio to one.
+_TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
-_LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
-_LOOP_REACH, _LOOP_MIN = 600, 60  # how far back a loop is looked for; its shortest span
+# "to two decimal places", "3 significant figures", "(3 sig.fig.)": a precision, not a value.
+_PRECISION_AFTER = re.compile(r"[ \t]*(?:decimal\s+(?:places?|digits?)|significant\s+(?:figures?"
+                              r"|digits?)|sig\.?\s*figs?\b)", re.I)
 _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
 # "0.000000…" looping to the token limit; a shorter decimal is a number ("3.1415926535…").
 _MAX_DECIMAL_DIGITS = 40
@@ -134,28 +147,6 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
     return found, token is not None and token.percent
 
 
-def answer_part(text: str) -> str:
-    """A cleaned response up to where it goes on with a new question of its prompt or
-    closes ("I hope this helps", "Here is a table …"), when a number comes before that."""
-    return _answer_part(text)[0]
-
-
-def _answer_part(text: str) -> tuple[str, list[NumberToken] | None]:
-    """The response up to a new question of its prompt or a closing section (when an
-    answer comes before it), and its numbers when they had to be read (else None)."""
-    found = None
-    for pattern in (CONTINUATION, _CLOSING):
-        cut = pattern.search(text, 1)
-        if cut is None:
-            continue
-        if found is None:
-            found = number_tokens(text)
-        if found and found[0].end <= cut.start():
-            text = text[:cut.start()].rstrip()
-            found = [token for token in found if token.end <= cut.start()]
-    return text, found
-
-
 def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
     """The number an answer clause's tail (`tail`, at offset `at` of `text`) gives: its last
     number before an elaboration ("1982 with an income of 931,441" is 1982), or the count of
@@ -166,32 +157,55 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
         found = [token for token in found if token.end <= elaborated.start()]
     aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
-    if aside >= 0 and any(token.end == aside for token in found) \
+    if aside >= 0 and any(token.end <= aside and _UNIT_GAP.fullmatch(tail, token.end, aside)
+                          for token in found) \
             and not _ALTERNATIVES.search(tail, aside, found[-1].start):  # not "3 (or 4)"
         found = [token for token in found if token.end <= aside]  # "7 (3 + 4)": explains the 7
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
+        if last.value == 1 and _TO_ONE.fullmatch(tail, before.end, last.start):
+            return before  # "7.95 : 1": a ratio to one is its first term
         if _OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
             # "The answer is 10 or 12." (none); "0.5 or 50%": one value written two ways
-            return before if as_percent(before, last) else None
+            return before if as_percent(before, last) \
+                or first_of_pair(tail, found, len(found) - 1) else None
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
             and text[at + len(tail):].lstrip()[:1] == ",":
         return None  # "The answer is (3, 4).": a pair cut at its comma
     return last
 
 
+def _word_answer(text: str, tail: str, at: int) -> bool:
+    """Whether an answer clause's tail (`tail`, at offset `at` of `text`) with no number in it
+    is an answer in words ("None", "Insufficient Information", "that the method does not
+    apply"): a whole sentence without a digit, or three words or more cut at a comma; not one
+    or two words cut at a comma ("The answer is therefore, 12") nor a tail that introduces the
+    lines after it ("The answer is as follows:")."""
+    if tail[-1] in ":：" or any(ch.isdigit() for ch in tail):
+        return False
+    return text[at + len(tail):].lstrip(" \t")[:1] != "," or len(tail.split()) >= 3
+
+
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
-    """The numbers of `text` that may be an answer: not an exponent ("cm^2") and not a
-    degenerate run of digits."""
-    if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens):
+    """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
+    run of digits, not a precision ("round to two decimal places", "(3 sig.fig.)")."""
+    if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
+            and not _may_state_precision(text):
         return tokens  # the common case: one scan, nothing to drop
     return [token for token in tokens
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
-            and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))]
+            and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))
+            and not _PRECISION_AFTER.match(text, token.end)]
+
+
+def _may_state_precision(text: str) -> bool:
+    """Cheap pre-check: whether `text` may state a precision (`_PRECISION_AFTER`)."""
+    lowered = text.lower()
+    return "decimal" in lowered or "sig" in lowered
 
 
 def _not_a_digit_run(text: str, token: NumberToken) -> bool:
@@ -204,24 +218,6 @@ def _not_a_digit_run(text: str, token: NumberToken) -> bool:
                                      <= _MAX_DIGITS)
 
 
-def _cut_off(text: str, found: list[NumberToken]) -> bool:
-    """Whether the response stops before an answer: on ":", "=", "," or an open bracket,
-    in a loop, with a bracket of its last sentence left open ("… = 8\\left(\\frac{43"),
-    or — a long response — mid-sentence after its last number ("By the Pythag")."""
-    if text[-1] in _CUT_OFF or _looping(text):
-        return True
-    start = sentence_start(text, len(text))
-    if any(text.count(left, start) > text.count(right, start) for left, right in ("{}", "()")):
-        return True
-    if len(text) >= _LONG and text[-1].isalpha() and found[-1].end < start:
-        said = sentence_start(text, found[-1].start)  # "So there are 12 birds\n\nNote: …"
-        lead = text[said:found[-1].start]
-        return not (CONCLUDES.match(lead) and _STATES_VALUE.search(lead))
-    return False
-
-
-# "Therefore, the total is 12": a concluding sentence that states its number.
-_STATES_VALUE = re.compile(r"(?:\b(?:is|are|was|were|equals)|=)\s*$", re.I)
 # "There are 5 apples.": a sentence that states a count.
 _THERE_ARE = re.compile(r"[ \t*-]*there\s+(?:are|is)\s+(?:a\s+total\s+of\s+)?", re.I)
 
@@ -231,27 +227,6 @@ def _states_after(text: str, last: NumberToken, method_end: int) -> bool:
     it ("To find the total, count the apples. There are 5 apples.")."""
     said = sentence_start(text, last.start)
     return said >= method_end and _THERE_ARE.fullmatch(text, said, last.start) is not None
-
-
-def _looping(text: str) -> bool:
-    """Whether `text` ends by repeating one stretch (at least 3 times, over at least
-    `_LOOP_MIN` characters): a model stuck in a loop until its token limit. Only the
-    periods at which the last 8 characters recur are tried."""
-    tail = text[-_LOOP_REACH:]
-    size = len(tail)
-    if size < _LOOP_MIN:
-        return False
-    probe = tail[-8:]
-    found = tail.rfind(probe, 0, size - 1)
-    while found >= 0:
-        period = size - 8 - found
-        span = max(3 * period, _LOOP_MIN)
-        if span > size:
-            return False
-        if tail[size - span + period:] == tail[size - span:size - period]:
-            return not tail[-period:].isdigit()  # "5.3333…" repeats a digit: a decimal
-        found = tail.rfind(probe, 0, found + 7)
-    return False
 
 
 def _final_value_tail(text: str) -> tuple[str, int] | None:
@@ -280,7 +255,8 @@ def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToke
         if at in starts:
             return starts[at]
     for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
-        if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset):
+        if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset) \
+                or _TIMES_COUNT.match(sentence, token.end - offset):  # "crosses 50 at least 3 times"
             return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
                 else token  # "In 2019, sales were more than 300 units": 300
     return tokens[-1]
@@ -296,7 +272,7 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
         if token.start < start:
             break
         inside.append(token)
-    return _stated(text[start:last.end], start, inside[::-1]), start
+    return _stated(text[start:last.end + 6], start, inside[::-1]), start  # (+ " times")
 
 
 def answer_number_token(response: str, pi_units: bool = False,
@@ -322,7 +298,7 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
         text = text.strip()
-    text, every = _answer_part(text)
+    text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
     if tail:
         found = _candidates(tail, number_tokens(tail))
@@ -333,6 +309,8 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
             if token is None:
                 return FAILED, None, text
             return Extraction(token.value, PARSE_OK), token, tail
+        if _word_answer(text, tail, at):
+            return FAILED, None, text  # "The answer is None.", "The answer is Inapplicable."
     if "**" in response:
         bold = _BOLD_NUMBER.findall(strip_reasoning(response))
         if bold:
@@ -343,30 +321,58 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     return _prose_number(text, found, boxes > 0)
 
 
+def _no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
+    """A count of zero a response without an answer clause states, as a token over its words:
+    "there is / are no …" or "has no …" in a response without numbers ("The function has no
+    zeros."), or its last sentence with a number opening "There are no … with / of / that …"
+    ("There are no clubs with exactly 64 members."); None for a refusal ("there is no
+    information")."""
+    zero = _NONE_WITH.match(text, sentence_start(text, found[-1].start)) if found \
+        else _NONE_OF.search(text)
+    if zero is None or last_refusal(text):
+        return None
+    return NumberToken(0.0, zero.start(), zero.end())
+
+
+def states_zero(text: str) -> bool:
+    """Whether a cleaned response without an answer clause states a count of zero ("There
+    are no clubs with exactly 64 members.", "The function has no zeros."; `_no_count`)."""
+    found = _candidates(text, number_tokens(text))
+    return _no_count(text, found) is not None
+
+
 def _prose_number(text: str, found: list[NumberToken],
                   boxed: bool) -> tuple[Extraction[float], NumberToken | None, str]:
     """The answer of a response without an answer clause or a bold number (`found`: its
     numbers; `boxed`: grounding boxes were removed from it)."""
     if not found:
-        zero = _NONE_OF.search(text)
-        if zero is None or last_refusal(text):
+        zero = _no_count(text, found)
+        if zero is None:
             return FAILED, None, text
-        token = NumberToken(0.0, zero.start(), zero.end())
-        return Extraction(0.0, PARSE_LENIENT), token, text  # "The function has no zeros."
+        return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
     last = found[-1]
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
     if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
     if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
         return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
-    if _cut_off(text, found):
+    if stops_before_answer(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
     method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
     if method and not CONCLUDES.search(text, method.end()) and not _states_after(
             text, found[-1], method.end()):
         return FAILED, None, text  # "The final answer will be the total count."
+    zero = _no_count(text, found)
+    if zero is not None:  # "There are no clubs with exactly 64 members."
+        return Extraction(0.0, PARSE_LENIENT), zero, text
     token, opened = _sentence_number(text, found)
+    at = found.index(token)
+    first = first_of_pair(text, found, at) or (
+        token if at + 1 < len(found) and first_of_pair(text, found, at + 1) else None)
+    if first is not None and not (_EXAMPLE.search(text[opened:token.end])
+                                  or refuses(text, token.start, lowered)):
+        return Extraction(first.value, PARSE_LENIENT), first, text  # "3/12 or 1/4."
     if _not_the_answer(text, lowered, found, token, opened):
         earlier = [other for other in found if other.end <= opened]
         if not earlier or CONCLUDES.match(text, opened) \

@@ -73,6 +73,10 @@ _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
+# "9.98*10^-25", "8 * 3", "2*x": a star between two operands on one line, one of them a digit,
+# is a times sign, not emphasis ("a*b" stays two words).
+_TIMES_STAR = re.compile(r"\*(?:(?<=\d\*)(?=[\w(.\\])|(?<=[\w.)\]}]\*)(?=\d)"  # (a literal first:
+                         r"|(?<=\d \*)(?= [\w(.\\])|(?<=[\w.)\]}] \*)(?= \d))")  # a fast scan)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?!-?[\d.,]+[ \t]*\Z)", re.M)
 
 # "the answer is", "final answer:", "答案是", "答案：", "【答案】" ... (the letter/number comes
@@ -97,7 +101,7 @@ CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:�
 FINAL_ANSWER_LINE = re.compile(
     r"(?:^|(?<=[.!?])[ \t]+)(?:A[ \t]*[:：]|" + ANSWER_CLAUSE.pattern + r")[ \t]*|^####[ \t]*",
     re.I)
-_SENTENCE_END = re.compile(r"\n|[.!?;](?:\s|$)|,\s|[。！？；，]")
+_SENTENCE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；，]")  # "6! = 720"
 
 
 # The response says it cannot answer (unsure, missing information, a refusal). Shared by
@@ -220,7 +224,9 @@ def clean_response(response: str, boxed: bool = True) -> str:
     if not text.isascii():  # replace only the mapped characters (translate is slow on CJK)
         text = _WIDE.sub(lambda match: _WIDE_TEXT[match.group()], text)
     if "*" in text or "`" in text or "__" in text:
-        text = text.replace("**", "").replace("__", "").replace("`", "").replace("*", " ")
+        text = text.replace("**", "").replace("__", "").replace("`", "")
+        if "*" in text:
+            text = _TIMES_STAR.sub("×", text).replace("*", " ")
     if "#" in text:
         text = _HEADING.sub("", text)
     if "$" in text:  # "-$2" is minus two dollars

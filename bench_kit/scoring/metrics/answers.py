@@ -16,9 +16,11 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.scoring.extract.expression_parts import not_a_value
-from bench_kit.scoring.extract.numbers import AND_CJK, answer_part, refuses
+from bench_kit.scoring.extract.answer_part import answer_part, cut_off
+from bench_kit.scoring.extract.expression_parts import part_of_expression
+from bench_kit.scoring.extract.numbers import AND_CJK, refuses, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
+from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.cjk import CJK
@@ -161,6 +163,9 @@ _HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
 _AND_SPLIT = re.compile(r"\s+and\s+|\s*" + AND_CJK + r"\s*", re.I)
 # "k=2, -2"; not "(3, -4)" (a key with brackets), nor a consequence: "5 apples, so 6 pears"
 _COMMA_SPLIT = re.compile(r",\s+(?!(?:so|thus|therefore|hence)\b)", re.I)
+# "an integer value between 40 and 60": a range offers its two ends.
+_BETWEEN = re.compile(r"\bbetween\s+(-?[\d.,/]*\d)\s*(?:and|&|-|–)\s*(-?[\d.,/]*\d)"
+                      r"(?:\s*[a-z%°]+){0,2}\W*$", re.I)
 _MAX_VALUE_WORDS = 3  # a short answer joined by "and"/"和"; each Chinese character is a word
 _MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm longer")
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
@@ -185,6 +190,14 @@ def _trim_key(key: str) -> str:
     return key
 
 
+def _opens_lines(text: str, at: int) -> bool:
+    """Whether an answer clause whose tail starts at `at` ends its line on a colon ("the
+    answer is:\nStep 1: …"): it introduces the lines after it."""
+    before = text[max(0, at - 40):at]
+    kept = before.rstrip()
+    return kept.endswith((":", "：")) and "\n" in before[len(kept):]
+
+
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     """MMMU's open-answer candidates: per sentence, the text after its last indicator word
     ("is", "so", "thus", "answer" …; "=" too in the last sentence) when that text is not
@@ -201,7 +214,7 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         return [key], [t.value for t in number_tokens(key)]
     clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
     text = str(response)
-    if clause is not None and clause[0].endswith((":", "：")):
+    if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])):
         text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
     elif clause is not None and _trim_key(clause[0].lower()):
         key = _trim_key(clause[0].lower())
@@ -214,7 +227,7 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         if index == len(sentences) - 1 and "=" in sentence:
             ends.append(sentence.rindex("=") + 1)
         if ends:
-            key = _trim_key(sentence[max(ends):])
+            key = _trim_key(_stated_before_consequence(sentence, ends))
             if key:
                 keys.append(key)
     if not keys and text:
@@ -223,15 +236,31 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     return keys, numbers
 
 
+# ", so 6 pears": a consequence drawn from the value a sentence states ("It is 5 apples, so 6
+# pears" states 5).
+_CONSEQUENCE = re.compile(r",\s+(?:so|thus|therefore|hence)$", re.I)
+
+
+def _stated_before_consequence(sentence: str, ends: list[int]) -> str:
+    """A sentence's candidate: the text after its last indicator (`ends`: where each ends),
+    or, when that indicator draws a consequence (", so 6 pears") from a value an earlier one
+    states, the text between the two ("It is 5 apples, so 6 pears" -> "5 apples")."""
+    last = max(ends)
+    consequence = _CONSEQUENCE.search(sentence, max(0, last - 14), last)
+    earlier = [end for end in ends if consequence and end <= consequence.start()]
+    return sentence[max(earlier):consequence.start()] if earlier else sentence[last:]
+
+
 _SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "3 - 2" is no sign
 
 
 def _values(key: str) -> set[float]:
-    """The numbers of a candidate that can be its value (`not_a_value`: not "4\\pi",
-    "\\sqrt{2}", an exponent), rounded to 2 decimals; a minus spaced from its number is its sign
-    ("- \\frac{1}{2}")."""
+    """The numbers of a candidate that can be its value (`part_of_expression`: not "4\\pi",
+    "\\sqrt{2}", an exponent, an operand of an operation left undone, "1 - sin(1)", "100 *
+    2^99", a ratio's side or a function's argument), rounded to 2 decimals; a minus spaced
+    from its number is its sign ("- \\frac{1}{2}")."""
     return {round(-t.value if _SPACED_MINUS.search(key, max(0, t.start - 4), t.start) else t.value, 2)
-            for t in number_tokens(key) if not not_a_value(key, t)}
+            for t in number_tokens(key) if not part_of_expression(key, t, False)}
 
 
 def _gold_in(key: str, gold: str) -> bool:
@@ -329,20 +358,33 @@ def _hedge_parts(key: str) -> list[str]:
     return parts + [key[start:]]
 
 
+def _written_twice(key: str) -> bool:
+    """Whether a key is two numbers joined by "or" that are one value ("3/12 or 1/4",
+    "2 hours or 120 minutes")."""
+    found = number_tokens(key)
+    return len(found) == 2 and first_of_pair(key, found, 1) is not None
+
+
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
     values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
     no hedge."""
     if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
         return None
+    between = _BETWEEN.search(key) if "between" in key else None
+    if between is not None and not any("between" in str(g).lower() for g in golds):
+        return [between.group(1), between.group(2)]  # "between 40 and 60": a range, two ends
     parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
     parts = [part for part in parts if part]
     values = [number_tokens(part) for part in parts[:3]]
     if len(parts) == 2 and all(len(found) == 1 for found in values) \
-            and as_percent(values[0][0], values[1][0]):
-        return None  # "0.5, or 50%": one value written two ways
+            and (as_percent(values[0][0], values[1][0]) or _written_twice(key)):
+        return None  # "0.5, or 50%", "3/12 or 1/4": one value written two ways
     if len(parts) > 1:
         return parts
+    if key.startswith(("[", "(")) and key.endswith(("]", ")")) \
+            and all(_gold_number(g) is not None for g in golds):
+        key = key[1:-1]  # "[0.46, 0.4]" for one number: a list of values, not a point "(3, -4)"
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
         if split.search(key) and not any(split.search(str(g)) for g in golds) \
                 and not (mark == ", " and any(ch in key for ch in "([{")):
@@ -377,8 +419,13 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     text = answer_part(str(response))
     if refuses(text, unsure=False) and clause_tail_at(text) is None:
         return False  # "it's impossible to determine … in the 4 x 4 table"
-    keys, _ = mmmu_candidates(text)
+    if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off(text):
+        return False  # no answer: "…we need to consider", a formula repeated to the token limit
     golds = [str(g) for g in golds]
+    if clause_tail_at(text) is None and final_answer_line(text) is None \
+            and any(_gold_number(gold) is not None for gold in golds) and states_zero(text):
+        return any(_gold_number(gold) == 0 for gold in golds)  # "There are no clubs with 64 …"
+    keys, _ = mmmu_candidates(text)
     if keys:
         parts = _hedged(keys[-1], golds)
         if parts is not None:
