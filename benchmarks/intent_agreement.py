@@ -259,10 +259,12 @@ def _pi_multiple(math: str) -> float | None:
 
 def label_is_correct(label: str, row: dict) -> bool:
     """Whether the reader's answer equals a gold: numbers (number words 0-20 included, and
-    scientific notation: "4e-05", "5.27 × 10^-25") at the item's precision for floats (else 2
-    decimals) and exactly otherwise; a gold in LaTeX math as plain math (`plain_math`; a unit
-    after the math dropped, a multiple of π compared by its factor: "2π/3" is "$\\frac{2}{3}\\pi$");
-    other text case- and punctuation-insensitively."""
+    scientific notation: "4e-05", "5.27 × 10^-25", "10^5") for floats as `_same_float` (within
+    4% for a scientific or tiny gold, else at the item's precision or 2 decimals) and exactly
+    otherwise; a gold in LaTeX math as plain math (`plain_math`; a word after the math as
+    `_math_without_unit`, a multiple of π compared by its factor: "2π/3" is
+    "$\\frac{2}{3}\\pi$", but an inline "1/2π" is 1/(2π)); other text case- and
+    punctuation-insensitively."""
     if label == "none":
         return False
     for gold in row["golds"]:
