@@ -131,6 +131,10 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
         "Step 1: 3 + 4 = 7\n", n), "7"),
     "ranges": (lambda n: "The answer is " + _repeat("between 40 and 60 ", n) + "km", "40"),
     "no count with a condition": (lambda n: "There are no clubs" + _repeat(" with 64 of", n), "0"),
+    # review numbers3, item 13: a run of spaces before a bracket was quadratic (the hedge and
+    # "and" separators were tried at every space of the run)
+    "spaces before a bracket": (lambda n: "The answer is 5" + " " * n + "(3).", "5"),
+    "spaces between words": (lambda n: "The answer is 5" + " " * n + "or" + " " * n + "6", "5"),
 }
 
 

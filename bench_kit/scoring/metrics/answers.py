@@ -156,11 +156,13 @@ _KEY_EDGES = ".,:;!?\"' "
 _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
 # slash between two numbers is a fraction ("3 / 4" is 0.75), no hedge (`_hedge_parts`).
-_HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
+# Each alternative starts at a run of spaces' first (`(?<!\s)`): tried inside a long run too, it
+# scanned the rest of the run at every space ("5" + " " * n + "(3)" was quadratic).
+_HEDGE_SPLIT = re.compile(r"(?<!\s)(?:\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*)", re.I)
 # "12 and 15", "A 和 B": short answers joined by "and" offer several too (at most three
 # words each); so do values with at most a short unit joined by commas ("k=2, -2").
 # Not the 和 of a sum ("它们的和是15", "两数之和为15", "总和为36").
-_AND_SPLIT = re.compile(r"\s+and\s+|\s*" + AND_CJK + r"\s*", re.I)
+_AND_SPLIT = re.compile(r"(?<!\s)(?:\s+and\s+|\s*" + AND_CJK + r"\s*)", re.I)
 # "k=2, -2"; not "(3, -4)" (a key with brackets), nor a consequence: "5 apples, so 6 pears"
 _COMMA_SPLIT = re.compile(r",\s+(?!(?:so|thus|therefore|hence)\b)", re.I)
 # "an integer value between 40 and 60": a range offers its two ends (not after the key's own
