@@ -43,8 +43,9 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 # "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states; so
 # is a sum someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to buy a red
 # two-door coupe", "Duncan made $15.00 on July 5"), only when no later clause of the sentence
-# draws a consequence, a total or another sum (`_MONEY_LATER`: "The recipe needs 2 cups …, so
-# … 8 cups", "costs $50 per person, … for 200 dollars in total"; the cleaned text has no "$").
+# draws a consequence, a total, another sum or what is had now (`_MONEY_LATER`: "The recipe
+# needs 2 cups …, so … 8 cups", "costs $50 per person, … for 200 dollars in total", "saved $5
+# each week … and now has $60"; the cleaned text has no "$").
 _STATES = re.compile(
     r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b"
     r"|\b(?:needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid|saved|raised"
@@ -55,7 +56,7 @@ _STATES = re.compile(
 _MONEY_VERB = re.compile(r"needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid"
                          r"|saved|raised|owes?", re.I)
 _MONEY_LATER = re.compile(r"\b(?:so|thus|therefore|hence|which|leaving|total\w*|dollars?|euros?"
-                          r"|yuan)\b|元", re.I)
+                          r"|yuan|now|has)\b|元", re.I)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
