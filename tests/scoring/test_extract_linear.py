@@ -90,6 +90,9 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "precisions": lambda n: _repeat("round 12 to 2 decimal places, 3 sig. figs ", n),
     "displays opened, alignment marks, code described": lambda n: _repeat(
         "\\[ 1 & 2 & [3] / 2 This code will output 4 ", n) + "\n21.",
+    # review numbers3: a verb of money yields to a later conclusion (one scan for it, not one
+    # per verb)
+    "verbs of money then a conclusion": lambda n: _repeat("needs 5 ", n) + " so 7",
 }
 
 

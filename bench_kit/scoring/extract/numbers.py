@@ -278,13 +278,18 @@ def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToke
                                                last.start - offset):
         return tokens[-2]  # "3 of the 4 numbers": the count
     starts = {token.start - offset: token for token in tokens}
+    concludes = None  # where the sentence's last `_MONEY_LATER` word starts (one scan, when asked)
     for match in reversed(list(_STATES.finditer(sentence))):
         at = match.end()
         while at < len(sentence) and sentence[at] in " (":
             at += 1
-        if at in starts and not (_MONEY_VERB.match(sentence, match.start())
-                                 and _MONEY_LATER.search(sentence, starts[at].end - offset)):
-            return starts[at]  # (a sum needed, spent, … unless a later clause concludes)
+        if at in starts and _MONEY_VERB.match(sentence, match.start()):
+            if concludes is None:
+                concludes = max((m.start() for m in _MONEY_LATER.finditer(sentence)), default=-1)
+            if concludes >= starts[at].end - offset:
+                continue  # a sum needed, spent, … that a later clause concludes from
+        if at in starts:
+            return starts[at]
     for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
         if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset) \
                 or _TIMES_COUNT.match(sentence, token.end - offset):  # "crosses 50 at least 3 times"
