@@ -109,17 +109,18 @@ _WORDS = {w: i for i, w in enumerate(
 _LATEX_FRACTION = re.compile(r"^([-+]?)\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}$")
 
 
-# "4e-05", "5.27 × 10^-25", "9.98*10^-25", "2*10^3" (a LaTeX gold "$2 \\times 10^{3}$" as plain
+# "4e-05", "5.27 × 10^-25", "9.98*10^-25", "10^5", "2*10^3" (a LaTeX gold "$2 \\times 10^{3}$" as plain
 # math): a number in scientific notation, as TheoremQA's golds and its readers write them.
-_SCIENTIFIC = re.compile(r"^([-+]?\d+(?:\.\d+)?)\s*(?:[eE]([-+]?\d+)|(?:[×x*·]|\\times|\\cdot)\s*"
-                         r"10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)$")
+_SCIENTIFIC = re.compile(r"^(?:([-+]?\d+(?:\.\d+)?)\s*(?:[eE]([-+]?\d+)|(?:[×x*·]|\\times|\\cdot)\s*"
+                         r"10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)|10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)$")
 
 
 def _number(text: str) -> float | None:
     text = text.strip().replace("−", "-").rstrip(".")
     scientific = _SCIENTIFIC.match(text)
     if scientific:
-        return float(scientific.group(1)) * 10.0 ** int(scientific.group(2) or scientific.group(3))
+        exponent = next(part for part in scientific.groups()[1:] if part is not None)
+        return float(scientific.group(1) or 1) * 10.0 ** int(exponent)
     fraction = _LATEX_FRACTION.match(text)
     if fraction:
         text = f"{fraction.group(1)}{fraction.group(2)}/{fraction.group(3)}"
@@ -131,6 +132,23 @@ def _number(text: str) -> float | None:
         top, bottom = text.split("/")
         return float(top) / float(bottom) if float(bottom) else None
     return None
+
+
+# TheoremQA's own grader compares a float gold within 4% of its size (TIGER-AI-Lab/TheoremQA,
+# number_utils.py, `within_eps` via `compare_two_numbers`, commit acfc9686): the comparison used
+# for a gold in scientific notation or below the decimals' step, where 2 decimals would call
+# every small reading ("0", "5e-05" for 4e-05) right.
+_RELATIVE_TOLERANCE = 0.04
+
+
+def _same_float(value: float, gold: float, gold_text: str, row: dict) -> bool:
+    """A float reading and gold: within 4% of the gold (TheoremQA's tolerance) when the gold
+    is written in scientific notation or is smaller than the item's decimals can show
+    ("4e-05", "0.0025" at 2 decimals), else equal at the item's decimals."""
+    places = _places(row)
+    if gold and (_SCIENTIFIC.match(gold_text.strip()) or abs(gold) < 10.0 ** -places):
+        return abs(value - gold) <= _RELATIVE_TOLERANCE * abs(gold)
+    return round(value, places) == round(gold, places)
 
 
 def _places(row: dict) -> int:
@@ -199,8 +217,33 @@ def plain_math(text: str) -> str:
     return re.sub(r"\s+", "", text).lower()
 
 
-# "$\\frac{1}{2}$ cm": a LaTeX value with its unit written after the math.
-_MATH_THEN_UNIT = re.compile(r"\s*(\$[^$]+\$)\s*[A-Za-zµ°]+\.?\s*")
+# "$\\frac{1}{2}$ cm", "$4\\pi$ cm^2": a LaTeX value with a word written after the math. The
+# word is dropped from the gold when the reader wrote the same word after the answer ("3/2 R"
+# for "$\\frac{3}{2}$ R") or when it is a unit (`_UNITS`): a letter such as "a" or "x" after
+# the math may be a factor of the value ("$\\sqrt{2}$ a" is not "√2").
+_MATH_THEN_UNIT = re.compile(r"\s*(\$[^$]+\$)\s*([A-Za-zµ°Ω]+(?:\^\d)?)\.?\s*")
+_UNITS = frozenset(
+    "mm cm m km nm µm in ft mi s ms min h hr hours g kg mg t l ml n kn j kj ev w kw v mv hz khz "
+    "mhz pa kpa atm k °c ° rad deg degrees mol ω c cm^2 m^2 km^2 cm^3 m^3 percent dollars "
+    "meters seconds minutes units thousand million billion".split())
+# "1/2π" written inline (π not spaced from its denominator): commonly 1/(2π), so never read as
+# the multiple (1/2)π of `_pi_multiple`; it is "$\\frac{1}{2\\pi}$" or the same text ("2/3π" for
+# "$\\frac{2}{3}\\pi$"). Spaced, "2/3 π" is (2/3)π.
+_INLINE_OVER_PI = re.compile(r"([-+]?\d+)/(\d+(?:\.\d+)?)π")
+
+
+def _math_without_unit(gold: str, label: str) -> tuple[str, str]:
+    """A LaTeX gold and the reader's answer without the word after the gold's math
+    (`_MATH_THEN_UNIT`): dropped from both when the answer ends with it, from the gold alone
+    when it is a unit; kept otherwise."""
+    unit = _MATH_THEN_UNIT.fullmatch(gold)
+    if unit is None:
+        return gold, label
+    word = unit.group(2)
+    written = re.fullmatch(r"(.+?)\s*" + re.escape(word) + r"\.?\s*", label, re.IGNORECASE)
+    if written:
+        return unit.group(1), written.group(1)
+    return (unit.group(1), label) if word.lower() in _UNITS else (gold, label)
 
 
 def _pi_multiple(math: str) -> float | None:
@@ -217,10 +260,12 @@ def _pi_multiple(math: str) -> float | None:
 
 def label_is_correct(label: str, row: dict) -> bool:
     """Whether the reader's answer equals a gold: numbers (number words 0-20 included, and
-    scientific notation: "4e-05", "5.27 × 10^-25") at the item's precision for floats (else 2
-    decimals) and exactly otherwise; a gold in LaTeX math as plain math (`plain_math`; a unit
-    after the math dropped, a multiple of π compared by its factor: "2π/3" is "$\\frac{2}{3}\\pi$");
-    other text case- and punctuation-insensitively."""
+    scientific notation: "4e-05", "5.27 × 10^-25", "10^5") for floats as `_same_float` (within
+    4% for a scientific or tiny gold, else at the item's precision or 2 decimals) and exactly
+    otherwise; a gold in LaTeX math as plain math (`plain_math`; a word after the math as
+    `_math_without_unit`, a multiple of π compared by its factor: "2π/3" is
+    "$\\frac{2}{3}\\pi$", but an inline "1/2π" is 1/(2π)); other text case- and
+    punctuation-insensitively."""
     if label == "none":
         return False
     for gold in row["golds"]:
@@ -228,20 +273,20 @@ def label_is_correct(label: str, row: dict) -> bool:
         answer = label
         if latex:
             listed = _LISTED.search(gold) is not None
-            unit = _MATH_THEN_UNIT.fullmatch(gold)  # "$\\frac{1}{2}$ cm": the math is the value
-            gold, answer = plain_math(unit.group(1) if unit else gold), plain_math(label)
-            if not listed and _pi_multiple(gold) is not None \
+            gold, answer = (plain_math(part) for part in _math_without_unit(gold, label))
+            inline = None if re.search(r"\s(?:π|\\pi)", label) else _INLINE_OVER_PI.fullmatch(answer)
+            if inline and gold == f"{inline.group(1)}/({inline.group(2)}π)":
+                return True  # "1/2π" for "$\\frac{1}{2\\pi}$"
+            if not listed and not inline and _pi_multiple(gold) is not None \
                     and _pi_multiple(gold) == _pi_multiple(answer):
-                return True  # "2/3π" and "2π/3": one multiple of π
+                return True  # "2/3π" (LaTeX's) and "2π/3": one multiple of π
         g, v = (None if latex and listed else _number(gold)), _number(answer)
         if g is not None and v is not None:
             if row.get("answer_type") != "float":
                 if v == g:
                     return True
-            else:
-                places = _places(row)
-                if round(v, places) == round(g, places):
-                    return True
+            elif _same_float(v, g, gold, row):
+                return True
         elif latex and answer == gold:
             return True
         elif not latex and re.sub(r"\W+", " ", answer).strip().lower() \

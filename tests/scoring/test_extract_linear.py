@@ -90,6 +90,9 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "precisions": lambda n: _repeat("round 12 to 2 decimal places, 3 sig. figs ", n),
     "displays opened, alignment marks, code described": lambda n: _repeat(
         "\\[ 1 & 2 & [3] / 2 This code will output 4 ", n) + "\n21.",
+    # review numbers3: a verb of money yields to a later conclusion (one scan for it, not one
+    # per verb)
+    "verbs of money then a conclusion": lambda n: _repeat("needs 5 ", n) + " so 7",
 }
 
 
@@ -131,6 +134,10 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
         "Step 1: 3 + 4 = 7\n", n), "7"),
     "ranges": (lambda n: "The answer is " + _repeat("between 40 and 60 ", n) + "km", "40"),
     "no count with a condition": (lambda n: "There are no clubs" + _repeat(" with 64 of", n), "0"),
+    # review numbers3, item 13: a run of spaces before a bracket was quadratic (the hedge and
+    # "and" separators were tried at every space of the run)
+    "spaces before a bracket": (lambda n: "The answer is 5" + " " * n + "(3).", "5"),
+    "spaces between words": (lambda n: "The answer is 5" + " " * n + "or" + " " * n + "6", "5"),
 }
 
 

@@ -330,8 +330,17 @@ def test_a_display_or_list_item_left_open_is_cut_off():
 def test_answer_in_words_boundaries():
     # two words cut at a comma: not an answer in words; the prose after it is read
     assert read("The answer is not known, 12.") == (12.0, "lenient")
-    # three words cut at a comma: an answer in words
-    assert read("The answer is quite not known, 12.") == (None, "failed")
+    # three words cut at a comma: an answer in words, unless a number follows in the sentence
+    # (review numbers3, item 4: "The answer is the largest value, 27." is 27)
+    assert read("The answer is quite not known, and it is rare.") == (None, "failed")
+    assert read("The answer is quite not known, 12.") == (12.0, "lenient")
+    assert read("The answer is the largest value, 27.") == (27.0, "lenient")
+    assert read("The answer is the largest value, 27") == (27.0, "lenient")  # no sentence end
+    assert read("The answer is the largest value, and 2 more.\nNo.") == (2.0, "lenient")
+    # a tail that points to where the answer is written is no answer in words
+    assert read("The answer is below.\n\n42") == (42.0, "lenient")
+    assert read("The answer is in the second column.\nIt shows 350.") == (350.0, "lenient")
+    assert read("The answer is inside the box.") == (None, "failed")
     # a tail ending on a colon introduces the next line
     assert read("The answer is below:\n12") == (12.0, "lenient")
 
@@ -366,7 +375,8 @@ def test_the_next_worked_example_or_a_self_grading_line(text, expected):
     # 9 letters: no unit, so no aside; the last number, 4, is an operand of "3 + 4": none
     ("The answer is 7 abcdefghi (3 + 4).", (None, "failed")),
     ("The answer is 7.95 : 1.", (7.95, "ok")),
-    ("The answer is 7.95:1", (None, "failed")),  # unspaced: a ratio's side
+    ("The answer is 7.95:1", (7.95, "ok")),  # unspaced too (review numbers3, item 8)
+    ("The answer is 7.95:10", (None, "failed")),  # a ratio's side
     # a ratio to 2 is no ratio to one (a spaced colon is no ratio's side either: the last
     # number is read)
     ("The answer is 8 : 2.", (2.0, "ok")),

@@ -342,12 +342,22 @@ def test_mmmu_open_match_by_hand(response, golds, expected):
     # a colon with text after it on the same line: that text is the candidate
     ("The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], True),
     ("The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], False),
-    # ", so" drawing a consequence from the value stated: the stated value is the candidate
-    ("So it is 5 apples, so 6 pears", ["5"], True),
-    ("So it is 5 apples, thus 6 pears", ["5"], True),
-    ("So it is 5 apples,    therefore 6 pears", ["5"], True),  # 14 characters back: seen
-    ("So it is 5 apples,     therefore 6 pears", ["6"], True),  # 15: outside the look-back
+    # outside an answer clause the candidate is the text after the sentence's last indicator,
+    # a consequence after ", so" too (review numbers3, item 3: "X is A, so B" concludes B)
+    ("Each bag is 3 kg, so 5 bags weigh 15 kg.", ["15"], True),
+    ("The total is 10, so 12 remain.", ["12"], True),
+    ("The speed is 60 km/h, so in 3 hours it travels 180 km.", ["180"], True),
+    ("The speed is 60 km/h, so in 3 hours it travels 180 km.", ["60"], False),
+    ("The area is 12, thus the perimeter must be 14.", ["14"], True),
     ("So 6 pears", ["6"], True),  # no earlier indicator: the text after the last one
+    # a range after the key's own value is no hedge (review numbers3, item 7)
+    ("The answer is 4, which is the distance between 3 and 7.", ["4"], True),
+    ("So the answer is 4, the gap between 3 and 7.", ["4"], True),
+    # the first term of a ratio to one, spaced or not (review numbers3, item 8)
+    ("The answer is 3:1.", ["3"], True),
+    ("The answer is 7.95:1.", ["7.95"], True),
+    ("The answer is 3:1.", ["1"], False),
+    ("The answer is 3:4.", ["3"], False),
     # a range closing the candidate offers its two ends
     ("So it is between 40 and 60", ["40"], False),
     ("So it is between 40 and 60", ["40", "60"], True),

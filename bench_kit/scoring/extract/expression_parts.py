@@ -32,8 +32,9 @@ _OPERAND_AFTER = re.compile(r"[ \t]*(?:[-+*/×÷·]|\\times|\\cdot|\\div)[ \t]*(
                             r"|(?:sin|cos|tan|log|ln|exp|sqrt)\b|[(\\√])")
 # "P(1)", "f(2)", "sin(1)": the argument of a function.
 _ARGUMENT_BEFORE = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]|\b(?:sin|cos|tan|log|ln|exp))\($")
-# "3:4", "10:30": one side of a ratio or a clock time.
-_RATIO_AFTER = re.compile(r":\d")
+# "3:4", "10:30": one side of a ratio or a clock time; the first term of a ratio to one
+# ("7.95:1", as "7.95 : 1") is its value.
+_RATIO_AFTER = re.compile(r":(?!1(?![\d.:]))\d")
 _RATIO_BEFORE = re.compile(r"\d:$")
 
 

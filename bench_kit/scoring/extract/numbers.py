@@ -41,14 +41,22 @@ from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 # "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states; so
-# is a sum of money someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to
-# buy a red two-door coupe", "Duncan made $15.00 on July 5").
+# is a sum someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to buy a red
+# two-door coupe", "Duncan made $15.00 on July 5"), only when no later clause of the sentence
+# draws a consequence, a total, another sum or what is had now (`_MONEY_LATER`: "The recipe
+# needs 2 cups …, so … 8 cups", "costs $50 per person, … for 200 dollars in total", "saved $5
+# each week … and now has $60"; the cleaned text has no "$").
 _STATES = re.compile(
-    r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of"
-    r"|needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid|saved|raised|owes?)\b"
+    r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b"
+    r"|\b(?:needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid|saved|raised"
+    r"|owes?)\b"
     r"|=|≈)\s*"
     r"(?:(?:approximately|about|around|roughly|only|exactly|just|nearly|almost|a\s+total\s+of"
     r"|a\s+difference\s+of|totally|an?|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
+_MONEY_VERB = re.compile(r"needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid"
+                         r"|saved|raised|owes?", re.I)
+_MONEY_LATER = re.compile(r"\b(?:so|thus|therefore|hence|which|leaving|total\w*|dollars?|euros?"
+                          r"|yuan|now|has)\b|元", re.I)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
@@ -66,9 +74,14 @@ _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(
 _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
                       re.I)
 # "There are no clubs with exactly 64 members.": a count of zero; the sentence's number is the
-# condition restated from the question.
-_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)[a-z][^.!?\n\d]*"
+# condition restated from the question. One clause only (`_ONE_CLAUSE`: no clause mark nor
+# coordinator anywhere in the sentence, at most 3 words after its number), so "There is no
+# need to convert any of the units, so the area is 24." states 24.
+_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)[a-z][^.!?\n\d,;:]*"
                         r"\b(?:with|of|that|who|which|at)\b", re.I)
+_CLAUSE_BREAK = re.compile(r"[,;:—–，；]|\b(?:and|but|so|while|whereas|because|since|then|which)\b",
+                           re.I)
+_FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}\s*")
 _ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it\s+is|it's)\s+(?:about|approximately|roughly|around)\b", re.I)
 # A value the response says it cannot give (beyond the shared refusals): "is undefined",
 # "this problem can't be solved", "there must be an error in the problem".
@@ -83,13 +96,15 @@ _UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
                   "provide", "give", "无法", "不能", "无解")  # every _NO_VALUE match holds one
 # A response that describes how to find the answer without giving it: "The solution
-# requires analyzing the chart. … The final answer will be the total count."
+# requires analyzing the chart. … The final answer will be the total count.", "This code
+# will output the sum of x and y." (no number right after the verb).
 _METHOD_ONLY = re.compile(
     r"\bfinal\s+(?:answer|value|result)\s+(?:will|should|would)\s+be\s+(?:the|an?)\s"
     r"|\bsolution\s+(?:requires|would\s+require)\b"
     r"|(?:^|[.!?]\s+)To\s+find\b[^.!?\n]{0,120},\s+(?:you\s+)?(?:look|count|identify|add|check"
     r"|compare|find)\b"
-    r"|\bthis\s+(?:code|program|script)\s+will\s+(?:output|print|return|give|calculate|compute)\b",
+    r"|\bthis\s+(?:code|program|script)\s+will\s+(?:output|print|return|give|calculate|compute)\b"
+    r"(?![\s:]*[-+$]?\d)",  # (not "This code will output 42.")
     re.I)
 _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
 # "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
@@ -124,9 +139,12 @@ _TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
-# "to two decimal places", "3 significant figures", "(3 sig.fig.)": a precision, not a value.
+# "to two decimal places", "to 3 significant figures", "(3 sig.fig.)": a precision asked for,
+# not a value; a precision stated ("has 4 decimal places", "There are 4 significant figures")
+# may be the answer, so only one after "to", "at" or a bracket (`_PRECISION_BEFORE`) is dropped.
 _PRECISION_AFTER = re.compile(r"[ \t]*(?:decimal\s+(?:places?|digits?)|significant\s+(?:figures?"
                               r"|digits?)|sig\.?\s*figs?\b)", re.I)
+_PRECISION_BEFORE = re.compile(r"(?:\b(?:to|at)\s+|\(\s*)$", re.I)
 _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
 # "0.000000…" looping to the token limit; a shorter decimal is a number ("3.1415926535…").
 _MAX_DECIMAL_DIGITS = 40
@@ -178,20 +196,31 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
     return last
 
 
+# "The answer is as follows.", "… is below", "… is clear from the graph": a tail that points to
+# where the answer is written, not an answer in words.
+_POINTS_ON = re.compile(r"\s*(?:as\s+follows|below|above|simple|clear|obvious|easy|straightforward"
+                        r"|determined|found|shown|given|in\s+the|on\s+the|from\s+the)\b", re.I)
+
+
 def _word_answer(text: str, tail: str, at: int) -> bool:
     """Whether an answer clause's tail (`tail`, at offset `at` of `text`) with no number in it
     is an answer in words ("None", "Insufficient Information", "that the method does not
-    apply"): a whole sentence without a digit, or three words or more cut at a comma; not one
-    or two words cut at a comma ("The answer is therefore, 12") nor a tail that introduces the
-    lines after it ("The answer is as follows:")."""
-    if tail[-1] in ":：" or any(ch.isdigit() for ch in tail):
-        return False
-    return text[at + len(tail):].lstrip(" \t")[:1] != "," or len(tail.split()) >= 3
+    apply"): a whole sentence without a digit, or three words or more cut at a comma with no
+    number after the comma in the sentence; not one or two words cut at a comma ("The answer is
+    therefore, 12"), not "the largest value, 27", nor a tail that introduces the lines after it
+    ("The answer is as follows:") or points to them (`_POINTS_ON`: "The answer is below.")."""
+    if tail[-1] in ":：" or any(ch.isdigit() for ch in tail) or _POINTS_ON.match(tail):
+        return False  # "The answer is below.", "The answer is clear from the graph."
+    rest = text[at + len(tail):].lstrip(" \t")
+    if rest[:1] not in (",", "，"):
+        return True
+    stop = _SENTENCE_END.search(rest, 0, 400)  # "The answer is the largest value, 27."
+    return len(tail.split()) >= 3 and not any(ch.isdigit() for ch in rest[:stop.start() if stop else 400])
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
-    run of digits, not a precision ("round to two decimal places", "(3 sig.fig.)")."""
+    run of digits, not a precision asked for ("round to two decimal places", "(3 sig.fig.)")."""
     if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
             and not _may_state_precision(text):
         return tokens  # the common case: one scan, nothing to drop
@@ -199,7 +228,8 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
             and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))
-            and not _PRECISION_AFTER.match(text, token.end)]
+            and not (_PRECISION_AFTER.match(text, token.end)
+                     and _PRECISION_BEFORE.search(text, max(0, token.start - 6), token.start))]
 
 
 def _may_state_precision(text: str) -> bool:
@@ -248,10 +278,16 @@ def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToke
                                                last.start - offset):
         return tokens[-2]  # "3 of the 4 numbers": the count
     starts = {token.start - offset: token for token in tokens}
+    concludes = None  # where the sentence's last `_MONEY_LATER` word starts (one scan, when asked)
     for match in reversed(list(_STATES.finditer(sentence))):
         at = match.end()
         while at < len(sentence) and sentence[at] in " (":
             at += 1
+        if at in starts and _MONEY_VERB.match(sentence, match.start()):
+            if concludes is None:
+                concludes = max((m.start() for m in _MONEY_LATER.finditer(sentence)), default=-1)
+            if concludes >= starts[at].end - offset:
+                continue  # a sum needed, spent, … that a later clause concludes from
         if at in starts:
             return starts[at]
     for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
@@ -272,7 +308,9 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
         if token.start < start:
             break
         inside.append(token)
-    return _stated(text[start:last.end + 6], start, inside[::-1]), start  # (+ " times")
+    stop = _SENTENCE_END.search(text, last.end, last.end + 200)  # (+ " times", "… dollars in total")
+    end = max(last.end + 6, stop.start() if stop else min(len(text), last.end + 200))
+    return _stated(text[start:end], start, inside[::-1]), start
 
 
 def answer_number_token(response: str, pi_units: bool = False,
@@ -329,9 +367,18 @@ def _no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
     information")."""
     zero = _NONE_WITH.match(text, sentence_start(text, found[-1].start)) if found \
         else _NONE_OF.search(text)
-    if zero is None or last_refusal(text):
+    if zero is None or last_refusal(text) or (found and not _one_clause(text, zero.end(), found[-1])):
         return None
     return NumberToken(0.0, zero.start(), zero.end())
+
+
+def _one_clause(text: str, at: int, last: NumberToken) -> bool:
+    """Whether the sentence of a count of zero, from `at` (after its condition word) on, is
+    one clause that ends within 3 words of its number `last` ("… with exactly 64 members.")."""
+    stop = _SENTENCE_END.search(text, last.end, last.end + 80)
+    end = stop.start() if stop else len(text)
+    return end - at <= 300 and not _CLAUSE_BREAK.search(text, at, end) \
+        and _FEW_WORDS.fullmatch(text, last.end, end) is not None
 
 
 def states_zero(text: str) -> bool:

@@ -156,14 +156,17 @@ _KEY_EDGES = ".,:;!?\"' "
 _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
 # slash between two numbers is a fraction ("3 / 4" is 0.75), no hedge (`_hedge_parts`).
-_HEDGE_SPLIT = re.compile(r"\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*", re.I)
+# Each alternative starts at a run of spaces' first (`(?<!\s)`): tried inside a long run too, it
+# scanned the rest of the run at every space ("5" + " " * n + "(3)" was quadratic).
+_HEDGE_SPLIT = re.compile(r"(?<!\s)(?:\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*)", re.I)
 # "12 and 15", "A 和 B": short answers joined by "and" offer several too (at most three
 # words each); so do values with at most a short unit joined by commas ("k=2, -2").
 # Not the 和 of a sum ("它们的和是15", "两数之和为15", "总和为36").
-_AND_SPLIT = re.compile(r"\s+and\s+|\s*" + AND_CJK + r"\s*", re.I)
+_AND_SPLIT = re.compile(r"(?<!\s)(?:\s+and\s+|\s*" + AND_CJK + r"\s*)", re.I)
 # "k=2, -2"; not "(3, -4)" (a key with brackets), nor a consequence: "5 apples, so 6 pears"
 _COMMA_SPLIT = re.compile(r",\s+(?!(?:so|thus|therefore|hence)\b)", re.I)
-# "an integer value between 40 and 60": a range offers its two ends.
+# "an integer value between 40 and 60": a range offers its two ends (not after the key's own
+# value: "4, the gap between 3 and 7" states 4).
 _BETWEEN = re.compile(r"\bbetween\s+(-?[\d.,/]*\d)\s*(?:and|&|-|–)\s*(-?[\d.,/]*\d)"
                       r"(?:\s*[a-z%°]+){0,2}\W*$", re.I)
 _MAX_VALUE_WORDS = 3  # a short answer joined by "and"/"和"; each Chinese character is a word
@@ -227,28 +230,13 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         if index == len(sentences) - 1 and "=" in sentence:
             ends.append(sentence.rindex("=") + 1)
         if ends:
-            key = _trim_key(_stated_before_consequence(sentence, ends))
+            key = _trim_key(sentence[max(ends):])
             if key:
                 keys.append(key)
     if not keys and text:
         keys = [_trim_key(text)]
     numbers = [t.value for key in keys for t in number_tokens(key)]
     return keys, numbers
-
-
-# ", so 6 pears": a consequence drawn from the value a sentence states ("It is 5 apples, so 6
-# pears" states 5).
-_CONSEQUENCE = re.compile(r",\s+(?:so|thus|therefore|hence)$", re.I)
-
-
-def _stated_before_consequence(sentence: str, ends: list[int]) -> str:
-    """A sentence's candidate: the text after its last indicator (`ends`: where each ends),
-    or, when that indicator draws a consequence (", so 6 pears") from a value an earlier one
-    states, the text between the two ("It is 5 apples, so 6 pears" -> "5 apples")."""
-    last = max(ends)
-    consequence = _CONSEQUENCE.search(sentence, max(0, last - 14), last)
-    earlier = [end for end in ends if consequence and end <= consequence.start()]
-    return sentence[max(earlier):consequence.start()] if earlier else sentence[last:]
 
 
 _SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "3 - 2" is no sign
@@ -372,7 +360,8 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
         return None
     between = _BETWEEN.search(key) if "between" in key else None
-    if between is not None and not any("between" in str(g).lower() for g in golds):
+    if between is not None and not any(ch.isdigit() for ch in key[:between.start()]) \
+            and not any("between" in str(g).lower() for g in golds):
         return [between.group(1), between.group(2)]  # "between 40 and 60": a range, two ends
     parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
     parts = [part for part in parts if part]
