@@ -159,7 +159,7 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
     """Print extract_choice's and can_infer's best-round time per item, side by side."""
     from reference_loader import load_vlmevalkit
 
-    from bench_kit.scoring.extract import answers, option_texts
+    from bench_kit.scoring.extract import choice_clause, option_texts
     from bench_kit.scoring.extract.answers import extract_choice
     from bench_kit.scoring.extract.response import last_refusal
 
@@ -183,7 +183,7 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
 
         def cold():
             option_texts.normalized_option.cache_clear()
-            answers._options_of.cache_clear()
+            choice_clause._options_of.cache_clear()
             last_refusal.cache_clear()
             return ()
 

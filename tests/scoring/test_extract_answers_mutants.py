@@ -323,6 +323,6 @@ def test_hypothetical_clauses_leave_the_concluding_sentence():
     ("and C", True), ("AND C", True), ("or C", True), ("Or C", True),
 ])
 def test_may_list_is_a_necessary_test_for_a_letter_list(rest, expected):
-    from bench_kit.scoring.extract.answers import _may_list
+    from bench_kit.scoring.extract.fast_choice import may_list
 
-    assert _may_list(rest) is expected
+    assert may_list(rest) is expected

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_kit.scoring.extract.answers import _clause_letter
+from bench_kit.scoring.extract.choice_clause import clause_letter
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -80,7 +80,7 @@ def test_windowed_refusal_search_equals_the_full_scan(chunk):
 @pytest.mark.parametrize("chunk", range(10))
 def test_anchored_choice_clause_equals_the_full_scan(chunk):
     for text in INPUTS[chunk::10]:
-        assert _clause_letter(text) == _clause_letter(text, scan=True), text
+        assert clause_letter(text) == clause_letter(text, scan=True), text
 
 
 @pytest.mark.parametrize("chunk", range(10))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench_kit.scoring.extract.answers import _CHOICE_CLAUSE, _CHOICE_KEYS
+from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -66,7 +66,7 @@ def test_where_a_clause_may_start(text, at, expected):
 def test_a_clause_starting_one_word_before_its_keyword_at_offset_0():
     # "I choose B": the keyword "choose" at 2; the clause "I choose B" starts at 0 and ends
     # after "B" (9) -> span (0, 10)
-    assert last_clause("I choose B", _CHOICE_CLAUSE, _CHOICE_KEYS).span() == (0, 10)
+    assert last_clause("I choose B", CHOICE_CLAUSE, CHOICE_KEYS).span() == (0, 10)
 
 
 def test_a_chinese_clause_starting_two_characters_before_its_keyword():
@@ -91,7 +91,7 @@ def test_keys_are_matched_as_literals():
 ])
 def test_keyword_positions_switch_at_160_characters(length, expected):
     text = "x" * (length - 8) + "meanswer"
-    assert list(_keyword_positions(text, _CHOICE_KEYS)) == expected
+    assert list(_keyword_positions(text, CHOICE_KEYS)) == expected
 
 
 def test_a_keyword_at_offset_0_of_a_long_text_is_found():

@@ -1,0 +1,120 @@
+"""The letter forms and answer clauses of a multiple-choice response (rules 1-2 of
+`bench_kit.scoring.extract.answers`): a bare letter ("B", "(B)", "Option B"), a list of
+letters, the last answer clause naming a letter ("The answer is B", "答案是B", "I choose B",
+corrections such as "no wait, it's C") and a second option offered right after it ("(B)
+or (C)"). Shared by the full rules and the fast path (`fast_choice`)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+
+from bench_kit.scoring.extract.prose_letters import is_article_or_pronoun, named_not_chosen
+from bench_kit.scoring.extract.response import (
+    _CLAUSE_KEYS,
+    ANSWER_CLAUSE,
+    last_clause,
+    may_have_clause,
+)
+from bench_kit.types import LETTERS
+
+_AMBIGUOUS = "?"  # several options offered where one answer was asked
+_ALL_OPTIONS = {letter: letter for letter in LETTERS}
+
+BARE_LETTER = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
+                   r"[)\]]?\s*[.:,;!]?\s*", re.I)
+# The whole response lists several letters ("A and e", "(A) (B) (C)", "B, D", "B-C-D"): no
+# one answer.
+LETTER_LIST = re.compile(r"\s*[(\[]?[A-Ja-j][)\]]?(?:(?:\s*(?:,|-|and|&|/|or)\s*|\s+)"
+                          r"[(\[]?[A-Ja-j][)\]]?)+\s*\.?\s*", re.I)
+LISTED_LETTER = re.compile(r"(?<![A-Za-z])[A-Ja-j](?![A-Za-z])")
+CHOICE_CLAUSE = re.compile(
+    rf"(?:{ANSWER_CLAUSE.pattern}"
+    r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|\bcorresponds?\s+to\s+(?:the\s+)?(?=option|choice)"
+    r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
+    r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
+    r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*+(?:it'?s\s+|it\s+is\s+)?"
+    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?)"
+    # possessive spaces and at most four fillers: linear on long runs of spaces or "选项"
+    r"\s*+(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
+    r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*+:?\s*+){0,4}"
+    r"[(\[]?\s*+([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
+    re.I,
+)
+_CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
+                "second thought", "actually", "correspond", "不对", "更正", "等等")
+CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
+CLAUSE_HINT = re.compile("|".join(map(re.escape, CHOICE_KEYS)))
+# A verdict after the second letter (and any more): "B, C and D are wrong", "B、C项错误",
+# "B, C or D would not fit" -- those are ruled out, not offered ("选B和D错误" stays ambiguous).
+_VERDICT = (r"(?:\s*[)\]]?\s*(?:,|、|and|or|&|和|或)\s*[(\[]?\s*[A-J](?![A-Za-z0-9_'])){0,8}"
+            r"\s*[)\]]?\s*(?:(?:are|is|would|will|can|could)\s+(?:be\s+)?(?:all\s+|both\s+)?"
+            r"(?:not\b|wrong|incorrect|distractors?|eliminated|ruled\s+out|excluded|false)"
+            r"|项?(?:均|都)?(?:错误|错|不正确|不对|不符|排除))")
+# "(A) or (C)", "A / C", "A或C", "A, E", "(B), (C), and (D)", "(A) (B)": a second option
+# offered right after the first -> ambiguous (not "A, I think" or "A and a cat").
+OR_NEXT = re.compile(
+    r"\s*[)\]]?\s*(?:,?\s*(?:or|/|或者?|还是|and|&|和)|,|、)\s*(?:option\s*|choice\s*|选项\s*)?"
+    r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])(?:(?<=和[A-Ja-j])|(?!" + _VERDICT + "))"
+    r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]", re.I)  # "(A) (B)", not "(D) (a)"
+
+
+def next_option(text: str, at: int) -> str | None:
+    """The upper-case letter of a second option offered right after the one ending at
+    `at` (`OR_NEXT`), or None."""
+    other = OR_NEXT.match(text, at)
+    return None if other is None else (other.group(1) or other.group(2)).upper()
+
+
+def option_keys(choices: Mapping[str, str]) -> dict[str, str]:
+    """{upper-case letter: the caller's key}; the caller's mapping is only read."""
+    try:
+        return _options_of(tuple(choices))
+    except TypeError:  # not iterable, or keys that cannot be hashed: no usable options
+        return _ALL_OPTIONS
+
+
+@functools.lru_cache(maxsize=1024)
+def _options_of(keys: tuple) -> dict[str, str]:
+    # Cached per key tuple: every item of a benchmark has the same few option sets. The
+    # result is shared, so callers must not modify it.
+    options: dict[str, str] = {}
+    for key in keys:
+        if isinstance(key, str) and len(key.strip()) == 1 and key.strip().upper() in LETTERS:
+            options.setdefault(key.strip().upper(), key)
+    return options or _ALL_OPTIONS
+
+
+def _names_letter(match: re.Match) -> bool:
+    """Whether a choice-clause match names an option letter (not "a cat", "I think",
+    "选项D也是错误的", "选项：" heading a list of the options)."""
+    text, letter, end = match.string, match.group(1), match.end()
+    if "选项" in match.group(0) and named_not_chosen(match):
+        return False
+    if letter.islower() and text[end:end + 16].lstrip()[:1].isalpha():
+        return False  # "the answer is a cat"
+    return not (letter in "AI" and is_article_or_pronoun(text, letter, end))  # "the answer is I think"
+
+
+def clause_letter(text: str, *, scan: bool = False) -> str | None:
+    """The upper-case letter named by the last answer clause (`_AMBIGUOUS` when it offers
+    two), or None without one. `scan=True` scans the whole text (the reference the fast
+    keyword-anchored search is tested against)."""
+    if scan:
+        if not may_have_clause(text, _CHOOSE_KEYS):
+            return None
+        last = None
+        for last in filter(_names_letter, CHOICE_CLAUSE.finditer(text)):  # noqa: B007 - keeps the last
+            pass
+    else:
+        lowered = text.lower()
+        if len(lowered) == len(text) and CLAUSE_HINT.search(lowered) is None:
+            return None  # the anchored search starts only at a keyword: there is none
+        last = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
+    if last is None:
+        return None
+    letter = last.group(1).upper()
+    other = next_option(text, last.end())
+    return _AMBIGUOUS if other and other != letter else letter
