@@ -301,7 +301,7 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
         if letter:
             return extraction(options[letter], PARSE_LENIENT)
     norm = normalize_text(text) if norm is None else norm
-    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm) \
+    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
         or compared_option(text, texts, question)
     if letter:
         return extraction(options[letter], PARSE_LENIENT)

@@ -93,9 +93,11 @@ _NEGATING = frozenset(["not", "except", "excluding", "rather than", "instead of"
 _NEGATION_HINT = re.compile(r"\bnot\b|\bexcept|\brather than\b|\binstead of\b")
 
 
-def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) -> str | None:
+def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
+                   question: str | None = None) -> str | None:
     """The one option whose text `answer` is or states (`texts`: letter -> normalised
-    text; `norm`: `answer` normalised, when the caller has it), or None."""
+    text; `norm`: `answer` normalised, when the caller has it; `question`: the item's
+    question, for `opening_option`), or None."""
     norm = normalize_text(answer) if norm is None else norm
     if not norm:
         return None
@@ -113,8 +115,56 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) 
     if len(maximal) > 1 and _BOTH.search(norm):  # "not only a cat but also a dog": both
         return None
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")
-        maximal = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
+        kept = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
+        if len(kept) > 1:
+            return opening_option(answer, texts, question)
+        maximal = kept
     return maximal[0] if len(maximal) == 1 else None
+
+
+# A first sentence that hedges, weighs options or asks is no opening answer.
+_HEDGED = re.compile(r"\b(?:if|whether|or|but|however|although|though|may|might|could|seems?"
+                     r"|appears?|looks?|likely|possibly|probably|perhaps|either|neither|nor|not"
+                     r"|no|cannot|first|initially|glance)\b|n't\b|\?", re.I)
+# Where a question's own text ends: its option lines ("A. …", "(A) …", "Options:").
+_OPTION_LINES = re.compile(r"\n\s*(?:options?\s*:|[(\[]?[A-J][).:\]])", re.I)
+_ASKING = frozenset("what which how who whom whose where when why option describe best word "
+                    "following statement".split())
+_LABEL_FIRST = re.compile(r"\s*[(\[]?[A-J][).:\]]")
+_NUMBER_WORD = re.compile(r"\d|\b(?:sqrt|pi)\b")  # an option of numbers or a formula
+
+
+def opening_option(answer: str, texts: dict[str, str], question: str | None) -> str | None:
+    """The one option the response's first sentence states while restating the question
+    ("What activity is the person engaged in?" -> "The person is engaged in drawing a
+    picture. … There is no indication of dancing …"): a plain statement (no hedge, no
+    negation, no "or", not a question), holding at least half of the asking sentence's
+    content words, and options of words (not formulas or numbers); else None."""
+    if not question or any(_NUMBER_WORD.search(text) for text in texts.values()) \
+            or _LABEL_FIRST.match(answer):
+        return None
+    first = SENTENCE.search(answer)
+    if first is None or _HEDGED.search(answer, first.start(), min(first.end() + 1, len(answer))):
+        return None
+    asked = _asked_words(question)
+    said = content_words(first.group())
+    if not asked or 2 * len(asked & said) < len(asked):
+        return None
+    norm = normalize_text(first.group())
+    found = [text for text in texts.values() if text in norm and _stated(norm, text)]
+    maximal = [letter for letter, text in texts.items() if text in found
+               and not any(other != text and text in other for other in found)]
+    return maximal[0] if len(maximal) == 1 else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _asked_words(question: str) -> frozenset[str]:
+    """The content words of the question's asking sentence (its last one before its option
+    lines), without the asking words ("what", "which", "option")."""
+    stop = _OPTION_LINES.search(question)
+    sentences = SENTENCE.findall(question[:stop.start() if stop else len(question)])
+    asking = next((s for s in reversed(sentences) if s.strip()), "")
+    return frozenset(content_words(asking) - _ASKING)
 
 
 _BOTH = re.compile(r"\bnot only\b")
