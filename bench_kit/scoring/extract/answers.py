@@ -35,7 +35,9 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
    exactly one (lenient);
 8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
    with the question when given) -> that option (lenient);
-otherwise failed: an article "A" or pronoun "I" is never read as a letter. A lenient letter
+otherwise failed: an article "A" or pronoun "I" is never read as a letter. Options past J
+(A-R, without a gap): a whole response or last answer clause naming one of them answers
+first (`choice_clause.late_letter`); every rule above reads A-J only. A lenient letter
 is no answer when the response says the answer is not among the options or that it cannot
 answer (unless an answer follows the statement, or an option makes it itself: "None of the
 above", "Can't tell"), and when a long response was cut off mid-sentence or loops. A
@@ -61,6 +63,7 @@ from bench_kit.scoring.extract.choice_clause import (
     LETTER_LIST,
     LISTED_LETTER,
     clause_letter,
+    late_letter,
     next_option,
     option_keys,
 )
@@ -110,6 +113,7 @@ from bench_kit.scoring.extract.response import (
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.scoring.extract.yesno_options import letter_then_word, yesno_option
 from bench_kit.text.latex import plain_latex
+from bench_kit.types import LETTERS
 
 __all__ = [
     "Extraction", "extract_choice", "extract_choice_detailed", "extract_yesno",
@@ -156,6 +160,10 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = option_keys(choices)
+    if len(options) > len(LETTERS):  # options past J: "So the answer is (O)."
+        late = late_letter(text, options)
+        if late is not None:
+            return extraction(options[late], PARSE_OK)
     found = fast_choice(text, choices, options) if fast else None
     if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
         found = _full_choice(text, choices, options, question)
