@@ -343,5 +343,10 @@ def cut_off(text: str) -> bool:
     line = _EMOTICON.sub("", text[text.rfind("\n") + 1:]).rstrip()  # "… not completely sure :("
     if len(line) > 40 and line[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
         return True  # (a missing full stop alone is no evidence: "… most likely a dog")
-    last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
-    return len(last) >= 20 and text.count(last) >= 3
+    sentences = text.rstrip(" .").rsplit(".", 2)
+    last = sentences[-1].strip()
+    if len(last) >= 20 and text.count(last) >= 3:
+        return True
+    # ... or it stops mid-sentence right after such a sentence ("… plan ever. This is a hyper")
+    before = sentences[-2].strip() if len(sentences) == 3 else ""
+    return text.rstrip()[-1] not in _ENDS and len(before) >= 20 and text.count(before) >= 3
