@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.prose_letters import SEGMENT_END, rules_out
@@ -288,14 +288,32 @@ def not_ruled_out(text: str, named: dict[str, str]) -> list[str]:
     others ("the other options, such as …") or explains the answer (", as it is prey for
     both …")."""
     kept: set[str] = set()
+    for clause, here in _naming_clauses(text, named):
+        if not (rules_out(clause) or _OTHERS.search(clause) or _EXPLAINS.match(clause)):
+            kept.update(here)
+    return sorted(kept)
+
+
+def only_as_others(text: str, named: dict[str, str]) -> bool:
+    """Whether every clause that names one of `named` sets it aside as one of the others
+    ("The other options can be ruled out as there is no bow to suggest shooting an
+    arrow"), and one does."""
+    found = False
+    for clause, _ in _naming_clauses(text, named):
+        if not _OTHERS.search(clause):
+            return False
+        found = True
+    return found
+
+
+def _naming_clauses(text: str, named: dict[str, str]) -> Iterator[tuple[str, list[str]]]:
+    """Each clause of `text` (`_CLAUSE`) that names options of `named`, with their letters."""
     for match in _CLAUSE.finditer(text):
         clause = match.group()
         here = [letter for letter, t in named.items()
                 if contains_phrase(normalize_for_match(clause), t)]
-        if here and not (rules_out(clause) or _OTHERS.search(clause)
-                         or _EXPLAINS.match(clause)):
-            kept.update(here)
-    return sorted(kept)
+        if here:
+            yield clause, here
 
 
 # After "we cannot determine it with certainty": the answer the response leans to.

@@ -8,7 +8,7 @@ import functools
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.option_statements import not_ruled_out
+from bench_kit.scoring.extract.option_statements import not_ruled_out, only_as_others
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import NEGATORS, SENTENCE, WORDS, content_words, stem
 from bench_kit.text.latex import plain_latex
@@ -105,10 +105,11 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
     if exact:
         return exact[0] if len(exact) == 1 else None
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
+    found = _not_others(answer, norm, found)
     if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
         how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()}
-        found = {letter: texts[letter] for letter, way in how.items() if way}
-        if len(found) == 1 and max(how.values()) == _WEAK:
+        found = _not_others(answer, norm, {letter: texts[letter] for letter, way in how.items() if way})
+        if len(found) == 1 and how[next(iter(found))] == _WEAK:
             return None
     maximal = [letter for letter, text in found.items()
                if not any(other != text and text in other for other in found.values())]
@@ -168,6 +169,16 @@ def _asked_words(question: str) -> frozenset[str]:
 
 
 _BOTH = re.compile(r"\bnot only\b")
+
+
+def _not_others(answer: str, norm: str, found: dict[str, str]) -> dict[str, str]:
+    """`found` without the options named only as the others set aside ("The other options
+    can be ruled out as there is no bow to suggest shooting an arrow"); "other" is in every
+    such clause."""
+    if not found or "other" not in norm:
+        return found
+    return {letter: text for letter, text in found.items()
+            if not only_as_others(answer, {letter: text})}
 
 
 @functools.lru_cache(maxsize=4096)
