@@ -73,6 +73,7 @@ from bench_kit.scoring.extract.option_statements import (
     blank_filled,
     by_option_value,
     closest_guess,
+    concedes,
     compared_option,
     cut_off,
     final_answer_tail,
@@ -226,8 +227,8 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         refused = no_answer_statement(text, choices)
         if refused is not None:  # "none of the options match", "impossible to determine"
             after = _full_choice(text[refused.end():], choices, options, question)
-            if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and leans_after(
-                    text, refused.end())):
+            if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and (
+                    leans_after(text, refused.end()) or concedes(text, refused))):
                 return after  # an answer follows ("… with certainty, but it is likely X")
             return FAILED
     return found

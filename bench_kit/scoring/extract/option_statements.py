@@ -20,6 +20,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     extraction,
     last_refusal,
+    sentence_start,
 )
 from bench_kit.scoring.extract.restatement import SENTENCE, comparisons, content_words
 from bench_kit.text.latex import plain_latex
@@ -321,10 +322,24 @@ _LEANS = re.compile(r"[^.!?\n]{0,80}?\b(?:but|however)\b[^.!?\n]{0,40}?\b(?:most
                     r"(?:likely|probably|appears?|seems?)\b", re.I)
 
 
+# A sentence that opens by conceding: "While it is not possible to determine …, …".
+_CONCEDES = re.compile(r"\s*(?:while|whilst|although|though|even\s+though)\b", re.I)
+
+
 def leans_after(text: str, at: int) -> bool:
     """Whether the response, right after a refusal ending at `at`, leans to an answer ("…
     with certainty, but it is likely that …")."""
     return _LEANS.match(text, at) is not None
+
+
+def concedes(text: str, refused: re.Match) -> bool:
+    """Whether a refusal (`refused`) is conceded in a clause that the sentence's main
+    clause then answers: "While it is not possible to determine the absolute direction …,
+    it is safe to say that they rotate anti-clockwise"."""
+    if _CONCEDES.match(text, sentence_start(text, refused.start())) is None:
+        return False
+    stop = SEGMENT_END.search(text, refused.end())
+    return "," in text[refused.end():stop.start() if stop else len(text)]
 
 
 _ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
