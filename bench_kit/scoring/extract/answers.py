@@ -131,10 +131,12 @@ _LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M
 
 def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
     """A response that is a list of letters (`LETTER_LIST`) names several different ones,
-    and is not itself an option's text ("A and B" as an option)."""
+    and is not itself an option's text ("A and B" as an option), nor an option's letter
+    and its text ("(D) H", "(C) (c - a) - (d - b)")."""
     if len({letter.upper() for letter in LISTED_LETTER.findall(text)}) < 2:
         return False  # "(D) (D)"
-    return normalize_text(text) not in option_texts(choices, options).values()
+    return normalize_text(text) not in option_texts(choices, options).values() \
+        and _written_option(text, choices, options) is None
 
 
 def _segment_after(text: str, end: int) -> str:
