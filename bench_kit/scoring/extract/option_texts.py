@@ -184,7 +184,7 @@ def _not_others(answer: str, norm: str, found: dict[str, str]) -> dict[str, str]
 @functools.lru_cache(maxsize=4096)
 def _inflected(word: str) -> re.Pattern:
     """An inflected form of `word`; group "strong": its participle ("flipped", "turned")."""
-    return re.compile(rf"{re.escape(word)}{re.escape(word[-1])}?(?:(?P<strong>ed|d)|ing|s|es)")
+    return re.compile(rf"{re.escape(word)}{re.escape(word[-1])}?(?:(?P<strong>ed|d)|ing|s|es|ly)")
 
 
 def _negated(words: list[str], index: int) -> bool:
