@@ -111,6 +111,9 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
         found = _not_others(answer, norm, {letter: texts[letter] for letter, way in how.items() if way})
         if len(found) == 1 and how[next(iter(found))] == _WEAK:
             return None
+        if len(found) > 1:  # "If frogs are removed, the cricket population will increase"
+            within = {letter: text for letter, text in found.items() if _in_one_clause(answer, text)}
+            found = within if len(within) == 1 else found
     maximal = [letter for letter, text in found.items()
                if not any(other != text and text in other for other in found.values())]
     if len(maximal) > 1 and _BOTH.search(norm):  # "not only a cat but also a dog": both
@@ -228,6 +231,17 @@ def _reworded(answer: str, norm: str, text: str) -> int:
                                for index, word in enumerate(words)):
             return _STRONG
     return 0
+
+
+_CLAUSE_PART = re.compile(r"[^,;:.!?\n]+")
+
+
+def _in_one_clause(answer: str, text: str) -> bool:
+    """Whether every content word of a longer option is in one clause of `answer` (between
+    commas, not only in one sentence)."""
+    wanted = _content_words(text)
+    return bool(wanted) and any(wanted <= content_words(part.group())
+                                for part in _CLAUSE_PART.finditer(answer))
 
 
 @functools.lru_cache(maxsize=4096)
