@@ -380,6 +380,7 @@ def cut_off(text: str) -> bool:
     last = sentences[-1].strip()
     if len(last) >= 20 and text.count(last) >= 3:
         return True
-    # ... or it stops mid-sentence right after such a sentence ("… plan ever. This is a hyper")
-    before = sentences[-2].strip() if len(sentences) == 3 else ""
+    # ... or it stops mid-sentence, on the same line, right after such a sentence ("… plan
+    # ever. This is a hyper"; not a closing line of its own: "…\n\nC")
+    before = sentences[-2].strip() if len(sentences) == 3 and "\n" not in sentences[-1] else ""
     return text.rstrip()[-1] not in _ENDS and len(before) >= 20 and text.count(before) >= 3
