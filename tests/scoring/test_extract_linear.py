@@ -63,6 +63,9 @@ WIDE_SHAPES = {
                                       WIDE_CHOICES),
     "a long opening statement": (lambda n: "The car colour is blue car " + _repeat("and more ", n)
                                  + ". Not red cat. Green tree too.", CHOICES),
+    "a long last sentence naming the option": (lambda n: "The car colour is blue car or red cat. "
+                                               "Green tree. The best option for the car colour is "
+                                               + _repeat("blue ", n) + "car", CHOICES),
 }
 
 

@@ -147,14 +147,35 @@ def opening_option(answer: str, texts: dict[str, str], question: str | None) -> 
     if not question or any(_NUMBER_WORD.search(text) for text in texts.values()) \
             or _LABEL_FIRST.match(answer):
         return None
-    first = SENTENCE.search(answer)
-    if first is None or _HEDGED.search(answer, first.start(), min(first.end() + 1, len(answer))):
-        return None
     asked = _asked_words(question)
-    said = content_words(first.group())
-    if not asked or 2 * len(asked & said) < len(asked):
+    if not asked:
         return None
-    norm = normalize_text(first.group())
+    first = SENTENCE.search(answer)
+    letter = _restating(answer, first, asked, texts)
+    if letter is None and first is not None:  # "… The best option to describe it is yellow."
+        last = _last_sentence(answer)
+        if last is not None and last.start() > first.start() and _NAMES_OPTION.search(last.group()):
+            letter = _restating(answer, last, asked, texts)
+    return letter
+
+
+def _last_sentence(answer: str) -> re.Match | None:
+    """The response's last sentence (`SENTENCE`), found from the end (a search for it
+    would be quadratic)."""
+    body = answer.rstrip()
+    end = len(body) - 1 if body[-1:] in (".", "!", "?") else len(body)
+    return SENTENCE.match(answer, 1 + max(body.rfind(stop, 0, end) for stop in ".!?\n"))
+_NAMES_OPTION = re.compile(r"\b(?:option|answer|choice)\b", re.I)
+
+
+def _restating(answer: str, sentence: re.Match | None, asked: frozenset[str],
+               texts: dict[str, str]) -> str | None:
+    """The one option `sentence` states plainly while restating the question (`asked`)."""
+    if sentence is None or _HEDGED.search(answer, sentence.start(), min(sentence.end() + 1, len(answer))):
+        return None
+    if 2 * len(asked & content_words(sentence.group())) < len(asked):
+        return None
+    norm = normalize_text(sentence.group())
     found = [text for text in texts.values() if text in norm and _stated(norm, text)]
     maximal = [letter for letter, text in texts.items() if text in found
                and not any(other != text and text in other for other in found)]
