@@ -289,10 +289,19 @@ def not_ruled_out(text: str, named: dict[str, str]) -> list[str]:
     others ("the other options, such as …") or explains the answer (", as it is prey for
     both …")."""
     kept: set[str] = set()
-    for clause, here in _naming_clauses(text, named):
-        if not (rules_out(clause) or _OTHERS.search(clause) or _EXPLAINS.match(clause)):
+    for match, here in _naming_clauses(text, named):
+        clause = match.group()
+        if not (rules_out(clause) or _OTHERS.search(clause) or _EXPLAINS.match(clause)
+                or _FIRST_IMPRESSION.search(clause) and _CORRECTED_AFTER.match(text, match.end())):
             kept.update(here)
     return sorted(kept)
+
+
+# "At first glance it looks like a dog, …, but it is actually a cat": a first impression
+# corrected later in its sentence is set aside.
+_FIRST_IMPRESSION = re.compile(r"\b(?:at\s+first|initially|first\s+impression)\b", re.I)
+_CORRECTED_AFTER = re.compile(r"[^.!?\n]{0,120}?\b(?:but|however)\b[^.!?\n]{0,80}?"
+                              r"\b(?:actually|in\s+fact|really)\b", re.I)
 
 
 def only_as_others(text: str, named: dict[str, str]) -> bool:
@@ -300,21 +309,20 @@ def only_as_others(text: str, named: dict[str, str]) -> bool:
     ("The other options can be ruled out as there is no bow to suggest shooting an
     arrow"), and one does."""
     found = False
-    for clause, _ in _naming_clauses(text, named):
-        if not _OTHERS.search(clause):
+    for match, _ in _naming_clauses(text, named):
+        if not _OTHERS.search(match.group()):
             return False
         found = True
     return found
 
 
-def _naming_clauses(text: str, named: dict[str, str]) -> Iterator[tuple[str, list[str]]]:
+def _naming_clauses(text: str, named: dict[str, str]) -> Iterator[tuple[re.Match, list[str]]]:
     """Each clause of `text` (`_CLAUSE`) that names options of `named`, with their letters."""
     for match in _CLAUSE.finditer(text):
-        clause = match.group()
-        here = [letter for letter, t in named.items()
-                if contains_phrase(normalize_for_match(clause), t)]
+        clause = normalize_for_match(match.group())
+        here = [letter for letter, t in named.items() if contains_phrase(clause, t)]
         if here:
-            yield clause, here
+            yield match, here
 
 
 # After "we cannot determine it with certainty": the answer the response leans to.
