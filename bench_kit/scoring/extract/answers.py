@@ -11,7 +11,7 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
 1. the whole response is a letter form: "B", "(B)", "B.", "[B]", "Option B", "选项B" (ok);
    a short list of several letters ("A and c", "(A) (B) (C)") -> failed;
 2. the last explicit answer clause: "The answer is B", "Answer: D", "答案是B", "【答案】B",
-   "选B", "I choose B" (ok; not "选项D也是错误的" nor "选项：" heading the options; a clause
+   "选B", "I choose B", "I'd lean towards B" (ok; not "选项D也是错误的" nor "选项：" heading the options; a clause
    naming a letter that is not an option, or a second letter after it, "A, E" / "(B) or
    (C)" -> failed);
 3. the last line is a letter form, or an option written out ("F. K>0"), after some

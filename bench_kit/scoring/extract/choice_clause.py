@@ -31,7 +31,7 @@ LETTER_LIST = re.compile(r"\s*[(\[]?[A-Ja-j][)\]]?(?:(?:\s*(?:,|-|and|&|/|or)\s*
 LISTED_LETTER = re.compile(r"(?<![A-Za-z])[A-Ja-j](?![A-Za-z])")
 CHOICE_CLAUSE = re.compile(
     rf"(?:{ANSWER_CLAUSE.pattern}"
-    r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with|lean\s+towards?)"
     r"|\bcorresponds?\s+to\s+(?:the\s+)?(?=option|choice)"
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
@@ -43,7 +43,7 @@ CHOICE_CLAUSE = re.compile(
     r"[(\[]?\s*+([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
     re.I,
 )
-_CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
+_CHOOSE_KEYS = ("choose", "select", "pick", "go with", "lean toward", "wait", "correction", "mean", "scratch",
                 "second thought", "actually", "correspond", "不对", "更正", "等等")
 CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 CLAUSE_HINT = re.compile("|".join(map(re.escape, CHOICE_KEYS)))
