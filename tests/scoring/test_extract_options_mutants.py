@@ -5,6 +5,8 @@ worked out by hand from the docstrings, in the comments."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from bench_kit.scoring.extract.option_statements import (
@@ -40,8 +42,12 @@ def test_hypothetical_clauses_need_two_clauses_and_two_letters():
     ("$\\frac{7}{2}$", 3.5),              # plain_latex: 7/2
     ("10 abcdefghijk", 10.0),             # rest " abcdefghijk" is 12 characters: allowed
     ("10 abcdefghijkl", None),            # 13 characters: not a value
-    ("√10 cm", None),
-    ("sqrt 4", None),
+    ("√10 cm", math.sqrt(10)),            # a root is its value, never the 10 under it
+    ("sqrt 4", 2.0),
+    ("2 sqrt(2)", 2 * math.sqrt(2)),      # a factor before the root
+    ("sqrt(3)/2", math.sqrt(3) / 2),      # a divisor after it
+    ("sqrt(3)/0", None),                  # no value for a zero divisor
+    ("sqrt(2) + 1", None),                # a root in a longer formula: not a value
     ("10 and 20", None),                  # two numbers
     ("cat", None),                        # none
 ])

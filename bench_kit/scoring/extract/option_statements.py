@@ -7,6 +7,7 @@ option fills the question's blank or equals its answer number, and whether it st
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Iterator, Mapping
 
@@ -186,12 +187,19 @@ def closest_guess(text: str) -> tuple[int, int] | None:
 
 
 _NOT_A_VALUE = ("√", "sqrt")  # an option "√10 cm" is not the number it holds
+# ... but a root is a value of its own: "sqrt(3)/2", "2 sqrt(2)", "sqrt(10) cm"
+_ROOT = re.compile(r"\s*(\d+(?:\.\d+)?)?\s*(?:sqrt|√)\s*\(?(\d+(?:\.\d+)?)\)?\s*(?:/\s*(\d+(?:\.\d+)?))?"
+                   r"\s*([^\d()/^]{0,12})")
 
 
 @functools.lru_cache(maxsize=4096)
 def _option_value(text: str) -> float | None:
     """The number an option is ("10m", "60°", "5πcm" -> 5), or None for other options."""
     text = plain_latex(text)  # "$\\frac{7}{2} \\mathrm{~cm}^{2}$" -> "7/2 cm"
+    root = _ROOT.fullmatch(text)
+    if root is not None:  # "sqrt(3)/2" is 0.866…, "2 sqrt(2) cm" 2.83 (never the 3 or 2 it holds)
+        factor, radicand, divisor = (float(group) if group else 1.0 for group in root.groups()[:3])
+        return factor * math.sqrt(radicand) / divisor if divisor else None
     found = number_tokens(text)
     if len(found) != 1 or any(sign in text for sign in _NOT_A_VALUE):
         return None
@@ -225,6 +233,9 @@ def by_option_value(text: str, choices: Mapping[str, str],
                    for key in options.values())  # options "2πcm" … "5πcm"
     found, token, cleaned = answer_number_token(text, pi_units)
     if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
+        return FAILED
+    near = cleaned[max(0, token.start - 6):token.end + 7]
+    if "sqrt" in near or "√" in near:  # a factor or radicand of a root ("6 sqrt(3)", "√3")
         return FAILED
     hits = [letter for letter, value in values.items()
             if value is not None and found.value is not None
