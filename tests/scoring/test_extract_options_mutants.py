@@ -10,18 +10,22 @@ import math
 import pytest
 
 from bench_kit.scoring.extract.option_statements import (
+    _in_root,
     _no_option,
     _offers_no_answer,
     _option_value,
     blank_filled,
     by_option_value,
     compared_option,
+    concedes,
     cut_off,
     hypothetical_clauses,
     leans_after,
     no_answer_statement,
     not_ruled_out,
+    only_as_others,
 )
+from bench_kit.scoring.extract.response import NO_ANSWER
 
 ABC = {"A": "A", "B": "B", "C": "C"}
 AB = {"A": "A", "B": "B"}
@@ -385,3 +389,49 @@ def test_cut_off_reads_the_last_line_only():
 def test_cut_off_needs_the_last_character_unfinished():
     # a full stop after the open bracket: the response ended there
     assert cut_off(_LONG + "So the pressure finally works out to P = (a + b.") is False
+
+
+# The report4 multiple-choice round: a number inside a root, a conceded refusal, a loop
+# cut mid-word, a corrected first impression, options named only among the others.
+@pytest.mark.parametrize("text, start, end, expected", [
+    ("sqrt3", 4, 5, True),          # "sqrt" right before, from offset 0
+    ("sqrt(3)", 5, 6, True),        # the radicand
+    ("3 sqrt", 0, 1, True),         # a factor: "sqrt" after it
+    ("sqrt = 3", 7, 8, False),      # "sqrt" starts 7 before: only its "qrt" is in reach
+    ("3    sqrt", 0, 1, False),     # its "t" is 8 after the number's end: out of reach
+])
+def test_in_root_reach(text, start, end, expected):
+    assert _in_root(text, start, end) is expected
+
+
+def _conceded(text: str) -> bool:
+    return concedes(text, NO_ANSWER.search(text))
+
+
+def test_concedes():
+    # the refusal's own sentence opens with "While" and a comma follows it in that sentence
+    assert _conceded("While it is impossible to tell, it is B. Later text.")
+    assert _conceded("While it is impossible to tell, B")  # no stop at all: the rest is read
+    # the sentence ends before any comma: no main clause answers
+    assert not _conceded("While it is impossible to tell. Then, B.")
+
+
+S20 = "The plan is the best"  # 20 characters
+FILLER = "Some other words about the sarcastic statements here. " * 6
+
+
+def test_a_loop_cut_mid_word_at_the_edges():
+    # a 20-character sentence written exactly three times, then a fragment on its line
+    assert cut_off(FILLER + (S20 + ". ") * 3 + "This is a hyp")
+    # ... but a finished sentence after it (trailing spaces stripped first): no cut-off
+    assert not cut_off(FILLER + (S20 + ". ") * 3 + "Finished.  ")
+
+
+def test_a_first_impression_is_corrected_only_after_it():
+    # the correction comes before the first impression: both stay named
+    assert not_ruled_out("But it is actually a cat. At first glance it looks like a dog.",
+                         {"A": "cat", "B": "dog"}) == ["A", "B"]
+
+
+def test_only_as_others_needs_a_clause_naming_the_option():
+    assert only_as_others("Nothing here.", {"A": "cat"}) is False

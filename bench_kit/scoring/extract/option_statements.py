@@ -234,13 +234,19 @@ def by_option_value(text: str, choices: Mapping[str, str],
     found, token, cleaned = answer_number_token(text, pi_units)
     if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
         return FAILED
-    near = cleaned[max(0, token.start - 6):token.end + 7]
-    if "sqrt" in near or "√" in near:  # a factor or radicand of a root ("6 sqrt(3)", "√3")
+    if _in_root(cleaned, token.start, token.end):
         return FAILED
     hits = [letter for letter, value in values.items()
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
     return extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
+
+
+def _in_root(text: str, start: int, end: int) -> bool:
+    """Whether the number at `text[start:end]` is a factor or the radicand of a root ("6
+    sqrt(3)", "sqrt(3)"; the response is plain text by then, "√" read as "sqrt"): "sqrt"
+    within 6 characters before it or 7 after it."""
+    return "sqrt" in text[max(0, start - 6):end + 7]
 
 
 def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
