@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bench_kit.scoring.extract.answers import extract_choice, extract_choice_detailed
+from bench_kit.scoring.extract.choice_clause import late_letter, option_keys
 from bench_kit.scoring.extract.response import FAILED, Extraction
 
 ABC = {"A": "cat", "B": "dog", "C": "cow"}
@@ -326,3 +327,22 @@ def test_may_list_is_a_necessary_test_for_a_letter_list(rest, expected):
     from bench_kit.scoring.extract.fast_choice import may_list
 
     assert may_list(rest) is expected
+
+
+# Options past J (`option_keys`, `late_letter`); values by hand from their docstrings.
+A_TO_L = {letter: letter for letter in "ABCDEFGHIJKL"}
+A_TO_J = {letter: letter for letter in "ABCDEFGHIJ"}
+
+
+def test_letters_past_j_count_only_running_on_from_a():
+    assert option_keys({"K": "x", "L": "y"}) == A_TO_J  # no usable option: every letter A-J
+    # a gap (A, B, C, then K): K is dropped, A-C kept
+    assert option_keys({"A": "a", "B": "b", "C": "c", "K": "k"}) == {"A": "A", "B": "B", "C": "C"}
+    assert option_keys(A_TO_L) == A_TO_L
+
+
+def test_late_letter():
+    assert late_letter("(S)", A_TO_L) is None          # a bare letter that is no option
+    assert late_letter("选项K也是错误的", A_TO_L) is None  # named to be ruled out
+    # a later "answer is a cat" names no letter: the clause naming K stands
+    assert late_letter("So the answer is (K). The answer is a cat.", A_TO_L) == "K"

@@ -53,6 +53,29 @@ def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
                   lambda text: extract_choice(text, CHOICES))
 
 
+# Options past J (a clause naming one, twice over) and the opening statement with the
+# question given (a long first sentence restating it, then option texts discussed).
+WIDE_CHOICES = dict(zip("ABCDEFGHIJKLMNOPQR", "red orange yellow green blue brown magenta fuchsia "
+                        "mauve teal turquoise burgundy silver gold black grey purple pink".split()))
+QUESTION = "What colour is the car?\nA. red cat\nB. blue car"
+WIDE_SHAPES = {
+    "clauses naming letters past J": (lambda n: _repeat("So the answer is (K) or (L). ", n),
+                                      WIDE_CHOICES),
+    "a long opening statement": (lambda n: "The car colour is blue car " + _repeat("and more ", n)
+                                 + ". Not red cat. Green tree too.", CHOICES),
+    "a long last sentence naming the option": (lambda n: "The car colour is blue car or red cat. "
+                                               "Green tree. The best option for the car colour is "
+                                               + _repeat("blue ", n) + "car", CHOICES),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(WIDE_SHAPES))
+def test_late_letters_and_opening_statements_stay_linear(shape):
+    make, choices = WIDE_SHAPES[shape]
+    assert_linear(shape, make(500_000), make(1_000_000),
+                  lambda text: extract_choice(text, choices, QUESTION))
+
+
 NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 and 2)
     "digits in brackets": lambda n: "The box is [" + "1" * n + "]",
     "fractions among numbers": lambda n: _repeat(

@@ -9,12 +9,16 @@ from __future__ import annotations
 import pytest
 
 from bench_kit.scoring.extract.option_texts import (
+    _asked_words,
     _content_words,
+    _in_one_clause,
+    _last_sentence,
     _negated,
     _reworded,
     _stated,
     by_option_text,
     normalized_option,
+    opening_option,
     option_texts,
     powers_matter,
     yes_and_no,
@@ -135,3 +139,76 @@ def test_longer_option_reworded(answer, text, expected):
 ])
 def test_content_words_of_an_option(text, expected):
     assert _content_words(text) == expected
+
+
+# The opening statement (`opening_option`), its last-sentence fallback and the clause test
+# for reworded options. Expected values by hand from the docstrings.
+ACTIVITY = "What activity is the person engaged in?\nA. cooking\nB. dancing"
+COOK_DANCE = {"A": "cooking", "B": "dancing"}
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("One. Two.  ", " Two"),        # trailing spaces stripped first, the leading space kept
+    ("Wow. Great!", " Great"),      # a closing "!" is not the start of the last sentence
+    ("Hm. Is it?", " Is it"),       # nor a closing "?"
+    ("A. B. C.", " C"),             # the last stop before the end, not the first
+    (".Two.", "Two"),               # a stop at offset 0 counts
+    ("One. Box X.", " Box X"),      # only . ! ? and a line break are stops
+    ("Only one.", "Only one"),      # no stop before: the whole text
+])
+def test_last_sentence(answer, expected):
+    assert _last_sentence(answer).group() == expected
+
+
+def test_last_sentence_after_a_closing_stop_is_empty():
+    # "Really?!": the last stop before the final "!" is the "?" right before it: nothing
+    # between them is a sentence
+    assert _last_sentence("Really?!") is None
+
+
+@pytest.mark.parametrize("question", ["?", "\nA. cat\nB. dog"])
+def test_a_question_without_an_asking_sentence_asks_no_words(question):
+    assert _asked_words(question) == frozenset()
+
+
+def test_the_opening_statement_needs_word_options_and_no_label_first():
+    pets = "Which pets are in the picture?"
+    # options with numbers: no opening statement (the asked words picture + pets are there)
+    assert opening_option("The picture has 2 cats as pets. 3 dogs too.",
+                          {"A": "2 cats", "B": "3 dogs"}, pets) is None
+    # a response opening with an option label: rule 4's, not an opening statement
+    assert opening_option("(B) The picture has cats as pets.", {"A": "cats", "B": "dogs"},
+                          pets) is None
+
+
+def test_the_opening_statement_wins_over_the_last_sentence():
+    answer = ("The person is engaged in cooking. The best option for the activity the person "
+              "is engaged in is dancing.")
+    assert opening_option(answer, COOK_DANCE, ACTIVITY) == "A"
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("The person is engaged in cooking? Dancing maybe.", None),  # a question: hedged
+    ("The person is engaged in cooking.? Dancing.", "A"),        # only the stop after it is read
+    ("The person likes cooking. Dancing too.", None),            # 1 of 3 asked words: under half
+])
+def test_the_opening_sentence_window_and_share(answer, expected):
+    assert opening_option(answer, COOK_DANCE, ACTIVITY) == expected
+
+
+def test_the_opening_statement_needs_whole_words():
+    # "cook" is inside "cooking", not stated as a word
+    assert opening_option("The person is engaged in cooking.", {"A": "cook", "B": "dance"},
+                          ACTIVITY) is None
+
+
+def test_the_opening_statement_keeps_the_longer_of_two_nested_options():
+    question = "Which way are the wind turbines rotating?\nA. Randomly\nB. Clockwise\nC. Anti-clockwise"
+    texts = option_texts({"A": "Randomly", "B": "Clockwise", "C": "Anti-clockwise"},
+                         {"A": "A", "B": "B", "C": "C"})
+    assert opening_option("The wind turbines are rotating anti-clockwise.", texts, question) == "C"
+
+
+def test_in_one_clause_with_exactly_the_options_words():
+    assert _in_one_clause("Cricket increase, then the frog.", "cricket will increase")
+    assert not _in_one_clause("Cricket, then increase.", "cricket will increase")

@@ -5,21 +5,27 @@ worked out by hand from the docstrings, in the comments."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from bench_kit.scoring.extract.option_statements import (
+    _in_root,
     _no_option,
     _offers_no_answer,
     _option_value,
     blank_filled,
     by_option_value,
     compared_option,
+    concedes,
     cut_off,
     hypothetical_clauses,
     leans_after,
     no_answer_statement,
     not_ruled_out,
+    only_as_others,
 )
+from bench_kit.scoring.extract.response import NO_ANSWER
 
 ABC = {"A": "A", "B": "B", "C": "C"}
 AB = {"A": "A", "B": "B"}
@@ -40,8 +46,12 @@ def test_hypothetical_clauses_need_two_clauses_and_two_letters():
     ("$\\frac{7}{2}$", 3.5),              # plain_latex: 7/2
     ("10 abcdefghijk", 10.0),             # rest " abcdefghijk" is 12 characters: allowed
     ("10 abcdefghijkl", None),            # 13 characters: not a value
-    ("√10 cm", None),
-    ("sqrt 4", None),
+    ("√10 cm", math.sqrt(10)),            # a root is its value, never the 10 under it
+    ("sqrt 4", 2.0),
+    ("2 sqrt(2)", 2 * math.sqrt(2)),      # a factor before the root
+    ("sqrt(3)/2", math.sqrt(3) / 2),      # a divisor after it
+    ("sqrt(3)/0", None),                  # no value for a zero divisor
+    ("sqrt(2) + 1", None),                # a root in a longer formula: not a value
     ("10 and 20", None),                  # two numbers
     ("cat", None),                        # none
 ])
@@ -379,3 +389,49 @@ def test_cut_off_reads_the_last_line_only():
 def test_cut_off_needs_the_last_character_unfinished():
     # a full stop after the open bracket: the response ended there
     assert cut_off(_LONG + "So the pressure finally works out to P = (a + b.") is False
+
+
+# The report4 multiple-choice round: a number inside a root, a conceded refusal, a loop
+# cut mid-word, a corrected first impression, options named only among the others.
+@pytest.mark.parametrize("text, start, end, expected", [
+    ("sqrt3", 4, 5, True),          # "sqrt" right before, from offset 0
+    ("sqrt(3)", 5, 6, True),        # the radicand
+    ("3 sqrt", 0, 1, True),         # a factor: "sqrt" after it
+    ("sqrt = 3", 7, 8, False),      # "sqrt" starts 7 before: only its "qrt" is in reach
+    ("3    sqrt", 0, 1, False),     # its "t" is 8 after the number's end: out of reach
+])
+def test_in_root_reach(text, start, end, expected):
+    assert _in_root(text, start, end) is expected
+
+
+def _conceded(text: str) -> bool:
+    return concedes(text, NO_ANSWER.search(text))
+
+
+def test_concedes():
+    # the refusal's own sentence opens with "While" and a comma follows it in that sentence
+    assert _conceded("While it is impossible to tell, it is B. Later text.")
+    assert _conceded("While it is impossible to tell, B")  # no stop at all: the rest is read
+    # the sentence ends before any comma: no main clause answers
+    assert not _conceded("While it is impossible to tell. Then, B.")
+
+
+S20 = "The plan is the best"  # 20 characters
+FILLER = "Some other words about the sarcastic statements here. " * 6
+
+
+def test_a_loop_cut_mid_word_at_the_edges():
+    # a 20-character sentence written exactly three times, then a fragment on its line
+    assert cut_off(FILLER + (S20 + ". ") * 3 + "This is a hyp")
+    # ... but a finished sentence after it (trailing spaces stripped first): no cut-off
+    assert not cut_off(FILLER + (S20 + ". ") * 3 + "Finished.  ")
+
+
+def test_a_first_impression_is_corrected_only_after_it():
+    # the correction comes before the first impression: both stay named
+    assert not_ruled_out("But it is actually a cat. At first glance it looks like a dog.",
+                         {"A": "cat", "B": "dog"}) == ["A", "B"]
+
+
+def test_only_as_others_needs_a_clause_naming_the_option():
+    assert only_as_others("Nothing here.", {"A": "cat"}) is False

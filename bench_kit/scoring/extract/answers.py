@@ -11,7 +11,7 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
 1. the whole response is a letter form: "B", "(B)", "B.", "[B]", "Option B", "选项B" (ok);
    a short list of several letters ("A and c", "(A) (B) (C)") -> failed;
 2. the last explicit answer clause: "The answer is B", "Answer: D", "答案是B", "【答案】B",
-   "选B", "I choose B" (ok; not "选项D也是错误的" nor "选项：" heading the options; a clause
+   "选B", "I choose B", "I'd lean towards B" (ok; not "选项D也是错误的" nor "选项：" heading the options; a clause
    naming a letter that is not an option, or a second letter after it, "A, E" / "(B) or
    (C)" -> failed);
 3. the last line is a letter form, or an option written out ("F. K>0"), after some
@@ -35,7 +35,9 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
    exactly one (lenient);
 8. options that are exactly Yes and No: the response's yes/no answer (`extract_yesno`,
    with the question when given) -> that option (lenient);
-otherwise failed: an article "A" or pronoun "I" is never read as a letter. A lenient letter
+otherwise failed: an article "A" or pronoun "I" is never read as a letter. Options past J
+(A-R, without a gap): a whole response or last answer clause naming one of them answers
+first (`choice_clause.late_letter`); every rule above reads A-J only. A lenient letter
 is no answer when the response says the answer is not among the options or that it cannot
 answer (unless an answer follows the statement, or an option makes it itself: "None of the
 above", "Can't tell"), and when a long response was cut off mid-sentence or loops. A
@@ -61,6 +63,7 @@ from bench_kit.scoring.extract.choice_clause import (
     LETTER_LIST,
     LISTED_LETTER,
     clause_letter,
+    late_letter,
     next_option,
     option_keys,
 )
@@ -70,6 +73,7 @@ from bench_kit.scoring.extract.option_statements import (
     blank_filled,
     by_option_value,
     closest_guess,
+    concedes,
     compared_option,
     cut_off,
     final_answer_tail,
@@ -110,6 +114,7 @@ from bench_kit.scoring.extract.response import (
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.scoring.extract.yesno_options import letter_then_word, yesno_option
 from bench_kit.text.latex import plain_latex
+from bench_kit.types import LETTERS
 
 __all__ = [
     "Extraction", "extract_choice", "extract_choice_detailed", "extract_yesno",
@@ -126,10 +131,12 @@ _LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M
 
 def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
     """A response that is a list of letters (`LETTER_LIST`) names several different ones,
-    and is not itself an option's text ("A and B" as an option)."""
+    and is not itself an option's text ("A and B" as an option), nor an option's letter
+    and its text ("(D) H", "(C) (c - a) - (d - b)")."""
     if len({letter.upper() for letter in LISTED_LETTER.findall(text)}) < 2:
         return False  # "(D) (D)"
-    return normalize_text(text) not in option_texts(choices, options).values()
+    return normalize_text(text) not in option_texts(choices, options).values() \
+        and _written_option(text, choices, options) is None
 
 
 def _segment_after(text: str, end: int) -> str:
@@ -156,6 +163,10 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = option_keys(choices)
+    if len(options) > len(LETTERS):  # options past J: "So the answer is (O)."
+        late = late_letter(text, options)
+        if late is not None:
+            return extraction(options[late], PARSE_OK)
     found = fast_choice(text, choices, options) if fast else None
     if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
         found = _full_choice(text, choices, options, question)
@@ -218,8 +229,8 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         refused = no_answer_statement(text, choices)
         if refused is not None:  # "none of the options match", "impossible to determine"
             after = _full_choice(text[refused.end():], choices, options, question)
-            if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and leans_after(
-                    text, refused.end())):
+            if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and (
+                    leans_after(text, refused.end()) or concedes(text, refused))):
                 return after  # an answer follows ("… with certainty, but it is likely X")
             return FAILED
     return found
@@ -301,7 +312,7 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
         if letter:
             return extraction(options[letter], PARSE_LENIENT)
     norm = normalize_text(text) if norm is None else norm
-    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm) \
+    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
         or compared_option(text, texts, question)
     if letter:
         return extraction(options[letter], PARSE_LENIENT)

@@ -31,7 +31,7 @@ LETTER_LIST = re.compile(r"\s*[(\[]?[A-Ja-j][)\]]?(?:(?:\s*(?:,|-|and|&|/|or)\s*
 LISTED_LETTER = re.compile(r"(?<![A-Za-z])[A-Ja-j](?![A-Za-z])")
 CHOICE_CLAUSE = re.compile(
     rf"(?:{ANSWER_CLAUSE.pattern}"
-    r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with)"
+    r"|\bI\s*(?:would\s+|'d\s+|will\s+|'ll\s+)?(?:choose|select|pick|go\s+with|lean\s+towards?)"
     r"|\bcorresponds?\s+to\s+(?:the\s+)?(?=option|choice)"
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
@@ -43,7 +43,7 @@ CHOICE_CLAUSE = re.compile(
     r"[(\[]?\s*+([A-Ja-j])(?![A-Za-z0-9_']|-[A-Za-z])",
     re.I,
 )
-_CHOOSE_KEYS = ("choose", "select", "pick", "go with", "wait", "correction", "mean", "scratch",
+_CHOOSE_KEYS = ("choose", "select", "pick", "go with", "lean toward", "wait", "correction", "mean", "scratch",
                 "second thought", "actually", "correspond", "不对", "更正", "等等")
 CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 CLAUSE_HINT = re.compile("|".join(map(re.escape, CHOICE_KEYS)))
@@ -79,12 +79,46 @@ def option_keys(choices: Mapping[str, str]) -> dict[str, str]:
 @functools.lru_cache(maxsize=1024)
 def _options_of(keys: tuple) -> dict[str, str]:
     # Cached per key tuple: every item of a benchmark has the same few option sets. The
-    # result is shared, so callers must not modify it.
+    # result is shared, so callers must not modify it. Letters past J count only when the
+    # options run on to them without a gap (BIG-Bench-Hard's colour task: A-R).
     options: dict[str, str] = {}
     for key in keys:
-        if isinstance(key, str) and len(key.strip()) == 1 and key.strip().upper() in LETTERS:
+        if isinstance(key, str) and len(key.strip()) == 1 and key.strip().upper() in _ALPHABET:
             options.setdefault(key.strip().upper(), key)
+    if any(letter not in LETTERS for letter in options) and \
+            "".join(sorted(options)) != _ALPHABET[:len(options)]:
+        options = {letter: key for letter, key in options.items() if letter in LETTERS}
     return options or _ALL_OPTIONS
+
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# With options past J: the whole response is one of those letters ("(K)", "Option M"), or
+# the last answer clause names one ("So the answer is (O)."), upper case.
+_LATE_BARE = re.compile(r"\s*(?:(?i:option|choice|letter)\s*:?\s*)?[(\[]?\s*([K-Z])\s*"
+                        r"[)\]]?\s*[.:,;!]?\s*")
+_LATE_CLAUSE = re.compile(CHOICE_CLAUSE.pattern.replace(r"[(\[]?\s*+([A-Ja-j])", r"[(\[]?\s*+((?-i:[K-Z]))"),
+                          re.I)
+# ... not when a second letter is offered right after it ("(K) or (L)")
+_LATE_NEXT = re.compile(r"\s*[)\]]?\s*(?:,?\s*(?:or|/|and)|,)\s*[(\[]?\s*([A-Z])(?![A-Za-z0-9_'])")
+
+
+def late_letter(text: str, options: dict[str, str]) -> str | None:
+    """With options past J: the letter past J that the whole response is or that its last
+    answer clause names, when it is an option and no second letter follows it; else None
+    (the rules for A-J read the rest)."""
+    bare = _LATE_BARE.fullmatch(text)
+    if bare:
+        return bare.group(1) if bare.group(1) in options else None
+    if CLAUSE_HINT.search(text.lower()) is None:
+        return None
+    last = last_clause(text, _LATE_CLAUSE, CHOICE_KEYS, _names_letter)
+    if last is None or last.group(1) not in options:
+        return None
+    later = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
+    if later is not None and later.start() > last.start():
+        return None  # a later clause names a letter A-J
+    second = _LATE_NEXT.match(text, last.end())
+    return None if second and second.group(1) != last.group(1) else last.group(1)
 
 
 def _names_letter(match: re.Match) -> bool:

@@ -7,8 +7,9 @@ option fills the question's blank or equals its answer number, and whether it st
 from __future__ import annotations
 
 import functools
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from bench_kit.scoring.extract.numbers import answer_number_token
 from bench_kit.scoring.extract.prose_letters import SEGMENT_END, rules_out
@@ -21,6 +22,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     extraction,
     last_refusal,
+    sentence_start,
 )
 from bench_kit.scoring.extract.restatement import SENTENCE, comparisons, content_words
 from bench_kit.text.latex import plain_latex
@@ -199,12 +201,19 @@ def closest_guess(text: str) -> tuple[int, int] | None:
 
 
 _NOT_A_VALUE = ("√", "sqrt")  # an option "√10 cm" is not the number it holds
+# ... but a root is a value of its own: "sqrt(3)/2", "2 sqrt(2)", "sqrt(10) cm"
+_ROOT = re.compile(r"\s*(\d+(?:\.\d+)?)?\s*(?:sqrt|√)\s*\(?(\d+(?:\.\d+)?)\)?\s*(?:/\s*(\d+(?:\.\d+)?))?"
+                   r"\s*([^\d()/^]{0,12})")
 
 
 @functools.lru_cache(maxsize=4096)
 def _option_value(text: str) -> float | None:
     """The number an option is ("10m", "60°", "5πcm" -> 5), or None for other options."""
     text = plain_latex(text)  # "$\\frac{7}{2} \\mathrm{~cm}^{2}$" -> "7/2 cm"
+    root = _ROOT.fullmatch(text)
+    if root is not None:  # "sqrt(3)/2" is 0.866…, "2 sqrt(2) cm" 2.83 (never the 3 or 2 it holds)
+        factor, radicand, divisor = (float(group) if group else 1.0 for group in root.groups()[:3])
+        return factor * math.sqrt(radicand) / divisor if divisor else None
     found = number_tokens(text)
     if len(found) != 1 or any(sign in text for sign in _NOT_A_VALUE):
         return None
@@ -240,10 +249,19 @@ def by_option_value(text: str, choices: Mapping[str, str],
     found, token, cleaned = answer_number_token(text, pi_units)
     if token is None or found.value is None or cleaned[max(0, token.start - 5):token.start].lower().strip() == "not":
         return FAILED
+    if _in_root(cleaned, token.start, token.end):
+        return FAILED
     hits = [letter for letter, value in values.items()
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
     return extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
+
+
+def _in_root(text: str, start: int, end: int) -> bool:
+    """Whether the number at `text[start:end]` is a factor or the radicand of a root ("6
+    sqrt(3)", "sqrt(3)"; the response is plain text by then, "√" read as "sqrt"): "sqrt"
+    within 6 characters before it or 7 after it."""
+    return "sqrt" in text[max(0, start - 6):end + 7]
 
 
 def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
@@ -303,14 +321,40 @@ def not_ruled_out(text: str, named: dict[str, str]) -> list[str]:
     others ("the other options, such as …") or explains the answer (", as it is prey for
     both …")."""
     kept: set[str] = set()
-    for match in _CLAUSE.finditer(text):
+    for match, here in _naming_clauses(text, named):
         clause = match.group()
-        here = [letter for letter, t in named.items()
-                if contains_phrase(normalize_for_match(clause), t)]
-        if here and not (rules_out(clause) or _OTHERS.search(clause)
-                         or _EXPLAINS.match(clause)):
+        if not (rules_out(clause) or _OTHERS.search(clause) or _EXPLAINS.match(clause)
+                or _FIRST_IMPRESSION.search(clause) and _CORRECTED_AFTER.match(text, match.end())):
             kept.update(here)
     return sorted(kept)
+
+
+# "At first glance it looks like a dog, …, but it is actually a cat": a first impression
+# corrected later in its sentence is set aside.
+_FIRST_IMPRESSION = re.compile(r"\b(?:at\s+first|initially|first\s+impression)\b", re.I)
+_CORRECTED_AFTER = re.compile(r"[^.!?\n]{0,120}?\b(?:but|however)\b[^.!?\n]{0,80}?"
+                              r"\b(?:actually|in\s+fact|really)\b", re.I)
+
+
+def only_as_others(text: str, named: dict[str, str]) -> bool:
+    """Whether every clause that names one of `named` sets it aside as one of the others
+    ("The other options can be ruled out as there is no bow to suggest shooting an
+    arrow"), and one does."""
+    found = False
+    for match, _ in _naming_clauses(text, named):
+        if not _OTHERS.search(match.group()):
+            return False
+        found = True
+    return found
+
+
+def _naming_clauses(text: str, named: dict[str, str]) -> Iterator[tuple[re.Match, list[str]]]:
+    """Each clause of `text` (`_CLAUSE`) that names options of `named`, with their letters."""
+    for match in _CLAUSE.finditer(text):
+        clause = normalize_for_match(match.group())
+        here = [letter for letter, t in named.items() if contains_phrase(clause, t)]
+        if here:
+            yield match, here
 
 
 # After "we cannot determine it with certainty": the answer the response leans to.
@@ -318,10 +362,24 @@ _LEANS = re.compile(r"[^.!?\n]{0,80}?\b(?:but|however)\b[^.!?\n]{0,40}?\b(?:most
                     r"(?:likely|probably|appears?|seems?)\b", re.I)
 
 
+# A sentence that opens by conceding: "While it is not possible to determine …, …".
+_CONCEDES = re.compile(r"\s*(?:while|whilst|although|though|even\s+though)\b", re.I)
+
+
 def leans_after(text: str, at: int) -> bool:
     """Whether the response, right after a refusal ending at `at`, leans to an answer ("…
     with certainty, but it is likely that …")."""
     return _LEANS.match(text, at) is not None
+
+
+def concedes(text: str, refused: re.Match) -> bool:
+    """Whether a refusal (`refused`) is conceded in a clause that the sentence's main
+    clause then answers: "While it is not possible to determine the absolute direction …,
+    it is safe to say that they rotate anti-clockwise"."""
+    if _CONCEDES.match(text, sentence_start(text, refused.start())) is None:
+        return False
+    stop = SEGMENT_END.search(text, refused.end())
+    return "," in text[refused.end():stop.start() if stop else len(text)]
 
 
 _ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
@@ -358,5 +416,11 @@ def cut_off(text: str) -> bool:
     line = _EMOTICON.sub("", text[text.rfind("\n") + 1:]).rstrip()  # "… not completely sure :("
     if len(line) > 40 and line[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
         return True  # (a missing full stop alone is no evidence: "… most likely a dog")
-    last = text.rstrip(" .").rsplit(".", 1)[-1].strip()
-    return len(last) >= 20 and text.count(last) >= 3
+    sentences = text.rstrip(" .").rsplit(".", 2)
+    last = sentences[-1].strip()
+    if len(last) >= 20 and text.count(last) >= 3:
+        return True
+    # ... or it stops mid-sentence, on the same line, right after such a sentence ("… plan
+    # ever. This is a hyper"; not a closing line of its own: "…\n\nC")
+    before = sentences[-2].strip() if len(sentences) == 3 and "\n" not in sentences[-1] else ""
+    return text.rstrip()[-1] not in _ENDS and len(before) >= 20 and text.count(before) >= 3

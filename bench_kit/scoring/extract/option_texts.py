@@ -9,7 +9,7 @@ import operator
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.option_statements import not_ruled_out
+from bench_kit.scoring.extract.option_statements import not_ruled_out, only_as_others
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import NEGATORS, SENTENCE, WORDS, content_words, stem
 from bench_kit.text.latex import plain_latex
@@ -112,9 +112,11 @@ _NEGATING = frozenset(["not", "except", "excluding", "rather than", "instead of"
 _NEGATION_HINT = re.compile(r"\bnot\b|\bexcept|\brather than\b|\binstead of\b")
 
 
-def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) -> str | None:
+def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
+                   question: str | None = None) -> str | None:
     """The one option whose text `answer` is or states (`texts`: letter -> normalised
-    text; `norm`: `answer` normalised, when the caller has it), or None."""
+    text; `norm`: `answer` normalised, when the caller has it; `question`: the item's
+    question, for `opening_option`), or None."""
     norm = normalize_text(answer) if norm is None else norm
     if not norm:
         return None
@@ -122,28 +124,111 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None) 
     if exact:
         return exact[0] if len(exact) == 1 else None
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
+    found = _not_others(answer, norm, found)
     if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
         how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()
                if " " in text or text in norm}  # (a one-word option is in `norm` or not said)
-        found = {letter: texts[letter] for letter, way in how.items() if way}
-        if len(found) == 1 and max(how.values()) == _WEAK:
+        found = _not_others(answer, norm, {letter: texts[letter] for letter, way in how.items() if way})
+        if len(found) == 1 and how[next(iter(found))] == _WEAK:
             return None
+        if len(found) > 1:  # "If frogs are removed, the cricket population will increase"
+            within = {letter: text for letter, text in found.items() if _in_one_clause(answer, text)}
+            found = within if len(within) == 1 else found
     maximal = [letter for letter, text in found.items()
                if not any(other != text and text in other for other in found.values())]
     if len(maximal) > 1 and _BOTH.search(norm):  # "not only a cat but also a dog": both
         return None
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")
-        maximal = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
+        kept = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
+        if len(kept) > 1:
+            return opening_option(answer, texts, question)
+        maximal = kept
     return maximal[0] if len(maximal) == 1 else None
+
+
+# A first sentence that hedges, weighs options or asks is no opening answer.
+_HEDGED = re.compile(r"\b(?:if|whether|or|but|however|although|though|may|might|could|seems?"
+                     r"|appears?|looks?|likely|possibly|probably|perhaps|either|neither|nor|not"
+                     r"|no|cannot|first|initially|glance)\b|n't\b|\?", re.I)
+# Where a question's own text ends: its option lines ("A. …", "(A) …", "Options:").
+_OPTION_LINES = re.compile(r"\n\s*(?:options?\s*:|[(\[]?[A-J][).:\]])", re.I)
+_ASKING = frozenset("what which how who whom whose where when why option describe best word "
+                    "following statement".split())
+_LABEL_FIRST = re.compile(r"\s*[(\[]?[A-J][).:\]]")
+_NUMBER_WORD = re.compile(r"\d|\b(?:sqrt|pi)\b")  # an option of numbers or a formula
+
+
+def opening_option(answer: str, texts: dict[str, str], question: str | None) -> str | None:
+    """The one option the response's first sentence states while restating the question
+    ("What activity is the person engaged in?" -> "The person is engaged in drawing a
+    picture. … There is no indication of dancing …"): a plain statement (no hedge, no
+    negation, no "or", not a question), holding at least half of the asking sentence's
+    content words, and options of words (not formulas or numbers); else None."""
+    if not question or any(_NUMBER_WORD.search(text) for text in texts.values()) \
+            or _LABEL_FIRST.match(answer):
+        return None
+    asked = _asked_words(question)
+    if not asked:
+        return None
+    first = SENTENCE.search(answer)
+    letter = _restating(answer, first, asked, texts)
+    if letter is None and first is not None:  # "… The best option to describe it is yellow."
+        last = _last_sentence(answer)
+        if last is not None and last.start() > first.start() and _NAMES_OPTION.search(last.group()):
+            letter = _restating(answer, last, asked, texts)
+    return letter
+
+
+def _last_sentence(answer: str) -> re.Match | None:
+    """The response's last sentence (`SENTENCE`), found from the end (a search for it
+    would be quadratic)."""
+    body = answer.rstrip()
+    end = len(body) - 1 if body[-1:] in (".", "!", "?") else len(body)
+    return SENTENCE.match(answer, 1 + max(body.rfind(stop, 0, end) for stop in ".!?\n"))
+_NAMES_OPTION = re.compile(r"\b(?:option|answer|choice)\b", re.I)
+
+
+def _restating(answer: str, sentence: re.Match | None, asked: frozenset[str],
+               texts: dict[str, str]) -> str | None:
+    """The one option `sentence` states plainly while restating the question (`asked`)."""
+    if sentence is None or _HEDGED.search(answer, sentence.start(), min(sentence.end() + 1, len(answer))):
+        return None
+    if 2 * len(asked & content_words(sentence.group())) < len(asked):
+        return None
+    norm = normalize_text(sentence.group())
+    found = [text for text in texts.values() if text in norm and _stated(norm, text)]
+    maximal = [letter for letter, text in texts.items() if text in found
+               and not any(other != text and text in other for other in found)]
+    return maximal[0] if len(maximal) == 1 else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _asked_words(question: str) -> frozenset[str]:
+    """The content words of the question's asking sentence (its last one before its option
+    lines), without the asking words ("what", "which", "option")."""
+    stop = _OPTION_LINES.search(question)
+    sentences = SENTENCE.findall(question[:stop.start() if stop else len(question)])
+    asking = next((s for s in reversed(sentences) if s.strip()), "")
+    return frozenset(content_words(asking) - _ASKING)
 
 
 _BOTH = re.compile(r"\bnot only\b")
 
 
+def _not_others(answer: str, norm: str, found: dict[str, str]) -> dict[str, str]:
+    """`found` without the options named only as the others set aside ("The other options
+    can be ruled out as there is no bow to suggest shooting an arrow"); "other" is in every
+    such clause."""
+    if not found or "other" not in norm:
+        return found
+    return {letter: text for letter, text in found.items()
+            if not only_as_others(answer, {letter: text})}
+
+
 @functools.lru_cache(maxsize=4096)
 def _inflected(word: str) -> re.Pattern:
     """An inflected form of `word`; group "strong": its participle ("flipped", "turned")."""
-    return re.compile(rf"{re.escape(word)}{re.escape(word[-1])}?(?:(?P<strong>ed|d)|ing|s|es)")
+    return re.compile(rf"{re.escape(word)}{re.escape(word[-1])}?(?:(?P<strong>ed|d)|ing|s|es|ly)")
 
 
 def _negated(words: list[str], index: int) -> bool:
@@ -193,6 +278,17 @@ def _reworded(answer: str, norm: str, text: str) -> int:
                                for index, word in enumerate(words)):
             return _STRONG
     return 0
+
+
+_CLAUSE_PART = re.compile(r"[^,;:.!?\n]+")
+
+
+def _in_one_clause(answer: str, text: str) -> bool:
+    """Whether every content word of a longer option is in one clause of `answer` (between
+    commas, not only in one sentence)."""
+    wanted = _content_words(text)
+    return bool(wanted) and any(wanted <= content_words(part.group())
+                                for part in _CLAUSE_PART.finditer(answer))
 
 
 @functools.lru_cache(maxsize=4096)

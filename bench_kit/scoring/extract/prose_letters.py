@@ -42,9 +42,10 @@ _COMPARED_BEFORE = re.compile(
     r"\bbetween\s+(?:options?\s*|choices?\s*)?[(\[]?\s*(?:(?-i:[A-J])\s*[)\]]?\s*(?:and|&|or)\s*"
     r"(?:option\s*|choice\s*)?[(\[]?\s*)?$", re.I)
 SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
-# A capital that is a word; not a geometry or formula label ("∠C", "△ABC", "C/2", "A=3").
-# (The letter first, then the look-back over it: the engine skips to capitals A-J.)
-_LETTER = re.compile(r"[A-J](?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\][A-J])(?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z])")
+# A capital that is a word; not a geometry or formula label ("∠C", "△ABC", "C/2", "A=3"),
+# nor the A of a clock time's "A.M.". (The letter first, then the look-back over it: the
+# engine skips to capitals A-J.)
+_LETTER = re.compile(r"[A-J](?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\][A-J])(?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z]|\.M\.)")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
     r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
