@@ -181,10 +181,18 @@ def test_the_opening_statement_needs_word_options_and_no_label_first():
                           pets) is None
 
 
-def test_the_opening_statement_wins_over_the_last_sentence():
+def test_a_later_plain_sentence_naming_another_option_revises_the_opening():
+    # (review mc3 item 1: the opening statement is not trusted when a plain later sentence
+    # about the question's subject states another option; the last sentence is not read then)
     answer = ("The person is engaged in cooking. The best option for the activity the person "
               "is engaged in is dancing.")
-    assert opening_option(answer, COOK_DANCE, ACTIVITY) == "A"
+    assert opening_option(answer, COOK_DANCE, ACTIVITY) is None
+    # ... nor when a later sentence corrects it
+    assert opening_option("The person is engaged in cooking. Actually it is not.", COOK_DANCE,
+                          ACTIVITY) is None
+    # a later sentence that hedges ("would") or is about something else leaves it
+    assert opening_option("The person is engaged in cooking. Dancing would need music.",
+                          COOK_DANCE, ACTIVITY) == "A"
 
 
 @pytest.mark.parametrize("answer, expected", [
