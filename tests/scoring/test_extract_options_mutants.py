@@ -445,3 +445,17 @@ def test_a_first_impression_is_corrected_only_after_it():
 
 def test_only_as_others_needs_a_clause_naming_the_option():
     assert only_as_others("Nothing here.", {"A": "cat"}) is False
+
+
+# Review mc3 (item 3): an option is set aside only inside the others' example or reason.
+@pytest.mark.parametrize("text, expected", [
+    ("The other options, such as cat, do not fit.", True),       # the example
+    ("The other animals, like cat, do not fit.", True),          # "other … like" is the phrase
+    ("The other options can be ruled out since a cat is small.", True),  # the reason
+    ("The other options are wrong and cat is right.", False),    # no example, no reason
+    ("Cat is correct while the other options are wrong.", False),  # the clause's subject
+    ("Unlike the other options, a cat purrs.", False),
+    ("Cat is correct.", False),                                  # no "other options" at all
+])
+def test_only_as_others_needs_the_others_example_or_reason(text, expected):
+    assert only_as_others(text, {"A": "cat"}) is expected
