@@ -76,6 +76,36 @@ def test_late_letters_and_opening_statements_stay_linear(shape):
                   lambda text: extract_choice(text, choices, QUESTION))
 
 
+# Review mc3 (item 9): a whitespace run around "Option" in a whole late-letter response
+# (three adjacent \s* were cubic), later bracketed letters after a late clause, -ly forms of
+# a one-word option, and an opening statement followed by many plain sentences.
+def test_a_whole_late_letter_response_is_linear():
+    from bench_kit.scoring.extract.choice_clause import late_letter, option_keys
+
+    options = option_keys(WIDE_CHOICES)
+    assert_linear("option, newlines", "Option" + "\n" * 200_000 + "x",
+                  "Option" + "\n" * 400_000 + "x", lambda text: late_letter(text, options))
+
+
+REVIEW_MC3_SHAPES = {
+    "letters in brackets after a late clause": (
+        lambda n: "The answer is (K). " + _repeat("(K) or (B) not (L) ", n), WIDE_CHOICES),
+    "-ly forms of a one-word option": (
+        lambda n: _repeat("It moves horizontally and not horizontally, ", n) + "horizontally.",
+        {"A": "horizontal", "B": "vertical", "C": "diagonal"}),
+    "an opening statement, then plain sentences": (
+        lambda n: "The car colour is blue car. " + _repeat("The car colour is red cat. ", n),
+        CHOICES),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(REVIEW_MC3_SHAPES))
+def test_review_mc3_shapes_stay_linear(shape):
+    make, choices = REVIEW_MC3_SHAPES[shape]
+    assert_linear(shape, make(500_000), make(1_000_000),
+                  lambda text: extract_choice(text, choices, QUESTION))
+
+
 NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 and 2)
     "digits in brackets": lambda n: "The box is [" + "1" * n + "]",
     "fractions among numbers": lambda n: _repeat(

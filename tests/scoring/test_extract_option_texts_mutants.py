@@ -181,10 +181,18 @@ def test_the_opening_statement_needs_word_options_and_no_label_first():
                           pets) is None
 
 
-def test_the_opening_statement_wins_over_the_last_sentence():
+def test_a_later_plain_sentence_naming_another_option_revises_the_opening():
+    # (review mc3 item 1: the opening statement is not trusted when a plain later sentence
+    # about the question's subject states another option; the last sentence is not read then)
     answer = ("The person is engaged in cooking. The best option for the activity the person "
               "is engaged in is dancing.")
-    assert opening_option(answer, COOK_DANCE, ACTIVITY) == "A"
+    assert opening_option(answer, COOK_DANCE, ACTIVITY) is None
+    # ... nor when a later sentence corrects it
+    assert opening_option("The person is engaged in cooking. Actually it is not.", COOK_DANCE,
+                          ACTIVITY) is None
+    # a later sentence that hedges ("would") or is about something else leaves it
+    assert opening_option("The person is engaged in cooking. Dancing would need music.",
+                          COOK_DANCE, ACTIVITY) == "A"
 
 
 @pytest.mark.parametrize("answer, expected", [
@@ -212,3 +220,20 @@ def test_the_opening_statement_keeps_the_longer_of_two_nested_options():
 def test_in_one_clause_with_exactly_the_options_words():
     assert _in_one_clause("Cricket increase, then the frog.", "cricket will increase")
     assert not _in_one_clause("Cricket, then increase.", "cricket will increase")
+
+
+# Review mc3 (item 2): an -ly form is the option only when it tells how something moves.
+@pytest.mark.parametrize("answer, expected", [
+    ("The video is shifting horizontally.", "A"),
+    ("The lines are drawn horizontally.", "A"),
+    ("The poem is horizontally.", None),                 # right after a copula
+    ("It does not move at all horizontally.", None),     # a negation within six words before
+    ("No, it moves left and right horizontally.", None),  # "no" the sixth word before
+    ("No, it now moves left and right horizontally.", "A"),  # "no" the seventh: out of reach
+    ("I could see it moving horizontally.", None),       # a sentence about seeing
+])
+def test_an_ly_form_reads_only_how_something_moves(answer, expected):
+    from bench_kit.scoring.extract.option_texts import by_option_text
+
+    texts = {"A": "horizontal", "B": "vertical", "C": "diagonal"}
+    assert by_option_text(answer, texts) == expected

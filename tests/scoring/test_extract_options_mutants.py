@@ -396,9 +396,13 @@ def test_cut_off_needs_the_last_character_unfinished():
 @pytest.mark.parametrize("text, start, end, expected", [
     ("sqrt3", 4, 5, True),          # "sqrt" right before, from offset 0
     ("sqrt(3)", 5, 6, True),        # the radicand
-    ("3 sqrt", 0, 1, True),         # a factor: "sqrt" after it
-    ("sqrt = 3", 7, 8, False),      # "sqrt" starts 7 before: only its "qrt" is in reach
-    ("3    sqrt", 0, 1, False),     # its "t" is 8 after the number's end: out of reach
+    ("sqrt ( 3", 7, 8, True),       # the radicand, 7 characters from the start of "sqrt"
+    ("3 sqrt", 0, 1, True),         # a factor: "sqrt" against it
+    ("1/ sqrt 2", 0, 1, True),      # a numerator over a root
+    ("sqrt = 3", 7, 8, False),      # checked by a root, not inside it
+    ("5 ( sqrt 25 = 5)", 0, 1, False),  # the answer before its own check
+    ("5 = sqrt 25", 0, 1, False),
+    ("3  sqrt", 0, 1, False),       # two spaces: not written against it
 ])
 def test_in_root_reach(text, start, end, expected):
     assert _in_root(text, start, end) is expected
@@ -411,7 +415,10 @@ def _conceded(text: str) -> bool:
 def test_concedes():
     # the refusal's own sentence opens with "While" and a comma follows it in that sentence
     assert _conceded("While it is impossible to tell, it is B. Later text.")
-    assert _conceded("While it is impossible to tell, B")  # no stop at all: the rest is read
+    assert _conceded("While it is impossible to tell, it is likely B")  # no stop: the rest is read
+    # the main clause must answer ("it is", "likely", "I would", …), read after the comma
+    assert not _conceded("While it is impossible to tell, B")
+    assert not _conceded("While I cannot tell whether it is B, the tail is long.")
     # the sentence ends before any comma: no main clause answers
     assert not _conceded("While it is impossible to tell. Then, B.")
 
@@ -422,7 +429,10 @@ FILLER = "Some other words about the sarcastic statements here. " * 6
 
 def test_a_loop_cut_mid_word_at_the_edges():
     # a 20-character sentence written exactly three times, then a fragment on its line
-    assert cut_off(FILLER + (S20 + ". ") * 3 + "This is a hyp")
+    assert cut_off(FILLER + (S20 + ". ") * 3 + "The p")  # the fragment written 3 times
+    assert not cut_off(FILLER + (S20 + ". ") * 3 + "Th")  # a fragment under 5 characters
+    # a fragment that was not written before is a conclusion, not the loop's
+    assert not cut_off(FILLER + (S20 + ". ") * 3 + "This is a hyp")
     # ... but a finished sentence after it (trailing spaces stripped first): no cut-off
     assert not cut_off(FILLER + (S20 + ". ") * 3 + "Finished.  ")
 
@@ -435,3 +445,17 @@ def test_a_first_impression_is_corrected_only_after_it():
 
 def test_only_as_others_needs_a_clause_naming_the_option():
     assert only_as_others("Nothing here.", {"A": "cat"}) is False
+
+
+# Review mc3 (item 3): an option is set aside only inside the others' example or reason.
+@pytest.mark.parametrize("text, expected", [
+    ("The other options, such as cat, do not fit.", True),       # the example
+    ("The other animals, like cat, do not fit.", True),          # "other … like" is the phrase
+    ("The other options can be ruled out since a cat is small.", True),  # the reason
+    ("The other options are wrong and cat is right.", False),    # no example, no reason
+    ("Cat is correct while the other options are wrong.", False),  # the clause's subject
+    ("Unlike the other options, a cat purrs.", False),
+    ("Cat is correct.", False),                                  # no "other options" at all
+])
+def test_only_as_others_needs_the_others_example_or_reason(text, expected):
+    assert only_as_others(text, {"A": "cat"}) is expected

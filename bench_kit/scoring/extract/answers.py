@@ -37,7 +37,8 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
    with the question when given) -> that option (lenient);
 otherwise failed: an article "A" or pronoun "I" is never read as a letter. Options past J
 (A-R, without a gap): a whole response or last answer clause naming one of them answers
-first (`choice_clause.late_letter`); every rule above reads A-J only. A lenient letter
+first, unless another bracketed letter follows it (`choice_clause.late_letter`); every letter
+rule above reads A-J only (the option-text rules read every option). A lenient letter
 is no answer when the response says the answer is not among the options or that it cannot
 answer (unless an answer follows the statement, or an option makes it itself: "None of the
 above", "Can't tell"), and when a long response was cut off mid-sentence or loops. A

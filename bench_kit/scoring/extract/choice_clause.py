@@ -94,12 +94,24 @@ def _options_of(keys: tuple) -> dict[str, str]:
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # With options past J: the whole response is one of those letters ("(K)", "Option M"), or
 # the last answer clause names one ("So the answer is (O)."), upper case.
-_LATE_BARE = re.compile(r"\s*(?:(?i:option|choice|letter)\s*:?\s*)?[(\[]?\s*([K-Z])\s*"
-                        r"[)\]]?\s*[.:,;!]?\s*")
+_LATE_BARE = re.compile(r"\s*+(?:(?i:option|choice|letter)\s*+:?)?\s*+[(\[]?\s*+([K-Z])\s*+"
+                        r"[)\]]?\s*+[.:,;!]?\s*+")
 _LATE_CLAUSE = re.compile(CHOICE_CLAUSE.pattern.replace(r"[(\[]?\s*+([A-Ja-j])", r"[(\[]?\s*+((?-i:[K-Z]))"),
                           re.I)
 # ... not when a second letter is offered right after it ("(K) or (L)")
-_LATE_NEXT = re.compile(r"\s*[)\]]?\s*(?:,?\s*(?:or|/|and)|,)\s*[(\[]?\s*([A-Z])(?![A-Za-z0-9_'])")
+_LATE_NEXT = re.compile(r"\s*[)\]]?\s*(?:,?\s*(?:or|/|and)(?:\s+(?:maybe|possibly|perhaps))?|,)"
+                        r"\s*[(\[]?\s*([A-Z])(?![A-Za-z0-9_'])")
+# ... nor when a letter in brackets follows later ("The answer is (K). Actually no, it's (B).")
+_LATER_LETTER = re.compile(r"[(\[]\s*([A-Z])\s*[)\]]")
+# ... unless that letter is ruled out: "The answer is (K), not (L).", "(K), (L) is wrong."
+_LATE_NOT = re.compile(r"(?:\bnot|n't)\s*$", re.I)
+_LATE_WRONG = re.compile(r"\s*[)\]]?\s*(?:is|are)\s+(?:wrong|incorrect|not\b)", re.I)
+
+
+def _ruled_out(text: str, start: int, end: int) -> bool:
+    """Whether the letter at `text[start:end]` is negated or said to be wrong."""
+    return _LATE_NOT.search(text, max(0, start - 8), start) is not None \
+        or _LATE_WRONG.match(text, end) is not None
 
 
 def late_letter(text: str, options: dict[str, str]) -> str | None:
@@ -118,7 +130,12 @@ def late_letter(text: str, options: dict[str, str]) -> str | None:
     if later is not None and later.start() > last.start():
         return None  # a later clause names a letter A-J
     second = _LATE_NEXT.match(text, last.end())
-    return None if second and second.group(1) != last.group(1) else last.group(1)
+    if second and second.group(1) != last.group(1) and not _ruled_out(text, *second.span(1)):
+        return None
+    if any(found.group(1) != last.group(1) and not _ruled_out(text, *found.span())
+           for found in _LATER_LETTER.finditer(text, last.end())):
+        return None  # the rules for A-J read it ("… it's (B)"), or none does
+    return last.group(1)
 
 
 def _names_letter(match: re.Match) -> bool:

@@ -257,11 +257,18 @@ def by_option_value(text: str, choices: Mapping[str, str],
     return extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
 
 
+# A radicand ("sqrt 3", "sqrt(3)") or a factor written against its root ("6 sqrt 3"); not
+# a number beside a root it is checked by ("5 = sqrt 25", "5 ( sqrt 25 = 5)").
+_RADICAND_BEFORE = re.compile(r"sqrt\s?\(?\s?$")
+_FACTOR_AFTER = re.compile(r" ?(?:/ ?)?sqrt")  # ("1/ sqrt 2" too)
+
+
 def _in_root(text: str, start: int, end: int) -> bool:
-    """Whether the number at `text[start:end]` is a factor or the radicand of a root ("6
-    sqrt(3)", "sqrt(3)"; the response is plain text by then, "√" read as "sqrt"): "sqrt"
-    within 6 characters before it or 7 after it."""
-    return "sqrt" in text[max(0, start - 6):end + 7]
+    """Whether the number at `text[start:end]` is the radicand of a root or a factor
+    written against it ("sqrt(3)", "6 sqrt(3)"; the response is plain text by then, "√"
+    read as "sqrt")."""
+    return _RADICAND_BEFORE.search(text, max(0, start - 7), start) is not None \
+        or _FACTOR_AFTER.match(text, end) is not None
 
 
 def compared_option(text: str, texts: dict[str, str], question: str | None) -> str | None:
@@ -339,13 +346,34 @@ _CORRECTED_AFTER = re.compile(r"[^.!?\n]{0,120}?\b(?:but|however)\b[^.!?\n]{0,80
 def only_as_others(text: str, named: dict[str, str]) -> bool:
     """Whether every clause that names one of `named` sets it aside as one of the others
     ("The other options can be ruled out as there is no bow to suggest shooting an
-    arrow"), and one does."""
+    arrow"), and one does: named after the others' phrase, in its example ("such as …")
+    or its reason ("as/since/because …"); not the clause's own subject ("Bird is correct
+    while the other options are wrong", "Unlike the other options, a fish lives …")."""
     found = False
-    for match, _ in _naming_clauses(text, named):
-        if not _OTHERS.search(match.group()):
+    for match, here in _naming_clauses(text, named):
+        if not all(_set_aside(match.group(), named[letter]) for letter in here):
             return False
         found = True
     return found
+
+
+_ASIDE = re.compile(r"\b(?:such\s+as|like|including|for\s+example|e\.g\.|as|since|because)\b", re.I)
+_ASIDE_END = re.compile(r"(?:such\s+as|like|including)$", re.I)
+
+
+def _set_aside(clause: str, text: str) -> bool:
+    """Whether option `text` is named in `clause` after its "the other options" phrase,
+    within that phrase's example or reason."""
+    others = _OTHERS.search(clause)
+    if others is None:
+        return False
+    rest = clause[others.end():]
+    if _ASIDE_END.search(others.group()) is None:
+        mark = _ASIDE.search(rest)
+        if mark is None:
+            return False
+        rest = rest[mark.end():]
+    return contains_phrase(normalize_for_match(rest), text)
 
 
 def _naming_clauses(text: str, named: dict[str, str]) -> Iterator[tuple[re.Match, list[str]]]:
@@ -379,7 +407,15 @@ def concedes(text: str, refused: re.Match) -> bool:
     if _CONCEDES.match(text, sentence_start(text, refused.start())) is None:
         return False
     stop = SEGMENT_END.search(text, refused.end())
-    return "," in text[refused.end():stop.start() if stop else len(text)]
+    rest = text[refused.end():stop.start() if stop else len(text)]
+    comma = rest.find(",")  # the main clause answers: "…, it is safe to say that …"
+    return comma >= 0 and _ANSWERING.search(rest, comma) is not None
+
+
+# How a main clause after a conceded refusal answers (not "…, the background has a fish tank").
+_ANSWERING = re.compile(r"\b(?:it\s+is|it's|safe\s+to\s+say|likely|probably|appears?\s+to\s+be"
+                        r"|seems?\s+to\s+be|closest|clearly|definitely|certainly|guess|would\s+be"
+                        r"|I\s+would|I'd)\b", re.I)
 
 
 _ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
@@ -422,5 +458,8 @@ def cut_off(text: str) -> bool:
         return True
     # ... or it stops mid-sentence, on the same line, right after such a sentence ("… plan
     # ever. This is a hyper"; not a closing line of its own: "…\n\nC")
+    # (the fragment itself written before as the loop's: "This is a fig" of "This is a
+    # figure of speech", not a conclusion of its own after an elimination that repeats)
     before = sentences[-2].strip() if len(sentences) == 3 and "\n" not in sentences[-1] else ""
-    return text.rstrip()[-1] not in _ENDS and len(before) >= 20 and text.count(before) >= 3
+    return text.rstrip()[-1] not in _ENDS and len(before) >= 20 and text.count(before) >= 3 \
+        and len(last) >= 5 and text.count(last) >= 3

@@ -172,11 +172,43 @@ def opening_option(answer: str, texts: dict[str, str], question: str | None) -> 
         return None
     first = SENTENCE.search(answer)
     letter = _restating(answer, first, asked, texts)
+    if letter is not None and _revised_after(answer, first.end(), texts[letter], texts, asked):
+        return None
     if letter is None and first is not None:  # "… The best option to describe it is yellow."
         last = _last_sentence(answer)
         if last is not None and last.start() > first.start() and _NAMES_OPTION.search(last.group()):
             letter = _restating(answer, last, asked, texts)
     return letter
+
+
+# A later sentence that corrects an opening statement ("Hmm, actually, looking again, it's a
+# phone", "Wait, no, on second thought", "Sorry, I meant rainy", "Upon closer inspection").
+_CORRECTS = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|look(?:ing)?\s+again"
+                       r"|closer|on\s+reflection|correction|mistake)\b", re.I)
+
+
+_WOULD = re.compile(r"\b(?:would|should)\b", re.I)
+_PRONOUNS = frozenset("his her hers its their theirs him them he she they it".split())
+
+
+def _revised_after(answer: str, at: int, chosen: str, texts: dict[str, str],
+                   asked: frozenset[str]) -> bool:
+    """Whether the response after its opening statement (from `at`) corrects it, or a
+    plain later sentence (no hedge, no negation, no "would") about the question's subject
+    states another option ("The video shows a man walking his dog. The dog is running
+    alongside him."; not "The bag on the table is his too.")."""
+    rest = answer[at:at + 4000]
+    if _CORRECTS.search(rest):
+        return True
+    others = [text for text in texts.values() if text != chosen and text not in chosen]
+    for sentence in SENTENCE.finditer(rest):
+        plain = sentence.group() + rest[sentence.end():sentence.end() + 1]  # (its "?")
+        if _HEDGED.search(plain) is None and _WOULD.search(plain) is None \
+                and not (asked - _PRONOUNS).isdisjoint(content_words(plain)):
+            norm = normalize_text(sentence.group())
+            if any(text in norm and _stated(norm, text) for text in others):
+                return True
+    return False
 
 
 def _last_sentence(answer: str) -> re.Match | None:
@@ -238,6 +270,22 @@ def _negated(words: list[str], index: int) -> bool:
 
 
 _WEAK, _STRONG = 1, 2
+_COPULAS = frozenset("is are was were be been being".split())
+# A sentence about judging or seeing, not about what is shown ("I can't see the sky clearly",
+# "It's hard to judge, really", "too blurry to judge the image properly").
+_JUDGING = re.compile(r"\b(?:can|cannot|could|may|might|hard|difficult|too|whether|check|judge|see"
+                      r"|seen|read|tell|determine|answer|sure)\b", re.I)
+
+
+def _adverb(words: list[str], index: int, judging: bool) -> bool:
+    """Whether the -ly form `words[index]` tells how the subject moves or is done
+    ("shifting horizontally", "published weekly", "drawn perfectly"): not right after a
+    copula ("The poem is lovely"), no negation in the six words before it ("does not move
+    vertically; it pans across the room horizontally" keeps the second), and its sentence
+    not about judging or seeing (`judging`)."""
+    if judging or index and words[index - 1] in _COPULAS:
+        return False
+    return NEGATORS.isdisjoint(words[max(0, index - 6):index])
 
 
 def _reworded(answer: str, norm: str, text: str) -> int:
@@ -253,9 +301,14 @@ def _reworded(answer: str, norm: str, text: str) -> int:
             return 0
         pattern, found = _inflected(text), 0
         for sentence in SENTENCE.finditer(answer):
-            words = WORDS.findall(sentence.group().lower())
+            words, judging = WORDS.findall(sentence.group().lower()), None
             for index, word in enumerate(words):
                 form = pattern.fullmatch(word)
+                if form is not None and form.group().endswith("ly"):
+                    if judging is None:  # (once a sentence)
+                        judging = _JUDGING.search(sentence.group()) is not None
+                    if not _adverb(words, index, judging):
+                        continue
                 if form is not None and not _negated(words, index):
                     strong = form.group("strong") or index == len(words) - 1
                     found = max(found, _STRONG if strong else _WEAK)
