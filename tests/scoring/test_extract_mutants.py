@@ -20,6 +20,7 @@ from bench_kit.scoring.extract.response import (
     answer_text,
     clause_tail,
     clean_response,
+    first_block,
     last_clause,
     last_refusal,
     pick_candidate,
@@ -186,3 +187,24 @@ def test_a_candidate_starting_exactly_at_the_clause_end_is_after_it():
 def test_a_refusal_at_offset_0_is_found_by_default():
     # "unsure, sorry.": "unsure" spans (0, 6); the default start is 0, so it counts
     assert last_refusal("unsure, sorry.").span() == (0, 6)
+
+
+# --- first_block: a worked example written after the answer -------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    # the first "Problem:" line ends the block; spaces before the colon and the line break's
+    # trailing spaces go
+    ("It is True\nProblem: Find x.", "It is True"),
+    ("It is True  \n\n  Problem :\nFind x.", "It is True"),
+    # "Question:" likewise, and the first of two headers cuts
+    ("No.\n\nQuestion: Is it red?\nProblem: x", "No."),
+    # nothing of its own before the header: the response restates its problem, kept whole
+    ("  \nQuestion: Is 7 prime?\nYes.", "  \nQuestion: Is 7 prime?\nYes."),
+    # not at a line start, or lower-case ("problem:" in prose): no cut
+    ("The Problem: it diverges. So False.", "The Problem: it diverges. So False."),
+    ("Here is the\nproblem: x is odd.", "Here is the\nproblem: x is odd."),
+    # a header word without its colon is a sentence
+    ("Yes.\nProblem solved.", "Yes.\nProblem solved."),
+])
+def test_first_block_ends_before_the_next_worked_example(text, expected):
+    assert first_block(text) == expected

@@ -192,6 +192,24 @@ def strip_reasoning(response: str) -> str:
     return response
 
 
+# A base model prompted with worked examples ("Problem: … Solution: … The answer is …") often
+# goes on to write the prompt's next example after its answer; that block is not its answer.
+_NEXT_EXAMPLE = re.compile(r"\n[ \t]*(?:Problem|Question)[ \t]*:")
+
+
+def first_block(response: str) -> str:
+    """The response up to the first line that opens a new worked example ("Problem:",
+    "Question:") after some text of its own; the whole response when there is none.
+
+    >>> first_block("It converges.\nThe answer is True\n\nProblem:\nFind x.\nThe answer is 2")
+    'It converges.\nThe answer is True'
+    """
+    cut = _NEXT_EXAMPLE.search(response)
+    if cut is None or not response[:cut.start()].strip():
+        return response
+    return response[:cut.start()].rstrip()
+
+
 def clean_response(response: str, boxed: bool = True) -> str:
     """The answer-bearing text of a response: reasoning removed, `<answer>` / `\\boxed{}`
     content preferred, so is the "answer" field of a JSON answer (`{"answer": "42"}`;

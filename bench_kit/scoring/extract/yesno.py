@@ -13,6 +13,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail_at,
     clean_response,
+    first_block,
     last_refusal,
     sentence_start,
 )
@@ -55,7 +56,7 @@ _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
 # "(B) No", "B: no", "A (Yes)": a letter before the word.
-_LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J][)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
+_LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J](?![A-Za-z])[)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
 _CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
 # An opening word that commits like "yes": "Absolutely!", "Certainly, there are …";
 # "Absolutely not." / "Certainly not, …" is "no" ("Absolutely not sure" is neither).
@@ -192,7 +193,7 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
     leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
     word elsewhere is "lenient"."""
-    text = clean_response(response)
+    text = clean_response(first_block(response))
     if not text:
         return FAILED
     whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
