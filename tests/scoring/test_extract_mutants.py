@@ -22,6 +22,7 @@ from bench_kit.scoring.extract.response import (
     clean_response,
     first_block,
     last_clause,
+    loop_start,
     last_refusal,
     pick_candidate,
 )
@@ -208,3 +209,31 @@ def test_a_refusal_at_offset_0_is_found_by_default():
 ])
 def test_first_block_ends_before_the_next_worked_example(text, expected):
     assert first_block(text) == expected
+
+
+# --- loop_start: a block of lines written again and again until the token limit -------------
+
+@pytest.mark.parametrize("text, expected", [
+    # "a\n" is 2 characters: the loop of "b\n" written 4 times starts at 2
+    ("a\nb\nb\nb\nb\n", 2),
+    # the last line without its break is the same line: 4 repeats, from 2
+    ("a\nb\nb\nb\nb", 2),
+    # 3 repeats are no loop, nor are 3 and a last line cut short ("c" for "cat")
+    ("a\nb\nb\nb", None),
+    ("a\ncat\ncat\ncat\nc", None),
+    # 4 repeats and a fifth line cut short: from 2
+    ("a\ncat\ncat\ncat\ncat\nc", 2),
+    # a two-line block 4 times after "x\n" (2 characters)
+    ("x\nA\nB\nA\nB\nA\nB\nA\nB\n", 2),
+    # ... 3 times is none
+    ("x\nA\nB\nA\nB\nA\nB\n", None),
+    # blank lines are no loop
+    ("x\n\n\n\n\n\n", None),
+    # a six-line block 4 times is a loop; a seven-line block is not looked for
+    ("x\n" + "1\n2\n3\n4\n5\n6\n" * 4, 2),
+    ("x\n" + "1\n2\n3\n4\n5\n6\n7\n" * 4, None),
+    # the whole text one loop: from 0
+    ("ok\nok\nok\nok\n", 0),
+])
+def test_loop_start(text, expected):
+    assert loop_start(text) == expected

@@ -201,13 +201,41 @@ def first_block(response: str) -> str:
     """The response up to the first line that opens a new worked example ("Problem:",
     "Question:") after some text of its own; the whole response when there is none.
 
-    >>> first_block("It converges.\nThe answer is True\n\nProblem:\nFind x.\nThe answer is 2")
-    'It converges.\nThe answer is True'
+    >>> first_block("It converges.\\nThe answer is True\\n\\nProblem:\\nFind x.\\nThe answer is 2")
+    'It converges.\\nThe answer is True'
     """
     cut = _NEXT_EXAMPLE.search(response)
     if cut is None or not response[:cut.start()].strip():
         return response
     return response[:cut.start()].rstrip()
+
+
+# A base model cut by its token limit often ends in a loop: a block of a few lines written
+# again and again ("This answer is correct.\nThis answer is wrong.\n…").
+_LOOP_PERIOD = 6  # lines a repeated block may span
+_LOOP_REPEATS = 4  # times it must be written for a loop
+
+
+def loop_start(text: str) -> int | None:
+    """The offset where a loop ending `text` begins (a block of up to 6 lines written 4
+    times or more through the end, its last line possibly cut short), or None.
+
+    >>> loop_start("It is odd.\\nThe answer is False.\\nOK\\nOK\\nOK\\nOK\\nO")
+    32
+    """
+    lines = text.split("\n")
+    start = None
+    for whole in (lines, lines[:-1]):  # the last line as written, or cut short and left out
+        for period in range(1, _LOOP_PERIOD + 1):
+            at = len(whole) - period - 1
+            while at >= 0 and whole[at] == whole[at + period]:
+                at -= 1
+            first = at + 1
+            if len(whole) - first >= period * _LOOP_REPEATS and any(
+                    line.strip() for line in whole[first:first + period]):
+                offset = sum(map(len, whole[:first])) + first  # each line's break counted
+                start = offset if start is None else min(start, offset)
+    return start
 
 
 def clean_response(response: str, boxed: bool = True) -> str:
@@ -397,12 +425,13 @@ def clause_tail(text: str) -> str | None:
     return None if found is None else found[0]
 
 
-def clause_tail_at(text: str, end: re.Pattern = _SENTENCE_END) -> tuple[str, int] | None:
+def clause_tail_at(text: str, end: re.Pattern = _SENTENCE_END,
+                   accept=None) -> tuple[str, int] | None:
     """`clause_tail` and the offset in `text` where it starts (`end`: where the tail
-    stops; by default at a comma too)."""
+    stops; by default at a comma too; `accept`: which clauses count, as in `last_clause`)."""
     if not may_have_clause(text):
         return None
-    last = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS)
+    last = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS, accept)
     if last is None:
         return None
     return sentence_after(text, last.end(), end, " \t\r\n:")

@@ -15,6 +15,7 @@ from bench_kit.scoring.extract.response import (
     clean_response,
     first_block,
     last_refusal,
+    loop_start,
     sentence_start,
 )
 from bench_kit.scoring.extract.restatement import (
@@ -172,11 +173,22 @@ def _after_correction(text: str) -> str | None:
     return _YESNO_WHOLE.get(after.strip(_YESNO_STRIP).casefold()) or _lead_yesno(after)
 
 
+# "This answer is correct.": a remark on an answer (a base model's loop of them after its
+# own "The answer is False."), not an answer clause.
+_REMARK = re.compile(r"\b(?:this|that|your|my|the\s+above)\s+\Z", re.I)
+_REMARK_REACH = 12  # characters before a clause read for the remark's word
+
+
+def _not_remark(clause: re.Match) -> bool:
+    text, at = clause.string, clause.start()
+    return _REMARK.search(text, max(0, at - _REMARK_REACH), at) is None
+
+
 def _in_clause(text: str) -> str | None:
     """The yes/no of the last answer clause, or None; a letter with a word ("(B) No")
     reads the word unless retracted by a refusal after it, and is no answer ("both")
     when offered under a condition ("If it rains, the answer is (B) No.")."""
-    tail, at = clause_tail_at(text) or ("", 0)
+    tail, at = clause_tail_at(text, accept=_not_remark) or ("", 0)
     if not tail:
         return None
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
@@ -194,6 +206,16 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
     word elsewhere is "lenient"."""
     text = clean_response(first_block(response))
+    loop = loop_start(text)
+    if loop:  # an explicit answer before a loop the model fell into is its answer
+        before = _extracted(text[:loop].rstrip(), question)
+        if before.parse == PARSE_OK:
+            return before
+    return _extracted(text, question)
+
+
+def _extracted(text: str, question: str | None) -> Extraction[str]:
+    """`extract_yesno_detailed` of a cleaned response."""
     if not text:
         return FAILED
     whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
