@@ -19,6 +19,7 @@ from bench_kit.scoring.extract.restatement import (
     content_words,
     contrasted,
     echoes_question,
+    named_answer,
     restated,
     stem,
 )
@@ -277,3 +278,54 @@ def test_echo_looks_40_characters_ahead(gap, expected):
     text = "there is no" + " " * gap + "objective evidence"
     denial = DENIAL.search(text)
     assert echoes_question(text, denial, "there is no objective evidence") is expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    # no "?": the words after the last "Determine if / whether" (the sentence break before it)
+    ("x[n] is the input. Determine if the system is stable.", "the system is stable."),
+    ("Determine whether f is odd. Check if f is even.", "f is even."),
+    ("Determine if f is odd", "f is odd"),
+    # a "determine if" inside a sentence is no order: the whole question
+    ("We must determine if f is odd.", "We must determine if f is odd."),
+    # with a "?", the asking sentence as before
+    ("Determine if f is odd. Is f even?", " Is f even?"),  # (from the break, its space kept)
+])
+def test_asked_as_an_order(question, expected):
+    assert asked(question) == expected
+
+
+def test_any_is_a_function_word():
+    # "Is there any difference …?" is restated by "there is a difference …"
+    assert content_words("Is there any difference?") == {"difference"}
+
+
+@pytest.mark.parametrize("tail, question, expected", [
+    ("Stable", "Determine if the system is stable.", "yes"),
+    ("stable.", "Is the system stable?", None),  # the tail is one word, no stop after it
+    ("Not stable", "Is the system stable?", "no"),
+    ("not  stable", "Is the system stable?", "no"),
+    ("Unstable", "Is the system stable?", "no"),
+    ("Non-convex", "Is the function convex?", "no"),
+    ("Nonconvex", "Is the function convex?", "no"),
+    ("not unstable", "Is the system stable?", "yes"),
+    ("an isomorphism", "Is T an isomorphism?", "yes"),
+    ("Exact", "Is the equation exact or not?", "yes"),
+    # one of two offered: no answer either way round
+    ("FIR", "Is the system FIR or IIR?", None),
+    ("IIR", "Is the system FIR or IIR?", None),
+    ("unstable", "Is it stable or unstable?", None),
+    # "in" before a word of under five letters is no negative prefix ("inodd"); a word the
+    # question does not hold, a number, two words: none
+    ("inodd", "Is f odd?", None),
+    ("Linear", "Is the system stable?", None),
+    ("2x", "Is the system stable?", None),
+    ("very stable", "Is the system stable?", None),
+])
+def test_named_answer(tail, question, expected):
+    assert named_answer(tail, question) == expected
+
+
+def test_cannot_denies():
+    # "cannot" is one word: a denial like "can not" / "can't"
+    assert restated("Penguins cannot fly.", "Can penguins fly?") == "no"
+    assert DENIAL.search("it cannot") is not None

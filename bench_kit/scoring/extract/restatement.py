@@ -13,7 +13,7 @@ NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
 WORDS = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
-    "its of in on at to for by with than as and or image picture shown figure based can could "
+    "its of in on at to for by with than as and or image picture shown figure based can could any "
     "will would shall should may might according then".split())
 # Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
 # "X is greater than / equal to Y" (no), "There are more Y than X" (yes: the sides swapped).
@@ -25,7 +25,7 @@ NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", 
 _CLAUSE = re.compile(r"[,;:]")
 SENTENCE = re.compile(r"[^.!?\n]+")
 # (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
-DENIAL = re.compile(rf"\b(?:not|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
+DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
                         re.I)
@@ -106,6 +106,11 @@ def asked(question: str) -> str:
     if ends:
         starts = [m.end() for m in _SENTENCE_BREAK.finditer(question, 0, ends[-1] - 1)]
         question = question[starts[-1] if starts else 0:ends[-1]]
+    else:  # "…, where x[n] is the input. Determine if the system is stable."
+        asking = None
+        for asking in _DETERMINE.finditer(question):  # noqa: B007 - keeps the last
+            pass
+        question = question[asking.end():] if asking else question
     return _TRAILING_CONDITION.sub("", question)
 
 
@@ -262,6 +267,40 @@ def contrasted(text: str, question: str) -> str | None:
 
 
 _QUESTION_END = re.compile(r"\?")
+# A question asked as an order: the words after its last "Determine if / whether"
+_DETERMINE = re.compile(r"(?:^|[.!]\s+)(?:determine|decide|check|verify|state)\s+(?:if|whether)\s+",
+                        re.I)
 _SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
 _TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
                                  r"[^?]*", re.I)
+
+
+# "The answer is Stable." / "The answer is not exact." to "Is the system stable?": an answer
+# clause that names one word the question asks about ("no" with "not", or the word with a
+# negative prefix: "Unstable", "Non-convex").
+_NAMED = re.compile(r"\s*(not\s+)?(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*[A-Za-z])\s*\Z", re.I)
+
+
+def named_answer(tail: str, question: str) -> str | None:
+    """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
+    that word with a negative prefix, or "not" before it); None otherwise, and when the
+    question offers the word as one of two ("Is it FIR or IIR?"; "exact or not" is one)."""
+    found = _NAMED.match(tail)
+    if found is None:
+        return None
+    word = found.group(2).lower()
+    wanted = content_words(question)
+    if stem(word) in wanted:
+        said = "yes"
+    elif any(word.startswith(prefix) and stem(word[len(prefix):]) in wanted
+             for prefix in ("non-", "non", "un", "in", "im", "ir", "il")
+             if prefix in _negative_prefixes(word[len(prefix):])):
+        said = "no"  # "unstable" to "stable?"
+    else:
+        return None
+    if re.search(rf"\b{re.escape(word)}\s+or\s+(?!not\b)\w|\bor\s+{re.escape(word)}\b",
+                 question, re.I):
+        return None  # one of two offered: not a yes/no answer
+    if found.group(1):
+        said = "no" if said == "yes" else "yes"
+    return said

@@ -29,6 +29,7 @@ from bench_kit.scoring.extract.restatement import (
     contrasted,
     echoes_question,
     litotes_asked,
+    named_answer,
     restated,
     stem,
 )
@@ -201,6 +202,21 @@ def _in_clause(text: str) -> str | None:
     return stated
 
 
+_TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
+_THAT = re.compile(r"that\s+", re.I)
+
+
+def _clause_names(text: str, question: str) -> str | None:
+    """The yes/no of a last answer clause that states the answer in the question's words:
+    one word it asks about ("The answer is Stable.", "… is not exact.") or a clause
+    restating it ("The answer is that the system is stable.")."""
+    tail, _ = clause_tail_at(text, _TAIL_END, accept=_not_remark) or ("", 0)
+    if not tail:
+        return None
+    that = _THAT.match(tail)
+    return restated(tail[that.end():], question) if that else named_answer(tail, question)
+
+
 def extract_yesno_detailed(response: str, question: str | None = None) -> Extraction[str]:
     """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
     leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
@@ -233,6 +249,9 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
         lead = None  # "No clear answer can be given."
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
+    named = _clause_names(text, question) if question and question.isascii() else None
+    if named:  # "The answer is Stable.", "The answer is that the system is stable."
+        return Extraction(named, PARSE_LENIENT)
     affirmed = _AFFIRM.match(text)
     if affirmed:  # "Definitely no." reads the word after it
         rest = text[affirmed.end():].lstrip(_YESNO_STRIP + "-\u2014\u2013")
