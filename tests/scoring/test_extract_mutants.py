@@ -237,3 +237,19 @@ def test_first_block_ends_before_the_next_worked_example(text, expected):
 ])
 def test_loop_start(text, expected):
     assert loop_start(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the refusals of a reasoning's conclusion: the matched span, counted by hand
+    ("It is inconclusive.", "inconclusive"),
+    ("so it is difficult to conclude it", "difficult to conclude"),
+    ("hard to accurately determine", "hard to accurately determine"),
+    ("difficult to draw a clear conclusion here", "difficult to draw a clear conclusion"),
+    ("difficult to make a definitive call", "difficult to make a definitive"),
+    ("we cannot definitively conclude that", "cannot definitively conclude"),
+    # drawing a conclusion is no refusal
+    ("It is easy to draw a clear conclusion.", None),
+])
+def test_refusals_of_a_conclusion(text, expected):
+    found = last_refusal(text)
+    assert (found.group() if found else None) == expected

@@ -121,7 +121,9 @@ NO_ANSWER = re.compile(
     r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
     r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
     r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
-    r"|(?:difficult|hard)\s+to\s+(?:determine|tell|say)"
+    r"|(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?(?:determine|tell|say|conclude"
+    r"|draw\s+a\s+(?:clear|definitive|firm)\s+conclusion|make\s+a\s+definitive)"
+    r"|cannot\s+definitively\s+conclude|inconclusive"
     # ("It's not easy to say no to a friend" is an answer: the phrase must end its clause)
     r"|not\s+easy\s+to\s+(?:determine|tell|say)(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|from|which|what|how)\b)"
     r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
@@ -135,7 +137,7 @@ NO_ANSWER = re.compile(
 _NO_ANSWER_HINT = re.compile(  # literals only: the regex engine scans them fast
     r"not|n't|unsure|uncertain|cannot|can't|unable|definitive|unclear|impossible|insufficient"
     r"|information|data|context|invalid|incomplete|way|please|without|need|provide|depend"
-    r"|difficult|hard|consider|recommend|不确定|无法|不清楚|看不清|不知道")
+    r"|difficult|hard|consider|recommend|inconclusive|不确定|无法|不清楚|看不清|不知道")
 _NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x faster than re.I
 _REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
 

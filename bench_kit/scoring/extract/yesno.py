@@ -269,8 +269,8 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     existence, a restatement, then the first decisive word."""
     refusal = last_refusal(text)
     opening = _PARAGRAPH.search(text)
-    if (refusal and _in_opening(text, refusal.start(), opening)) or _retracted(text) \
-            or _POSSIBLE_THAT.match(text):
+    if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
+            or _retracted(text) or _POSSIBLE_THAT.match(text):
         return FAILED
     if (question and _exists(text, question)) or _POSSIBLE.match(text):
         return Extraction("yes", PARSE_LENIENT)
@@ -282,6 +282,20 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     # stated outright, but not one guessed from the first negation
     found = None if refusal else _first_decisive(text, question)
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+# "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer
+# is: it is inconclusive …": a refusal in a concluding sentence is the conclusion, wherever
+# it stands.
+_CONCLUDING = re.compile(r"\s*(?:therefore|thus|hence|so|consequently|in\s+conclusion|in\s+summary"
+                         r"|overall|in\s+short|(?:the\s+)?(?:final\s+)?answer\s+is)\b", re.I)
+
+
+def _concludes(text: str, at: int) -> bool:
+    """Whether offset `at` is in a concluding sentence or line ("Therefore, …", "In
+    conclusion, …")."""
+    return _CONCLUDING.match(text, sentence_start(text, at)) is not None \
+        or _CONCLUDING.match(text, text.rfind("\n", 0, at) + 1) is not None
 
 
 def _exists(text: str, question: str) -> bool:
