@@ -40,6 +40,9 @@ SHAPES = {
     "a six-line loop": lambda n: _repeat("a\nb\nc\nd\ne\nf\n", n),
     # worked examples after the answer (`first_block` cuts at the first)
     "worked examples": lambda n: "The answer is True\n" + _repeat("Problem:\nFind x.\n", n),
+    # negations after the opening paragraph, each sentence read for the question's words once
+    "later negations": lambda n: "Intro.\n\n" + _repeat("the dog is not here. ", n),
+    "a later negation in one long sentence": lambda n: "Intro.\n\n" + _repeat("dog not ", n),
 }
 
 

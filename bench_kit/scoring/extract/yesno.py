@@ -365,6 +365,10 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
     seen = 0  # where the last match ended: breaks are looked for after it only
+    # after the opening paragraph a negation answers only in a sentence naming the question
+    opening = _opening_end(text) if question and question.isascii() and not courtesy else len(text)
+    wanted = content_words(asked(question)) if opening < len(text) else set()
+    naming: dict[int, bool] = {}  # per sentence start: whether it names the question
     for match in _SCAN.finditer(text):
         yes_en, no_en, no_contracted, skip, no_zh, yes_zh, sub, who = match.groups()
         at = match.start()
@@ -390,10 +394,27 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
             before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
             if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
                 continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
+            if at > opening and not _NO_WORD.match(text, at) \
+                    and not _names_asked(text, sentence, wanted, naming):
+                continue  # "… / Mercury has no atmosphere, …" to "Can you cook an egg …?"
             if _no_answer_to(text, match.end(), question):
                 return None
             return "no"
     return None
+
+
+_NAMED_WORDS = 2  # content words of the question a later paragraph's negation must name
+_NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
+
+
+def _names_asked(text: str, sentence: int, wanted: set[str], naming: dict[int, bool]) -> bool:
+    """Whether the sentence of `text` starting at `sentence` holds two of the `wanted`
+    words (all of them when fewer); `naming` keeps the answer per sentence."""
+    if sentence not in naming:
+        stop = SENTENCE.match(text, sentence)
+        said = content_words(text[sentence:stop.end() if stop else sentence])
+        naming[sentence] = len(said & wanted) >= min(_NAMED_WORDS, len(wanted))
+    return naming[sentence]
 
 
 def _litotes(text: str, negation: re.Match, question: str | None) -> bool:
