@@ -252,6 +252,8 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
     named = _clause_names(text, question) if question and question.isascii() else None
     if named:  # "The answer is Stable.", "The answer is that the system is stable."
         return Extraction(named, PARSE_LENIENT)
+    if question and _willing(text, question):
+        return Extraction("yes", PARSE_LENIENT)  # "Can you make ASCII art?" -> "Sure! Here's …"
     affirmed = _AFFIRM.match(text)
     if affirmed:  # "Definitely no." reads the word after it
         rest = text[affirmed.end():].lstrip(_YESNO_STRIP + "-\u2014\u2013")
@@ -262,6 +264,23 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
             return Extraction(said or "yes", PARSE_OK)
         return _read(rest, question) if rest else FAILED
     return _read(text, question)
+
+
+# Asked to do something ("Can you make ASCII art?", "Could you write a poem?"), an assistant
+# that opens "Sure" / "Certainly" / "Of course" / "Here's …" / "I can …" does it: yes, unless
+# its opening paragraph refuses or takes it back ("Sure! However, I can't see the image").
+_ASKED_TO_DO = re.compile(r"\b(?:can|could|will|would)\s+you\b|\bdo\s+you\s+know\s+how\b", re.I)
+_WILLING = re.compile(r"\s*(?:(?:sure|certainly|of\s+course|absolutely|definitely)(?![A-Za-z])"
+                      r"(?!\s*,?\s*not\b)|here(?:'s|\s+is|\s+are)\s|I\s+can\s(?!not\b))", re.I)
+
+
+def _willing(text: str, question: str) -> bool:
+    """Whether `text` answers a request put to the assistant by opening "Sure" (or
+    "Certainly", "Of course" …) with no refusal or retraction in its opening paragraph."""
+    if not (_WILLING.match(text) and _ASKED_TO_DO.search(question)):
+        return False
+    opening = text[:_opening_end(text)]
+    return last_refusal(opening) is None and not _retracted(opening)
 
 
 def _read(text: str, question: str | None) -> Extraction[str]:
