@@ -329,3 +329,10 @@ def test_cannot_denies():
     # "cannot" is one word: a denial like "can not" / "can't"
     assert restated("Penguins cannot fly.", "Can penguins fly?") == "no"
     assert DENIAL.search("it cannot") is not None
+
+
+def test_emphasis_words_are_function_words():
+    # "really", "actually", "ever" stress the question; a restatement need not repeat them
+    assert content_words("Do dinosaurs really ever actually exist?") == {"dinosaur", "exist"}
+    assert restated("Human blood is a color other than red when it lacks oxygen.",
+                    "Is human blood ever any color other than red?") == "yes"

@@ -14,6 +14,7 @@ WORDS = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
     "its of in on at to for by with than as and or image picture shown figure based can could any "
+    "really actually ever "
     "will would shall should may might according then".split())
 # Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
 # "X is greater than / equal to Y" (no), "There are more Y than X" (yes: the sides swapped).
