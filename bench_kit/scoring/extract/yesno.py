@@ -410,6 +410,9 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
             if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
                     text, match, question) or _quantified(text, after, question):
                 continue
+            if _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
+                    text, max(sentence, at - _BUT_REACH), at):
+                continue  # "The cat is on the sofa, but the dog is not." (a contrast it reads)
             before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
             if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
                 continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
@@ -422,6 +425,11 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
     return None
 
 
+# "…, but the dog is not.": an elliptical negation contrasting another subject, which the
+# contrast rule (`contrasted`) reads when it names what the question asks about
+_BUT_ELLIPSIS = re.compile(r",\s*but\s+[^.!?\n,;]{1,60}?\s+(?:is|are|was|were|does|do|did|can|could"
+                           r"|has|have|will|would|should)\s*\Z", re.I)
+_BUT_REACH = 80  # characters before the negation read for it
 _NAMED_WORDS = 2  # content words of the question a later paragraph's negation must name
 _NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
 
