@@ -336,3 +336,16 @@ def test_emphasis_words_are_function_words():
     assert content_words("Do dinosaurs really ever actually exist?") == {"dinosaur", "exist"}
     assert restated("Human blood is a color other than red when it lacks oxygen.",
                     "Is human blood ever any color other than red?") == "yes"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a concession naming nothing asked, then the statement: read after ", but"
+    ("It might not be obvious, but the man is wearing a hat.", "yes"),
+    # the concession names the man: the whole sentence, which "but" makes tentative
+    ("The man is tall, but the man is wearing a hat.", None),
+    # a hedged statement after it stays a hedge
+    ("It is hard to see, but the man may be wearing a hat.", None),
+    ("It is hard to see, but most men are wearing a hat.", None),
+])
+def test_a_restatement_after_a_concession(text, expected):
+    assert restated(text, "Is the man wearing a hat?") == expected

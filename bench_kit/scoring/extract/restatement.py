@@ -179,7 +179,7 @@ def restated(text: str, question: str) -> str | None:
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
     for match in SENTENCE.finditer(text):
-        sentence = _positive(match.group(), wanted)
+        sentence = _positive(_after_but(match.group(), wanted), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
         if _TENTATIVE.search(sentence) or _LIKELY.search(sentence):
@@ -305,3 +305,18 @@ def named_answer(tail: str, question: str) -> str | None:
     if found.group(1):
         said = "no" if said == "yes" else "yes"
     return said
+
+
+_BUT = re.compile(r",\s*but\s+")
+_HEDGED = re.compile(r"\b(?:should|may|might|could|likely|probably|possibly|perhaps|most)\b", re.I)
+
+
+def _after_but(sentence: str, wanted: set[str]) -> str:
+    """The clause after "X, but" when X names nothing the question asks about ("It might
+    not be obvious, but the man is wearing a hat."): a concession before the statement;
+    `sentence` itself otherwise."""
+    cut = _BUT.search(sentence)
+    if cut is None or content_words(sentence[:cut.start()]) & wanted \
+            or _HEDGED.search(sentence, cut.end()):
+        return sentence  # (a hedged claim after it is still a hedge: "…, but 24 should hit")
+    return sentence[cut.end():]
