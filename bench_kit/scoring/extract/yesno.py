@@ -287,6 +287,11 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
     refusal = last_refusal(text)
+    if refusal:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
+        but = _BUT_THEN.match(text, refusal.end())
+        said = _EXPLICIT.match(text, but.end()) if but else None  # (not "but no single …")
+        if said:
+            return Extraction(said.group().lower(), PARSE_LENIENT)
     opening = _PARAGRAPH.search(text)
     if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
             or _retracted(text) or _POSSIBLE_THAT.match(text):
@@ -308,6 +313,9 @@ def _read(text: str, question: str | None) -> Extraction[str]:
 # it stands.
 _CONCLUDING = re.compile(r"\s*(?:therefore|thus|hence|so|consequently|in\s+conclusion|in\s+summary"
                          r"|overall|in\s+short|(?:the\s+)?(?:final\s+)?answer\s+is)\b", re.I)
+
+
+_BUT_THEN = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+")  # from a refusal's end to its "but"
 
 
 def _concludes(text: str, at: int) -> bool:
