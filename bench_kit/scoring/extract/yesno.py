@@ -287,11 +287,9 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
     refusal = last_refusal(text)
-    if refusal:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
-        but = _BUT_THEN.match(text, refusal.end())
-        said = _EXPLICIT.match(text, but.end()) if but else None  # (not "but no single …")
-        if said:
-            return Extraction(said.group().lower(), PARSE_LENIENT)
+    said = _but_explicit(text, refusal.end()) if refusal else None
+    if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
+        return Extraction(said, PARSE_LENIENT)
     opening = _PARAGRAPH.search(text)
     if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
             or _retracted(text) or _POSSIBLE_THAT.match(text):
@@ -315,7 +313,16 @@ _CONCLUDING = re.compile(r"\s*(?:therefore|thus|hence|so|consequently|in\s+concl
                          r"|overall|in\s+short|(?:the\s+)?(?:final\s+)?answer\s+is)\b", re.I)
 
 
-_BUT_THEN = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+")  # from a refusal's end to its "but"
+_BUT_THEN = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+(?:(?:in\s+general|generally|overall|usually"
+                       r"|mostly)\s*,?\s*)?", re.I)  # from a refusal's end to "but (in general)"
+
+
+def _but_explicit(text: str, at: int) -> str | None:
+    """The explicit yes/no after "but" that follows a refusal or hedge ending at `at`
+    ("…, but yes, …", "…, but in general yes, …"; not "but no single …"), or None."""
+    but = _BUT_THEN.match(text, at)
+    said = _EXPLICIT.match(text, but.end()) if but else None
+    return said.group().lower() if said else None
 
 
 def _concludes(text: str, at: int) -> bool:
@@ -428,7 +435,7 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
                     and not _names_asked(text, sentence, wanted, naming):
                 continue  # "… / Mercury has no atmosphere, …" to "Can you cook an egg …?"
             if _no_answer_to(text, match.end(), question):
-                return None
+                return _but_explicit(text, match.end())  # "No single answer fits, but yes, …"
             return "no"
     return None
 
