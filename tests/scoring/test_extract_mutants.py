@@ -249,6 +249,17 @@ def test_loop_start(text, expected):
     ("we cannot definitively conclude that", "cannot definitively conclude"),
     # drawing a conclusion is no refusal
     ("It is easy to draw a clear conclusion.", None),
+    # declining the request; the hedges of a legal or moral grey zone
+    ("Sorry, but I can't assist with that.", "can't assist with that"),
+    ("I cannot help with this request.", "cannot help with this"),
+    ("I can't provide legal advice.", "can't provide"),
+    ("I don't have the capability to provide opinions.", "don't have the capability to provide"),
+    ("The law is not straightforward.", "is not straightforward"),
+    ("Online casinos are a grey area in India.", "grey area"),
+    ("It is a matter of personal opinion.", "matter of personal opinion"),
+    # helping with something else, or an ability to form opinions, is no refusal
+    ("I can help with that.", None),
+    ("I don't have the ability to form opinions.", None),
 ])
 def test_refusals_of_a_conclusion(text, expected):
     found = last_refusal(text)

@@ -124,6 +124,9 @@ NO_ANSWER = re.compile(
     r"|(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?(?:determine|tell|say|conclude"
     r"|draw\s+a\s+(?:clear|definitive|firm)\s+conclusion|make\s+a\s+definitive)"
     r"|cannot\s+definitively\s+conclude|inconclusive"
+    r"|(?:can't|cannot|unable\s+to)\s+(?:assist|help)\s+with\s+(?:that|this)|can't\s+provide"
+    r"|(?:don't|do\s+not)\s+have\s+the\s+(?:ability|capability)\s+to\s+(?:provide|give)"
+    r"|\bis\s+not\s+straightforward|gr[ae]y\s+area|matter\s+of\s+personal\s+(?:opinion|perspective|belief)"
     # ("It's not easy to say no to a friend" is an answer: the phrase must end its clause)
     r"|not\s+easy\s+to\s+(?:determine|tell|say)(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|from|which|what|how)\b)"
     r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
@@ -137,7 +140,7 @@ NO_ANSWER = re.compile(
 _NO_ANSWER_HINT = re.compile(  # literals only: the regex engine scans them fast
     r"not|n't|unsure|uncertain|cannot|can't|unable|definitive|unclear|impossible|insufficient"
     r"|information|data|context|invalid|incomplete|way|please|without|need|provide|depend"
-    r"|difficult|hard|consider|recommend|inconclusive|不确定|无法|不清楚|看不清|不知道")
+    r"|difficult|hard|consider|recommend|inconclusive|area|personal|不确定|无法|不清楚|看不清|不知道")
 _NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x faster than re.I
 _REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
 
