@@ -144,6 +144,19 @@ LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an
                      + "|".join(_OPPOSITE) + r")\b", re.I)
 
 
+# "not right" to "Is it wrong …?": a positive word negated says the negative one asked about
+_POSITIVE_NEGATED = re.compile(r"\b(?:not|never)\s+(?:(?:a|an)\s+)?("
+                               + "|".join(set(_OPPOSITE.values())) + r")\b", re.I)
+
+
+def negates_opposite(text: str, at: int, wanted: set[str]) -> bool:
+    """Whether the negation at offset `at` of `text` negates the opposite of a negative word
+    the question asks about ("It is not right to pirate." to "Is pirating wrong?")."""
+    found = _POSITIVE_NEGATED.match(text, at)
+    return found is not None and any(
+        _OPPOSITE.get(word) == found.group(1).lower() for word in wanted)
+
+
 def litotes_asked(match: re.Match, wanted: set[str]) -> bool:
     """Whether the question asks about the negative word of a `LITOTES` match itself."""
     return stem(match.group(2).lower()) in wanted

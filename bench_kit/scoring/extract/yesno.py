@@ -30,6 +30,7 @@ from bench_kit.scoring.extract.restatement import (
     echoes_question,
     litotes_asked,
     named_answer,
+    negates_opposite,
     restated,
     stem,
 )
@@ -403,6 +404,7 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
     opening = _opening_end(text) if question and question.isascii() and not courtesy else len(text)
     wanted = content_words(asked(question)) if opening < len(text) else set()
     naming: dict[int, bool] = {}  # per sentence start: whether it names the question
+    question_words = content_words(question) if question else set()
     for match in _SCAN.finditer(text):
         yes_en, no_en, no_contracted, skip, no_zh, yes_zh, sub, who = match.groups()
         at = match.start()
@@ -418,8 +420,8 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
                 subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy)):
             after = match.end()
-            if _affirms_asked(text, after, question):
-                return "yes"  # "It is not only legal but also encouraged." to "Is it legal …?"
+            if _affirms_asked(text, after, question) or negates_opposite(text, at, question_words):
+                return "yes"  # "It is not only legal …" to "Is it legal …?"; "not right" to "wrong?"
             if echoed and echoes_question(text, match, echoed):
                 continue  # "… believe things for which there is no objective evidence …"
             if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
