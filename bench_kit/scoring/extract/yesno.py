@@ -415,6 +415,9 @@ def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> 
         elif who:
             relative = match.end()
         elif yes_en or yes_zh:
+            if subordinate and subordinate[0] > clause and _skips_clause(
+                    text, match, subordinate, sentence, question, about, courtesy):
+                continue  # "While it is true that …", "whether something is true or false"
             return "yes"
         elif not skip and not relative > clause and not (
                 subordinate and subordinate[0] > clause and _skips_clause(
