@@ -10,6 +10,7 @@ import pytest
 
 from bench_kit.scoring.extract.restatement import (
     DENIAL,
+    SENTENCE,
     _denial_about,
     _negative_prefixes,
     _positive,
@@ -349,3 +350,16 @@ def test_emphasis_words_are_function_words():
 ])
 def test_a_restatement_after_a_concession(text, expected):
     assert restated(text, "Is the man wearing a hat?") == expected
+
+
+def test_latex_commands_and_being_are_not_asked_words():
+    # "$\alpha = 0.01$": the command is notation; "being" is a function word
+    assert asked("Can we reject H_0 at level $\\alpha = 0.01$?") == "Can we reject H_0 at level $  = 0.01$?"
+    assert content_words("with the level being 5%") == {"level", "5"}
+
+
+def test_a_decimal_point_is_no_sentence_break():
+    # "0.01" stays in its sentence: the restatement holds "0" and "01"
+    assert SENTENCE.findall("we cannot reject H_0 at level 0.01. Done") == [
+        "we cannot reject H_0 at level 0.01", " Done"]
+    assert restated("We cannot reject H_0 at level 0.01.", "Can we reject H_0 at level 0.01?") == "no"

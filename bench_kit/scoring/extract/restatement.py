@@ -14,7 +14,7 @@ WORDS = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
     "its of in on at to for by with than as and or image picture shown figure based can could any "
-    "really actually ever "
+    "really actually ever being "
     "will would shall should may might according then".split())
 # Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
 # "X is greater than / equal to Y" (no), "There are more Y than X" (yes: the sides swapped).
@@ -24,7 +24,7 @@ _EQUAL = frozenset("equal same".split())
 _COMPARATIVES = _MORE | _LESS | _EQUAL
 NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
 _CLAUSE = re.compile(r"[,;:]")
-SENTENCE = re.compile(r"[^.!?\n]+")
+SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+")  # ("0.01" is no sentence break)
 # (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
 DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
@@ -112,7 +112,8 @@ def asked(question: str) -> str:
         for asking in _DETERMINE.finditer(question):  # noqa: B007 - keeps the last
             pass
         question = question[asking.end():] if asking else question
-    return _TRAILING_CONDITION.sub("", question)
+    question = _TRAILING_CONDITION.sub("", question)
+    return _LATEX_COMMAND.sub(" ", question) if "\\" in question else question  # "$\\alpha = 0.01$"
 
 
 def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | None:
@@ -281,6 +282,7 @@ def contrasted(text: str, question: str) -> str | None:
 
 
 _QUESTION_END = re.compile(r"\?")
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")  # notation, not words a restatement must hold
 # A question asked as an order: the words after its last "Determine if / whether"
 _DETERMINE = re.compile(r"(?:^|[.!]\s+)(?:determine|decide|check|verify|state)\s+(?:if|whether)\s+",
                         re.I)
