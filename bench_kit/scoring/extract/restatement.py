@@ -24,7 +24,7 @@ _EQUAL = frozenset("equal same".split())
 _COMPARATIVES = _MORE | _LESS | _EQUAL
 NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
 _CLAUSE = re.compile(r"[,;:]")
-SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+")  # ("0.01" is no sentence break)
+SENTENCE = re.compile(r"(?:[^.!?\n]+|\.(?=\d))(?:[^.!?\n]*\.(?=\d))*[^.!?\n]*")  # ("0.01": no break)
 # (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
 DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
