@@ -22,8 +22,8 @@ from bench_kit.scoring.extract.response import (
     clean_response,
     first_block,
     last_clause,
-    loop_start,
     last_refusal,
+    loop_start,
     pick_candidate,
 )
 

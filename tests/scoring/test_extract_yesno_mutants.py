@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 from bench_kit.scoring.extract.yesno import (
-    _breaks,
     _exists,
-    _first_decisive,
     _retracted,
     extract_yesno_detailed,
 )
+from bench_kit.scoring.extract.yesno_negation import _breaks
+from bench_kit.scoring.extract.yesno_negation import first_decisive as _first_decisive
 
 DOG = "Is the dog sleeping?"  # content words {dog, sleeping}
 
