@@ -363,3 +363,11 @@ def test_a_decimal_point_is_no_sentence_break():
     assert SENTENCE.findall("we cannot reject H_0 at level 0.01. Done") == [
         "we cannot reject H_0 at level 0.01", " Done"]
     assert restated("We cannot reject H_0 at level 0.01.", "Can we reject H_0 at level 0.01?") == "no"
+
+
+@pytest.mark.parametrize("word", ["complex", "nuanced", "ambiguous", "depends", "depend"])
+def test_a_sentence_calling_the_matter_complex_is_no_restatement(word):
+    # "legal" is there, as the adjective of another noun, in a sentence that hedges
+    assert restated(f"Online casino law in India is {word} given the legal framework.",
+                    "Is online casino legal in India?") is None
+    assert restated("Online casino play is legal in India.", "Is online casino legal in India?") == "yes"

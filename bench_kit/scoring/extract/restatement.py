@@ -28,7 +28,8 @@ SENTENCE = re.compile(r"(?:[^.!?\n]+|\.(?=\d))(?:[^.!?\n]*\.(?=\d))*[^.!?\n]*") 
 # (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
 DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
-_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
+_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but|complex|nuanced"
+                        r"|ambiguous|depends?)\b",
                         re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
 # ("could not" denies: "I could not find any cat.")
