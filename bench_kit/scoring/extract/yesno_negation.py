@@ -114,8 +114,8 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
     seen = 0  # where the last match ended: breaks are looked for after it only
-    # after the opening paragraph a negation answers only in a sentence naming the question
-    opening = opening_end(text) if question and question.isascii() and not courtesy else len(text)
+    # after the first line a negation answers only in a sentence naming the question
+    opening = _first_line_end(text) if question and question.isascii() and not courtesy else len(text)
     wanted = content_words(asked(question)) if question and opening < len(text) else set()
     naming: dict[int, bool] = {}  # per sentence start: whether it names the question
     question_words = content_words(question) if question else set()
@@ -164,7 +164,7 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
 _BUT_ELLIPSIS = re.compile(r",\s*but\s+[^.!?\n,;]{1,60}?\s+(?:is|are|was|were|does|do|did|can|could"
                            r"|has|have|will|would|should)\s*\Z", re.I)
 _BUT_REACH = 80  # characters before the negation read for it
-_NAMED_WORDS = 2  # content words of the question a later paragraph's negation must name
+_NAMED_WORDS = 2  # content words of the question a later line's negation must name
 _NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
 
 
@@ -252,3 +252,9 @@ def _skips_clause(text: str, negation: re.Match, subordinate: tuple[int, str, in
         said = content_words(text[sentence:stop.end() if stop else sentence])
         about[sentence] = content_words(asked(question)) <= said
     return not about[sentence]
+
+
+def _first_line_end(text: str) -> int:
+    """Where the first line of `text` ends (a list's items after it are later lines)."""
+    found = text.find("\n")
+    return len(text) if found < 0 else found
