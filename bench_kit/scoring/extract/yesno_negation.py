@@ -141,7 +141,8 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
                 return "yes"  # "It is not only legal …" to "Is it legal …?"; "not right" to "wrong?"
             if echoed and echoes_question(text, match, echoed):
                 continue  # "… believe things for which there is no objective evidence …"
-            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
+            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _idiom(
+                    text, after, question_words) or _litotes(
                     text, match, question) or _quantified(text, after, question):
                 continue
             if _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
@@ -258,3 +259,15 @@ def _first_line_end(text: str) -> int:
     """Where the first line of `text` ends (a list's items after it are later lines)."""
     found = text.find("\n")
     return len(text) if found < 0 else found
+
+
+# Set phrases that deny nothing: "not alone", "including but not limited to", "no matter
+# what", "not to mention", "no wonder" (unless the question holds the word: "Am I alone?")
+_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder)\b", re.I)
+
+
+def _idiom(text: str, after: int, question_words: set[str]) -> bool:
+    """Whether the negation ending at `after` opens a set phrase the question does not ask
+    about."""
+    found = _IDIOM.match(text, after)
+    return found is not None and found.group(1).split()[0].lower() not in question_words
