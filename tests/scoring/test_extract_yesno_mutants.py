@@ -6,14 +6,18 @@ are worked out by hand from the docstrings and comments of the module, in the co
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bench_kit.scoring.extract.yesno import (
+    _concludes,
     _exists,
+    _not_remark,
     _retracted,
     extract_yesno_detailed,
 )
-from bench_kit.scoring.extract.yesno_negation import _breaks
+from bench_kit.scoring.extract.yesno_negation import _breaks, _first_line_end, but_explicit
 from bench_kit.scoring.extract.yesno_negation import first_decisive as _first_decisive
 
 DOG = "Is the dog sleeping?"  # content words {dog, sleeping}
@@ -251,3 +255,67 @@ def test_the_last_of_two_corrections(text, expected):
 ])
 def test_the_first_of_two_decisive_words(text, expected):
     assert _first_decisive(text, None) == expected
+
+
+# `_concludes(text, at)`: offset `at` lies in a sentence, or on a line, opening with a
+# concluding word. Offsets by hand: "It is red. " is 11 characters, so "Therefore" starts at 11.
+def test_concludes_reads_the_sentence_of_the_offset():
+    text = "It is red. Therefore it is hard to say. It is blue."
+    assert _concludes(text, text.index("hard"))  # its sentence opens "Therefore"
+    assert not _concludes(text, text.index("blue"))  # "It is blue." does not
+    assert not _concludes(text, text.index("red"))
+
+
+def test_concludes_reads_the_line_of_the_offset():
+    # the sentence "It is hard to say." concludes nothing; its line opens "Overall"
+    text = "A.\nB.\nOverall the data is mixed. It is hard to say.\nEnd."
+    assert _concludes(text, text.index("hard"))
+    # the line is the one holding the offset: not the first line ("A."), not the last ("End.")
+    assert not _concludes(text, text.index("End"))
+    assert not _concludes("Overall.\nIt is hard to say.", 12)
+
+
+def test_a_later_negation_whose_sentence_start_reads_nothing_is_skipped():
+    # "Intro" is the first line (ends at 5); "!" opens no sentence text at 6, so the
+    # sentence of "not" (at 7) names no word of the question: no answer
+    assert _first_decisive("Intro\n!not here", "Is the dog here?") is None
+
+
+STABLE = "The difference equation is y[n] = x[n]. Determine if the system is stable."
+
+
+def test_an_answer_clause_restating_wins_over_an_earlier_restatement():
+    # the first sentence restates "no"; the answer clause "that …" (its sentence read past the
+    # comma) restates "yes", and the clause wins
+    text = "At first the system is not stable, we thought.\nThe answer is that the system, as shown, is stable."
+    assert read(text, STABLE) == ("yes", "lenient")
+
+
+def test_a_remark_after_the_naming_clause_is_passed_over():
+    # "This answer is correct." is no clause: the clause before it names "Stable"
+    assert read("The answer is Stable.\nThis answer is correct.", STABLE) == ("yes", "lenient")
+
+
+def test_a_remark_at_the_start_of_the_text():
+    # "This" at offset 0 is read: the clause "answer is" is a remark
+    found = re.compile("answer is").search("This answer is correct.")
+    assert _not_remark(found) is False
+    found = re.compile("answer is").search("The answer is correct.")
+    assert _not_remark(found) is True
+
+
+def test_the_explicit_word_after_but_is_read_from_the_offset():
+    # from offset 27 (", but no, …"), not from the text's first "but"
+    text = "Yes, but it is hard to tell, but no, it moves."
+    assert text.index(", but no") == 27
+    assert but_explicit(text, 27) == "no"
+    assert but_explicit("It is hard to tell, but a glass is fine.", 18) is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("a\nb\nc", 1),   # the first line break, not the last
+    ("\nab", 0),       # a break at offset 0: the first line is empty
+    ("abc", 3),        # no break: the whole text
+])
+def test_first_line_end(text, expected):
+    assert _first_line_end(text) == expected
