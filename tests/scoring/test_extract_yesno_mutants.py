@@ -319,3 +319,33 @@ def test_the_explicit_word_after_but_is_read_from_the_offset():
 ])
 def test_first_line_end(text, expected):
     assert _first_line_end(text) == expected
+
+
+def test_a_concession_whose_sentence_start_reads_nothing_is_skipped():
+    # the sentence of "not" starts at "!" (offset 2), which opens no sentence text: the
+    # concession's sentence names nothing asked, so its negation is skipped
+    assert _first_decisive("x\n!Although the dog is not sleeping.", DOG) is None
+
+
+def test_is_not_only_at_offset_0():
+    # "Is not only legal": the verb at offset 0 is inside the 16-character look-back
+    assert _first_decisive("Is not only legal but also encouraged.",
+                           "Is it legal to collect rainwater?") == "yes"
+
+
+def test_is_not_only_beyond_the_look_back():
+    # "contains" + 6 spaces + "not" is 17 characters: the verb is outside the 16-character
+    # look-back, so this is "not only" (skipped), not "contains not only cats" (yes)
+    assert _first_decisive("The photo contains      not only cats.", "Is there a cat?") is None
+
+
+def test_a_negated_quantifier_matches_the_question_in_any_case():
+    # "Everyone" in the question holds "everyone": the negation is read
+    assert _first_decisive("Not everyone does.", "Does Everyone like jazz?") == "no"
+
+
+def test_an_elliptical_contrast_after_a_comma_is_skipped_even_when_it_names_the_question():
+    # ", while the man is not." takes another subject's predicate: skipped, although the
+    # sentence holds every word of the question (the contrast rule reads it, not this one)
+    assert _first_decisive("The woman is wearing a hat, while the man is not.",
+                           "Is the man wearing a hat?") is None
