@@ -349,3 +349,16 @@ def test_an_elliptical_contrast_after_a_comma_is_skipped_even_when_it_names_the_
     # sentence holds every word of the question (the contrast rule reads it, not this one)
     assert _first_decisive("The woman is wearing a hat, while the man is not.",
                            "Is the man wearing a hat?") is None
+
+
+def test_the_later_line_rule_needs_an_ascii_question():
+    # "café" makes the question non-ASCII: no content words are compared, so the negation
+    # on the second line is read as it was before the rule
+    assert _first_decisive("Hello.\nIt is not.", "Is the café open?") == "no"
+    assert _first_decisive("Hello.\nIt is not.", "Is the cafe open?") is None
+
+
+def test_a_yes_word_in_a_concession_about_the_question_is_read():
+    # the concession's sentence holds "sky" and "blue": its "true" answers
+    assert _first_decisive("Although it is true that the sky is blue, it is grey today.",
+                           "Is the sky blue?") == "yes"
