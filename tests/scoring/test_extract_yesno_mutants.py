@@ -362,3 +362,19 @@ def test_a_yes_word_in_a_concession_about_the_question_is_read():
     # the concession's sentence holds "sky" and "blue": its "true" answers
     assert _first_decisive("Although it is true that the sky is blue, it is grey today.",
                            "Is the sky blue?") == "yes"
+
+
+def test_a_refusal_in_a_concluding_line_that_is_not_the_last():
+    # the refusal's line opens "Therefore"; the last line ("Ask the owner.") does not: failed
+    text = "The cat is not black.\n\nTherefore, it is hard to say whether the cat is black.\nAsk the owner."
+    assert read(text, "Is the cat black?") == (None, "failed")
+
+
+def test_skipped_negations_let_a_later_one_answer():
+    # an elliptical ", but the dog is not." is passed over, not the end of the search
+    assert _first_decisive("The cat is on the sofa, but the dog is not. The dog is not red.",
+                           "Is the dog red?") == "no"
+    # so is a later line's negation that names under two words of the question
+    egg = "Can you cook an egg using only direct sunlight on Mercury?"
+    assert _first_decisive("Hi.\nMercury has no air.\nYou can't cook an egg with only direct "
+                           "sunlight on Mercury.", egg) == "no"
