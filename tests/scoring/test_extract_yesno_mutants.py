@@ -378,3 +378,15 @@ def test_skipped_negations_let_a_later_one_answer():
     egg = "Can you cook an egg using only direct sunlight on Mercury?"
     assert _first_decisive("Hi.\nMercury has no air.\nYou can't cook an egg with only direct "
                            "sunlight on Mercury.", egg) == "no"
+
+
+def test_a_leading_yes_is_not_read_for_a_no_answer_hedge():
+    # only a leading "no" can open "no clear answer": "Yes clear answer …" is a plain yes
+    assert read("Yes clear answer here.") == ("yes", "ok")
+
+
+def test_a_letter_with_no_yes_no_word_under_a_condition_is_no_clause_answer():
+    # "(B) Wet" holds no yes/no word: the clause gives nothing (not "both"), and the
+    # restatement after it answers
+    assert read("If it rains, the answer is (B) Wet. The cat is black.", "Is the cat black?") == \
+        ("yes", "lenient")
