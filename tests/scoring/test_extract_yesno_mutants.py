@@ -390,3 +390,13 @@ def test_a_letter_with_no_yes_no_word_under_a_condition_is_no_clause_answer():
     # restatement after it answers
     assert read("If it rains, the answer is (B) Wet. The cat is black.", "Is the cat black?") == \
         ("yes", "lenient")
+
+
+def test_only_spaces_and_stops_are_stripped_after_an_opening_word():
+    # "Xno" is no "no": "Certainly" commits
+    assert read("Certainly Xno.") == ("yes", "ok")
+
+
+def test_not_only_after_another_verb_affirms_nothing():
+    # "Consider not only legal costs": no "is / are / shows not only", so no yes
+    assert _first_decisive("Consider not only legal costs.", "Is it legal to collect rainwater?") is None
