@@ -309,6 +309,11 @@ def test_any_is_a_function_word():
     ("Non-convex", "Is the function convex?", "no"),
     ("Nonconvex", "Is the function convex?", "no"),
     ("not unstable", "Is the system stable?", "yes"),
+    # each negative prefix: "in" / "im" before a word of five letters or more, "ir", "il"
+    ("Inexact", "Is the equation exact?", "no"),
+    ("Impossible", "Is it possible?", "no"),
+    ("Irregular", "Is the shape regular?", "no"),
+    ("Illegal", "Is it legal?", "no"),
     ("an isomorphism", "Is T an isomorphism?", "yes"),
     ("Exact", "Is the equation exact or not?", "yes"),
     # one of two offered: no answer either way round
