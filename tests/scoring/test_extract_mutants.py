@@ -234,6 +234,8 @@ def test_first_block_ends_before_the_next_worked_example(text, expected):
     ("x\n" + "1\n2\n3\n4\n5\n6\n7\n" * 4, None),
     # the whole text one loop: from 0
     ("ok\nok\nok\nok\n", 0),
+    # lines, not words: "one  two\n" (two spaces) is 9 characters before the loop
+    ("one  two\nthree\nthree\nthree\nthree", 9),
 ])
 def test_loop_start(text, expected):
     assert loop_start(text) == expected
