@@ -20,8 +20,10 @@ from bench_kit.scoring.extract.response import (
     answer_text,
     clause_tail,
     clean_response,
+    first_block,
     last_clause,
     last_refusal,
+    loop_start,
     pick_candidate,
 )
 
@@ -186,3 +188,81 @@ def test_a_candidate_starting_exactly_at_the_clause_end_is_after_it():
 def test_a_refusal_at_offset_0_is_found_by_default():
     # "unsure, sorry.": "unsure" spans (0, 6); the default start is 0, so it counts
     assert last_refusal("unsure, sorry.").span() == (0, 6)
+
+
+# --- first_block: a worked example written after the answer -------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    # the first "Problem:" line ends the block; spaces before the colon and the line break's
+    # trailing spaces go
+    ("It is True\nProblem: Find x.", "It is True"),
+    ("It is True  \n\n  Problem :\nFind x.", "It is True"),
+    # "Question:" likewise, and the first of two headers cuts
+    ("No.\n\nQuestion: Is it red?\nProblem: x", "No."),
+    # nothing of its own before the header: the response restates its problem, kept whole
+    ("  \nQuestion: Is 7 prime?\nYes.", "  \nQuestion: Is 7 prime?\nYes."),
+    # not at a line start, or lower-case ("problem:" in prose): no cut
+    ("The Problem: it diverges. So False.", "The Problem: it diverges. So False."),
+    ("Here is the\nproblem: x is odd.", "Here is the\nproblem: x is odd."),
+    # a header word without its colon is a sentence
+    ("Yes.\nProblem solved.", "Yes.\nProblem solved."),
+])
+def test_first_block_ends_before_the_next_worked_example(text, expected):
+    assert first_block(text) == expected
+
+
+# --- loop_start: a block of lines written again and again until the token limit -------------
+
+@pytest.mark.parametrize("text, expected", [
+    # "a\n" is 2 characters: the loop of "b\n" written 4 times starts at 2
+    ("a\nb\nb\nb\nb\n", 2),
+    # the last line without its break is the same line: 4 repeats, from 2
+    ("a\nb\nb\nb\nb", 2),
+    # 3 repeats are no loop, nor are 3 and a last line cut short ("c" for "cat")
+    ("a\nb\nb\nb", None),
+    ("a\ncat\ncat\ncat\nc", None),
+    # 4 repeats and a fifth line cut short: from 2
+    ("a\ncat\ncat\ncat\ncat\nc", 2),
+    # a two-line block 4 times after "x\n" (2 characters)
+    ("x\nA\nB\nA\nB\nA\nB\nA\nB\n", 2),
+    # ... 3 times is none
+    ("x\nA\nB\nA\nB\nA\nB\n", None),
+    # blank lines are no loop
+    ("x\n\n\n\n\n\n", None),
+    # a six-line block 4 times is a loop; a seven-line block is not looked for
+    ("x\n" + "1\n2\n3\n4\n5\n6\n" * 4, 2),
+    ("x\n" + "1\n2\n3\n4\n5\n6\n7\n" * 4, None),
+    # the whole text one loop: from 0
+    ("ok\nok\nok\nok\n", 0),
+    # lines, not words: "one  two\n" (two spaces) is 9 characters before the loop
+    ("one  two\nthree\nthree\nthree\nthree", 9),
+])
+def test_loop_start(text, expected):
+    assert loop_start(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the refusals of a reasoning's conclusion: the matched span, counted by hand
+    ("It is inconclusive.", "inconclusive"),
+    ("so it is difficult to conclude it", "difficult to conclude"),
+    ("hard to accurately determine", "hard to accurately determine"),
+    ("difficult to draw a clear conclusion here", "difficult to draw a clear conclusion"),
+    ("difficult to make a definitive call", "difficult to make a definitive"),
+    ("we cannot definitively conclude that", "cannot definitively conclude"),
+    # drawing a conclusion is no refusal
+    ("It is easy to draw a clear conclusion.", None),
+    # declining the request; the hedges of a legal or moral grey zone
+    ("Sorry, but I can't assist with that.", "can't assist with that"),
+    ("I cannot help with this request.", "cannot help with this"),
+    ("I can't provide legal advice.", "can't provide"),
+    ("I don't have the capability to provide opinions.", "don't have the capability to provide"),
+    ("The law is not straightforward.", "is not straightforward"),
+    ("Online casinos are a grey area in India.", "grey area"),
+    ("It is a matter of personal opinion.", "matter of personal opinion"),
+    # helping with something else, or an ability to form opinions, is no refusal
+    ("I can help with that.", None),
+    ("I don't have the ability to form opinions.", None),
+])
+def test_refusals_of_a_conclusion(text, expected):
+    found = last_refusal(text)
+    assert (found.group() if found else None) == expected

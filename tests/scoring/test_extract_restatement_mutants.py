@@ -10,6 +10,7 @@ import pytest
 
 from bench_kit.scoring.extract.restatement import (
     DENIAL,
+    SENTENCE,
     _denial_about,
     _negative_prefixes,
     _positive,
@@ -19,6 +20,7 @@ from bench_kit.scoring.extract.restatement import (
     content_words,
     contrasted,
     echoes_question,
+    named_answer,
     restated,
     stem,
 )
@@ -277,3 +279,100 @@ def test_echo_looks_40_characters_ahead(gap, expected):
     text = "there is no" + " " * gap + "objective evidence"
     denial = DENIAL.search(text)
     assert echoes_question(text, denial, "there is no objective evidence") is expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    # no "?": the words after the last "Determine if / whether" (the sentence break before it)
+    ("x[n] is the input. Determine if the system is stable.", "the system is stable."),
+    ("Determine whether f is odd. Check if f is even.", "f is even."),
+    ("Determine if f is odd", "f is odd"),
+    # a "determine if" inside a sentence is no order: the whole question
+    ("We must determine if f is odd.", "We must determine if f is odd."),
+    # with a "?", the asking sentence as before
+    ("Determine if f is odd. Is f even?", " Is f even?"),  # (from the break, its space kept)
+])
+def test_asked_as_an_order(question, expected):
+    assert asked(question) == expected
+
+
+def test_any_is_a_function_word():
+    # "Is there any difference …?" is restated by "there is a difference …"
+    assert content_words("Is there any difference?") == {"difference"}
+
+
+@pytest.mark.parametrize("tail, question, expected", [
+    ("Stable", "Determine if the system is stable.", "yes"),
+    ("stable.", "Is the system stable?", None),  # the tail is one word, no stop after it
+    ("Not stable", "Is the system stable?", "no"),
+    ("not  stable", "Is the system stable?", "no"),
+    ("Unstable", "Is the system stable?", "no"),
+    ("Non-convex", "Is the function convex?", "no"),
+    ("Nonconvex", "Is the function convex?", "no"),
+    ("not unstable", "Is the system stable?", "yes"),
+    # each negative prefix: "in" / "im" before a word of five letters or more, "ir", "il"
+    ("Inexact", "Is the equation exact?", "no"),
+    ("Impossible", "Is it possible?", "no"),
+    ("Irregular", "Is the shape regular?", "no"),
+    ("Illegal", "Is it legal?", "no"),
+    ("an isomorphism", "Is T an isomorphism?", "yes"),
+    ("Exact", "Is the equation exact or not?", "yes"),
+    # one of two offered: no answer either way round
+    ("FIR", "Is the system FIR or IIR?", None),
+    ("IIR", "Is the system FIR or IIR?", None),
+    ("unstable", "Is it stable or unstable?", None),
+    # "in" before a word of under five letters is no negative prefix ("inodd"); a word the
+    # question does not hold, a number, two words: none
+    ("inodd", "Is f odd?", None),
+    ("Linear", "Is the system stable?", None),
+    ("2x", "Is the system stable?", None),
+    ("very stable", "Is the system stable?", None),
+])
+def test_named_answer(tail, question, expected):
+    assert named_answer(tail, question) == expected
+
+
+def test_cannot_denies():
+    # "cannot" is one word: a denial like "can not" / "can't"
+    assert restated("Penguins cannot fly.", "Can penguins fly?") == "no"
+    assert DENIAL.search("it cannot") is not None
+
+
+def test_emphasis_words_are_function_words():
+    # "really", "actually", "ever" stress the question; a restatement need not repeat them
+    assert content_words("Do dinosaurs really ever actually exist?") == {"dinosaur", "exist"}
+    assert restated("Human blood is a color other than red when it lacks oxygen.",
+                    "Is human blood ever any color other than red?") == "yes"
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a concession naming nothing asked, then the statement: read after ", but"
+    ("It might not be obvious, but the man is wearing a hat.", "yes"),
+    # the concession names the man: the whole sentence, which "but" makes tentative
+    ("The man is tall, but the man is wearing a hat.", None),
+    # a hedged statement after it stays a hedge
+    ("It is hard to see, but the man may be wearing a hat.", None),
+    ("It is hard to see, but most men are wearing a hat.", None),
+])
+def test_a_restatement_after_a_concession(text, expected):
+    assert restated(text, "Is the man wearing a hat?") == expected
+
+
+def test_latex_commands_and_being_are_not_asked_words():
+    # "$\alpha = 0.01$": the command is notation; "being" is a function word
+    assert asked("Can we reject H_0 at level $\\alpha = 0.01$?") == "Can we reject H_0 at level $  = 0.01$?"
+    assert content_words("with the level being 5%") == {"level", "5"}
+
+
+def test_a_decimal_point_is_no_sentence_break():
+    # "0.01" stays in its sentence: the restatement holds "0" and "01"
+    assert SENTENCE.findall("we cannot reject H_0 at level 0.01. Done") == [
+        "we cannot reject H_0 at level 0.01", " Done"]
+    assert restated("We cannot reject H_0 at level 0.01.", "Can we reject H_0 at level 0.01?") == "no"
+
+
+@pytest.mark.parametrize("word", ["complex", "nuanced", "ambiguous", "depends", "depend"])
+def test_a_sentence_calling_the_matter_complex_is_no_restatement(word):
+    # "legal" is there, as the adjective of another noun, in a sentence that hedges
+    assert restated(f"Online casino law in India is {word} given the legal framework.",
+                    "Is online casino legal in India?") is None
+    assert restated("Online casino play is legal in India.", "Is online casino legal in India?") == "yes"

@@ -6,15 +6,19 @@ are worked out by hand from the docstrings and comments of the module, in the co
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bench_kit.scoring.extract.yesno import (
-    _breaks,
+    _concludes,
     _exists,
-    _first_decisive,
+    _not_remark,
     _retracted,
     extract_yesno_detailed,
 )
+from bench_kit.scoring.extract.yesno_negation import _breaks, _first_line_end, but_explicit
+from bench_kit.scoring.extract.yesno_negation import first_decisive as _first_decisive
 
 DOG = "Is the dog sleeping?"  # content words {dog, sleeping}
 
@@ -251,3 +255,148 @@ def test_the_last_of_two_corrections(text, expected):
 ])
 def test_the_first_of_two_decisive_words(text, expected):
     assert _first_decisive(text, None) == expected
+
+
+# `_concludes(text, at)`: offset `at` lies in a sentence, or on a line, opening with a
+# concluding word. Offsets by hand: "It is red. " is 11 characters, so "Therefore" starts at 11.
+def test_concludes_reads_the_sentence_of_the_offset():
+    text = "It is red. Therefore it is hard to say. It is blue."
+    assert _concludes(text, text.index("hard"))  # its sentence opens "Therefore"
+    assert not _concludes(text, text.index("blue"))  # "It is blue." does not
+    assert not _concludes(text, text.index("red"))
+
+
+def test_concludes_reads_the_line_of_the_offset():
+    # the sentence "It is hard to say." concludes nothing; its line opens "Overall"
+    text = "A.\nB.\nOverall the data is mixed. It is hard to say.\nEnd."
+    assert _concludes(text, text.index("hard"))
+    # the line is the one holding the offset: not the first line ("A."), not the last ("End.")
+    assert not _concludes(text, text.index("End"))
+    assert not _concludes("Overall.\nIt is hard to say.", 12)
+
+
+def test_a_later_negation_whose_sentence_start_reads_nothing_is_skipped():
+    # "Intro" is the first line (ends at 5); "!" opens no sentence text at 6, so the
+    # sentence of "not" (at 7) names no word of the question: no answer
+    assert _first_decisive("Intro\n!not here", "Is the dog here?") is None
+
+
+STABLE = "The difference equation is y[n] = x[n]. Determine if the system is stable."
+
+
+def test_an_answer_clause_restating_wins_over_an_earlier_restatement():
+    # the first sentence restates "no"; the answer clause "that …" (its sentence read past the
+    # comma) restates "yes", and the clause wins
+    text = "At first the system is not stable, we thought.\nThe answer is that the system, as shown, is stable."
+    assert read(text, STABLE) == ("yes", "lenient")
+
+
+def test_a_remark_after_the_naming_clause_is_passed_over():
+    # "This answer is correct." is no clause: the clause before it names "Stable"
+    assert read("The answer is Stable.\nThis answer is correct.", STABLE) == ("yes", "lenient")
+
+
+def test_a_remark_at_the_start_of_the_text():
+    # "This" at offset 0 is read: the clause "answer is" is a remark
+    found = re.compile("answer is").search("This answer is correct.")
+    assert _not_remark(found) is False
+    found = re.compile("answer is").search("The answer is correct.")
+    assert _not_remark(found) is True
+
+
+def test_the_explicit_word_after_but_is_read_from_the_offset():
+    # from offset 27 (", but no, …"), not from the text's first "but"
+    text = "Yes, but it is hard to tell, but no, it moves."
+    assert text.index(", but no") == 27
+    assert but_explicit(text, 27) == "no"
+    assert but_explicit("It is hard to tell, but a glass is fine.", 18) is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("a\nb\nc", 1),   # the first line break, not the last
+    ("\nab", 0),       # a break at offset 0: the first line is empty
+    ("abc", 3),        # no break: the whole text
+])
+def test_first_line_end(text, expected):
+    assert _first_line_end(text) == expected
+
+
+def test_a_concession_whose_sentence_start_reads_nothing_is_skipped():
+    # the sentence of "not" starts at "!" (offset 2), which opens no sentence text: the
+    # concession's sentence names nothing asked, so its negation is skipped
+    assert _first_decisive("x\n!Although the dog is not sleeping.", DOG) is None
+
+
+def test_is_not_only_at_offset_0():
+    # "Is not only legal": the verb at offset 0 is inside the 16-character look-back
+    assert _first_decisive("Is not only legal but also encouraged.",
+                           "Is it legal to collect rainwater?") == "yes"
+
+
+def test_is_not_only_beyond_the_look_back():
+    # "contains" + 6 spaces + "not" is 17 characters: the verb is outside the 16-character
+    # look-back, so this is "not only" (skipped), not "contains not only cats" (yes)
+    assert _first_decisive("The photo contains      not only cats.", "Is there a cat?") is None
+
+
+def test_a_negated_quantifier_matches_the_question_in_any_case():
+    # "Everyone" in the question holds "everyone": the negation is read
+    assert _first_decisive("Not everyone does.", "Does Everyone like jazz?") == "no"
+
+
+def test_an_elliptical_contrast_after_a_comma_is_skipped_even_when_it_names_the_question():
+    # ", while the man is not." takes another subject's predicate: skipped, although the
+    # sentence holds every word of the question (the contrast rule reads it, not this one)
+    assert _first_decisive("The woman is wearing a hat, while the man is not.",
+                           "Is the man wearing a hat?") is None
+
+
+def test_the_later_line_rule_needs_an_ascii_question():
+    # "café" makes the question non-ASCII: no content words are compared, so the negation
+    # on the second line is read as it was before the rule
+    assert _first_decisive("Hello.\nIt is not.", "Is the café open?") == "no"
+    assert _first_decisive("Hello.\nIt is not.", "Is the cafe open?") is None
+
+
+def test_a_yes_word_in_a_concession_about_the_question_is_read():
+    # the concession's sentence holds "sky" and "blue": its "true" answers
+    assert _first_decisive("Although it is true that the sky is blue, it is grey today.",
+                           "Is the sky blue?") == "yes"
+
+
+def test_a_refusal_in_a_concluding_line_that_is_not_the_last():
+    # the refusal's line opens "Therefore"; the last line ("Ask the owner.") does not: failed
+    text = "The cat is not black.\n\nTherefore, it is hard to say whether the cat is black.\nAsk the owner."
+    assert read(text, "Is the cat black?") == (None, "failed")
+
+
+def test_skipped_negations_let_a_later_one_answer():
+    # an elliptical ", but the dog is not." is passed over, not the end of the search
+    assert _first_decisive("The cat is on the sofa, but the dog is not. The dog is not red.",
+                           "Is the dog red?") == "no"
+    # so is a later line's negation that names under two words of the question
+    egg = "Can you cook an egg using only direct sunlight on Mercury?"
+    assert _first_decisive("Hi.\nMercury has no air.\nYou can't cook an egg with only direct "
+                           "sunlight on Mercury.", egg) == "no"
+
+
+def test_a_leading_yes_is_not_read_for_a_no_answer_hedge():
+    # only a leading "no" can open "no clear answer": "Yes clear answer …" is a plain yes
+    assert read("Yes clear answer here.") == ("yes", "ok")
+
+
+def test_a_letter_with_no_yes_no_word_under_a_condition_is_no_clause_answer():
+    # "(B) Wet" holds no yes/no word: the clause gives nothing (not "both"), and the
+    # restatement after it answers
+    assert read("If it rains, the answer is (B) Wet. The cat is black.", "Is the cat black?") == \
+        ("yes", "lenient")
+
+
+def test_only_spaces_and_stops_are_stripped_after_an_opening_word():
+    # "Xno" is no "no": "Certainly" commits
+    assert read("Certainly Xno.") == ("yes", "ok")
+
+
+def test_not_only_after_another_verb_affirms_nothing():
+    # "Consider not only legal costs": no "is / are / shows not only", so no yes
+    assert _first_decisive("Consider not only legal costs.", "Is it legal to collect rainwater?") is None

@@ -35,6 +35,14 @@ SHAPES = {
     "hedged answers": lambda n: _repeat("no clear answer ", n),
     # a contrast's look-back for its first statement: stops that never occur ("!", "?", ";")
     "contrasts with only some stops": lambda n: _repeat("a, but b is.", n),
+    # a loop written until the token limit (`loop_start` walks back over every line of it)
+    "a one-line loop": lambda n: _repeat("This answer is correct.\n", n),
+    "a six-line loop": lambda n: _repeat("a\nb\nc\nd\ne\nf\n", n),
+    # worked examples after the answer (`first_block` cuts at the first)
+    "worked examples": lambda n: "The answer is True\n" + _repeat("Problem:\nFind x.\n", n),
+    # negations after the opening paragraph, each sentence read for the question's words once
+    "later negations": lambda n: "Intro.\n\n" + _repeat("the dog is not here. ", n),
+    "a later negation in one long sentence": lambda n: "Intro.\n\n" + _repeat("dog not ", n),
 }
 
 

@@ -125,7 +125,12 @@ NO_ANSWER = re.compile(
     r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
     r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
     r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
-    r"|(?:difficult|hard)\s+to\s+(?:determine|tell|say)"
+    r"|(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?(?:determine|tell|say|conclude"
+    r"|draw\s+a\s+(?:clear|definitive|firm)\s+conclusion|make\s+a\s+definitive)"
+    r"|cannot\s+definitively\s+conclude|inconclusive"
+    r"|(?:can't|cannot|unable\s+to)\s+(?:assist|help)\s+with\s+(?:that|this)|can't\s+provide"
+    r"|(?:don't|do\s+not)\s+have\s+the\s+(?:ability|capability)\s+to\s+(?:provide|give)"
+    r"|\bis\s+not\s+straightforward|gr[ae]y\s+area|matter\s+of\s+personal\s+(?:opinion|perspective|belief)"
     # ("It's not easy to say no to a friend" is an answer: the phrase must end its clause)
     r"|not\s+easy\s+to\s+(?:determine|tell|say)(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|from|which|what|how)\b)"
     r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
@@ -139,7 +144,7 @@ NO_ANSWER = re.compile(
 _NO_ANSWER_HINT = re.compile(  # literals only: the regex engine scans them fast
     r"not|n't|unsure|uncertain|cannot|can't|unable|definitive|unclear|impossible|insufficient"
     r"|information|data|context|invalid|incomplete|way|please|without|need|provide|depend"
-    r"|difficult|hard|consider|recommend|不确定|无法|不清楚|看不清|不知道")
+    r"|difficult|hard|consider|recommend|inconclusive|area|personal|不确定|无法|不清楚|看不清|不知道")
 _NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x faster than re.I
 _REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
 
@@ -194,6 +199,52 @@ def strip_reasoning(response: str) -> str:
         if end >= 0 and f"<{tag}>" not in response[:end]:
             return response[end + len(close):]
     return response
+
+
+# A base model prompted with worked examples ("Problem: … Solution: … The answer is …") often
+# goes on to write the prompt's next example after its answer; that block is not its answer.
+_NEXT_EXAMPLE = re.compile(r"\n[ \t]*(?:Problem|Question)[ \t]*:")
+
+
+def first_block(response: str) -> str:
+    """The response up to the first line that opens a new worked example ("Problem:",
+    "Question:") after some text of its own; the whole response when there is none.
+
+    >>> first_block("It converges.\\nThe answer is True\\n\\nProblem:\\nFind x.\\nThe answer is 2")
+    'It converges.\\nThe answer is True'
+    """
+    cut = _NEXT_EXAMPLE.search(response)
+    if cut is None or not response[:cut.start()].strip():
+        return response
+    return response[:cut.start()].rstrip()
+
+
+# A base model cut by its token limit often ends in a loop: a block of a few lines written
+# again and again ("This answer is correct.\nThis answer is wrong.\n…").
+_LOOP_PERIOD = 6  # lines a repeated block may span
+_LOOP_REPEATS = 4  # times it must be written for a loop
+
+
+def loop_start(text: str) -> int | None:
+    """The offset where a loop ending `text` begins (a block of up to 6 lines written 4
+    times or more through the end, its last line possibly cut short), or None.
+
+    >>> loop_start("It is odd.\\nThe answer is False.\\nOK\\nOK\\nOK\\nOK\\nO")
+    32
+    """
+    lines = text.split("\n")
+    start = None
+    for whole in (lines, lines[:-1]):  # the last line as written, or cut short and left out
+        for period in range(1, _LOOP_PERIOD + 1):
+            at = len(whole) - period - 1
+            while at >= 0 and whole[at] == whole[at + period]:
+                at -= 1
+            first = at + 1
+            if len(whole) - first >= period * _LOOP_REPEATS and any(
+                    line.strip() for line in whole[first:first + period]):
+                offset = sum(map(len, whole[:first])) + first  # each line's break counted
+                start = offset if start is None else min(start, offset)
+    return start
 
 
 def clean_response(response: str, boxed: bool = True) -> str:
@@ -389,12 +440,13 @@ def clause_tail(text: str) -> str | None:
     return None if found is None else found[0]
 
 
-def clause_tail_at(text: str, end: re.Pattern = _SENTENCE_END) -> tuple[str, int] | None:
+def clause_tail_at(text: str, end: re.Pattern = _SENTENCE_END,
+                   accept=None) -> tuple[str, int] | None:
     """`clause_tail` and the offset in `text` where it starts (`end`: where the tail
-    stops; by default at a comma too)."""
+    stops; by default at a comma too; `accept`: which clauses count, as in `last_clause`)."""
     if not may_have_clause(text):
         return None
-    last = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS)
+    last = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS, accept)
     if last is None:
         return None
     return sentence_after(text, last.end(), end, " \t\r\n:")

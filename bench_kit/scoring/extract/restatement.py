@@ -13,7 +13,8 @@ NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
 WORDS = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
-    "its of in on at to for by with than as and or image picture shown figure based can could "
+    "its of in on at to for by with than as and or image picture shown figure based can could any "
+    "really actually ever being "
     "will would shall should may might according then".split())
 # Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
 # "X is greater than / equal to Y" (no), "There are more Y than X" (yes: the sides swapped).
@@ -23,11 +24,12 @@ _EQUAL = frozenset("equal same".split())
 _COMPARATIVES = _MORE | _LESS | _EQUAL
 NEGATORS = frozenset("not no never neither nor t".split())  # "isn't" -> "isn", "t"
 _CLAUSE = re.compile(r"[,;:]")
-SENTENCE = re.compile(r"[^.!?\n]+")
+SENTENCE = re.compile(r"(?:[^.!?\n]+|\.(?=\d))(?:[^.!?\n]*\.(?=\d))*[^.!?\n]*")  # ("0.01": no break)
 # (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
-DENIAL = re.compile(rf"\b(?:not|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
+DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
-_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but)\b",
+_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but|complex|nuanced"
+                        r"|ambiguous|depends?)\b",
                         re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
 # ("could not" denies: "I could not find any cat.")
@@ -106,7 +108,13 @@ def asked(question: str) -> str:
     if ends:
         starts = [m.end() for m in _SENTENCE_BREAK.finditer(question, 0, ends[-1] - 1)]
         question = question[starts[-1] if starts else 0:ends[-1]]
-    return _TRAILING_CONDITION.sub("", question)
+    else:  # "…, where x[n] is the input. Determine if the system is stable."
+        asking = None
+        for asking in _DETERMINE.finditer(question):  # noqa: B007 - keeps the last
+            pass
+        question = question[asking.end():] if asking else question
+    question = _TRAILING_CONDITION.sub("", question)
+    return _LATEX_COMMAND.sub(" ", question) if "\\" in question else question  # "$\\alpha = 0.01$"
 
 
 def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | None:
@@ -136,6 +144,19 @@ _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": 
 _LIKELY = re.compile(r"(?<!un)likely\b", re.I)
 LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an|so|too|that|at\s+all)\s+)?("
                      + "|".join(_OPPOSITE) + r")\b", re.I)
+
+
+# "not right" to "Is it wrong …?": a positive word negated says the negative one asked about
+_POSITIVE_NEGATED = re.compile(r"\b(?:not|never)\s+(?:(?:a|an)\s+)?("
+                               + "|".join(set(_OPPOSITE.values())) + r")\b", re.I)
+
+
+def negates_opposite(text: str, at: int, wanted: set[str]) -> bool:
+    """Whether the negation at offset `at` of `text` negates the opposite of a negative word
+    the question asks about ("It is not right to pirate." to "Is pirating wrong?")."""
+    found = _POSITIVE_NEGATED.match(text, at)
+    return found is not None and any(
+        _OPPOSITE.get(word) == found.group(1).lower() for word in wanted)
 
 
 def litotes_asked(match: re.Match, wanted: set[str]) -> bool:
@@ -173,7 +194,7 @@ def restated(text: str, question: str) -> str | None:
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
     for match in SENTENCE.finditer(text):
-        sentence = _positive(match.group(), wanted)
+        sentence = _positive(_after_but(match.group(), wanted), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
         if _TENTATIVE.search(sentence) or _LIKELY.search(sentence):
@@ -262,6 +283,56 @@ def contrasted(text: str, question: str) -> str | None:
 
 
 _QUESTION_END = re.compile(r"\?")
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")  # notation, not words a restatement must hold
+# A question asked as an order: the words after its last "Determine if / whether"
+_DETERMINE = re.compile(r"(?:^|[.!]\s+)(?:determine|decide|check|verify|state)\s+(?:if|whether)\s+",
+                        re.I)
 _SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
 _TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
                                  r"[^?]*", re.I)
+
+
+# "The answer is Stable." / "The answer is not exact." to "Is the system stable?": an answer
+# clause that names one word the question asks about ("no" with "not", or the word with a
+# negative prefix: "Unstable", "Non-convex").
+_NAMED = re.compile(r"\s*(not\s+)?(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*[A-Za-z])\s*\Z", re.I)
+
+
+def named_answer(tail: str, question: str) -> str | None:
+    """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
+    that word with a negative prefix, or "not" before it); None otherwise, and when the
+    question offers the word as one of two ("Is it FIR or IIR?"; "exact or not" is one)."""
+    found = _NAMED.match(tail)
+    if found is None:
+        return None
+    word = found.group(2).lower()
+    wanted = content_words(question)
+    if stem(word) in wanted:
+        said = "yes"
+    elif any(word.startswith(prefix) and stem(word[len(prefix):]) in wanted
+             for prefix in ("non-", "non", "un", "in", "im", "ir", "il")
+             if prefix in _negative_prefixes(word[len(prefix):])):
+        said = "no"  # "unstable" to "stable?"
+    else:
+        return None
+    if re.search(rf"\b{re.escape(word)}\s+or\s+(?!not\b)\w|\bor\s+{re.escape(word)}\b",
+                 question, re.I):
+        return None  # one of two offered: not a yes/no answer
+    if found.group(1):
+        said = "no" if said == "yes" else "yes"
+    return said
+
+
+_BUT = re.compile(r",\s*but\s+")
+_HEDGED = re.compile(r"\b(?:should|may|might|could|likely|probably|possibly|perhaps|most)\b", re.I)
+
+
+def _after_but(sentence: str, wanted: set[str]) -> str:
+    """The clause after "X, but" when X names nothing the question asks about ("It might
+    not be obvious, but the man is wearing a hat."): a concession before the statement;
+    `sentence` itself otherwise."""
+    cut = _BUT.search(sentence)
+    if cut is None or content_words(sentence[:cut.start()]) & wanted \
+            or _HEDGED.search(sentence, cut.end()):
+        return sentence  # (a hedged claim after it is still a hedge: "…, but 24 should hit")
+    return sentence[cut.end():]

@@ -13,22 +13,29 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail_at,
     clean_response,
+    first_block,
     last_refusal,
+    loop_start,
     sentence_start,
 )
 from bench_kit.scoring.extract.restatement import (
     DENIAL,
-    LITOTES,
     NOT_NO,
     SENTENCE,
-    WORDS,
-    asked,
     content_words,
     contrasted,
-    echoes_question,
-    litotes_asked,
+    named_answer,
     restated,
-    stem,
+)
+from bench_kit.scoring.extract.yesno_negation import (
+    EXPLICIT,
+    PARAGRAPH,
+    YN_ZH,
+    YN_ZH_SKIP,
+    but_explicit,
+    first_decisive,
+    no_answer_to,
+    opening_end,
 )
 
 _YESNO_WHOLE = {
@@ -39,15 +46,7 @@ _YESNO_WHOLE = {
 }
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
 _YN_EN = rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z]){NOT_NO}"
-# "whether" words echoed from the question, and words holding 是/有/不 that are not answers
-# ("but", "all", "only")
-_YN_ZH_SKIP = r"是否有?|有没有|对不对|能否|是不是|但是|可是|不过|所有|只是|还是|于是|要是|总是|不仅"
-_YN_ZH = r"(不是|不对|不正确|没有|没|否|无|错|不)|(是|对|有|正确)"
-_LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{_YN_ZH_SKIP})(?:{_YN_ZH}))", re.I)
-_ANY_YESNO = re.compile(
-    r"(?<![A-Za-z])(?:(yes|yeah|yep|yup|true|correct(?!\s+(?:option|answer|choice|letter)))"
-    r"|(no|nope|not|never|none|nothing|false"
-    rf"|incorrect))(?![A-Za-z]){NOT_NO}|(n't)(?![A-Za-z])|({_YN_ZH_SKIP})|{_YN_ZH}", re.I)
+_LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{YN_ZH_SKIP})(?:{YN_ZH}))", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
 _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|correction|"
                          r"I\s+mean|on\s+second\s+thought|scratch\s+that)(?![A-Za-z])"
@@ -55,7 +54,7 @@ _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
 # "(B) No", "B: no", "A (Yes)": a letter before the word.
-_LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J][)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
+_LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J](?![A-Za-z])[)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
 _CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
 # An opening word that commits like "yes": "Absolutely!", "Certainly, there are …";
 # "Absolutely not." / "Certainly not, …" is "no" ("Absolutely not sure" is neither).
@@ -69,8 +68,6 @@ _AFFIRM_DOUBT = re.compile(r"^\s*(?:but|not\s+(?:everyone|everybody|all|every|al
                            r"|I'll|I\s+will|I\s+can|let\s+me|please)\b", re.I)
 _MAIN_CLAUSE_END = re.compile(r"(?:^|,)\s*(?:though|although|even\s+though|while|whereas)\b"
                               r"|,\s*(?:but|and\s+(?:it|this|that))\b", re.I)
-# An explicit yes/no later in the answer ("Of course, if …. But it's off, so no.").
-_EXPLICIT = re.compile(r"(?<![A-Za-z])(?:yes|no)(?![A-Za-z])(?=\s*(?:[,.!;:]|$))", re.I)
 # A later paragraph that takes the answer back ("Actually, I cannot see the image", "this
 # is only a guess") voids it; other refusals there are advice.
 _RETRACTED_AT = re.compile(r"image|picture|photo|guess|图片")  # on lower-cased text: fast
@@ -80,23 +77,6 @@ _RETRACTION = re.compile(r"(?:(?:(?:cannot|can't|can\s+not|unable\s+to|not\s+abl
                          r"|(?:provide|upload|share|send)(?:\s+me)?)\s+(?:the\s+|any\s+|an?\s+)?"
                          r"|(?:only|just)\s+a\s+|(?:无法|不能)?看(?:到|不到|不见))$", re.I)
 _RETRACTION_REACH = 60  # characters before "image" / "guess" read for a retraction
-# A negation in a condition ("If you do not have one, …", "whether or not …") describes
-# a condition, not the answer: skipped when the clause closes with a comma after it (its
-# main clause follows). A concession ("Although there is no cat, …") states a fact: read.
-_CONDITIONS = frozenset(("if", "unless", "whether", "when", "as long as"))
-_CONCESSIONS = frozenset(("although", "though", "while", "whereas"))
-_CLOSES = re.compile(r"[^.!?\n,;:]{0,200},")
-# "The woman is wearing a hat, while the man is not.": an elliptical negation contrasting
-# someone else after ", while" / ", whereas" is skipped.
-_LEAD_REACH = 40  # characters from a sentence's start to the end of a condition opening it
-_ELLIPTICAL = re.compile(r"\s*(?:[.,;!?]|$)")
-# "I don't have personal opinions", "I'm not a doctor": the speaker about itself, an answer
-# only when the question is put to it ("Are you …?", "Does ChatGPT …?", "Can an AI …?").
-_FIRST_PERSON = (r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\s+would|\s+will|\s+wo"
-                 r"|\s+have)?")
-# ... followed by what it has, is or can give ("I don't see a cat" is an answer).
-_SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|provide|offer|make"
-                         r"|hold|form|express|share|personally)\b", re.I)
 # "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
 # sentence lists what the question asks about (half its words or more), so it exists.
 # An opening "It is possible to cook an egg …" / "It's possible for a manager …" answers
@@ -112,43 +92,6 @@ _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$",
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
                           re.I)
-# Negations that deny nothing the question asks: "not only … but also", "never-ending",
-# and a relative clause about someone ("people who have not received gifts").
-_NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
-# "Not everyone likes jazz, but …": a quantifier negated denies only when it is asked about
-# ("Does everyone like jazz?").
-_NOT_ALL = re.compile(r"\s+(everyone|everybody|all|every|always)\b", re.I)
-# ... read with the speaker (group 1) in one search of the characters before a negation
-_BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?)|({_FIRST_PERSON}))\s*$")
-_TAIL = 24  # characters before a negation read for a hedge or the speaker
-
-_COMPOUND = re.compile(r"-[A-Za-z]")
-# a negation in a relative clause about people in general ("people who have not …")
-_RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyone|everybody|others"
-             r"|individuals|persons|users|patients|children|adults|students|many|some)"
-             r"\s+(?:who|whom|whose)")
-# "There is no definitive answer" hedges, unless the question asks whether there is one.
-_NO_ANSWER_TO = re.compile(r"\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
-                           r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
-                           r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
-_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
-                          re.I)  # (not "Is there an answer key in the photo?")
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
-# Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
-# a dog?" asks about the image), or the question names an AI.
-_TO_YOU = re.compile(r"\b(?:do|did)\s+you\b(?!\s+(?:see|notice|spot|find|observe|think|believe"
-                     r"|consider|know|recognize|recognise)\b)|\b(?:are|can|could|have|were|will"
-                     r"|would)\s+you\b(?!\s+(?:see|notice|spot|find|observe|tell|identify|describe"
-                     r"|recognize|recognise)\b)|\byourself\b|\b(?:ChatGPT|chatbots?|AIs?|language"
-                     r"\s+models?|artificial\s+intelligence|(?:AI|virtual)\s+assistants?)\b", re.I)
-# One pass over a response for the fallback: its yes/no words, subordinating words
-# (group 7) and relative clauses about people (group 8); the clause and sentence breaks
-# before each are found between it and the one before (`_breaks`).
-_SCAN = re.compile(_ANY_YESNO.pattern + r"|\b(if|unless|whether|when|as\s+long\s+as|although"
-                   r"|though|while|whereas)\b|\b(" + _RELATIVE + r")\b", re.I)
-
-
-
 def _lead_yesno(text: str) -> str | None:
     """The yes/no a text starts with; "both" for "yes and no"."""
     match = _LEAD_YESNO.match(text)
@@ -171,11 +114,22 @@ def _after_correction(text: str) -> str | None:
     return _YESNO_WHOLE.get(after.strip(_YESNO_STRIP).casefold()) or _lead_yesno(after)
 
 
+# "This answer is correct.": a remark on an answer (a base model's loop of them after its
+# own "The answer is False."), not an answer clause.
+_REMARK = re.compile(r"\b(?:this|that|your|my|the\s+above)\s+\Z", re.I)
+_REMARK_REACH = 12  # characters before a clause read for the remark's word
+
+
+def _not_remark(clause: re.Match) -> bool:
+    text, at = clause.string, clause.start()
+    return _REMARK.search(text, max(0, at - _REMARK_REACH), at) is None
+
+
 def _in_clause(text: str) -> str | None:
     """The yes/no of the last answer clause, or None; a letter with a word ("(B) No")
     reads the word unless retracted by a refusal after it, and is no answer ("both")
     when offered under a condition ("If it rains, the answer is (B) No.")."""
-    tail, at = clause_tail_at(text) or ("", 0)
+    tail, at = clause_tail_at(text, accept=_not_remark) or ("", 0)
     if not tail:
         return None
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
@@ -188,11 +142,36 @@ def _in_clause(text: str) -> str | None:
     return stated
 
 
+_TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
+_THAT = re.compile(r"that\s+", re.I)
+
+
+def _clause_names(text: str, question: str) -> str | None:
+    """The yes/no of a last answer clause that states the answer in the question's words:
+    one word it asks about ("The answer is Stable.", "… is not exact.") or a clause
+    restating it ("The answer is that the system is stable.")."""
+    tail, _ = clause_tail_at(text, _TAIL_END, accept=_not_remark) or ("", 0)
+    if not tail:
+        return None
+    that = _THAT.match(tail)
+    return restated(tail[that.end():], question) if that else named_answer(tail, question)
+
+
 def extract_yesno_detailed(response: str, question: str | None = None) -> Extraction[str]:
     """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
     leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
     word elsewhere is "lenient"."""
-    text = clean_response(response)
+    text = clean_response(first_block(response))
+    loop = loop_start(text)
+    if loop:  # an explicit answer before a loop the model fell into is its answer
+        before = _extracted(text[:loop].rstrip(), question)
+        if before.parse == PARSE_OK:
+            return before
+    return _extracted(text, question)
+
+
+def _extracted(text: str, question: str | None) -> Extraction[str]:
+    """`extract_yesno_detailed` of a cleaned response."""
     if not text:
         return FAILED
     whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
@@ -206,10 +185,15 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     worded = _LETTER_FIRST.sub("", text, count=1)
     lead = _lead_yesno(worded)
     opened = _LEAD_YESNO.match(worded) if lead == "no" else None
-    if opened and _no_answer_to(worded, opened.end(), question):
+    if opened and no_answer_to(worded, opened.end(), question):
         lead = None  # "No clear answer can be given."
     if lead:
         return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
+    named = _clause_names(text, question) if question and question.isascii() else None
+    if named:  # "The answer is Stable.", "The answer is that the system is stable."
+        return Extraction(named, PARSE_LENIENT)
+    if question and _willing(text, question):
+        return Extraction("yes", PARSE_LENIENT)  # "Can you make ASCII art?" -> "Sure! Here's …"
     affirmed = _AFFIRM.match(text)
     if affirmed:  # "Definitely no." reads the word after it
         rest = text[affirmed.end():].lstrip(_YESNO_STRIP + "-\u2014\u2013")
@@ -222,13 +206,33 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     return _read(text, question)
 
 
+# Asked to do something ("Can you make ASCII art?", "Could you write a poem?"), an assistant
+# that opens "Sure" / "Certainly" / "Of course" / "Here's …" / "I can …" does it: yes, unless
+# its opening paragraph refuses or takes it back ("Sure! However, I can't see the image").
+_ASKED_TO_DO = re.compile(r"\b(?:can|could|will|would)\s+you\b|\bdo\s+you\s+know\s+how\b", re.I)
+_WILLING = re.compile(r"\s*(?:(?:sure|certainly|of\s+course|absolutely|definitely)(?![A-Za-z])"
+                      r"(?!\s*,?\s*not\b)|here(?:'s|\s+is|\s+are)\s|I\s+can\s(?!not\b))", re.I)
+
+
+def _willing(text: str, question: str) -> bool:
+    """Whether `text` answers a request put to the assistant by opening "Sure" (or
+    "Certainly", "Of course" …) with no refusal or retraction in its opening paragraph."""
+    if not (_WILLING.match(text) and _ASKED_TO_DO.search(question)):
+        return False
+    opening = text[:opening_end(text)]
+    return last_refusal(opening) is None and not _retracted(opening)
+
+
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
     refusal = last_refusal(text)
-    opening = _PARAGRAPH.search(text)
-    if (refusal and _in_opening(text, refusal.start(), opening)) or _retracted(text) \
-            or _POSSIBLE_THAT.match(text):
+    said = but_explicit(text, refusal.end()) if refusal else None
+    if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
+        return Extraction(said, PARSE_LENIENT)
+    opening = PARAGRAPH.search(text)
+    if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
+            or _retracted(text) or _POSSIBLE_THAT.match(text):
         return FAILED
     if (question and _exists(text, question)) or _POSSIBLE.match(text):
         return Extraction("yes", PARSE_LENIENT)
@@ -238,8 +242,22 @@ def _read(text: str, question: str | None) -> Extraction[str]:
         return Extraction(stated, PARSE_LENIENT)
     # a refusal further on ("If you're unsure, …", "I recommend checking …") leaves an answer
     # stated outright, but not one guessed from the first negation
-    found = None if refusal else _first_decisive(text, question)
+    found = None if refusal else first_decisive(text, question)
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+# "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer
+# is: it is inconclusive …": a refusal in a concluding sentence is the conclusion, wherever
+# it stands.
+_CONCLUDING = re.compile(r"\s*(?:therefore|thus|hence|so|consequently|in\s+conclusion|in\s+summary"
+                         r"|overall|in\s+short|(?:the\s+)?(?:final\s+)?answer\s+is)\b", re.I)
+
+
+def _concludes(text: str, at: int) -> bool:
+    """Whether offset `at` is in a concluding sentence or line ("Therefore, …", "In
+    conclusion, …")."""
+    return _CONCLUDING.match(text, sentence_start(text, at)) is not None \
+        or _CONCLUDING.match(text, text.rfind("\n", 0, at) + 1) is not None
 
 
 def _exists(text: str, question: str) -> bool:
@@ -267,8 +285,8 @@ def _commits(rest: str, question: str | None) -> bool:
     cut = _MAIN_CLAUSE_END.search(main)
     main = main[:cut.start()] if cut else main
     return not (_AFFIRM_DOUBT.search(main) or last_refusal(main)
-                or _first_decisive(main, question, courtesy=True)
-                or _retracted(rest) or _EXPLICIT.search(rest, 0, _opening_end(rest)))
+                or first_decisive(main, question, courtesy=True)
+                or _retracted(rest) or EXPLICIT.search(rest, 0, opening_end(rest)))
 
 
 def _retracted(text: str) -> bool:
@@ -282,138 +300,12 @@ def _retracted(text: str) -> bool:
                for hit in at.finditer(lowered))
 
 
-def _opening_end(text: str) -> int:
-    """Where the opening paragraph of `text` ends."""
-    opening = _PARAGRAPH.search(text)
-    return opening.start() if opening else len(text)
-
-
 def _in_opening(text: str, at: int, opening: re.Match | None) -> bool:
     """Whether offset `at` is in the opening paragraph of `text` (the whole text when it is
     one paragraph): a refusal there declines the question; one in a later paragraph of a
     chat answer is advice."""
     return opening is None or at < opening.start() \
         or last_refusal(text[:opening.start()]) is not None
-
-
-def _first_decisive(text: str, question: str | None, courtesy: bool = False) -> str | None:
-    """The first yes/no or negation word of `text` that answers, or None. Skipped: a
-    negation in a subordinate clause (`_skips_clause`), in a relative clause about people,
-    hedged ("may not"), "not only", compounds ("never-ending") and the speaker's remarks
-    about itself (unless the question is put to it); "there is no definitive answer"
-    answers nothing unless the asking sentence asks for an answer. One pass over `text`:
-    linear in its length."""
-    to_you = bool(question and _TO_YOU.search(question))
-    echoed = " ".join(WORDS.findall(asked(question).lower())) if question else ""
-    sentence = clause = relative = 0  # where the sentence / clause began, "who" was seen
-    subordinate = None  # (its end, its word, the clause it opened in)
-    about: dict[int, bool] = {}  # per sentence start: whether it is about the question
-    seen = 0  # where the last match ended: breaks are looked for after it only
-    for match in _SCAN.finditer(text):
-        yes_en, no_en, no_contracted, skip, no_zh, yes_zh, sub, who = match.groups()
-        at = match.start()
-        clause, sentence = _breaks(text, seen, at, clause, sentence)
-        seen = match.end()
-        if sub:
-            subordinate = (match.end(), " ".join(sub.lower().split()), clause)
-        elif who:
-            relative = match.end()
-        elif yes_en or yes_zh:
-            return "yes"
-        elif not skip and not relative > clause and not (
-                subordinate and subordinate[0] > clause and _skips_clause(
-                    text, match, subordinate, sentence, question, about, courtesy)):
-            after = match.end()
-            if _affirms_asked(text, after, question):
-                return "yes"  # "It is not only legal but also encouraged." to "Is it legal …?"
-            if echoed and echoes_question(text, match, echoed):
-                continue  # "… believe things for which there is no objective evidence …"
-            if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _litotes(
-                    text, match, question) or _quantified(text, after, question):
-                continue
-            before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
-            if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
-                continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
-            if _no_answer_to(text, match.end(), question):
-                return None
-            return "no"
-    return None
-
-
-def _litotes(text: str, negation: re.Match, question: str | None) -> bool:
-    """Whether `negation` negates a negative word the question does not ask about ("not a
-    bad idea" to "Is it a good idea?"): no "no"."""
-    found = LITOTES.match(text, negation.start())
-    return found is not None and not (question and litotes_asked(found, content_words(question)))
-
-
-def _no_answer_to(text: str, after: int, question: str | None) -> bool:
-    """Whether the "no" ending at `after` opens a hedge ("no clear answer") to a question
-    that does not ask for an answer."""
-    return _NO_ANSWER_TO.match(text, after) is not None and not (
-        question and _ASKS_ANSWER.search(asked(question)))
-
-
-_NOT_ONLY_WORD = re.compile(r"\s+(?:only|just)\s+(?:(?:a|an|the)\s+)?([A-Za-z]+)\b(?!')", re.I)
-_BEING = re.compile(r"\b(?:is|are|was|were|shows?|contains?)\s+not\Z", re.I)
-
-
-def _affirms_asked(text: str, after: int, question: str | None) -> bool:
-    """Whether the negation ending at `after` opens "is not only / shows not just" + a word
-    the question asks about ("It is not only legal but also encouraged." to "Is it legal
-    …?"; not "consider not only the nanny's salary")."""
-    if not question or not _BEING.search(text, max(0, after - 16), after):
-        return False
-    found = _NOT_ONLY_WORD.match(text, after)
-    return found is not None and stem(found.group(1).lower()) in content_words(asked(question))
-
-
-def _quantified(text: str, after: int, question: str | None) -> bool:
-    """Whether the negation ending at `after` negates a quantifier the question does not
-    hold ("not everyone", "not always")."""
-    found = _NOT_ALL.match(text, after)  # (a word of the question: "all" is not in "small")
-    return found is not None and not (question and re.search(
-        rf"\b{found.group(1)}\b", question, re.I))
-
-
-def _breaks(text: str, start: int, end: int, clause: int, sentence: int) -> tuple[int, int]:
-    """Where the clause and the sentence holding offset `end` begin, given where they
-    began at `start`: the last break in `text[start:end]` (C-speed `rfind`s over a span
-    no other call reads again)."""
-    stop = max(text.rfind(". ", start, end), text.rfind("! ", start, end),
-               text.rfind("? ", start, end), text.rfind("\n", start, end))
-    cut = max(stop, text.rfind(",", start, end), text.rfind(";", start, end),
-              text.rfind(":", start, end))
-    return (cut + 1 if cut >= 0 else clause), (stop + 1 if stop >= 0 else sentence)
-
-
-def _skips_clause(text: str, negation: re.Match, subordinate: tuple[int, str, int],
-                  sentence: int, question: str | None, about: dict[int, bool],
-                  courtesy: bool) -> bool:
-    """Whether `negation`, in the clause of a subordinating word (`subordinate`: its end,
-    the word, where its clause began), is not the answer: a condition closed by a comma
-    ("If you do not …, …") or trailing its main clause ("…, even if they would not …"); an
-    elliptical contrast ("…, while the man is not."); any other condition or concession
-    ("Although there is no cat, …", "While I can't …, I …") unless its sentence holds
-    every content word of the question (then it is about what was asked; `about` keeps
-    that per sentence). `courtesy` (after an opening "Absolutely"): every concession."""
-    end, word, opened_in = subordinate
-    if word in _CONDITIONS:
-        if end - sentence > _LEAD_REACH or len(text[sentence:end].split()) > 3 \
-                or _CLOSES.match(text, negation.end()):
-            return True  # closed by a comma, or not opening its sentence: trailing
-    elif courtesy:
-        return True
-    elif opened_in > sentence and text.startswith(",", opened_in - 1) \
-            and _ELLIPTICAL.match(text, negation.end()):
-        return True  # ", while the man is not."
-    if not question:
-        return True
-    if sentence not in about:
-        stop = SENTENCE.match(text, sentence)
-        said = content_words(text[sentence:stop.end() if stop else sentence])
-        about[sentence] = content_words(asked(question)) <= said
-    return not about[sentence]
 
 
 def extract_yesno(response: str, question: str | None = None) -> str | None:
