@@ -232,8 +232,8 @@ def first_block(response: str, lead: re.Pattern | None = None) -> str:
     >>> first_block("Sure.\\nQuestion: Is the light red?\\nAnswer: Yes")
     'Sure.\\nQuestion: Is the light red?\\nAnswer: Yes'
     """
-    if "\n" not in response:
-        return response
+    if "\n" not in response or _NEXT_EXAMPLE.search(response) is None:
+        return response  # no header at all (most responses): nothing to look for
     if lead is not None and lead.match(response):
         cut = _NEXT_EXAMPLE.search(response)
     else:
