@@ -8,6 +8,8 @@ computed by the code under test."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS
@@ -193,22 +195,41 @@ def test_a_refusal_at_offset_0_is_found_by_default():
 # --- first_block: a worked example written after the answer -------------------------------
 
 @pytest.mark.parametrize("text, expected", [
-    # the first "Problem:" line ends the block; spaces before the colon and the line break's
-    # trailing spaces go
-    ("It is True\nProblem: Find x.", "It is True"),
-    ("It is True  \n\n  Problem :\nFind x.", "It is True"),
-    # "Question:" likewise, and the first of two headers cuts
-    ("No.\n\nQuestion: Is it red?\nProblem: x", "No."),
+    # after an answer clause the first "Problem:" line ends the block; spaces before the
+    # colon and the line break's trailing spaces go
+    ("The answer is True\nProblem: Find x.", "The answer is True"),
+    ("Answer: True  \n\n  Problem :\nFind x.", "Answer: True"),
+    # "Question:" likewise, and the first of two headers after the answer cuts
+    ("The answer is no.\n\nQuestion: Is it red?\nProblem: x", "The answer is no."),
+    # a header before the answer clause is kept: only a header after the answer cuts
+    ("Okay.\nProblem: Is 91 prime?\nThe answer is No.\nProblem: x",
+     "Okay.\nProblem: Is 91 prime?\nThe answer is No."),
+    # no answer clause before the header (a chat answer laid out as "Question: … Answer: …",
+    # review yesno3 item 5): kept whole
+    ("It is True\nProblem: Find x.", "It is True\nProblem: Find x."),
+    ("Sure.\nQuestion: Is the light red?\nAnswer: Yes", "Sure.\nQuestion: Is the light red?\nAnswer: Yes"),
+    # the prompt written out again (a "Choices:" line after the header) is cut all the same
+    ("Here it is.\nQuestion: Is it red?\nChoices:\n(A) Yes", "Here it is."),
     # nothing of its own before the header: the response restates its problem, kept whole
-    ("  \nQuestion: Is 7 prime?\nYes.", "  \nQuestion: Is 7 prime?\nYes."),
+    ("  \nQuestion: Is 7 prime?\nAnswer: Yes.", "  \nQuestion: Is 7 prime?\nAnswer: Yes."),
     # not at a line start, or lower-case ("problem:" in prose): no cut
-    ("The Problem: it diverges. So False.", "The Problem: it diverges. So False."),
-    ("Here is the\nproblem: x is odd.", "Here is the\nproblem: x is odd."),
+    ("The answer is: The Problem: it diverges. So False.", "The answer is: The Problem: it diverges. So False."),
+    ("The answer is 2. Here is the\nproblem: x is odd.", "The answer is 2. Here is the\nproblem: x is odd."),
     # a header word without its colon is a sentence
-    ("Yes.\nProblem solved.", "Yes.\nProblem solved."),
+    ("Answer: Yes.\nProblem solved.", "Answer: Yes.\nProblem solved."),
 ])
 def test_first_block_ends_before_the_next_worked_example(text, expected):
     assert first_block(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an opening bare answer (a match of `lead`) is an answer before the header too
+    ("No.\n\nQuestion: Is it red?\nProblem: x", "No."),
+    # ... but not when the response opens otherwise
+    ("Well.\nQuestion: Is it red?\nAnswer: No", "Well.\nQuestion: Is it red?\nAnswer: No"),
+])
+def test_first_block_after_an_opening_answer(text, expected):
+    assert first_block(text, re.compile(r"\s*(?:yes|no)\b", re.I)) == expected
 
 
 # --- loop_start: a block of lines written again and again until the token limit -------------
@@ -236,6 +257,12 @@ def test_first_block_ends_before_the_next_worked_example(text, expected):
     ("ok\nok\nok\nok\n", 0),
     # lines, not words: "one  two\n" (two spaces) is 9 characters before the loop
     ("one  two\nthree\nthree\nthree\nthree", 9),
+    # a complete last line that differs is no line cut short: no loop ends the text
+    # (review yesno3 item 2)
+    ("a\ncat\ncat\ncat\ncat\nSo yes.", None),
+    ("a\n-\n-\n-\n-\nSo yes.", None),
+    # the last line equal to the line it repeats is written whole, not cut
+    ("a\ncat\ncat\ncat\ncat", 2),
 ])
 def test_loop_start(text, expected):
     assert loop_start(text) == expected
@@ -254,10 +281,24 @@ def test_loop_start(text, expected):
     # declining the request; the hedges of a legal or moral grey zone
     ("Sorry, but I can't assist with that.", "can't assist with that"),
     ("I cannot help with this request.", "cannot help with this"),
-    ("I can't provide legal advice.", "can't provide"),
-    ("I don't have the capability to provide opinions.", "don't have the capability to provide"),
-    ("The law is not straightforward.", "is not straightforward"),
-    ("Online casinos are a grey area in India.", "grey area"),
+    ("I can't provide legal advice.", "can't provide legal advice"),
+    ("I don't have the capability to provide opinions.", "don't have the capability to provide opinions"),
+    ("I can't provide.", "can't provide"),
+    ("The law is not straightforward.", "law is not straightforward"),
+    # (the span read on the lower-cased text)
+    ("The legality of it in India is not straightforward.", "legality of it in india is not straightforward"),
+    ("It is not straightforward to say.", "it is not straightforward to"),
+    ("Online casinos are a grey area in India.", "a grey area"),
+    ("It is in a legal gray area.", "legal gray area"),
+    # ... but not when it names something else, nor a road, nor a colour in the image
+    # (review yesno3 item 6)
+    ("I can't provide its breed.", None),
+    ("I don't have the ability to provide his name.", None),
+    ("The road is not straightforward.", None),
+    ("The gray area on the left is a wall.", None),
+    ("There is a grey area in the corner.", None),
+    ("It is difficult to conclude what the owner likes.", None),
+    ("I cannot definitively conclude its breed.", None),
     ("It is a matter of personal opinion.", "matter of personal opinion"),
     # helping with something else, or an ability to form opinions, is no refusal
     ("I can help with that.", None),

@@ -86,11 +86,12 @@ ANSWER_CLAUSE = re.compile(
     r"|\banswers?(?:\s+to\s+(?:the|this)\s+question)?)"
     r"\s*(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)(?:\s*:)?|:|=)"
     r"|正确(?:答案|选项)\s*(?:是|为|应为|应该是)?\s*:?"
-    r"|答案\s*[\])]?\s*(?:是|为|应为|应该是)?\s*:?",  # "【答案】：B" reads "[答案]: B"
+    r"|答案\s*[\])]?\s*(?:是|为|应为|应该是)?\s*:?"  # "【答案】：B" reads "[答案]: B"
+    r"|回答\s*:",  # "回答：没有" (an "Answer:" line)
     re.I,
 )
 # Every answer clause contains one of these; checking them first skips a regex scan.
-_CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选")
+_CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选", "回答")
 # A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
 # has answered before it; what follows is a continuation, not its answer.
 CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
@@ -125,12 +126,26 @@ NO_ANSWER = re.compile(
     r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
     r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
     r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
-    r"|(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?(?:determine|tell|say|conclude"
+    r"|(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?(?:determine|tell|say"
     r"|draw\s+a\s+(?:clear|definitive|firm)\s+conclusion|make\s+a\s+definitive)"
-    r"|cannot\s+definitively\s+conclude|inconclusive"
-    r"|(?:can't|cannot|unable\s+to)\s+(?:assist|help)\s+with\s+(?:that|this)|can't\s+provide"
-    r"|(?:don't|do\s+not)\s+have\s+the\s+(?:ability|capability)\s+to\s+(?:provide|give)"
-    r"|\bis\s+not\s+straightforward|gr[ae]y\s+area|matter\s+of\s+personal\s+(?:opinion|perspective|belief)"
+    # "conclude" declines only ending its clause or before what it would conclude ("whether
+    # …"), not "difficult to conclude what the owner likes" / "conclude its breed"
+    r"|(?:(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?|cannot\s+definitively\s+)"
+    r"conclude(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|that|anything|definitively|it)\b)|inconclusive"
+    r"|(?:can't|cannot|unable\s+to)\s+(?:assist|help)\s+with\s+(?:that|this)"
+    # "can't provide" an answer (or nothing named), not "can't provide its breed"
+    r"|(?:can't|(?:don't|do\s+not)\s+have\s+the\s+(?:ability|capability)\s+to)\s+(?:provide|give)"
+    r"(?:(?:\s+you\s+with)?\s+(?:an?|any|the)\s+|\s+)(?:(?:definitive|specific|accurate|exact|clear"
+    r"|direct|simple|precise|real-time|personal|legal|medical|financial|professional)\s+)*"
+    r"(?:answer|information|response|assessment|judgment|opinion|confirmation|verdict|advice)s?\b"
+    r"|can't\s+provide(?=\s*(?:[,.;:!]|$))"
+    # an answer or question "is not straightforward", not a road; "a grey area", not "the gray
+    # area on the left" (a colour in an image)
+    r"|\b(?:answer|question|issue|matter|situation|legality|status|law|this)\b[^.,;:!?\n]{0,40}?\bis\s+not"
+    r"\s+straightforward"
+    r"|it\s+is\s+not\s+straightforward\s+to\b|(?:legal|moral|ethical|regulatory)\s+gr[ae]y\s+area"
+    r"|\ba\s+gr[ae]y\s+area\b(?!\s+(?:of|on|in|at|near|to)\s+the\b)"
+    r"|matter\s+of\s+personal\s+(?:opinion|perspective|belief)"
     # ("It's not easy to say no to a friend" is an answer: the phrase must end its clause)
     r"|not\s+easy\s+to\s+(?:determine|tell|say)(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|from|which|what|how)\b)"
     r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
@@ -203,20 +218,36 @@ def strip_reasoning(response: str) -> str:
 
 # A base model prompted with worked examples ("Problem: … Solution: … The answer is …") often
 # goes on to write the prompt's next example after its answer; that block is not its answer.
+# Only a header after an answer clause is such a next example: a chat answer laid out as
+# "Question: <the question>\nAnswer: No" keeps its only answer.
 _NEXT_EXAMPLE = re.compile(r"\n[ \t]*(?:Problem|Question)[ \t]*:")
+# ... and a header whose next line lists choices is the prompt written out again, not an answer
+_PROMPT_ECHO = re.compile(r"\n[ \t]*(?:Problem|Question)[ \t]*:[^\n]*\n[ \t]*(?:Choices|Options)[ \t]*:")
 
 
-def first_block(response: str) -> str:
+def first_block(response: str, lead: re.Pattern | None = None) -> str:
     """The response up to the first line that opens a new worked example ("Problem:",
-    "Question:") after some text of its own; the whole response when there is none.
+    "Question:") after an answer clause of its own, or after an opening bare answer (a match
+    of `lead`: "No. The video shows …"), or that writes the prompt out again (a "Choices:"
+    line after it); the whole response when there is none or nothing comes before it.
 
     >>> first_block("It converges.\\nThe answer is True\\n\\nProblem:\\nFind x.\\nThe answer is 2")
     'It converges.\\nThe answer is True'
+    >>> first_block("Sure.\\nQuestion: Is the light red?\\nAnswer: Yes")
+    'Sure.\\nQuestion: Is the light red?\\nAnswer: Yes'
     """
-    cut = _NEXT_EXAMPLE.search(response)
-    if cut is None or not response[:cut.start()].strip():
-        return response
-    return response[:cut.start()].rstrip()
+    if "\n" not in response or _NEXT_EXAMPLE.search(response) is None:
+        return response  # no header at all (most responses): nothing to look for
+    if lead is not None and lead.match(response):
+        cut = _NEXT_EXAMPLE.search(response)
+    else:
+        answered = ANSWER_CLAUSE.search(response) if may_have_clause(response) else None
+        cut = _NEXT_EXAMPLE.search(response, answered.end()) if answered else None
+        echo = _PROMPT_ECHO.search(response, 0, cut.start() if cut else len(response))
+        cut = echo or cut
+    if cut is not None and not response[:cut.start()].strip():
+        return response  # the response opens with the header: nothing of its own before it
+    return response if cut is None else response[:cut.start()].rstrip()
 
 
 # A base model cut by its token limit often ends in a loop: a block of a few lines written
@@ -227,15 +258,19 @@ _LOOP_REPEATS = 4  # times it must be written for a loop
 
 def loop_start(text: str) -> int | None:
     """The offset where a loop ending `text` begins (a block of up to 6 lines written 4
-    times or more through the end, its last line possibly cut short), or None.
+    times or more through the end, its last line possibly cut short: a proper beginning of
+    the line it repeats), or None.
 
     >>> loop_start("It is odd.\\nThe answer is False.\\nOK\\nOK\\nOK\\nOK\\nO")
     32
     """
     lines = text.split("\n")
-    start = None
-    for whole in (lines, lines[:-1]):  # the last line as written, or cut short and left out
-        for period in range(1, _LOOP_PERIOD + 1):
+    shorter, start = lines[:-1], None
+    for period in range(1, _LOOP_PERIOD + 1):
+        # the last line as written, or cut short (a proper prefix of the line it repeats)
+        cut = len(lines) > period and lines[-1] != lines[-1 - period] \
+            and lines[-1 - period].startswith(lines[-1])
+        for whole in (lines, shorter) if cut else (lines,):
             at = len(whole) - period - 1
             while at >= 0 and whole[at] == whole[at + period]:
                 at -= 1

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.response import NO_ANSWER
+
 # "No doubt" / "no question" say "certainly", "No problem" / "no worries" are courtesy.
 NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
 # A restatement of the question answers it: "Is the function convex?" -> "The function is
@@ -300,11 +302,13 @@ _NAMED = re.compile(r"\s*(not\s+)?(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*[A-Za-z
 
 def named_answer(tail: str, question: str) -> str | None:
     """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
-    that word with a negative prefix, or "not" before it); None otherwise, and when the
-    question offers the word as one of two ("Is it FIR or IIR?"; "exact or not" is one)."""
+    that word with a negative prefix, or "not" before it); None otherwise, when the word
+    declines ("uncertain"), when the question compares ("Is the cat bigger than the dog?")
+    and when it offers the word as one of two ("Is it FIR or IIR?", "a dog or a cat";
+    "exact or not" is one)."""
     found = _NAMED.match(tail)
-    if found is None:
-        return None
+    if found is None or NO_ANSWER.match(found.group(2)) or comparisons(question):
+        return None  # "The answer is uncertain."; "the dog" to "Is the cat bigger than the dog?"
     word = found.group(2).lower()
     wanted = content_words(question)
     if stem(word) in wanted:
@@ -315,7 +319,7 @@ def named_answer(tail: str, question: str) -> str | None:
         said = "no"  # "unstable" to "stable?"
     else:
         return None
-    if re.search(rf"\b{re.escape(word)}\s+or\s+(?!not\b)\w|\bor\s+{re.escape(word)}\b",
+    if re.search(rf"\b{re.escape(word)}\s+or\s+(?!not\b)\w|\bor\s+(?:(?:a|an|the)\s+)?{re.escape(word)}\b",
                  question, re.I):
         return None  # one of two offered: not a yes/no answer
     if found.group(1):

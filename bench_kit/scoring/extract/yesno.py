@@ -115,8 +115,8 @@ def _after_correction(text: str) -> str | None:
 
 
 # "This answer is correct.": a remark on an answer (a base model's loop of them after its
-# own "The answer is False."), not an answer clause.
-_REMARK = re.compile(r"\b(?:this|that|your|my|the\s+above)\s+\Z", re.I)
+# own "The answer is False."), not an answer clause ("My answer is no." is one).
+_REMARK = re.compile(r"\b(?:this|that|the\s+above)\s+\Z", re.I)
 _REMARK_REACH = 12  # characters before a clause read for the remark's word
 
 
@@ -161,12 +161,17 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     """`extract_yesno` with the parse path: a bare yes/no, the last answer clause or a
     leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
     word elsewhere is "lenient"."""
-    text = clean_response(first_block(response))
+    text = clean_response(first_block(response, _LEAD_YESNO))
     loop = loop_start(text)
-    if loop:  # an explicit answer before a loop the model fell into is its answer
-        before = _extracted(text[:loop].rstrip(), question)
-        if before.parse == PARSE_OK:
-            return before
+    if loop:  # an explicit answer before a loop the model fell into is its answer ...
+        before = text[:loop].rstrip()
+        said = _extracted(before, question)
+        # ... when the loop states none, or the answer line is right before the loop (not
+        # "The answer is no.\nWait, let me recheck.\nThe answer is yes.\nThe answer is yes.…")
+        if said.parse == PARSE_OK and (
+                _extracted(before[before.rfind("\n") + 1:], question).parse == PARSE_OK
+                or _extracted(text[loop:], question).parse != PARSE_OK):
+            return said
     return _extracted(text, question)
 
 
@@ -208,19 +213,29 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
 
 # Asked to do something ("Can you make ASCII art?", "Could you write a poem?"), an assistant
 # that opens "Sure" / "Certainly" / "Of course" / "Here's …" / "I can …" does it: yes, unless
-# its opening paragraph refuses or takes it back ("Sure! However, I can't see the image").
-_ASKED_TO_DO = re.compile(r"\b(?:can|could|will|would)\s+you\b|\bdo\s+you\s+know\s+how\b", re.I)
+# its opening paragraph refuses, takes it back ("Sure! However, I can't see the image") or
+# says the asked deed cannot be done ("Here's the thing: Python can't do that"). A question about the image put to the assistant
+# ("Can you see a dog?", "Could you tell me if the light is red?") asks no deed of it.
+_ASKED_TO_DO = re.compile(r"\b(?:can|could|will|would)\s+you\s+(?=(\w+))(?!(?:please\s+)?(?:see|notice|spot"
+                          r"|find|observe|identify|recognize|recognise|check|count|determine"
+                          r"|confirm|verify|detect|locate|read|make\s+out)\b)"
+                          r"(?![^?.\n]{0,40}?\b(?:if|whether)\b)|\bdo\s+you\s+know\s+how\b", re.I)
+_UNDONE = r"\b(?:can't|cannot|can\s+not|couldn't|won't|unable\s+to|not\s+able\s+to)\s+"
 _WILLING = re.compile(r"\s*(?:(?:sure|certainly|of\s+course|absolutely|definitely)(?![A-Za-z])"
                       r"(?!\s*,?\s*not\b)|here(?:'s|\s+is|\s+are)\s|I\s+can\s(?!not\b))", re.I)
 
 
 def _willing(text: str, question: str) -> bool:
     """Whether `text` answers a request put to the assistant by opening "Sure" (or
-    "Certainly", "Of course" …) with no refusal or retraction in its opening paragraph."""
-    if not (_WILLING.match(text) and _ASKED_TO_DO.search(question)):
+    "Certainly", "Of course" …) with no refusal, retraction or "cannot <the asked verb>" in
+    its opening paragraph."""
+    asked = _WILLING.match(text) and _ASKED_TO_DO.search(question)
+    if not asked:
         return False
     opening = text[:opening_end(text)]
-    return last_refusal(opening) is None and not _retracted(opening)
+    deed = asked.group(1)  # the verb asked ("do"), None for "Do you know how …"
+    return last_refusal(opening) is None and not _retracted(opening) \
+        and not (deed and re.search(_UNDONE + re.escape(deed) + r"\b", opening, re.I))
 
 
 def _read(text: str, question: str | None) -> Extraction[str]:

@@ -145,8 +145,9 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
                     text, after, question_words) or _litotes(
                     text, match, question) or _quantified(text, after, question):
                 continue
-            if _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
-                    text, max(sentence, at - _BUT_REACH), at):
+            ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
+                text, max(sentence, at - _BUT_REACH), at)
+            if ellipsis and not _ellipsis_answers(text, sentence, ellipsis, question_words):
                 continue  # "The cat is on the sofa, but the dog is not." (a contrast it reads)
             before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
             if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
@@ -161,10 +162,27 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
 
 
 # "…, but the dog is not.": an elliptical negation contrasting another subject, which the
-# contrast rule (`contrasted`) reads when it names what the question asks about
-_BUT_ELLIPSIS = re.compile(r",\s*but\s+[^.!?\n,;]{1,60}?\s+(?:is|are|was|were|does|do|did|can|could"
+# contrast rule (`contrasted`) reads when it names what the question asks about; one whose
+# subject the question names ("Is the dog on the sofa?") is its answer
+_BUT_ELLIPSIS = re.compile(r",\s*but\s+([^.!?\n,;]{1,60}?)\s+(?:is|are|was|were|does|do|did|can|could"
                            r"|has|have|will|would|should)\s*\Z", re.I)
 _BUT_REACH = 80  # characters before the negation read for it
+_AUXILIARY_END = re.compile(r"\b(?:is|are|was|were|does|do|did|can|could|has|have|will|would"
+                            r"|should)\s*\Z", re.I)
+
+
+def _ellipsis_answers(text: str, sentence: int, ellipsis: re.Match, asked: set[str]) -> bool:
+    """Whether an elliptical "…, but the dog is not." answers: the question names its subject,
+    and the clause before "but" is elliptical too ("The cat is, but the dog is not.") or names
+    what is asked of it ("The man looks happy, but the woman does not." to "Is the woman
+    happy?"; not "The sky is clear, but the ground is not." to "Is the ground dry?")."""
+    subject = content_words(ellipsis.group(1))
+    if not subject & asked:
+        return False
+    before = text[max(sentence, ellipsis.start() - _BUT_REACH):ellipsis.start()]
+    return _AUXILIARY_END.search(before) is not None or bool((content_words(before) - subject) & asked)
+
+
 _NAMED_WORDS = 2  # content words of the question a later line's negation must name
 _NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
 
@@ -255,10 +273,29 @@ def _skips_clause(text: str, negation: re.Match, subordinate: tuple[int, str, in
     return not about[sentence]
 
 
+_PREAMBLE = 80  # characters of a one-sentence first line ("Let me look at the image.")
+_SENTENCE_INSIDE = re.compile(r"[.!?]\s+\S")
+_TEXT = re.compile(r"\S")
+# ... ending as a sentence does, or a heading of up to three words ("Let me analyze this.",
+# "**Answer**", "# Answer"), hedging nothing ("(C) Maybe" is an answer)
+_PREAMBLE_LINE = re.compile(r"(?![^\n]*\b(?:maybe|perhaps|possibly|probably|unsure|depends)\b)[ \t]*"
+                            r"(?:#*[ \t]*[A-Za-z]+(?:[ \t]+[A-Za-z]+){0,2}:?|[^\n]*[.:])[ \t]*(?:\n|\Z)",
+                            re.I)
+
+
 def _first_line_end(text: str) -> int:
-    """Where the first line of `text` ends (a list's items after it are later lines)."""
+    """Where the first line of `text` ends (a list's items after it are later lines); a
+    short one-sentence first line ("Let me analyze this.", "**Answer**") is a preamble, and
+    the line after it counts as the first too."""
     found = text.find("\n")
-    return len(text) if found < 0 else found
+    if found < 0:
+        return len(text)
+    if found <= _PREAMBLE and not _SENTENCE_INSIDE.search(text, 0, found) \
+            and _PREAMBLE_LINE.match(text, 0, found + 1):
+        start = _TEXT.search(text, found)  # the next line that holds text
+        following = text.find("\n", start.start()) if start else -1
+        return len(text) if following < 0 else following
+    return found
 
 
 # Set phrases that deny nothing: "not alone", "including but not limited to", "no matter
