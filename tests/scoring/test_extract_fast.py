@@ -199,9 +199,10 @@ def test_fast_path_reads_the_common_shapes():
     path, not handed to the full rules: its cheap pre-checks must not turn these away."""
     import random
 
+    from extract_corpus import SHORT_FORMS, make_item
+
     from bench_kit.scoring.extract.choice_clause import option_keys
     from bench_kit.scoring.extract.fast_choice import fast_choice
-    from extract_corpus import SHORT_FORMS, make_item
 
     rng = random.Random(5)
     for index in range(300):

@@ -172,7 +172,8 @@ def opening_option(answer: str, texts: dict[str, str], question: str | None) -> 
         return None
     first = SENTENCE.search(answer)
     letter = _restating(answer, first, asked, texts)
-    if letter is not None and _revised_after(answer, first.end(), texts[letter], texts, asked):
+    if letter is not None and first is not None \
+            and _revised_after(answer, first.end(), texts[letter], texts, asked):
         return None
     if letter is None and first is not None:  # "… The best option to describe it is yellow."
         last = _last_sentence(answer)
@@ -288,6 +289,28 @@ def _adverb(words: list[str], index: int, judging: bool) -> bool:
     return NEGATORS.isdisjoint(words[max(0, index - 6):index])
 
 
+def _reworded_word(answer: str, norm: str, text: str) -> int:
+    """`_reworded` for a one-word option: `_STRONG` for its participle or the sentence's
+    last word, `_WEAK` for another inflected form, 0 when not said (or only negated, or an
+    "-ly" form that is no adverb of manner)."""
+    if not (len(text) > 2 and text in norm and text.isalpha()):
+        return 0
+    pattern, found = _inflected(text), 0
+    for sentence in SENTENCE.finditer(answer):
+        words, judging = WORDS.findall(sentence.group().lower()), None
+        for index, word in enumerate(words):
+            form = pattern.fullmatch(word)
+            if form is not None and form.group().endswith("ly"):
+                if judging is None:  # (once a sentence)
+                    judging = _JUDGING.search(sentence.group()) is not None
+                if not _adverb(words, index, judging):
+                    continue
+            if form is not None and not _negated(words, index):
+                strong = form.group("strong") or index == len(words) - 1
+                found = max(found, _STRONG if strong else _WEAK)
+    return found
+
+
 def _reworded(answer: str, norm: str, text: str) -> int:
     """How the response states option `text` in other words, not negated: 0 not at all;
     `_STRONG`: a one-word option as its participle ("flipped" for "flip") or as the
@@ -297,22 +320,7 @@ def _reworded(answer: str, norm: str, text: str) -> int:
     inflected form ("the temperature falls below zero" for the season "fall"), which makes
     a second option ambiguous but is no answer alone."""
     if " " not in text:
-        if not (len(text) > 2 and text in norm and text.isalpha()):
-            return 0
-        pattern, found = _inflected(text), 0
-        for sentence in SENTENCE.finditer(answer):
-            words, judging = WORDS.findall(sentence.group().lower()), None
-            for index, word in enumerate(words):
-                form = pattern.fullmatch(word)
-                if form is not None and form.group().endswith("ly"):
-                    if judging is None:  # (once a sentence)
-                        judging = _JUDGING.search(sentence.group()) is not None
-                    if not _adverb(words, index, judging):
-                        continue
-                if form is not None and not _negated(words, index):
-                    strong = form.group("strong") or index == len(words) - 1
-                    found = max(found, _STRONG if strong else _WEAK)
-        return found
+        return _reworded_word(answer, norm, text)
     if text.isascii() and text.replace(" ", "").isalnum():  # words split at spaces: first
         for word in text.lower().split():  # a cheaper test than the content words
             if len(word) > 2 and word[:3] in norm:
