@@ -276,9 +276,12 @@ def test_concludes_reads_the_line_of_the_offset():
 
 
 def test_a_later_negation_whose_sentence_start_reads_nothing_is_skipped():
-    # "Intro" is the first line (ends at 5); "!" opens no sentence text at 6, so the
-    # sentence of "not" (at 7) names no word of the question: no answer
-    assert _first_decisive("Intro\n!not here", "Is the dog here?") is None
+    # "Intro. More" is the first line (two sentences: no preamble, so the second line is a
+    # later one); "!" opens no sentence text at 12, so the sentence of "not" (at 13) names no
+    # word of the question: no answer. (A one-word first line, "Intro", is a heading: the
+    # line after it counts as the first, whose "not" answers.)
+    assert _first_decisive("Intro. More\n!not here", "Is the dog here?") is None
+    assert _first_decisive("Intro\n!not here", "Is the dog here?") == "no"
 
 
 STABLE = "The difference equation is y[n] = x[n]. Determine if the system is stable."
@@ -313,7 +316,8 @@ def test_the_explicit_word_after_but_is_read_from_the_offset():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("a\nb\nc", 1),   # the first line break, not the last
+    ("a b c d\nb\nc", 7),  # the first line break, not the last (four words: no heading)
+    ("a\nb\nc", 3),   # a heading of one word is a preamble: the next line's end
     ("\nab", 0),       # a break at offset 0: the first line is empty
     ("abc", 3),        # no break: the whole text
 ])
@@ -354,8 +358,9 @@ def test_an_elliptical_contrast_after_a_comma_is_skipped_even_when_it_names_the_
 def test_the_later_line_rule_needs_an_ascii_question():
     # "café" makes the question non-ASCII: no content words are compared, so the negation
     # on the second line is read as it was before the rule
-    assert _first_decisive("Hello.\nIt is not.", "Is the café open?") == "no"
-    assert _first_decisive("Hello.\nIt is not.", "Is the cafe open?") is None
+    # ("Hello. Hi." holds two sentences: no preamble, so "It is not." is a later line)
+    assert _first_decisive("Hello. Hi.\nIt is not.", "Is the café open?") == "no"
+    assert _first_decisive("Hello. Hi.\nIt is not.", "Is the cafe open?") is None
 
 
 def test_a_yes_word_in_a_concession_about_the_question_is_read():
