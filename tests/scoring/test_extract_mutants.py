@@ -217,6 +217,13 @@ def test_a_refusal_at_offset_0_is_found_by_default():
     ("The answer is 2. Here is the\nproblem: x is odd.", "The answer is 2. Here is the\nproblem: x is odd."),
     # a header word without its colon is a sentence
     ("Answer: Yes.\nProblem solved.", "Answer: Yes.\nProblem solved."),
+    # the one header pattern (NEXT_EXAMPLE, shared with the numbers' answer_part): numbered
+    # headers, "Exercise:" and a markdown heading's marks cut too
+    ("The answer is True\n\nProblem 2: Find x.", "The answer is True"),
+    ("The answer is False.\nExercise:\nShow that 9 is odd.", "The answer is False."),
+    ("The answer is no.\n### Question 3: Is it red?", "The answer is no."),
+    # a number that is not the header's ("Problem 2 asks: …" has no colon after the number)
+    ("The answer is no.\nProblem 2 asks: x", "The answer is no.\nProblem 2 asks: x"),
 ])
 def test_first_block_ends_before_the_next_worked_example(text, expected):
     assert first_block(text) == expected

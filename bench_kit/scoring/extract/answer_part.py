@@ -13,6 +13,7 @@ from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     ANSWER_CLAUSE,
     CONTINUATION,
+    NEXT_EXAMPLE,
     clause_tail_at,
     final_answer_line,
     may_have_clause,
@@ -27,11 +28,9 @@ _CLOSING = re.compile(
     r"|Explanation\s*:|This\s+is\s+because\b|Here(?:\s+is|'s)\s+(?:a|the)\s+(?:table|list"
     r"|breakdown|summary)|Here(?:\s+is|'s)\s+how\s+I\s+got)", re.I)
 # A base model prompted with worked examples goes on after its answer: with the prompt's next
-# example ("…The answer is 0.31\n\nProblem:\n…", "Problem 2:", "Exercise:", "Question 3:",
-# "### Problem:") or by grading itself ("The answer is 42.\nThis
-# answer is correct.\nThis answer is wrong.…"); neither is its answer.
-_GOES_ON = re.compile(r"\n[ \t#*]*(?:(?:Problem|Exercise)(?:[ \t]*\d+)?[ \t]*:|Question[ \t]*\d+[ \t]*:"
-                      r"|This[ \t]+answer[ \t]+is[ \t]+(?:correct|wrong|incorrect)\b)")
+# example (`NEXT_EXAMPLE`: "…The answer is 0.31\n\nProblem:\n…") or by grading itself ("The
+# answer is 42.\nThis answer is correct.\nThis answer is wrong.…"); neither is its answer.
+_GRADES_ITSELF = re.compile(r"\n[ \t#*]*This[ \t]+answer[ \t]+is[ \t]+(?:correct|wrong|incorrect)\b")
 # Cut off mid-expression: the response ends on ":", "=", "," or an open bracket.
 _CUT_OFF = frozenset(":=,([{\\")
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
@@ -52,7 +51,7 @@ def answer_part_tokens(text: str) -> tuple[str, list[NumberToken] | None]:
     last repetition of an answer line it loops on; its numbers when they had to be read
     (else None)."""
     found = None
-    for pattern in (CONTINUATION, _GOES_ON, _CLOSING):
+    for pattern in (CONTINUATION, NEXT_EXAMPLE, _GRADES_ITSELF, _CLOSING):
         cut = pattern.search(text, 1)
         if cut is None:
             continue

@@ -217,12 +217,14 @@ def strip_reasoning(response: str) -> str:
 
 
 # A base model prompted with worked examples ("Problem: … Solution: … The answer is …") often
-# goes on to write the prompt's next example after its answer; that block is not its answer.
-# Only a header after an answer clause is such a next example: a chat answer laid out as
-# "Question: <the question>\nAnswer: No" keeps its only answer.
-_NEXT_EXAMPLE = re.compile(r"\n[ \t]*(?:Problem|Question)[ \t]*:")
+# goes on to write the prompt's next example after its answer ("\n\nProblem:", "Problem 2:",
+# "Exercise:", "Question 3:", "### Problem:"); that block is not its answer. The one header
+# pattern of the extractors (yes/no's `first_block`, the numbers' `answer_part`); each says
+# when a header is such a next example: only after an answer of the response's own (a chat
+# answer laid out as "Question: <the question>\nAnswer: No" keeps its only answer).
+NEXT_EXAMPLE = re.compile(r"\n[ \t#*]*(?:Problem|Exercise|Question)(?:[ \t]*\d+)?[ \t]*:")
 # ... and a header whose next line lists choices is the prompt written out again, not an answer
-_PROMPT_ECHO = re.compile(r"\n[ \t]*(?:Problem|Question)[ \t]*:[^\n]*\n[ \t]*(?:Choices|Options)[ \t]*:")
+_PROMPT_ECHO = re.compile(NEXT_EXAMPLE.pattern + r"[^\n]*\n[ \t]*(?:Choices|Options)[ \t]*:")
 
 
 def first_block(response: str, lead: re.Pattern | None = None) -> str:
@@ -236,13 +238,13 @@ def first_block(response: str, lead: re.Pattern | None = None) -> str:
     >>> first_block("Sure.\\nQuestion: Is the light red?\\nAnswer: Yes")
     'Sure.\\nQuestion: Is the light red?\\nAnswer: Yes'
     """
-    if "\n" not in response or _NEXT_EXAMPLE.search(response) is None:
+    if "\n" not in response or NEXT_EXAMPLE.search(response) is None:
         return response  # no header at all (most responses): nothing to look for
     if lead is not None and lead.match(response):
-        cut = _NEXT_EXAMPLE.search(response)
+        cut = NEXT_EXAMPLE.search(response)
     else:
         answered = ANSWER_CLAUSE.search(response) if may_have_clause(response) else None
-        cut = _NEXT_EXAMPLE.search(response, answered.end()) if answered else None
+        cut = NEXT_EXAMPLE.search(response, answered.end()) if answered else None
         echo = _PROMPT_ECHO.search(response, 0, cut.start() if cut else len(response))
         cut = echo or cut
     if cut is not None and not response[:cut.start()].strip():
