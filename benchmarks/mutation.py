@@ -199,7 +199,10 @@ ALSO_COPY = ("bench_kit/", "tests/", "benchmarks/", "docs/", "datasets/", "param
 # mutants of a cached function could not be killed, and the stats mapped such a function
 # only to the first test that filled each cache entry.
 CACHE_RESET = "mutation_cache_reset"
-CACHE_RESET_SOURCE = '''"""Empties every functools cache of bench_kit before each test (benchmarks/mutation.py)."""
+# A module's plain-dict caches are emptied too when it lists them in `RESETTABLE_CACHES`
+# (response.py's shared extractions).
+CACHE_RESET_SOURCE = '''"""Empties every functools cache of bench_kit, and the dicts a module lists in
+RESETTABLE_CACHES, before each test (benchmarks/mutation.py)."""
 import functools
 import sys
 
@@ -210,6 +213,8 @@ def pytest_runtest_setup(item):
             for value in list(vars(module).values()):
                 if isinstance(value, functools._lru_cache_wrapper):
                     value.cache_clear()
+            for cache in getattr(module, "RESETTABLE_CACHES", ()):
+                cache.clear()
 '''
 RESULT = re.compile(r"^\s*(bench_kit\.[\w.]+?)\.x\w*?__mutmut_\d+: (\w+)", re.M)
 

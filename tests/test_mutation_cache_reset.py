@@ -40,3 +40,24 @@ def test_the_plugin_empties_the_package_caches_only(monkeypatch):
     # the package's cache was emptied (a second call), the other module's was not
     assert calls == ["bench_kit._mutation_probe:a", "not_bench_kit_probe:a",
                      "bench_kit._mutation_probe:a"]
+
+
+def test_the_plugin_empties_the_dicts_a_module_lists(monkeypatch):
+    """A module's plain-dict caches named in RESETTABLE_CACHES are emptied too (response.py's
+    shared extractions, `_MADE`, were filled in mutmut's parent and hid mutants); a dict the
+    module does not list is left alone."""
+    module = types.ModuleType("bench_kit._mutation_dict_probe")
+    listed, unlisted = {"a": 1}, {"b": 2}
+    module.RESETTABLE_CACHES = (listed,)
+    module.other = unlisted
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    plugin: dict = {}
+    exec(compile(CACHE_RESET_SOURCE, "mutation_cache_reset.py", "exec"), plugin)
+    plugin["pytest_runtest_setup"](None)
+    assert listed == {} and unlisted == {"b": 2}
+
+
+def test_response_lists_its_shared_extractions():
+    from bench_kit.scoring.extract import response
+
+    assert any(cache is response._MADE for cache in response.RESETTABLE_CACHES)

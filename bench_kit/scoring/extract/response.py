@@ -40,6 +40,10 @@ class Extraction(Generic[T]):
 
 FAILED: Extraction = Extraction(None, PARSE_FAILED)
 _MADE: dict[tuple, Extraction] = {}
+# Plain-dict caches of this module, emptied with the functools caches before each test of a
+# mutation run (benchmarks/mutation.py): filled in mutmut's parent process, they would
+# answer every forked mutant from the original code.
+RESETTABLE_CACHES = (_MADE,)
 
 
 def extraction(value: T, parse: str) -> Extraction[T]:
