@@ -13,6 +13,7 @@ import re
 import pytest
 
 from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS
+from bench_kit.scoring.extract.continuation import first_block, loop_start
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -22,10 +23,8 @@ from bench_kit.scoring.extract.response import (
     answer_text,
     clause_tail,
     clean_response,
-    first_block,
     last_clause,
     last_refusal,
-    loop_start,
     pick_candidate,
 )
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.continuation import NEXT_EXAMPLE
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     ANSWER_CLAUSE,
     CONTINUATION,
-    NEXT_EXAMPLE,
     clause_tail_at,
     final_answer_line,
     may_have_clause,

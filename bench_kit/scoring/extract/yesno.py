@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.continuation import first_block, loop_start
 from bench_kit.scoring.extract.response import (
     FAILED,
     NO_ANSWER,
@@ -13,9 +14,7 @@ from bench_kit.scoring.extract.response import (
     Extraction,
     clause_tail_at,
     clean_response,
-    first_block,
     last_refusal,
-    loop_start,
     sentence_start,
 )
 from bench_kit.scoring.extract.restatement import (
