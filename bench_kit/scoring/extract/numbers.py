@@ -35,28 +35,12 @@ from bench_kit.scoring.extract.response import (
     sentence_start,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.stated_number import OF_WHOLE, THRESHOLD, stated
 from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
-# "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states; so
-# is a sum someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to buy a red
-# two-door coupe", "Duncan made $15.00 on July 5"), only when no later clause of the sentence
-# draws a consequence, a total, another sum or what is had now (`_MONEY_LATER`: "The recipe
-# needs 2 cups …, so … 8 cups", "costs $50 per person, … for 200 dollars in total", "saved $5
-# each week … and now has $60"; the cleaned text has no "$").
-_STATES = re.compile(
-    r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b"
-    r"|\b(?:needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid|saved|raised"
-    r"|owes?)\b"
-    r"|=|≈)\s*"
-    r"(?:(?:approximately|about|around|roughly|only|exactly|just|nearly|almost|a\s+total\s+of"
-    r"|a\s+difference\s+of|totally|an?|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
-_MONEY_VERB = re.compile(r"needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid"
-                         r"|saved|raised|owes?", re.I)
-_MONEY_LATER = re.compile(r"\b(?:so|thus|therefore|hence|which|leaving|total\w*|dollars?|euros?"
-                          r"|yuan|now|has)\b|元", re.I)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
@@ -107,8 +91,6 @@ _METHOD_ONLY = re.compile(
     r"(?![\s:]*[-+$]?\d)",  # (not "This code will output 42.")
     re.I)
 _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
-# "3 of the 4 numbers", "three out of five": the count, not the whole it is taken from.
-_OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+|all\s+|these\s+)?", re.I)
 # "\boxed{25} or \boxed{26}", "\boxed{12} or maybe \boxed{13}": two boxed answers offered
 # as alternatives.
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
@@ -128,10 +110,6 @@ _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
 # while the lowest was 3.8%".
 _COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
-# "lower than 8", "at least 60": a threshold restated from the question, not a value.
-_THRESHOLD = re.compile(r"\b(?:than|least|most)\s+$", re.I)
-_TIMES_COUNT = re.compile(r"\s+times\b", re.I)  # a count of occurrences is no threshold
-_YEAR = re.compile(r"1[89]\d\d|20\d\d")  # a year, never a threshold's stated value
 # "720 W (3 sig.fig.)": at most a short unit between a value and the bracket that explains it.
 _UNIT_GAP = re.compile(r"[ \t]*(?:[A-Za-zΩ°%/$]{1,8}[ \t]*)?")
 # "7.95 : 1": the first term of a ratio to one.
@@ -184,7 +162,7 @@ def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Num
         before = found[-2]
         if last.value == 1 and _TO_ONE.fullmatch(tail, before.end, last.start):
             return before  # "7.95 : 1": a ratio to one is its first term
-        if _OF_WHOLE.fullmatch(tail, before.end, last.start):
+        if OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
             # "The answer is 10 or 12." (none); "0.5 or 50%": one value written two ways
@@ -270,34 +248,6 @@ def _final_value_tail(text: str) -> tuple[str, int] | None:
     return sentence_after(text, ends[-1], _SENTENCE_END, " \t\r\n")
 
 
-def _stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken:
-    """The number a sentence states (after its last "is" / "are" / "=" that a number
-    follows), else its last number that is no threshold ("more than 50")."""
-    last = tokens[-1]
-    if len(tokens) > 1 and _OF_WHOLE.fullmatch(sentence, tokens[-2].end - offset,
-                                               last.start - offset):
-        return tokens[-2]  # "3 of the 4 numbers": the count
-    starts = {token.start - offset: token for token in tokens}
-    concludes = None  # where the sentence's last `_MONEY_LATER` word starts (one scan, when asked)
-    for match in reversed(list(_STATES.finditer(sentence))):
-        at = match.end()
-        while at < len(sentence) and sentence[at] in " (":
-            at += 1
-        if at in starts and _MONEY_VERB.match(sentence, match.start()):
-            if concludes is None:
-                concludes = max((m.start() for m in _MONEY_LATER.finditer(sentence)), default=-1)
-            if concludes >= starts[at].end - offset:
-                continue  # a sum needed, spent, … that a later clause concludes from
-        if at in starts:
-            return starts[at]
-    for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
-        if not _THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset) \
-                or _TIMES_COUNT.match(sentence, token.end - offset):  # "crosses 50 at least 3 times"
-            return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
-                else token  # "In 2019, sales were more than 300 units": 300
-    return tokens[-1]
-
-
 def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, int]:
     """The answer token without an answer clause (the number the last sentence with a
     number states), and where that sentence starts."""
@@ -310,7 +260,7 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
         inside.append(token)
     stop = _SENTENCE_END.search(text, last.end, last.end + 200)  # (+ " times", "… dollars in total")
     end = max(last.end + 6, stop.start() if stop else min(len(text), last.end + 200))
-    return _stated(text[start:end], start, inside[::-1]), start
+    return stated(text[start:end], start, inside[::-1]), start
 
 
 def answer_number_token(response: str, pi_units: bool = False,
@@ -465,7 +415,7 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
                         (token, after[0] if after else None)):
         if left and right and left.value != right.value and _COORDINATED.search(
                 _BRACKETED.sub("", text[left.end:right.start])) \
-                and not _THRESHOLD.search(text, max(0, right.start - 12), right.start):
+                and not THRESHOLD.search(text, max(0, right.start - 12), right.start):
             return True
     return False
 
