@@ -25,7 +25,8 @@ Two sets:
   alone (no held-out or other figure at all, for tuning); ``--show-all`` prints the
   disagreements of every row, held-out and unsplit ones too: a set looked at so is tuning
   data from then on (``report3`` since a later set, ``report4``, was frozen; ``report4``
-  since 2026-12-02, when ``report5`` was set to be built from other files: docs/METRICS.md);
+  since 2026-12-02, when ``report5`` was set to be built from other files; ``report5`` since
+  2026-12-02 too, when ``report6`` was set to be built: docs/METRICS.md);
 - with no ``--family``, the earlier 300-row sample of the generated multiple-choice vectors
   (``mc_sample.jsonl`` / ``mc_labels.jsonl``).
 
@@ -71,9 +72,10 @@ FAMILIES = ("mc", "yesno", "open")
 SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}}
 REPORT_SETS = ("report2", "report3", "report4", "report5")  # the report sets committed so far
 # The set that is the report now: never read, so no disagreement of it is ever printed
-# (report4 was until 2026-12-02; it is tuning data from then on and report5 is the report)
-# (`--show`, `--show-all` and `--misses` are refused for it; totals only).
-UNREAD_SETS = ("report5",)
+# (`--show`, `--show-all` and `--misses` are refused for it; totals only). report4 was until
+# 2026-12-02 and report5 until the next session of that day: both are tuning data now; the
+# next report set, report6, joins this tuple when it is frozen.
+UNREAD_SETS: tuple[str, ...] = ()
 
 
 def _jsonl(path: Path) -> list[dict]:

@@ -247,8 +247,9 @@ def test_show_all_needs_a_set(agreement, monkeypatch, capsys):
 
 
 def test_the_report_set_is_never_read(agreement, monkeypatch, capsys):
-    """report5 is the report: --show and --show-all are refused for it (totals only)."""
+    """The unread set is the report: --show and --show-all are refused for it (totals only)."""
     module, _, _ = agreement
+    monkeypatch.setattr(module, "UNREAD_SETS", ("report5",))
     for flags in (("--show", "5"), ("--show-all", "5")):
         with pytest.raises(SystemExit):
             _run(module, monkeypatch, "--set", "report5", "--family", "mc", *flags)
