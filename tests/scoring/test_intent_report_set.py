@@ -82,7 +82,9 @@ def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
     assert not module.is_split("report2", "open")
     assert not module.is_split("report2", "mc") and module.is_split(None, "mc")
     assert all(not module.is_split("report4", f) for f in module.FAMILIES)  # measured whole
-    assert all(not module.is_split("report5", f) for f in module.FAMILIES)  # the report, whole
+    assert all(not module.is_split("report5", f) for f in module.FAMILIES)
+    assert all(not module.is_split("report6", f) for f in module.FAMILIES)  # the report, whole
+    assert "report6" in module.UNREAD_SETS
     assert set(module.UNREAD_SETS) <= set(module.REPORT_SETS)
     assert set(module.SPLIT_SETS) <= set(module.REPORT_SETS)
     assert all((SCRIPT.parent / "intent_labels" / name).is_dir() for name in module.REPORT_SETS)
