@@ -17,6 +17,9 @@ written their labels, ``--labels DIR`` / ``--check-labels DIR`` gather them into
 
     python benchmarks/intent_labels/build_report6.py --family mc --family yesno --family open \\
         --labels /work/wt/readers12 --check-labels /work/wt/readers13
+
+``--relabel DIR`` (with ``--labels``) puts a fresh reader's labels of re-read rows in place of
+the second reader's (the re-read is kept as ``<family>_relabel_labels.jsonl``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,15 @@ from build_report2 import (
 )
 from build_report3 import _zeroeval_files, _zeroeval_output
 from build_report4 import _options
-from build_report5 import FAITHFUL_MODELS, FAITHFUL_PROMPTS, add_label_options, merged_labels
+from build_report5 import (
+    FAITHFUL_MODELS,
+    FAITHFUL_PROMPTS,
+    add_label_options,
+    agreement,
+    merge_labels,
+    merged_labels,
+)
+from build_sets import _write_jsonl
 
 EARLIER = (OLD_SETS, OLD_SETS / "report2", OLD_SETS / "report3", OLD_SETS / "report4",
            OLD_SETS / "report5")
@@ -129,6 +140,29 @@ def gather(family: str, args: argparse.Namespace) -> list[dict]:
     return rows + zeroeval_open_rows(args.zeroeval)
 
 
+# --- readers' labels --------------------------------------------------------------------------
+
+def relabel(out: Path, family: str, directory: Path, check: bool) -> None:
+    """Put a fresh reader's labels of re-read rows (``directory``'s
+    ``<family>_part*.labels.jsonl``) in place of the second reader's in
+    ``<family>_set_labels.jsonl``; the re-read itself is kept as
+    ``<family>_relabel_labels.jsonl``. Prints what changed, and the third reader's agreement
+    with the labels as they now are when ``check``."""
+    if not any(directory.glob(f"{family}_part*.labels.jsonl")):
+        return
+    fresh = merge_labels(out, family, directory, "relabel_labels")
+    path = out / f"{family}_set_labels.jsonl"
+    old = {r["id"]: r["label"] for r in _jsonl(path.read_text(encoding="utf-8"))}
+    _write_jsonl(path, [{"id": i, "label": fresh.get(i, label)} for i, label in old.items()])
+    same, changed = agreement(old, fresh)
+    print(family, "re-read", len(fresh), "same as the second reader", same, "changed", changed)
+    if check:
+        third = {r["id"]: r["label"] for r in _jsonl(
+            (out / f"{family}_check_labels.jsonl").read_text(encoding="utf-8"))}
+        same, differ = agreement({**old, **fresh}, third)
+        print(family, "third reader against the labels now", same, "differ", differ)
+
+
 # --- output -----------------------------------------------------------------------------------
 
 def main() -> None:
@@ -140,8 +174,17 @@ def main() -> None:
     parser.add_argument("--zeroeval", type=Path, help="yuchenlin/ZeroEval checkout")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report6")
     add_label_options(parser)
+    parser.add_argument("--relabel", type=Path, help="with --labels: a fresh reader's labels "
+                        "of re-read rows, which replace the second reader's")
     args = parser.parse_args()
+    if args.relabel and not args.labels:
+        parser.error("--relabel needs --labels (the second reader's labels it corrects)")
     if merged_labels(parser, args):
+        for family in args.family if args.relabel else []:
+            try:
+                relabel(args.out, family, args.relabel, bool(args.check_labels))
+            except ValueError as error:
+                parser.error(str(error))
         return
     needed = {"mc": ["tempcompass"], "yesno": ["faithful_cot"], "open": ["bbh", "zeroeval"]}
     for family in args.family:
