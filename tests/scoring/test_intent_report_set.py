@@ -215,6 +215,28 @@ def test_scientific_notation_pi_multiples_and_units_after_the_math(agreement, la
     assert module.label_is_correct(label, {"golds": [gold], "answer_type": "float"}) is same
 
 
+@pytest.mark.parametrize(("label", "gold", "source", "same"), [
+    # ZeroEval's CRUXEval grader: exact after stripping outer quotes; case and punctuation count
+    ("hello", "'hello'", "zeroeval:m/crux", True), ("'hello'", "'hello'", "zeroeval:m/crux", True),
+    ("Hello", "'hello'", "zeroeval:m/crux", False), ("hello!", "'hello'", "zeroeval:m/crux", False),
+    ("{'a': '1'}", "{'a': 1}", "zeroeval:m/crux", False), ("[1, 2]", "[1, 2]", "zeroeval:m/crux", True),
+    ("a\nb", "'a\\nb'", "zeroeval:m/crux", True), ('""', "''", "zeroeval:m/crux", True),
+    ("30.0", "30", "zeroeval:m/crux", False), ("30", "30", "zeroeval:m/crux", True),
+    # BIG-Bench-Hard's dyck_languages: the run of brackets, exactly; spaces do not count
+    (") ]", ") ]", "bbh:r/dyck_languages", True), (")]", ") ]", "bbh:r/dyck_languages", True),
+    ("] )", ") ]", "bbh:r/dyck_languages", False), (") ] }", ") ]", "bbh:r/dyck_languages", False),
+    ("empty", "}", "bbh:r/dyck_languages", False),
+    # any other source: case- and punctuation-insensitive as before
+    ("Hello", "'hello'", "zeroeval:m/gsm", True), ("] )", ") ]", "bbh:r/word_sorting", True)])
+def test_tasks_graded_exactly_by_their_own_graders(agreement, label, gold, source, same):
+    """CRUXEval's rows (ZeroEval's grader) and BIG-Bench-Hard's bracket runs are compared as
+    their own graders compare them, not case- and punctuation-insensitively ("] )" is not
+    ") ]"; "Hello" is not 'hello')."""
+    module, _, _ = agreement
+    row = {"golds": [gold], "answer_type": "text", "source": source}
+    assert module.label_is_correct(label, row) is same
+
+
 def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
     assert module.split_prefix("report3", "open") == "gsm8k"
