@@ -83,7 +83,8 @@ def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
     assert not module.is_split("report2", "mc") and module.is_split(None, "mc")
     assert all(not module.is_split("report4", f) for f in module.FAMILIES)  # measured whole
     assert all(not module.is_split("report5", f) for f in module.FAMILIES)
-    assert all(not module.is_split("report6", f) for f in module.FAMILIES)  # the report, whole
+    assert not module.is_split("report6", "mc") and not module.is_split("report6", "yesno")
+    assert module.is_split("report6", "open")  # its tune half is tuning data
     assert "report6" in module.UNREAD_SETS
     assert set(module.UNREAD_SETS) <= set(module.REPORT_SETS)
     assert set(module.SPLIT_SETS) <= set(module.REPORT_SETS)
@@ -268,6 +269,24 @@ def test_show_all_needs_a_set(agreement, monkeypatch, capsys):
     with pytest.raises(SystemExit):
         _run(module, monkeypatch, "--family", "mc", "--show-all", "5")
     assert "--show-all needs --set" in capsys.readouterr().err
+
+
+def test_an_unread_set_shows_the_tune_half_of_a_split_family_only(
+        agreement, monkeypatch, capsys, tmp_path):
+    """An unread set's family split into halves may print its tune half (--show); --show-all
+    and --show on a family measured whole (or on all families) are refused."""
+    module, _, _ = agreement
+    _split_yesno_set(module, tmp_path)
+    monkeypatch.setattr(module, "UNREAD_SETS", ("report3",))
+    _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--show", "10")
+    out = capsys.readouterr().out
+    assert "tune-1" in out and "held-out-1" not in out
+    monkeypatch.setattr(module, "SPLIT_SETS", {"report3": {"yesno": ""}})
+    for flags in (("--family", "yesno", "--show-all", "5"), ("--family", "mc", "--show", "5"),
+                  ("--family", "all", "--show", "5")):
+        with pytest.raises(SystemExit):
+            _run(module, monkeypatch, "--set", "report3", *flags)
+        assert "never read" in capsys.readouterr().err
 
 
 def test_the_report_set_is_never_read(agreement, monkeypatch, capsys):
