@@ -1,5 +1,7 @@
-"""Pins of scoring/extract/option_statements.py beyond the choice case table (mutation
-testing, benchmarks/mutation.py target `extract_options`): each rule's thresholds exactly
+"""Pins of scoring/extract/option_statements.py, no_option_statements.py, option_values.py,
+set_aside_options.py (one file until 2026-12-02) and truncation.py's `cut_off_mid_sentence`
+beyond the choice case table (mutation testing, benchmarks/mutation.py targets
+`extract_options` and `extract_truncation`): each rule's thresholds exactly
 on their edge and each first-vs-last choice with two candidates. Expected values are
 worked out by hand from the docstrings, in the comments."""
 
@@ -9,22 +11,25 @@ import math
 
 import pytest
 
-from bench_kit.scoring.extract.option_statements import (
-    _in_root,
+from bench_kit.scoring.extract.no_option_statements import (
     _no_option,
-    _offers_no_answer,
-    _option_value,
-    blank_filled,
-    by_option_value,
-    compared_option,
     concedes,
-    hypothetical_clauses,
     leans_after,
     no_answer_statement,
-    not_ruled_out,
-    only_as_others,
+)
+from bench_kit.scoring.extract.option_statements import (
+    blank_filled,
+    compared_option,
+    hypothetical_clauses,
+)
+from bench_kit.scoring.extract.option_values import (
+    _in_root,
+    _offers_no_answer,
+    _option_value,
+    by_option_value,
 )
 from bench_kit.scoring.extract.response import NO_ANSWER
+from bench_kit.scoring.extract.set_aside_options import not_ruled_out, only_as_others
 from bench_kit.scoring.extract.truncation import cut_off_mid_sentence
 
 ABC = {"A": "A", "B": "B", "C": "C"}
@@ -262,12 +267,14 @@ def test_cut_off_without_a_period():
 
 # --- the whole-response statements of the review leftovers and report3's misses ----------
 
-from bench_kit.scoring.extract.option_statements import (  # noqa: E402
+from bench_kit.scoring.extract.no_option_statements import (  # noqa: E402
     closest_guess,
+    says_no_option,
+)
+from bench_kit.scoring.extract.option_statements import (  # noqa: E402
     final_answer_tail,
     only_answer_lines,
     opening_verdict,
-    says_no_option,
 )
 
 
