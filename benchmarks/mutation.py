@@ -96,6 +96,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                             "tests/scoring/test_extract_numbers_mutants.py",
                             "tests/scoring/test_numbers_review_probes.py",
                             "tests/scoring/test_metrics_answers_mutants.py",
+                            "tests/scoring/test_extract_truncation_mutants.py",
                             "tests/test_doctests.py"]),
     "extract_yesno": (["bench_kit/scoring/extract/yesno.py",
                        "bench_kit/scoring/extract/yesno_negation.py"],
