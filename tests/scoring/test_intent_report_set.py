@@ -301,3 +301,15 @@ def test_the_report_set_is_never_read(agreement, monkeypatch, capsys):
         with pytest.raises(SystemExit):
             _run(module, monkeypatch, "--set", "report5", "--family", "mc", *flags)
         assert "never read" in capsys.readouterr().err
+
+
+def test_a_label_of_spaces_stays_spaces(agreement, tmp_path):
+    """Labels are read stripped, but an answer that is only spaces (CRUXEval's "' ' * 11") is
+    kept as written: stripped, it would be the empty answer."""
+    module, _, _ = agreement
+    rows = [{"id": "a", "label": "  B \n"}, {"id": "b", "label": "           "},
+            {"id": "c", "label": ""}]
+    (tmp_path / "open_set_labels.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    labels = module.load_labels("open", {"a", "b", "c"}, tmp_path)
+    assert labels == {"a": "B", "b": " " * 11, "c": ""}
