@@ -87,7 +87,7 @@ def _is_formula(text: str) -> bool:
 
 def _stated(norm: str, text: str) -> bool:
     """Whether option text `text` occurs in the normalised response `norm` as whole words,
-    not right after a negation ("40°, not 34°" does not state 34°); an option that is a
+    not right after a negation ("40°, not 34°" does not state 34°, "not A or B" neither); an option that is a
     formula, not as a term of a longer one ("sqrt 3" is not stated in "6 sqrt 3")."""
     formula = _is_formula(text)
     if not formula and not _negates(norm):
@@ -95,8 +95,9 @@ def _stated(norm: str, text: str) -> bool:
     for found in find_phrases(norm, text):
         start, end = found.span()
         before = norm[max(0, start - 24):start].split()
-        if before and (before[-1] in _NEGATING or " ".join(before[-2:]) in _NEGATING):
-            continue
+        if before and (before[-1] in _NEGATING or " ".join(before[-2:]) in _NEGATING
+                       or before[-1] in ("or", "nor") and "not" in before[-5:-1]):
+            continue  # ("not dancing or singing" states neither)
         after = norm[end:end + 24].split()[:1]
         if not formula or not any(_MATH_TERM.fullmatch(word) for word in before[-1:] + after):
             return True
@@ -138,6 +139,10 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
                if not any(other != text and text in other for other in found.values())]
     if len(maximal) > 1 and _BOTH.search(norm):  # "not only a cat but also a dog": both
         return None
+    if len(maximal) > 1:
+        corrected = _corrected(answer, texts, question)
+        if corrected is not None:  # "It is singing. Wait, no, it is dancing.": what the correction says
+            return corrected or None
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")
         kept = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
         if len(kept) > 1:
@@ -186,6 +191,19 @@ def opening_option(answer: str, texts: dict[str, str], question: str | None) -> 
 # phone", "Wait, no, on second thought", "Sorry, I meant rainy", "Upon closer inspection").
 _CORRECTS = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|look(?:ing)?\s+again"
                        r"|closer|on\s+reflection|correction|mistake)\b", re.I)
+
+
+def _corrected(answer: str, texts: dict[str, str], question: str | None) -> str | None:
+    """For a response naming several options: when it corrects itself (`_CORRECTS`) after
+    naming one, the option the text after its last correction names ("" for none or
+    several: no answer); None when it makes no correction after an option."""
+    last = max(_CORRECTS.finditer(answer), key=lambda match: match.start(), default=None)
+    if last is None:
+        return None
+    head = normalize_text(answer[:last.start()])
+    if not any(text in head and _stated(head, text) for text in texts.values()):
+        return None  # ("Actually, the dog is …": nothing named before it to correct)
+    return by_option_text(answer[last.end():], texts, None, question) or ""
 
 
 _WOULD = re.compile(r"\b(?:would|should)\b", re.I)

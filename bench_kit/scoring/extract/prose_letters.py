@@ -122,16 +122,120 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
-def _named_letters(text: str, options: dict[str, str],
-                   spans: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+# A word right before a capital letter ("Machine A", "vitamin E"). Written before two
+# different letters it names things ("Machine A … Machine B"), unless it is a word for an
+# option or a word of the grammar ("options A and B", "between A and B", "than C").
+_NAMING = re.compile(r"\b([A-Za-z]{3,}) ([A-J])(?![A-Za-z0-9_'])")
+_NOT_NAMING = frozenset(
+    "option options choice choices answer answers letter letters statement statements image images "
+    "picture pictures figure figures graph graphs plot plots diagram diagrams panel panels pattern "
+    "patterns view views shape shapes solution solutions and nor but not than the from with where "
+    "which since after before then only both either neither between choose chose select selected "
+    "pick picked eliminate eliminates eliminating are was were being been can could did does get "
+    "gets reach reaches likely also even just for into onto over under about against like see "
+    "says said say that this these those its their our your".split())
+
+
+# A capital letter written as a symbol of a formula ("A = P(1 + r/n)", "A + 10 = 44", "2 * D"):
+# a quantity throughout the response, not an option ("where A is the final amount").
+_SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
+                     r"|(?:(?<=[=+*/×])|(?<=[=+*/×] ))([A-J])(?![A-Za-z0-9_')\]])")
+
+
+def letter_uses(text: str, raw_texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(`name_words`, the capital letters written as symbols of a formula, `_SYMBOL`) of
+    `text`: letters that are no option where they follow such a word, or anywhere."""
+    if any(len(raw.strip("()[] ")) == 1 for raw in raw_texts):
+        return frozenset(), frozenset()  # options that are letters: pictured regions "(A)" … "(E)"
+    symbols = frozenset(a or b for a, b in _SYMBOL.findall(text)) if _has_operator(text) else frozenset()
+    return name_words(text), symbols
+
+
+def _has_operator(text: str) -> bool:
+    return any(sign in text for sign in "=+*/^×")
+
+
+def name_words(text: str) -> frozenset[str]:
+    """Lower-cased words that name things by letters in `text` (`_NAMING`): each written
+    right before two different capital letters ("Machine A … Machine B")."""
+    if text.count(" ") < 3:
+        return frozenset()
+    seen: dict[str, str] = {}
+    names = set()
+    for match in _NAMING.finditer(text):
+        word = match.group(1).lower()
+        if word in _NOT_NAMING or word in names:
+            continue
+        if seen.setdefault(word, match.group(2)) != match.group(2):
+            names.add(word)
+    return frozenset(names)
+
+
+def _names_thing(text: str, start: int, names: frozenset[str]) -> bool:
+    """Whether the letter at `start` follows, after one space, a word of `names`."""
+    if not names or start < 4 or text[start - 1] != " ":
+        return False
+    head = text[max(0, start - 40):start - 1]
+    word = head[len(head.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")):]
+    return word.lower() in names
+
+
+# A lower-case letter alone in brackets, as a word ("is (b).", "(e) $78.20"; not "f(c)", "f (c)"
+# nor "(i)", a numeral): the way few-shot prompts that list options "(a) … (e)" name them.
+_LOWER_BRACKETED = re.compile(r"(?<![\w)\]])(?<!\b\w )\(([a-h j])\)(?![\w(=^])")
+
+
+def upper_cased_letters(text: str, options: dict[str, str], raw_texts: list[str]) -> str:
+    """`text` with each option letter written in lower case alone in brackets
+    (`_LOWER_BRACKETED`: "(b)") upper-cased ("(B)"), so the prose rules read it; `text`
+    itself when there is none, when one opens a line ("(a) The heat … (b) The force …"
+    label parts of the answer), or when an option is itself such a letter ("(a)")."""
+    if "(" not in text or not _LOWER_BRACKETED.search(text) \
+            or any(len(raw.strip("()[] ")) == 1 for raw in raw_texts):
+        return text
+    found = list(_LOWER_BRACKETED.finditer(text))
+    if any(_opens_line(text, match.start()) for match in found):
+        return text  # "(a) The heat of formation … (b) The force …": parts of the answer
+    parts, at = [], 0
+    for match in found:
+        if match.group(1).upper() in options:
+            parts += [text[at:match.start(1)], match.group(1).upper()]
+            at = match.end(1)
+    return "".join(parts) + text[at:]
+
+
+def _opens_line(text: str, at: int) -> bool:
+    """Whether only spaces stand between `at` and the start of its line (a part's label,
+    "(a) The heat of formation …", heads a line)."""
+    newline = text.rfind("\n", max(0, at - 200), at)
+    if newline < 0 and at >= 200:
+        return False  # (no line break in the 200 characters before it: inside a line)
+    return not text[newline + 1:at].strip()
+
+
+def _bracketed(text: str, start: int, end: int) -> bool:
+    """Whether the letter at `text[start:end]` stands alone in brackets ("(A)", "[B]")."""
+    return start > 0 and text[start - 1] in "([" and text[end:end + 1] in ")]"
+
+
+def _unit(text: str, start: int) -> bool:
+    """Whether the letter at `start` is a unit, right after a number ("0.01 A", "1.6 C")."""
+    return start > 1 and text[start - 1] == " " and text[start - 2].isdigit()
+
+
+def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
+                   uses: tuple[frozenset[str], frozenset[str]]) -> list[tuple[str, int, int]]:
     """(letter, start, end) of each option letter the prose names, in order; end -1: ruled
     out right there ("not A", "not A or C"), -2: by a verdict right after ("C is wrong")."""
     named: list[tuple[str, int, int]] = []
     negated_end = -1  # where the last letter ruled out right there ends
+    names, symbols = uses
     for match in _LETTER.finditer(text):
         letter, start, end = match.group(), match.start(), match.end()
-        if letter not in options or _inside(spans, start):
-            continue
+        if letter not in options or _inside(spans, start) or (
+                not _bracketed(text, start, end) and (
+                    letter in symbols or _names_thing(text, start, names) or _unit(text, start))):
+            continue  # (a letter in brackets is an option's: "The answer (A) is the correct one.")
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
                 negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
             named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
@@ -147,13 +251,13 @@ def _named_letters(text: str, options: dict[str, str],
     return named
 
 
-def prose_letters(text: str, options: dict[str, str],
-                   spans: list[tuple[int, int]]) -> set[str]:
+def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
+                  uses: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> set[str]:
     """The option letters the prose chooses: letters that are not negated, echoed in an
     option text or an article/pronoun. A letter whose own segment (up to the next letter
     or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
     segments affirm their letter ("B fits best"), only those letters count."""
-    named = _named_letters(text, options, spans)
+    named = _named_letters(text, options, spans, uses)
     if not named:
         return set()
     affirmed: set[str] = set()
@@ -218,4 +322,5 @@ def concluding_letters(text: str, options: dict[str, str], raw_texts: list[str])
         return set()
     end = SEGMENT_END.search(text, starts[-1] + 1)
     sentence = text[starts[-1]:end.start() if end else len(text)]
-    return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts))
+    return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts),
+                         letter_uses(text, raw_texts))
