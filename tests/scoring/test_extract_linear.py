@@ -105,6 +105,11 @@ REVIEW_MC3_SHAPES = {
         lambda n: _repeat("the answer is (a), B and red cat ", n), CHOICES),
     "corrections between options": (
         lambda n: _repeat("It is a red cat. Wait, no, actually a blue car, ", n), CHOICES),
+    "answer lines asking the question again": (
+        lambda n: _repeat("Final Answer: how many cats are there?\nThere are 3 cats.\n", n),
+        {"A": "1", "B": "2", "C": "3"}),
+    "answer clauses naming no option": (
+        lambda n: _repeat("so the answer is none of the above, ", n) + "red cat", CHOICES),
 }
 
 

@@ -75,6 +75,7 @@ from bench_kit.scoring.extract.choice_clause import (
 from bench_kit.scoring.extract.fast_choice import fast_choice
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
+    after_asked_line,
     blank_filled,
     by_option_value,
     closest_guess,
@@ -90,6 +91,7 @@ from bench_kit.scoring.extract.option_statements import (
 )
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
+    copies_question,
     echoes_options,
     option_texts,
     powers_matter,
@@ -320,7 +322,13 @@ def _written_option(line: str, choices: Mapping[str, str],
 def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
               texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
     """Rule 7: an option's text in the last answer clause, then anywhere, then a compared
-    option, then an option's value."""
+    option, then an option's value; none from a response that only copies the question,
+    nothing from an answer line that asks the question again (`after_asked_line`)."""
+    if copies_question(text, question):
+        return FAILED
+    after = after_asked_line(text)  # "Final Answer: How many … two rolls?\n…": not the question's words
+    if after is not text:
+        text, norm = after, None
     tail = clause_tail(text)
     if tail:
         letter = by_option_text(tail, texts)

@@ -41,6 +41,9 @@ _NO_OPTION = re.compile(
     r"\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:choices|options)"
     r"|\bnone\s+of\s+the\s+(?:given\s+|provided\s+|answer\s+)?(?:options|choices)\s+"
     r"(?:\([^()]{0,30}\)\s+|(?:[a-j],?\s+(?:and\s+|or\s+)?){2,})?(?:match|is|are|fit|correspond|agree)"
+    # "So the answer is none of the above.", "So the answer is (not given)."
+    r"|\banswer\s+is\s*:?\s*\(?(?:none\s+of\s+(?:the\s+above|these|them|the\s+(?:given\s+|answer\s+)?"
+    r"(?:options|choices))|not\s+(?:given|listed|provided|available))\b"
     r"|\b(?:this|that|it|which|result|value)\s+is\s+not\s+(?:an?\s+|one\s+of\s+the\s+)?"
     r"(?:option|choice)s?\b"
     r"|\b(?:cannot|can't|can\s+not|unable\s+to)\s+(?:provide|determine|give)\s+(?:the|an|a)\s+"
@@ -255,6 +258,20 @@ def by_option_value(text: str, choices: Mapping[str, str],
             if value is not None and found.value is not None
             and abs(value - found.value) <= 1e-9 * max(1.0, abs(value))]
     return extraction(options[hits[0]], PARSE_LENIENT) if len(hits) == 1 else FAILED
+
+
+# An answer line that asks the question again (least-to-most prompts: "Final Answer: How many
+# pita breads …?" then the answer on the next line).
+_ASKED_LINE = re.compile(r"^[ \t]*(?:final\s+)?answer\s*:[^\n?]*\?[ \t]*$", re.I | re.M)
+
+
+def after_asked_line(text: str) -> str:
+    """`text` after its last answer line that asks the question again, whose numbers are
+    the question's, not an answer ("… as two rolls?" is no 2); `text` without one."""
+    if "?" not in text or "nswer" not in text:
+        return text
+    last = max(_ASKED_LINE.finditer(text), key=lambda match: match.start(), default=None)
+    return text if last is None else text[last.end():]
 
 
 # A radicand ("sqrt 3", "sqrt(3)") or a factor written against its root ("6 sqrt 3"); not

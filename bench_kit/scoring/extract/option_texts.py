@@ -253,6 +253,18 @@ def _restating(answer: str, sentence: re.Match | None, asked: frozenset[str],
     return maximal[0] if len(maximal) == 1 else None
 
 
+def copies_question(answer: str, question: str | None) -> bool:
+    """Whether the response only copies the item's question stem (eight words or more of
+    it, before its option lines): the question's numbers and words are no answer."""
+    if not question or len(answer) > 2 * len(question):
+        return False
+    norm = normalize_text(answer)
+    if norm.count(" ") < 7:
+        return False
+    stop = _OPTION_LINES.search(question)
+    return norm in normalize_text(question[:stop.start() if stop else len(question)])
+
+
 @functools.lru_cache(maxsize=1024)
 def _asked_words(question: str) -> frozenset[str]:
     """The content words of the question's asking sentence (its last one before its option
