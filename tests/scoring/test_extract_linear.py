@@ -108,6 +108,8 @@ REVIEW_MC3_SHAPES = {
     "answer lines asking the question again": (
         lambda n: _repeat("Final Answer: how many cats are there?\nThere are 3 cats.\n", n),
         {"A": "1", "B": "2", "C": "3"}),
+    "conditions restating the question": (
+        lambda n: _repeat("If the car colour is red cat, it is blue car. ", n), CHOICES),
     "answer clauses naming no option": (
         lambda n: _repeat("so the answer is none of the above, ", n) + "red cat", CHOICES),
 }

@@ -124,6 +124,10 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
     exact = [letter for letter, text in texts.items() if text == norm]
     if exact:
         return exact[0] if len(exact) == 1 else None
+    if question and _CONDITION.search(answer):
+        kept = _without_condition(answer, question)
+        if kept is not answer:  # "If pelicans increase, fish may decrease.": not "increase"
+            answer, norm = kept, normalize_text(kept)
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
     found = _not_others(answer, norm, found)
     if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
@@ -149,6 +153,20 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
             return opening_option(answer, texts, question)
         maximal = kept
     return maximal[0] if len(maximal) == 1 else None
+
+
+# A condition opening a sentence ("If pelicans increase, …", "As the number of pelicans
+# increases, …"): when its words are the question's, it restates the question, not an answer.
+_CONDITION = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:if|when|as)\s+([^,.!?\n]{1,160}),", re.I)
+
+
+def _without_condition(answer: str, question: str) -> str:
+    """`answer` with the conditions that restate the question's own (every content word of
+    them in the question) blanked out, or `answer` itself when none does."""
+    asked = content_words(question)
+    kept = _CONDITION.sub(lambda match: " " * len(match.group())
+                          if content_words(match.group(1)) <= asked else match.group(), answer)
+    return answer if kept == answer else kept
 
 
 # A first sentence that hedges, weighs options or asks is no opening answer.
