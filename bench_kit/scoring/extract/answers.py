@@ -217,6 +217,8 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
             return head
+        if isinstance(choices, Mapping) and no_answer_statement(text[:cut.start()], choices) is not None:
+            return FAILED  # it said it cannot answer, then wrote another question and answered that
     if "\n" in text and only_answer_lines(text):
         return FAILED  # "The answer is (B).\n\nThe answer is (J).\n\nThe answer is (E)."
     clause = clause_letter(text)
