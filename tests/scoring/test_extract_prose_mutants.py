@@ -237,3 +237,103 @@ def test_a_comma_list_shares_only_a_ruling_out():
 ])
 def test_the_comparison_window_is_40_characters(spaces, expected):
     assert prose_letters("between" + " " * spaces + "A and C here", OPTIONS, []) == expected
+
+
+# report5's rules: letters naming things, symbols of a formula, units, lower-case letters in
+# brackets (values worked out by hand from the docstrings and the patterns).
+from bench_kit.scoring.extract.prose_letters import (  # noqa: E402
+    _bracketed,
+    _opens_line,
+    _unit,
+    letter_uses,
+    name_words,
+    upper_cased_letters,
+)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Machine A and Machine B run.", {"machine"}),   # one word before two letters
+    ("Machine A and Machine A run.", set()),          # the same letter twice: no name
+    ("options A and options B", set()),              # a word for options
+    ("between A and between B", set()),              # a word of the grammar
+    ("City A to City B", {"city"}),                  # case does not matter ("City" -> city)
+    ("Go A B", set()),                               # under four spaces: nothing read
+    ("ox A then ox B", set()),                       # a word of two letters is never read
+    ("Vitamin E, vitamin A", {"vitamin"}),
+])
+def test_name_words(text, expected):
+    assert name_words(text) == expected
+
+
+@pytest.mark.parametrize("text, raw, expected", [
+    ("A = P(1 + r), where A is", ["1", "2"], (frozenset(), frozenset({"A"}))),
+    ("so 2 * D here", ["1", "2"], (frozenset(), frozenset({"D"}))),
+    ("C/2 and A==B", ["1", "2"], (frozenset(), frozenset({"B", "C"}))),  # C before "/", B after "="; not A before "=="
+    ("x = (A) here", ["1", "2"], (frozenset(), frozenset())),      # a letter in brackets is no symbol
+    ("A = 1, B = 2", ["(A)", "(B)"], (frozenset(), frozenset())),   # options that are letters: nothing
+    ("no operator A here", ["1", "2"], (frozenset(), frozenset())),
+])
+def test_letter_uses(text, raw, expected):
+    assert letter_uses(text, raw) == expected
+
+
+@pytest.mark.parametrize("text, start, end, expected", [
+    ("(A) x", 1, 2, True),
+    ("[B] x", 1, 2, True),
+    ("(A x", 1, 2, False),     # no closing bracket
+    ("A) x", 0, 1, False),     # at the start: nothing before it
+    (" A) x", 1, 2, False),    # a space, not a bracket, before it
+])
+def test_bracketed(text, start, end, expected):
+    assert _bracketed(text, start, end) is expected
+
+
+@pytest.mark.parametrize("text, start, expected", [
+    ("is 0.01 A now", 8, True),
+    ("is 0.01A now", 7, False),   # no space between: not this rule
+    ("is x A now", 5, False),     # not a number before
+    ("1 A", 2, True),
+    (" A", 1, False),             # too near the start
+])
+def test_unit(text, start, expected):
+    assert _unit(text, start) is expected
+
+
+@pytest.mark.parametrize("text, at, expected", [
+    ("(a) x", 0, True),
+    ("x\n  (a) y", 4, True),
+    ("x (a) y", 2, False),
+    (" " * 199 + "(a)", 199, True),     # under 200 characters from the start: the line's opening
+    (" " * 200 + "(a)", 200, False),    # no line break in the 200 characters before it
+    ("x\n" + " " * 197 + "(a)", 199, True),
+])
+def test_opens_line(text, at, expected):
+    assert _opens_line(text, at) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It is (b).", "It is (B)."),
+    ("It is (b) or (c), f (d)", "It is (B) or (C), f (d)"),   # after a one-letter word: an argument
+    ("f(c) is (e)", "f(c) is (e)"),                            # "(e)" is no option (A-D)
+    ("(a) x. (b) y.", "(a) x. (b) y."),                        # one opens a line: parts, none read
+    ("It is (i).", "It is (i)."),                              # a numeral
+    ("It is (b)=2.", "It is (b)=2."),                          # a formula follows
+    ("It is (B).", "It is (B)."),
+])
+def test_upper_cased_letters(text, expected):
+    assert upper_cased_letters(text, OPTIONS, ["cat", "dog"]) == expected
+
+
+def test_upper_cased_letters_keeps_letter_options():
+    assert upper_cased_letters("It is (b).", OPTIONS, ["(a)", "(b)"]) == "It is (b)."
+    assert upper_cased_letters("It is (b).", OPTIONS, ["1", "2"]) == "It is (B)."  # digits are no letters
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Machine A is slow and Machine B is fast, so B.", {"B"}),   # "so" (two letters) names nothing
+    ("The answer (A) is right; A = 2 * B.", {"A"}),               # the bracketed A stays
+    ("Current 0.5 A flows; pick C.", {"C"}),                      # the unit A is dropped
+])
+def test_prose_letters_with_uses(text, expected):
+    uses = letter_uses(text, ["cat", "dog"])
+    assert prose_letters(text, OPTIONS, [], uses) == expected

@@ -252,7 +252,7 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
 
 # "… is (a) 20%, so that is the answer.": the response takes what it just named as its answer.
 _COMMITS = re.compile(r"\b(?:that|this|which)\s+(?:is|must\s+be|should\s+be|will\s+be)\s+(?:the|our|my)\s+"
-                      r"(?:final\s+)?answer\s*[.!\n]", re.I)
+                      r"(?:final\s+)?answer\s*(?:[.!\n]|$)", re.I)
 
 
 # An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"

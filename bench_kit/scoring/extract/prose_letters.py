@@ -133,7 +133,10 @@ _NOT_NAMING = frozenset(
     "which since after before then only both either neither between choose chose select selected "
     "pick picked eliminate eliminates eliminating are was were being been can could did does get "
     "gets reach reaches likely also even just for into onto over under about against like see "
-    "says said say that this these those its their our your".split())
+    "says said say that this these those its their our your photo photos frame frames clip clips chart "
+    "charts table tables map maps drawing drawings sketch sketches alternative alternatives item items "
+    "selection therefore thus hence because while whereas unlike except including among toward towards "
+    "without through beside near versus".split())
 
 
 # A capital letter written as a symbol of a formula ("A = P(1 + r/n)", "A + 10 = 44", "2 * D"):
@@ -142,10 +145,15 @@ _SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
                      r"|(?:(?<=[=+*/×])|(?<=[=+*/×] ))([A-J])(?![A-Za-z0-9_')\]])")
 
 
+def _letters_as_options(raw_texts: list[str]) -> bool:
+    """Whether some option is itself a letter ("(A)", "B", "(a)": a pictured region)."""
+    return any(len(bare := raw.strip("()[] ")) == 1 and bare.isalpha() for raw in raw_texts)
+
+
 def letter_uses(text: str, raw_texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     """(`name_words`, the capital letters written as symbols of a formula, `_SYMBOL`) of
     `text`: letters that are no option where they follow such a word, or anywhere."""
-    if any(len(raw.strip("()[] ")) == 1 for raw in raw_texts):
+    if _letters_as_options(raw_texts):
         return frozenset(), frozenset()  # options that are letters: pictured regions "(A)" … "(E)"
     symbols = frozenset(a or b for a, b in _SYMBOL.findall(text)) if _has_operator(text) else frozenset()
     return name_words(text), symbols
@@ -191,7 +199,7 @@ def upper_cased_letters(text: str, options: dict[str, str], raw_texts: list[str]
     itself when there is none, when one opens a line ("(a) The heat … (b) The force …"
     label parts of the answer), or when an option is itself such a letter ("(a)")."""
     if "(" not in text or not _LOWER_BRACKETED.search(text) \
-            or any(len(raw.strip("()[] ")) == 1 for raw in raw_texts):
+            or _letters_as_options(raw_texts):
         return text
     found = list(_LOWER_BRACKETED.finditer(text))
     if any(_opens_line(text, match.start()) for match in found):
