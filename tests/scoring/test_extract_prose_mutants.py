@@ -335,5 +335,4 @@ def test_upper_cased_letters_keeps_letter_options():
     ("Current 0.5 A flows; pick C.", {"C"}),                      # the unit A is dropped
 ])
 def test_prose_letters_with_uses(text, expected):
-    uses = letter_uses(text, ["cat", "dog"])
-    assert prose_letters(text, OPTIONS, [], uses) == expected
+    assert prose_letters(text, OPTIONS, [], lambda: letter_uses(text, ["cat", "dog"])) == expected

@@ -362,7 +362,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     prose = upper_cased_letters(text, options, raw_texts)  # "is (b)." names B
     strong = prose_letters(prose, options, echoed_option_spans(prose, raw_texts),
-                           letter_uses(prose, raw_texts))
+                           lambda: letter_uses(prose, raw_texts))
     if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
         strong = concluding_letters(prose, options, raw_texts)
     if strong:

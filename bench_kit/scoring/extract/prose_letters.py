@@ -7,6 +7,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections.abc import Callable
 
 # What the rest of a segment says about the option just named.
 _NEGATIVE = re.compile(
@@ -145,6 +146,10 @@ _SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
                      r"|(?:(?<=[=+*/×])|(?<=[=+*/×] ))([A-J])(?![A-Za-z0-9_')\]])")
 
 
+# `letter_uses` of a text, computed when the first letter needs it (most texts name none).
+LetterUses = Callable[[], tuple[frozenset[str], frozenset[str]]]
+
+
 def _letters_as_options(raw_texts: list[str]) -> bool:
     """Whether some option is itself a letter ("(A)", "B", "(a)": a pictured region)."""
     return any(len(bare := raw.strip("()[] ")) == 1 and bare.isalpha() for raw in raw_texts)
@@ -232,18 +237,20 @@ def _unit(text: str, start: int) -> bool:
 
 
 def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
-                   uses: tuple[frozenset[str], frozenset[str]]) -> list[tuple[str, int, int]]:
+                   uses: LetterUses) -> list[tuple[str, int, int]]:
     """(letter, start, end) of each option letter the prose names, in order; end -1: ruled
     out right there ("not A", "not A or C"), -2: by a verdict right after ("C is wrong")."""
     named: list[tuple[str, int, int]] = []
     negated_end = -1  # where the last letter ruled out right there ends
-    names, symbols = uses
+    found: tuple[frozenset[str], frozenset[str]] | None = None  # (`uses`, at the first letter needing it)
     for match in _LETTER.finditer(text):
         letter, start, end = match.group(), match.start(), match.end()
-        if letter not in options or _inside(spans, start) or (
-                not _bracketed(text, start, end) and (
-                    letter in symbols or _names_thing(text, start, names) or _unit(text, start))):
-            continue  # (a letter in brackets is an option's: "The answer (A) is the correct one.")
+        if letter not in options or _inside(spans, start):
+            continue
+        if not _bracketed(text, start, end):
+            found = uses() if found is None else found
+            if letter in found[1] or _names_thing(text, start, found[0]) or _unit(text, start):
+                continue  # (a letter in brackets is an option's: "The answer (A) is the correct one.")
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
                 negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
             named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
@@ -260,7 +267,7 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
 
 
 def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
-                  uses: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> set[str]:
+                  uses: LetterUses = lambda: (frozenset(), frozenset())) -> set[str]:
     """The option letters the prose chooses: letters that are not negated, echoed in an
     option text or an article/pronoun. A letter whose own segment (up to the next letter
     or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
@@ -331,4 +338,4 @@ def concluding_letters(text: str, options: dict[str, str], raw_texts: list[str])
     end = SEGMENT_END.search(text, starts[-1] + 1)
     sentence = text[starts[-1]:end.start() if end else len(text)]
     return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts),
-                         letter_uses(text, raw_texts))
+                         lambda: letter_uses(text, raw_texts))
