@@ -284,6 +284,10 @@ TEXTS = {"A": "cat", "B": "dog", "C": "bird"}
     ("It is a cat. Actually, hard to say.", ""),                    # none: no answer
     ("Actually, it is a dog, not a cat.", None),                    # nothing named before it
     ("It is a cat and a dog.", None),                               # no correction
+    ("The cat is closer to us than the dog.", None),               # "closer" compares here
+    ("It is a cat. It is a common mistake to call it a dog.", None),   # "mistake" excuses
+    ("It is a cat. On closer inspection, it is a dog.", "B"),
+    ("It is a cat. Looking more closely, it is a bird.", "C"),
 ])
 def test_corrected(answer, expected):
     assert _corrected(answer, TEXTS, None) == expected

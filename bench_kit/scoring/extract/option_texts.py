@@ -211,11 +211,18 @@ _CORRECTS = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|lo
                        r"|closer|on\s+reflection|correction|mistake)\b", re.I)
 
 
+# The corrections `_corrected` reads an answer after: `_CORRECTS` without the words that also
+# compare or excuse ("closer to the camera", "a common mistake").
+_CORRECTION = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|look(?:ing)?\s+again"
+                         r"|closer\s+(?:look|inspection|examination)|looking\s+(?:more\s+)?closely"
+                         r"|on\s+reflection|correction)\b", re.I)
+
+
 def _corrected(answer: str, texts: dict[str, str], question: str | None) -> str | None:
-    """For a response naming several options: when it corrects itself (`_CORRECTS`) after
+    """For a response naming several options: when it corrects itself (`_CORRECTION`) after
     naming one, the option the text after its last correction names ("" for none or
     several: no answer); None when it makes no correction after an option."""
-    last = max(_CORRECTS.finditer(answer), key=lambda match: match.start(), default=None)
+    last = max(_CORRECTION.finditer(answer), key=lambda match: match.start(), default=None)
     if last is None:
         return None
     head = normalize_text(answer[:last.start()])
