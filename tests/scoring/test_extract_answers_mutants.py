@@ -349,7 +349,8 @@ def test_late_letter():
 
 
 # report5's rules in choice_clause.py and answers.py (values worked out by hand).
-from bench_kit.scoring.extract.choice_clause import _own_text_after, late_letter  # noqa: E402
+from bench_kit.scoring.extract.choice_clause import late_letter  # noqa: E402
+from bench_kit.scoring.extract.prose_letters import own_text_follows  # noqa: E402
 from bench_kit.scoring.extract.answers import extract_choice as _choice  # noqa: E402
 
 
@@ -362,8 +363,8 @@ from bench_kit.scoring.extract.answers import extract_choice as _choice  # noqa:
     ("is (e), I", 5, None, False),                            # an option without a text
     ("is (e), I", 5, "", False),
 ])
-def test_own_text_after(text, at, own, expected):
-    assert _own_text_after(text, at, own) is expected
+def test_own_text_follows(text, at, own, expected):
+    assert own_text_follows(text, at, own) is expected
 
 
 WIDE = {letter: letter.lower() * 3 for letter in "ABCDEFGHIJKLMNOPQR"}

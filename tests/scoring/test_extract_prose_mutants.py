@@ -311,22 +311,30 @@ def test_opens_line(text, at, expected):
     assert _opens_line(text, at) is expected
 
 
+TEXTS = {"A": "cat", "B": "dog", "C": "bird", "D": "fish"}
+
+
 @pytest.mark.parametrize("text, expected", [
-    ("It is (b).", "It is (B)."),
-    ("It is (b) or (c), f (d)", "It is (B) or (C), f (d)"),   # after a one-letter word: an argument
+    ("It is (b).", "It is (B)."),                              # ends its sentence
+    ("It is (b) dog here", "It is (B) dog here"),              # its own text follows
+    ("It is (b) or (c), f (d)", "It is (b) or (c), f (d)"),    # "or" after (b), "or" before (c); f (d) an argument
+    ("It is shown in (b).", "It is shown in (b)."),            # a panel: "in (b)"
+    ("See part (c), then", "See part (c), then"),
+    ("The answer: (c), clearly", "The answer: (C), clearly"),  # a comma ends the clause
     ("f(c) is (e)", "f(c) is (e)"),                            # "(e)" is no option (A-D)
     ("(a) x. (b) y.", "(a) x. (b) y."),                        # one opens a line: parts, none read
     ("It is (i).", "It is (i)."),                              # a numeral
     ("It is (b)=2.", "It is (b)=2."),                          # a formula follows
     ("It is (B).", "It is (B)."),
+    ("It is (b)", "It is (B)"),                                # the end of the text
 ])
 def test_upper_cased_letters(text, expected):
-    assert upper_cased_letters(text, OPTIONS, ["cat", "dog"]) == expected
+    assert upper_cased_letters(text, OPTIONS, ["cat", "dog"], TEXTS) == expected
 
 
 def test_upper_cased_letters_keeps_letter_options():
-    assert upper_cased_letters("It is (b).", OPTIONS, ["(a)", "(b)"]) == "It is (b)."
-    assert upper_cased_letters("It is (b).", OPTIONS, ["1", "2"]) == "It is (B)."  # digits are no letters
+    assert upper_cased_letters("It is (b).", OPTIONS, ["(a)", "(b)"], TEXTS) == "It is (b)."
+    assert upper_cased_letters("It is (b).", OPTIONS, ["1", "2"], TEXTS) == "It is (B)."  # digits are no letters
 
 
 @pytest.mark.parametrize("text, expected", [

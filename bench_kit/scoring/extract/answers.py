@@ -360,7 +360,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         if len(exact) == 1:
             return extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
-    prose = upper_cased_letters(text, options, raw_texts)  # "is (b)." names B
+    prose = upper_cased_letters(text, options, raw_texts, texts)  # "is (b)." names B
     strong = prose_letters(prose, options, echoed_option_spans(prose, raw_texts),
                            lambda: letter_uses(prose, raw_texts))
     if len(strong) > 1:  # several letters: the one the concluding sentence names, if one

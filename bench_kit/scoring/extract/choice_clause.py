@@ -10,13 +10,12 @@ import functools
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.prose_letters import is_article_or_pronoun, named_not_chosen
+from bench_kit.scoring.extract.prose_letters import is_article_or_pronoun, named_not_chosen, own_text_follows
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
     last_clause,
     may_have_clause,
-    normalize_text,
 )
 from bench_kit.types import LETTERS
 
@@ -173,15 +172,6 @@ def clause_letter(text: str, *, scan: bool = False, texts: Mapping[str, str] | N
         return None
     letter = last.group(1).upper()
     other = next_option(text, last.end())
-    if other and other != letter and not (texts and _own_text_after(text, last.end(), texts.get(letter))):
+    if other and other != letter and not (texts and own_text_follows(text, last.end(), texts.get(letter))):
         return AMBIGUOUS
     return letter
-
-
-def _own_text_after(text: str, at: int, own: str | None) -> bool:
-    """Whether the letter ending at `at` is followed, after a bracket and a comma, by its
-    option's own text (`own`, normalised): the letter and its text, not a second option."""
-    if not own:
-        return False
-    said = normalize_text(text[at:at + len(own) + 8].lstrip(")] ,:"))
-    return said == own or said.startswith(own + " ")

@@ -7,7 +7,9 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+
+from bench_kit.scoring.extract.response import normalize_text
 
 # What the rest of a segment says about the option just named.
 _NEGATIVE = re.compile(
@@ -196,25 +198,43 @@ def _names_thing(text: str, start: int, names: frozenset[str]) -> bool:
 # A lower-case letter alone in brackets, as a word ("is (b).", "(e) $78.20"; not "f(c)", "f (c)"
 # nor "(i)", a numeral): the way few-shot prompts that list options "(a) … (e)" name them.
 _LOWER_BRACKETED = re.compile(r"(?<![\w)\]])(?<!\b\w )\(([a-h j])\)(?![\w(=^])")
+# ... where it ends a sentence or clause, not after a word that names a part or a panel ("in
+# (b)", "part (a)", "figure (c)")
+_CLAUSE_END = frozenset(".,;:!?\n")
+_PART_BEFORE = re.compile(r"\b(?:in|of|part|parts|panel|panels|figure|fig\.?|image|images|picture|subfigure"
+                          r"|graph|plot|diagram|step|case|and|or)\s*$", re.I)
 
 
-def upper_cased_letters(text: str, options: dict[str, str], raw_texts: list[str]) -> str:
+def upper_cased_letters(text: str, options: dict[str, str], raw_texts: list[str],
+                        texts: Mapping[str, str]) -> str:
     """`text` with each option letter written in lower case alone in brackets
-    (`_LOWER_BRACKETED`: "(b)") upper-cased ("(B)"), so the prose rules read it; `text`
-    itself when there is none, when one opens a line ("(a) The heat … (b) The force …"
-    label parts of the answer), or when an option is itself such a letter ("(a)")."""
-    if "(" not in text or not _LOWER_BRACKETED.search(text) \
-            or _letters_as_options(raw_texts):
+    (`_LOWER_BRACKETED`: "(b)") upper-cased ("(B)"), so the prose rules read it, when its
+    option's own text follows it ("(b) 10.5", `texts`: letter -> normalised text) or it ends a
+    sentence or clause ("is (b).", not "in (b)."); `text` itself when there is none, when one
+    opens a line ("(a) The heat … (b) The force …" label parts of the answer), or when an
+    option is itself a letter ("(a)")."""
+    if "(" not in text or not _LOWER_BRACKETED.search(text) or _letters_as_options(raw_texts):
         return text
     found = list(_LOWER_BRACKETED.finditer(text))
     if any(_opens_line(text, match.start()) for match in found):
         return text  # "(a) The heat of formation … (b) The force …": parts of the answer
     parts, at = [], 0
     for match in found:
-        if match.group(1).upper() in options:
-            parts += [text[at:match.start(1)], match.group(1).upper()]
+        letter = match.group(1).upper()
+        if letter in options and _names_option(text, match, texts.get(letter)):
+            parts += [text[at:match.start(1)], letter]
             at = match.end(1)
     return "".join(parts) + text[at:]
+
+
+def _names_option(text: str, match: re.Match, own: str | None) -> bool:
+    """Whether the lower-case letter of `match` names its option: its own text follows, or
+    it ends a sentence or clause and no word naming a part comes before it."""
+    if own_text_follows(text, match.end(), own):
+        return True
+    after = text[match.end():match.end() + 1]
+    return (not after or after in _CLAUSE_END) \
+        and _PART_BEFORE.search(text, max(0, match.start() - 12), match.start()) is None
 
 
 def _opens_line(text: str, at: int) -> bool:
@@ -339,3 +359,12 @@ def concluding_letters(text: str, options: dict[str, str], raw_texts: list[str])
     sentence = text[starts[-1]:end.start() if end else len(text)]
     return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts),
                          lambda: letter_uses(text, raw_texts))
+
+
+def own_text_follows(text: str, at: int, own: str | None) -> bool:
+    """Whether the letter ending at `at` is followed, after a bracket, a comma or a colon, by
+    its option's own text (`own`, normalised): "(e), I and III only", "(b) $50,000"."""
+    if not own:
+        return False
+    said = normalize_text(text[at:at + len(own) + 8].lstrip(")] ,:"))
+    return said == own or said.startswith(own + " ")
