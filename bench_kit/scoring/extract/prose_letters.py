@@ -1,6 +1,8 @@
 """How a letter named in prose is judged (rule 6 of `bench_kit.scoring.extract.answers`):
 whether a capital A or I is a word, whether the rest of its segment rules it out or
-affirms it, and which letters are echoed inside option texts."""
+affirms it, which letters are echoed inside option texts, which name things ("Machine A …
+Machine B"), stand in formulas ("A = P(1 + r)") or are units ("0.01 A"), and which lower-case
+letters in brackets ("is (b).") name options."""
 
 from __future__ import annotations
 
@@ -267,10 +269,10 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
         letter, start, end = match.group(), match.start(), match.end()
         if letter not in options or _inside(spans, start):
             continue
-        if not _bracketed(text, start, end):
+        if not _bracketed(text, start, end):  # (in brackets, "The answer (A) is …", an option's)
             found = uses() if found is None else found
             if letter in found[1] or _names_thing(text, start, found[0]) or _unit(text, start):
-                continue  # (a letter in brackets is an option's: "The answer (A) is the correct one.")
+                continue  # a symbol ("A = P(1 + r)"), a thing's name ("Machine B"), a unit ("0.01 A")
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
                 negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
             named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
