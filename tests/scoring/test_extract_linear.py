@@ -108,6 +108,8 @@ REVIEW_MC3_SHAPES = {
     "answer lines asking the question again": (
         lambda n: _repeat("Final Answer: how many cats are there?\nThere are 3 cats.\n", n),
         {"A": "1", "B": "2", "C": "3"}),
+    "letters after 'the other options'": (
+        lambda n: _repeat("The other options: (A) red cat, (B) blue car. ", n), CHOICES),
     "conditions restating the question": (
         lambda n: _repeat("If the car colour is red cat, it is blue car. ", n), CHOICES),
     "answer clauses naming no option": (

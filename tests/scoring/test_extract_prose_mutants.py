@@ -344,3 +344,25 @@ def test_upper_cased_letters_keeps_letter_options():
 ])
 def test_prose_letters_with_uses(text, expected):
     assert prose_letters(text, OPTIONS, [], lambda: letter_uses(text, ["cat", "dog"])) == expected
+
+
+from bench_kit.scoring.extract.prose_letters import _set_aside_as_others  # noqa: E402
+
+
+@pytest.mark.parametrize("text, named, expected", [
+    # two letters after "the other options" in its paragraph: both set aside
+    ("E. The other options: A x, B y", [("E", 0, 1), ("A", 22, 23), ("B", 27, 28)],
+     [("E", 0, 1), ("A", 22, -1), ("B", 27, -1)]),
+    # one letter after it: kept
+    ("The other options: B y", [("B", 19, 20)], [("B", 19, 20)]),
+    # the same letter twice is one letter: kept
+    ("The other options: B y, B z", [("B", 19, 20), ("B", 24, 25)], [("B", 19, 20), ("B", 24, 25)]),
+    # a blank line between: kept
+    ("The other options\n\nA x, B y", [("A", 19, 20), ("B", 24, 25)], [("A", 19, 20), ("B", 24, 25)]),
+    # a letter ruled out by its verdict (-2) is set aside with the others (-1)
+    ("The other options: A x, B is wrong", [("A", 19, 20), ("B", 24, -2)], [("A", 19, -1), ("B", 24, -1)]),
+    # no "other" at all
+    ("Options: A x, B y", [("A", 9, 10), ("B", 14, 15)], [("A", 9, 10), ("B", 14, 15)]),
+])
+def test_set_aside_as_others(text, named, expected):
+    assert _set_aside_as_others(text, named) == expected

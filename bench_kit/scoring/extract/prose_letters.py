@@ -297,6 +297,7 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
     named = _named_letters(text, options, spans, uses)
     if not named:
         return set()
+    named = _set_aside_as_others(text, named)
     affirmed: set[str] = set()
     neutral: set[str] = set()
     ruled_out: set[str] = set()
@@ -343,6 +344,33 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
     if affirmed:
         return affirmed
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
+
+
+# "The other options show the object from a different angle. Option (A) shows …, option (B)
+# …": two or more letters walked through in the paragraph after "the other options" are the
+# ones set aside (one letter after it, "The other options do not fit. B is best.", is not).
+_OTHER_OPTIONS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b", re.I)
+
+
+def _set_aside_as_others(text: str, named: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """`named` with the letters ruled out (end -1) that follow "the other options" in its
+    paragraph (no blank line between), when they are two or more different letters."""
+    if "other" not in text:
+        return named
+    others = [match.start() for match in _OTHER_OPTIONS.finditer(text)]
+    if not others:
+        return named
+    after: dict[int, set[str]] = {}  # the others' statement -> the letters walked through after it
+    owner = []
+    for letter, start, _end in named:
+        before = bisect.bisect_left(others, start) - 1
+        if before >= 0 and text.find("\n\n", others[before], start) < 0:
+            after.setdefault(before, set()).add(letter)
+            owner.append(before)
+        else:
+            owner.append(-1)
+    return [(letter, start, -1 if index >= 0 and len(after[index]) > 1 else end)
+            for (letter, start, end), index in zip(named, owner)]
 
 
 # A sentence that concludes: "Therefore, the missing pattern is (D) 4.", "So the answer
