@@ -388,6 +388,9 @@ def test_late_lower_case_letter(text, expected):
     ("I cannot determine it. The only choice left is (a) 20%, this will be my answer\n", "A"),
     ("I cannot determine it. The only choice left is (a) 20%, so that is the answer key", None),
     ("I cannot determine it. The only choice left is (a) 20%, that was the answer.", None),
+    ("I cannot determine it exactly. So A is correct.", "A"),               # a verdict ending its sentence
+    ("I cannot determine it exactly. So (A) must be the correct answer!", "A"),
+    ("I cannot determine it exactly. So A is correct in part.", None),       # not ending its sentence
 ])
 def test_commits_after_a_refusal(text, expected):
     assert _choice(text, {"A": "20%", "B": "30%", "C": "40%"}) == expected

@@ -250,9 +250,11 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     return found
 
 
-# "… is (a) 20%, so that is the answer.": the response takes what it just named as its answer.
-_COMMITS = re.compile(r"\b(?:that|this|which)\s+(?:is|must\s+be|should\s+be|will\s+be)\s+(?:the|our|my)\s+"
-                      r"(?:final\s+)?answer\s*(?:[.!\n]|$)", re.I)
+# "… is (a) 20%, so that is the answer.", "So A is correct.": the response takes what it names
+# as its answer.
+_COMMITS = re.compile(r"\b(?:(?:that|this|which)\s+(?:is|must\s+be|should\s+be|will\s+be)\s+(?:the|our|my)\s+"
+                      r"(?:final\s+)?answer|(?-i:[A-J])\)?\s+(?:is|must\s+be)\s+(?:the\s+)?correct"
+                      r"(?:\s+(?:answer|option|choice))?)\s*(?:[.!\n]|$)", re.I)
 
 
 # An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"
