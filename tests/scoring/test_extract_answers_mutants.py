@@ -350,21 +350,7 @@ def test_late_letter():
 
 # report5's rules in choice_clause.py and answers.py (values worked out by hand).
 from bench_kit.scoring.extract.choice_clause import late_letter  # noqa: E402
-from bench_kit.scoring.extract.prose_letters import own_text_follows  # noqa: E402
 from bench_kit.scoring.extract.answers import extract_choice as _choice  # noqa: E402
-
-
-@pytest.mark.parametrize("text, at, own, expected", [
-    ("is (e), I and III only", 5, "i and iii only", True),    # ")" "," " " stripped, then the text
-    ("is (e), I and III only.", 5, "i and iii only", True),   # the full stop normalises away
-    ("is (e), I and III only too", 5, "i and iii only", True),  # more words after it
-    ("is (e), I and II", 5, "i and iii only", False),
-    ("is (e), I and IIIx", 5, "i and iii", False),            # not at a word's end
-    ("is (e), I", 5, None, False),                            # an option without a text
-    ("is (e), I", 5, "", False),
-])
-def test_own_text_follows(text, at, own, expected):
-    assert own_text_follows(text, at, own) is expected
 
 
 WIDE = {letter: letter.lower() * 3 for letter in "ABCDEFGHIJKLMNOPQR"}

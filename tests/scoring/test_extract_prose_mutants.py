@@ -366,3 +366,65 @@ from bench_kit.scoring.extract.prose_letters import _set_aside_as_others  # noqa
 ])
 def test_set_aside_as_others(text, named, expected):
     assert _set_aside_as_others(text, named) == expected
+
+
+# Pins from the extract_prose mutation run after the report5 round (values worked out by hand).
+from bench_kit.scoring.extract.prose_letters import _names_thing, own_text_follows  # noqa: E402
+
+
+@pytest.mark.parametrize("text, at, own, expected", [
+    ("is (e), I and III only", 5, "i and iii only", True),    # ")" "," " " stripped, then the text
+    ("is (e), I and III only.", 5, "i and iii only", True),   # the full stop normalises away
+    ("is (e), I and III only too", 5, "i and iii only", True),  # more words after it
+    ("is (e), I and II", 5, "i and iii only", False),
+    ("is (e), I and IIIx", 5, "i and iii", False),            # not at a word's end
+    ("is (e), I", 5, None, False),                            # an option without a text
+    ("is (e), I", 5, "", False),
+    ("(b)Xdog", 2, "dog", False),    # only brackets, commas, colons and spaces are stripped
+])
+def test_own_text_follows(text, at, own, expected):
+    assert own_text_follows(text, at, own) is expected
+
+
+@pytest.mark.parametrize("text, at, expected", [
+    ("\n" + " " * 250 + "(a)", 251, False),   # the line break is more than 200 characters back
+    ("\n" + " " * 200 + "(a)", 201, False),   # ... 201 back
+    ("\n" + " " * 199 + "(a)", 200, True),    # ... 200 back: the line's opening
+    ("x (a)\n", 2, False),                    # a line break after it does not count
+    ("\n x\n (a)", 5, True),                 # the last line break before it counts
+])
+def test_opens_line_window(text, at, expected):
+    assert _opens_line(text, at) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("options A, Machine A, Machine B", {"machine"}),   # a word that names nothing does not stop the scan
+    ("Machine A, vitamin B here", set()),              # two words, one letter each: no name
+])
+def test_name_words_more(text, expected):
+    assert name_words(text) == expected
+
+
+@pytest.mark.parametrize("text, start, names, expected", [
+    ("Machine-A", 8, frozenset({"machine"}), False),   # no space before the letter
+    ("Bus A", 4, frozenset({"bus"}), True),            # a three-letter word at the start
+    ("Bus A", 4, frozenset(), False),
+])
+def test_names_thing(text, start, names, expected):
+    assert _names_thing(text, start, names) is expected
+
+
+def test_bracketed_and_unit_at_the_start():
+    assert _bracketed("A) (", 0, 1) is False   # nothing before it, though the text ends with "("
+    assert _unit(" A 5", 1) is False           # nothing two characters before it
+
+
+def test_set_aside_as_others_blank_line_after():
+    text = "The other options: A x, B y\n\nEnd"
+    assert _set_aside_as_others(text, [("A", 19, 20), ("B", 24, 25)]) == [("A", 19, -1), ("B", 24, -1)]
+
+
+def test_concluding_letters_drop_named_things():
+    # "Machine A" and "Machine B" name machines: the concluding sentence's B is one; C fits
+    text = "Machine A is fast. Machine B is slow. So Machine B wins, and C fits."
+    assert concluding_letters(text, OPTIONS, ["x", "y"]) == {"C"}
