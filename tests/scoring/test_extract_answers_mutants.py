@@ -346,3 +346,35 @@ def test_late_letter():
     assert late_letter("选项K也是错误的", A_TO_L) is None  # named to be ruled out
     # a later "answer is a cat" names no letter: the clause naming K stands
     assert late_letter("So the answer is (K). The answer is a cat.", A_TO_L) == "K"
+
+
+# report5's rules in choice_clause.py and answers.py (values worked out by hand).
+from bench_kit.scoring.extract.answers import extract_choice as _choice  # noqa: E402
+
+WIDE = {letter: letter.lower() * 3 for letter in "ABCDEFGHIJKLMNOPQR"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the answer is (k).", "K"),
+    ("the answer is [m]", "M"),
+    ("the answer is (k", None),      # no closing bracket: not a late letter
+    ("the answer is k.", None),      # lower case needs brackets
+    ("the answer is (z).", None),    # past the options
+])
+def test_late_lower_case_letter(text, expected):
+    options = {letter: letter for letter in WIDE}
+    assert late_letter(text, options) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I cannot determine it. The only choice left is (a) 20%, so that is the answer.", "A"),
+    ("I cannot determine it. The only choice left is (a) 20%, which must be our final answer!", "A"),
+    ("I cannot determine it. The only choice left is (a) 20%, this will be my answer\n", "A"),
+    ("I cannot determine it. The only choice left is (a) 20%, so that is the answer key", None),
+    ("I cannot determine it. The only choice left is (a) 20%, that was the answer.", None),
+    ("I cannot determine it exactly. So A is correct.", "A"),               # a verdict ending its sentence
+    ("I cannot determine it exactly. So (A) must be the correct answer!", "A"),
+    ("I cannot determine it exactly. So A is correct in part.", None),       # not ending its sentence
+])
+def test_commits_after_a_refusal(text, expected):
+    assert _choice(text, {"A": "20%", "B": "30%", "C": "40%"}) == expected

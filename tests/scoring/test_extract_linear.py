@@ -96,6 +96,24 @@ REVIEW_MC3_SHAPES = {
     "an opening statement, then plain sentences": (
         lambda n: "The car colour is blue car. " + _repeat("The car colour is red cat. ", n),
         CHOICES),
+    # report5's shapes: letters naming things or standing in formulas, units, lower-case
+    # letters in brackets, clause letters with their own text, corrections
+    "letters naming things": (lambda n: _repeat("Machine A and vitamin B, Machine C. ", n), CHOICES),
+    "letters as symbols and units": (lambda n: _repeat("A = 2 * B + 0.5 C, so A is ", n), CHOICES),
+    "lower-case letters in brackets": (lambda n: _repeat("it is (b) red cat, f (c) or (d). ", n), CHOICES),
+    "clause letters with texts after a comma": (
+        lambda n: _repeat("the answer is (a), B and red cat ", n), CHOICES),
+    "corrections between options": (
+        lambda n: _repeat("It is a red cat. Wait, no, actually a blue car, ", n), CHOICES),
+    "answer lines asking the question again": (
+        lambda n: _repeat("Final Answer: how many cats are there?\nThere are 3 cats.\n", n),
+        {"A": "1", "B": "2", "C": "3"}),
+    "letters after 'the other options'": (
+        lambda n: _repeat("The other options: (A) red cat, (B) blue car. ", n), CHOICES),
+    "conditions restating the question": (
+        lambda n: _repeat("If the car colour is red cat, it is blue car. ", n), CHOICES),
+    "answer clauses naming no option": (
+        lambda n: _repeat("so the answer is none of the above, ", n) + "red cat", CHOICES),
 }
 
 

@@ -237,3 +237,57 @@ def test_an_ly_form_reads_only_how_something_moves(answer, expected):
 
     texts = {"A": "horizontal", "B": "vertical", "C": "diagonal"}
     assert by_option_text(answer, texts) == expected
+
+
+# report5's rules in option_texts.py (values worked out by hand).
+from bench_kit.scoring.extract.option_texts import (  # noqa: E402
+    _corrected,
+    _without_condition,
+    copies_question,
+)
+
+QUESTION5 = "Sharon works for 5 hours while Karen works for 4 hours each day.\nA. 1 hour\nB. 2 hours"
+
+
+@pytest.mark.parametrize("answer, question, expected", [
+    ("Sharon works for 5 hours while Karen works for 4 hours", QUESTION5, True),   # nine words of the stem
+    ("Sharon works for 5 hours while Karen works", QUESTION5, True),               # eight words
+    ("Sharon works for 5 hours while Karen", QUESTION5, False),                    # seven: too few
+    ("while Karen works for 4 hours each day. A. 1 hour", QUESTION5, False),       # an option line is not the stem
+    ("Sharon works for 5 hours while Karen works for 4 hours", None, False),
+    ("Sharon works for 5 hours while Karen works for 4 hours each day" * 3, "Sharon works for 5 hours", False),
+])
+def test_copies_question(answer, question, expected):
+    assert copies_question(answer, question) is expected
+
+
+@pytest.mark.parametrize("answer, expected", [
+    # the condition with its comma blanked: "If pelicans increase," is 21 characters
+    ("If pelicans increase, fish decrease.", " " * 21 + " fish decrease."),
+    ("When pelicans increase, fish decrease.", " " * 23 + " fish decrease."),
+    # after a sentence end the space before "As" is part of it: 22 characters
+    ("Fish fall. As pelicans increase, fish decrease.", "Fish fall." + " " * 22 + " fish decrease."),
+    ("If frogs increase, fish decrease.", "If frogs increase, fish decrease."),   # frogs: not the question's
+    ("Fish, if pelicans increase, decrease.", "Fish, if pelicans increase, decrease."),  # not opening a sentence
+])
+def test_without_condition(answer, expected):
+    assert _without_condition(answer, "What happens to fish if pelicans increase?") == expected
+
+
+TEXTS = {"A": "cat", "B": "dog", "C": "bird"}
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("It is a cat. Actually, it is a dog.", "B"),
+    ("It is a cat. Wait, a dog. Sorry, I meant a bird.", "C"),     # the last correction
+    ("It is a cat. Actually, a dog or a bird.", ""),                # several: no answer
+    ("It is a cat. Actually, hard to say.", ""),                    # none: no answer
+    ("Actually, it is a dog, not a cat.", None),                    # nothing named before it
+    ("It is a cat and a dog.", None),                               # no correction
+    ("The cat is closer to us than the dog.", None),               # "closer" compares here
+    ("It is a cat. It is a common mistake to call it a dog.", None),   # "mistake" excuses
+    ("It is a cat. On closer inspection, it is a dog.", "B"),
+    ("It is a cat. Looking more closely, it is a bird.", "C"),
+])
+def test_corrected(answer, expected):
+    assert _corrected(answer, TEXTS, None) == expected

@@ -503,3 +503,34 @@ def test_only_as_others_needs_a_clause_naming_the_option():
 ])
 def test_only_as_others_needs_the_others_example_or_reason(text, expected):
     assert only_as_others(text, {"A": "cat"}) is expected
+
+
+# report5's rules in option_statements.py (values worked out by hand).
+from bench_kit.scoring.extract.option_statements import after_asked_line  # noqa: E402
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Final Answer: How many?\nSix.", "\nSix."),
+    ("Answer: how many?  \nSix.", "\nSix."),                 # spaces after the "?"
+    ("answer: a?\nx\nFinal Answer: b?\ny", "\ny"),            # the last such line
+    ("Final Answer: How many? Six.", "Final Answer: How many? Six."),   # the line goes on
+    ("How many?\nSix.", "How many?\nSix."),                   # no answer line
+    ("Final Answer: Six.", "Final Answer: Six."),             # no "?"
+    ("The answer: is it? no\nSix", "The answer: is it? no\nSix"),      # "The" before it
+])
+def test_after_asked_line(text, expected):
+    assert after_asked_line(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("So the answer is none of the above.", True),
+    ("So the answer is (not given).", True),
+    ("The answer is: none of these", True),
+    ("the answer is none of the given options", True),
+    ("The answer is not listed", True),
+    ("The answer is none of them", True),
+    ("The answer is nonetheless B", False),
+    ("The answer is notable", False),
+])
+def test_answer_naming_no_option(text, expected):
+    assert says_no_option(text) is expected

@@ -237,3 +237,194 @@ def test_a_comma_list_shares_only_a_ruling_out():
 ])
 def test_the_comparison_window_is_40_characters(spaces, expected):
     assert prose_letters("between" + " " * spaces + "A and C here", OPTIONS, []) == expected
+
+
+# report5's rules: letters naming things, symbols of a formula, units, lower-case letters in
+# brackets (values worked out by hand from the docstrings and the patterns).
+from bench_kit.scoring.extract.prose_letters import (  # noqa: E402
+    _bracketed,
+    _opens_line,
+    _unit,
+    letter_uses,
+    name_words,
+    upper_cased_letters,
+)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Machine A and Machine B run.", {"machine"}),   # one word before two letters
+    ("Machine A and Machine A run.", set()),          # the same letter twice: no name
+    ("options A and options B", set()),              # a word for options
+    ("between A and between B", set()),              # a word of the grammar
+    ("City A to City B", {"city"}),                  # case does not matter ("City" -> city)
+    ("Go A B", set()),                               # under four spaces: nothing read
+    ("ox A then ox B", set()),                       # a word of two letters is never read
+    ("Vitamin E, vitamin A", {"vitamin"}),
+])
+def test_name_words(text, expected):
+    assert name_words(text) == expected
+
+
+@pytest.mark.parametrize("text, raw, expected", [
+    ("A = P(1 + r), where A is", ["1", "2"], (frozenset(), frozenset({"A"}))),
+    ("so 2 * D here", ["1", "2"], (frozenset(), frozenset({"D"}))),
+    ("C/2 and A==B", ["1", "2"], (frozenset(), frozenset({"B", "C"}))),  # C before "/", B after "="; not A before "=="
+    ("x = (A) here", ["1", "2"], (frozenset(), frozenset())),      # a letter in brackets is no symbol
+    ("A = 1, B = 2", ["(A)", "(B)"], (frozenset(), frozenset())),   # options that are letters: nothing
+    ("no operator A here", ["1", "2"], (frozenset(), frozenset())),
+])
+def test_letter_uses(text, raw, expected):
+    assert letter_uses(text, raw) == expected
+
+
+@pytest.mark.parametrize("text, start, end, expected", [
+    ("(A) x", 1, 2, True),
+    ("[B] x", 1, 2, True),
+    ("(A x", 1, 2, False),     # no closing bracket
+    ("A) x", 0, 1, False),     # at the start: nothing before it
+    (" A) x", 1, 2, False),    # a space, not a bracket, before it
+])
+def test_bracketed(text, start, end, expected):
+    assert _bracketed(text, start, end) is expected
+
+
+@pytest.mark.parametrize("text, start, expected", [
+    ("is 0.01 A now", 8, True),
+    ("is 0.01A now", 7, False),   # no space between: not this rule
+    ("is x A now", 5, False),     # not a number before
+    ("1 A", 2, True),
+    (" A", 1, False),             # too near the start
+])
+def test_unit(text, start, expected):
+    assert _unit(text, start) is expected
+
+
+@pytest.mark.parametrize("text, at, expected", [
+    ("(a) x", 0, True),
+    ("x\n  (a) y", 4, True),
+    ("x (a) y", 2, False),
+    (" " * 199 + "(a)", 199, True),     # under 200 characters from the start: the line's opening
+    (" " * 200 + "(a)", 200, False),    # no line break in the 200 characters before it
+    ("x\n" + " " * 197 + "(a)", 199, True),
+])
+def test_opens_line(text, at, expected):
+    assert _opens_line(text, at) is expected
+
+
+TEXTS = {"A": "cat", "B": "dog", "C": "bird", "D": "fish"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It is (b).", "It is (B)."),                              # ends its sentence
+    ("It is (b) dog here", "It is (B) dog here"),              # its own text follows
+    ("It is (b) or (c), f (d)", "It is (b) or (c), f (d)"),    # "or" after (b), "or" before (c); f (d) an argument
+    ("It is shown in (b).", "It is shown in (b)."),            # a panel: "in (b)"
+    ("See part (c), then", "See part (c), then"),
+    ("The answer: (c), clearly", "The answer: (C), clearly"),  # a comma ends the clause
+    ("f(c) is (e)", "f(c) is (e)"),                            # "(e)" is no option (A-D)
+    ("(a) x. (b) y.", "(a) x. (b) y."),                        # one opens a line: parts, none read
+    ("It is (i).", "It is (i)."),                              # a numeral
+    ("It is (b)=2.", "It is (b)=2."),                          # a formula follows
+    ("It is (B).", "It is (B)."),
+    ("It is (b)", "It is (B)"),                                # the end of the text
+])
+def test_upper_cased_letters(text, expected):
+    assert upper_cased_letters(text, OPTIONS, ["cat", "dog"], TEXTS) == expected
+
+
+def test_upper_cased_letters_keeps_letter_options():
+    assert upper_cased_letters("It is (b).", OPTIONS, ["(a)", "(b)"], TEXTS) == "It is (b)."
+    assert upper_cased_letters("It is (b).", OPTIONS, ["1", "2"], TEXTS) == "It is (B)."  # digits are no letters
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Machine A is slow and Machine B is fast, so B.", {"B"}),   # "so" (two letters) names nothing
+    ("The answer (A) is right; A = 2 * B.", {"A"}),               # the bracketed A stays
+    ("Current 0.5 A flows; pick C.", {"C"}),                      # the unit A is dropped
+])
+def test_prose_letters_with_uses(text, expected):
+    assert prose_letters(text, OPTIONS, [], lambda: letter_uses(text, ["cat", "dog"])) == expected
+
+
+from bench_kit.scoring.extract.prose_letters import _set_aside_as_others  # noqa: E402
+
+
+@pytest.mark.parametrize("text, named, expected", [
+    # two letters after "the other options" in its paragraph: both set aside
+    ("E. The other options: A x, B y", [("E", 0, 1), ("A", 22, 23), ("B", 27, 28)],
+     [("E", 0, 1), ("A", 22, -1), ("B", 27, -1)]),
+    # one letter after it: kept
+    ("The other options: B y", [("B", 19, 20)], [("B", 19, 20)]),
+    # the same letter twice is one letter: kept
+    ("The other options: B y, B z", [("B", 19, 20), ("B", 24, 25)], [("B", 19, 20), ("B", 24, 25)]),
+    # a blank line between: kept
+    ("The other options\n\nA x, B y", [("A", 19, 20), ("B", 24, 25)], [("A", 19, 20), ("B", 24, 25)]),
+    # a letter ruled out by its verdict (-2) is set aside with the others (-1)
+    ("The other options: A x, B is wrong", [("A", 19, 20), ("B", 24, -2)], [("A", 19, -1), ("B", 24, -1)]),
+    # no "other" at all
+    ("Options: A x, B y", [("A", 9, 10), ("B", 14, 15)], [("A", 9, 10), ("B", 14, 15)]),
+])
+def test_set_aside_as_others(text, named, expected):
+    assert _set_aside_as_others(text, named) == expected
+
+
+# Pins from the extract_prose mutation run after the report5 round (values worked out by hand).
+from bench_kit.scoring.extract.prose_letters import _names_thing, own_text_follows  # noqa: E402
+
+
+@pytest.mark.parametrize("text, at, own, expected", [
+    ("is (e), I and III only", 5, "i and iii only", True),    # ")" "," " " stripped, then the text
+    ("is (e), I and III only.", 5, "i and iii only", True),   # the full stop normalises away
+    ("is (e), I and III only too", 5, "i and iii only", True),  # more words after it
+    ("is (e), I and II", 5, "i and iii only", False),
+    ("is (e), I and IIIx", 5, "i and iii", False),            # not at a word's end
+    ("is (e), I", 5, None, False),                            # an option without a text
+    ("is (e), I", 5, "", False),
+    ("(b)Xdog", 2, "dog", False),    # only brackets, commas, colons and spaces are stripped
+])
+def test_own_text_follows(text, at, own, expected):
+    assert own_text_follows(text, at, own) is expected
+
+
+@pytest.mark.parametrize("text, at, expected", [
+    ("\n" + " " * 250 + "(a)", 251, False),   # the line break is more than 200 characters back
+    ("\n" + " " * 200 + "(a)", 201, False),   # ... 201 back
+    ("\n" + " " * 199 + "(a)", 200, True),    # ... 200 back: the line's opening
+    ("x (a)\n", 2, False),                    # a line break after it does not count
+    ("\n x\n (a)", 5, True),                 # the last line break before it counts
+])
+def test_opens_line_window(text, at, expected):
+    assert _opens_line(text, at) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("options A, Machine A, Machine B", {"machine"}),   # a word that names nothing does not stop the scan
+    ("Machine A, vitamin B here", set()),              # two words, one letter each: no name
+])
+def test_name_words_more(text, expected):
+    assert name_words(text) == expected
+
+
+@pytest.mark.parametrize("text, start, names, expected", [
+    ("Machine-A", 8, frozenset({"machine"}), False),   # no space before the letter
+    ("Bus A", 4, frozenset({"bus"}), True),            # a three-letter word at the start
+    ("Bus A", 4, frozenset(), False),
+])
+def test_names_thing(text, start, names, expected):
+    assert _names_thing(text, start, names) is expected
+
+
+def test_bracketed_and_unit_at_the_start():
+    assert _bracketed("A) (", 0, 1) is False   # nothing before it, though the text ends with "("
+    assert _unit(" A 5", 1) is False           # nothing two characters before it
+
+
+def test_set_aside_as_others_blank_line_after():
+    text = "The other options: A x, B y\n\nEnd"
+    assert _set_aside_as_others(text, [("A", 19, 20), ("B", 24, 25)]) == [("A", 19, -1), ("B", 24, -1)]
+
+
+def test_concluding_letters_drop_named_things():
+    # "Machine A" and "Machine B" name machines: the concluding sentence's B is one; C fits
+    text = "Machine A is fast. Machine B is slow. So Machine B wins, and C fits."
+    assert concluding_letters(text, OPTIONS, ["x", "y"]) == {"C"}

@@ -19,9 +19,11 @@ in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9
 4. the response starts with a letter and a delimiter, "B. cat …", "(B) because …" (ok),
    unless its lines enumerate several options;
 5. the response equals one option's text (lenient);
-6. word-bounded capital letters in the prose, skipping negated ones ("not A", "A is
-   wrong"), letters inside echoed option texts (not options that are themselves letters),
-   and "A"/"I" used as an article or pronoun: one distinct letter -> it (lenient);
+6. word-bounded capital letters in the prose (and lower-case ones alone in brackets, "is
+   (b)."), skipping negated ones ("not A", "A is wrong"), letters inside echoed option
+   texts (not options that are themselves letters), "A"/"I" used as an article or pronoun,
+   letters naming things ("Machine A … Machine B"), symbols of a formula ("A = P(1 + r)")
+   and units ("0.01 A"): one distinct letter -> it (lenient);
    several -> the one letter of the last concluding sentence ("Therefore, … (D) 4."),
    else on to rule 7;
 7. the option texts contained in the answer clause or the response: exactly one (after
@@ -40,8 +42,9 @@ otherwise failed: an article "A" or pronoun "I" is never read as a letter. Optio
 first, unless another bracketed letter follows it (`choice_clause.late_letter`); every letter
 rule above reads A-J only (the option-text rules read every option). A lenient letter
 is no answer when the response says the answer is not among the options or that it cannot
-answer (unless an answer follows the statement, or an option makes it itself: "None of the
-above", "Can't tell"), and when a long response was cut off mid-sentence or loops. A
+answer (unless an answer follows the statement, or the response takes the option it then
+names as its answer, "… is (a) 20%, so that is the answer", or an option makes it itself:
+"None of the above", "Can't tell"), and when a long response was cut off mid-sentence or loops. A
 `\\boxed{}` value that no option has is answered only by an explicit letter form around
 it, never by letters or texts in the prose. With Yes/No options a letter written with the
 other option's word ("A: no") is that word.
@@ -60,6 +63,7 @@ from bench_kit.scoring.extract.boxes import (
     square_padding,
 )
 from bench_kit.scoring.extract.choice_clause import (
+    AMBIGUOUS,
     BARE_LETTER,
     LETTER_LIST,
     LISTED_LETTER,
@@ -78,6 +82,7 @@ from bench_kit.scoring.extract.no_option_statements import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
+    after_asked_line,
     blank_filled,
     compared_option,
     final_answer_tail,
@@ -87,6 +92,7 @@ from bench_kit.scoring.extract.option_statements import (
 )
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
+    copies_question,
     echoes_options,
     option_texts,
     powers_matter,
@@ -98,8 +104,10 @@ from bench_kit.scoring.extract.prose_letters import (
     concluding_letters,
     echoed_option_spans,
     is_article_or_pronoun,
+    letter_uses,
     prose_letters,
     rules_out,
+    upper_cased_letters,
 )
 from bench_kit.scoring.extract.response import (
     CONTINUATION,
@@ -211,9 +219,13 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         head = _full_choice(text[:cut.start()], choices, options, question)
         if head.parse == PARSE_OK:
             return head
+        if isinstance(choices, Mapping) and no_answer_statement(text[:cut.start()], choices) is not None:
+            return FAILED  # it said it cannot answer, then wrote another question and answered that
     if "\n" in text and only_answer_lines(text):
         return FAILED  # "The answer is (B).\n\nThe answer is (J).\n\nThe answer is (E)."
     clause = clause_letter(text)
+    if clause == AMBIGUOUS:  # "(e), I and III only": the letter, then its own text?
+        clause = clause_letter(text, texts=option_texts(choices, options))
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
@@ -233,10 +245,18 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
         if refused is not None:  # "none of the options match", "impossible to determine"
             after = _full_choice(text[refused.end():], choices, options, question)
             if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and (
-                    leans_after(text, refused.end()) or concedes(text, refused))):
+                    leans_after(text, refused.end()) or concedes(text, refused)
+                    or _COMMITS.search(text, refused.end()))):
                 return after  # an answer follows ("… with certainty, but it is likely X")
             return FAILED
     return found
+
+
+# "… is (a) 20%, so that is the answer.", "So A is correct.": the response takes what it names
+# as its answer.
+_COMMITS = re.compile(r"\b(?:(?:that|this|which)\s+(?:is|must\s+be|should\s+be|will\s+be)\s+(?:the|our|my)\s+"
+                      r"(?:final\s+)?answer|(?-i:[A-J])\)?\s+(?:is|must\s+be)\s+(?:the\s+)?correct"
+                      r"(?:\s+(?:answer|option|choice))?)\s*(?:[.!\n]|$)", re.I)
 
 
 # An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"
@@ -308,7 +328,13 @@ def _written_option(line: str, choices: Mapping[str, str],
 def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
               texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
     """Rule 7: an option's text in the last answer clause, then anywhere, then a compared
-    option, then an option's value."""
+    option, then an option's value; none from a response that only copies the question,
+    nothing from an answer line that asks the question again (`after_asked_line`)."""
+    if copies_question(text, question):
+        return FAILED
+    after = after_asked_line(text)  # "Final Answer: How many … two rolls?\n…": not the question's words
+    if after is not text:
+        text, norm = after, None
     tail = clause_tail(text)
     if tail:
         letter = by_option_text(tail, texts)
@@ -338,9 +364,11 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         if len(exact) == 1:
             return extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
-    strong = prose_letters(text, options, echoed_option_spans(text, raw_texts))
+    prose = upper_cased_letters(text, options, raw_texts, texts)  # "is (b)." names B
+    strong = prose_letters(prose, options, echoed_option_spans(prose, raw_texts),
+                           lambda: letter_uses(prose, raw_texts))
     if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
-        strong = concluding_letters(text, options, raw_texts)
+        strong = concluding_letters(prose, options, raw_texts)
     if strong:
         return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     return _by_texts(text, choices, options, texts, norm, question) if texts else FAILED

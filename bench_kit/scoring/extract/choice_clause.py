@@ -10,7 +10,11 @@ import functools
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.prose_letters import is_article_or_pronoun, named_not_chosen
+from bench_kit.scoring.extract.prose_letters import (
+    is_article_or_pronoun,
+    named_not_chosen,
+    own_text_follows,
+)
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -19,7 +23,7 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.types import LETTERS
 
-_AMBIGUOUS = "?"  # several options offered where one answer was asked
+AMBIGUOUS = "?"  # several options offered where one answer was asked
 _ALL_OPTIONS = {letter: letter for letter in LETTERS}
 
 BARE_LETTER = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
@@ -93,10 +97,12 @@ def _options_of(keys: tuple) -> dict[str, str]:
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # With options past J: the whole response is one of those letters ("(K)", "Option M"), or
-# the last answer clause names one ("So the answer is (O)."), upper case.
+# the last answer clause names one ("So the answer is (O)."), upper case (or lower case in
+# brackets: "the answer is (k).").
 _LATE_BARE = re.compile(r"\s*+(?:(?i:option|choice|letter)\s*+:?)?\s*+[(\[]?\s*+([K-Z])\s*+"
                         r"[)\]]?\s*+[.:,;!]?\s*+")
-_LATE_CLAUSE = re.compile(CHOICE_CLAUSE.pattern.replace(r"[(\[]?\s*+([A-Ja-j])", r"[(\[]?\s*+((?-i:[K-Z]))"),
+_LATE_CLAUSE = re.compile(CHOICE_CLAUSE.pattern.replace(
+    r"[(\[]?\s*+([A-Ja-j])", r"[(\[]?\s*+((?-i:[K-Z])|(?<=[(\[])(?-i:[k-z])(?=[)\]]))"),
                           re.I)
 # ... not when a second letter is offered right after it ("(K) or (L)")
 _LATE_NEXT = re.compile(r"\s*[)\]]?\s*(?:,?\s*(?:or|/|and)(?:\s+(?:maybe|possibly|perhaps))?|,)"
@@ -124,18 +130,19 @@ def late_letter(text: str, options: dict[str, str]) -> str | None:
     if CLAUSE_HINT.search(text.lower()) is None:
         return None
     last = last_clause(text, _LATE_CLAUSE, CHOICE_KEYS, _names_letter)
-    if last is None or last.group(1) not in options:
+    if last is None or last.group(1).upper() not in options:
         return None
     later = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
     if later is not None and later.start() > last.start():
         return None  # a later clause names a letter A-J
     second = _LATE_NEXT.match(text, last.end())
-    if second and second.group(1) != last.group(1) and not _ruled_out(text, *second.span(1)):
+    letter = last.group(1).upper()  # ("the answer is (k)." in lower case, in brackets)
+    if second and second.group(1) != letter and not _ruled_out(text, *second.span(1)):
         return None
-    if any(found.group(1) != last.group(1) and not _ruled_out(text, *found.span())
+    if any(found.group(1) != letter and not _ruled_out(text, *found.span())
            for found in _LATER_LETTER.finditer(text, last.end())):
         return None  # the rules for A-J read it ("… it's (B)"), or none does
-    return last.group(1)
+    return letter
 
 
 def _names_letter(match: re.Match) -> bool:
@@ -149,10 +156,11 @@ def _names_letter(match: re.Match) -> bool:
     return not (letter in "AI" and is_article_or_pronoun(text, letter, end))  # "the answer is I think"
 
 
-def clause_letter(text: str, *, scan: bool = False) -> str | None:
-    """The upper-case letter named by the last answer clause (`_AMBIGUOUS` when it offers
-    two), or None without one. `scan=True` scans the whole text (the reference the fast
-    keyword-anchored search is tested against)."""
+def clause_letter(text: str, *, scan: bool = False, texts: Mapping[str, str] | None = None) -> str | None:
+    """The upper-case letter named by the last answer clause (`AMBIGUOUS` when it offers
+    two, unless what follows is the letter's own option text, from `texts`: "(e), I and III
+    only" where E is "I and III only"), or None without one. `scan=True` scans the whole
+    text (the reference the fast keyword-anchored search is tested against)."""
     if scan:
         if not may_have_clause(text, _CHOOSE_KEYS):
             return None
@@ -168,4 +176,6 @@ def clause_letter(text: str, *, scan: bool = False) -> str | None:
         return None
     letter = last.group(1).upper()
     other = next_option(text, last.end())
-    return _AMBIGUOUS if other and other != letter else letter
+    if other and other != letter and not (texts and own_text_follows(text, last.end(), texts.get(letter))):
+        return AMBIGUOUS
+    return letter

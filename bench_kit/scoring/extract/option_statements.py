@@ -110,3 +110,17 @@ def blank_filled(norm: str, texts: dict[str, str], question: str | None) -> str 
     filled = [letter for letter, text in texts.items() if f"{text} {after}" in f" {norm} "
               and f" {text} {after}" in f" {norm} "]
     return filled[0] if len(filled) == 1 else None
+
+
+# An answer line that asks the question again (least-to-most prompts: "Final Answer: How many
+# pita breads …?" then the answer on the next line).
+_ASKED_LINE = re.compile(r"^[ \t]*(?:final\s+)?answer\s*:[^\n?]*\?[ \t]*$", re.I | re.M)
+
+
+def after_asked_line(text: str) -> str:
+    """`text` after its last answer line that asks the question again, whose numbers are
+    the question's, not an answer ("… as two rolls?" is no 2); `text` without one."""
+    if "?" not in text or "nswer" not in text:
+        return text
+    last = max(_ASKED_LINE.finditer(text), key=lambda match: match.start(), default=None)
+    return text if last is None else text[last.end():]

@@ -87,7 +87,7 @@ def _is_formula(text: str) -> bool:
 
 def _stated(norm: str, text: str) -> bool:
     """Whether option text `text` occurs in the normalised response `norm` as whole words,
-    not right after a negation ("40°, not 34°" does not state 34°); an option that is a
+    not right after a negation ("40°, not 34°" does not state 34°, "not A or B" neither); an option that is a
     formula, not as a term of a longer one ("sqrt 3" is not stated in "6 sqrt 3")."""
     formula = _is_formula(text)
     if not formula and not _negates(norm):
@@ -95,8 +95,9 @@ def _stated(norm: str, text: str) -> bool:
     for found in find_phrases(norm, text):
         start, end = found.span()
         before = norm[max(0, start - 24):start].split()
-        if before and (before[-1] in _NEGATING or " ".join(before[-2:]) in _NEGATING):
-            continue
+        if before and (before[-1] in _NEGATING or " ".join(before[-2:]) in _NEGATING
+                       or before[-1] in ("or", "nor") and "not" in before[-5:-1]):
+            continue  # ("not dancing or singing" states neither)
         after = norm[end:end + 24].split()[:1]
         if not formula or not any(_MATH_TERM.fullmatch(word) for word in before[-1:] + after):
             return True
@@ -123,6 +124,10 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
     exact = [letter for letter, text in texts.items() if text == norm]
     if exact:
         return exact[0] if len(exact) == 1 else None
+    if question and _CONDITION.search(answer):
+        kept = _without_condition(answer, question)
+        if kept is not answer:  # "If pelicans increase, fish may decrease.": not "increase"
+            answer, norm = kept, normalize_text(kept)
     found = {letter: text for letter, text in texts.items() if text in norm and _stated(norm, text)}
     found = _not_others(answer, norm, found)
     if not found:  # no option verbatim: one reworded ("flipped", "the cricket population will increase")
@@ -138,12 +143,30 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
                if not any(other != text and text in other for other in found.values())]
     if len(maximal) > 1 and _BOTH.search(norm):  # "not only a cat but also a dog": both
         return None
+    if len(maximal) > 1:
+        corrected = _corrected(answer, texts, question)
+        if corrected is not None:  # "It is singing. Wait, no, it is dancing.": what the correction says
+            return corrected or None
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")
         kept = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
         if len(kept) > 1:
             return opening_option(answer, texts, question)
         maximal = kept
     return maximal[0] if len(maximal) == 1 else None
+
+
+# A condition opening a sentence ("If pelicans increase, …", "As the number of pelicans
+# increases, …"): when its words are the question's, it restates the question, not an answer.
+_CONDITION = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:if|when|as)\s+([^,.!?\n]{1,160}),", re.I)
+
+
+def _without_condition(answer: str, question: str) -> str:
+    """`answer` with the conditions that restate the question's own (every content word of
+    them in the question) blanked out, or `answer` itself when none does."""
+    asked = content_words(question)
+    kept = _CONDITION.sub(lambda match: " " * len(match.group())
+                          if content_words(match.group(1)) <= asked else match.group(), answer)
+    return answer if kept == answer else kept
 
 
 # A first sentence that hedges, weighs options or asks is no opening answer.
@@ -186,6 +209,26 @@ def opening_option(answer: str, texts: dict[str, str], question: str | None) -> 
 # phone", "Wait, no, on second thought", "Sorry, I meant rainy", "Upon closer inspection").
 _CORRECTS = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|look(?:ing)?\s+again"
                        r"|closer|on\s+reflection|correction|mistake)\b", re.I)
+
+
+# The corrections `_corrected` reads an answer after: `_CORRECTS` without the words that also
+# compare or excuse ("closer to the camera", "a common mistake").
+_CORRECTION = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|look(?:ing)?\s+again"
+                         r"|closer\s+(?:look|inspection|examination)|looking\s+(?:more\s+)?closely"
+                         r"|on\s+reflection|correction)\b", re.I)
+
+
+def _corrected(answer: str, texts: dict[str, str], question: str | None) -> str | None:
+    """For a response naming several options: when it corrects itself (`_CORRECTION`) after
+    naming one, the option the text after its last correction names ("" for none or
+    several: no answer); None when it makes no correction after an option."""
+    last = max(_CORRECTION.finditer(answer), key=lambda match: match.start(), default=None)
+    if last is None:
+        return None
+    head = normalize_text(answer[:last.start()])
+    if not any(text in head and _stated(head, text) for text in texts.values()):
+        return None  # ("Actually, the dog is …": nothing named before it to correct)
+    return by_option_text(answer[last.end():], texts, None, question) or ""
 
 
 _WOULD = re.compile(r"\b(?:would|should)\b", re.I)
@@ -233,6 +276,18 @@ def _restating(answer: str, sentence: re.Match | None, asked: frozenset[str],
     maximal = [letter for letter, text in texts.items() if text in found
                and not any(other != text and text in other for other in found)]
     return maximal[0] if len(maximal) == 1 else None
+
+
+def copies_question(answer: str, question: str | None) -> bool:
+    """Whether the response only copies the item's question stem (eight words or more of
+    it, before its option lines): the question's numbers and words are no answer."""
+    if not question or len(answer) > 2 * len(question):
+        return False
+    norm = normalize_text(answer)
+    if norm.count(" ") < 7:
+        return False
+    stop = _OPTION_LINES.search(question)
+    return norm in normalize_text(question[:stop.start() if stop else len(question)])
 
 
 @functools.lru_cache(maxsize=1024)

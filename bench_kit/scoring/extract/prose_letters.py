@@ -1,12 +1,17 @@
 """How a letter named in prose is judged (rule 6 of `bench_kit.scoring.extract.answers`):
 whether a capital A or I is a word, whether the rest of its segment rules it out or
-affirms it, and which letters are echoed inside option texts."""
+affirms it, which letters are echoed inside option texts, which name things ("Machine A …
+Machine B"), stand in formulas ("A = P(1 + r)") or are units ("0.01 A"), and which lower-case
+letters in brackets ("is (b).") name options."""
 
 from __future__ import annotations
 
 import bisect
 import math
 import re
+from collections.abc import Callable, Mapping
+
+from bench_kit.scoring.extract.response import normalize_text
 
 # What the rest of a segment says about the option just named.
 _NEGATIVE = re.compile(
@@ -122,16 +127,152 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
-def _named_letters(text: str, options: dict[str, str],
-                   spans: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+# A word right before a capital letter ("Machine A", "vitamin E"). Written before two
+# different letters it names things ("Machine A … Machine B"), unless it is a word for an
+# option or a word of the grammar ("options A and B", "between A and B", "than C").
+_NAMING = re.compile(r"\b([A-Za-z]{3,}) ([A-J])(?![A-Za-z0-9_'])")
+_NOT_NAMING = frozenset(
+    "option options choice choices answer answers letter letters statement statements image images "
+    "picture pictures figure figures graph graphs plot plots diagram diagrams panel panels pattern "
+    "patterns view views shape shapes solution solutions and nor but not than the from with where "
+    "which since after before then only both either neither between choose chose select selected "
+    "pick picked eliminate eliminates eliminating are was were being been can could did does get "
+    "gets reach reaches likely also even just for into onto over under about against like see "
+    "says said say that this these those its their our your photo photos frame frames clip clips chart "
+    "charts table tables map maps drawing drawings sketch sketches alternative alternatives item items "
+    "selection therefore thus hence because while whereas unlike except including among toward towards "
+    "without through beside near versus".split())
+
+
+# A capital letter written as a symbol of a formula ("A = P(1 + r/n)", "A + 10 = 44", "2 * D"):
+# a quantity throughout the response, not an option ("where A is the final amount").
+_SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
+                     r"|(?:(?<=[=+*/×])|(?<=[=+*/×] ))([A-J])(?![A-Za-z0-9_')\]])")
+
+
+# `letter_uses` of a text, computed when the first letter needs it (most texts name none).
+LetterUses = Callable[[], tuple[frozenset[str], frozenset[str]]]
+
+
+def _letters_as_options(raw_texts: list[str]) -> bool:
+    """Whether some option is itself a letter ("(A)", "B", "(a)": a pictured region)."""
+    return any(len(bare := raw.strip("()[] ")) == 1 and bare.isalpha() for raw in raw_texts)
+
+
+def letter_uses(text: str, raw_texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(`name_words`, the capital letters written as symbols of a formula, `_SYMBOL`) of
+    `text`: letters that are no option where they follow such a word, or anywhere."""
+    if _letters_as_options(raw_texts):
+        return frozenset(), frozenset()  # options that are letters: pictured regions "(A)" … "(E)"
+    symbols = frozenset(a or b for a, b in _SYMBOL.findall(text)) if _has_operator(text) else frozenset()
+    return name_words(text), symbols
+
+
+def _has_operator(text: str) -> bool:
+    return any(sign in text for sign in "=+*/^×")
+
+
+def name_words(text: str) -> frozenset[str]:
+    """Lower-cased words that name things by letters in `text` (`_NAMING`): each written
+    right before two different capital letters ("Machine A … Machine B")."""
+    if text.count(" ") < 3:
+        return frozenset()
+    seen: dict[str, str] = {}
+    names = set()
+    for match in _NAMING.finditer(text):
+        word = match.group(1).lower()
+        if word in _NOT_NAMING or word in names:
+            continue
+        if seen.setdefault(word, match.group(2)) != match.group(2):
+            names.add(word)
+    return frozenset(names)
+
+
+def _names_thing(text: str, start: int, names: frozenset[str]) -> bool:
+    """Whether the letter at `start` follows, after one space, a word of `names`."""
+    if not names or start < 4 or text[start - 1] != " ":
+        return False
+    head = text[max(0, start - 40):start - 1]
+    word = head[len(head.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")):]
+    return word.lower() in names
+
+
+# A lower-case letter alone in brackets, as a word ("is (b).", "(e) $78.20"; not "f(c)", "f (c)"
+# nor "(i)", a numeral): the way few-shot prompts that list options "(a) … (e)" name them.
+_LOWER_BRACKETED = re.compile(r"(?<![\w)\]])(?<!\b\w )\(([a-h j])\)(?![\w(=^])")
+# ... where it ends a sentence or clause, not after a word that names a part or a panel ("in
+# (b)", "part (a)", "figure (c)")
+_CLAUSE_END = frozenset(".,;:!?\n")
+_PART_BEFORE = re.compile(r"\b(?:in|of|part|parts|panel|panels|figure|fig\.?|image|images|picture|subfigure"
+                          r"|graph|plot|diagram|step|case|and|or)\s*$", re.I)
+
+
+def upper_cased_letters(text: str, options: dict[str, str], raw_texts: list[str],
+                        texts: Mapping[str, str]) -> str:
+    """`text` with each option letter written in lower case alone in brackets
+    (`_LOWER_BRACKETED`: "(b)") upper-cased ("(B)"), so the prose rules read it, when its
+    option's own text follows it ("(b) 10.5", `texts`: letter -> normalised text) or it ends a
+    sentence or clause ("is (b).", not "in (b)."); `text` itself when there is none, when one
+    opens a line ("(a) The heat … (b) The force …" label parts of the answer), or when an
+    option is itself a letter ("(a)")."""
+    if "(" not in text or not _LOWER_BRACKETED.search(text) or _letters_as_options(raw_texts):
+        return text
+    found = list(_LOWER_BRACKETED.finditer(text))
+    if any(_opens_line(text, match.start()) for match in found):
+        return text  # "(a) The heat of formation … (b) The force …": parts of the answer
+    parts, at = [], 0
+    for match in found:
+        letter = match.group(1).upper()
+        if letter in options and _names_option(text, match, texts.get(letter)):
+            parts += [text[at:match.start(1)], letter]
+            at = match.end(1)
+    return "".join(parts) + text[at:]
+
+
+def _names_option(text: str, match: re.Match, own: str | None) -> bool:
+    """Whether the lower-case letter of `match` names its option: its own text follows, or
+    it ends a sentence or clause and no word naming a part comes before it."""
+    if own_text_follows(text, match.end(), own):
+        return True
+    after = text[match.end():match.end() + 1]
+    return (not after or after in _CLAUSE_END) \
+        and _PART_BEFORE.search(text, max(0, match.start() - 12), match.start()) is None
+
+
+def _opens_line(text: str, at: int) -> bool:
+    """Whether only spaces stand between `at` and the start of its line (a part's label,
+    "(a) The heat of formation …", heads a line)."""
+    newline = text.rfind("\n", max(0, at - 200), at)
+    if newline < 0 and at >= 200:
+        return False  # (no line break in the 200 characters before it: inside a line)
+    return not text[newline + 1:at].strip()
+
+
+def _bracketed(text: str, start: int, end: int) -> bool:
+    """Whether the letter at `text[start:end]` stands alone in brackets ("(A)", "[B]")."""
+    return start > 0 and text[start - 1] in "([" and text[end:end + 1] in ")]"
+
+
+def _unit(text: str, start: int) -> bool:
+    """Whether the letter at `start` is a unit, right after a number ("0.01 A", "1.6 C")."""
+    return start > 1 and text[start - 1] == " " and text[start - 2].isdigit()
+
+
+def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
+                   uses: LetterUses) -> list[tuple[str, int, int]]:
     """(letter, start, end) of each option letter the prose names, in order; end -1: ruled
     out right there ("not A", "not A or C"), -2: by a verdict right after ("C is wrong")."""
     named: list[tuple[str, int, int]] = []
     negated_end = -1  # where the last letter ruled out right there ends
+    found: tuple[frozenset[str], frozenset[str]] | None = None  # (`uses`, at the first letter needing it)
     for match in _LETTER.finditer(text):
         letter, start, end = match.group(), match.start(), match.end()
         if letter not in options or _inside(spans, start):
             continue
+        if not _bracketed(text, start, end):  # (in brackets, "The answer (A) is …", an option's)
+            found = uses() if found is None else found
+            if letter in found[1] or _names_thing(text, start, found[0]) or _unit(text, start):
+                continue  # a symbol ("A = P(1 + r)"), a thing's name ("Machine B"), a unit ("0.01 A")
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
                 negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
             named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
@@ -147,15 +288,16 @@ def _named_letters(text: str, options: dict[str, str],
     return named
 
 
-def prose_letters(text: str, options: dict[str, str],
-                   spans: list[tuple[int, int]]) -> set[str]:
+def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
+                  uses: LetterUses = lambda: (frozenset(), frozenset())) -> set[str]:
     """The option letters the prose chooses: letters that are not negated, echoed in an
     option text or an article/pronoun. A letter whose own segment (up to the next letter
     or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
     segments affirm their letter ("B fits best"), only those letters count."""
-    named = _named_letters(text, options, spans)
+    named = _named_letters(text, options, spans, uses)
     if not named:
         return set()
+    named = _set_aside_as_others(text, named)
     affirmed: set[str] = set()
     neutral: set[str] = set()
     ruled_out: set[str] = set()
@@ -204,6 +346,33 @@ def prose_letters(text: str, options: dict[str, str],
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
 
 
+# "The other options show the object from a different angle. Option (A) shows …, option (B)
+# …": two or more letters walked through in the paragraph after "the other options" are the
+# ones set aside (one letter after it, "The other options do not fit. B is best.", is not).
+_OTHER_OPTIONS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b", re.I)
+
+
+def _set_aside_as_others(text: str, named: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """`named` with the letters ruled out (end -1) that follow "the other options" in its
+    paragraph (no blank line between), when they are two or more different letters."""
+    if "other" not in text:
+        return named
+    others = [match.start() for match in _OTHER_OPTIONS.finditer(text)]
+    if not others:
+        return named
+    after: dict[int, set[str]] = {}  # the others' statement -> the letters walked through after it
+    owner = []
+    for letter, start, _end in named:
+        before = bisect.bisect_left(others, start) - 1
+        if before >= 0 and text.find("\n\n", others[before], start) < 0:
+            after.setdefault(before, set()).add(letter)
+            owner.append(before)
+        else:
+            owner.append(-1)
+    return [(letter, start, -1 if index >= 0 and len(after[index]) > 1 else end)
+            for (letter, start, end), index in zip(named, owner)]
+
+
 # A sentence that concludes: "Therefore, the missing pattern is (D) 4.", "So the answer
 # must be C."
 _CONCLUDES = re.compile(r"(?:^|(?<=[.!?])[ \t]+)[ \t*-]*(?:therefore|thus|hence|so|in\s+conclusion"
@@ -218,4 +387,14 @@ def concluding_letters(text: str, options: dict[str, str], raw_texts: list[str])
         return set()
     end = SEGMENT_END.search(text, starts[-1] + 1)
     sentence = text[starts[-1]:end.start() if end else len(text)]
-    return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts))
+    return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts),
+                         lambda: letter_uses(text, raw_texts))
+
+
+def own_text_follows(text: str, at: int, own: str | None) -> bool:
+    """Whether the letter ending at `at` is followed, after a bracket, a comma or a colon, by
+    its option's own text (`own`, normalised): "(e), I and III only", "(b) $50,000"."""
+    if not own:
+        return False
+    said = normalize_text(text[at:at + len(own) + 8].lstrip(")] ,:"))
+    return said == own or said.startswith(own + " ")
