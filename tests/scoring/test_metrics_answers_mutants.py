@@ -236,8 +236,15 @@ def test_trim_key(key, expected):
     ("", [], []),
     # an indicator with nothing after it gives no candidate; the next sentence's does
     ("So it is. So 7 apples", ["7 apples"], [7.0]),
+    # ... a last sentence with a number and no indicator is one as a whole
+    ("So it is. 7 apples", ["7 apples"], [7.0]),
+    ("So it is 3. In total, Amy scores 41 points (26+15).", ["3", "in total, amy scores 41 points (26+15)"],
+     [3.0, 41.0, 26.0, 15.0]),
+    # ... not one without a number, nor a sentence before the last (the whole response is)
+    ("So it is. In total, Amy scores", ["so it is. in total, amy scores"], []),
+    ("Amy scores 41 points. So it is", ["amy scores 41 points. so it is"], [41.0]),
     # ... and with no other candidate the whole response is the one
-    ("So it is. 7 apples", ["so it is. 7 apples"], [7.0]),
+    ("It is. Apples", ["it is. apples"], []),
 ])
 def test_mmmu_candidates_without_a_clause(response, keys, numbers):
     assert mmmu_candidates(response) == (keys, numbers)
@@ -340,8 +347,12 @@ def test_mmmu_open_match_by_hand(response, golds, expected):
     ("The answer is:\nStep 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14", ["14"], True),
     ("The answer is:   \n  Step 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14", ["14"], True),
     # a colon with text after it on the same line: that text is the candidate
-    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], True),
-    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], False),
+    ("We work it out. The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], True),
+    ("We work it out. The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], False),
+    # ... unless the clause opens the response and the working after it ends on another
+    # value (report5: the working revises the opening answer)
+    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], True),
+    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], False),
     # outside an answer clause the candidate is the text after the sentence's last indicator,
     # a consequence after ", so" too (review numbers3, item 3: "X is A, so B" concludes B)
     ("Each bag is 3 kg, so 5 bags weigh 15 kg.", ["15"], True),

@@ -17,9 +17,10 @@ from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.answer_part import answer_part, cut_off
+from bench_kit.scoring.extract.clause_number import AND_CJK
 from bench_kit.scoring.extract.expression_parts import part_of_expression
-from bench_kit.scoring.extract.numbers import AND_CJK, refuses, states_zero
-from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
+from bench_kit.scoring.extract.numbers import refuses, revised_working, states_zero
+from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
 from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
@@ -204,12 +205,15 @@ def _opens_lines(text: str, at: int) -> bool:
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     """MMMU's open-answer candidates: per sentence, the text after its last indicator word
     ("is", "so", "thus", "answer" …; "=" too in the last sentence) when that text is not
-    empty, or the whole response when no sentence gives one; plus every number in those texts. A response with an answer
+    empty, and the whole last sentence when it has a number but no indicator ("In total, Amy
+    scores 41 points."), or the whole response when no sentence gives one; plus every number
+    in those texts. A response with an answer
     clause ("So the answer is 21.") has one candidate, that clause's answer: the numbers
     of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers; so
     has one whose closing line states it ("A: 36", "Final answer: 36", "#### 36"), its
     result when that is a calculation ("A: 3 * 12 = 36"). An answer clause whose line ends
-    with a colon introduces the lines after it: their candidates are taken."""
+    with a colon introduces the lines after it, and one that restates the question ("Final
+    Answer: How many bars did he buy?") is answered by them: their candidates are taken."""
     stated = final_answer_line(str(response))
     if stated is not None and _trim_key(stated.lower().rpartition("=")[2]):
         key = stated.lower()
@@ -219,6 +223,8 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     text = str(response)
     if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])):
         text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
+    elif clause is not None and text.startswith(("?", "？"), clause[1] + len(clause[0])):
+        text = text[clause[1] + len(clause[0]) + 1:]  # "Final Answer: How many …?\nHe bought 6."
     elif clause is not None and _trim_key(clause[0].lower()):
         key = _trim_key(clause[0].lower())
         return [key], [t.value for t in number_tokens(key)]
@@ -233,6 +239,8 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
             key = _trim_key(sentence[max(ends):])
             if key:
                 keys.append(key)
+        elif index == len(sentences) - 1 and number_tokens(sentence):
+            keys.append(_trim_key(sentence))  # "In total, Amy scores 41 points (26+15)."
     if not keys and text:
         keys = [_trim_key(text)]
     numbers = [t.value for key in keys for t in number_tokens(key)]
@@ -406,6 +414,9 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     False
     """
     text = answer_part(str(response))
+    working = revised_working(text, str(response)) if may_have_clause(text[:200]) else None
+    if working is not None:
+        text = working  # "The answer is 8.\n… So he needs 6 pages a day.": the working decides
     if refuses(text, unsure=False) and clause_tail_at(text) is None:
         return False  # "it's impossible to determine … in the 4 x 4 table"
     if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off(text):
