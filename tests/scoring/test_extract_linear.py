@@ -157,6 +157,7 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "clauses left unfilled, numbers asked": lambda n: _repeat("The answer is . How many 12? ", n),
     "spelled numbers before a comma": lambda n: _repeat("The answer is the two big bars, ", n)
     + "which is 13.",
+    "equations solved after a comma": lambda n: "Answer: x - 1 = 4" + _repeat(", so x = ", n) + "5",
 }
 
 
@@ -208,6 +209,8 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     # indicator word
     "a question restated, a closing sentence": (lambda n: "Final Answer: How many" + _repeat(
         " apples, in all,", n) + "?\n" + _repeat("Amy scores 41 points ", n), "41"),
+    "equations solved after a comma": (lambda n: "The answer is 5x - 2 = 13" + _repeat(
+        ", so x = ", n) + "3", "3"),
     "lines, then a closing sentence with no indicator": (lambda n: _repeat(
         "Step 1: 3 + 4 = 7\n", n) + "\nAmy scores 41 points (26+15).", "41"),
 }

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END
-from bench_kit.scoring.extract.written_twice import first_of_pair
-from bench_kit.text.numbers import NumberToken, as_percent
+from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
+from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 # "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
 # the answer's number elaborates on it.
@@ -53,8 +53,10 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
             return before  # "7.95 : 1": a ratio to one is its first term
         if OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
-        if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
-            # "The answer is 10 or 12." (none); "0.5 or 50%": one value written two ways
+        if _ALTERNATIVES.search(tail, before.end, last.start) and not (
+                before.value == last.value and written_twice(tail, before, last)):
+            # "The answer is 10 or 12." (none), "5 m or 5 s" and "1 or 1%" (one number, two
+            # quantities: none); "0.5 or 50%": one value written two ways
             return before if as_percent(before, last) \
                 or first_of_pair(tail, found, len(found) - 1) else None
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
@@ -117,3 +119,32 @@ def _after_comma(text: str, tail: str, at: int) -> str | None:
         return None
     stop = SENTENCE_END.search(rest, 0, 400)
     return rest[:stop.start() if stop else 400]
+
+
+# "x - 1 = 4, so x = 5": an equation solved for its variable after the comma.
+_SOLVED = re.compile(r"[ \t]*,[ \t]*(?:so|thus|therefore|hence)[ \t]*,?[ \t]*([A-Za-z])[ \t]*=[ \t]*",
+                     re.I)
+
+
+def solved_at(text: str, at: int, equation: str) -> int | None:
+    """Where the value starts when `text` goes on at `at` by solving `equation` (an equation
+    in one letter, "x - 1 = 4", "5x - 2 = 13") for that letter (", so x = 5"); else None."""
+    if "=" not in equation:
+        return None
+    found = _SOLVED.match(text, at)
+    if found is None:
+        return None
+    letter = re.escape(found.group(1))
+    return found.end() if re.search(r"(?<![A-Za-z])" + letter + r"(?![A-Za-z])",
+                                    equation.partition("=")[0], re.I) else None
+
+
+def solved_value(text: str, tail: str, at: int) -> NumberToken | None:
+    """The value an answer clause's equation is solved to after its comma ("Answer: x - 1 =
+    4, so x = 5" is 5), as a token of `text`; None when it is not solved there."""
+    start = solved_at(text, at + len(tail), tail)
+    found = number_tokens(text[start:start + 40]) if start is not None else []
+    if not found or found[0].start:
+        return None
+    return NumberToken(found[0].value, start + found[0].start, start + found[0].end,
+                       found[0].percent)

@@ -25,6 +25,7 @@ from bench_kit.scoring.extract.clause_number import (
     OPERAND_LABEL,
     asks,
     names_things,
+    solved_value,
     tail_number,
     word_answer,
 )
@@ -248,9 +249,11 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
         if found and _EXAMPLE.search(text, sentence_start(text, at), at):
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
-            token = tail_number(text, tail, at, found)
+            token = solved_value(text, tail, at) or tail_number(text, tail, at, found)
             if token is None:
                 return FAILED, None, text
+            if token.start >= at + len(tail):  # "Answer: x - 1 = 4, so x = 5"
+                return Extraction(token.value, PARSE_OK), token, text
             return _revised(text, tail, at, token, opened) \
                 or (Extraction(token.value, PARSE_OK), token, tail)
         if word_answer(text, tail, at):

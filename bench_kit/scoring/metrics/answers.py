@@ -17,11 +17,11 @@ from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
 from bench_kit.scoring.extract.answer_part import answer_part, cut_off
-from bench_kit.scoring.extract.clause_number import AND_CJK
+from bench_kit.scoring.extract.clause_number import AND_CJK, solved_at
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import refuses, revised_working, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
-from bench_kit.scoring.extract.written_twice import first_of_pair
+from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.cjk import CJK
@@ -302,6 +302,11 @@ def _result_sides(key: str) -> list[str]:
     number ("42 = 6 × 7")."""
     found = number_tokens(key)
     explained = _EXPLANATION.search(key, found[0].end) if found else None
+    solved = solved_at(key, explained.start(), key[:explained.start()]) if explained else None
+    if solved is not None:  # "5x - 2 = 13, so x = 3": the equation solved, 3
+        key = key[solved:]
+        found = number_tokens(key)
+        explained = _EXPLANATION.search(key, found[0].end) if found else None
     key = key[:explained.start()] if explained else key
     sides = [key.rpartition("=")[2]]
     if "=" in key and _SINGLE_VALUE.fullmatch(key.partition("=")[0]):
@@ -359,6 +364,14 @@ def _written_twice(key: str) -> bool:
     "2 hours or 120 minutes")."""
     found = number_tokens(key)
     return len(found) == 2 and first_of_pair(key, found, 1) is not None
+
+
+def _two_quantities(key: str) -> bool:
+    """Whether a hedge offers one number as two different quantities ("2 hours or 2
+    minutes", "1 or 1%"): no gold is both."""
+    found = number_tokens(key)
+    return len(found) == 2 and found[0].value == found[1].value \
+        and not written_twice(key, found[0], found[1])
 
 
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
@@ -429,7 +442,8 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     if keys:
         parts = _hedged(keys[-1], golds)
         if parts is not None:
-            return all(any(_gold_in(part, gold) for gold in golds) for part in parts)
+            return all(any(_gold_in(part, gold) for gold in golds) for part in parts) \
+                and not _two_quantities(keys[-1])
     numbered = [key for key in keys if number_tokens(key)]
     return any(_gold_in(key, gold) for gold in golds
                for key in (numbered[-1:] if _gold_number(gold) is not None else keys[-1:]))
