@@ -169,6 +169,24 @@ def _pi_multiple(math: str) -> float | None:
     return None if number is None else round(number, 6)
 
 
+# Tasks whose own graders compare strings exactly, not case- and punctuation-insensitively:
+# - ZeroEval's CRUXEval rows (source "zeroeval:<model>/crux"): yuchenlin/ZeroEval @ 570c626,
+#   src/evaluation/crux_eval.py, `eval_model`: the answer with "\n" written as backslash-n and
+#   outer quotes stripped equals the gold with outer quotes stripped; two empty strings are equal;
+# - BIG-Bench-Hard's dyck_languages (source "bbh:<run>/dyck_languages"): the target is a run of
+#   closing brackets scored by exact match (Suzgun et al. 2022, the repository's metric), so
+#   ") ]" is not "] )"; the spaces between brackets do not count.
+def _exact_task(label: str, row: dict) -> bool | None:
+    """Whether the label equals a gold under its task's own exact grader; None for other rows."""
+    source = row.get("source", "")
+    if source.startswith("zeroeval:") and source.endswith("/crux"):
+        answer = label.replace("\n", "\\n").strip("'\"")
+        return any(answer == gold.strip("'\"") for gold in row["golds"])
+    if source.startswith("bbh:") and source.endswith("/dyck_languages"):
+        return any("".join(label.split()) == "".join(gold.split()) for gold in row["golds"])
+    return None
+
+
 def label_is_correct(label: str, row: dict) -> bool:
     """Whether the reader's answer equals a gold: numbers (number words 0-20 included, and
     scientific notation: "4e-05", "5.27 × 10^-25", "10^5") for floats as `_same_float` (within
@@ -179,6 +197,9 @@ def label_is_correct(label: str, row: dict) -> bool:
     punctuation-insensitively."""
     if label == "none":
         return False
+    exact = _exact_task(label, row)
+    if exact is not None:
+        return exact
     for gold in row["golds"]:
         latex = "$" in gold or "\\" in gold
         answer = label

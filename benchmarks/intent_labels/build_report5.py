@@ -139,23 +139,36 @@ def merge_family_labels(args: argparse.Namespace, family: str) -> None:
         same, differ = agreement(second, third)
         print(family, "third reader", len(third), "same label", same, "differ", differ)
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--family", choices=sorted(QUOTAS), action="append", required=True)
-    parser.add_argument("--faithful-cot", type=Path, help="veronica320/Faithful-COT checkout")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report5")
+def add_label_options(parser: argparse.ArgumentParser) -> None:
+    """``--readers`` (write the readers' parts), ``--labels`` / ``--check-labels`` (merge)."""
     parser.add_argument("--readers", type=Path, help="write the second reader's parts here")
     parser.add_argument("--labels", type=Path,
                         help="merge the second reader's labels from here (no rebuild)")
     parser.add_argument("--check-labels", type=Path,
                         help="merge the third reader's labels from here (no rebuild)")
+
+
+def merged_labels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
+    """Merge the readers' labels if ``--labels`` / ``--check-labels`` ask for it (a bad
+    label is the parser's one-line error); ``False`` when the sets are to be built."""
+    if not (args.labels or args.check_labels):
+        return False
+    for family in args.family:
+        try:
+            merge_family_labels(args, family)
+        except ValueError as error:
+            parser.error(str(error))
+    return True
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--family", choices=sorted(QUOTAS), action="append", required=True)
+    parser.add_argument("--faithful-cot", type=Path, help="veronica320/Faithful-COT checkout")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report5")
+    add_label_options(parser)
     args = parser.parse_args()
-    if args.labels or args.check_labels:
-        for family in args.family:
-            try:
-                merge_family_labels(args, family)
-            except ValueError as error:
-                parser.error(str(error))
+    if merged_labels(parser, args):
         return
     if args.faithful_cot is None:
         parser.error("--faithful-cot is needed to build the sets")
@@ -164,7 +177,6 @@ def main() -> None:
         rows = build(family, gather(family, args), QUOTAS, prefix="r5", old=EARLIER,
                      seed=f"{SEED}-report5-{family}")
         write_family(args.out, family, rows, args.readers)
-
 
 if __name__ == "__main__":
     main()

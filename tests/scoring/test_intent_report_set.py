@@ -82,7 +82,10 @@ def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
     assert not module.is_split("report2", "open")
     assert not module.is_split("report2", "mc") and module.is_split(None, "mc")
     assert all(not module.is_split("report4", f) for f in module.FAMILIES)  # measured whole
-    assert all(not module.is_split("report5", f) for f in module.FAMILIES)  # the report, whole
+    assert all(not module.is_split("report5", f) for f in module.FAMILIES)
+    assert not module.is_split("report6", "mc") and not module.is_split("report6", "yesno")
+    assert module.is_split("report6", "open")  # its tune half is tuning data
+    assert "report6" in module.UNREAD_SETS
     assert set(module.UNREAD_SETS) <= set(module.REPORT_SETS)
     assert set(module.SPLIT_SETS) <= set(module.REPORT_SETS)
     assert all((SCRIPT.parent / "intent_labels" / name).is_dir() for name in module.REPORT_SETS)
@@ -213,6 +216,28 @@ def test_scientific_notation_pi_multiples_and_units_after_the_math(agreement, la
     assert module.label_is_correct(label, {"golds": [gold], "answer_type": "float"}) is same
 
 
+@pytest.mark.parametrize(("label", "gold", "source", "same"), [
+    # ZeroEval's CRUXEval grader: exact after stripping outer quotes; case and punctuation count
+    ("hello", "'hello'", "zeroeval:m/crux", True), ("'hello'", "'hello'", "zeroeval:m/crux", True),
+    ("Hello", "'hello'", "zeroeval:m/crux", False), ("hello!", "'hello'", "zeroeval:m/crux", False),
+    ("{'a': '1'}", "{'a': 1}", "zeroeval:m/crux", False), ("[1, 2]", "[1, 2]", "zeroeval:m/crux", True),
+    ("a\nb", "'a\\nb'", "zeroeval:m/crux", True), ('""', "''", "zeroeval:m/crux", True),
+    ("30.0", "30", "zeroeval:m/crux", False), ("30", "30", "zeroeval:m/crux", True),
+    # BIG-Bench-Hard's dyck_languages: the run of brackets, exactly; spaces do not count
+    (") ]", ") ]", "bbh:r/dyck_languages", True), (")]", ") ]", "bbh:r/dyck_languages", True),
+    ("] )", ") ]", "bbh:r/dyck_languages", False), (") ] }", ") ]", "bbh:r/dyck_languages", False),
+    ("empty", "}", "bbh:r/dyck_languages", False),
+    # any other source: case- and punctuation-insensitive as before
+    ("Hello", "'hello'", "zeroeval:m/gsm", True), ("] )", ") ]", "bbh:r/word_sorting", True)])
+def test_tasks_graded_exactly_by_their_own_graders(agreement, label, gold, source, same):
+    """CRUXEval's rows (ZeroEval's grader) and BIG-Bench-Hard's bracket runs are compared as
+    their own graders compare them, not case- and punctuation-insensitively ("] )" is not
+    ") ]"; "Hello" is not 'hello')."""
+    module, _, _ = agreement
+    row = {"golds": [gold], "answer_type": "text", "source": source}
+    assert module.label_is_correct(label, row) is same
+
+
 def test_open_family_splits_grade_school_math_rows_only(agreement, monkeypatch, capsys, tmp_path):
     module, _, _ = agreement
     assert module.split_prefix("report3", "open") == "gsm8k"
@@ -244,6 +269,24 @@ def test_show_all_needs_a_set(agreement, monkeypatch, capsys):
     with pytest.raises(SystemExit):
         _run(module, monkeypatch, "--family", "mc", "--show-all", "5")
     assert "--show-all needs --set" in capsys.readouterr().err
+
+
+def test_an_unread_set_shows_the_tune_half_of_a_split_family_only(
+        agreement, monkeypatch, capsys, tmp_path):
+    """An unread set's family split into halves may print its tune half (--show); --show-all
+    and --show on a family measured whole (or on all families) are refused."""
+    module, _, _ = agreement
+    _split_yesno_set(module, tmp_path)
+    monkeypatch.setattr(module, "UNREAD_SETS", ("report3",))
+    _run(module, monkeypatch, "--set", "report3", "--family", "yesno", "--show", "10")
+    out = capsys.readouterr().out
+    assert "tune-1" in out and "held-out-1" not in out
+    monkeypatch.setattr(module, "SPLIT_SETS", {"report3": {"yesno": ""}})
+    for flags in (("--family", "yesno", "--show-all", "5"), ("--family", "mc", "--show", "5"),
+                  ("--family", "all", "--show", "5")):
+        with pytest.raises(SystemExit):
+            _run(module, monkeypatch, "--set", "report3", *flags)
+        assert "never read" in capsys.readouterr().err
 
 
 def test_the_report_set_is_never_read(agreement, monkeypatch, capsys):

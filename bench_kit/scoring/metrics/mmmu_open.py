@@ -9,11 +9,12 @@ import functools
 import re
 from typing import Sequence
 
-from bench_kit.scoring.extract.answer_part import answer_part, cut_off
+from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.clause_number import AND_CJK, solved_at
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import refuses, revised_working, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
+from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
 from bench_kit.text.cjk import CJK
 from bench_kit.text.latex import plain_latex
@@ -301,7 +302,7 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
         text = working  # "The answer is 8.\n… So he needs 6 pages a day.": the working decides
     if refuses(text, unsure=False) and clause_tail_at(text) is None:
         return False  # "it's impossible to determine … in the 4 x 4 table"
-    if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off(text):
+    if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off_before_number(text):
         return False  # no answer: "…we need to consider", a formula repeated to the token limit
     golds = [str(g) for g in golds]
     if clause_tail_at(text) is None and final_answer_line(text) is None \
