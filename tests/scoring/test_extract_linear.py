@@ -158,6 +158,8 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "spelled numbers before a comma": lambda n: _repeat("The answer is the two big bars, ", n)
     + "which is 13.",
     "equations solved after a comma": lambda n: "Answer: x - 1 = 4" + _repeat(", so x = ", n) + "5",
+    "a count with a condition": lambda n: "There is one office that" + _repeat(" is very", n)
+    + " 38 m.",
 }
 
 

@@ -43,7 +43,13 @@ from bench_kit.scoring.extract.response import (
     sentence_start,
     strip_reasoning,
 )
-from bench_kit.scoring.extract.stated_number import SENTENCE_END, THRESHOLD, no_count, stated
+from bench_kit.scoring.extract.stated_number import (
+    SENTENCE_END,
+    THRESHOLD,
+    count_with,
+    no_count,
+    stated,
+)
 from bench_kit.scoring.extract.truncation import stops_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.text.numbers import NumberToken, number_tokens
@@ -344,6 +350,9 @@ def _prose_number(text: str, found: list[NumberToken],
     zero = no_count(text, found)
     if zero is not None:  # "There are no clubs with exactly 64 members."
         return Extraction(0.0, PARSE_LENIENT), zero, text
+    counted = count_with(text, found)
+    if counted is not None:  # "There is one office that is exactly 38 square meters."
+        return Extraction(counted.value, PARSE_LENIENT), counted, text
     token, opened = _sentence_number(text, found)
     ends = SENTENCE_END.search(text, token.end, token.end + 200)
     if ends is not None and ends.group() == "?":

@@ -101,3 +101,28 @@ def _one_clause(text: str, at: int, last: NumberToken) -> bool:
     end = stop.start() if stop else len(text)
     return end - at <= 300 and not _CLAUSE_BREAK.search(text, at, end) \
         and _FEW_WORDS.fullmatch(text, last.end, end) is not None
+
+
+# "There is one office that is exactly 38 square meters.": a count of things meeting a
+# condition restated from the question (`count_with`).
+_THERE_IS = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+(?:only\s+|exactly\s+)?", re.I)
+_CONDITION = re.compile(r"[^.!?\n\d,;:]*?\b(?:with|of|that|who|which|at)\b", re.I)
+
+
+def count_with(text: str, found: list[NumberToken]) -> NumberToken | None:
+    """The count a last sentence "There is / are <count> … with / of / that / who / which /
+    at … <number>" states, when it is one clause ending within 3 words of its number ("There
+    is one office that is exactly 38 square meters." is 1, as "There are no clubs with
+    exactly 64 members." counts 0); else None."""
+    if len(found) < 2:
+        return None
+    start = sentence_start(text, found[-1].start)
+    there = _THERE_IS.match(text, start)
+    count = next((t for t in found if t.start == there.end()), None) if there else None
+    if count is None or count is found[-1]:
+        return None
+    condition = _CONDITION.match(text, count.end)
+    if condition is None or condition.end() > found[-1].start or any(
+            count.end < t.start < found[-1].start for t in found):
+        return None
+    return count if _one_clause(text, condition.end(), found[-1]) else None
