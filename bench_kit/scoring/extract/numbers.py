@@ -3,7 +3,9 @@
 The numbers themselves are read by `bench_kit.text.numbers`, the part of the response that
 answers and whether it is cut off by `bench_kit.scoring.extract.answer_part`; here
 (docs/METRICS.md#numbers):
-the last number of the last "the answer is" clause; else, in the response up to where it
+the last number of the last "the answer is" clause (`bench_kit.scoring.extract.clause_number`;
+a clause that restates the question is answered by what follows it, and an opening clause
+is revised by working that ends on another value); else, in the response up to where it
 goes on with a new question of its prompt or closes with an explanation or a table, the
 sentence that concludes ("Therefore, …", "So …") or else the last sentence with a number,
 and in it the number the sentence states ("There are 3 bars larger than 4" -> 3, "The gap
