@@ -78,9 +78,21 @@ _GRADES = re.compile(r"(?:not\s+|in)?(?:correct|right|wrong)", re.I)
 def asks(text: str, tail: str, at: int) -> bool:
     """Whether an answer clause's tail (`tail`, at offset `at` of `text`) is the question
     restated ("Final Answer: How many bars did he buy?\nHe bought 6 bars."): its sentence
-    ends with a question mark; the answer is stated after it."""
-    stop = SENTENCE_END.search(text, at + len(tail), at + len(tail) + 400)
-    return (stop is not None and stop.group() == "?") or text.startswith("？", at + len(tail))
+    ends with a question mark (`question_from`); the answer is stated after it."""
+    return question_from(text, at + len(tail)) or text.startswith("？", at + len(tail))
+
+
+# ", right?", ", isn't it?": a tag after a statement asks nothing new.
+_TAG = re.compile(r",[ \t]*(?:right|correct|true|no|ok(?:ay)?|yes|(?:is|was|are|were|do|does|did|can"
+                  r"|could|would|will)(?:n't|[ \t]+not)?[ \t]+(?:it|they|he|she|you|we|there|that))"
+                  r"[ \t]*\?$", re.I)
+
+
+def question_from(text: str, at: int) -> bool:
+    """Whether the sentence going on at `at` ends with a question mark (within 400
+    characters), not a short tag after a comma ("The answer is 12, right?")."""
+    stop = SENTENCE_END.search(text, at, at + 400)
+    return stop is not None and stop.group() == "?" and _TAG.search(text, at, stop.end()) is None
 
 
 def word_answer(text: str, tail: str, at: int) -> bool:

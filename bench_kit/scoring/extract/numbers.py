@@ -27,6 +27,7 @@ from bench_kit.scoring.extract.clause_number import (
     OPERAND_LABEL,
     asks,
     names_things,
+    question_from,
     solved_value,
     tail_number,
     word_answer,
@@ -356,8 +357,7 @@ def _prose_number(text: str, found: list[NumberToken],
     if counted is not None:  # "There is one office that is exactly 38 square meters."
         return Extraction(counted.value, PARSE_LENIENT), counted, text
     token, opened = _sentence_number(text, found)
-    ends = SENTENCE_END.search(text, token.end, token.end + 200)
-    if ends is not None and ends.group() == "?":
+    if question_from(text, token.end):
         return FAILED, None, text  # "… How many people think horse #12 will win?": asked
     at = found.index(token)
     first = first_of_pair(text, found, at) or (
