@@ -77,7 +77,7 @@ _NO_VALUE = re.compile(
     r"\b(?:is|are|remains?)\s+(?:undefined|unknown|indeterminate)\b|:\s*undefined\b"
     r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
-    r"|\bthere\s+is\s+no\s+(?:possible\s+|correct\s+)?(?:answer|solution)\s+to\s+(?:this|the)\s"
+    r"|\bthere is no (?:possible\s+|correct\s+)?(?:answer|solution)\s+to\s+(?:this|the)\s"
     r"|\b(?:information|data|question|problem)\s+(?:provided\s+|given\s+)?(?:is|are)\s+"
     r"(?:contradictory|inconsistent)\b"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
