@@ -416,3 +416,23 @@ def test_lines_after_a_colon_look_back_40_characters():
     # ... 39 spaces (40 characters of white space): the colon is out of sight, so the
     # clause's own sentence, the next line, is the candidate
     assert mmmu_open_match("The answer is:\n" + " " * 39 + steps, ["7"]) is True
+
+
+@pytest.mark.parametrize("response, golds, expected", [
+    # report5's mmmu_open rules at their boundaries (hand-worked)
+    # one number as two quantities: exactly two numbers, equal, not written twice
+    ("The answer is 2 hours or 2 minutes.", ["2"], False),
+    ("The answer is 2 hours or 2 hours.", ["2"], True),
+    ("The answer is 2 or 3 or 2.", ["2"], False),  # a hedge with a 3: not every part a gold
+    # a restated question: a full-width question mark works as the ASCII one
+    ("答案：几个苹果？\n所以是12个。", ["12"], True),
+    # an opening clause revised: the working after the first sentence decides
+    ("The answer is 6.\nSo 2 x 4 = 8.", ["8"], True),
+    ("The answer is 6.\nSo 2 x 4 = 8.", ["6"], False),
+    ("The answer is 6.\nSo 2 x 3 = 6.", ["6"], True),
+    # the last sentence with no indicator word: only the last sentence
+    ("Amy scores 41 points. Ben scores 30 points.", ["30"], True),
+    ("Amy scores 41 points. Ben scores 30 points.", ["41"], False),
+])
+def test_report5_mmmu_rules_by_hand(response, golds, expected):
+    assert mmmu_open_match(response, golds) is expected

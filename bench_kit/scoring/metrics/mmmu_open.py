@@ -93,8 +93,9 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     text = str(response)
     if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])):
         text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
-    elif clause is not None and text.startswith(("?", "？"), clause[1] + len(clause[0])):
-        text = text[clause[1] + len(clause[0]) + 1:]  # "Final Answer: How many …?\nHe bought 6."
+    elif clause is not None and (clause[0].endswith("？") or text.startswith(
+            ("?", "？"), clause[1] + len(clause[0]))):  # "Final Answer: How many …?\nHe bought 6."
+        text = text[clause[1] + len(clause[0]) + (not clause[0].endswith("？")):]
     elif clause is not None and _trim_key(clause[0].lower()):
         key = _trim_key(clause[0].lower())
         return [key], [t.value for t in number_tokens(key)]
