@@ -211,6 +211,8 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     # indicator word
     "a question restated, a closing sentence": (lambda n: "Final Answer: How many" + _repeat(
         " apples, in all,", n) + "?\n" + _repeat("Amy scores 41 points ", n), "41"),
+    "brackets labelling operands": (lambda n: "The answer is 703" + _repeat(" (a) + 2", n)
+                                    + " = 9", "9"),
     "equations solved after a comma": (lambda n: "The answer is 5x - 2 = 13" + _repeat(
         ", so x = ", n) + "3", "3"),
     "lines, then a closing sentence with no indicator": (lambda n: _repeat(

@@ -10,7 +10,7 @@ import re
 from typing import Sequence
 
 from bench_kit.scoring.extract.answer_part import answer_part
-from bench_kit.scoring.extract.clause_number import AND_CJK, solved_at
+from bench_kit.scoring.extract.clause_number import AND_CJK, OPERAND_LABEL, solved_at
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import refuses, revised_working, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
@@ -173,6 +173,11 @@ def _result_sides(key: str) -> list[str]:
     number ("42 = 6 × 7")."""
     found = number_tokens(key)
     explained = _EXPLANATION.search(key, found[0].end) if found else None
+    while explained is not None and explained.group().strip() in ("(", "（"):
+        close = key.find(")" if explained.group().strip() == "(" else "）", explained.end())
+        if close < 0 or not OPERAND_LABEL.match(key, close + 1):
+            break  # "30 (boys = 12)": the bracket explains the value
+        explained = _EXPLANATION.search(key, close + 1)  # "703 (previous day) + 246 = 949"
     solved = solved_at(key, explained.start(), key[:explained.start()]) if explained else None
     if solved is not None:  # "5x - 2 = 13, so x = 3": the equation solved, 3
         key = key[solved:]
