@@ -503,3 +503,30 @@ def test_report5_rules_at_their_boundaries():
     # an equation solved for its letter: the letter must be on the equation's left side
     assert read("Answer: 4 = y, so y = 5") == (4.0, "ok")
     assert read("Answer: y = 4, so y = 5") == (5.0, "ok")
+
+
+def test_a_count_of_zero_in_one_clause_at_its_bounds():
+    """`_one_clause` (stated_number.py, moved from numbers.py) pinned at its bounds; expected
+    values worked out by hand."""
+    # the sentence ends at its own period: a later sentence's "and" is no clause break there
+    assert read("There are no clubs with exactly 64 members. They meet on Mondays and Fridays.") \
+        == (0.0, "lenient")
+    # no period at all: the sentence runs to the end of the text
+    assert read("There are no clubs with exactly 64 members") == (0.0, "lenient")
+    # the 300-character bound is measured from the condition word, wherever the sentence is
+    assert read("Some words here. " * 30 + "There are no clubs with exactly 64 members.") \
+        == (0.0, "lenient")
+    # ... 300 characters from after "with" to the sentence's end is one clause, 301 is not
+    assert read("There are no clubs with " + "x" * 288 + " 64 members.") == (0.0, "lenient")
+    assert read("There are no clubs with " + "x" * 289 + " 64 members.") == (64.0, "lenient")
+
+
+def test_answers_in_words_at_their_bounds():
+    """`word_answer` / `_after_comma` (clause_number.py) pinned where they stop; expected
+    values worked out by hand."""
+    # a tail ending on a colon introduces what follows, digit or not: the prose is read
+    assert read("The answer is the following:\n\n42") == (42.0, "lenient")
+    # three words cut at a comma with no digit after it in the sentence: an answer in words
+    assert read("There were 5 cats. The answer is not quite known, sadly.") == (None, "failed")
+    # ... the digit is looked for up to the sentence's end only, not in the next sentence
+    assert read("The answer is the largest value, big. It has 27 legs.") == (None, "failed")
