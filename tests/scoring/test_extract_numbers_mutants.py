@@ -530,3 +530,13 @@ def test_answers_in_words_at_their_bounds():
     assert read("There were 5 cats. The answer is not quite known, sadly.") == (None, "failed")
     # ... the digit is looked for up to the sentence's end only, not in the next sentence
     assert read("The answer is the largest value, big. It has 27 legs.") == (None, "failed")
+
+
+def test_a_solved_equation_token():
+    """`solved_value` gives a token of the cleaned text, spanning the solution as written,
+    with its percent sign (hand-worked)."""
+    found, token, text = answer_number_token("Answer: x - 1 = 4, so x = 5")
+    assert (found.value, text[token.start:token.end]) == (5.0, "5")
+    found, token, text = answer_number_token("Answer: 2x = 24, so x = 12%")
+    assert (found.value, text[token.start:token.end], token.percent) == (12.0, "12%", True)
+    assert answer_number("Answer: 2x = 24, so x = 12%")[1] is True
