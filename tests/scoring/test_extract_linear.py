@@ -164,6 +164,20 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     # review numbers3: a verb of money yields to a later conclusion (one scan for it, not one
     # per verb)
     "verbs of money then a conclusion": lambda n: _repeat("needs 5 ", n) + " so 7",
+    # report5's shapes: questions restated after "Final Answer:", answers graded, left unfilled
+    # or revised by the working, brackets that explain a value or label an operand
+    "questions restated, answers graded": lambda n: _repeat(
+        "Final Answer: How many, in all, are there? The answer is incorrect. ", n) + "So 6.",
+    "values explained by brackets": lambda n: _repeat(
+        "Amy scores 41 points (26+15) + 3 more signatures (100 - 64 ", n),
+    "an opening answer revised": lambda n: "The answer is 8.\n" + _repeat(
+        "So 3 + 4 = 7 (a b) Explanation: ", n),
+    "clauses left unfilled, numbers asked": lambda n: _repeat("The answer is . How many 12? ", n),
+    "spelled numbers before a comma": lambda n: _repeat("The answer is the two big bars, ", n)
+    + "which is 13.",
+    "equations solved after a comma": lambda n: "Answer: x - 1 = 4" + _repeat(", so x = ", n) + "5",
+    "a count with a condition": lambda n: "There is one office that" + _repeat(" is very", n)
+    + " 38 m.",
 }
 
 
@@ -201,14 +215,26 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
         "0.4, 3/12 or 1/4, ", n) + "1]", "0.4"),
     "consequences without an answer clause": (lambda n: "So it is " + _repeat(
         "5 apples, so ", n) + "6 pears", "5"),
+    # (ending on a line of its own: a last line cut short at one length and not at the other,
+    # "Step 1: 3" against "St", would be a candidate at one only, since report5's rule below)
     "an answer clause opening lines": (lambda n: "The answer is:\n" + _repeat(
-        "Step 1: 3 + 4 = 7\n", n), "7"),
+        "Step 1: 3 + 4 = 7\n", n) + "\nDone.", "7"),
     "ranges": (lambda n: "The answer is " + _repeat("between 40 and 60 ", n) + "km", "40"),
     "no count with a condition": (lambda n: "There are no clubs" + _repeat(" with 64 of", n), "0"),
     # review numbers3, item 13: a run of spaces before a bracket was quadratic (the hedge and
     # "and" separators were tried at every space of the run)
     "spaces before a bracket": (lambda n: "The answer is 5" + " " * n + "(3).", "5"),
     "spaces between words": (lambda n: "The answer is 5" + " " * n + "or" + " " * n + "6", "5"),
+    # report5's shapes: a question restated after the answer clause, a last sentence with no
+    # indicator word
+    "a question restated, a closing sentence": (lambda n: "Final Answer: How many" + _repeat(
+        " apples, in all,", n) + "?\n" + _repeat("Amy scores 41 points ", n), "41"),
+    "brackets labelling operands": (lambda n: "The answer is 703" + _repeat(" (a) + 2", n)
+                                    + " = 9", "9"),
+    "equations solved after a comma": (lambda n: "The answer is 5x - 2 = 13" + _repeat(
+        ", so x = ", n) + "3", "3"),
+    "lines, then a closing sentence with no indicator": (lambda n: _repeat(
+        "Step 1: 3 + 4 = 7\n", n) + "\nAmy scores 41 points (26+15).", "41"),
 }
 
 

@@ -470,3 +470,73 @@ def test_report4_rules_mutant_pins():
     assert read("\\[ x = 1 \\]\nSo:\n\\[ y = 24") == (None, "failed")
     # an answer clause on a line after the explanation, not the last line: no closing
     assert read("It is 3. This is because of x.\nThe answer is 6.\nWell done.") == (6.0, "ok")
+
+
+def test_report5_rules_at_their_boundaries():
+    """The rules written on report5's open rows (docs/METRICS.md, "report5's open answers"),
+    pinned where they stop; expected values worked out by hand."""
+    # a bracket after a value and two words explains it; a bracket holding a bracket does not
+    assert read("They collect 36 more signatures (100 - 64).") == (36.0, "lenient")
+    assert read("They have 5 more points ((3 of them red)).") == (3.0, "lenient")
+    # ... nor one never closed in the sentence
+    assert read("They have 5 more points (3 + 2") == (None, "failed")
+    # an opening clause whose working ends on the same value stands ("ok", the clause's)
+    assert read("The answer is 6.\nSo 2 x 3 = 6.") == (6.0, "ok")
+    # ... revised when the last calculation's "=" gives another value right before it
+    assert read("The answer is 6.\nWe get 2 x 4 = 8.") == (8.0, "lenient")
+    # ... not by a last number that neither concludes nor results ("We get 2 boxes.")
+    assert read("The answer is 6.\nWe get 2 boxes.") == (6.0, "ok")
+    # ... nor when the clause is not the opening sentence
+    assert read("Look. The answer is 6.\nSo it is 8.") == (6.0, "ok")
+    # a count: the condition word must come before the sentence's last number
+    assert read("There is one office that is 38 m.") == (1.0, "lenient")
+    assert read("There are 2 offices.") == (2.0, "lenient")  # one number: no count rule
+    assert read("There is one office of 38 m that is 4 m wide.") == (4.0, "lenient")
+    # a restated question: "？" right after the tail; the answer follows
+    assert read("答案：几个苹果？\n有12个。") == (12.0, "lenient")
+    # spelled numbers naming things need three words before the comma
+    assert read("The answer is the two bars, which is 13.") == (13.0, "lenient")
+    assert read("The answer is two bars, which is 13.") == (2.0, "ok")
+    # one number as two quantities needs the same value on both sides
+    assert read("The answer is 5 m or 6 s.") == (None, "failed")
+    assert read("The answer is 5 or 5.") == (5.0, "ok")
+    # an equation solved for its letter: the letter must be on the equation's left side
+    assert read("Answer: 4 = y, so y = 5") == (4.0, "ok")
+    assert read("Answer: y = 4, so y = 5") == (5.0, "ok")
+
+
+def test_a_count_of_zero_in_one_clause_at_its_bounds():
+    """`_one_clause` (stated_number.py, moved from numbers.py) pinned at its bounds; expected
+    values worked out by hand."""
+    # the sentence ends at its own period: a later sentence's "and" is no clause break there
+    assert read("There are no clubs with exactly 64 members. They meet on Mondays and Fridays.") \
+        == (0.0, "lenient")
+    # no period at all: the sentence runs to the end of the text
+    assert read("There are no clubs with exactly 64 members") == (0.0, "lenient")
+    # the 300-character bound is measured from the condition word, wherever the sentence is
+    assert read("Some words here. " * 30 + "There are no clubs with exactly 64 members.") \
+        == (0.0, "lenient")
+    # ... 300 characters from after "with" to the sentence's end is one clause, 301 is not
+    assert read("There are no clubs with " + "x" * 288 + " 64 members.") == (0.0, "lenient")
+    assert read("There are no clubs with " + "x" * 289 + " 64 members.") == (64.0, "lenient")
+
+
+def test_answers_in_words_at_their_bounds():
+    """`word_answer` / `_after_comma` (clause_number.py) pinned where they stop; expected
+    values worked out by hand."""
+    # a tail ending on a colon introduces what follows, digit or not: the prose is read
+    assert read("The answer is the following:\n\n42") == (42.0, "lenient")
+    # three words cut at a comma with no digit after it in the sentence: an answer in words
+    assert read("There were 5 cats. The answer is not quite known, sadly.") == (None, "failed")
+    # ... the digit is looked for up to the sentence's end only, not in the next sentence
+    assert read("The answer is the largest value, big. It has 27 legs.") == (None, "failed")
+
+
+def test_a_solved_equation_token():
+    """`solved_value` gives a token of the cleaned text, spanning the solution as written,
+    with its percent sign (hand-worked)."""
+    found, token, text = answer_number_token("Answer: x - 1 = 4, so x = 5")
+    assert (found.value, text[token.start:token.end]) == (5.0, "5")
+    found, token, text = answer_number_token("Answer: 2x = 24, so x = 12%")
+    assert (found.value, text[token.start:token.end], token.percent) == (12.0, "12%", True)
+    assert answer_number("Answer: 2x = 24, so x = 12%")[1] is True

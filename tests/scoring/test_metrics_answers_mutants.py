@@ -236,8 +236,15 @@ def test_trim_key(key, expected):
     ("", [], []),
     # an indicator with nothing after it gives no candidate; the next sentence's does
     ("So it is. So 7 apples", ["7 apples"], [7.0]),
+    # ... a last sentence with a number and no indicator is one as a whole
+    ("So it is. 7 apples", ["7 apples"], [7.0]),
+    ("So it is 3. In total, Amy scores 41 points (26+15).", ["3", "in total, amy scores 41 points (26+15)"],
+     [3.0, 41.0, 26.0, 15.0]),
+    # ... not one without a number, nor a sentence before the last (the whole response is)
+    ("So it is. In total, Amy scores", ["so it is. in total, amy scores"], []),
+    ("Amy scores 41 points. So it is", ["amy scores 41 points. so it is"], [41.0]),
     # ... and with no other candidate the whole response is the one
-    ("So it is. 7 apples", ["so it is. 7 apples"], [7.0]),
+    ("It is. Apples", ["it is. apples"], []),
 ])
 def test_mmmu_candidates_without_a_clause(response, keys, numbers):
     assert mmmu_candidates(response) == (keys, numbers)
@@ -340,8 +347,12 @@ def test_mmmu_open_match_by_hand(response, golds, expected):
     ("The answer is:\nStep 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14", ["14"], True),
     ("The answer is:   \n  Step 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14", ["14"], True),
     # a colon with text after it on the same line: that text is the candidate
-    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], True),
-    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], False),
+    ("We work it out. The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], True),
+    ("We work it out. The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], False),
+    # ... unless the clause opens the response and the working after it ends on another
+    # value (report5: the working revises the opening answer)
+    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["14"], True),
+    ("The answer is: 7\nStep 2: 7 × 2 = 14", ["7"], False),
     # outside an answer clause the candidate is the text after the sentence's last indicator,
     # a consequence after ", so" too (review numbers3, item 3: "X is A, so B" concludes B)
     ("Each bag is 3 kg, so 5 bags weigh 15 kg.", ["15"], True),
@@ -405,3 +416,35 @@ def test_lines_after_a_colon_look_back_40_characters():
     # ... 39 spaces (40 characters of white space): the colon is out of sight, so the
     # clause's own sentence, the next line, is the candidate
     assert mmmu_open_match("The answer is:\n" + " " * 39 + steps, ["7"]) is True
+
+
+@pytest.mark.parametrize("response, golds, expected", [
+    # report5's mmmu_open rules at their boundaries (hand-worked)
+    # one number as two quantities: exactly two numbers, equal, not written twice
+    ("The answer is 2 hours or 2 minutes.", ["2"], False),
+    ("The answer is 2 hours or 2 hours.", ["2"], True),
+    ("The answer is 2 or 3 or 2.", ["2"], False),  # a hedge with a 3: not every part a gold
+    # a restated question: a full-width question mark works as the ASCII one
+    ("答案：几个苹果？\n所以是12个。", ["12"], True),
+    # an opening clause revised: the working after the first sentence decides
+    ("The answer is 6.\nSo 2 x 4 = 8.", ["8"], True),
+    ("The answer is 6.\nSo 2 x 4 = 8.", ["6"], False),
+    ("The answer is 6.\nSo 2 x 3 = 6.", ["6"], True),
+    # the last sentence with no indicator word: only the last sentence
+    ("Amy scores 41 points. Ben scores 30 points.", ["30"], True),
+    ("Amy scores 41 points. Ben scores 30 points.", ["41"], False),
+])
+def test_report5_mmmu_rules_by_hand(response, golds, expected):
+    assert mmmu_open_match(response, golds) is expected
+
+
+@pytest.mark.parametrize("response, golds, expected", [
+    # survivors of the split's mutation run (hand-worked): a root written "sqrt(3)" against
+    # a LaTeX gold "$\sqrt{3}$" (read as "√3"): both read as "sqrt3"
+    ("The answer is sqrt(3).", ["$\\sqrt{3}$"], True),
+    # a part of more than three words (each Chinese character one) joined by 和 is no short
+    # answer: no hedge, the 4 of the whole candidate is right
+    ("答案是4个大红苹果和5个梨", ["4"], True),
+])
+def test_mmmu_open_survivors_by_hand(response, golds, expected):
+    assert mmmu_open_match(response, golds) is expected

@@ -37,13 +37,13 @@ def answer_part(text: str) -> str:
     return answer_part_tokens(text)[0]
 
 
-def answer_part_tokens(text: str) -> tuple[str, list[NumberToken] | None]:
+def answer_part_tokens(text: str, closing: bool = True) -> tuple[str, list[NumberToken] | None]:
     """The response up to a new question or worked example of its prompt, a grading of its
     own answer or a closing section (when a number comes before it), and without the cut-off
     last repetition of an answer line it loops on; its numbers when they had to be read
-    (else None)."""
+    (else None); `closing=False`: not cut at a closing section."""
     found = None
-    for pattern in (CONTINUATION, NEXT_EXAMPLE, _GRADES_ITSELF, _CLOSING):
+    for pattern in (CONTINUATION, NEXT_EXAMPLE, _GRADES_ITSELF, _CLOSING)[:4 if closing else 3]:
         cut = pattern.search(text, 1)
         if cut is None:
             continue

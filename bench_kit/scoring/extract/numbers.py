@@ -3,7 +3,9 @@
 The numbers themselves are read by `bench_kit.text.numbers`, the part of the response that
 answers and whether it is cut off by `bench_kit.scoring.extract.answer_part`; here
 (docs/METRICS.md#numbers):
-the last number of the last "the answer is" clause; else, in the response up to where it
+the last number of the last "the answer is" clause (`bench_kit.scoring.extract.clause_number`;
+a clause that restates the question is answered by what follows it, and an opening clause
+is revised by working that ends on another value); else, in the response up to where it
 goes on with a new question of its prompt or closes with an explanation or a table, the
 sentence that concludes ("Therefore, …", "So …") or else the last sentence with a number,
 and in it the number the sentence states ("There are 3 bars larger than 4" -> 3, "The gap
@@ -21,6 +23,15 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.answer_part import answer_part_tokens
+from bench_kit.scoring.extract.clause_number import (
+    OPERAND_LABEL,
+    asks,
+    names_things,
+    question_from,
+    solved_value,
+    tail_number,
+    word_answer,
+)
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
@@ -35,13 +46,18 @@ from bench_kit.scoring.extract.response import (
     sentence_start,
     strip_reasoning,
 )
-from bench_kit.scoring.extract.stated_number import OF_WHOLE, THRESHOLD, stated
+from bench_kit.scoring.extract.stated_number import (
+    SENTENCE_END,
+    THRESHOLD,
+    count_with,
+    no_count,
+    stated,
+)
 from bench_kit.scoring.extract.truncation import stops_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair
-from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
+from bench_kit.text.numbers import NumberToken, number_tokens
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
@@ -54,19 +70,6 @@ _RANGE_AFTER = re.compile(r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d
 # answer a markdown response marks; the last such.
 _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:/\d+)?[ \t]*%?"
                           r"(?:[ \t]*[A-Za-z°]+){0,2})[ \t]*\.?\*\*")
-# "There are no red cubes", "The function has no zeros": a count of zero, in a response
-# with no number at all.
-_NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
-                      re.I)
-# "There are no clubs with exactly 64 members.": a count of zero; the sentence's number is the
-# condition restated from the question. One clause only (`_ONE_CLAUSE`: no clause mark nor
-# coordinator anywhere in the sentence, at most 3 words after its number), so "There is no
-# need to convert any of the units, so the area is 24." states 24.
-_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)[a-z][^.!?\n\d,;:]*"
-                        r"\b(?:with|of|that|who|which|at)\b", re.I)
-_CLAUSE_BREAK = re.compile(r"[,;:—–，；]|\b(?:and|but|so|while|whereas|because|since|then|which)\b",
-                           re.I)
-_FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}\s*")
 _ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it\s+is|it's)\s+(?:about|approximately|roughly|around)\b", re.I)
 # A value the response says it cannot give (beyond the shared refusals): "is undefined",
 # "this problem can't be solved", "there must be an error in the problem".
@@ -74,11 +77,15 @@ _NO_VALUE = re.compile(
     r"\b(?:is|are|remains?)\s+(?:undefined|unknown|indeterminate)\b|:\s*undefined\b"
     r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
+    r"|\bthere is no (?:possible\s+|correct\s+)?(?:answer|solution)\s+to\s+(?:this|the)\s"
+    r"|\b(?:information|data|question|problem)\s+(?:provided\s+|given\s+)?(?:is|are)\s+"
+    r"(?:contradictory|inconsistent)\b"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
     r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)"
     r"|无法(?:直接)?(?:得出|求出|求解|计算|给出)|不能确定|无解", re.I)
 _UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
+                  "there is no", "contradictory", "inconsistent",
                   "provide", "give", "无法", "不能", "无解")  # every _NO_VALUE match holds one
 # A response that describes how to find the answer without giving it: "The solution
 # requires analyzing the chart. … The final answer will be the total count.", "This code
@@ -96,26 +103,15 @@ _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
 # as alternatives.
 _BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
                           r"|probably|even)\s+)?\$?\\boxed\{")
-# "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
-# the answer's number elaborates on it.
-_ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
-                          r"|not))\b", re.I)
-# "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
-_RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
-# 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
-AND_CJK = r"(?<![之总的])和(?![为是等])"
-# "10 or 12", "12 and 15", "q=1或q=2": two values given as the answer.
-_ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|" + AND_CJK, re.I)
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
 # while the lowest was 3.8%".
 _COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
-# "720 W (3 sig.fig.)": at most a short unit between a value and the bracket that explains it.
-_UNIT_GAP = re.compile(r"[ \t]*(?:[A-Za-zΩ°%/$]{1,8}[ \t]*)?")
-# "7.95 : 1": the first term of a ratio to one.
-_TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
+# "41 points (26+15)", "36 more signatures (100 - 64)": a bracket after a value and at most two
+# words explains the value (`_explained`).
+_EXPLAINS = re.compile(r"[ \t]*(?:[A-Za-z°%]+[ \t]+){0,2}\(")
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 # "to two decimal places", "to 3 significant figures", "(3 sig.fig.)": a precision asked for,
@@ -142,59 +138,6 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
     """
     found, token, _ = answer_number_token(response)
     return found, token is not None and token.percent
-
-
-def _tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> NumberToken | None:
-    """The number an answer clause's tail (`tail`, at offset `at` of `text`) gives: its last
-    number before an elaboration ("1982 with an income of 931,441" is 1982), or the count of
-    "3 out of 5"; None when it gives two values ("10 or 12", "12
-    and 15") or a pair cut at its comma ("(3, 4)")."""
-    elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
-    if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
-            tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
-        found = [token for token in found if token.end <= elaborated.start()]
-    aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
-    if aside >= 0 and any(token.end <= aside and _UNIT_GAP.fullmatch(tail, token.end, aside)
-                          for token in found) \
-            and not _ALTERNATIVES.search(tail, aside, found[-1].start):  # not "3 (or 4)"
-        found = [token for token in found if token.end <= aside]  # "7 (3 + 4)": explains the 7
-    last = found[-1]
-    if len(found) > 1:
-        before = found[-2]
-        if last.value == 1 and _TO_ONE.fullmatch(tail, before.end, last.start):
-            return before  # "7.95 : 1": a ratio to one is its first term
-        if OF_WHOLE.fullmatch(tail, before.end, last.start):
-            return before  # "3 out of 5": the count
-        if before.value != last.value and _ALTERNATIVES.search(tail, before.end, last.start):
-            # "The answer is 10 or 12." (none); "0.5 or 50%": one value written two ways
-            return before if as_percent(before, last) \
-                or first_of_pair(tail, found, len(found) - 1) else None
-    if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
-            and text[at + len(tail):].lstrip()[:1] == ",":
-        return None  # "The answer is (3, 4).": a pair cut at its comma
-    return last
-
-
-# "The answer is as follows.", "… is below", "… is clear from the graph": a tail that points to
-# where the answer is written, not an answer in words.
-_POINTS_ON = re.compile(r"\s*(?:as\s+follows|below|above|simple|clear|obvious|easy|straightforward"
-                        r"|determined|found|shown|given|in\s+the|on\s+the|from\s+the)\b", re.I)
-
-
-def _word_answer(text: str, tail: str, at: int) -> bool:
-    """Whether an answer clause's tail (`tail`, at offset `at` of `text`) with no number in it
-    is an answer in words ("None", "Insufficient Information", "that the method does not
-    apply"): a whole sentence without a digit, or three words or more cut at a comma with no
-    number after the comma in the sentence; not one or two words cut at a comma ("The answer is
-    therefore, 12"), not "the largest value, 27", nor a tail that introduces the lines after it
-    ("The answer is as follows:") or points to them (`_POINTS_ON`: "The answer is below.")."""
-    if tail[-1] in ":：" or any(ch.isdigit() for ch in tail) or _POINTS_ON.match(tail):
-        return False  # "The answer is below.", "The answer is clear from the graph."
-    rest = text[at + len(tail):].lstrip(" \t")
-    if rest[:1] not in (",", "，"):
-        return True
-    stop = _SENTENCE_END.search(rest, 0, 400)  # "The answer is the largest value, 27."
-    return len(tail.split()) >= 3 and not any(ch.isdigit() for ch in rest[:stop.start() if stop else 400])
 
 
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
@@ -246,7 +189,7 @@ def _final_value_tail(text: str) -> tuple[str, int] | None:
     ends = [match.end() for match in _FINAL_VALUE.finditer(text)]
     if not ends:
         return None
-    return sentence_after(text, ends[-1], _SENTENCE_END, " \t\r\n")
+    return sentence_after(text, ends[-1], SENTENCE_END, " \t\r\n")
 
 
 def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, int]:
@@ -259,9 +202,26 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
         if token.start < start:
             break
         inside.append(token)
-    stop = _SENTENCE_END.search(text, last.end, last.end + 200)  # (+ " times", "… dollars in total")
+    inside = _explained(text, inside[::-1])
+    last = inside[-1]
+    stop = SENTENCE_END.search(text, last.end, last.end + 200)  # (+ " times", "… dollars in total")
     end = max(last.end + 6, stop.start() if stop else min(len(text), last.end + 200))
-    return stated(text[start:end], start, inside[::-1]), start
+    return stated(text[start:end], start, inside), start
+
+
+def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
+    """A sentence's numbers without those of a bracket that explains a value before it ("41
+    points (26+15)", "50 cents (15.00 divided by 30)"; `_EXPLAINS`), unless the calculation
+    goes on after the bracket ("703 (previous day) + 246 = 949")."""
+    if "(" not in text[inside[0].end:inside[-1].start]:
+        return inside  # the common case: no bracket between the numbers
+    for token in inside[:-1]:
+        opened = _EXPLAINS.match(text, token.end)
+        close = text.find(")", opened.end(), opened.end() + 200) if opened else -1
+        if close > 0 and "(" not in text[opened.end():close] \
+                and not OPERAND_LABEL.match(text, close + 1):
+            return [t for t in inside if not opened.end() <= t.start < close]
+    return inside
 
 
 def answer_number_token(response: str, pi_units: bool = False,
@@ -287,18 +247,26 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
         text = text.strip()
+    opened = text
     text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
-    if tail:
+    if at and not tail and text.startswith((".", "。"), at):
+        return FAILED, None, text  # "Colin is now. The answer is .": a clause left unfilled
+    if tail and not asks(text, tail, at):
         found = _candidates(tail, number_tokens(tail))
+        if found and names_things(text, tail, at):
+            found = []  # "… the difference between the two bars, which is 13.": read on
         if found and _EXAMPLE.search(text, sentence_start(text, at), at):
             return FAILED, None, text  # "For example, if …, the answer would be 50."
         if found:
-            token = _tail_number(text, tail, at, found)
+            token = solved_value(text, tail, at) or tail_number(text, tail, at, found)
             if token is None:
                 return FAILED, None, text
-            return Extraction(token.value, PARSE_OK), token, tail
-        if _word_answer(text, tail, at):
+            if token.start >= at + len(tail):  # "Answer: x - 1 = 4, so x = 5"
+                return Extraction(token.value, PARSE_OK), token, text
+            return _revised(text, tail, at, token, opened) \
+                or (Extraction(token.value, PARSE_OK), token, tail)
+        if word_answer(text, tail, at):
             return FAILED, None, text  # "The answer is None.", "The answer is Inapplicable."
     if "**" in response:
         bold = _BOLD_NUMBER.findall(strip_reasoning(response))
@@ -310,33 +278,54 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     return _prose_number(text, found, boxes > 0)
 
 
-def _no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
-    """A count of zero a response without an answer clause states, as a token over its words:
-    "there is / are no …" or "has no …" in a response without numbers ("The function has no
-    zeros."), or its last sentence with a number opening "There are no … with / of / that …"
-    ("There are no clubs with exactly 64 members."); None for a refusal ("there is no
-    information")."""
-    zero = _NONE_WITH.match(text, sentence_start(text, found[-1].start)) if found \
-        else _NONE_OF.search(text)
-    if zero is None or last_refusal(text) or (found and not _one_clause(text, zero.end(), found[-1])):
+# "… 29 - 4 = 25 balloons.": the result of a calculation.
+_RESULT = re.compile(r"=\s*$")
+
+
+def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
+             ) -> tuple[Extraction[float], NumberToken, str] | None:
+    """The reading of a response that opens with an answer clause ("The answer is 8 pages
+    per day.") and then works the problem to another value, which its concluding sentence
+    ("So …", "Therefore …") or the result of its last calculation ("29 - 4 = 25 balloons.")
+    states: the working revises the opening guess. None when the clause is not the opening
+    sentence or the working ends on the same value (or on none)."""
+    stop = SENTENCE_END.search(whole, at + len(tail), at + len(tail) + 400)
+    if sentence_start(text, at) != 0 or stop is None or not whole[stop.end():].strip():
+        return None  # not the opening sentence, or nothing after it (most such responses)
+    if len(text) < len(whole.rstrip()):  # cut: "Explanation: …" is the working here
+        text = answer_part_tokens(whole, closing=False)[0]
+    rest = text[stop.end():]
+    if not rest.strip():
         return None
-    return NumberToken(0.0, zero.start(), zero.end())
+    found = _candidates(rest, number_tokens(rest))
+    reading = _prose_number(rest, found, False)
+    later = reading[1]
+    if later is None or later.value == token.value or not (
+            CONCLUDES.match(rest, sentence_start(rest, later.start))
+            or _RESULT.search(rest, max(0, later.start - 4), later.start)):
+        return None
+    return reading
 
 
-def _one_clause(text: str, at: int, last: NumberToken) -> bool:
-    """Whether the sentence of a count of zero, from `at` (after its condition word) on, is
-    one clause that ends within 3 words of its number `last` ("… with exactly 64 members.")."""
-    stop = _SENTENCE_END.search(text, last.end, last.end + 80)
-    end = stop.start() if stop else len(text)
-    return end - at <= 300 and not _CLAUSE_BREAK.search(text, at, end) \
-        and _FEW_WORDS.fullmatch(text, last.end, end) is not None
+def revised_working(text: str, whole: str) -> str | None:
+    """The working after the opening answer clause of a response (`text`: its answer part,
+    `whole`: the cleaned response) when that working revises the clause's value (`_revised`:
+    "The answer is 8.\n… So he needs 6 pages a day."), else None; for `mmmu_open`."""
+    clause = clause_tail_at(text)
+    if clause is None or sentence_start(text, clause[1]) != 0 or asks(text, *clause):
+        return None
+    tail, at = clause
+    found = _candidates(tail, number_tokens(tail))
+    token = tail_number(text, tail, at, found) if found else None
+    reading = None if token is None else _revised(text, tail, at, token, whole)
+    return None if reading is None else reading[2]
 
 
 def states_zero(text: str) -> bool:
     """Whether a cleaned response without an answer clause states a count of zero ("There
-    are no clubs with exactly 64 members.", "The function has no zeros."; `_no_count`)."""
+    are no clubs with exactly 64 members.", "The function has no zeros."; `no_count`)."""
     found = _candidates(text, number_tokens(text))
-    return _no_count(text, found) is not None
+    return no_count(text, found) is not None
 
 
 def _prose_number(text: str, found: list[NumberToken],
@@ -344,7 +333,7 @@ def _prose_number(text: str, found: list[NumberToken],
     """The answer of a response without an answer clause or a bold number (`found`: its
     numbers; `boxed`: grounding boxes were removed from it)."""
     if not found:
-        zero = _no_count(text, found)
+        zero = no_count(text, found)
         if zero is None:
             return FAILED, None, text
         return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
@@ -361,10 +350,15 @@ def _prose_number(text: str, found: list[NumberToken],
     if method and not CONCLUDES.search(text, method.end()) and not _states_after(
             text, found[-1], method.end()):
         return FAILED, None, text  # "The final answer will be the total count."
-    zero = _no_count(text, found)
+    zero = no_count(text, found)
     if zero is not None:  # "There are no clubs with exactly 64 members."
         return Extraction(0.0, PARSE_LENIENT), zero, text
+    counted = count_with(text, found)
+    if counted is not None:  # "There is one office that is exactly 38 square meters."
+        return Extraction(counted.value, PARSE_LENIENT), counted, text
     token, opened = _sentence_number(text, found)
+    if question_from(text, token.end):
+        return FAILED, None, text  # "… How many people think horse #12 will win?": asked
     at = found.index(token)
     first = first_of_pair(text, found, at) or (
         token if at + 1 < len(found) and first_of_pair(text, found, at + 1) else None)
@@ -394,7 +388,7 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
             or _RANGE_AFTER.match(text, token.end) \
             or _OPTION_LABEL.search(text, max(0, token.start - 8), token.start):
         return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
-    stop = _SENTENCE_END.search(text, token.end)
+    stop = SENTENCE_END.search(text, token.end)
     end = len(text) if stop is None else stop.end()
     if _coordinated(text, found, token, opened):
         return True  # "4 small cubes and 2 large objects": two values
@@ -408,7 +402,7 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
     """Whether `token` is one of two different values stated side by side in its sentence
     ("4 small cubes and 2 large objects"; not "(a man and a woman) is 10", not a threshold
     restated from the question: "lower than 8")."""
-    stop = _SENTENCE_END.search(text, token.end)
+    stop = SENTENCE_END.search(text, token.end)
     end = len(text) if stop is None else stop.end()
     before = [other for other in found if opened <= other.end <= token.start]
     after = [other for other in found if token.end <= other.start < end]

@@ -1,13 +1,17 @@
 """Which number of a sentence is the one it states (`bench_kit.scoring.extract.numbers`): the
 number after its last "is" / "are" / "=" (or a sum someone needs, spends, makes or pays, unless
 a later clause concludes from it), the count of "3 of the 4", and not a threshold restated
-from the question ("more than 50")."""
+from the question ("more than 50"); and a count of zero stated in words ("There are no clubs
+with exactly 64 members.", `no_count`)."""
 
 from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.response import last_refusal, sentence_start
 from bench_kit.text.numbers import NumberToken
+
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")  # where a sentence of a response ends
 
 # "is 23", "there are two", "= 10", "was approximately 2.5": the number a sentence states; so
 # is a sum someone needs, spends, costs, makes or pays ("Darnel needs $23,550.00 to buy a red
@@ -60,3 +64,65 @@ def stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken
             return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
                 else token  # "In 2019, sales were more than 300 units": 300
     return tokens[-1]
+
+
+# "There are no red cubes", "The function has no zeros": a count of zero, in a response
+# with no number at all.
+_NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?!way\b|idea\b)[a-z]",
+                      re.I)
+# "There are no clubs with exactly 64 members.": a count of zero; the sentence's number is the
+# condition restated from the question. One clause only (`_ONE_CLAUSE`: no clause mark nor
+# coordinator anywhere in the sentence, at most 3 words after its number), so "There is no
+# need to convert any of the units, so the area is 24." states 24.
+_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)[a-z][^.!?\n\d,;:]*"
+                        r"\b(?:with|of|that|who|which|at)\b", re.I)
+_CLAUSE_BREAK = re.compile(r"[,;:—–，；]|\b(?:and|but|so|while|whereas|because|since|then|which)\b",
+                           re.I)
+_FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}\s*")
+
+
+def no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
+    """A count of zero a response without an answer clause states, as a token over its words:
+    "there is / are no …" or "has no …" in a response without numbers ("The function has no
+    zeros."), or its last sentence with a number opening "There are no … with / of / that …"
+    ("There are no clubs with exactly 64 members."); None for a refusal ("there is no
+    information")."""
+    zero = _NONE_WITH.match(text, sentence_start(text, found[-1].start)) if found \
+        else _NONE_OF.search(text)
+    if zero is None or last_refusal(text) or (found and not _one_clause(text, zero.end(), found[-1])):
+        return None
+    return NumberToken(0.0, zero.start(), zero.end())
+
+
+def _one_clause(text: str, at: int, last: NumberToken) -> bool:
+    """Whether the sentence of a count of zero, from `at` (after its condition word) on, is
+    one clause that ends within 3 words of its number `last` ("… with exactly 64 members.")."""
+    stop = SENTENCE_END.search(text, last.end, last.end + 80)
+    end = stop.start() if stop else len(text)
+    return end - at <= 300 and not _CLAUSE_BREAK.search(text, at, end) \
+        and _FEW_WORDS.fullmatch(text, last.end, end) is not None
+
+
+# "There is one office that is exactly 38 square meters.": a count of things meeting a
+# condition restated from the question (`count_with`).
+_THERE_IS = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+(?:only\s+|exactly\s+)?", re.I)
+_CONDITION = re.compile(r"[^.!?\n\d,;:]*?\b(?:with|of|that|who|which|at)\b", re.I)
+
+
+def count_with(text: str, found: list[NumberToken]) -> NumberToken | None:
+    """The count a last sentence "There is / are <count> … with / of / that / who / which /
+    at … <number>" states, when it is one clause ending within 3 words of its number ("There
+    is one office that is exactly 38 square meters." is 1, as "There are no clubs with
+    exactly 64 members." counts 0); else None."""
+    if len(found) < 2:
+        return None
+    start = sentence_start(text, found[-1].start)
+    there = _THERE_IS.match(text, start)
+    count = next((t for t in found if t.start == there.end()), None) if there else None
+    if count is None or count is found[-1]:
+        return None
+    condition = _CONDITION.match(text, count.end)
+    if condition is None or condition.end() > found[-1].start or any(
+            count.end < t.start < found[-1].start for t in found):
+        return None
+    return count if _one_clause(text, condition.end(), found[-1]) else None

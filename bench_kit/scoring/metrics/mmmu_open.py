@@ -1,0 +1,325 @@
+"""MMMU's open-answer match (`mmmu_open`, docs/METRICS.md#registered-metrics and the
+`mmmu_open` rows of its reference differences): the candidate answers of a response, hedges
+among them, and whether a gold is the final one. Re-exported by
+`bench_kit.scoring.metrics.answers`."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Sequence
+
+from bench_kit.scoring.extract.answer_part import answer_part
+from bench_kit.scoring.extract.clause_number import AND_CJK, OPERAND_LABEL, solved_at
+from bench_kit.scoring.extract.expression_parts import part_of_expression
+from bench_kit.scoring.extract.numbers import refuses, revised_working, states_zero
+from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
+from bench_kit.scoring.extract.truncation import cut_off_before_number
+from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
+from bench_kit.text.cjk import CJK
+from bench_kit.text.latex import plain_latex
+from bench_kit.text.numbers import as_percent, number_tokens, parse_number
+
+_MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
+_MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
+                             r"|答案是?|是", re.I)
+_KEY_EDGES = ".,:;!?\"' "
+_OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
+# "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
+# slash between two numbers is a fraction ("3 / 4" is 0.75), no hedge (`_hedge_parts`).
+# Each alternative starts at a run of spaces' first (`(?<!\s)`): tried inside a long run too, it
+# scanned the rest of the run at every space ("5" + " " * n + "(3)" was quadratic).
+_HEDGE_SPLIT = re.compile(r"(?<!\s)(?:\s+or\s+|\s+/\s+|\s*(?:或者?|还是)\s*)", re.I)
+# "12 and 15", "A 和 B": short answers joined by "and" offer several too (at most three
+# words each); so do values with at most a short unit joined by commas ("k=2, -2").
+# Not the 和 of a sum ("它们的和是15", "两数之和为15", "总和为36").
+_AND_SPLIT = re.compile(r"(?<!\s)(?:\s+and\s+|\s*" + AND_CJK + r"\s*)", re.I)
+# "k=2, -2"; not "(3, -4)" (a key with brackets), nor a consequence: "5 apples, so 6 pears"
+_COMMA_SPLIT = re.compile(r",\s+(?!(?:so|thus|therefore|hence)\b)", re.I)
+# "an integer value between 40 and 60": a range offers its two ends (not after the key's own
+# value: "4, the gap between 3 and 7" states 4).
+_BETWEEN = re.compile(r"\bbetween\s+(-?[\d.,/]*\d)\s*(?:and|&|-|–)\s*(-?[\d.,/]*\d)"
+                      r"(?:\s*[a-z%°]+){0,2}\W*$", re.I)
+_MAX_VALUE_WORDS = 3  # a short answer joined by "and"/"和"; each Chinese character is a word
+_MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm longer")
+_EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
+
+
+def _trim_key(key: str) -> str:
+    """A candidate with its edges trimmed; brackets only when unbalanced, so `o(n log n)`
+    keeps its closing parenthesis. One pass per bracket kind ("((((3" is linear)."""
+    key = key.strip(_KEY_EDGES)
+    for left, right in ("()", "[]"):
+        lefts, rights = key.count(left), key.count(right)
+        start, end = 0, len(key)
+        while end and key[end - 1] == right and rights > lefts:
+            rights, end = rights - 1, end - 1
+            while end and key[end - 1] in _KEY_EDGES:
+                end -= 1
+        while start < end and key[start] == left and lefts > rights:
+            lefts, start = lefts - 1, start + 1
+            while start < end and key[start] in _KEY_EDGES:
+                start += 1
+        key = key[start:end]
+    return key
+
+
+def _opens_lines(text: str, at: int) -> bool:
+    """Whether an answer clause whose tail starts at `at` ends its line on a colon ("the
+    answer is:\nStep 1: …"): it introduces the lines after it."""
+    before = text[max(0, at - 40):at]
+    kept = before.rstrip()
+    return kept.endswith((":", "：")) and "\n" in before[len(kept):]
+
+
+def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
+    """MMMU's open-answer candidates: per sentence, the text after its last indicator word
+    ("is", "so", "thus", "answer" …; "=" too in the last sentence) when that text is not
+    empty, and the whole last sentence when it has a number but no indicator ("In total, Amy
+    scores 41 points."), or the whole response when no sentence gives one; plus every number
+    in those texts. A response with an answer
+    clause ("So the answer is 21.") has one candidate, that clause's answer: the numbers
+    of its working ("A * B = 173 * -48 = (-8304) * (-48)") are not offered as answers; so
+    has one whose closing line states it ("A: 36", "Final answer: 36", "#### 36"), its
+    result when that is a calculation ("A: 3 * 12 = 36"). An answer clause whose line ends
+    with a colon introduces the lines after it, and one that restates the question ("Final
+    Answer: How many bars did he buy?") is answered by them: their candidates are taken."""
+    stated = final_answer_line(str(response))
+    if stated is not None and _trim_key(stated.lower().rpartition("=")[2]):
+        key = stated.lower()
+        key = _trim_key(key if _EQUATION.fullmatch(key) else key.rpartition("=")[2])
+        return [key], [t.value for t in number_tokens(key)]
+    clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
+    text = str(response)
+    if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])):
+        text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
+    elif clause is not None and (clause[0].endswith("？") or text.startswith(
+            ("?", "？"), clause[1] + len(clause[0]))):  # "Final Answer: How many …?\nHe bought 6."
+        text = text[clause[1] + len(clause[0]) + (not clause[0].endswith("？")):]
+    elif clause is not None and _trim_key(clause[0].lower()):
+        key = _trim_key(clause[0].lower())
+        return [key], [t.value for t in number_tokens(key)]
+    text = text.strip().strip(".").lower()
+    sentences = [s for s in _MMMU_SENTENCE.split(text) if s.strip()]
+    keys: list[str] = []
+    for index, sentence in enumerate(sentences):
+        ends = [m.end() for m in _MMMU_INDICATOR.finditer(sentence)]
+        if index == len(sentences) - 1 and "=" in sentence:
+            ends.append(sentence.rindex("=") + 1)
+        if ends:
+            key = _trim_key(sentence[max(ends):])
+            if key:
+                keys.append(key)
+        elif index == len(sentences) - 1 and number_tokens(sentence):
+            keys.append(_trim_key(sentence))  # "In total, Amy scores 41 points (26+15)."
+    if not keys and text:
+        keys = [_trim_key(text)]
+    numbers = [t.value for key in keys for t in number_tokens(key)]
+    return keys, numbers
+
+
+_SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "3 - 2" is no sign
+
+
+def _values(key: str) -> set[float]:
+    """The numbers of a candidate that can be its value (`part_of_expression`: not "4\\pi",
+    "\\sqrt{2}", an exponent, an operand of an operation left undone, "1 - sin(1)", "100 *
+    2^99", a ratio's side or a function's argument), rounded to 2 decimals; a minus spaced
+    from its number is its sign ("- \\frac{1}{2}")."""
+    return {round(-t.value if _SPACED_MINUS.search(key, max(0, t.start - 4), t.start) else t.value, 2)
+            for t in number_tokens(key) if not part_of_expression(key, t, False)}
+
+
+def _gold_in(key: str, gold: str) -> bool:
+    """Whether a gold is in a candidate: a number among the values after its last "="
+    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold`; a gold in LaTeX math ("$\\sqrt{3}$",
+    "$x^{2}+y^{2}=2$") and the candidate both read as plain text first."""
+    number = _gold_number(gold)
+    if number is not None:
+        return any(round(number, 2) in _values(side) for side in _result_sides(key))
+    command = gold.strip(" $").startswith("\\")
+    math = gold.strip().startswith("$")
+    if math:
+        gold, key = _plain_math(gold), _plain_math(key)
+    needle = "".join(gold.lower().split())
+    return bool(needle) and _text_gold(needle, command, math).search(key) is not None
+
+
+_ROOT_OF_TERM = re.compile(r"sqrt\s*\((\d+(?:\.\d+)?|[a-z]+)\)")  # "sqrt(2)x" is not "sqrt(2x)"
+_MATH_GOLD = re.compile(r"\s*\$([^$]+)\$\s*")
+# What ends a candidate's stated value: an explanation after it ("42, where x = 6", "15 when
+# n = 5", "30 (boys = 12)"), whose "=" is not the value's, or a consequence drawn from it
+# ("The answer is 5 apples, so 6 pears" states 5).
+# "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
+# gold is still read after its "=", `_result_sides`).
+_EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
+_EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b"
+                          r"|,\s+(?:so|thus|therefore|hence)\b|\s+[(（]", re.I)
+_SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*%?\s*")
+
+
+def _gold_number(gold: str) -> float | None:
+    """A gold's number: a plain number ("3", "1,250") or LaTeX math that is one ("$3$",
+    "$-\\frac{3}{4}$", "$12\\%$"); else None."""
+    math = _MATH_GOLD.fullmatch(gold)
+    number = parse_number(math.group(1).replace("\\%", "%") if math else gold)
+    return None if number is None else number[0]
+
+
+def _result_sides(key: str) -> list[str]:
+    """Where a candidate states its value, with an explanation or a consequence (", so 6
+    pears") after its first number cut off: after its
+    last "=" ("k=2" is 2, "3 + 4 = 7" is 7), or before its first when that is a single
+    number ("42 = 6 × 7")."""
+    found = number_tokens(key)
+    explained = _EXPLANATION.search(key, found[0].end) if found else None
+    while explained is not None and explained.group().strip() in ("(", "（"):
+        close = key.find(")" if explained.group().strip() == "(" else "）", explained.end())
+        if close < 0 or not OPERAND_LABEL.match(key, close + 1):
+            break  # "30 (boys = 12)": the bracket explains the value
+        explained = _EXPLANATION.search(key, close + 1)  # "703 (previous day) + 246 = 949"
+    solved = solved_at(key, explained.start(), key[:explained.start()]) if explained else None
+    if solved is not None:  # "5x - 2 = 13, so x = 3": the equation solved, 3
+        key = key[solved:]
+        found = number_tokens(key)
+        explained = _EXPLANATION.search(key, found[0].end) if found else None
+    key = key[:explained.start()] if explained else key
+    sides = [key.rpartition("=")[2]]
+    if "=" in key and _SINGLE_VALUE.fullmatch(key.partition("=")[0]):
+        sides.append(key.partition("=")[0])
+    return sides
+
+
+def _plain_math(text: str) -> str:
+    """Math read as plain text, lower-cased, one spelling of pi and roots ("14\\pi", "14π";
+    "\\sqrt{2}", "√2")."""
+    text = plain_latex(text).lower().replace("π", "pi").replace("√", "sqrt")
+    return _ROOT_OF_TERM.sub(r"sqrt\1", text)
+
+
+@functools.lru_cache(maxsize=256)
+def _text_gold(needle: str, command: bool = False, math: bool = False) -> re.Pattern:
+    """A text gold as found in a candidate: spacing free ("(3, -4)" is "(3,-4)", "2 \\pi"
+    is "2\\pi"), neither continuing nor continued by a word or number ("b" is not in "bob"
+    or "b2"; "\\pi" is not in "11\\pi" or "16 \\pi"); a gold in LaTeX math (`math`) is no
+    numerator, denominator or power either ("$\\sqrt{3}$" is not in "2/\\sqrt{3}" or
+    "\\sqrt{3}/2"); `command`: the gold starts with a LaTeX command."""
+    body = r"\s*".join(map(re.escape, needle))
+    if needle[-1].isalnum():
+        body += r"(?![a-z0-9/^])(?!\.\d)" if math else r"(?![a-z0-9])(?!\.\d)"
+    if math:  # no sign or further term either ("-3", "0.3", "sqrt3-1", "2x+1")
+        body += r"(?!\s*[-+*×]\s*[\w(\\])"
+    before = r"(?<![/^.+\-])(?<![+\-]\s)" if math else ""
+    if needle[0] == "\\" or command:
+        return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + before + body)
+    return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + before + body)
+
+
+def _words(part: str) -> int:
+    """How many words a part has, each Chinese character one ("平均数" is 3)."""
+    return len(CJK.sub(" ", part).split()) + len(CJK.findall(part))
+
+
+def _hedge_parts(key: str) -> list[str]:
+    """A key split at its hedge separators, except one inside a number ("3 / 4" is one
+    fraction, 0.75; "3 / 4 or 5" is 0.75 or 5)."""
+    tokens = number_tokens(key)  # in order, as the separators: one walk over both
+    parts, start, index = [], 0, 0
+    for found in _HEDGE_SPLIT.finditer(key):
+        while index < len(tokens) and tokens[index].end <= found.start():
+            index += 1
+        if not (index < len(tokens) and tokens[index].start < found.start()
+                and found.end() < tokens[index].end):
+            parts.append(key[start:found.start()])
+            start = found.end()
+    return parts + [key[start:]]
+
+
+def _written_twice(key: str) -> bool:
+    """Whether a key is two numbers joined by "or" that are one value ("3/12 or 1/4",
+    "2 hours or 120 minutes")."""
+    found = number_tokens(key)
+    return len(found) == 2 and first_of_pair(key, found, 1) is not None
+
+
+def _two_quantities(key: str) -> bool:
+    """Whether a hedge offers one number as two different quantities ("2 hours or 2
+    minutes", "1 or 1%"): no gold is both."""
+    found = number_tokens(key)
+    return len(found) == 2 and found[0].value == found[1].value \
+        and not written_twice(key, found[0], found[1])
+
+
+def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
+    """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
+    values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
+    no hedge."""
+    if any(_HEDGE_SPLIT.search(str(g).lower()) for g in golds):
+        return None
+    between = _BETWEEN.search(key) if "between" in key else None
+    if between is not None and not any(ch.isdigit() for ch in key[:between.start()]) \
+            and not any("between" in str(g).lower() for g in golds):
+        return [between.group(1), between.group(2)]  # "between 40 and 60": a range, two ends
+    parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
+    parts = [part for part in parts if part]
+    values = [number_tokens(part) for part in parts[:3]]
+    if len(parts) == 2 and all(len(found) == 1 for found in values) \
+            and (as_percent(values[0][0], values[1][0]) or _written_twice(key)):
+        return None  # "0.5, or 50%", "3/12 or 1/4": one value written two ways
+    if len(parts) > 1:
+        return parts
+    if key.startswith(("[", "(")) and key.endswith(("]", ")")) \
+            and all(_gold_number(g) is not None for g in golds):
+        key = key[1:-1]  # "[0.46, 0.4]" for one number: a list of values, not a point "(3, -4)"
+    for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
+        if split.search(key) and not any(split.search(str(g)) for g in golds) \
+                and not (mark == ", " and any(ch in key for ch in "([{")):
+            parts = [part for part in map(_trim_key, split.split(key)) if part]
+            most = _MAX_VALUE_WORDS if mark == " and " else _MAX_UNIT_WORDS
+            if len(parts) > 1 and all(_words(part) <= most and (
+                    mark == " and " or number_tokens(part)) for part in parts):
+                return parts
+    return None
+
+
+def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
+    """MMMU open-question match: a numeric gold equals a number of the last candidate that
+    has one, after rounding both to 2 decimals; a text gold (lowercased) is a substring of
+    the last candidate. (MMMU accepts a gold in any sentence's candidate, so a number met
+    on the way to a different final answer counts; here the final statement decides, read
+    up to a new question the model writes itself or a closing such as "I hope this helps".)
+    A response that says it cannot answer ("impossible to determine"; "not sure" after an
+    answer is not such a statement), with no answer clause and no estimate after it, is
+    wrong.
+
+    A candidate that offers several answers ("It could be -402 or 48", "either X or Y",
+    "A: 12 and 15")
+    is right only when every one of them is a gold; when the last such hedge is the
+    response's final word, the response is wrong otherwise.
+
+    >>> mmmu_open_match("So the area is 3.14159 square meters.", ["3.14"])
+    True
+    >>> mmmu_open_match("It could be -402 or 48.", ["48"])
+    False
+    """
+    text = answer_part(str(response))
+    working = revised_working(text, str(response)) if may_have_clause(text[:200]) else None
+    if working is not None:
+        text = working  # "The answer is 8.\n… So he needs 6 pages a day.": the working decides
+    if refuses(text, unsure=False) and clause_tail_at(text) is None:
+        return False  # "it's impossible to determine … in the 4 x 4 table"
+    if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off_before_number(text):
+        return False  # no answer: "…we need to consider", a formula repeated to the token limit
+    golds = [str(g) for g in golds]
+    if clause_tail_at(text) is None and final_answer_line(text) is None \
+            and any(_gold_number(gold) is not None for gold in golds) and states_zero(text):
+        return any(_gold_number(gold) == 0 for gold in golds)  # "There are no clubs with 64 …"
+    keys, _ = mmmu_candidates(text)
+    if keys:
+        parts = _hedged(keys[-1], golds)
+        if parts is not None:
+            return all(any(_gold_in(part, gold) for gold in golds) for part in parts) \
+                and not _two_quantities(keys[-1])
+    numbered = [key for key in keys if number_tokens(key)]
+    return any(_gold_in(key, gold) for gold in golds
+               for key in (numbered[-1:] if _gold_number(gold) is not None else keys[-1:]))
