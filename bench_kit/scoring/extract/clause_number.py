@@ -155,7 +155,9 @@ def solved_value(text: str, tail: str, at: int) -> NumberToken | None:
     """The value an answer clause's equation is solved to after its comma ("Answer: x - 1 =
     4, so x = 5" is 5), as a token of `text`; None when it is not solved there."""
     start = solved_at(text, at + len(tail), tail)
-    found = number_tokens(text[start:start + 40]) if start is not None else []
+    if start is None:
+        return None
+    found = number_tokens(text[start:start + 40])
     if not found or found[0].start:
         return None
     return NumberToken(found[0].value, start + found[0].start, start + found[0].end,

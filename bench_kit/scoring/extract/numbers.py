@@ -217,7 +217,9 @@ def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
         return inside  # the common case: no bracket between the numbers
     for token in inside[:-1]:
         opened = _EXPLAINS.match(text, token.end)
-        close = text.find(")", opened.end(), opened.end() + 200) if opened else -1
+        if opened is None:
+            continue
+        close = text.find(")", opened.end(), opened.end() + 200)
         if close > 0 and "(" not in text[opened.end():close] \
                 and not OPERAND_LABEL.match(text, close + 1):
             return [t for t in inside if not opened.end() <= t.start < close]
@@ -283,7 +285,7 @@ _RESULT = re.compile(r"=\s*$")
 
 
 def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
-             ) -> tuple[Extraction[float], NumberToken, str] | None:
+             ) -> tuple[Extraction[float], NumberToken | None, str] | None:
     """The reading of a response that opens with an answer clause ("The answer is 8 pages
     per day.") and then works the problem to another value, which its concluding sentence
     ("So …", "Therefore …") or the result of its last calculation ("29 - 4 = 25 balloons.")

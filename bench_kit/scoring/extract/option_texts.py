@@ -148,10 +148,10 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
         if corrected is not None:  # "It is singing. Wait, no, it is dancing.": what the correction says
             return corrected or None
     if len(maximal) > 1:  # several named: the one not ruled out ("the others are not …")
-        kept = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
-        if len(kept) > 1:
+        unruled = not_ruled_out(answer, {letter: found[letter] for letter in maximal})
+        if len(unruled) > 1:
             return opening_option(answer, texts, question)
-        maximal = kept
+        maximal = unruled
     return maximal[0] if len(maximal) == 1 else None
 
 
