@@ -124,6 +124,31 @@ def _not_remark(clause: re.Match) -> bool:
     return _REMARK.search(text, max(0, at - _REMARK_REACH), at) is None
 
 
+# An answer clause that states no answer: "The answer is unknown / not necessarily / maybe /
+# subjective / N/A / not applicable / possibly yes …" ("both": no answer, and nothing
+# earlier is read in its place); "The answer is (highly) unlikely" is no, and "likely /
+# probably yes" reads the word.
+_DECLINED = re.compile(r"(?:(?:somewhat|rather|highly|very|still|currently)\s+)?(?:unknown|not\s+known"
+                       r"|unclear|not\s+clear|uncertain|not\s+certain|maybe|subjective|n/a"
+                       r"|not\s+applicable|not\s+(?:a\s+)?(?:definitive|definite|simple|clear|straightforward)"
+                       r"|not\s+necessarily|not\s+directly|it\s+depends|depends|undetermined"
+                       r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])", re.I)
+_UNLIKELY = re.compile(r"(?:(?:most|very|highly|quite|extremely)\s+)?unlikely\Z", re.I)
+_LIKELY = re.compile(r"(?:(?:most|very|highly|quite)\s+)?(?:likely|probably)[\s,]+(?=(?:yes|no)(?![A-Za-z]))",
+                     re.I)
+
+
+def _qualified(tail: str) -> str | None:
+    """The answer of a clause tail that qualifies it: "both" (no answer) for a declining
+    word ("unknown", "possibly yes"), "no" for "unlikely", the word for "likely yes"."""
+    if _DECLINED.match(tail):
+        return "both"
+    if _UNLIKELY.match(tail):
+        return "no"
+    likely = _LIKELY.match(tail)
+    return _lead_yesno(tail[likely.end():]) if likely else None
+
+
 def _in_clause(text: str) -> str | None:
     """The yes/no of the last answer clause, or None; a letter with a word ("(B) No")
     reads the word unless retracted by a refusal after it, and is no answer ("both")
@@ -131,6 +156,9 @@ def _in_clause(text: str) -> str | None:
     tail, at = clause_tail_at(text, accept=_not_remark) or ("", 0)
     if not tail:
         return None
+    qualified = _qualified(tail)
+    if qualified:
+        return qualified
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
     if stated and worded is not tail:
@@ -143,6 +171,17 @@ def _in_clause(text: str) -> str | None:
 
 _TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
 _THAT = re.compile(r"that\s+", re.I)
+
+
+def _asked_again(text: str) -> int | None:
+    """Where the answer starts when the last answer clause writes the question out again
+    ("Final answer: Do the Ubuntu people speak Ubuntu?\nNo, …"): after its "?", when
+    something follows; None otherwise."""
+    tail, at = clause_tail_at(text, _TAIL_END, accept=_not_remark) or ("", 0)
+    end = at + len(tail)
+    if tail and text.startswith("?", end) and not text[end + 1:].isspace() and end + 1 < len(text):
+        return end + 1
+    return None
 
 
 def _clause_names(text: str, question: str) -> str | None:
@@ -181,6 +220,9 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
     whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
     if whole:
         return Extraction(whole, PARSE_OK)
+    asked_at = _asked_again(text)
+    if asked_at:  # "Final answer: Is it …?\nYes, …": what follows the question answers
+        return _extracted(text[asked_at:].strip(), question)
     stated = _after_correction(text) or _in_clause(text)
     if stated:
         return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
