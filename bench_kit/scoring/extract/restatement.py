@@ -144,6 +144,10 @@ _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": 
              "irrational": "rational"}
 # "not unlikely" reads "likely": a hedge, not a restatement's yes
 _LIKELY = re.compile(r"(?<!un)likely\b", re.I)
+# ... and so is "unlikely" with no negation after it ("It is unlikely that Sainsbury's could
+# buy Tesco without …" is no restatement's yes; "… unlikely that otters would eat spiders
+# since they are not …" is read as before)
+_UNLIKELY = re.compile(r"\bunlikely\b(?![^.!?\n]{0,200}?(?:\b(?:not|no|never)\b|n't\b))", re.I)
 LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an|so|too|that|at\s+all)\s+)?("
                      + "|".join(_OPPOSITE) + r")\b", re.I)
 
@@ -199,7 +203,7 @@ def restated(text: str, question: str) -> str | None:
         sentence = _positive(_after_but(match.group(), wanted), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
-        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence):
+        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) or _UNLIKELY.search(sentence):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
