@@ -282,7 +282,7 @@ def _willing(text: str, question: str) -> bool:
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
-    refusal = last_refusal(text)
+    refusal = last_refusal(text) or _NO_ANSWER_OPENING.match(text)
     said = but_explicit(text, refusal.end()) if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
@@ -302,6 +302,13 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
 
 
+# "There is no definitive answer to this question.": an opening sentence saying the question
+# has no answer declines it ("There is no definitive answer to the Trolley Problem." is a
+# fact about a problem, read on)
+_NO_ANSWER_OPENING = re.compile(r"\s*there(?:'s|’s|\s+is)\s+no\s+(?:(?:one|single|definitive|definite|clear"
+                                r"|simple|straightforward|right|correct|certain|easy|universal)[\s,]+)*answer"
+                                r"(?:\s+to\s+(?:this|the|your)\s+question)?(?=\s*(?:[.,;:]|$)|\s+(?:since"
+                                r"|as|because)\b)", re.I)
 # "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer
 # is: it is inconclusive …": a refusal in a concluding sentence is the conclusion, wherever
 # it stands.
