@@ -211,7 +211,7 @@ def restated(text: str, question: str) -> str | None:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
             words = " ".join(WORDS.findall(asked(question).lower()))
-            if _only_negative(sentence, wanted) and all(  # (a negation echoing the question's is none)
+            if _only_negative(sentence, wanted, words) and all(  # (a negation echoing the question's is none)
                     echoes_question(sentence, found, words) for found in DENIAL.finditer(sentence)):
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
@@ -242,13 +242,21 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
                                      for prefix in _negative_prefixes(word))
 
 
-def _only_negative(sentence: str, wanted: set[str]) -> bool:
+def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
     """Whether a word the question asks about is in `sentence` only with a negative prefix
-    ("non-violent", "irrational"; not "non-essential travel" to "Is the border open?")."""
+    ("non-violent", "irrational"; not "non-essential travel" to "Is the border open?"), and
+    the question (its lower-cased words, `words`) does not hold it so itself ("Is
+    non-essential travel restricted?")."""
     lowered = sentence.lower()
-    return any(re.search(rf"\b(?:{'|'.join(_negative_prefixes(word))}){re.escape(word)}\b", lowered)
-               and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered)
-               for word in wanted if len(word) > 3)
+    for word in wanted:
+        if len(word) <= 3:
+            continue
+        prefixed = re.search(rf"\b({'|'.join(_negative_prefixes(word))}){re.escape(word)}\b", lowered)
+        if prefixed and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered) \
+                and f"{prefixed.group(1).rstrip('-')} {word}" not in words \
+                and f"{prefixed.group(1)}{word}" not in words:
+            return True
+    return False
 
 
 # "The woman is not wearing a hat, while the man is.": a statement about one subject, then

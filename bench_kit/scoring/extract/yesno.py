@@ -44,7 +44,10 @@ _YESNO_WHOLE = {
                      "错", "不正确"), "no"),
 }
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
-_YN_EN = rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z]){NOT_NO}"
+# (a German / French / Spanish answer opens the same way: "Ja, ich kann Deutsch sprechen.",
+# "Nein, …" — only before a punctuation mark: "Non-essential travel …" is no "Non")
+_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|sí)(?=[,.!]))|(no|nope|(?:nein|non)(?=[,.!])))"
+          rf"(?![A-Za-z]){NOT_NO}")
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{YN_ZH_SKIP})(?:{YN_ZH}))", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
 _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|correction|"
