@@ -200,7 +200,7 @@ def restated(text: str, question: str) -> str | None:
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
     for match in SENTENCE.finditer(text):
-        sentence = _positive(_after_but(match.group(), wanted), wanted)
+        sentence = _positive(_after_but(_BUT_NOT.sub("", match.group(), count=1), wanted), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
         if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) or _UNLIKELY.search(sentence):
@@ -340,6 +340,10 @@ def named_answer(tail: str, question: str) -> str | None:
 
 
 _BUT = re.compile(r",\s*but\s+")
+# "A person can go days with no food, but not with no water.": a contrast with no verb of its
+# own ending the sentence states nothing of what the sentence says before it; cut off
+_BUT_NOT = re.compile(r",\s*but\s+not\s+(?![^.!?\n,;]*\b(?:is|are|was|were|be|do|does|did|can|could"
+                      r"|will|would|has|have|had|should|may|might|must)\b)[^.!?\n,;]{1,80}\Z", re.I)
 _HEDGED = re.compile(r"\b(?:should|may|might|could|likely|probably|possibly|perhaps|most)\b", re.I)
 
 

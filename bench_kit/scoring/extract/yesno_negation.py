@@ -62,7 +62,7 @@ _RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyo
              r"|individuals|persons|users|patients|children|adults|students|many|some)"
              r"\s+(?:who|whom|whose)")
 # "There is no definitive answer" hedges, unless the question asks whether there is one.
-_NO_ANSWER_TO = re.compile(r"\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
+_NO_ANSWER_TO = re.compile(r",?\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
@@ -114,6 +114,7 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
     seen = 0  # where the last match ended: breaks are looked for after it only
+    litotes_end = 0  # where the last litotes skipped ("not incorrect") ends
     # after the first line a negation answers only in a sentence naming the question
     opening = _first_line_end(text) if question and question.isascii() and not courtesy else len(text)
     wanted = content_words(asked(question)) if question and opening < len(text) else set()
@@ -133,6 +134,8 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
                     text, match, subordinate, sentence, question, about, courtesy):
                 continue  # "While it is true that …", "whether something is true or false"
             return "yes"
+        elif at < litotes_end:
+            continue  # "incorrect" of a "not incorrect" already read as one
         elif not skip and not relative > clause and not (
                 subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy)):
@@ -141,9 +144,9 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
                 return "yes"  # "It is not only legal …" to "Is it legal …?"; "not right" to "wrong?"
             if echoed and echoes_question(text, match, echoed):
                 continue  # "… believe things for which there is no objective evidence …"
+            litotes_end = _litotes(text, match, question)
             if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _idiom(
-                    text, after, question_words) or _litotes(
-                    text, match, question) or _quantified(text, after, question):
+                    text, after, question_words) or litotes_end or _quantified(text, after, question):
                 continue
             ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
                 text, max(sentence, at - _BUT_REACH), at)
@@ -197,11 +200,13 @@ def _names_asked(text: str, sentence: int, wanted: set[str], naming: dict[int, b
     return naming[sentence]
 
 
-def _litotes(text: str, negation: re.Match, question: str | None) -> bool:
-    """Whether `negation` negates a negative word the question does not ask about ("not a
-    bad idea" to "Is it a good idea?"): no "no"."""
+def _litotes(text: str, negation: re.Match, question: str | None) -> int:
+    """Where a litotes starting at `negation` ends when it negates a negative word the
+    question does not ask about ("not a bad idea" to "Is it a good idea?": no "no", nor is
+    the "incorrect" of "not incorrect" read after it); 0 otherwise."""
     found = LITOTES.match(text, negation.start())
-    return found is not None and not (question and litotes_asked(found, content_words(question)))
+    asked_word = found is not None and question and litotes_asked(found, content_words(question))
+    return found.end() if found is not None and not asked_word else 0
 
 
 def no_answer_to(text: str, after: int, question: str | None) -> bool:
@@ -299,8 +304,10 @@ def _first_line_end(text: str) -> int:
 
 
 # Set phrases that deny nothing: "not alone", "including but not limited to", "no matter
-# what", "not to mention", "no wonder" (unless the question holds the word: "Am I alone?")
-_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder)\b", re.I)
+# what", "not to mention", "no wonder", and "not easy" (how hard a thing is, not whether it
+# is: "Learning to swim is not easy, but …") unless the question holds the word ("Am I
+# alone?", "Is it easy to learn Chinese?")
+_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder|easy)\b", re.I)
 
 
 def _idiom(text: str, after: int, question_words: set[str]) -> bool:
