@@ -46,9 +46,10 @@ _FIRST_PERSON = (r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\s+would|\s
 # ... followed by what it has, is or can give ("I don't see a cat" is an answer).
 _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|provide|offer|make"
                          r"|hold|form|express|share|personally)\b", re.I)
-# Negations that deny nothing the question asks: "not only … but also", "never-ending",
+# Negations that deny nothing the question asks: "not only … but also", a "not
+# necessarily" ending its clause (a hedge: "Not necessarily. It depends …"), "never-ending",
 # and a relative clause about someone ("people who have not received gifts").
-_NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
+_NOT_ONLY = re.compile(r"\s+(?:only|just)\b|\s+necessarily\s*(?:[.,;:!]|$)", re.I)
 # "Not everyone likes jazz, but …": a quantifier negated denies only when it is asked about
 # ("Does everyone like jazz?").
 _NOT_ALL = re.compile(r"\s+(everyone|everybody|all|every|always)\b", re.I)
