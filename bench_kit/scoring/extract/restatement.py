@@ -115,7 +115,7 @@ def asked(question: str) -> str:
         for asking in _DETERMINE.finditer(question):  # noqa: B007 - keeps the last
             pass
         question = question[asking.end():] if asking else question
-    question = _TRAILING_CONDITION.sub("", question)
+    question = _TRAILING_CONDITION.sub("", _ASKING_WRAPPER.sub("", question, count=1))
     return _LATEX_COMMAND.sub(" ", question) if "\\" in question else question  # "$\\alpha = 0.01$"
 
 
@@ -203,7 +203,8 @@ def restated(text: str, question: str) -> str | None:
         sentence = _positive(_after_but(_BUT_NOT.sub("", match.group(), count=1), wanted), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
-        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) or _UNLIKELY.search(sentence):
+        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) or _UNLIKELY.search(sentence) \
+                or _REPORTED.search(sentence):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
@@ -218,6 +219,12 @@ def restated(text: str, question: str) -> str | None:
                 denied = _denial_about(sentence, wanted, words)
                 return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
+
+
+# A claim reported, not made: "The assertion that "native Australians were prisoners" is …",
+# "The idea that X is a myth."
+_REPORTED = re.compile(r"\b(?:idea|claim|assertion|statement|notion|belief|myth|misconception|rumou?r"
+                       r"|theory|saying)\s+(?:that\b|[\"“])", re.I)
 
 
 # "in"/"im" make ordinary words as often as opposites ("inside", "indoor", "import",
@@ -302,6 +309,10 @@ _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")  # notation, not words a restatement
 _DETERMINE = re.compile(r"(?:^|[.!]\s+)(?:determine|decide|check|verify|state)\s+(?:if|whether)\s+",
                         re.I)
 _SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
+# "Is it true that X?", "Do you think X?": X is what is asked ("Is it true that there is no cat?"
+# -> "There is no cat." restates it: yes)
+_ASKING_WRAPPER = re.compile(r"^\s*(?:is\s+it\s+(?:really\s+)?(?:true|the\s+case|a\s+fact)\s+that"
+                             r"|do\s+you\s+(?:really\s+)?(?:think|believe)(?:\s+that)?)\s+", re.I)
 _TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
                                  r"[^?]*", re.I)
 
