@@ -13,7 +13,7 @@ import re
 import pytest
 
 from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS
-from bench_kit.scoring.extract.continuation import first_block, loop_start
+from bench_kit.scoring.extract.continuation import first_block
 from bench_kit.scoring.extract.response import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
@@ -27,6 +27,7 @@ from bench_kit.scoring.extract.response import (
     last_refusal,
     pick_candidate,
 )
+from bench_kit.scoring.extract.truncation import line_loop_start
 
 
 def _effective(text: str, at: int) -> list[int]:
@@ -238,7 +239,7 @@ def test_first_block_after_an_opening_answer(text, expected):
     assert first_block(text, re.compile(r"\s*(?:yes|no)\b", re.I)) == expected
 
 
-# --- loop_start: a block of lines written again and again until the token limit -------------
+# --- line_loop_start: a block of lines written again and again until the token limit --------
 
 @pytest.mark.parametrize("text, expected", [
     # "a\n" is 2 characters: the loop of "b\n" written 4 times starts at 2
@@ -270,8 +271,8 @@ def test_first_block_after_an_opening_answer(text, expected):
     # the last line equal to the line it repeats is written whole, not cut
     ("a\ncat\ncat\ncat\ncat", 2),
 ])
-def test_loop_start(text, expected):
-    assert loop_start(text) == expected
+def test_line_loop_start(text, expected):
+    assert line_loop_start(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -10,7 +10,7 @@ import string
 
 import pytest
 
-from bench_kit.scoring.extract.answer_part import answer_part, looping
+from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.answer_part import answer_part_tokens as _answer_part
 from bench_kit.scoring.extract.numbers import (
     _candidates,
@@ -19,6 +19,7 @@ from bench_kit.scoring.extract.numbers import (
     extract_number_detailed,
     refuses,
 )
+from bench_kit.scoring.extract.truncation import cut_off_before_number, repeats_a_stretch
 from bench_kit.text.numbers import NumberToken, number_tokens
 
 # 500 lower-case letters with no repeated 8-letter stretch: prose that neither loops nor
@@ -124,8 +125,8 @@ def test_long_response_cut_mid_sentence():
     (FILLER[:200] + "a123456789" * 7, True),
     (FILLER[:100], False),
 ])
-def test_looping(text, expected):
-    assert looping(text) is expected
+def test_repeats_a_stretch(text, expected):
+    assert repeats_a_stretch(text) is expected
 
 
 def test_percent_flag():
@@ -221,8 +222,8 @@ def test_an_estimate_after_the_number_does_not_lift_a_refusal():
 def test_a_loop_needs_three_periods_of_a_long_unit():
     unit = "abcdefghijklmnopqrstuvwxy"  # 25 characters: a loop must span 3 x 25 = 75
     # 60 periodic characters (2.4 periods) after prose: over _LOOP_MIN but not 3 periods
-    assert not looping(FILLER[:200] + unit * 2 + unit[:10])
-    assert looping(FILLER[:200] + unit * 3)
+    assert not repeats_a_stretch(FILLER[:200] + unit * 2 + unit[:10])
+    assert repeats_a_stretch(FILLER[:200] + unit * 3)
 
 
 def test_threshold_window_is_12_characters():
@@ -437,7 +438,6 @@ def test_first_of_pair_needs_a_number_before():
 
 
 def test_report4_rules_mutant_pins():
-    from bench_kit.scoring.extract.answer_part import cut_off
     from bench_kit.scoring.extract.numbers import states_zero
 
     # "at least 3 times" in a later sentence: the look-ahead is at the token's offset in
@@ -457,15 +457,15 @@ def test_report4_rules_mutant_pins():
     assert states_zero("There are no clubs with exactly 64 members.")
     assert not states_zero("The function has no zeros. It has 3 poles.")
     assert states_zero("The function has no zeros.")
-    # cut_off: the text is stripped first; no number: a last ":" / "=" / loop cuts it off
-    assert cut_off("Substituting, we get =  \n")
-    assert not cut_off("")
-    assert not cut_off("The answer is two.")
-    assert cut_off("We get:")
-    assert not cut_off("We get it.")
-    assert cut_off("We check it again now. " * 6)
-    assert cut_off("So x = 1 and y =")  # with numbers: stops_before_answer
-    assert not cut_off("So x = 1 and y = 2.")
+    # cut_off_before_number: the text is stripped first; no number: a last ":" / "=" / loop cuts it off
+    assert cut_off_before_number("Substituting, we get =  \n")
+    assert not cut_off_before_number("")
+    assert not cut_off_before_number("The answer is two.")
+    assert cut_off_before_number("We get:")
+    assert not cut_off_before_number("We get it.")
+    assert cut_off_before_number("We check it again now. " * 6)
+    assert cut_off_before_number("So x = 1 and y =")  # with numbers: stops_before_number
+    assert not cut_off_before_number("So x = 1 and y = 2.")
     # a later display left open after a closed one
     assert read("\\[ x = 1 \\]\nSo:\n\\[ y = 24") == (None, "failed")
     # an answer clause on a line after the explanation, not the last line: no closing

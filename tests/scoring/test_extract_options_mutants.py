@@ -18,7 +18,6 @@ from bench_kit.scoring.extract.option_statements import (
     by_option_value,
     compared_option,
     concedes,
-    cut_off,
     hypothetical_clauses,
     leans_after,
     no_answer_statement,
@@ -26,6 +25,7 @@ from bench_kit.scoring.extract.option_statements import (
     only_as_others,
 )
 from bench_kit.scoring.extract.response import NO_ANSWER
+from bench_kit.scoring.extract.truncation import cut_off_mid_sentence
 
 ABC = {"A": "A", "B": "B", "C": "C"}
 AB = {"A": "A", "B": "B"}
@@ -179,24 +179,24 @@ def test_not_ruled_out():
 
 def test_cut_off_length_and_last_line():
     # "x" * 297 + " to" is 300 characters ending on a word that needs another ("to")
-    assert not cut_off("x" * 296 + " to")  # 299 characters: under 300, never
-    assert cut_off("x" * 297 + " to")      # 300 characters, dangling "to"
-    assert not cut_off("x" * 300)          # a missing full stop alone is no evidence
+    assert not cut_off_mid_sentence("x" * 296 + " to")  # 299 characters: under 300, never
+    assert cut_off_mid_sentence("x" * 297 + " to")      # 300 characters, dangling "to"
+    assert not cut_off_mid_sentence("x" * 300)          # a missing full stop alone is no evidence
     # a last line of exactly 40 characters is not prose: not cut off; 41 is
-    assert not cut_off("y" * 259 + "\n" + "z" * 37 + " to")
-    assert cut_off("y" * 258 + "\n" + "z" * 38 + " to")
+    assert not cut_off_mid_sentence("y" * 259 + "\n" + "z" * 37 + " to")
+    assert cut_off_mid_sentence("y" * 258 + "\n" + "z" * 38 + " to")
 
 
 def test_cut_off_loop_needs_a_20_character_sentence_three_times():
     twenty = "abcdefghij klmnopqrs"  # 20 characters
     assert len(twenty) == 20
     text = "w" * 300 + ". " + ". ".join([twenty] * 3) + "."
-    assert cut_off(text)
+    assert cut_off_mid_sentence(text)
     # written twice only
-    assert not cut_off("w" * 300 + ". " + ". ".join([twenty] * 2) + ".")
+    assert not cut_off_mid_sentence("w" * 300 + ". " + ". ".join([twenty] * 2) + ".")
     # 19 characters, three times
     nineteen = twenty[1:]
-    assert not cut_off("w" * 300 + ". " + ". ".join([nineteen] * 3) + ".")
+    assert not cut_off_mid_sentence("w" * 300 + ". " + ". ".join([nineteen] * 3) + ".")
 
 
 def test_no_option_on_a_text_whose_lower_casing_changes_length():
@@ -252,12 +252,12 @@ def test_leans_after_reads_from_the_offset():
 
 def test_cut_off_reads_the_last_line():
     # the last line "short tail" (10 characters) is short; the line before it is long
-    assert not cut_off("y" * 300 + "\n" + "a" * 50 + "\nshort tail")
+    assert not cut_off_mid_sentence("y" * 300 + "\n" + "a" * 50 + "\nshort tail")
 
 
 def test_cut_off_without_a_period():
     # ends on "!" (finished); no "." at all: the last "sentence" is the whole text, once
-    assert not cut_off("y" * 300 + "!")
+    assert not cut_off_mid_sentence("y" * 300 + "!")
 
 
 # --- the whole-response statements of the review leftovers and report3's misses ----------
@@ -360,7 +360,7 @@ _LONG = "x" * 300 + "\n"
     ("(" + "1" * 40, True),                                     # 41
 ])
 def test_cut_off_inside_a_formula(line, expected):
-    assert cut_off(_LONG + line) is expected
+    assert cut_off_mid_sentence(_LONG + line) is expected
 
 
 def test_final_answer_tail_strips_only_spaces_and_brackets():
@@ -383,12 +383,12 @@ def test_closest_guess_needs_the_word_not_the_letters():
 
 def test_cut_off_reads_the_last_line_only():
     # brackets opened on an earlier line do not make the last line a cut formula
-    assert cut_off(_LONG + "(((( a\nSo the pressure finally works out to P = 5 q") is False
+    assert cut_off_mid_sentence(_LONG + "(((( a\nSo the pressure finally works out to P = 5 q") is False
 
 
 def test_cut_off_needs_the_last_character_unfinished():
     # a full stop after the open bracket: the response ended there
-    assert cut_off(_LONG + "So the pressure finally works out to P = (a + b.") is False
+    assert cut_off_mid_sentence(_LONG + "So the pressure finally works out to P = (a + b.") is False
 
 
 # The report4 multiple-choice round: a number inside a root, a conceded refusal, a loop
@@ -429,12 +429,12 @@ FILLER = "Some other words about the sarcastic statements here. " * 6
 
 def test_a_loop_cut_mid_word_at_the_edges():
     # a 20-character sentence written exactly three times, then a fragment on its line
-    assert cut_off(FILLER + (S20 + ". ") * 3 + "The p")  # the fragment written 3 times
-    assert not cut_off(FILLER + (S20 + ". ") * 3 + "Th")  # a fragment under 5 characters
+    assert cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "The p")  # the fragment written 3 times
+    assert not cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "Th")  # a fragment under 5 characters
     # a fragment that was not written before is a conclusion, not the loop's
-    assert not cut_off(FILLER + (S20 + ". ") * 3 + "This is a hyp")
+    assert not cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "This is a hyp")
     # ... but a finished sentence after it (trailing spaces stripped first): no cut-off
-    assert not cut_off(FILLER + (S20 + ". ") * 3 + "Finished.  ")
+    assert not cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "Finished.  ")
 
 
 def test_a_first_impression_is_corrected_only_after_it():

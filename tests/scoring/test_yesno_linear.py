@@ -35,7 +35,7 @@ SHAPES = {
     "hedged answers": lambda n: _repeat("no clear answer ", n),
     # a contrast's look-back for its first statement: stops that never occur ("!", "?", ";")
     "contrasts with only some stops": lambda n: _repeat("a, but b is.", n),
-    # a loop written until the token limit (`loop_start` walks back over every line of it)
+    # a loop written until the token limit (`line_loop_start` walks back over every line of it)
     "a one-line loop": lambda n: _repeat("This answer is correct.\n", n),
     "a six-line loop": lambda n: _repeat("a\nb\nc\nd\ne\nf\n", n),
     # worked examples after the answer (`first_block` cuts at the first)

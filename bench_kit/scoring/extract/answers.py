@@ -76,7 +76,6 @@ from bench_kit.scoring.extract.option_statements import (
     closest_guess,
     compared_option,
     concedes,
-    cut_off,
     final_answer_tail,
     hypothetical_clauses,
     leans_after,
@@ -112,6 +111,7 @@ from bench_kit.scoring.extract.response import (
     normalize_text,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.truncation import cut_off_mid_sentence
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.scoring.extract.yesno_options import letter_then_word, yesno_option
 from bench_kit.text.latex import plain_latex
@@ -224,7 +224,7 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     if opening in options:  # before a loop or cut-off
         return extraction(options[opening], PARSE_OK)
     found = _unclaused_choice(text, choices, options, question)
-    if found.parse == PARSE_LENIENT and cut_off(text):
+    if found.parse == PARSE_LENIENT and cut_off_mid_sentence(text):
         return FAILED  # stopped mid-sentence, or looping, before it answered
     if found.parse == PARSE_LENIENT and isinstance(choices, Mapping):
         refused = no_answer_statement(text, choices)

@@ -1,6 +1,6 @@
 """Where a base model's response goes on past its answer (shared by the extractors): the
-prompt's next worked example written after the answer (`NEXT_EXAMPLE`, `first_block`) and a
-loop of lines written again and again to the token limit (`loop_start`)."""
+prompt's next worked example written after the answer (`NEXT_EXAMPLE`, `first_block`). A loop
+of lines written again and again to the token limit is `truncation.line_loop_start`."""
 
 from __future__ import annotations
 
@@ -42,35 +42,3 @@ def first_block(response: str, lead: re.Pattern | None = None) -> str:
     if cut is not None and not response[:cut.start()].strip():
         return response  # the response opens with the header: nothing of its own before it
     return response if cut is None else response[:cut.start()].rstrip()
-
-
-# A base model cut by its token limit often ends in a loop: a block of a few lines written
-# again and again ("This answer is correct.\nThis answer is wrong.\n…").
-_LOOP_PERIOD = 6  # lines a repeated block may span
-_LOOP_REPEATS = 4  # times it must be written for a loop
-
-
-def loop_start(text: str) -> int | None:
-    """The offset where a loop ending `text` begins (a block of up to 6 lines written 4
-    times or more through the end, its last line possibly cut short: a proper beginning of
-    the line it repeats), or None.
-
-    >>> loop_start("It is odd.\\nThe answer is False.\\nOK\\nOK\\nOK\\nOK\\nO")
-    32
-    """
-    lines = text.split("\n")
-    shorter, start = lines[:-1], None
-    for period in range(1, _LOOP_PERIOD + 1):
-        # the last line as written, or cut short (a proper prefix of the line it repeats)
-        cut = len(lines) > period and lines[-1] != lines[-1 - period] \
-            and lines[-1 - period].startswith(lines[-1])
-        for whole in (lines, shorter) if cut else (lines,):
-            at = len(whole) - period - 1
-            while at >= 0 and whole[at] == whole[at + period]:
-                at -= 1
-            first = at + 1
-            if len(whole) - first >= period * _LOOP_REPEATS and any(
-                    line.strip() for line in whole[first:first + period]):
-                offset = sum(map(len, whole[:first])) + first  # each line's break counted
-                start = offset if start is None else min(start, offset)
-    return start

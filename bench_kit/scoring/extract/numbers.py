@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.answer_part import answer_part_tokens, stops_before_answer
+from bench_kit.scoring.extract.answer_part import answer_part_tokens
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
@@ -36,6 +36,7 @@ from bench_kit.scoring.extract.response import (
     strip_reasoning,
 )
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, THRESHOLD, stated
+from bench_kit.scoring.extract.truncation import stops_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
@@ -353,7 +354,7 @@ def _prose_number(text: str, found: list[NumberToken],
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
     if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
         return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
-    if stops_before_answer(text, found):
+    if stops_before_number(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
     method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None

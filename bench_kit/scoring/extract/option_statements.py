@@ -1,8 +1,8 @@
 """What a multiple-choice response says about the options as a whole (rules of
 `bench_kit.scoring.extract.answers`): that no option is the answer (or that it cannot
 answer, and what it leans to after all), which options it names only to set aside, which
-option fills the question's blank or equals its answer number, and whether it stopped
-(cut off, looping) before answering."""
+option fills the question's blank or equals its answer number. Whether it stopped (cut off,
+looping) before answering is `truncation.cut_off_mid_sentence`."""
 
 from __future__ import annotations
 
@@ -416,50 +416,3 @@ def concedes(text: str, refused: re.Match) -> bool:
 _ANSWERING = re.compile(r"\b(?:it\s+is|it's|safe\s+to\s+say|likely|probably|appears?\s+to\s+be"
                         r"|seems?\s+to\s+be|closest|clearly|definitely|certainly|guess|would\s+be"
                         r"|I\s+would|I'd)\b", re.I)
-
-
-_ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
-
-
-# How an unfinished sentence ends: an operator or a comma, or a word that needs another
-# after it (an article, a preposition, a conjunction, a verb "is").
-_DANGLING = re.compile(
-    r"(?:[=+\-*/×÷(,:;\\_^]|\b(?:the|a|an|of|to|at|in|on|by|for|from|with|as|and|or|but|than"
-    r"|that|which|where|when|if|so|because|since|then|while|we|is|are|was|were|be|its|their"
-    r"|this|these|starting|such|into|between|gives?|get|equals?|plugging|substituting"
-    r"|rearranging|simplifying|solving))\s*$",
-    re.I)
-_OPENERS, _CLOSERS = "([{", ")]}"
-
-
-_EMOTICON = re.compile(r"[:;]-?[()\[\]]")  # a smiley, ":(" ";-)"
-_FORMULA = re.compile(r"[=\\^_0-9]")
-
-
-def _open_bracket(line: str) -> bool:
-    """Whether `line` (smileys removed) ends inside a bracket it opened: a formula cut off
-    ("… = sin(3"); not prose ("… since the features (ears, tail, fur")."""
-    return sum(map(line.count, _OPENERS)) > sum(map(line.count, _CLOSERS)) \
-        and _FORMULA.search(line) is not None
-
-
-def cut_off(text: str) -> bool:
-    """Whether a long response was cut off by the token limit: its last line is prose that
-    stops mid-sentence ("… we get the equation P=", "starting at"), or its last sentence is
-    one it has already written twice (a loop)."""
-    if len(text) < 300:
-        return False
-    line = _EMOTICON.sub("", text[text.rfind("\n") + 1:]).rstrip()  # "… not completely sure :("
-    if len(line) > 40 and line[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
-        return True  # (a missing full stop alone is no evidence: "… most likely a dog")
-    sentences = text.rstrip(" .").rsplit(".", 2)
-    last = sentences[-1].strip()
-    if len(last) >= 20 and text.count(last) >= 3:
-        return True
-    # ... or it stops mid-sentence, on the same line, right after such a sentence ("… plan
-    # ever. This is a hyper"; not a closing line of its own: "…\n\nC")
-    # (the fragment itself written before as the loop's: "This is a fig" of "This is a
-    # figure of speech", not a conclusion of its own after an elimination that repeats)
-    before = sentences[-2].strip() if len(sentences) == 3 and "\n" not in sentences[-1] else ""
-    return text.rstrip()[-1] not in _ENDS and len(before) >= 20 and text.count(before) >= 3 \
-        and len(last) >= 5 and text.count(last) >= 3

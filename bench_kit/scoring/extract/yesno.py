@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.continuation import first_block, loop_start
+from bench_kit.scoring.extract.continuation import first_block
 from bench_kit.scoring.extract.response import (
     FAILED,
     NO_ANSWER,
@@ -26,6 +26,7 @@ from bench_kit.scoring.extract.restatement import (
     named_answer,
     restated,
 )
+from bench_kit.scoring.extract.truncation import line_loop_start
 from bench_kit.scoring.extract.yesno_negation import (
     EXPLICIT,
     PARAGRAPH,
@@ -203,7 +204,7 @@ def extract_yesno_detailed(response: str, question: str | None = None) -> Extrac
     leading yes/no is "ok"; a restatement of `question` (when given) or the first decisive
     word elsewhere is "lenient"."""
     text = clean_response(first_block(response, _LEAD_YESNO))
-    loop = loop_start(text)
+    loop = line_loop_start(text)
     if loop:  # an explicit answer before a loop the model fell into is its answer ...
         before = text[:loop].rstrip()
         said = _extracted(before, question)

@@ -16,10 +16,11 @@ from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
 from bench_kit.errors import InputError
-from bench_kit.scoring.extract.answer_part import answer_part, cut_off
+from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import AND_CJK, refuses, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
+from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
@@ -408,7 +409,7 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     text = answer_part(str(response))
     if refuses(text, unsure=False) and clause_tail_at(text) is None:
         return False  # "it's impossible to determine … in the 4 x 4 table"
-    if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off(text):
+    if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off_before_number(text):
         return False  # no answer: "…we need to consider", a formula repeated to the token limit
     golds = [str(g) for g in golds]
     if clause_tail_at(text) is None and final_answer_line(text) is None \
