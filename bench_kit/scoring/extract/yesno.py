@@ -286,7 +286,7 @@ def _willing(text: str, question: str) -> bool:
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
-    refusal = last_refusal(text) or _NO_ANSWER_OPENING.match(text)
+    refusal = _last_decline(text) or _NO_ANSWER_OPENING.match(text)
     said = but_explicit(text, refusal.end()) if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
@@ -304,6 +304,30 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     # stated outright, but not one guessed from the first negation
     found = None if refusal else first_decisive(text, question)
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+# Ways of declining a yes/no question beyond the refusals every family shares (`NO_ANSWER`):
+# "it is not (publicly) known whether …", "we don't know.", "a matter of debate / up to
+# interpretation", "I will not answer this question", "not answerable", "no public
+# information", "I cannot predict …" (9 tuning rows fixed, none broken, all of them StrategyQA
+# or chat answers; read where `NO_ANSWER` is in this module's fallback, `_read`)
+_DECLINES = re.compile(r"(?:it\s+is|it's|it’s)\s+not\s+(?:publicly\s+|currently\s+)?known\s+(?:whether|if)\b"
+                       r"|\b(?:we|I)\s+(?:don't|don’t|do\s+not)\s+know(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if)\b)"
+                       r"|\bmatter\s+of\s+(?:debate|interpretation)|\bup\s+to\s+(?:the\s+)?interpretation"
+                       r"|\b(?:will\s+not|won't|won’t|cannot|can't|can’t)\s+answer\s+(?:this|the|your)\s+question"
+                       r"|\bnot\s+answerable|\bno\s+public\s+information|\bcannot\s+predict", re.I)
+
+
+def _last_decline(text: str) -> re.Match | None:
+    """The last refusal of `text`: a shared one (`last_refusal`) or a yes/no one
+    (`_DECLINES`), whichever stands later."""
+    shared = last_refusal(text)
+    own = None
+    for own in _DECLINES.finditer(text):  # noqa: B007 - keeps the last
+        pass
+    if shared is None or (own is not None and own.start() > shared.start()):
+        return own
+    return shared
 
 
 # "There is no definitive answer to this question.": an opening sentence saying the question
