@@ -131,15 +131,15 @@ def _not_remark(clause: re.Match) -> bool:
 # An answer clause that states no answer: "The answer is unknown / not necessarily / maybe /
 # subjective / N/A / not applicable / possibly yes …" ("both": no answer, and nothing
 # earlier is read in its place); "The answer is (highly) unlikely" is no, and "likely /
-# probably yes" reads the word.
+# probably / technically yes" reads the word.
 _DECLINED = re.compile(r"(?:(?:somewhat|rather|highly|very|still|currently)\s+)?(?:unknown|not\s+known"
                        r"|unclear|not\s+clear|uncertain|not\s+certain|maybe|subjective|n/a"
                        r"|not\s+applicable|not\s+(?:a\s+)?(?:definitive|definite|simple|clear|straightforward)"
                        r"|not\s+necessarily|not\s+directly|it\s+depends|depends|undetermined"
                        r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])", re.I)
 _UNLIKELY = re.compile(r"(?:(?:most|very|highly|quite|extremely)\s+)?unlikely\Z", re.I)
-_LIKELY = re.compile(r"(?:(?:most|very|highly|quite)\s+)?(?:likely|probably)[\s,]+(?=(?:yes|no)(?![A-Za-z]))",
-                     re.I)
+_LIKELY = re.compile(r"(?:(?:most|very|highly|quite)\s+)?(?:likely|probably|technically)[\s,]+"
+                     r"(?=(?:yes|no)(?![A-Za-z]))", re.I)
 
 
 def _qualified(tail: str) -> str | None:
