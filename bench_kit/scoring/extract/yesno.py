@@ -142,6 +142,14 @@ _LIKELY = re.compile(r"(?:(?:most|very|highly|quite)\s+)?(?:likely|probably|tech
                      r"(?=(?:yes|no)(?![A-Za-z]))", re.I)
 
 
+# ... and one its sentence hedges before it: "it is possible that the answer is yes", "perhaps
+# the answer is no", "if it were life size, the answer would be yes" (a condition alone does
+# not: "If you mean X, then the answer is no." answers)
+_HEDGED_CLAUSE = re.compile(r"\b(?:possible|likely)\s+that\s+(?:the\s+)?(?:final\s+)?answer\b"
+                            r"|\b(?:perhaps|possibly|maybe)\s+(?:the\s+)?(?:final\s+)?answer\b"
+                            r"|\bif\b[^.!?\n]{0,200}?\banswer\s+would\s+be\b", re.I)
+
+
 def _qualified(tail: str) -> str | None:
     """The answer of a clause tail that qualifies it: "both" (no answer) for a declining
     word ("unknown", "possibly yes"), "no" for "unlikely", the word for "likely yes"."""
@@ -163,6 +171,8 @@ def _in_clause(text: str) -> str | None:
     qualified = _qualified(tail)
     if qualified:
         return qualified
+    if _HEDGED_CLAUSE.search(text, sentence_start(text, at), at):
+        return "both"  # "so it is possible that the answer is yes", "if …, the answer would be yes"
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
     if stated and worded is not tail:
