@@ -90,7 +90,7 @@ _POSSIBLE = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:definitely\s+|certainly\s+|
                        r"|technically\s+)?possible\s+(?:to|for)\b(?![^.!?\n]*,\s*but\s+not\b)", re.I)
 # ... while an opening "It is possible that …" only hedges (a review's 6 of 6 careful readings)
 _POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\s+)?possible(?:\s+that\b"
-                            r"|\s*(?:[.,;!]|$))", re.I)  # (also a bare "It is possible, but not …")
+                            r"|\s*(?:[.;!]|$|,\s*but\b))", re.I)  # (also a bare "It is possible, but not …")
 _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",

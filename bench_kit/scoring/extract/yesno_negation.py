@@ -54,7 +54,7 @@ _NOT_ONLY = re.compile(r"\s+(?:only|just)\b|\s+necessarily\s*(?:[.,;:!]|$)", re.
 # ("Does everyone like jazz?").
 _NOT_ALL = re.compile(r"\s+(everyone|everybody|all|every|always)\b", re.I)
 # ... read with the speaker (group 1) in one search of the characters before a negation
-_BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?)|({_FIRST_PERSON}))\s*$")
+_BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?|\bwhether\s+or)|({_FIRST_PERSON}))\s*$")
 _TAIL = 24  # characters before a negation read for a hedge or the speaker
 
 _COMPOUND = re.compile(r"-[A-Za-z]")
@@ -115,7 +115,7 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
     seen = 0  # where the last match ended: breaks are looked for after it only
-    litotes_end = 0  # where the last litotes skipped ("not incorrect") ends
+    litotes_end = 0  # where the last pair skipped ("not incorrect", "true or false") ends
     # after the first line a negation answers only in a sentence naming the question
     opening = _first_line_end(text) if question and question.isascii() and not courtesy else len(text)
     wanted = content_words(asked(question)) if question and opening < len(text) else set()
@@ -130,13 +130,17 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
             subordinate = (match.end(), " ".join(sub.lower().split()), clause)
         elif who:
             relative = match.end()
+        elif at < litotes_end:
+            continue  # the second word of a pair already read as one ("true or false")
         elif yes_en or yes_zh:
+            offered = _OFFERED.match(text, match.end())
+            if offered:  # "the belief being true or false", "a simple yes or no": no answer
+                litotes_end = offered.end()
+                continue
             if subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy):
                 continue  # "While it is true that …", "whether something is true or false"
             return "yes"
-        elif at < litotes_end:
-            continue  # "incorrect" of a "not incorrect" already read as one
         elif not skip and not relative > clause and not (
                 subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy)):
@@ -187,6 +191,8 @@ def _ellipsis_answers(text: str, sentence: int, ellipsis: re.Match, asked: set[s
     return _AUXILIARY_END.search(before) is not None or bool((content_words(before) - subject) & asked)
 
 
+# "true or false", "yes or no", "correct or incorrect": both offered, neither answered
+_OFFERED = re.compile(r"\s*(?:or|/|and)\s*(?:no|false|incorrect|not)(?![A-Za-z])", re.I)
 _NAMED_WORDS = 2  # content words of the question a later line's negation must name
 _NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
 
