@@ -319,14 +319,17 @@ def _read(text: str, question: str | None) -> Extraction[str]:
 # Ways of declining a yes/no question beyond the refusals every family shares (`NO_ANSWER`):
 # "it is not (publicly) known whether …", "we don't know.", "a matter of debate / up to
 # interpretation", "I will not answer this question", "not answerable", "no public
-# information", "I cannot predict …", "not clear-cut", and neither of a word and its opposite
-# ("not (yet explicitly) legal or illegal") (11 tuning rows fixed, none broken, all of them
-# StrategyQA or chat answers; read where `NO_ANSWER` is in this module's fallback, `_read`)
+# information", "I cannot predict …", "not clear-cut", neither of a word and its opposite
+# ("not (yet explicitly) legal or illegal"), "I can't definitively answer whether", "not
+# appropriate for me to …", "no one-size-fits-all" (16 tuning rows fixed, none broken, all of
+# them StrategyQA or chat answers; read where `NO_ANSWER` is in this module's fallback, `_read`)
 _DECLINES = re.compile(r"(?:it\s+is|it's|it’s)\s+not\s+(?:publicly\s+|currently\s+)?known\s+(?:whether|if)\b"
                        r"|\b(?:we|I)\s+(?:don't|don’t|do\s+not)\s+know(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if)\b)"
                        r"|\bmatter\s+of\s+(?:debate|interpretation)|\bup\s+to\s+(?:the\s+)?interpretation"
                        r"|\b(?:will\s+not|won't|won’t|cannot|can't|can’t)\s+answer\s+(?:this|the|your)\s+question"
-                       r"|\bnot\s+answerable|\bno\s+public\s+information|\bcannot\s+predict"
+                       r"|\bnot\s+(?:[a-z]+ly\s+)?answerable|\bno\s+public\s+information|\bcannot\s+predict"
+                       r"|\b(?:cannot|can't|can’t)\s+(?:definitively|confidently|accurately)\s+answer\s+(?:whether|if)\b"
+                       r"|\bnot\s+appropriate\s+for\s+me\s+to\b|\bno\s+one[- ]size[- ]fits[- ]all\b"
                        r"|\bnot\s+(?:so\s+)?clear[- ]cut\b"
                        r"|\bnot\s+(?:[a-z]+\s+){0,2}?([a-z]{3,})\s+or\s+(?:il|un|in|im|ir|non-?)\1\b", re.I)
 
