@@ -210,6 +210,11 @@ def restated(text: str, question: str) -> str | None:
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
+        elif stated is None and _unprefixed(have, wanted):
+            # "Queen bees are necessary for growing apples." to "… unnecessary …?": no; "… are
+            # not necessary …": yes; "… may not be necessary …": hedged, no answer
+            denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
+            return None if denied == "hedged" else "yes" if denied else "no"
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
             words = " ".join(WORDS.findall(asked(question).lower()))
             if _only_negative(sentence, wanted, words) and all(  # (a negation echoing the question's is none)
@@ -247,6 +252,16 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
     missing = wanted - have
     return len(missing) == 1 and any(prefix + word in have for word in missing
                                      for prefix in _negative_prefixes(word))
+
+
+def _unprefixed(have: set[str], wanted: set[str]) -> bool:
+    """Whether `have` holds every word of `wanted` but one, a word with a negative prefix
+    that it holds without it ("necessary" for "unnecessary", "legal" for "illegal")."""
+    missing = wanted - have
+    return len(missing) == 1 and any(
+        word.startswith(prefix) and word[len(prefix):] in have
+        and prefix in _negative_prefixes(word[len(prefix):])
+        for word in missing for prefix in ("non-", "non", "un", "ir", "il", "im", "in"))
 
 
 def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
