@@ -51,6 +51,7 @@ SHAPES = {
     "reported claims": lambda n: _repeat("the claim that the cat is red. ", n),
     "but not contrasts": lambda n: _repeat("the cat is red, but not ", n),
     "questions written out again": lambda n: _repeat("Final answer: Is the cat red?\n", n),
+    "pairs offered": lambda n: _repeat("true or false ", n),
 }
 
 
@@ -59,3 +60,10 @@ def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
     make = SHAPES[shape]
     assert_linear(shape, make(200_000), make(400_000),
                   lambda text: extract_yesno(text, "Is the cat red?"))
+
+
+def test_usually_not_to_an_ever_question_is_linear():
+    """Negations after "generally" to "… ever …?" (`_USUALLY` is read before each one)."""
+    assert_linear("usually not", _repeat("it is generally not red ", 200_000),
+                  _repeat("it is generally not red ", 400_000),
+                  lambda text: extract_yesno(text, "Is the cat ever red?"))
