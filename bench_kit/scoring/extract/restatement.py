@@ -221,6 +221,8 @@ def restated(text: str, question: str) -> str | None:
                     echoes_question(sentence, found, words) for found in DENIAL.finditer(sentence)):
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
+                if _set_aside(sentence, wanted):
+                    return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
                 return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
@@ -252,6 +254,20 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
     missing = wanted - have
     return len(missing) == 1 and any(prefix + word in have for word in missing
                                      for prefix in _negative_prefixes(word))
+
+
+# "a playful game rather than a violent one", "instead of …", "far from (being) violent"
+_RATHER = re.compile(r"\b(?:rather\s+than|instead\s+of|far\s+from)\b", re.I)
+
+
+def _set_aside(sentence: str, wanted: set[str]) -> bool:
+    """Whether `sentence` names a word the question asks about only after "rather than" /
+    "instead of" / "far from" (the thing set aside: "The cat is black rather than white."
+    still restates "Is the cat black?")."""
+    found = _RATHER.search(sentence)
+    if found is None:
+        return False
+    return bool(content_words(sentence[found.end():]) & wanted - content_words(sentence[:found.start()]))
 
 
 def _unprefixed(have: set[str], wanted: set[str]) -> bool:
