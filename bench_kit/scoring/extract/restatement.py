@@ -210,6 +210,9 @@ def restated(text: str, question: str) -> str | None:
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
+        elif stated is None and _antonym(have, wanted):
+            denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
+            return None if denied == "hedged" else "yes" if denied else "no"  # "The door is closed." to "open?"
         elif stated is None and _unprefixed(have, wanted):
             # "Queen bees are necessary for growing apples." to "… unnecessary …?": no; "… are
             # not necessary …": yes; "… may not be necessary …": hedged, no answer
@@ -268,6 +271,18 @@ def _set_aside(sentence: str, wanted: set[str]) -> bool:
     if found is None:
         return False
     return bool(content_words(sentence[found.end():]) & wanted - content_words(sentence[:found.start()]))
+
+
+# States that exclude each other: a restatement with the other one is no ("The door is
+# closed." to "Is the door open?"; not "full" / "empty": "half empty" is "half full")
+_ANTONYMS = {"open": "closed", "closed": "open", "alive": "dead", "dead": "alive",
+             "present": "absent", "absent": "present", "wet": "dry", "dry": "wet"}
+
+
+def _antonym(have: set[str], wanted: set[str]) -> bool:
+    """Whether `have` holds every word of `wanted` but one, whose opposite state it holds."""
+    missing = wanted - have
+    return len(missing) == 1 and _ANTONYMS.get(next(iter(missing)), "") in have
 
 
 def _unprefixed(have: set[str], wanted: set[str]) -> bool:
@@ -343,7 +358,8 @@ _SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
 # "Is it true that X?", "Do you think X?": X is what is asked ("Is it true that there is no cat?"
 # -> "There is no cat." restates it: yes)
 _ASKING_WRAPPER = re.compile(r"^\s*(?:is\s+it\s+(?:really\s+)?(?:true|the\s+case|a\s+fact)\s+that"
-                             r"|do\s+you\s+(?:really\s+)?(?:think|believe)(?:\s+that)?)\s+", re.I)
+                             r"|do\s+you\s+(?:really\s+)?(?:think|believe)(?:\s+that)?"
+                             r"|(?:can|could)\s+you\s+(?:tell|see|check)(?:\s+me)?\s+(?:if|whether))\s+", re.I)
 _TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
                                  r"[^?]*", re.I)
 
