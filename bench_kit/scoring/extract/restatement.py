@@ -200,11 +200,16 @@ def restated(text: str, question: str) -> str | None:
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
     for match in SENTENCE.finditer(text):
-        sentence = _positive(_after_but(_BUT_NOT.sub("", match.group(), count=1), wanted), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
-        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) or _UNLIKELY.search(sentence) \
-                or _REPORTED.search(sentence):
+        said = match.group()
+        lowered = said.lower()  # (cheap substring tests before the rarer patterns)
+        if "but not" in lowered:
+            said = _BUT_NOT.sub("", said, count=1)
+        sentence = _positive(_after_but(said, wanted), wanted)
+        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
+                or ("unlikely" in lowered and _UNLIKELY.search(sentence)) \
+                or (("that" in lowered or '"' in said or "“" in said) and _REPORTED.search(sentence)):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:

@@ -191,6 +191,8 @@ def _asked_again(text: str) -> int | None:
     """Where the answer starts when the last answer clause writes the question out again
     ("Final answer: Do the Ubuntu people speak Ubuntu?\nNo, …"): after its "?", when
     something follows; None otherwise."""
+    if "?" not in text:
+        return None
     tail, at = clause_tail_at(text, _TAIL_END, accept=_not_remark) or ("", 0)
     end = at + len(tail)
     if tail and text.startswith("?", end) and not text[end + 1:].isspace() and end + 1 < len(text):
@@ -323,24 +325,44 @@ def _read(text: str, question: str | None) -> Extraction[str]:
 # ("not (yet explicitly) legal or illegal"), "I can't definitively answer whether", "not
 # appropriate for me to …", "no one-size-fits-all" (16 tuning rows fixed, none broken, all of
 # them StrategyQA or chat answers; read where `NO_ANSWER` is in this module's fallback, `_read`)
-_DECLINES = re.compile(r"(?:it\s+is|it's|it’s)\s+not\s+(?:publicly\s+|currently\s+)?known\s+(?:whether|if)\b"
-                       r"|\b(?:we|I)\s+(?:don't|don’t|do\s+not)\s+know(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if)\b)"
-                       r"|\bmatter\s+of\s+(?:debate|interpretation)|\bup\s+to\s+(?:the\s+)?interpretation"
-                       r"|\b(?:will\s+not|won't|won’t|cannot|can't|can’t)\s+answer\s+(?:this|the|your)\s+question"
-                       r"|\bnot\s+(?:[a-z]+ly\s+)?answerable|\bno\s+public\s+information|\bcannot\s+predict"
-                       r"|\b(?:cannot|can't|can’t)\s+(?:definitively|confidently|accurately)\s+answer\s+(?:whether|if)\b"
-                       r"|\bnot\s+appropriate\s+for\s+me\s+to\b|\bno\s+one[- ]size[- ]fits[- ]all\b"
-                       r"|\bnot\s+(?:so\s+)?clear[- ]cut\b"
-                       r"|\bnot\s+(?:[a-z]+\s+){0,2}?([a-z]{3,})\s+or\s+(?:il|un|in|im|ir|non-?)\1\b", re.I)
+_DECLINES_SOURCE = (
+    r"(?:it\s+is|it's|it’s)\s+not\s+(?:publicly\s+|currently\s+)?known\s+(?:whether|if)\b"
+    r"|\b(?:we|i)\s+(?:don't|don’t|do\s+not)\s+know(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if)\b)"
+    r"|\bmatter\s+of\s+(?:debate|interpretation)|\bup\s+to\s+(?:the\s+)?interpretation"
+    r"|\b(?:will\s+not|won't|won’t|cannot|can't|can’t)\s+answer\s+(?:this|the|your)\s+question"
+    r"|\bnot\s+(?:[a-z]+ly\s+)?answerable|\bno\s+public\s+information|\bcannot\s+predict"
+    r"|\b(?:cannot|can't|can’t)\s+(?:definitively|confidently|accurately)\s+answer\s+(?:whether|if)\b"
+    r"|\bnot\s+appropriate\s+for\s+me\s+to\b|\bno\s+one[- ]size[- ]fits[- ]all\b"
+    r"|\bnot\s+(?:so\s+)?clear[- ]cut\b"
+    r"|\bnot\s+(?:[a-z]+\s+){0,2}?([a-z]{3,})\s+or\s+(?:il|un|in|im|ir|non-?)\1\b")
+_DECLINES = re.compile(_DECLINES_SOURCE, re.I)  # when lower-casing moves offsets ("İ")
+_DECLINES_LOWER = re.compile(_DECLINES_SOURCE)  # on lower-cased text: faster than re.I
+# A literal every `_DECLINES` match holds (lower-cased): the long pattern runs only near them
+_DECLINE_HINT = re.compile(r"know|matter of|interpretation|answer|public information|predict|clear"
+                           r"|appropriate for me|size|or (?:il|un|in|im|ir|non)")
+_DECLINE_REACH = 60  # characters a `_DECLINES` match reaches on either side of its hint
 
 
 def _last_decline(text: str) -> re.Match | None:
     """The last refusal of `text`: a shared one (`last_refusal`) or a yes/no one
-    (`_DECLINES`), whichever stands later."""
+    (`_DECLINES`, read only near its hint literals), whichever stands later."""
     shared = last_refusal(text)
+    lowered, pattern = text.lower(), _DECLINES_LOWER
+    if len(lowered) != len(text):
+        lowered, pattern = text, _DECLINES
+    windows: list[list[int]] = []
+    for hint in _DECLINE_HINT.finditer(lowered):
+        begin, stop = max(0, hint.start() - _DECLINE_REACH), hint.end() + _DECLINE_REACH
+        if windows and begin <= windows[-1][1]:
+            windows[-1][1] = stop
+        else:
+            windows.append([begin, stop])
     own = None
-    for own in _DECLINES.finditer(text):  # noqa: B007 - keeps the last
-        pass
+    for begin, stop in reversed(windows):
+        for own in pattern.finditer(lowered, begin, stop):  # noqa: B007 - keeps the last
+            pass
+        if own is not None:
+            break
     if shared is None or (own is not None and own.start() > shared.start()):
         return own
     return shared
