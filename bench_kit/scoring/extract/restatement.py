@@ -33,6 +33,12 @@ DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but|complex|nuanced"
                         r"|ambiguous|depends?)\b",
                         re.I)
+# A question asking whether something is ever / sometimes / in some cases so is not denied by
+# what usually holds ("generally not", "in general … not", "is not typically magnetic")
+SOMETIMES = re.compile(r"\b(?:ever|sometimes|some\s+(?:instances|cases|circumstances|situations)"
+                       r"|in\s+any\s+(?:case|way|circumstances?)|at\s+times|occasionally)\b", re.I)
+USUALLY = re.compile(r"\b(?:generally|in\s+general|typically|usually|normally|mostly|most\s+of\s+the\s+time"
+                     r"|under\s+normal\s+circumstances|in\s+most\s+cases)\b", re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
 # ("could not" denies: "I could not find any cat.")
 HEDGE_BEFORE = re.compile(r"\b(?:may|might)(?:\s+or\s+(?:may|might))?\s*$", re.I)
@@ -232,6 +238,8 @@ def restated(text: str, question: str) -> str | None:
                 if _set_aside(sentence, wanted):
                     return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
+                if denied == "no" and USUALLY.search(sentence) and SOMETIMES.search(question):
+                    return None  # "Steel is not generally magnetic." to "Can steel ever be magnetic?"
                 return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
 

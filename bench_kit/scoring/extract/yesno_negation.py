@@ -10,6 +10,8 @@ from bench_kit.scoring.extract.restatement import (
     LITOTES,
     NOT_NO,
     SENTENCE,
+    SOMETIMES,
+    USUALLY,
     WORDS,
     asked,
     content_words,
@@ -115,7 +117,7 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
     seen = 0  # where the last match ended: breaks are looked for after it only
-    sometimes = bool(question and _SOMETIMES.search(question))
+    sometimes = bool(question and SOMETIMES.search(question))
     litotes_end = 0  # where the last pair skipped ("not incorrect", "true or false") ends
     # after the first line a negation answers only in a sentence naming the question
     opening = _first_line_end(text) if question and question.isascii() and not courtesy else len(text)
@@ -161,7 +163,7 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
             before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
             if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
                 continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
-            if sometimes and _USUALLY.search(text, max(sentence, at - _USUALLY_REACH), after + 12):
+            if sometimes and USUALLY.search(text, max(sentence, at - _USUALLY_REACH), after + 12):
                 continue  # "Stainless steel is generally not magnetic" to "… magnetic in some instances?"
             if at > opening and not _NO_WORD.match(text, at) \
                     and not _names_asked(text, sentence, wanted, naming):
@@ -196,13 +198,7 @@ def _ellipsis_answers(text: str, sentence: int, ellipsis: re.Match, asked: set[s
 
 # "true or false", "yes or no", "correct or incorrect": both offered, neither answered
 _OFFERED = re.compile(r"\s*(?:or|/|and)\s*(?:no|false|incorrect|not)(?![A-Za-z])", re.I)
-# A question asking whether something is ever / sometimes / in some cases so is not denied by
-# what usually holds ("generally not", "in general … not", "typically non-magnetic")
-_SOMETIMES = re.compile(r"\b(?:ever|sometimes|some\s+(?:instances|cases|circumstances|situations)"
-                        r"|in\s+any\s+(?:case|way|circumstances?)|at\s+times|occasionally)\b", re.I)
-_USUALLY = re.compile(r"\b(?:generally|in\s+general|typically|usually|normally|mostly|most\s+of\s+the\s+time"
-                      r"|under\s+normal\s+circumstances|in\s+most\s+cases)\b", re.I)
-_USUALLY_REACH = 60  # characters before the negation read for it (and a few after: "not generally")
+_USUALLY_REACH = 60  # characters before a negation read for `USUALLY` (and a few after: "not generally")
 _NAMED_WORDS = 2  # content words of the question a later line's negation must name
 _NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
 
