@@ -323,8 +323,9 @@ def _read(text: str, question: str | None) -> Extraction[str]:
 # interpretation", "I will not answer this question", "not answerable", "no public
 # information", "I cannot predict …", "not clear-cut", neither of a word and its opposite
 # ("not (yet explicitly) legal or illegal"), "I can't definitively answer whether", "not
-# appropriate for me to …", "no one-size-fits-all" (16 tuning rows fixed, none broken, all of
-# them StrategyQA or chat answers; read where `NO_ANSWER` is in this module's fallback, `_read`)
+# appropriate for me to …", "no one-size-fits-all", "the answer depends / varies", "difficult to
+# (definitively) label / classify" (20 tuning rows fixed, 1 broken, all of them StrategyQA or
+# chat answers; read where `NO_ANSWER` is in this module's fallback, `_read`)
 _DECLINES_SOURCE = (
     r"(?:it\s+is|it's|it’s)\s+not\s+(?:publicly\s+|currently\s+)?known\s+(?:whether|if)\b"
     r"|\b(?:we|i)\s+(?:don't|don’t|do\s+not)\s+know(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if)\b)"
@@ -333,13 +334,14 @@ _DECLINES_SOURCE = (
     r"|\bnot\s+(?:[a-z]+ly\s+)?answerable|\bno\s+public\s+information|\bcannot\s+predict"
     r"|\b(?:cannot|can't|can’t)\s+(?:definitively|confidently|accurately)\s+answer\s+(?:whether|if)\b"
     r"|\bnot\s+appropriate\s+for\s+me\s+to\b|\bno\s+one[- ]size[- ]fits[- ]all\b"
-    r"|\bnot\s+(?:so\s+)?clear[- ]cut\b"
+    r"|\bnot\s+(?:so\s+)?clear[- ]cut\b|\banswer\s+(?:depends|varies)\b"
+    r"|\b(?:difficult|hard)\s+to\s+(?:definitively\s+)?(?:label|classify|categorize|characterize)\b"
     r"|\bnot\s+(?:[a-z]+\s+){0,2}?([a-z]{3,})\s+or\s+(?:il|un|in|im|ir|non-?)\1\b")
 _DECLINES = re.compile(_DECLINES_SOURCE, re.I)  # when lower-casing moves offsets ("İ")
 _DECLINES_LOWER = re.compile(_DECLINES_SOURCE)  # on lower-cased text: faster than re.I
 # A literal every `_DECLINES` match holds (lower-cased): the long pattern runs only near them
 _DECLINE_HINT = re.compile(r"know|matter of|interpretation|answer|public information|predict|clear"
-                           r"|appropriate for me|size|or (?:il|un|in|im|ir|non)")
+                           r"|appropriate for me|size|or (?:il|un|in|im|ir|non)|difficult|hard")
 _DECLINE_REACH = 60  # characters a `_DECLINES` match reaches on either side of its hint
 
 
