@@ -391,13 +391,18 @@ def _concludes(text: str, at: int) -> bool:
         or _CONCLUDING.match(text, text.rfind("\n", 0, at) + 1) is not None
 
 
+# words of an existence question that name nothing asked for: "any" and the speakers ("… that
+# can help me fall asleep?" is answered by "Here are some types of music that can help …")
+_NOT_ASKED = frozenset("any i me my we us our you your".split())
+
+
 def _exists(text: str, question: str) -> bool:
     """Whether `text` opens by listing what an "Is there / Are there …?" `question` asks
     about ("There are many …", "Here are some …")."""
     existence = _EXISTS_ASKED.search(question)
     if existence is None or not _EXISTS_SAID.match(text):
         return False
-    wanted = content_words(existence.group(1)) - {"any"}
+    wanted = content_words(existence.group(1)) - _NOT_ASKED
     opening = SENTENCE.search(text)  # after any leading space, as `_EXISTS_SAID` reads it
     said = content_words(opening.group()) if opening else set()
     # "There are several trees, but no people." / "There are many cats. None is black."
