@@ -353,6 +353,13 @@ def contrasted(text: str, question: str) -> str | None:
             shared = {stem(head[0])}
         else:
             shared = set()
+        if not predicate and subject and not subject & second and first[verb.end():].strip() == "":
+            # both clauses elliptical: "The cat is, but the dog is not." answers for the one asked
+            if subject <= wanted and not second <= wanted:
+                return "no" if DENIAL.search(first, verb.start()) else "yes"
+            if second <= wanted and not subject <= wanted:
+                return "no" if match.group(2) else "yes"
+            continue
         if not subject or subject & second != shared or not predicate or not predicate <= wanted:
             continue
         if second <= wanted and not subject <= wanted and wanted <= second | predicate:
