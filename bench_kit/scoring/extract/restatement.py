@@ -392,14 +392,21 @@ _NAMED = re.compile(r"\s*(not\s+)?(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*[A-Za-z
 
 def named_answer(tail: str, question: str) -> str | None:
     """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
-    that word with a negative prefix, or "not" before it); None otherwise, when the word
-    declines ("uncertain"), when the question compares ("Is the cat bigger than the dog?")
-    and when it offers the word as one of two ("Is it FIR or IIR?", "a dog or a cat";
-    "exact or not" is one)."""
+    that word with a negative prefix, or "not" before it), or, when the question compares
+    ("Is the cat bigger than the dog?"), the word of one side ("the cat": yes, "the dog":
+    no); None otherwise, when the word declines ("uncertain") and when the question offers
+    the word as one of two ("Is it FIR or IIR?", "a dog or a cat"; "exact or not" is one)."""
     found = _NAMED.match(tail)
-    if found is None or NO_ANSWER.match(found.group(2)) or comparisons(question):
-        return None  # "The answer is uncertain."; "the dog" to "Is the cat bigger than the dog?"
+    if found is None or NO_ANSWER.match(found.group(2)):
+        return None  # "The answer is uncertain."
     word = found.group(2).lower()
+    compared = comparisons(question)
+    if compared:  # "the dog" to "Is the cat bigger than the dog?": the other side wins, no
+        _, left, right, negated = compared[0]
+        side = "yes" if stem(word) in left - right else "no" if stem(word) in right - left else None
+        if side is None or negated or found.group(1):
+            return None  # neither side, both, or "not the dog": no answer
+        return side
     wanted = content_words(question)
     if stem(word) in wanted:
         said = "yes"
