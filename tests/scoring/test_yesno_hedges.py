@@ -7,12 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench_kit.scoring.extract.yesno import (
-    _asked_again,
-    _last_decline,
-    _qualified,
-    extract_yesno_detailed,
-)
+from bench_kit.scoring.extract.yesno import _asked_again, _qualified, extract_yesno_detailed
+from bench_kit.scoring.extract.yesno_declines import last_decline as _last_decline
 
 
 def read(text, question=None):

@@ -27,6 +27,7 @@ from bench_kit.scoring.extract.restatement import (
     restated,
 )
 from bench_kit.scoring.extract.truncation import line_loop_start
+from bench_kit.scoring.extract.yesno_declines import NO_ANSWER_OPENING, last_decline
 from bench_kit.scoring.extract.yesno_negation import (
     EXPLICIT,
     PARAGRAPH,
@@ -298,7 +299,7 @@ def _willing(text: str, question: str) -> bool:
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
-    refusal = _last_decline(text) or _NO_ANSWER_OPENING.match(text)
+    refusal = last_decline(text) or NO_ANSWER_OPENING.match(text)
     said = but_explicit(text, refusal.end()) if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
@@ -318,65 +319,6 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
 
 
-# Ways of declining a yes/no question beyond the refusals every family shares (`NO_ANSWER`):
-# "it is not (publicly) known whether …", "we don't know.", "a matter of debate / up to
-# interpretation", "I will not answer this question", "not answerable", "no public
-# information", "I cannot predict …", "not clear-cut", neither of a word and its opposite
-# ("not (yet explicitly) legal or illegal"), "I can't definitively answer whether", "not
-# appropriate for me to …", "no one-size-fits-all", "the answer depends / varies", "difficult to
-# (definitively) label / classify" (20 tuning rows fixed, 1 broken, all of them StrategyQA or
-# chat answers; read where `NO_ANSWER` is in this module's fallback, `_read`)
-_DECLINES_SOURCE = (
-    r"(?:it\s+is|it's|it’s)\s+not\s+(?:publicly\s+|currently\s+)?known\s+(?:whether|if)\b"
-    r"|\b(?:we|i)\s+(?:don't|don’t|do\s+not)\s+know(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if)\b)"
-    r"|\bmatter\s+of\s+(?:debate|interpretation)|\bup\s+to\s+(?:the\s+)?interpretation"
-    r"|\b(?:will\s+not|won't|won’t|cannot|can't|can’t)\s+answer\s+(?:this|the|your)\s+question"
-    r"|\bnot\s+(?:[a-z]+ly\s+)?answerable|\bno\s+public\s+information|\bcannot\s+predict"
-    r"|\b(?:cannot|can't|can’t)\s+(?:definitively|confidently|accurately)\s+answer\s+(?:whether|if)\b"
-    r"|\bnot\s+appropriate\s+for\s+me\s+to\b|\bno\s+one[- ]size[- ]fits[- ]all\b"
-    r"|\bnot\s+(?:so\s+)?clear[- ]cut\b|\banswer\s+(?:depends|varies)\b"
-    r"|\b(?:difficult|hard)\s+to\s+(?:definitively\s+)?(?:label|classify|categorize|characterize)\b"
-    r"|\bnot\s+(?:[a-z]+\s+){0,2}?([a-z]{3,})\s+or\s+(?:il|un|in|im|ir|non-?)\1\b")
-_DECLINES = re.compile(_DECLINES_SOURCE, re.I)  # when lower-casing moves offsets ("İ")
-_DECLINES_LOWER = re.compile(_DECLINES_SOURCE)  # on lower-cased text: faster than re.I
-# A literal every `_DECLINES` match holds (lower-cased): the long pattern runs only near them
-_DECLINE_HINT = re.compile(r"know|matter of|interpretation|answer|public information|predict|clear"
-                           r"|appropriate for me|size|or (?:il|un|in|im|ir|non)|difficult|hard")
-_DECLINE_REACH = 60  # characters a `_DECLINES` match reaches on either side of its hint
-
-
-def _last_decline(text: str) -> re.Match | None:
-    """The last refusal of `text`: a shared one (`last_refusal`) or a yes/no one
-    (`_DECLINES`, read only near its hint literals), whichever stands later."""
-    shared = last_refusal(text)
-    lowered, pattern = text.lower(), _DECLINES_LOWER
-    if len(lowered) != len(text):
-        lowered, pattern = text, _DECLINES
-    windows: list[list[int]] = []
-    for hint in _DECLINE_HINT.finditer(lowered):
-        begin, stop = max(0, hint.start() - _DECLINE_REACH), hint.end() + _DECLINE_REACH
-        if windows and begin <= windows[-1][1]:
-            windows[-1][1] = stop
-        else:
-            windows.append([begin, stop])
-    own = None
-    for begin, stop in reversed(windows):
-        for own in pattern.finditer(lowered, begin, stop):  # noqa: B007 - keeps the last
-            pass
-        if own is not None:
-            break
-    if shared is None or (own is not None and own.start() > shared.start()):
-        return own
-    return shared
-
-
-# "There is no definitive answer to this question.": an opening sentence saying the question
-# has no answer declines it ("There is no definitive answer to the Trolley Problem." is a
-# fact about a problem, read on)
-_NO_ANSWER_OPENING = re.compile(r"\s*there(?:'s|’s|\s+is)\s+no\s+(?:(?:one|single|definitive|definite|clear"
-                                r"|simple|straightforward|right|correct|certain|easy|universal)[\s,]+)*answer"
-                                r"(?:\s+to\s+(?:this|the|your)\s+question)?(?=\s*(?:[.,;:]|$)|\s+(?:since"
-                                r"|as|because)\b)", re.I)
 # "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer
 # is: it is inconclusive …": a refusal in a concluding sentence is the conclusion, wherever
 # it stands.
