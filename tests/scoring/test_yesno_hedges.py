@@ -37,6 +37,17 @@ def test_last_decline_takes_the_last_of_two_declines():
     assert _last_decline(text).group() == "matter of debate"
 
 
+def test_last_decline_at_the_start_of_the_text():
+    # the window around "know" is cut at offset 0, where the decline starts
+    assert _last_decline("We don't know.").group() == "we don't know"
+
+
+def test_last_decline_of_two_far_apart_takes_the_later_window():
+    # two declines more than twice the reach apart are read in two windows: the later wins
+    text = "We don't know." + " x" * 100 + " It is a matter of debate."
+    assert _last_decline(text).group() == "matter of debate"
+
+
 def test_last_decline_keeps_offsets_of_the_text_as_written():
     text = "Intro. WE DON'T KNOW."  # (read lower-cased, offsets unchanged)
     found = _last_decline(text)
