@@ -9,6 +9,7 @@ import pytest
 
 from bench_kit.scoring.extract.yesno import _asked_again, _qualified, extract_yesno_detailed
 from bench_kit.scoring.extract.yesno_declines import last_decline as _last_decline
+from bench_kit.scoring.extract.yesno_negation import first_decisive as _first_decisive
 
 
 def read(text, question=None):
@@ -139,3 +140,19 @@ def test_a_yes_word_offered_with_its_opposite_answers_nothing(text):
 def test_a_no_after_an_offered_pair_answers():
     assert read("It is marked true or false. No, the claim is not right.", "Is the claim right?") \
         == ("no", "lenient")
+
+
+# pins of the mutation run of 2026-12-02 (extract_yesno): the "usually not" window's end
+def test_usually_after_the_window_does_not_skip_the_negation():
+    # the window ends 12 characters after "not": a "generally" further on is not read
+    assert _first_decisive("It is not magnetic, as is generally known.", EVER) == "no"
+
+
+def test_usually_ending_13_characters_after_the_negation_is_out_of_the_window():
+    # "not" + "   in general" ends 13 characters after "not": outside the window
+    assert _first_decisive("It is not   in general magnetic.", EVER) == "no"
+
+
+def test_a_negation_after_a_skipped_usually_not_is_read():
+    # the first "not" is skipped (after "Generally"), the second one answers
+    assert _first_decisive("Generally it is not red. The cat is not here.", "Is the cat ever red?") == "no"
