@@ -43,6 +43,15 @@ SHAPES = {
     # negations after the opening paragraph, each sentence read for the question's words once
     "later negations": lambda n: "Intro.\n\n" + _repeat("the dog is not here. ", n),
     "a later negation in one long sentence": lambda n: "Intro.\n\n" + _repeat("dog not ", n),
+    # the rules of report5's hedged answers: declines, hedged clauses, "unlikely", reported
+    # claims, a verbless ", but not …" contrast, the question written out again
+    "declines": lambda n: _repeat("it is not known whether we don't know ", n),
+    "hedged answer clauses": lambda n: _repeat("if the cat is possibly red the answer would be ", n),
+    "unlikely with no stop": lambda n: _repeat("it is unlikely the cat is red ", n),
+    "reported claims": lambda n: _repeat("the claim that the cat is red. ", n),
+    "but not contrasts": lambda n: _repeat("the cat is red, but not ", n),
+    "questions written out again": lambda n: _repeat("Final answer: Is the cat red?\n", n),
+    "pairs offered": lambda n: _repeat("true or false ", n),
 }
 
 
@@ -51,3 +60,10 @@ def test_twice_the_length_takes_at_most_two_and_a_half_times_as_long(shape):
     make = SHAPES[shape]
     assert_linear(shape, make(200_000), make(400_000),
                   lambda text: extract_yesno(text, "Is the cat red?"))
+
+
+def test_usually_not_to_an_ever_question_is_linear():
+    """Negations after "generally" to "… ever …?" (`_USUALLY` is read before each one)."""
+    assert_linear("usually not", _repeat("it is generally not red ", 200_000),
+                  _repeat("it is generally not red ", 400_000),
+                  lambda text: extract_yesno(text, "Is the cat ever red?"))

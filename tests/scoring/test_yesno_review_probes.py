@@ -33,11 +33,11 @@ def test_review_probe(case):
 def test_no_probe_reads_yes_as_no():
     """A wrong yes/no is worse than none: no probe reads the reviewer's yes as no (or the
     reverse). The last four (a no-entry sign, "not a bad idea", "not-so-subtly", the
-    contrast "…, while the man is.") were fixed by the rules in docs/METRICS.md. Two of the
-    second review's probes still do (a first negation that is not the answer: "not easy, but
-    it is possible for adults", "with no food, but not with no water"); they are listed so
-    that any other one fails the run, and fixing them does too."""
+    contrast "…, while the man is.") were fixed by the rules in docs/METRICS.md, and so were
+    the second review's last two: "with no food, but not with no water" (a contrast with no
+    verb ending the sentence is cut off a restatement) and "not easy, but it is possible for
+    adults" (now no answer: "not easy" says how hard, not whether)."""
     turned = sorted(case["probe"] for case in CASES
                     if case["expected"] is not None
                     and extract_yesno(case["input"], case["question"]) not in (None, case["expected"]))
-    assert turned == ["review-mc2#170", "review-mc2#174"]
+    assert turned == []

@@ -33,6 +33,12 @@ DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing
 _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but|complex|nuanced"
                         r"|ambiguous|depends?)\b",
                         re.I)
+# A question asking whether something is ever / sometimes / in some cases so is not denied by
+# what usually holds ("generally not", "in general … not", "is not typically magnetic")
+SOMETIMES = re.compile(r"\b(?:ever|sometimes|some\s+(?:instances|cases|circumstances|situations)"
+                       r"|in\s+any\s+(?:case|way|circumstances?)|at\s+times|occasionally)\b", re.I)
+USUALLY = re.compile(r"\b(?:generally|in\s+general|typically|usually|normally|mostly|most\s+of\s+the\s+time"
+                     r"|under\s+normal\s+circumstances|in\s+most\s+cases)\b", re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
 # ("could not" denies: "I could not find any cat.")
 HEDGE_BEFORE = re.compile(r"\b(?:may|might)(?:\s+or\s+(?:may|might))?\s*$", re.I)
@@ -115,7 +121,7 @@ def asked(question: str) -> str:
         for asking in _DETERMINE.finditer(question):  # noqa: B007 - keeps the last
             pass
         question = question[asking.end():] if asking else question
-    question = _TRAILING_CONDITION.sub("", question)
+    question = _TRAILING_CONDITION.sub("", _ASKING_WRAPPER.sub("", question, count=1))
     return _LATEX_COMMAND.sub(" ", question) if "\\" in question else question  # "$\\alpha = 0.01$"
 
 
@@ -144,6 +150,10 @@ _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": 
              "irrational": "rational"}
 # "not unlikely" reads "likely": a hedge, not a restatement's yes
 _LIKELY = re.compile(r"(?<!un)likely\b", re.I)
+# ... and so is "unlikely" with no negation after it ("It is unlikely that Sainsbury's could
+# buy Tesco without …" is no restatement's yes; "… unlikely that otters would eat spiders
+# since they are not …" is read as before)
+_UNLIKELY = re.compile(r"\bunlikely\b(?![^.!?\n]{0,200}?(?:\b(?:not|no|never)\b|n't\b))", re.I)
 LITOTES = re.compile(r"\b(?:not|never)\s+(?:necessarily\s+|entirely\s+)?(?:(a|an|so|too|that|at\s+all)\s+)?("
                      + "|".join(_OPPOSITE) + r")\b", re.I)
 
@@ -196,24 +206,48 @@ def restated(text: str, question: str) -> str | None:
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
     for match in SENTENCE.finditer(text):
-        sentence = _positive(_after_but(match.group(), wanted), wanted)
         if text.startswith("?", match.end()):
             continue  # the question echoed, not answered
-        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence):
+        said = match.group()
+        lowered = said.lower()  # (cheap substring tests before the rarer patterns)
+        if "but not" in lowered:
+            said = _BUT_NOT.sub("", said, count=1)
+        sentence = _positive(_after_but(said, wanted), wanted)
+        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
+                or ("unlikely" in lowered and _UNLIKELY.search(sentence)) \
+                or (("that" in lowered or '"' in said or "“" in said) and _REPORTED.search(sentence)):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
+        elif stated is None and _antonym(have, wanted):
+            denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
+            return None if denied == "hedged" else "yes" if denied else "no"  # "The door is closed." to "open?"
+        elif stated is None and _unprefixed(have, wanted):
+            # "Queen bees are necessary for growing apples." to "… unnecessary …?": no; "… are
+            # not necessary …": yes; "… may not be necessary …": hedged, no answer
+            denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
+            return None if denied == "hedged" else "yes" if denied else "no"
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
             words = " ".join(WORDS.findall(asked(question).lower()))
-            if _only_negative(sentence, wanted) and all(  # (a negation echoing the question's is none)
+            if _only_negative(sentence, wanted, words) and all(  # (a negation echoing the question's is none)
                     echoes_question(sentence, found, words) for found in DENIAL.finditer(sentence)):
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
+                if _set_aside(sentence, wanted):
+                    return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
+                if denied == "no" and USUALLY.search(sentence) and SOMETIMES.search(question):
+                    return None  # "Steel is not generally magnetic." to "Can steel ever be magnetic?"
                 return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
+
+
+# A claim reported, not made: "The assertion that "native Australians were prisoners" is …",
+# "The idea that X is a myth."
+_REPORTED = re.compile(r"\b(?:idea|claim|assertion|statement|notion|belief|myth|misconception|rumou?r"
+                       r"|theory|saying)\s+(?:that\b|[\"“])", re.I)
 
 
 # "in"/"im" make ordinary words as often as opposites ("inside", "indoor", "import",
@@ -238,13 +272,57 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
                                      for prefix in _negative_prefixes(word))
 
 
-def _only_negative(sentence: str, wanted: set[str]) -> bool:
+# "a playful game rather than a violent one", "instead of …", "far from (being) violent"
+_RATHER = re.compile(r"\b(?:rather\s+than|instead\s+of|far\s+from)\b", re.I)
+
+
+def _set_aside(sentence: str, wanted: set[str]) -> bool:
+    """Whether `sentence` names a word the question asks about only after "rather than" /
+    "instead of" / "far from" (the thing set aside: "The cat is black rather than white."
+    still restates "Is the cat black?")."""
+    found = _RATHER.search(sentence)
+    if found is None:
+        return False
+    return bool(content_words(sentence[found.end():]) & wanted - content_words(sentence[:found.start()]))
+
+
+# States that exclude each other: a restatement with the other one is no ("The door is
+# closed." to "Is the door open?"; not "full" / "empty": "half empty" is "half full")
+_ANTONYMS = {"open": "closed", "closed": "open", "alive": "dead", "dead": "alive",
+             "present": "absent", "absent": "present", "wet": "dry", "dry": "wet"}
+
+
+def _antonym(have: set[str], wanted: set[str]) -> bool:
+    """Whether `have` holds every word of `wanted` but one, whose opposite state it holds."""
+    missing = wanted - have
+    return len(missing) == 1 and _ANTONYMS.get(next(iter(missing)), "") in have
+
+
+def _unprefixed(have: set[str], wanted: set[str]) -> bool:
+    """Whether `have` holds every word of `wanted` but one, a word with a negative prefix
+    that it holds without it ("necessary" for "unnecessary", "legal" for "illegal")."""
+    missing = wanted - have
+    return len(missing) == 1 and any(
+        word.startswith(prefix) and word[len(prefix):] in have
+        and prefix in _negative_prefixes(word[len(prefix):])
+        for word in missing for prefix in ("non-", "non", "un", "ir", "il", "im", "in"))
+
+
+def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
     """Whether a word the question asks about is in `sentence` only with a negative prefix
-    ("non-violent", "irrational"; not "non-essential travel" to "Is the border open?")."""
+    ("non-violent", "irrational"; not "non-essential travel" to "Is the border open?"), and
+    the question (its lower-cased words, `words`) does not hold it so itself ("Is
+    non-essential travel restricted?")."""
     lowered = sentence.lower()
-    return any(re.search(rf"\b(?:{'|'.join(_negative_prefixes(word))}){re.escape(word)}\b", lowered)
-               and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered)
-               for word in wanted if len(word) > 3)
+    for word in wanted:
+        if len(word) <= 3:
+            continue
+        prefixed = re.search(rf"\b({'|'.join(_negative_prefixes(word))}){re.escape(word)}\b", lowered)
+        if prefixed and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered) \
+                and f"{prefixed.group(1).rstrip('-')} {word}" not in words \
+                and f"{prefixed.group(1)}{word}" not in words:
+            return True
+    return False
 
 
 # "The woman is not wearing a hat, while the man is.": a statement about one subject, then
@@ -275,6 +353,13 @@ def contrasted(text: str, question: str) -> str | None:
             shared = {stem(head[0])}
         else:
             shared = set()
+        if not predicate and subject and not subject & second and first[verb.end():].strip() == "":
+            # both clauses elliptical: "The cat is, but the dog is not." answers for the one asked
+            if subject <= wanted and not second <= wanted:
+                return "no" if DENIAL.search(first, verb.start()) else "yes"
+            if second <= wanted and not subject <= wanted:
+                return "no" if match.group(2) else "yes"
+            continue
         if not subject or subject & second != shared or not predicate or not predicate <= wanted:
             continue
         if second <= wanted and not subject <= wanted and wanted <= second | predicate:
@@ -290,6 +375,11 @@ _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")  # notation, not words a restatement
 _DETERMINE = re.compile(r"(?:^|[.!]\s+)(?:determine|decide|check|verify|state)\s+(?:if|whether)\s+",
                         re.I)
 _SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
+# "Is it true that X?", "Do you think X?": X is what is asked ("Is it true that there is no cat?"
+# -> "There is no cat." restates it: yes)
+_ASKING_WRAPPER = re.compile(r"^\s*(?:is\s+it\s+(?:really\s+)?(?:true|the\s+case|a\s+fact)\s+that"
+                             r"|do\s+you\s+(?:really\s+)?(?:think|believe)(?:\s+that)?"
+                             r"|(?:can|could)\s+you\s+(?:tell|see|check)(?:\s+me)?\s+(?:if|whether))\s+", re.I)
 _TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
                                  r"[^?]*", re.I)
 
@@ -302,14 +392,21 @@ _NAMED = re.compile(r"\s*(not\s+)?(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*[A-Za-z
 
 def named_answer(tail: str, question: str) -> str | None:
     """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
-    that word with a negative prefix, or "not" before it); None otherwise, when the word
-    declines ("uncertain"), when the question compares ("Is the cat bigger than the dog?")
-    and when it offers the word as one of two ("Is it FIR or IIR?", "a dog or a cat";
-    "exact or not" is one)."""
+    that word with a negative prefix, or "not" before it), or, when the question compares
+    ("Is the cat bigger than the dog?"), the word of one side ("the cat": yes, "the dog":
+    no); None otherwise, when the word declines ("uncertain") and when the question offers
+    the word as one of two ("Is it FIR or IIR?", "a dog or a cat"; "exact or not" is one)."""
     found = _NAMED.match(tail)
-    if found is None or NO_ANSWER.match(found.group(2)) or comparisons(question):
-        return None  # "The answer is uncertain."; "the dog" to "Is the cat bigger than the dog?"
+    if found is None or NO_ANSWER.match(found.group(2)):
+        return None  # "The answer is uncertain."
     word = found.group(2).lower()
+    compared = comparisons(question)
+    if compared:  # "the dog" to "Is the cat bigger than the dog?": the other side wins, no
+        _, left, right, negated = compared[0]
+        side = "yes" if stem(word) in left - right else "no" if stem(word) in right - left else None
+        if side is None or negated or found.group(1):
+            return None  # neither side, both, or "not the dog": no answer
+        return side
     wanted = content_words(question)
     if stem(word) in wanted:
         said = "yes"
@@ -328,6 +425,10 @@ def named_answer(tail: str, question: str) -> str | None:
 
 
 _BUT = re.compile(r",\s*but\s+")
+# "A person can go days with no food, but not with no water.": a contrast with no verb of its
+# own ending the sentence states nothing of what the sentence says before it; cut off
+_BUT_NOT = re.compile(r",\s*but\s+not\s+(?![^.!?\n,;]*\b(?:is|are|was|were|be|do|does|did|can|could"
+                      r"|will|would|has|have|had|should|may|might|must)\b)[^.!?\n,;]{1,80}\Z", re.I)
 _HEDGED = re.compile(r"\b(?:should|may|might|could|likely|probably|possibly|perhaps|most)\b", re.I)
 
 

@@ -27,6 +27,7 @@ from bench_kit.scoring.extract.restatement import (
     restated,
 )
 from bench_kit.scoring.extract.truncation import line_loop_start
+from bench_kit.scoring.extract.yesno_declines import NO_ANSWER_OPENING, last_decline
 from bench_kit.scoring.extract.yesno_negation import (
     EXPLICIT,
     PARAGRAPH,
@@ -45,7 +46,10 @@ _YESNO_WHOLE = {
                      "错", "不正确"), "no"),
 }
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
-_YN_EN = rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup)|(no|nope))(?![A-Za-z]){NOT_NO}"
+# (a German / French / Spanish answer opens the same way: "Ja, ich kann Deutsch sprechen.",
+# "Nein, …" — only before a punctuation mark: "Non-essential travel …" is no "Non")
+_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|sí)(?=[,.!]))|(no|nope|(?:nein|non)(?=[,.!])))"
+          rf"(?![A-Za-z]){NOT_NO}")
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{YN_ZH_SKIP})(?:{YN_ZH}))", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
 _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|correction|"
@@ -86,8 +90,8 @@ _RETRACTION_REACH = 60  # characters before "image" / "guess" read for a retract
 _POSSIBLE = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:definitely\s+|certainly\s+|entirely\s+|absolutely\s+"
                        r"|technically\s+)?possible\s+(?:to|for)\b(?![^.!?\n]*,\s*but\s+not\b)", re.I)
 # ... while an opening "It is possible that …" only hedges (a review's 6 of 6 careful readings)
-_POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\s+)?possible\s+that\b",
-                            re.I)
+_POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\s+)?possible(?:\s+that\b"
+                            r"|\s*(?:[.;!]|$|,\s*but\b))", re.I)  # (also a bare "It is possible, but not …")
 _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
@@ -125,6 +129,39 @@ def _not_remark(clause: re.Match) -> bool:
     return _REMARK.search(text, max(0, at - _REMARK_REACH), at) is None
 
 
+# An answer clause that states no answer: "The answer is unknown / not necessarily / maybe /
+# subjective / N/A / not applicable / possibly yes …" ("both": no answer, and nothing
+# earlier is read in its place); "The answer is (highly) unlikely" is no, and "likely /
+# probably / technically yes" reads the word.
+_DECLINED = re.compile(r"(?:(?:somewhat|rather|highly|very|still|currently)\s+)?(?:unknown|not\s+known"
+                       r"|unclear|not\s+clear|uncertain|not\s+certain|maybe|subjective|n/a"
+                       r"|not\s+applicable|not\s+(?:a\s+)?(?:definitive|definite|simple|clear|straightforward)"
+                       r"|not\s+necessarily|not\s+directly|it\s+depends|depends|undetermined"
+                       r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])", re.I)
+_UNLIKELY = re.compile(r"(?:(?:most|very|highly|quite|extremely)\s+)?unlikely\Z", re.I)
+_LIKELY = re.compile(r"(?:(?:most|very|highly|quite)\s+)?(?:likely|probably|technically)[\s,]+"
+                     r"(?=(?:yes|no)(?![A-Za-z]))", re.I)
+
+
+# ... and one its sentence hedges before it: "it is possible that the answer is yes", "perhaps
+# the answer is no", "if it were life size, the answer would be yes" (a condition alone does
+# not: "If you mean X, then the answer is no." answers)
+_HEDGED_CLAUSE = re.compile(r"\b(?:possible|likely)\s+that\s+(?:the\s+)?(?:final\s+)?answer\b"
+                            r"|\b(?:perhaps|possibly|maybe)\s+(?:the\s+)?(?:final\s+)?answer\b"
+                            r"|\bif\b[^.!?\n]{0,200}?\banswer\s+would\s+be\b", re.I)
+
+
+def _qualified(tail: str) -> str | None:
+    """The answer of a clause tail that qualifies it: "both" (no answer) for a declining
+    word ("unknown", "possibly yes"), "no" for "unlikely", the word for "likely yes"."""
+    if _DECLINED.match(tail):
+        return "both"
+    if _UNLIKELY.match(tail):
+        return "no"
+    likely = _LIKELY.match(tail)
+    return _lead_yesno(tail[likely.end():]) if likely else None
+
+
 def _in_clause(text: str) -> str | None:
     """The yes/no of the last answer clause, or None; a letter with a word ("(B) No")
     reads the word unless retracted by a refusal after it, and is no answer ("both")
@@ -132,6 +169,11 @@ def _in_clause(text: str) -> str | None:
     tail, at = clause_tail_at(text, accept=_not_remark) or ("", 0)
     if not tail:
         return None
+    qualified = _qualified(tail)
+    if qualified:
+        return qualified
+    if _HEDGED_CLAUSE.search(text, sentence_start(text, at), at):
+        return "both"  # "so it is possible that the answer is yes", "if …, the answer would be yes"
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
     if stated and worded is not tail:
@@ -144,6 +186,19 @@ def _in_clause(text: str) -> str | None:
 
 _TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
 _THAT = re.compile(r"that\s+", re.I)
+
+
+def _asked_again(text: str) -> int | None:
+    """Where the answer starts when the last answer clause writes the question out again
+    ("Final answer: Do the Ubuntu people speak Ubuntu?\nNo, …"): after its "?", when
+    something follows; None otherwise."""
+    if "?" not in text:
+        return None
+    tail, at = clause_tail_at(text, _TAIL_END, accept=_not_remark) or ("", 0)
+    end = at + len(tail)
+    if tail and text.startswith("?", end) and not text[end + 1:].isspace() and end + 1 < len(text):
+        return end + 1
+    return None
 
 
 def _clause_names(text: str, question: str) -> str | None:
@@ -182,6 +237,9 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
     whole = _YESNO_WHOLE.get(text.strip(_YESNO_STRIP).casefold())
     if whole:
         return Extraction(whole, PARSE_OK)
+    asked_at = _asked_again(text)
+    if asked_at:  # "Final answer: Is it …?\nYes, …": what follows the question answers
+        return _extracted(text[asked_at:].strip(), question)
     stated = _after_correction(text) or _in_clause(text)
     if stated:
         return FAILED if stated == "both" else Extraction(stated, PARSE_OK)
@@ -241,7 +299,7 @@ def _willing(text: str, question: str) -> bool:
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
-    refusal = last_refusal(text)
+    refusal = last_decline(text) or NO_ANSWER_OPENING.match(text)
     said = but_explicit(text, refusal.end()) if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
@@ -275,13 +333,18 @@ def _concludes(text: str, at: int) -> bool:
         or _CONCLUDING.match(text, text.rfind("\n", 0, at) + 1) is not None
 
 
+# words of an existence question that name nothing asked for: "any" and the speakers ("… that
+# can help me fall asleep?" is answered by "Here are some types of music that can help …")
+_NOT_ASKED = frozenset("any i me my we us our you your".split())
+
+
 def _exists(text: str, question: str) -> bool:
     """Whether `text` opens by listing what an "Is there / Are there …?" `question` asks
     about ("There are many …", "Here are some …")."""
     existence = _EXISTS_ASKED.search(question)
     if existence is None or not _EXISTS_SAID.match(text):
         return False
-    wanted = content_words(existence.group(1)) - {"any"}
+    wanted = content_words(existence.group(1)) - _NOT_ASKED
     opening = SENTENCE.search(text)  # after any leading space, as `_EXISTS_SAID` reads it
     said = content_words(opening.group()) if opening else set()
     # "There are several trees, but no people." / "There are many cats. None is black."

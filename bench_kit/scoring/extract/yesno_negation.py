@@ -10,6 +10,8 @@ from bench_kit.scoring.extract.restatement import (
     LITOTES,
     NOT_NO,
     SENTENCE,
+    SOMETIMES,
+    USUALLY,
     WORDS,
     asked,
     content_words,
@@ -46,14 +48,15 @@ _FIRST_PERSON = (r"\bI(?:'m|\s+am|\s+do|\s+did|\s+ca|\s+can|\s+could|\s+would|\s
 # ... followed by what it has, is or can give ("I don't see a cat" is an answer).
 _SELF_AFTER = re.compile(r"\s+(?:have|possess|a|an|able|capable|qualified|give|provide|offer|make"
                          r"|hold|form|express|share|personally)\b", re.I)
-# Negations that deny nothing the question asks: "not only … but also", "never-ending",
+# Negations that deny nothing the question asks: "not only … but also", a "not
+# necessarily" ending its clause (a hedge: "Not necessarily. It depends …"), "never-ending",
 # and a relative clause about someone ("people who have not received gifts").
-_NOT_ONLY = re.compile(r"\s+(?:only|just)\b", re.I)
+_NOT_ONLY = re.compile(r"\s+(?:only|just)\b|\s+necessarily\s*(?:[.,;:!]|$)", re.I)
 # "Not everyone likes jazz, but …": a quantifier negated denies only when it is asked about
 # ("Does everyone like jazz?").
 _NOT_ALL = re.compile(r"\s+(everyone|everybody|all|every|always)\b", re.I)
 # ... read with the speaker (group 1) in one search of the characters before a negation
-_BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?)|({_FIRST_PERSON}))\s*$")
+_BEFORE_SKIP = re.compile(rf"(?:(?i:\b(?:may|might)(?:\s+or\s+(?:may|might))?|\bwhether\s+or)|({_FIRST_PERSON}))\s*$")
 _TAIL = 24  # characters before a negation read for a hedge or the speaker
 
 _COMPOUND = re.compile(r"-[A-Za-z]")
@@ -62,7 +65,7 @@ _RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyo
              r"|individuals|persons|users|patients|children|adults|students|many|some)"
              r"\s+(?:who|whom|whose)")
 # "There is no definitive answer" hedges, unless the question asks whether there is one.
-_NO_ANSWER_TO = re.compile(r"\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
+_NO_ANSWER_TO = re.compile(r",?\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
@@ -114,6 +117,8 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
     subordinate = None  # (its end, its word, the clause it opened in)
     about: dict[int, bool] = {}  # per sentence start: whether it is about the question
     seen = 0  # where the last match ended: breaks are looked for after it only
+    sometimes = bool(question and SOMETIMES.search(question))
+    litotes_end = 0  # where the last pair skipped ("not incorrect", "true or false") ends
     # after the first line a negation answers only in a sentence naming the question
     opening = _first_line_end(text) if question and question.isascii() and not courtesy else len(text)
     wanted = content_words(asked(question)) if question and opening < len(text) else set()
@@ -128,7 +133,13 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
             subordinate = (match.end(), " ".join(sub.lower().split()), clause)
         elif who:
             relative = match.end()
+        elif at < litotes_end:
+            continue  # the second word of a pair already read as one ("true or false")
         elif yes_en or yes_zh:
+            offered = _OFFERED.match(text, match.end())
+            if offered:  # "the belief being true or false", "a simple yes or no": no answer
+                litotes_end = offered.end()
+                continue
             if subordinate and subordinate[0] > clause and _skips_clause(
                     text, match, subordinate, sentence, question, about, courtesy):
                 continue  # "While it is true that …", "whether something is true or false"
@@ -141,9 +152,9 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
                 return "yes"  # "It is not only legal …" to "Is it legal …?"; "not right" to "wrong?"
             if echoed and echoes_question(text, match, echoed):
                 continue  # "… believe things for which there is no objective evidence …"
+            litotes_end = _litotes(text, match, question)
             if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _idiom(
-                    text, after, question_words) or _litotes(
-                    text, match, question) or _quantified(text, after, question):
+                    text, after, question_words) or litotes_end or _quantified(text, after, question):
                 continue
             ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
                 text, max(sentence, at - _BUT_REACH), at)
@@ -152,6 +163,8 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
             before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
             if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
                 continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
+            if sometimes and USUALLY.search(text, max(sentence, at - _USUALLY_REACH), after + 12):
+                continue  # "Stainless steel is generally not magnetic" to "… magnetic in some instances?"
             if at > opening and not _NO_WORD.match(text, at) \
                     and not _names_asked(text, sentence, wanted, naming):
                 continue  # "… / Mercury has no atmosphere, …" to "Can you cook an egg …?"
@@ -183,6 +196,9 @@ def _ellipsis_answers(text: str, sentence: int, ellipsis: re.Match, asked: set[s
     return _AUXILIARY_END.search(before) is not None or bool((content_words(before) - subject) & asked)
 
 
+# "true or false", "yes or no", "correct or incorrect": both offered, neither answered
+_OFFERED = re.compile(r"\s*(?:or|/|and)\s*(?:no|false|incorrect|not)(?![A-Za-z])", re.I)
+_USUALLY_REACH = 60  # characters before a negation read for `USUALLY` (and a few after: "not generally")
 _NAMED_WORDS = 2  # content words of the question a later line's negation must name
 _NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
 
@@ -197,11 +213,13 @@ def _names_asked(text: str, sentence: int, wanted: set[str], naming: dict[int, b
     return naming[sentence]
 
 
-def _litotes(text: str, negation: re.Match, question: str | None) -> bool:
-    """Whether `negation` negates a negative word the question does not ask about ("not a
-    bad idea" to "Is it a good idea?"): no "no"."""
+def _litotes(text: str, negation: re.Match, question: str | None) -> int:
+    """Where a litotes starting at `negation` ends when it negates a negative word the
+    question does not ask about ("not a bad idea" to "Is it a good idea?": no "no", nor is
+    the "incorrect" of "not incorrect" read after it); 0 otherwise."""
     found = LITOTES.match(text, negation.start())
-    return found is not None and not (question and litotes_asked(found, content_words(question)))
+    asked_word = found is not None and question and litotes_asked(found, content_words(question))
+    return found.end() if found is not None and not asked_word else 0
 
 
 def no_answer_to(text: str, after: int, question: str | None) -> bool:
@@ -299,8 +317,10 @@ def _first_line_end(text: str) -> int:
 
 
 # Set phrases that deny nothing: "not alone", "including but not limited to", "no matter
-# what", "not to mention", "no wonder" (unless the question holds the word: "Am I alone?")
-_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder)\b", re.I)
+# what", "not to mention", "no wonder", and "not easy" (how hard a thing is, not whether it
+# is: "Learning to swim is not easy, but …") unless the question holds the word ("Am I
+# alone?", "Is it easy to learn Chinese?")
+_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder|easy)\b", re.I)
 
 
 def _idiom(text: str, after: int, question_words: set[str]) -> bool:
