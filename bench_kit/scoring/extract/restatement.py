@@ -221,21 +221,20 @@ def restated(text: str, question: str) -> str | None:
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
-        elif stated is None and _antonym(have, wanted):
+        elif stated is None and (_antonym(have, wanted) or _unprefixed(have, wanted)):
+            # "The door is closed." to "open?" and "Queen bees are necessary for growing apples."
+            # to "… unnecessary …?": no; "… are not necessary …": yes; "… may not be necessary …",
+            # "The store might be closed …", "… drinkable only after boiling": hedged, no answer
             denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
-            return None if denied == "hedged" else "yes" if denied else "no"  # "The door is closed." to "open?"
-        elif stated is None and _unprefixed(have, wanted):
-            # "Queen bees are necessary for growing apples." to "… unnecessary …?": no; "… are
-            # not necessary …": yes; "… may not be necessary …": hedged, no answer
-            denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
-            return None if denied == "hedged" else "yes" if denied else "no"
+            return None if denied == "hedged" or _HEDGED_STATE.search(sentence) \
+                else "yes" if denied else "no"
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
             words = " ".join(WORDS.findall(asked(question).lower()))
             if _only_negative(sentence, wanted, words) and all(  # (a negation echoing the question's is none)
                     echoes_question(sentence, found, words) for found in DENIAL.finditer(sentence)):
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
-                if _set_aside(sentence, wanted):
+                if _set_aside(sentence, wanted, question):
                     return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
                 if denied == "no" and USUALLY.search(sentence) and SOMETIMES.search(question):
@@ -272,18 +271,34 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
                                      for prefix in _negative_prefixes(word))
 
 
+# A state said with a modal or a condition ("might be closed", "drinkable only after boiling")
+_HEDGED_STATE = re.compile(r"\b(?:may|might|could|perhaps|possibly|maybe|probably"
+                           r"|only\s+(?:after|if|when|once|with|under))\b", re.I)
 # "a playful game rather than a violent one", "instead of …", "far from (being) violent"
 _RATHER = re.compile(r"\b(?:rather\s+than|instead\s+of|far\s+from)\b", re.I)
 
 
-def _set_aside(sentence: str, wanted: set[str]) -> bool:
-    """Whether `sentence` names a word the question asks about only after "rather than" /
-    "instead of" / "far from" (the thing set aside: "The cat is black rather than white."
-    still restates "Is the cat black?")."""
+# The thing set aside ends at a clause word: "instead of soda when exercising" sets aside soda
+_SET_ASIDE_END = re.compile(r"[,;:]|\b(?:when|while|if|because|since|as|for|during|to|in|at|on|by"
+                            r"|with|after|before|and|but|so)\b", re.I)
+# "far from the airport", "far from Earth": a distance, not a contrast
+_FAR_FROM_PLACE = re.compile(r"[Ff]ar\s+from\s+(?:the\b|[A-Z]|\d)")  # (case matters)
+
+
+def _set_aside(sentence: str, wanted: set[str], question: str = "") -> bool:
+    """Whether `sentence` names a word the question asks about only in the few words right
+    after "rather than" / "instead of" / "far from" (the thing set aside: "The cat is black
+    rather than white." still restates "Is the cat black?"). Not when the question holds the
+    phrase itself ("Is the result far from perfect?") or "far from" names a place ("far from
+    the airport", "far from Earth")."""
     found = _RATHER.search(sentence)
-    if found is None:
+    if found is None or _RATHER.search(question) \
+            or _FAR_FROM_PLACE.match(sentence, found.start()):
         return False
-    return bool(content_words(sentence[found.end():]) & wanted - content_words(sentence[:found.start()]))
+    aside = sentence[found.end():found.end() + 60]
+    end = _SET_ASIDE_END.search(aside, 1)
+    aside = aside[:end.start()] if end else aside
+    return bool(content_words(aside) & wanted - content_words(sentence[:found.start()]))
 
 
 # States that exclude each other: a restatement with the other one is no ("The door is
