@@ -36,7 +36,7 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|wherea
 # A question asking whether something is ever / sometimes / in some cases so is not denied by
 # what usually holds ("generally not", "in general … not", "is not typically magnetic")
 SOMETIMES = re.compile(r"\b(?:ever|sometimes|some\s+(?:instances|cases|circumstances|situations)"
-                       r"|in\s+any\s+(?:case|way|circumstances?)|at\s+times|occasionally)\b", re.I)
+                       r"|in\s+any\s+(?:case|circumstances?)|at\s+times|occasionally)\b", re.I)
 USUALLY = re.compile(r"\b(?:generally|in\s+general|typically|usually|normally|mostly|most\s+of\s+the\s+time"
                      r"|under\s+normal\s+circumstances|in\s+most\s+cases)\b", re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
@@ -215,7 +215,7 @@ def restated(text: str, question: str) -> str | None:
         sentence = _positive(_after_but(said, wanted), wanted)
         if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
                 or ("unlikely" in lowered and _UNLIKELY.search(sentence)) \
-                or (("that" in lowered or '"' in said or "“" in said) and _REPORTED.search(sentence)):
+                or (("that" in lowered or '"' in said or "“" in said) and _reported(sentence)):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
@@ -247,6 +247,17 @@ def restated(text: str, question: str) -> str | None:
 # "The idea that X is a myth."
 _REPORTED = re.compile(r"\b(?:idea|claim|assertion|statement|notion|belief|myth|misconception|rumou?r"
                        r"|theory|saying)\s+(?:that\b|[\"“])", re.I)
+
+
+# ... unless the sentence endorses it: "The evidence strongly supports the theory that …"
+_ENDORSED = re.compile(r"\b(?:supports?|supported|confirms?|confirmed|proves?|proved|proven|validates?"
+                       r"|verifies|verified|corroborates?|backs\s+up)\s+(?:the|this)\s+$", re.I)
+
+
+def _reported(sentence: str) -> bool:
+    """Whether `sentence` reports a claim without endorsing it (`_REPORTED`, `_ENDORSED`)."""
+    found = _REPORTED.search(sentence)
+    return found is not None and not _ENDORSED.search(sentence, max(0, found.start() - 30), found.start())
 
 
 # "in"/"im" make ordinary words as often as opposites ("inside", "indoor", "import",
