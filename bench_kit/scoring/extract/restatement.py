@@ -234,6 +234,8 @@ def restated(text: str, question: str) -> str | None:
                     echoes_question(sentence, found, words) for found in DENIAL.finditer(sentence)):
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
+                if any(_ANTONYMS.get(word, "") in have for word in wanted):
+                    return None  # "The window is closed and the door is open." to "… window open?"
                 if _set_aside(sentence, wanted, question):
                     return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
