@@ -36,7 +36,7 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|wherea
 # A question asking whether something is ever / sometimes / in some cases so is not denied by
 # what usually holds ("generally not", "in general … not", "is not typically magnetic")
 SOMETIMES = re.compile(r"\b(?:ever|sometimes|some\s+(?:instances|cases|circumstances|situations)"
-                       r"|in\s+any\s+(?:case|way|circumstances?)|at\s+times|occasionally)\b", re.I)
+                       r"|in\s+any\s+(?:case|circumstances?)|at\s+times|occasionally)\b", re.I)
 USUALLY = re.compile(r"\b(?:generally|in\s+general|typically|usually|normally|mostly|most\s+of\s+the\s+time"
                      r"|under\s+normal\s+circumstances|in\s+most\s+cases)\b", re.I)
 # A hedged negation ("it may not help") qualifies a claim; it does not deny it.
@@ -215,27 +215,28 @@ def restated(text: str, question: str) -> str | None:
         sentence = _positive(_after_but(said, wanted), wanted)
         if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
                 or ("unlikely" in lowered and _UNLIKELY.search(sentence)) \
-                or (("that" in lowered or '"' in said or "“" in said) and _REPORTED.search(sentence)):
+                or (("that" in lowered or '"' in said or "“" in said) and _reported(sentence)):
             continue
         have = content_words(sentence)
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
-        elif stated is None and _antonym(have, wanted):
+        elif stated is None and (_antonym(have, wanted) or _unprefixed(have, wanted)):
+            # "The door is closed." to "open?" and "Queen bees are necessary for growing apples."
+            # to "… unnecessary …?": no; "… are not necessary …": yes; "… may not be necessary …",
+            # "The store might be closed …", "… drinkable only after boiling": hedged, no answer
             denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
-            return None if denied == "hedged" else "yes" if denied else "no"  # "The door is closed." to "open?"
-        elif stated is None and _unprefixed(have, wanted):
-            # "Queen bees are necessary for growing apples." to "… unnecessary …?": no; "… are
-            # not necessary …": yes; "… may not be necessary …": hedged, no answer
-            denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
-            return None if denied == "hedged" else "yes" if denied else "no"
+            return None if denied == "hedged" or _HEDGED_STATE.search(sentence) \
+                else "yes" if denied else "no"
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
             words = " ".join(WORDS.findall(asked(question).lower()))
             if _only_negative(sentence, wanted, words) and all(  # (a negation echoing the question's is none)
                     echoes_question(sentence, found, words) for found in DENIAL.finditer(sentence)):
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
-                if _set_aside(sentence, wanted):
+                if any(_ANTONYMS.get(word, "") in have for word in wanted):
+                    return None  # "The window is closed and the door is open." to "… window open?"
+                if _set_aside(sentence, wanted, question):
                     return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
                 if denied == "no" and USUALLY.search(sentence) and SOMETIMES.search(question):
@@ -248,6 +249,17 @@ def restated(text: str, question: str) -> str | None:
 # "The idea that X is a myth."
 _REPORTED = re.compile(r"\b(?:idea|claim|assertion|statement|notion|belief|myth|misconception|rumou?r"
                        r"|theory|saying)\s+(?:that\b|[\"“])", re.I)
+
+
+# ... unless the sentence endorses it: "The evidence strongly supports the theory that …"
+_ENDORSED = re.compile(r"\b(?:supports?|supported|confirms?|confirmed|proves?|proved|proven|validates?"
+                       r"|verifies|verified|corroborates?|backs\s+up)\s+(?:the|this)\s+$", re.I)
+
+
+def _reported(sentence: str) -> bool:
+    """Whether `sentence` reports a claim without endorsing it (`_REPORTED`, `_ENDORSED`)."""
+    found = _REPORTED.search(sentence)
+    return found is not None and not _ENDORSED.search(sentence, max(0, found.start() - 30), found.start())
 
 
 # "in"/"im" make ordinary words as often as opposites ("inside", "indoor", "import",
@@ -272,18 +284,34 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
                                      for prefix in _negative_prefixes(word))
 
 
+# A state said with a modal or a condition ("might be closed", "drinkable only after boiling")
+_HEDGED_STATE = re.compile(r"\b(?:may|might|could|perhaps|possibly|maybe|probably"
+                           r"|only\s+(?:after|if|when|once|with|under))\b", re.I)
 # "a playful game rather than a violent one", "instead of …", "far from (being) violent"
 _RATHER = re.compile(r"\b(?:rather\s+than|instead\s+of|far\s+from)\b", re.I)
 
 
-def _set_aside(sentence: str, wanted: set[str]) -> bool:
-    """Whether `sentence` names a word the question asks about only after "rather than" /
-    "instead of" / "far from" (the thing set aside: "The cat is black rather than white."
-    still restates "Is the cat black?")."""
+# The thing set aside ends at a clause word: "instead of soda when exercising" sets aside soda
+_SET_ASIDE_END = re.compile(r"[,;:]|\b(?:when|while|if|because|since|as|for|during|to|in|at|on|by"
+                            r"|with|after|before|and|but|so)\b", re.I)
+# "far from the airport", "far from Earth": a distance, not a contrast
+_FAR_FROM_PLACE = re.compile(r"[Ff]ar\s+from\s+(?:the\b|[A-Z]|\d)")  # (case matters)
+
+
+def _set_aside(sentence: str, wanted: set[str], question: str = "") -> bool:
+    """Whether `sentence` names a word the question asks about only in the few words right
+    after "rather than" / "instead of" / "far from" (the thing set aside: "The cat is black
+    rather than white." still restates "Is the cat black?"). Not when the question holds the
+    phrase itself ("Is the result far from perfect?") or "far from" names a place ("far from
+    the airport", "far from Earth")."""
     found = _RATHER.search(sentence)
-    if found is None:
+    if found is None or _RATHER.search(question) \
+            or _FAR_FROM_PLACE.match(sentence, found.start()):
         return False
-    return bool(content_words(sentence[found.end():]) & wanted - content_words(sentence[:found.start()]))
+    aside = sentence[found.end():found.end() + 60]
+    end = _SET_ASIDE_END.search(aside, 1)
+    aside = aside[:end.start()] if end else aside
+    return bool(content_words(aside) & wanted - content_words(sentence[:found.start()]))
 
 
 # States that exclude each other: a restatement with the other one is no ("The door is

@@ -33,7 +33,9 @@ from bench_kit.scoring.extract.yesno_negation import (
     PARAGRAPH,
     YN_ZH,
     YN_ZH_SKIP,
+    asks_answer,
     but_explicit,
+    but_restated,
     first_decisive,
     no_answer_to,
     opening_end,
@@ -138,24 +140,36 @@ _DECLINED = re.compile(r"(?:(?:somewhat|rather|highly|very|still|currently)\s+)?
                        r"|not\s+applicable|not\s+(?:a\s+)?(?:definitive|definite|simple|clear|straightforward)"
                        r"|not\s+necessarily|not\s+directly|it\s+depends|depends|undetermined"
                        r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])", re.I)
+_SURPRISINGLY = re.compile(r"(?:(?<=perhaps)|(?<=possibly))\s+(?:surprisingly|unexpectedly|counterintuitively"
+                           r"|ironically)[\s,:]+(yes|no)(?![A-Za-z])", re.I)
+_BUT_THEN_WORD = re.compile(r"[^.!?\n]{0,120}?,\s*but\b(?!\s+not\b)[^.!?\n:;,]{0,80}[,:]\s*(yes|no)"
+                            r"(?![A-Za-z])", re.I)  # "…, but based on the shadow, yes"
 _UNLIKELY = re.compile(r"(?:(?:most|very|highly|quite|extremely)\s+)?unlikely\Z", re.I)
 _LIKELY = re.compile(r"(?:(?:most|very|highly|quite)\s+)?(?:likely|probably|technically)[\s,]+"
                      r"(?=(?:yes|no)(?![A-Za-z]))", re.I)
 
 
-# ... and one its sentence hedges before it: "it is possible that the answer is yes", "perhaps
-# the answer is no", "if it were life size, the answer would be yes" (a condition alone does
+# ... and one its sentence hedges before it: "it is possible (or likely, not "most / highly /
+# very likely") that the answer is yes", "perhaps(,) the answer is no", "if it were life size, the answer would be yes" (a condition alone does
 # not: "If you mean X, then the answer is no." answers)
-_HEDGED_CLAUSE = re.compile(r"\b(?:possible|likely)\s+that\s+(?:the\s+)?(?:final\s+)?answer\b"
-                            r"|\b(?:perhaps|possibly|maybe)\s+(?:the\s+)?(?:final\s+)?answer\b"
+_HEDGED_CLAUSE = re.compile(r"\b(?<!most\s)(?<!highly\s)(?<!very\s)(?:possible|likely)\s+that\s+(?:the\s+)?"
+                            r"(?:final\s+)?answer\b"
+                            r"|\b(?:perhaps|possibly|maybe),?\s+(?:the\s+)?(?:final\s+)?answer\b"
                             r"|\bif\b[^.!?\n]{0,200}?\banswer\s+would\s+be\b", re.I)
+# ... but not a condition that only says how the answer was found or which question it answers:
+# "Even if it is small, …", "If we look closely at the image, …", "if the question is whether …"
+_NOT_A_CONDITION = re.compile(r"even\s+if\b|if\s+(?:we|you|one|i)\s+(?:look|consider|examine|check|observe"
+                              r"|inspect|focus|zoom|compare|count|analy[sz]e|study)\b"
+                              r"|if\s+the\s+question\s+(?:is|asks|means)\b", re.I)
 
 
 def _qualified(tail: str) -> str | None:
     """The answer of a clause tail that qualifies it: "both" (no answer) for a declining
     word ("unknown", "possibly yes"), "no" for "unlikely", the word for "likely yes"."""
-    if _DECLINED.match(tail):
-        return "both"
+    declined = _DECLINED.match(tail)
+    if declined:  # ... unless a plain word follows: "perhaps surprisingly no"
+        said = _SURPRISINGLY.match(tail, declined.end())
+        return said.group(1).lower() if said else "both"
     if _UNLIKELY.match(tail):
         return "no"
     likely = _LIKELY.match(tail)
@@ -170,9 +184,14 @@ def _in_clause(text: str) -> str | None:
     if not tail:
         return None
     qualified = _qualified(tail)
+    if qualified == "both":  # "The answer is not clear from the image alone, but …, yes, …"
+        said = _BUT_THEN_WORD.match(text, at)
+        return said.group(1).lower() if said else "both"
     if qualified:
         return qualified
-    if _HEDGED_CLAUSE.search(text, sentence_start(text, at), at):
+    hedged = _HEDGED_CLAUSE.search(text, sentence_start(text, at), at)
+    if hedged and not _NOT_A_CONDITION.match(text, max(0, hedged.start() - 5), hedged.end()) \
+            and not _NOT_A_CONDITION.match(text, hedged.start(), hedged.end()):
         return "both"  # "so it is possible that the answer is yes", "if …, the answer would be yes"
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
@@ -196,7 +215,8 @@ def _asked_again(text: str) -> int | None:
         return None
     tail, at = clause_tail_at(text, _TAIL_END, accept=_not_remark) or ("", 0)
     end = at + len(tail)
-    if tail and text.startswith("?", end) and not text[end + 1:].isspace() and end + 1 < len(text):
+    if tail and text.startswith("?", end) and not text[end + 1:].isspace() and end + 1 < len(text) \
+            and tail.strip().casefold() not in _YESNO_WHOLE:  # ("Answer: yes?\nExplanation: …")
         return end + 1
     return None
 
@@ -299,8 +319,9 @@ def _willing(text: str, question: str) -> bool:
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
-    refusal = last_decline(text) or NO_ANSWER_OPENING.match(text)
-    said = but_explicit(text, refusal.end()) if refusal else None
+    refusal = last_decline(text) or (None if asks_answer(question) else NO_ANSWER_OPENING.match(text))
+    said = (but_explicit(text, refusal.end()) or (question and question.isascii()
+            and but_restated(text, refusal.end(), question))) if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
     opening = PARAGRAPH.search(text)

@@ -7,7 +7,8 @@ import re
 
 from bench_kit.scoring.extract.response import last_refusal
 
-# "it is not (publicly) known whether …", "we don't know.", "a matter of debate / up to
+# "it is not (publicly) known whether …", "we don't know.", "a matter of debate (not after "no
+# longer a" / "not a") / up to
 # interpretation", "I will not answer this question", "not answerable", "no public
 # information", "I cannot predict …", "not clear-cut", neither of a word and its opposite
 # ("not (yet explicitly) legal or illegal"), "I can't definitively answer whether", "not
@@ -17,7 +18,7 @@ from bench_kit.scoring.extract.response import last_refusal
 _DECLINES_SOURCE = (
     r"(?:it\s+is|it's|it’s)\s+not\s+(?:publicly\s+|currently\s+)?known\s+(?:whether|if)\b"
     r"|\b(?:we|i)\s+(?:don't|don’t|do\s+not)\s+know(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if)\b)"
-    r"|\bmatter\s+of\s+(?:debate|interpretation)|\bup\s+to\s+(?:the\s+)?interpretation"
+    r"|(?<!no\slonger\sa\s)(?<!not\sa\s)\bmatter\s+of\s+(?:debate|interpretation)|\bup\s+to\s+(?:the\s+)?interpretation"
     r"|\b(?:will\s+not|won't|won’t|cannot|can't|can’t)\s+answer\s+(?:this|the|your)\s+question"
     r"|\bnot\s+(?:[a-z]+ly\s+)?answerable|\bno\s+public\s+information|\bcannot\s+predict"
     r"|\b(?:cannot|can't|can’t)\s+(?:definitively|confidently|accurately)\s+answer\s+(?:whether|if)\b"

@@ -18,6 +18,7 @@ from bench_kit.scoring.extract.restatement import (
     echoes_question,
     litotes_asked,
     negates_opposite,
+    restated,
     stem,
 )
 
@@ -86,6 +87,7 @@ _SCAN = re.compile(_ANY_YESNO.pattern + r"|\b(if|unless|whether|when|as\s+long\s
 
 
 
+_CLAUSE_END = re.compile(r"[.!?\n;]")
 _BUT_THEN = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+(?:(?:in\s+general|generally|overall|usually"
                        r"|mostly)\s*,?\s*)?", re.I)  # from a refusal's end to "but (in general)"
 
@@ -96,6 +98,17 @@ def but_explicit(text: str, at: int) -> str | None:
     but = _BUT_THEN.match(text, at)
     said = EXPLICIT.match(text, but.end()) if but else None
     return said.group().lower() if said else None
+
+
+def but_restated(text: str, at: int, question: str) -> str | None:
+    """The yes/no of a restatement of `question` in the clause after "but" that follows a
+    refusal ending at `at` ("The distinction is not clear-cut, but botanically a tomato is a
+    fruit."), or None."""
+    but = _BUT_THEN.match(text, at)
+    if but is None or text[but.end():but.end() + 4].lower().startswith("not "):
+        return None
+    end = _CLAUSE_END.search(text, but.end(), but.end() + 300)
+    return restated(text[but.end():end.start() if end else but.end() + 300], question)
 
 
 def opening_end(text: str) -> int:
@@ -197,7 +210,8 @@ def _ellipsis_answers(text: str, sentence: int, ellipsis: re.Match, asked: set[s
 
 
 # "true or false", "yes or no", "correct or incorrect": both offered, neither answered
-_OFFERED = re.compile(r"\s*(?:or|/|and)\s*(?:no|false|incorrect|not)(?![A-Za-z])", re.I)
+_OFFERED = re.compile(r"\s*(?:(?:or|/)\s*(?:no|false|incorrect|not)|and\s*(?:no|false|incorrect)"
+                     r"|and\s+not(?=\s*[.,;:!?]|\s*$))(?![A-Za-z])", re.I)  # not "true and not just a myth"
 _USUALLY_REACH = 60  # characters before a negation read for `USUALLY` (and a few after: "not generally")
 _NAMED_WORDS = 2  # content words of the question a later line's negation must name
 _NO_WORD = re.compile(r"(?:no|nope|false)(?=[ \t]*(?:[,.!;:\n]|$))", re.I)  # "(B) No\n": an answer
@@ -225,8 +239,13 @@ def _litotes(text: str, negation: re.Match, question: str | None) -> int:
 def no_answer_to(text: str, after: int, question: str | None) -> bool:
     """Whether the "no" ending at `after` opens a hedge ("no clear answer") to a question
     that does not ask for an answer."""
-    return _NO_ANSWER_TO.match(text, after) is not None and not (
-        question and _ASKS_ANSWER.search(asked(question)))
+    return _NO_ANSWER_TO.match(text, after) is not None and not asks_answer(question)
+
+
+def asks_answer(question: str | None) -> bool:
+    """Whether the asking sentence of `question` asks about an answer ("Is there an answer
+    written on the whiteboard?"): "there is no answer" then answers it."""
+    return bool(question and _ASKS_ANSWER.search(asked(question)))
 
 
 _NOT_ONLY_WORD = re.compile(r"\s+(?:only|just)\s+(?:(?:a|an|the)\s+)?([A-Za-z]+)\b(?!')", re.I)
@@ -327,4 +346,6 @@ def _idiom(text: str, after: int, question_words: set[str]) -> bool:
     """Whether the negation ending at `after` opens a set phrase the question does not ask
     about."""
     found = _IDIOM.match(text, after)
+    if found is not None and found.group(1).lower() == "easy" and text[after - 2:after].lower() == "no":
+        return False  # "There is no easy or safe way …" denies
     return found is not None and found.group(1).split()[0].lower() not in question_words
