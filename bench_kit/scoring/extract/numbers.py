@@ -77,15 +77,14 @@ _NO_VALUE = re.compile(
     r"\b(?:is|are|remains?)\s+(?:undefined|unknown|indeterminate)\b|:\s*undefined\b"
     r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
-    r"|\bthere is no (?:possible\s+|correct\s+)?(?:answer|solution)\s+to\s+(?:this|the)\s"
-    r"|\b(?:information|data|question|problem)\s+(?:provided\s+|given\s+)?(?:is|are)\s+"
-    r"(?:contradictory|inconsistent)\b"
+    r"|\bthere is no (?:possible\s+|correct\s+)?answer\s+to\s+this\s+question\b"
+    r"|\binformation\s+(?:provided\s+)?(?:is|are)\s+contradictory\b"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
     r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)"
     r"|无法(?:直接)?(?:得出|求出|求解|计算|给出)|不能确定|无解", re.I)
 _UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
-                  "there is no", "contradictory", "inconsistent",
+                  "there is no", "contradictory",
                   "provide", "give", "无法", "不能", "无解")  # every _NO_VALUE match holds one
 # A response that describes how to find the answer without giving it: "The solution
 # requires analyzing the chart. … The final answer will be the total count.", "This code
@@ -295,7 +294,7 @@ def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
     if len(text) < len(whole.rstrip()):  # cut: "Explanation: …" is the working here
         text = answer_part_tokens(whole, closing=False)[0]
     rest = text[stop.end():]
-    if not rest.strip():
+    if not rest.strip() or _checks(rest, token.value):
         return None
     found = _candidates(rest, number_tokens(rest))
     reading = _prose_number(rest, found, False)
@@ -305,6 +304,27 @@ def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
             or _RESULT.search(rest, max(0, later.start - 4), later.start)):
         return None
     return reading
+
+
+# "To check: …", "Let's double-check: …", "We verify: …": working that checks the answer.
+_CHECK = re.compile(r"[ \t*#-]*(?:(?:to|let's|let\s+us|we(?:\s+can)?|now)\s+)?(?:double[- ]?)?"
+                    r"(?:check|verif)", re.I)
+_STEP = re.compile(r"[ \t*#-]*step\s*\d", re.I)
+
+
+def _checks(rest: str, value: float) -> bool:
+    """Whether the working after an opening answer clause starts by checking or using the
+    clause's value, not by working the problem: its first sentence (or line) opens with a
+    check ("Check: 8 × 3 = 24") or has the value among its numbers ("So 2 hours = 120
+    minutes.", "This means the round trip is 6 × 2 = 12 km."): a verification, a unit
+    conversion or a derived quantity, which revises nothing."""
+    start = len(rest) - len(rest.lstrip())
+    stop = SENTENCE_END.search(rest, start, start + 400)
+    first = rest[start:stop.start() if stop else start + 400]
+    if _STEP.match(first):
+        return False  # "Step 2: 7 × 2 = 14": a step of the working
+    return _CHECK.match(first) is not None \
+        or any(found.value == value for found in number_tokens(first))
 
 
 def revised_working(text: str, whole: str) -> str | None:
