@@ -503,3 +503,25 @@ def test_report5_rules_at_their_boundaries():
     # an equation solved for its letter: the letter must be on the equation's left side
     assert read("Answer: 4 = y, so y = 5") == (4.0, "ok")
     assert read("Answer: y = 4, so y = 5") == (5.0, "ok")
+
+
+def test_review_numbers4_guards_by_hand():
+    """The guards written for review numbers4 (docs/METRICS.md), pinned where they stop;
+    expected values worked out by hand."""
+    # working whose first line checks or uses the clause's value revises nothing
+    assert read("The answer is 6.\nCheck: 2 x 4 = 8.") == (6.0, "ok")
+    assert read("The answer is 6.\nWe get 6 x 2 = 12.") == (6.0, "ok")
+    # ... but a step of the working does, and so does a first line without the value
+    assert read("The answer is 6.\nStep 2: 6 x 2 = 12.") == (12.0, "lenient")
+    assert read("The answer is 6.\nWe get 2 boxes.\nSo 2 x 4 = 8.") == (8.0, "lenient")
+    # a tail opening with its value then a comma states it, whatever question follows
+    assert read("The answer is 7, do you agree?")[0] == 7.0
+    assert read("答案是12，对吗？")[0] == 12.0
+    # a bracket after a year explains nothing; after another number it still does
+    assert read("The value in 2015 (45) was the highest.")[0] == 45.0
+    assert read("They collect 3015 (45) more.")[0] == 3015.0
+    # a refusal with no number is no count of zero
+    assert read("There is no answer to this question.") == (None, "failed")
+    # a number after the stray dot of an unfilled clause is read; none after it stays none
+    assert read("The answer is . 12")[0] == 12.0
+    assert read("Colin is now. The answer is .") == (None, "failed")

@@ -208,6 +208,10 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
     return stated(text[start:end], start, inside), start
 
 
+_NUMBER_AFTER_DOT = re.compile(r"[ \t]*[-+]?\d")
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+
+
 def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
     """A sentence's numbers without those of a bracket that explains a value before it ("41
     points (26+15)", "50 cents (15.00 divided by 30)"; `_EXPLAINS`), unless the calculation
@@ -215,6 +219,8 @@ def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
     if "(" not in text[inside[0].end:inside[-1].start]:
         return inside  # the common case: no bracket between the numbers
     for token in inside[:-1]:
+        if _YEAR.fullmatch(text, token.start, token.end):
+            continue  # "The value in 2015 (45) was the highest.": a year is no value explained
         opened = _EXPLAINS.match(text, token.end)
         close = text.find(")", opened.end(), opened.end() + 200) if opened else -1
         if close > 0 and "(" not in text[opened.end():close] \
@@ -249,7 +255,8 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     opened = text
     text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
-    if at and not tail and text.startswith((".", "。"), at):
+    if at and not tail and text.startswith((".", "。"), at) \
+            and not _NUMBER_AFTER_DOT.match(text, at + 1):  # not "The answer is . 12"
         return FAILED, None, text  # "Colin is now. The answer is .": a clause left unfilled
     if tail and not asks(text, tail, at):
         found = _candidates(tail, number_tokens(tail))
@@ -354,7 +361,7 @@ def _prose_number(text: str, found: list[NumberToken],
     numbers; `boxed`: grounding boxes were removed from it)."""
     if not found:
         zero = no_count(text, found)
-        if zero is None:
+        if zero is None or refuses(text):  # "There is no answer to this question.": no count
             return FAILED, None, text
         return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
     last = found[-1]
