@@ -525,3 +525,7 @@ def test_review_numbers4_guards_by_hand():
     # a number after the stray dot of an unfilled clause is read; none after it stays none
     assert read("The answer is . 12")[0] == 12.0
     assert read("Colin is now. The answer is .") == (None, "failed")
+    # an offer repeating the statement's number leaves it; a restated question does not
+    assert read("The total is 24. Would you like me to explain how I got 24?")[0] == 24.0
+    assert read("The total is 24. Would you like me to explain how I got 25?") == (None, "failed")
+    assert read("Amy has 12 pens. How many pens does Amy have if she has 12?") == (None, "failed")

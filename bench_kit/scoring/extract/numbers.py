@@ -208,6 +208,9 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
     return stated(text[start:end], start, inside), start
 
 
+# "Would you like me to explain …?", "Do you want a breakdown …?": an offer closing a response.
+_OFFER = re.compile(r"[ \t*]*(?:would|do|shall|should|can)\s+(?:you|i)\s+"
+                    r"(?:like|want|need|explain|show)\b", re.I)
 _NUMBER_AFTER_DOT = re.compile(r"[ \t]*[-+]?\d")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
@@ -385,6 +388,12 @@ def _prose_number(text: str, found: list[NumberToken],
         return Extraction(counted.value, PARSE_LENIENT), counted, text
     token, opened = _sentence_number(text, found)
     if question_from(text, token.end):
+        before = [t for t in found if t.end <= opened]
+        if before and token.value == before[-1].value and _OFFER.match(text, opened) \
+                and not question_from(text, before[-1].end):
+            # "The total is 24. Would you like me to explain how I got 24?": an offer about
+            # the value the statement before it ends on
+            return Extraction(before[-1].value, PARSE_LENIENT), before[-1], text
         return FAILED, None, text  # "… How many people think horse #12 will win?": asked
     at = found.index(token)
     first = first_of_pair(text, found, at) or (
