@@ -178,6 +178,10 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "equations solved after a comma": lambda n: "Answer: x - 1 = 4" + _repeat(", so x = ", n) + "5",
     "a count with a condition": lambda n: "There is one office that" + _repeat(" is very", n)
     + " 38 m.",
+    # review numbers4, items 11-12 (quadratic in mmmu_open_match; the same texts here)
+    "spaces before a bracket labelling an operand": lambda n: "The answer is 5" + " " * n
+    + "(3) + 4 = 7",
+    "spaces before a closing word": lambda n: "The answer is 5" + " " * n + "x",
 }
 
 
@@ -235,6 +239,12 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
         ", so x = ", n) + "3", "3"),
     "lines, then a closing sentence with no indicator": (lambda n: _repeat(
         "Step 1: 3 + 4 = 7\n", n) + "\nAmy scores 41 points (26+15).", "41"),
+    # review numbers4, items 11-12: a run of spaces after a value, before a bracket labelling
+    # an operand (two adjacent \s* in _SINGLE_VALUE) or before a word (_EXPLANATION's
+    # ",?\s+where|…" tried from every space)
+    "spaces before a bracket labelling an operand": (lambda n: "The answer is 5" + " " * n
+                                                     + "(3) + 4 = 7", "5"),
+    "spaces before a closing word": (lambda n: "The answer is 5" + " " * n + "x", "5"),
 }
 
 

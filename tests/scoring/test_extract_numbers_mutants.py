@@ -540,3 +540,29 @@ def test_a_solved_equation_token():
     found, token, text = answer_number_token("Answer: 2x = 24, so x = 12%")
     assert (found.value, text[token.start:token.end], token.percent) == (12.0, "12%", True)
     assert answer_number("Answer: 2x = 24, so x = 12%")[1] is True
+
+
+def test_review_numbers4_guards_by_hand():
+    """The guards written for review numbers4 (docs/METRICS.md), pinned where they stop;
+    expected values worked out by hand."""
+    # working whose first line checks or uses the clause's value revises nothing
+    assert read("The answer is 6.\nCheck: 2 x 4 = 8.") == (6.0, "ok")
+    assert read("The answer is 6.\nWe get 6 x 2 = 12.") == (6.0, "ok")
+    # ... but a step of the working does, and so does a first line without the value
+    assert read("The answer is 6.\nStep 2: 6 x 2 = 12.") == (12.0, "lenient")
+    assert read("The answer is 6.\nWe get 2 boxes.\nSo 2 x 4 = 8.") == (8.0, "lenient")
+    # a tail opening with its value then a comma states it, whatever question follows
+    assert read("The answer is 7, do you agree?")[0] == 7.0
+    assert read("答案是12，对吗？")[0] == 12.0
+    # a bracket after a year explains nothing; after another number it still does
+    assert read("The value in 2015 (45) was the highest.")[0] == 45.0
+    assert read("They collect 3015 (45) more.")[0] == 3015.0
+    # a refusal with no number is no count of zero
+    assert read("There is no answer to this question.") == (None, "failed")
+    # a number after the stray dot of an unfilled clause is read; none after it stays none
+    assert read("The answer is . 12")[0] == 12.0
+    assert read("Colin is now. The answer is .") == (None, "failed")
+    # an offer repeating the statement's number leaves it; a restated question does not
+    assert read("The total is 24. Would you like me to explain how I got 24?")[0] == 24.0
+    assert read("The total is 24. Would you like me to explain how I got 25?") == (None, "failed")
+    assert read("Amy has 12 pens. How many pens does Amy have if she has 12?") == (None, "failed")

@@ -448,3 +448,23 @@ def test_report5_mmmu_rules_by_hand(response, golds, expected):
 ])
 def test_mmmu_open_survivors_by_hand(response, golds, expected):
     assert mmmu_open_match(response, golds) is expected
+
+
+@pytest.mark.parametrize("response, golds, expected", [
+    # review numbers4 (docs/METRICS.md): a closing remark is no last-sentence candidate after a
+    # sentence whose candidate has a number ...
+    ("The mean is 7.5. Hope this helps with question 3.", ["3"], False),
+    ("The total is 30. Amy scores about 41 points.", ["30"], True),
+    # ... a statement with no remark still is, and a remark with no earlier number is too
+    ("The total is 30. Amy scores 41 points.", ["41"], True),
+    ("Amy scores about 41 points.", ["41"], True),
+    # a tail opening with its value then a comma is no restated question
+    ("The answer is 5, right?", ["5"], True),
+    ("答案是12，对吗？", ["12"], True),
+    ("Final Answer: How many, in all?\nShe has 8.", ["8"], True),
+    # working that checks the opening clause's value revises nothing
+    ("The answer is 8.\nCheck: 8 × 3 = 24.", ["8"], True),
+    ("The answer is 8.\nCheck: 8 × 3 = 24.", ["24"], False),
+])
+def test_review_numbers4_guards_by_hand(response, golds, expected):
+    assert mmmu_open_match(response, golds) is expected

@@ -79,7 +79,21 @@ def asks(text: str, tail: str, at: int) -> bool:
     """Whether an answer clause's tail (`tail`, at offset `at` of `text`) is the question
     restated ("Final Answer: How many bars did he buy?\nHe bought 6 bars."): its sentence
     ends with a question mark (`question_from`); the answer is stated after it."""
+    if stated_then_asked(text[at:at + len(tail) + 2]):
+        return False  # "The answer is 7, do you agree?", "答案是12，对吗？"
     return question_from(text, at + len(tail)) or text.startswith("？", at + len(tail))
+
+
+# "7, do you agree?", "12，对吗？", "$\frac{1}{2}$, right?": a tail that opens with its value, then
+# a comma: the value is stated; what follows (a tag, an offer, a hedge) asks nothing about it.
+_VALUE_THEN_COMMA = re.compile(r"[ \t$*]*(?:[-+]?\.?\d[\d,.]*(?<!,)|\\d?frac\{[^{}]*\}\{[^{}]*\})"
+                               r"[ \t$*%]*[,，]")
+
+
+def stated_then_asked(tail: str) -> bool:
+    """Whether an answer clause's tail opens with its value followed by a comma ("7, do you
+    agree?", "11, but I'm not sure?"): no restated question, whatever ends the sentence."""
+    return _VALUE_THEN_COMMA.match(tail) is not None
 
 
 # ", right?", ", isn't it?": a tag after a statement asks nothing new.

@@ -77,15 +77,14 @@ _NO_VALUE = re.compile(
     r"\b(?:is|are|remains?)\s+(?:undefined|unknown|indeterminate)\b|:\s*undefined\b"
     r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
-    r"|\bthere is no (?:possible\s+|correct\s+)?(?:answer|solution)\s+to\s+(?:this|the)\s"
-    r"|\b(?:information|data|question|problem)\s+(?:provided\s+|given\s+)?(?:is|are)\s+"
-    r"(?:contradictory|inconsistent)\b"
+    r"|\bthere is no (?:possible\s+|correct\s+)?answer\s+to\s+this\s+question\b"
+    r"|\binformation\s+(?:provided\s+)?(?:is|are)\s+contradictory\b"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
     r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)"
     r"|无法(?:直接)?(?:得出|求出|求解|计算|给出)|不能确定|无解", re.I)
 _UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
-                  "there is no", "contradictory", "inconsistent",
+                  "there is no", "contradictory",
                   "provide", "give", "无法", "不能", "无解")  # every _NO_VALUE match holds one
 # A response that describes how to find the answer without giving it: "The solution
 # requires analyzing the chart. … The final answer will be the total count.", "This code
@@ -209,6 +208,13 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
     return stated(text[start:end], start, inside), start
 
 
+# "Would you like me to explain …?", "Do you want a breakdown …?": an offer closing a response.
+_OFFER = re.compile(r"[ \t*]*(?:would|do|shall|should|can)\s+(?:you|i)\s+"
+                    r"(?:like|want|need|explain|show)\b", re.I)
+_NUMBER_AFTER_DOT = re.compile(r"[ \t]*[-+]?\d")
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+
+
 def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
     """A sentence's numbers without those of a bracket that explains a value before it ("41
     points (26+15)", "50 cents (15.00 divided by 30)"; `_EXPLAINS`), unless the calculation
@@ -216,6 +222,8 @@ def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
     if "(" not in text[inside[0].end:inside[-1].start]:
         return inside  # the common case: no bracket between the numbers
     for token in inside[:-1]:
+        if _YEAR.fullmatch(text, token.start, token.end):
+            continue  # "The value in 2015 (45) was the highest.": a year is no value explained
         opened = _EXPLAINS.match(text, token.end)
         if opened is None:
             continue
@@ -252,7 +260,8 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     opened = text
     text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
-    if at and not tail and text.startswith((".", "。"), at):
+    if at and not tail and text.startswith((".", "。"), at) \
+            and not _NUMBER_AFTER_DOT.match(text, at + 1):  # not "The answer is . 12"
         return FAILED, None, text  # "Colin is now. The answer is .": a clause left unfilled
     if tail and not asks(text, tail, at):
         found = _candidates(tail, number_tokens(tail))
@@ -297,7 +306,7 @@ def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
     if len(text) < len(whole.rstrip()):  # cut: "Explanation: …" is the working here
         text = answer_part_tokens(whole, closing=False)[0]
     rest = text[stop.end():]
-    if not rest.strip():
+    if not rest.strip() or _checks(rest, token.value):
         return None
     found = _candidates(rest, number_tokens(rest))
     reading = _prose_number(rest, found, False)
@@ -307,6 +316,27 @@ def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
             or _RESULT.search(rest, max(0, later.start - 4), later.start)):
         return None
     return reading
+
+
+# "To check: …", "Let's double-check: …", "We verify: …": working that checks the answer.
+_CHECK = re.compile(r"[ \t*#-]*(?:(?:to|let's|let\s+us|we(?:\s+can)?|now)\s+)?(?:double[- ]?)?"
+                    r"(?:check|verif)", re.I)
+_STEP = re.compile(r"[ \t*#-]*step\s*\d", re.I)
+
+
+def _checks(rest: str, value: float) -> bool:
+    """Whether the working after an opening answer clause starts by checking or using the
+    clause's value, not by working the problem: its first sentence (or line) opens with a
+    check ("Check: 8 × 3 = 24") or has the value among its numbers ("So 2 hours = 120
+    minutes.", "This means the round trip is 6 × 2 = 12 km."): a verification, a unit
+    conversion or a derived quantity, which revises nothing."""
+    start = len(rest) - len(rest.lstrip())
+    stop = SENTENCE_END.search(rest, start, start + 400)
+    first = rest[start:stop.start() if stop else start + 400]
+    if _STEP.match(first):
+        return False  # "Step 2: 7 × 2 = 14": a step of the working
+    return _CHECK.match(first) is not None \
+        or any(found.value == value for found in number_tokens(first))
 
 
 def revised_working(text: str, whole: str) -> str | None:
@@ -336,7 +366,7 @@ def _prose_number(text: str, found: list[NumberToken],
     numbers; `boxed`: grounding boxes were removed from it)."""
     if not found:
         zero = no_count(text, found)
-        if zero is None:
+        if zero is None or refuses(text):  # "There is no answer to this question.": no count
             return FAILED, None, text
         return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
     last = found[-1]
@@ -360,6 +390,12 @@ def _prose_number(text: str, found: list[NumberToken],
         return Extraction(counted.value, PARSE_LENIENT), counted, text
     token, opened = _sentence_number(text, found)
     if question_from(text, token.end):
+        before = [t for t in found if t.end <= opened]
+        if before and token.value == before[-1].value and _OFFER.match(text, opened) \
+                and not question_from(text, before[-1].end):
+            # "The total is 24. Would you like me to explain how I got 24?": an offer about
+            # the value the statement before it ends on
+            return Extraction(before[-1].value, PARSE_LENIENT), before[-1], text
         return FAILED, None, text  # "… How many people think horse #12 will win?": asked
     at = found.index(token)
     first = first_of_pair(text, found, at) or (

@@ -10,7 +10,12 @@ import re
 from typing import Sequence
 
 from bench_kit.scoring.extract.answer_part import answer_part
-from bench_kit.scoring.extract.clause_number import AND_CJK, OPERAND_LABEL, solved_at
+from bench_kit.scoring.extract.clause_number import (
+    AND_CJK,
+    OPERAND_LABEL,
+    solved_at,
+    stated_then_asked,
+)
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import refuses, revised_working, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
@@ -72,6 +77,16 @@ def _opens_lines(text: str, at: int) -> bool:
     return kept.endswith((":", "：")) and "\n" in before[len(kept):]
 
 
+# A closing remark after a stated value, whose number is no answer: a note, a wish, a pointer
+# ("Note that 1 kg equals 1000 g.", "Hope this helps with question 3.", "See step 2 above.",
+# "(Image 1 shows the shape.)"), a precision ("Rounded to 2 decimal places.") or an estimate
+# ("This took about 2 hours.").
+_ASIDE = re.compile(r"^\W*(?:note|see|hope|i\s+hope|good\s+luck|great|thanks?|thank\s+you|rounded|let\s+me"
+                    r"|feel\s+free)\b|^\s*[(（]"
+                    r"|\b(?:question|problem|step|image|figure|part|exercise|example|page)\s+\d"
+                    r"|\d\s+(?:decimal|significant)\b|\b(?:about|approximately|roughly|around)\s+\d", re.I)
+
+
 def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     """MMMU's open-answer candidates: per sentence, the text after its last indicator word
     ("is", "so", "thus", "answer" …; "=" too in the last sentence) when that text is not
@@ -93,8 +108,8 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     text = str(response)
     if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])):
         text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
-    elif clause is not None and (clause[0].endswith("？") or text.startswith(
-            ("?", "？"), clause[1] + len(clause[0]))):  # "Final Answer: How many …?\nHe bought 6."
+    elif clause is not None and not stated_then_asked(clause[0]) and (
+            clause[0].endswith("？") or text.startswith(("?", "？"), clause[1] + len(clause[0]))):  # "Final Answer: How many …?\nHe bought 6."
         text = text[clause[1] + len(clause[0]) + (not clause[0].endswith("？")):]
     elif clause is not None and _trim_key(clause[0].lower()):
         key = _trim_key(clause[0].lower())
@@ -110,7 +125,8 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
             key = _trim_key(sentence[max(ends):])
             if key:
                 keys.append(key)
-        elif index == len(sentences) - 1 and number_tokens(sentence):
+        elif index == len(sentences) - 1 and number_tokens(sentence) and not (
+                _ASIDE.search(sentence) and any(number_tokens(key) for key in keys)):
             keys.append(_trim_key(sentence))  # "In total, Amy scores 41 points (26+15)."
     if not keys and text:
         keys = [_trim_key(text)]
@@ -153,9 +169,12 @@ _MATH_GOLD = re.compile(r"\s*\$([^$]+)\$\s*")
 # "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
 # gold is still read after its "=", `_result_sides`).
 _EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
-_EXPLANATION = re.compile(r",?\s+(?:where|when|since|because|with|as|if)\b"
-                          r"|,\s+(?:so|thus|therefore|hence)\b|\s+[(（]", re.I)
-_SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*%?\s*")
+# (?<!\s): a run of spaces is tried from its first space only (from every space it was
+# quadratic, review numbers4 item 12); one %, spaces on one side of it only (two adjacent
+# \s* backtracked quadratically, item 11).
+_EXPLANATION = re.compile(r",?(?<!\s)\s+(?:where|when|since|because|with|as|if)\b"
+                          r"|,\s+(?:so|thus|therefore|hence)\b|(?<!\s)\s+[(（]", re.I)
+_SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%\s*)?")
 
 
 def _gold_number(gold: str) -> float | None:
