@@ -146,6 +146,9 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     # review numbers3: a verb of money yields to a later conclusion (one scan for it, not one
     # per verb)
     "verbs of money then a conclusion": lambda n: _repeat("needs 5 ", n) + " so 7",
+    # bare JSON lists and objects as answer values (exact golds), left open or nested
+    "JSON bare lists and objects left open": lambda n: _repeat('{"answer": [1, [2, {"answer": {', n),
+    "a JSON bare list on a long line": lambda n: '{"answer": [' + _repeat("'a', ", n) + "'b'",
 }
 
 
@@ -191,6 +194,9 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     # "and" separators were tried at every space of the run)
     "spaces before a bracket": (lambda n: "The answer is 5" + " " * n + "(3).", "5"),
     "spaces between words": (lambda n: "The answer is 5" + " " * n + "or" + " " * n + "6", "5"),
+    # golds compared exactly: a string literal, a run of closing brackets
+    "a literal gold against quoted words": (lambda n: "The output is " + _repeat("'Ab' is ", n), "'ab'"),
+    "a bracket-run gold against a long run": (lambda n: "So the answer is " + _repeat(") ] ", n), ") ]"),
 }
 
 

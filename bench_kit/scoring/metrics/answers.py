@@ -22,6 +22,7 @@ from bench_kit.scoring.extract.numbers import AND_CJK, refuses, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair
+from bench_kit.scoring.metrics.exact_golds import as_written, exact_kind, exact_match, stated_answer
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.cjk import CJK
@@ -386,7 +387,7 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     return None
 
 
-def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
+def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None) -> bool:
     """MMMU open-question match: a numeric gold equals a number of the last candidate that
     has one, after rounding both to 2 decimals; a text gold (lowercased) is a substring of
     the last candidate. (MMMU accepts a gold in any sentence's candidate, so a number met
@@ -401,17 +402,34 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     is right only when every one of them is a gold; when the last such hedge is the
     response's final word, the response is wrong otherwise.
 
+    A gold that is code output (a Python string literal, a container holding one, a run of
+    closing brackets: `exact_golds`) is compared exactly with the answer the response
+    states, as its task's grader compares it; `raw`, the response before cleaning, gives
+    the value of its JSON "answer" field as written.
+
     >>> mmmu_open_match("So the area is 3.14159 square meters.", ["3.14"])
     True
     >>> mmmu_open_match("It could be -402 or 48.", ["48"])
     False
     """
     text = answer_part(str(response))
+    golds = [str(g) for g in golds]
+    kinds = [exact_kind(gold) for gold in golds]
+    if any(kinds):
+        stated = stated_answer(text, raw)
+        if stated is None:
+            keys, _ = mmmu_candidates(text)
+            stated = as_written(text, keys[-1]) if keys else None
+        if stated is not None and any(kind and exact_match(stated, gold, kind)
+                                      for gold, kind in zip(golds, kinds)):
+            return True
+        golds = [gold for gold, kind in zip(golds, kinds) if not kind]
+        if not golds:
+            return False
     if refuses(text, unsure=False) and clause_tail_at(text) is None:
         return False  # "it's impossible to determine … in the 4 x 4 table"
     if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off_before_number(text):
         return False  # no answer: "…we need to consider", a formula repeated to the token limit
-    golds = [str(g) for g in golds]
     if clause_tail_at(text) is None and final_answer_line(text) is None \
             and any(_gold_number(gold) is not None for gold in golds) and states_zero(text):
         return any(_gold_number(gold) == 0 for gold in golds)  # "There are no clubs with 64 …"
