@@ -83,6 +83,13 @@ def test_as_written_restores_the_case_of_the_last_occurrence():
     ('{"answer": [1,\n2]}', None),  # a list over several lines is not read
     ('{"answer": [[[1]]]}', None),  # nor one nested deeper
     ('{"answer": "1"} Thus, the final answer is 2.', None),
+    # inner quotes not escaped: to the last quote of the line that a comma, brace or end follows
+    ('{\n "answer": ""aCbCed""\n}', '"aCbCed"'),
+    ('{"answer": "He said "hi"", "x": 1}', 'He said "hi"'),
+    ('{"answer": "a"b" }', 'a"b'),
+    ('"answer": "36" is what I get', "36"),  # no quote closes it later: kept
+    ('"answer": "36"` and "x"', "36"),  # the later quote is followed by neither
+
     ('no field', None),
 ])
 def test_json_answer_value(text, expected):

@@ -149,6 +149,7 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     # bare JSON lists and objects as answer values (exact golds), left open or nested
     "JSON bare lists and objects left open": lambda n: _repeat('{"answer": [1, [2, {"answer": {', n),
     "a JSON bare list on a long line": lambda n: '{"answer": [' + _repeat("'a', ", n) + "'b'",
+    "a JSON string with unescaped quotes": lambda n: '{"answer": ""' + _repeat('a" , x', n),
 }
 
 

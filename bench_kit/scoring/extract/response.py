@@ -74,6 +74,12 @@ _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 # on one line, one level of nesting ("[1, [2]]", "{'a': 1}"; CRUXEval's outputs), as written.
 _JSON_ANSWER = re.compile(r'"answer"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([-+]?\.?\d[\d.,eE+-]*'
                           r'|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]|\{(?:[^{}\n]|\{[^{}\n]*\})*\}))')
+# A string value with unescaped quotes inside ('"answer": ""aCbCed""', '"He said "hi""': a
+# letter, digit or quote right after its closing quote): from its opening quote to the first
+# quote of its line that can close it, followed by a closing brace, the line's end, or a comma
+# and the next key.
+_BROKEN_AFTER = re.compile(r'[\w"]')
+_BROKEN_STRING = re.compile(r'"([^\n]*?)"[ \t]*(?:\}|,[ \t]*(?:"|$)|$)', re.M)
 # (GAOKAO-Bench's prompts close the explanation and the answer with "<eoe>" / "<eoa>")
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
@@ -269,9 +275,10 @@ _PLACEHOLDER = re.compile(r"<[^<>]*>|\[(?=[^\[\]\d'\",]*[^\W\d_])[^\[\]\d'\",]*\
 
 def json_answer_value(text: str) -> str | None:
     """The value of the last JSON "answer" field of `text` as written, escapes read and
-    nothing trimmed ('{"answer": "\\"R\\""}' -> '"R"'), or None when `text` has none or an
-    answer clause stating a number follows it ('"answer": "128"} … Thus, the final answer
-    is 720 minutes.')."""
+    nothing trimmed ('{"answer": "\\"R\\""}' -> '"R"'; a string whose inner quotes are not
+    escaped runs to the first quote of its line that can close it: '"answer": ""R""' -> '"R"'),
+    or None when `text` has none or an answer clause stating a number follows it
+    ('"answer": "128"} … Thus, the final answer is 720 minutes.')."""
     found = None
     for match in _JSON_ANSWER.finditer(text):
         found = match
@@ -281,6 +288,9 @@ def json_answer_value(text: str) -> str | None:
     if after is not None and any(ch.isdigit() for ch in after[0]):
         return None
     value = found.group(2) if found.group(1) is None else found.group(1)
+    if found.group(1) is not None and _BROKEN_AFTER.match(text, found.end()):
+        broken = _BROKEN_STRING.match(text, found.start(1) - 1)
+        value = value if broken is None else broken.group(1)  # '"answer": ""aCbCed""'
     if found.group(1) is not None and "\\" in value:
         try:
             value = json.loads(f'"{value}"')
