@@ -29,6 +29,7 @@ def test_mmmu_open_match_on_exact_golds(case):
     # not exact: a number, a word, a list or point of numbers, a lone quote, mixed brackets
     ("8.5", None), ("True", None), ("[1, 1]", None), ("(3,-4)", None), ("'", None),
     ("'a\"", None), ("( ]", None), ("", None), ("[2014, 2016]", None), ("'a' or 'b", None),
+    ("[", None), ("'", None), ('"', None), ("['a'", None), ("'a']", None), (" 'a' ", None),
 ])
 def test_exact_kind(gold, kind):
     assert exact_kind(gold) == kind
@@ -47,6 +48,17 @@ def test_exact_kind(gold, kind):
     (") ].", ") ]", "brackets", True),  # a closing period
     ("`) ]`", ") ]", "brackets", True),
     (") ] ]", ") ]", "brackets", False),
+    ("\") ]\".", ") ]", "brackets", True),  # quotes inside a closing period
+    (" ) ] . ", ") ]", "brackets", True),
+    ("'abc'", "' abc'", "literal", False),  # only the quotes are outer, not the spaces
+    # the whole assertion stated: its right side
+    ("assert f('a') == 'b'", "'b'", "literal", True),
+    ("f(1, [2]) == ['b']", "['b']", "literal", True),
+    ("f(1)=='b' ", "'b'", "literal", True),
+    ("assert f('a') == 'c'", "'b'", "literal", False),
+    ("'b' == 'b'", "'b'", "literal", False),  # no call on the left: the answer as it is
+    ("a == b", "'a == b'", "literal", True),
+    ("assert f('a') == 'b'", ") ]", "brackets", False),
     ("] )", ") ]", "brackets", False),
 ])
 def test_exact_match(answer, gold, kind, expected):
@@ -62,6 +74,12 @@ def test_stated_answer_prefers_the_raw_json_value():
     assert stated_answer("It returns the text unchanged") is None
     # a raw response without an answer field: the cleaned text is read
     assert stated_answer("So the answer is ) ].", "So the answer is ) ].") == ") ]"
+    # the clause's tail runs past a comma to the sentence's end
+    assert stated_answer("So the answer is 'a, b'. Done") == "'a, b'"
+    # a last line of brackets only, when nothing else states an answer
+    assert stated_answer("The stack is ( [\n] ) ") == "] )"
+    assert stated_answer("The stack is ( [\n] ) x") is None
+    assert stated_answer("] )\nThe stack is ( [") is None
 
 
 def test_as_written_restores_the_case_of_the_last_occurrence():

@@ -198,6 +198,8 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     # golds compared exactly: a string literal, a run of closing brackets
     "a literal gold against quoted words": (lambda n: "The output is " + _repeat("'Ab' is ", n), "'ab'"),
     "a bracket-run gold against a long run": (lambda n: "So the answer is " + _repeat(") ] ", n), ") ]"),
+    "assertions against a literal gold": (lambda n: "The answer is f(" + _repeat("1) == (", n), "'b'"),
+    "a last line of brackets": (lambda n: "x\n" + _repeat(") ] ", n) + "a", ") ]"),
 }
 
 

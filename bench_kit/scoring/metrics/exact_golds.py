@@ -12,8 +12,10 @@ punctuation is the answer itself, not its spelling:
 
 The answer compared is the one the response states: the value of its JSON "answer" field
 as written (ZeroEval's format; `json_answer_value`), else the tail of its last answer
-clause ("So the answer is ) ] }."), else its closing answer line ("A: 'abc'"), else its
-last `mmmu_candidates` candidate as it is written ("The output is 'Abc'." -> "Abc").
+clause ("So the answer is ) ] }."), else its closing answer line ("A: 'abc'"), else its last
+line when that is a bracket run, else its last `mmmu_candidates` candidate as it is written
+("The output is 'Abc'." -> "Abc"). A literal stated as the whole assertion CRUXEval asks to
+complete ("assert f('a') == 'b'") is its right side.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 _QUOTES = "'\""
 _BRACKET_RUN = re.compile(r"\s*[)\]}>](?:\s*[)\]}>])*\s*")
 _CONTAINER = {"[": "]", "{": "}", "(": ")"}
+# The assertion CRUXEval asks to complete, stated whole: "assert f('a') == 'b'", "f(1) == [2]".
+_ASSERTION = re.compile(r"\s*(?:assert\s+)?[\w.]+\(.*\)\s*==\s*(.+?)\s*", re.S)
 # Where a stated answer ends in prose: a sentence end or a line break, not a comma ("'a, b'").
 _ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n")
 
@@ -32,10 +36,9 @@ _ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n")
 def exact_kind(gold: str) -> str | None:
     """"literal" for a Python string literal or a container holding one, "brackets" for a
     run of closing brackets, else None (the gold is matched as `mmmu_open_match` says)."""
-    gold = gold.strip()
     if len(gold) >= 2 and gold[0] in _QUOTES and gold[-1] == gold[0]:
         return "literal"
-    if len(gold) >= 2 and _CONTAINER.get(gold[0]) == gold[-1] and any(q in gold for q in _QUOTES):
+    if _CONTAINER.get(gold[:1]) == gold[-1:] and any(q in gold for q in _QUOTES):
         return "literal"
     if _BRACKET_RUN.fullmatch(gold):
         return "brackets"
@@ -45,8 +48,9 @@ def exact_kind(gold: str) -> str | None:
 def stated_answer(text: str, raw: str | None = None) -> str | None:
     """The answer a response states, as written: the value of the JSON "answer" field of
     `raw` (the response before cleaning), else the tail of the last answer clause of `text`
-    (the cleaned response), else its closing answer line; None when it states none (the
-    caller then takes its last candidate, `as_written`)."""
+    (the cleaned response), else its closing answer line, else its last line when that is a
+    run of closing brackets only; None when it states none (the caller then takes its last
+    candidate, `as_written`)."""
     if raw is not None and '"answer"' in raw:
         value = json_answer_value(raw)
         if value is not None:
@@ -54,7 +58,11 @@ def stated_answer(text: str, raw: str | None = None) -> str | None:
     clause = clause_tail_at(text, _ANSWER_END)
     if clause is not None:
         return clause[0]
-    return final_answer_line(text)
+    line = final_answer_line(text)
+    if line is not None:
+        return line
+    last = text.rstrip().rpartition("\n")[2]
+    return last if _BRACKET_RUN.fullmatch(last) else None  # a last line of brackets only
 
 
 def as_written(text: str, key: str) -> str | None:
@@ -68,8 +76,12 @@ def as_written(text: str, key: str) -> str | None:
 
 def exact_match(answer: str, gold: str, kind: str) -> bool:
     """Whether a stated answer is the gold under its grader: a literal equal to the gold,
-    outer quotes aside and a line break written as "\\n" (as Python writes it in the gold);
-    a bracket run equal to the gold, spaces (and a closing period) aside."""
+    outer quotes aside and a line break written as "\\n" (as Python writes it in the gold;
+    an assertion stated whole, "assert f('a') == 'b'", states its right side, 'b'); a
+    bracket run equal to the gold, spaces (and a closing period) aside."""
+    if kind == "literal" and "==" in answer:
+        assertion = _ASSERTION.fullmatch(answer)
+        answer = answer if assertion is None else assertion.group(1)
     if kind == "brackets":
-        return "".join(answer.strip().rstrip(".").strip("'\"`").split()) == "".join(gold.split())
-    return answer.replace("\n", "\\n").strip(_QUOTES) == gold.strip().strip(_QUOTES)
+        return "".join(answer.split()).rstrip(".").strip("'\"`") == "".join(gold.split())
+    return answer.replace("\n", "\\n").strip(_QUOTES) == gold.strip(_QUOTES)
