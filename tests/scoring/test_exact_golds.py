@@ -59,6 +59,9 @@ def test_exact_kind(gold, kind):
     ("'b' == 'b'", "'b'", "literal", False),  # no call on the left: the answer as it is
     ("a == b", "'a == b'", "literal", True),
     ("assert f('a') == 'b'", ") ]", "brackets", False),
+    ("f(x) == ) ]", ") ]", "brackets", False),  # an assertion is read for literals only
+    (") ]X", ") ]", "brackets", False),  # only a period, quotes and backticks are stripped
+    ("X) ]", ") ]", "brackets", False),
     ("] )", ") ]", "brackets", False),
 ])
 def test_exact_match(answer, gold, kind, expected):
@@ -79,6 +82,7 @@ def test_stated_answer_prefers_the_raw_json_value():
     # a last line of brackets only, when nothing else states an answer
     assert stated_answer("The stack is ( [\n] ) ") == "] )"
     assert stated_answer("The stack is ( [\n] ) x") is None
+    assert stated_answer("The stack is ( [\nWe close them.\n] )") == "] )"  # the last line
     assert stated_answer("] )\nThe stack is ( [") is None
 
 
