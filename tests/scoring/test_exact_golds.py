@@ -60,6 +60,13 @@ def test_exact_kind(gold, kind):
     ("a == b", "'a == b'", "literal", True),
     ("assert f('a') == 'b'", ") ]", "brackets", False),
     ("f(x) == ) ]", ") ]", "brackets", False),  # an assertion is read for literals only
+    # backticks around the whole answer are markdown
+    ("`'abc'`", "'abc'", "literal", True),
+    ("`assert f(1) == 'abc'`", "'abc'", "literal", True),
+    ("`abc", "'abc'", "literal", False),
+    ("abc`", "'abc'", "literal", False),
+    ("`", "'`'", "literal", True),
+    ("``", "''", "literal", True),
     (") ]X", ") ]", "brackets", False),  # only a period, quotes and backticks are stripped
     ("X) ]", ") ]", "brackets", False),
     ("] )", ") ]", "brackets", False),

@@ -77,8 +77,11 @@ def as_written(text: str, key: str) -> str | None:
 def exact_match(answer: str, gold: str, kind: str) -> bool:
     """Whether a stated answer is the gold under its grader: a literal equal to the gold,
     outer quotes aside and a line break written as "\\n" (as Python writes it in the gold;
-    an assertion stated whole, "assert f('a') == 'b'", states its right side, 'b'); a
+    an assertion stated whole, "assert f('a') == 'b'", states its right side, 'b'; backticks
+    around the whole answer are markdown, not part of it); a
     bracket run equal to the gold, spaces (and a closing period) aside."""
+    if len(answer) > 1 and answer[0] == answer[-1] == "`":
+        answer = answer[1:-1]  # markdown code around the whole answer: "`'abc'`"
     if kind == "literal" and "==" in answer:
         assertion = _ASSERTION.fullmatch(answer)
         answer = answer if assertion is None else assertion.group(1)
