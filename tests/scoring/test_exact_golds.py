@@ -118,6 +118,8 @@ def test_as_written_restores_the_case_of_the_last_occurrence():
     ('{"answer": "a"b" }', 'a"b'),
     ('"answer": "36" is what I get', "36"),  # no quote closes it later: kept
     ('"answer": "36"` and "x"', "36"),  # the later quote is followed by neither
+    ('"answer": "a"b and more', "a"),  # a letter after it but no quote to close it: kept
+    ("{\"answer\": ['a\\n']}", "['a\\n']"),  # a bare value's escapes are not read
 
     ('no field', None),
 ])
