@@ -149,3 +149,9 @@ def _item(gold: str) -> Item:
         "id": "q1", "question": "What does f return?", "capability": "reasoning.code",
         "layer": "reasoning", "difficulty": "easy", "created_at": "2026-11-01T00:00:00Z",
         "task": "open", "metric": "mmmu_open", "answers": [gold]})
+
+
+def test_golds_that_are_not_strings_are_read_as_text():
+    # a JSON items file may give a number gold as a number: read as "12", no exact kind
+    assert mmmu_open_match("The answer is 12.", [12]) is True
+    assert mmmu_open_match("The answer is 13.", [12]) is False

@@ -22,7 +22,7 @@ from bench_kit.scoring.extract.numbers import AND_CJK, refuses, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair
-from bench_kit.scoring.metrics.exact_golds import as_written, exact_kind, exact_match, stated_answer
+from bench_kit.scoring.metrics.exact_golds import matches_exactly, split_golds
 from bench_kit.scoring.metrics.relaxed import chart_number, relaxed_accuracy, relaxed_match  # noqa: F401
 from bench_kit.scoring.metrics.vqa import vqa_accuracy, vqa_normalize  # noqa: F401
 from bench_kit.text.cjk import CJK
@@ -413,17 +413,10 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
     False
     """
     text = answer_part(str(response))
-    golds = [str(g) for g in golds]
-    kinds = [exact_kind(gold) for gold in golds]
-    if any(kinds):
-        stated = stated_answer(text, raw)
-        if stated is None:
-            keys, _ = mmmu_candidates(text)
-            stated = as_written(text, keys[-1]) if keys else None
-        if stated is not None and any(kind and exact_match(stated, gold, kind)
-                                      for gold, kind in zip(golds, kinds)):
+    exact, golds = split_golds([str(g) for g in golds])
+    if exact:
+        if matches_exactly(text, exact, raw, mmmu_candidates):
             return True
-        golds = [gold for gold, kind in zip(golds, kinds) if not kind]
         if not golds:
             return False
     if refuses(text, unsure=False) and clause_tail_at(text) is None:

@@ -21,6 +21,7 @@ complete ("assert f('a') == 'b'") is its right side.
 from __future__ import annotations
 
 import re
+from typing import Callable, Sequence
 
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, json_answer_value
 
@@ -43,6 +44,30 @@ def exact_kind(gold: str) -> str | None:
     if _BRACKET_RUN.fullmatch(gold):
         return "brackets"
     return None
+
+
+def split_golds(golds: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The golds compared exactly, each with its kind (`exact_kind`), and the others."""
+    exact, rest = [], []
+    for gold in golds:
+        kind = exact_kind(gold)
+        if kind:
+            exact.append((gold, kind))
+        else:
+            rest.append(gold)
+    return exact, rest
+
+
+def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None,
+                    candidates: Callable[[str], tuple[list[str], list[float]]]) -> bool:
+    """Whether the answer the (cleaned) response `text` states (`stated_answer`; else its
+    last candidate by `candidates`, `mmmu_candidates`, as written) is one of the `exact`
+    golds (gold, kind) under `exact_match`."""
+    stated = stated_answer(text, raw)
+    if stated is None:
+        keys = candidates(text)[0]
+        stated = as_written(text, keys[-1]) if keys else None
+    return stated is not None and any(exact_match(stated, gold, kind) for gold, kind in exact)
 
 
 def stated_answer(text: str, raw: str | None = None) -> str | None:
