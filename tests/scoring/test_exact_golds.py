@@ -155,3 +155,9 @@ def test_golds_that_are_not_strings_are_read_as_text():
     # a JSON items file may give a number gold as a number: read as "12", no exact kind
     assert mmmu_open_match("The answer is 12.", [12]) is True
     assert mmmu_open_match("The answer is 13.", [12]) is False
+
+
+def test_an_empty_response_states_nothing():
+    # no clause, no closing line, no candidate at all: wrong, not an error
+    assert mmmu_open_match("", ["'a'"]) is False
+    assert mmmu_open_match(" . ", [") ]"]) is False
