@@ -130,7 +130,7 @@ def bench_kit_reading(family: str, row: dict) -> dict[str, str]:
     cleaned = clean_response(text)
     keys, _ = mmmu_candidates(cleaned)
     found, _ = answer_number(text)
-    return {"mmmu_open": str(bool(keys) and mmmu_open_match(cleaned, row["golds"])),
+    return {"mmmu_open": str(bool(keys) and mmmu_open_match(cleaned, row["golds"], raw=text)),
             "number": "none" if found.value is None else repr(found.value)}
 
 

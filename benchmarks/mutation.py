@@ -48,6 +48,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                          "tests/scoring/test_reference_vectors.py",
                          "tests/scoring/test_scoring_boundaries.py",
                          "tests/scoring/test_metrics_answers_mutants.py", "tests/test_doctests.py"]),
+    "metrics_exact_golds": (["bench_kit/scoring/metrics/exact_golds.py"],
+                            ["tests/scoring/test_exact_golds.py", "tests/test_doctests.py"]),
     "metrics_masks": (["bench_kit/scoring/metrics/masks.py"],
                       ["tests/scoring/test_metrics.py", "tests/scoring/test_metrics_more.py",
                        "tests/scoring/test_corpus.py", "tests/scoring/test_metrics_masks_mutants.py",
@@ -60,7 +62,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                  "bench_kit/scoring/extract/continuation.py"],
                 ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
                  "tests/scoring/test_scoring_boundaries.py", "tests/scoring/test_extract_mutants.py",
-                 "tests/scoring/test_extract_response_mutants.py", "tests/test_doctests.py"]),
+                 "tests/scoring/test_extract_response_mutants.py", "tests/scoring/test_exact_golds.py",
+                 "tests/test_doctests.py"]),
     # the other stable modules of scoring/extract, one target each (a run per module stays
     # under ~10 min on 2 cores); the case tables and the hand-worked mutant tests
     "extract_choice_set": (["bench_kit/scoring/extract/choice_set.py"],

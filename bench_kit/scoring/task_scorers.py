@@ -241,7 +241,7 @@ def _score_mmmu_open(item: Item, text: str, ctx: ScoreContext) -> Outcome:
     keys, _ = mmmu_candidates(cleaned)
     if not keys:
         return FAILED
-    return binary_outcome(clip_extracted(keys[-1]), PARSE_OK, mmmu_open_match(cleaned, item.answers))
+    return binary_outcome(clip_extracted(keys[-1]), PARSE_OK, mmmu_open_match(cleaned, item.answers, raw=text))
 
 
 @register_scorer("checklist")

@@ -182,6 +182,10 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "spaces before a bracket labelling an operand": lambda n: "The answer is 5" + " " * n
     + "(3) + 4 = 7",
     "spaces before a closing word": lambda n: "The answer is 5" + " " * n + "x",
+    # bare JSON lists and objects as answer values (exact golds), left open or nested
+    "JSON bare lists and objects left open": lambda n: _repeat('{"answer": [1, [2, {"answer": {', n),
+    "a JSON bare list on a long line": lambda n: '{"answer": [' + _repeat("'a', ", n) + "'b'",
+    "a JSON string with unescaped quotes": lambda n: '{"answer": ""' + _repeat('a" , x', n),
 }
 
 
@@ -245,6 +249,11 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "spaces before a bracket labelling an operand": (lambda n: "The answer is 5" + " " * n
                                                      + "(3) + 4 = 7", "5"),
     "spaces before a closing word": (lambda n: "The answer is 5" + " " * n + "x", "5"),
+    # golds compared exactly: a string literal, a run of closing brackets
+    "a literal gold against quoted words": (lambda n: "The output is " + _repeat("'Ab' is ", n), "'ab'"),
+    "a bracket-run gold against a long run": (lambda n: "So the answer is " + _repeat(") ] ", n), ") ]"),
+    "assertions against a literal gold": (lambda n: "The answer is f(" + _repeat("1) == (", n), "'b'"),
+    "a last line of brackets": (lambda n: "x\n" + _repeat(") ] ", n) + "a", ") ]"),
 }
 
 

@@ -70,8 +70,16 @@ _WIDE_TEXT = {chr(code): (chr(value) if isinstance(value, int) else value)
               for code, value in _WIDTH_MAP.items()}
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 # '{"reasoning": "…", "answer": "42"}': the answer field of a JSON object the prompt asked for
-# (ZeroEval's format); a string (its escapes read) or a bare number.
-_JSON_ANSWER = re.compile(r'"answer"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([-+]?\.?\d[\d.,eE+-]*))')
+# (ZeroEval's format); a string (its escapes read), a bare number, or a bare list or object
+# on one line, one level of nesting ("[1, [2]]", "{'a': 1}"; CRUXEval's outputs), as written.
+_JSON_ANSWER = re.compile(r'"answer"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([-+]?\.?\d[\d.,eE+-]*'
+                          r'|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]|\{(?:[^{}\n]|\{[^{}\n]*\})*\}))')
+# A string value with unescaped quotes inside ('"answer": ""aCbCed""', '"He said "hi""': a
+# letter, digit or quote right after its closing quote): from its opening quote to the first
+# quote of its line that can close it, followed by a closing brace, the line's end, or a comma
+# and the next key.
+_BROKEN_AFTER = re.compile(r'[\w"]')
+_BROKEN_STRING = re.compile(r'"([^\n]*?)"[ \t]*(?:\}|,[ \t]*(?:"|$)|$)', re.M)
 # (GAOKAO-Bench's prompts close the explanation and the answer with "<eoe>" / "<eoa>")
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
@@ -258,29 +266,47 @@ def clean_response(response: str, boxed: bool = True) -> str:
     return text.strip()
 
 
-# A template's blank echoed from the prompt: '{"answer": "<number>"}', "...", "N/A".
-_PLACEHOLDER = re.compile(r"<[^<>]*>|\[[^\[\]]*\]|\.{2,}|…+|n/a", re.I)
+# A template's blank echoed from the prompt: '{"answer": "<number>"}', "...", "N/A", "[answer]";
+# not a list value ("[4]", "['a', 'b']", "[]": CRUXEval's outputs): a bracketed blank holds a
+# word and no digit, quote or comma.
+_PLACEHOLDER = re.compile(r"<[^<>]*>|\[(?=[^\[\]\d'\",]*[^\W\d_])[^\[\]\d'\",]*\]|\.{2,}|…+|n/a",
+                          re.I)
 
 
-def _json_answer(text: str) -> str:
-    """The last JSON "answer" field of `text` (escapes read, template blanks "___3___"
-    trimmed), or `text` when it has none, an empty one, a placeholder ("<number>", "...",
-    "N/A"), or an answer clause stating a number
-    after it ('"answer": "128"} … Thus, the final answer is 720 minutes.')."""
+def json_answer_value(text: str) -> str | None:
+    """The value of the last JSON "answer" field of `text` as written, escapes read and
+    nothing trimmed ('{"answer": "\\"R\\""}' -> '"R"'; a string whose inner quotes are not
+    escaped runs to the first quote of its line that can close it: '"answer": ""R""' -> '"R"'),
+    or None when `text` has none or an answer clause stating a number follows it
+    ('"answer": "128"} … Thus, the final answer is 720 minutes.')."""
     found = None
     for match in _JSON_ANSWER.finditer(text):
         found = match
     if found is None:
-        return text
+        return None
     after = clause_tail_at(text[found.end():])
     if after is not None and any(ch.isdigit() for ch in after[0]):
-        return text
+        return None
     value = found.group(2) if found.group(1) is None else found.group(1)
+    if found.group(1) is not None and _BROKEN_AFTER.match(text, found.end()):
+        broken = _BROKEN_STRING.match(text, found.start(1) - 1)
+        value = value if broken is None else broken.group(1)  # '"answer": ""aCbCed""'
     if found.group(1) is not None and "\\" in value:
         try:
             value = json.loads(f'"{value}"')
         except ValueError:
             pass
+    return value
+
+
+def _json_answer(text: str) -> str:
+    """The last JSON "answer" field of `text` (`json_answer_value`; template blanks
+    "___3___", spaces and double quotes trimmed), or `text` when it has none, an empty one,
+    a placeholder ("<number>", "...", "N/A", "[answer]"), or an answer clause stating a
+    number after it."""
+    value = json_answer_value(text)
+    if value is None:
+        return text
     value = value.strip(' _"')
     return value if value and not _PLACEHOLDER.fullmatch(value) else text
 

@@ -21,6 +21,7 @@ from bench_kit.scoring.extract.numbers import refuses, revised_working, states_z
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
+from bench_kit.scoring.metrics.exact_golds import matches_exactly, split_golds
 from bench_kit.text.cjk import CJK
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.numbers import as_percent, number_tokens, parse_number
@@ -301,7 +302,7 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     return None
 
 
-def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
+def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None) -> bool:
     """MMMU open-question match: a numeric gold equals a number of the last candidate that
     has one, after rounding both to 2 decimals; a text gold (lowercased) is a substring of
     the last candidate. (MMMU accepts a gold in any sentence's candidate, so a number met
@@ -316,12 +317,23 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
     is right only when every one of them is a gold; when the last such hedge is the
     response's final word, the response is wrong otherwise.
 
+    A gold that is code output (a Python string literal, a container holding one, a run of
+    closing brackets: `exact_golds`) is compared exactly with the answer the response
+    states, as its task's grader compares it; `raw`, the response before cleaning, gives
+    the value of its JSON "answer" field as written.
+
     >>> mmmu_open_match("So the area is 3.14159 square meters.", ["3.14"])
     True
     >>> mmmu_open_match("It could be -402 or 48.", ["48"])
     False
     """
     text = answer_part(str(response))
+    exact, golds = split_golds([str(g) for g in golds])
+    if exact:
+        if matches_exactly(text, exact, raw, mmmu_candidates):
+            return True
+        if not golds:
+            return False
     working = revised_working(text, str(response)) if may_have_clause(text[:200]) else None
     if working is not None:
         text = working  # "The answer is 8.\n… So he needs 6 pages a day.": the working decides
@@ -329,7 +341,6 @@ def mmmu_open_match(response: str, golds: Sequence[str]) -> bool:
         return False  # "it's impossible to determine … in the 4 x 4 table"
     if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off_before_number(text):
         return False  # no answer: "…we need to consider", a formula repeated to the token limit
-    golds = [str(g) for g in golds]
     if clause_tail_at(text) is None and final_answer_line(text) is None \
             and any(_gold_number(gold) is not None for gold in golds) and states_zero(text):
         return any(_gold_number(gold) == 0 for gold in golds)  # "There are no clubs with 64 …"
