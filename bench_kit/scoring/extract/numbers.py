@@ -327,16 +327,19 @@ _STEP = re.compile(r"[ \t*#-]*step\s*\d", re.I)
 def _checks(rest: str, value: float) -> bool:
     """Whether the working after an opening answer clause starts by checking or using the
     clause's value, not by working the problem: its first sentence (or line) opens with a
-    check ("Check: 8 × 3 = 24") or has the value among its numbers ("So 2 hours = 120
+    check ("Check: 8 × 3 = 24") or starts its numbers from the value ("So 2 hours = 120
     minutes.", "This means the round trip is 6 × 2 = 12 km."): a verification, a unit
-    conversion or a derived quantity, which revises nothing."""
+    conversion or a derived quantity, which revises nothing. The value met later in a sum
+    ("Add up the pages: 4 + 20 + 7 + 8 = 39" after "The answer is 8.") is working."""
     start = len(rest) - len(rest.lstrip())
     stop = SENTENCE_END.search(rest, start, start + 400)
     first = rest[start:stop.start() if stop else start + 400]
     if _STEP.match(first):
         return False  # "Step 2: 7 × 2 = 14": a step of the working
-    return _CHECK.match(first) is not None \
-        or any(found.value == value for found in number_tokens(first))
+    if _CHECK.match(first) is not None:
+        return True
+    numbers = number_tokens(first)
+    return bool(numbers) and numbers[0].value == value
 
 
 def revised_working(text: str, whole: str) -> str | None:

@@ -169,22 +169,30 @@ def first_decisive(text: str, question: str | None, courtesy: bool = False) -> s
             if _NOT_ONLY.match(text, after) or _COMPOUND.match(text, after) or _idiom(
                     text, after, question_words) or litotes_end or _quantified(text, after, question):
                 continue
-            ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
-                text, max(sentence, at - _BUT_REACH), at)
-            if ellipsis and not _ellipsis_answers(text, sentence, ellipsis, question_words):
-                continue  # "The cat is on the sofa, but the dog is not." (a contrast it reads)
-            before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
-            if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
-                continue  # hedged ("may not"), or the speaker on itself ("I don't have …")
-            if sometimes and USUALLY.search(text, max(sentence, at - _USUALLY_REACH), after + 12):
-                continue  # "Stainless steel is generally not magnetic" to "… magnetic in some instances?"
-            if at > opening and not _NO_WORD.match(text, at) \
+            if _set_aside(text, at, after, sentence, question_words, to_you, sometimes) \
+                    or at > opening and not _NO_WORD.match(text, at) \
                     and not _names_asked(text, sentence, wanted, naming):
                 continue  # "… / Mercury has no atmosphere, …" to "Can you cook an egg …?"
             if no_answer_to(text, match.end(), question):
                 return but_explicit(text, match.end())  # "No single answer fits, but yes, …"
             return "no"
     return None
+
+
+def _set_aside(text: str, at: int, after: int, sentence: int, question_words: set[str],
+               to_you: bool, sometimes: bool) -> bool:
+    """Whether a negation at `at` (ending at `after`, in the sentence from `sentence`) is
+    not the answer: an elliptical contrast of another subject ("The cat is on the sofa, but
+    the dog is not."), hedged ("may not") or the speaker on itself ("I don't have …"), or
+    "generally not" to a question asking about some cases ("… magnetic in some instances?")."""
+    ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
+        text, max(sentence, at - _BUT_REACH), at)
+    if ellipsis and not _ellipsis_answers(text, sentence, ellipsis, question_words):
+        return True
+    before = _BEFORE_SKIP.search(text[max(sentence, at - _TAIL):at])
+    if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
+        return True
+    return bool(sometimes and USUALLY.search(text, max(sentence, at - _USUALLY_REACH), after + 12))
 
 
 # "…, but the dog is not.": an elliptical negation contrasting another subject, which the
