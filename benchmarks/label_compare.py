@@ -5,6 +5,7 @@ the reader's value. The measuring harness's own comparison: a figure is only as 
 
 from __future__ import annotations
 
+import ast
 import re
 
 _NUM = re.compile(r"^[-+]?(?:\d+(?:,\d{3})*(?:\.\d*)?|\.\d+)%?$")
@@ -170,18 +171,32 @@ def _pi_multiple(math: str) -> float | None:
 
 
 # Tasks whose own graders compare strings exactly, not case- and punctuation-insensitively:
-# - ZeroEval's CRUXEval rows (source "zeroeval:<model>/crux"): yuchenlin/ZeroEval @ 570c626,
-#   src/evaluation/crux_eval.py, `eval_model`: the answer with "\n" written as backslash-n and
-#   outer quotes stripped equals the gold with outer quotes stripped; two empty strings are equal;
+# - ZeroEval's CRUXEval rows (source "zeroeval:<model>/crux"): right when either grader accepts
+#   the answer: ZeroEval's (yuchenlin/ZeroEval @ 570c626, src/evaluation/crux_eval.py,
+#   `eval_model`: the answer with "\n" written as backslash-n and outer quotes stripped equals
+#   the gold with outer quotes stripped; two empty strings are equal) or CRUXEval's own
+#   (facebookresearch/cruxeval @ 10d71b4, evaluation/utils_general.py, `evaluate_score`:
+#   `assert <gold> == <answer>` executed, i.e. equal Python values: ["a", "b"] is ['a', 'b'];
+#   here both read with `ast.literal_eval`, never executed);
 # - BIG-Bench-Hard's dyck_languages (source "bbh:<run>/dyck_languages"): the target is a run of
 #   closing brackets scored by exact match (Suzgun et al. 2022, the repository's metric), so
 #   ") ]" is not "] )"; the spaces between brackets do not count.
+def _same_python_value(label: str, gold: str) -> bool:
+    """Whether two texts are Python literals of one value (CRUXEval's assertion, unexecuted)."""
+    try:
+        value, expected = ast.literal_eval(label.strip()), ast.literal_eval(gold.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return bool(value == expected)
+
+
 def _exact_task(label: str, row: dict) -> bool | None:
     """Whether the label equals a gold under its task's own exact grader; None for other rows."""
     source = row.get("source", "")
     if source.startswith("zeroeval:") and source.endswith("/crux"):
         answer = label.replace("\n", "\\n").strip("'\"")
-        return any(answer == gold.strip("'\"") for gold in row["golds"])
+        return any(answer == gold.strip("'\"") or _same_python_value(label, gold)
+                   for gold in row["golds"])
     if source.startswith("bbh:") and source.endswith("/dyck_languages"):
         return any("".join(label.split()) == "".join(gold.split()) for gold in row["golds"])
     return None

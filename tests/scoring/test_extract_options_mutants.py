@@ -1,31 +1,38 @@
-"""Pins of scoring/extract/option_statements.py beyond the choice case table (mutation
-testing, benchmarks/mutation.py target `extract_options`): each rule's thresholds exactly
+"""Pins of scoring/extract/option_statements.py, no_option_statements.py, option_values.py,
+set_aside_options.py (one file until 2026-12-02) and truncation.py's `cut_off_mid_sentence`
+beyond the choice case table (mutation testing, benchmarks/mutation.py targets
+`extract_options` and `extract_truncation`): each rule's thresholds exactly
 on their edge and each first-vs-last choice with two candidates. Expected values are
 worked out by hand from the docstrings, in the comments."""
 
 from __future__ import annotations
 
 import math
+import random
+import string
 
 import pytest
 
-from bench_kit.scoring.extract.option_statements import (
-    _in_root,
+from bench_kit.scoring.extract.no_option_statements import (
     _no_option,
-    _offers_no_answer,
-    _option_value,
-    blank_filled,
-    by_option_value,
-    compared_option,
     concedes,
-    hypothetical_clauses,
     leans_after,
     no_answer_statement,
-    not_ruled_out,
-    only_as_others,
+)
+from bench_kit.scoring.extract.option_statements import (
+    blank_filled,
+    compared_option,
+    hypothetical_clauses,
+)
+from bench_kit.scoring.extract.option_values import (
+    _in_root,
+    _offers_no_answer,
+    _option_value,
+    by_option_value,
 )
 from bench_kit.scoring.extract.response import NO_ANSWER
-from bench_kit.scoring.extract.truncation import cut_off_mid_sentence
+from bench_kit.scoring.extract.set_aside_options import not_ruled_out, only_as_others
+from bench_kit.scoring.extract.truncation import cut_off_mid_sentence, repeats_a_stretch
 
 ABC = {"A": "A", "B": "B", "C": "C"}
 AB = {"A": "A", "B": "B"}
@@ -177,26 +184,49 @@ def test_not_ruled_out():
     assert not_ruled_out("Dog fits, but cat too", {"B": "dog", "A": "cat"}) == ["A", "B"]
 
 
+# 300 letters and spaces with no repeated 8-character stretch: prose that does not loop
+_RANDOM = random.Random(0)
+PROSE = "".join(_RANDOM.choice(string.ascii_lowercase + " ") for _ in range(300))
+
+
+def test_prose_has_no_repeated_stretch():
+    assert len({PROSE[i:i + 8] for i in range(293)}) == 293 and not repeats_a_stretch(PROSE)
+
+
 def test_cut_off_length_and_last_line():
     # "x" * 297 + " to" is 300 characters ending on a word that needs another ("to")
     assert not cut_off_mid_sentence("x" * 296 + " to")  # 299 characters: under 300, never
     assert cut_off_mid_sentence("x" * 297 + " to")      # 300 characters, dangling "to"
-    assert not cut_off_mid_sentence("x" * 300)          # a missing full stop alone is no evidence
+    assert not cut_off_mid_sentence(PROSE + "y")         # a missing full stop alone is no evidence
     # a last line of exactly 40 characters is not prose: not cut off; 41 is
     assert not cut_off_mid_sentence("y" * 259 + "\n" + "z" * 37 + " to")
     assert cut_off_mid_sentence("y" * 258 + "\n" + "z" * 38 + " to")
 
 
 def test_cut_off_loop_needs_a_20_character_sentence_three_times():
+    # the sentences written apart (no stretch repeats through the end: the sentence rule alone)
     twenty = "abcdefghij klmnopqrs"  # 20 characters
     assert len(twenty) == 20
-    text = "w" * 300 + ". " + ". ".join([twenty] * 3) + "."
+    text = "w" * 300 + ". " + ". ".join([twenty, "One more", twenty, "Two more", twenty]) + "."
     assert cut_off_mid_sentence(text)
     # written twice only
-    assert not cut_off_mid_sentence("w" * 300 + ". " + ". ".join([twenty] * 2) + ".")
+    assert not cut_off_mid_sentence("w" * 300 + ". " + ". ".join([twenty, "One more", twenty]) + ".")
     # 19 characters, three times
     nineteen = twenty[1:]
-    assert not cut_off_mid_sentence("w" * 300 + ". " + ". ".join([nineteen] * 3) + ".")
+    assert not cut_off_mid_sentence(
+        "w" * 300 + ". " + ". ".join([nineteen, "One more", nineteen, "Two more", nineteen]) + ".")
+    # ... written one after another they are a stretch repeated through the end: 3 × 21 = 63
+    # characters from the first "b" (`repeats_a_stretch` needs 60)
+    assert cut_off_mid_sentence("w" * 300 + ". " + ". ".join([nineteen] * 3) + ".")
+
+
+def test_cut_off_when_a_stretch_repeats_to_the_end():
+    # r2-mc-00326's shape: a box diagram drawn again and again to the token limit (no
+    # sentence, no dangling word; the numbers' loop, `repeats_a_stretch`)
+    box = "+-------+\n|       |\n"  # 20 characters
+    assert cut_off_mid_sentence(PROSE + "\n" + box * 3)
+    assert not cut_off_mid_sentence(PROSE + "\n" + box * 2)  # 40 characters: under 60
+    assert not cut_off_mid_sentence(PROSE[:200] + "\n" + box * 4)  # 281 characters: under 300
 
 
 def test_no_option_on_a_text_whose_lower_casing_changes_length():
@@ -262,12 +292,14 @@ def test_cut_off_without_a_period():
 
 # --- the whole-response statements of the review leftovers and report3's misses ----------
 
-from bench_kit.scoring.extract.option_statements import (  # noqa: E402
+from bench_kit.scoring.extract.no_option_statements import (  # noqa: E402
     closest_guess,
+    says_no_option,
+)
+from bench_kit.scoring.extract.option_statements import (  # noqa: E402
     final_answer_tail,
     only_answer_lines,
     opening_verdict,
-    says_no_option,
 )
 
 
@@ -386,6 +418,14 @@ def test_cut_off_reads_the_last_line_only():
     assert cut_off_mid_sentence(_LONG + "(((( a\nSo the pressure finally works out to P = 5 q") is False
 
 
+def test_cut_off_on_an_open_bracket_itself():
+    # the last character opens a bracket: an expression left open, as for numbers ("[" and
+    # "{" joined ":", "=", ",", "(" and "\\" on 2026-12-02); no digit or "=" on the line needed
+    assert cut_off_mid_sentence(_LONG + "So the options named in the brackets are [")
+    assert cut_off_mid_sentence(_LONG + "So the options named in all the braces are {")
+    assert not cut_off_mid_sentence(_LONG + "So the options named in the brackets are []")
+
+
 def test_cut_off_needs_the_last_character_unfinished():
     # a full stop after the open bracket: the response ended there
     assert cut_off_mid_sentence(_LONG + "So the pressure finally works out to P = (a + b.") is False
@@ -428,13 +468,17 @@ FILLER = "Some other words about the sarcastic statements here. " * 6
 
 
 def test_a_loop_cut_mid_word_at_the_edges():
-    # a 20-character sentence written exactly three times, then a fragment on its line
-    assert cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "The p")  # the fragment written 3 times
-    assert not cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "Th")  # a fragment under 5 characters
+    # a 20-character sentence written exactly three times (apart: the sentence rule alone),
+    # then a fragment on its line
+    apart = S20 + ". One. " + S20 + ". Two. " + S20 + ". "
+    assert cut_off_mid_sentence(FILLER + apart + "The p")  # the fragment written 3 times
+    assert not cut_off_mid_sentence(FILLER + apart + "Th")  # a fragment under 5 characters
     # a fragment that was not written before is a conclusion, not the loop's
     assert not cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "This is a hyp")
     # ... but a finished sentence after it (trailing spaces stripped first): no cut-off
     assert not cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "Finished.  ")
+    # written one after another, the short fragment starts the stretch over: a loop
+    assert cut_off_mid_sentence(FILLER + (S20 + ". ") * 3 + "Th")
 
 
 def test_a_first_impression_is_corrected_only_after_it():

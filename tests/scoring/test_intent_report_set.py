@@ -222,7 +222,11 @@ def test_scientific_notation_pi_multiples_and_units_after_the_math(agreement, la
     ("Hello", "'hello'", "zeroeval:m/crux", False), ("hello!", "'hello'", "zeroeval:m/crux", False),
     ("{'a': '1'}", "{'a': 1}", "zeroeval:m/crux", False), ("[1, 2]", "[1, 2]", "zeroeval:m/crux", True),
     ("a\nb", "'a\\nb'", "zeroeval:m/crux", True), ('""', "''", "zeroeval:m/crux", True),
-    ("30.0", "30", "zeroeval:m/crux", False), ("30", "30", "zeroeval:m/crux", True),
+    ("30", "30", "zeroeval:m/crux", True), ("31", "30", "zeroeval:m/crux", False),
+    # ... or CRUXEval's own (the assertion `gold == answer`: equal Python values)
+    ("30.0", "30", "zeroeval:m/crux", True), ('["a", "b"]', "['a', 'b']", "zeroeval:m/crux", True),
+    ('{"H": 1, "i": 2}', "{'i': 2, 'H': 1}", "zeroeval:m/crux", True),
+    ('["a", "c"]', "['a', 'b']", "zeroeval:m/crux", False), ("hello", "'hellp'", "zeroeval:m/crux", False),
     # BIG-Bench-Hard's dyck_languages: the run of brackets, exactly; spaces do not count
     (") ]", ") ]", "bbh:r/dyck_languages", True), (")]", ") ]", "bbh:r/dyck_languages", True),
     ("] )", ") ]", "bbh:r/dyck_languages", False), (") ] }", ") ]", "bbh:r/dyck_languages", False),
@@ -230,9 +234,9 @@ def test_scientific_notation_pi_multiples_and_units_after_the_math(agreement, la
     # any other source: case- and punctuation-insensitive as before
     ("Hello", "'hello'", "zeroeval:m/gsm", True), ("] )", ") ]", "bbh:r/word_sorting", True)])
 def test_tasks_graded_exactly_by_their_own_graders(agreement, label, gold, source, same):
-    """CRUXEval's rows (ZeroEval's grader) and BIG-Bench-Hard's bracket runs are compared as
-    their own graders compare them, not case- and punctuation-insensitively ("] )" is not
-    ") ]"; "Hello" is not 'hello')."""
+    """CRUXEval's rows (right if ZeroEval's grader or CRUXEval's assertion accepts them) and
+    BIG-Bench-Hard's bracket runs are compared as their own graders compare them, not case- and
+    punctuation-insensitively ("] )" is not ") ]"; "Hello" is not 'hello')."""
     module, _, _ = agreement
     row = {"golds": [gold], "answer_type": "text", "source": source}
     assert module.label_is_correct(label, row) is same

@@ -69,20 +69,21 @@ from bench_kit.scoring.extract.choice_clause import (
     option_keys,
 )
 from bench_kit.scoring.extract.fast_choice import fast_choice
+from bench_kit.scoring.extract.no_option_statements import (
+    closest_guess,
+    concedes,
+    leans_after,
+    no_answer_statement,
+    says_no_option,
+)
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
     blank_filled,
-    by_option_value,
-    closest_guess,
     compared_option,
-    concedes,
     final_answer_tail,
     hypothetical_clauses,
-    leans_after,
-    no_answer_statement,
     only_answer_lines,
     opening_verdict,
-    says_no_option,
 )
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
@@ -91,6 +92,7 @@ from bench_kit.scoring.extract.option_texts import (
     powers_matter,
     yes_and_no,
 )
+from bench_kit.scoring.extract.option_values import by_option_value
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
     concluding_letters,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 
 from bench_kit.scoring.extract.choice_clause import BARE_LETTER, CLAUSE_HINT, LETTER_LIST, OR_NEXT
-from bench_kit.scoring.extract.option_statements import no_answer_statement
+from bench_kit.scoring.extract.no_option_statements import no_answer_statement
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
     echoes_options,

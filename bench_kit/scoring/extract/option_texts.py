@@ -9,9 +9,9 @@ import operator
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.option_statements import not_ruled_out, only_as_others
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import NEGATORS, SENTENCE, WORDS, content_words, stem
+from bench_kit.scoring.extract.set_aside_options import not_ruled_out, only_as_others
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.words import contains_phrase, find_phrases
 

@@ -8,9 +8,9 @@ Each family asks a different question of the same evidence, so each rule has its
 - `cut_off_mid_sentence` (multiple choice, `extract_choice`'s lenient readings): a long
   response (300 characters or more) whose last line is prose stopping on a word or an
   operator that needs another after it ("… we get the equation P=", "starting at") or inside
-  a formula's bracket, or whose last sentence it has already written three times. It reads
-  only the end's words and brackets: an option letter may stand anywhere, so no number's
-  position matters.
+  a formula's bracket, or whose last sentence it has already written three times, or that
+  ends repeating a stretch (`repeats_a_stretch`). It reads only the end's words, brackets and
+  loops: an option letter may stand anywhere, so no number's position matters.
 - `cut_off_before_number` / `stops_before_number` (the `numeric` extractor, the `mmmu_open`
   match): the response stops before it states its number: on an open expression (":", "=",
   ",", an open bracket), in a loop (`repeats_a_stretch`), with a bracket or display of its last
@@ -24,8 +24,8 @@ Each family asks a different question of the same evidence, so each rule has its
   times or more begins ("This answer is correct.\\nThis answer is wrong.\\n…"): yes/no reads
   the answer before the loop, so it needs the loop's start, not a verdict.
 
-Shared: what an expression left open ends on (`_OPEN_EXPRESSION`, `_OPERATORS`), read by both
-cut-off rules.
+Shared: what an expression left open ends on (`_OPEN_EXPRESSION`, `_OPERATORS`) and a stretch
+written again and again (`repeats_a_stretch`), read by both cut-off rules.
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ from bench_kit.scoring.extract.response import final_answer_line, sentence_start
 from bench_kit.text.numbers import NumberToken, number_tokens
 
 # An expression left open: the last character needs something after it (":", "=", ",", an
-# open parenthesis, a LaTeX command's backslash); and the arithmetic operators.
-_OPEN_EXPRESSION = ":=,(\\"
+# open bracket, a LaTeX command's backslash); and the arithmetic operators.
+_OPEN_EXPRESSION = ":=,([{\\"
 _OPERATORS = "+-*/×"
 
-# --- multiple choice: a long response stopping mid-sentence, or a sentence looping ----------
+# --- multiple choice: a long response stopping mid-sentence, or looping -------------------
 
 _ENDS = frozenset(".!?。！？)]}\"'`*|")  # how a finished response ends (a line of a table)
 
@@ -71,8 +71,9 @@ def _open_bracket(line: str) -> bool:
 
 def cut_off_mid_sentence(text: str) -> bool:
     """Whether a long response was cut off by the token limit: its last line is prose that
-    stops mid-sentence ("… we get the equation P=", "starting at"), or its last sentence is
-    one it has already written twice (a loop)."""
+    stops mid-sentence ("… we get the equation P=", "starting at"), or it loops: its last
+    sentence is one it has already written twice, or it ends repeating one stretch
+    (`repeats_a_stretch`, the numbers' loop: a diagram drawn again and again)."""
     if len(text) < 300:
         return False
     line = _EMOTICON.sub("", text[text.rfind("\n") + 1:]).rstrip()  # "… not completely sure :("
@@ -87,14 +88,15 @@ def cut_off_mid_sentence(text: str) -> bool:
     # (the fragment itself written before as the loop's: "This is a fig" of "This is a
     # figure of speech", not a conclusion of its own after an elimination that repeats)
     before = sentences[-2].strip() if len(sentences) == 3 and "\n" not in sentences[-1] else ""
-    return text.rstrip()[-1] not in _ENDS and len(before) >= 20 and text.count(before) >= 3 \
-        and len(last) >= 5 and text.count(last) >= 3
+    fragment = text.rstrip()[-1] not in _ENDS and len(before) >= 20 \
+        and text.count(before) >= 3 and len(last) >= 5 and text.count(last) >= 3
+    return fragment or repeats_a_stretch(text)  # (a loop with no sentence: "+---+\n|   |\n…")
 
 
 # --- numbers: a response stopping before it states its number ------------------------------
 
 # Cut off mid-expression: the response ends on ":", "=", ",", an open bracket or a backslash.
-_CUT_OFF = frozenset(_OPEN_EXPRESSION + "[{")
+_CUT_OFF = frozenset(_OPEN_EXPRESSION)
 _LONG = 400  # a response this long that stops mid-sentence was cut by its token limit
 _LIST_NUMBER_END = re.compile(r"\n[ \t]*\d{1,3}\.$")
 _TOKEN_LIMIT = 1000  # a response this long that ends on no closing punctuation was cut off
