@@ -26,9 +26,15 @@ def test_mmmu_open_match_on_exact_golds(case):
     ("'n'", "literal"), ('"5000   $"', "literal"), ("''", "literal"), ('""', "literal"),
     ("['a', 'b']", "literal"), ("{'H': 1}", "literal"), ("('a',)", "literal"),
     (") ] }", "brackets"), (")", "brackets"), ("}>", "brackets"), (" ] ", "brackets"),
-    # not exact: a number, a word, a list or point of numbers, a lone quote, mixed brackets
-    ("8.5", None), ("True", None), ("[1, 1]", None), ("(3,-4)", None), ("'", None),
-    ("'a\"", None), ("( ]", None), ("", None), ("[2014, 2016]", None), ("'a' or 'b", None),
+    # a container of numbers: compared as a value, and also the ordinary way
+    ("[1, 1]", "value"), ("(3,-4)", "value"), ("[2014, 2016]", "value"), ("{1: 2}", "value"),
+    ("[666]", "value"), ("[]", "value"),
+    # not exact: a number, a word, a lone quote, mixed brackets
+    ("8.5", None), ("True", None), ("'", None), ("(3)", None), ("[1, 1", None),
+    ("'a\"", None), ("( ]", None), ("", None), ("'a' or 'b", None),
+    # review json4 #4: primed math golds are no Python value; #5: a lone comparison sign
+    ("(A', B')", None), ("(A',B')", None), ("(x', y')", None), ("{f', g'}", None),
+    (">", None), ("<", None), (" > ", None), (">>", "brackets"), ("> >", "brackets"),
     ("[", None), ("'", None), ('"', None), ("['a'", None), ("'a']", None), (" 'a' ", None),
 ])
 def test_exact_kind(gold, kind):
