@@ -6,26 +6,14 @@ probe's record is removed)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from conftest import review_probes
 
 from bench_kit.scoring.extract.response import clean_response
 from bench_kit.scoring.metrics.answers import mmmu_open_match
 
-CASES = json.loads((Path(__file__).parents[1] / "cases" / "open_review_probes.json")
-                   .read_text(encoding="utf-8"))["cases"]
 
-
-def _param(case: dict):
-    """A probe; a recorded disagreement is a strict expected failure."""
-    marks = [pytest.mark.xfail(strict=True, reason=f"reads {case['bench_kit']!r}")] \
-        if "bench_kit" in case else []
-    return pytest.param(case, id=case["probe"], marks=marks)
-
-
-@pytest.mark.parametrize("case", [_param(case) for case in CASES])
+@pytest.mark.parametrize("case", review_probes("open_review_probes"))
 def test_review_probe(case):
     """The reviewer's answer is the oracle, never the scorer's own reading."""
     response = case["response"]

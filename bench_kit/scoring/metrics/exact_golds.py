@@ -1,21 +1,26 @@
 """Golds that their tasks' own graders compare exactly, and the `mmmu_open` verdict on them
 (docs/METRICS.md#exact-golds).
 
-Two kinds of gold are code output, where a letter's case, a space or a character of
-punctuation is the answer itself, not its spelling:
+Golds that are code output, where a letter's case, a space or a character of punctuation
+is the answer itself, not its spelling:
 
-- a Python string literal ("'n'", '"5000   $"', "''") or a container holding one
-  ("['a', 'b']", "{'H': 1, 'i': 1}"): CRUXEval's outputs; ZeroEval's grader compares the
-  answer with the gold as strings, exactly, outer quotes aside (its `crux_eval.py`);
-- a run of closing brackets (") ] }"): BIG-Bench-Hard's dyck_languages targets, scored by
-  exact match (Suzgun et al. 2022), the spaces between brackets aside.
+- a Python value holding a string ("'n'", '"5000   $"', "''", "['a', 'b']",
+  "{'H': 1, 'i': 1}"; it parses with `ast.literal_eval`): CRUXEval's outputs; right when
+  ZeroEval's grader (its `crux_eval.py`: the strings equal, outer quotes aside) or
+  CRUXEval's assertion (equal Python values) accepts the answer; a list, tuple or dict of
+  numbers only ("[666]") is compared so too, and also matched the ordinary way;
+- a run of closing brackets (") ] }"; not a lone ">"): BIG-Bench-Hard's dyck_languages
+  targets, scored by exact match (Suzgun et al. 2022), the spaces between brackets aside.
 
 The answer compared is the one the response states: the value of its JSON "answer" field
-as written (ZeroEval's format; `json_answer_value`), else the tail of its last answer
-clause ("So the answer is ) ] }."), else its closing answer line ("A: 'abc'"), else its last
-line when that is a bracket run, else its last `mmmu_candidates` candidate as it is written
-("The output is 'Abc'." -> "Abc"). A literal stated as the whole assertion CRUXEval asks to
-complete ("assert f('a') == 'b'") is its right side.
+as written (ZeroEval's format; `json_answer_value`, a placeholder skipped), else the content
+of its last "[ANSWER] … [/ANSWER]" block (CRUXEval's format), else the tail of its last
+answer clause ("So the answer is ) ] }."), else its closing answer line ("A: 'abc'"), else
+its last line when that is a bracket run — and when that whole answer is not the gold, the
+one literal or bracket run it holds ("['a'], since …"); with none stated, its last
+`mmmu_candidates` candidate as it is written ("The output is 'Abc'." -> "Abc"), else the
+last literal or bracket run written in it. A literal stated as the whole assertion
+CRUXEval asks to complete ("assert f('a') == 'b'") is its right side.
 """
 
 from __future__ import annotations
@@ -125,6 +130,9 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
         keys = candidates(text)[0]
         written = as_written(text, keys[-1]) if keys else None
         readings = [(written, lambda kind: last_span(text, kind))]
+    uncleaned = stated_answer(raw) if raw is not None and raw != text else None
+    if uncleaned is not None and uncleaned != stated:  # stars, "$", backticks kept
+        readings.append((uncleaned, lambda kind: only_span(uncleaned, kind)))
     for answer, span in readings:
         for gold, kind in exact:
             if answer is not None and exact_match(answer, gold, kind):
