@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from bench_kit.scoring.extract.response import (
@@ -57,6 +58,7 @@ _MAX_LITERAL = 10_000  # the longest text parsed as a Python value (ast.literal_
 _ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n")
 
 
+@lru_cache(maxsize=4096)  # golds repeat across responses; parsing them is not free
 def exact_kind(gold: str) -> str | None:
     """"literal" for a Python value holding a string (a string literal, or a list, tuple,
     set or dict holding one: it parses with `ast.literal_eval`; "(A', B')" does not),
