@@ -152,6 +152,11 @@ def test_as_written_restores_the_case_of_the_last_occurrence():
     ('{"answer": [3, 5]}', "[3, 5]"),
     ('{"answer": [3, 5], "x": 1}', "[3, 5]"),
     ('"answer": [3, 5]\nnext', "[3, 5]"),
+    # a string in single quotes (not JSON; r6-open-01585's shape): its content, as written
+    ('{"answer": \'["a", "b"]\'\n}', '["a", "b"]'),
+    ("{\"answer\": 'B'}", "B"),
+    ("{\"answer\": 'it's'}", None),  # a single quote inside: not read
+    ("\"answer\": 'x' is", None),  # not the field's end
     # inner quotes not escaped: to the last quote of the line that a comma, brace or end follows
     ('{\n "answer": ""aCbCed""\n}', '"aCbCed"'),
     ('{"answer": "He said "hi"", "x": 1}', 'He said "hi"'),

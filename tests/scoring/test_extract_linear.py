@@ -225,6 +225,7 @@ RAW_SHAPES = {
     "an assertion then a space run in a JSON answer": (
         lambda n: '{"answer": "assert f(\'a\') == \'b' + " " * n + '\'"}', "'abc'"),
     "a JSON placeholder with a long blank": (lambda n: '{"answer": "[' + "e" * n + ' 1]"}', "'e'"),
+    "JSON single-quoted strings left open": (lambda n: _repeat("{\"answer\": 'a ", n) + " x", "'a'"),
 }
 
 

@@ -73,10 +73,13 @@ _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 # (ZeroEval's format); a string (its escapes read), a bare number, or a bare list or object
 # on one line, one level of nesting ("[1, [2]]", "{'a': 1}"; CRUXEval's outputs), as written,
 # that ends the field (a comma, a closing brace or the line's end after it: not the list
-# of a sentence, '"answer": [3, 5] under the key').
+# of a sentence, '"answer": [3, 5] under the key'), or a string in single quotes, not JSON but
+# written by models ('"answer": \'["a", "b"]\''), with no single quote inside, that ends the
+# field: its content, as written.
 _JSON_ANSWER = re.compile(r'"answer"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([-+]?\.?\d[\d.,eE+-]*'
                           r'|(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]|\{(?:[^{}\n]|\{[^{}\n]*\})*\})'
-                          r'(?=[ \t]*(?:[,}\n]|$))))')
+                          r'(?=[ \t]*(?:[,}\n]|$)))'
+                          r"|'([^'\n]*)'(?=[ \t]*(?:[,}\n]|$)))")
 # A string value with unescaped quotes inside ('"answer": ""aCbCed""', '"He said "hi""': a
 # letter, digit or quote right after its closing quote): from its opening quote to the first
 # quote of its line that can close it, followed by a closing brace, the line's end, or a comma
@@ -313,7 +316,8 @@ def json_answer_value(text: str) -> str | None:
     after = clause_tail_at(text[found.end():])
     if after is not None and _states_value(after[0]):
         return None  # a later answer clause states the answer: "So the answer is Paris."
-    value = found.group(2) if found.group(1) is None else found.group(1)
+    value = next(group for group in (found.group(1), found.group(2), found.group(3))
+                 if group is not None)
     if found.group(1) is not None and _BROKEN_AFTER.match(text, found.end()):
         broken = _BROKEN_STRING.match(text, found.start(1) - 1)
         value = value if broken is None else broken.group(1)  # '"answer": ""aCbCed""'
