@@ -62,6 +62,15 @@ def cases(name: str) -> list:
     return [pytest.param({**defaults, **case}, id=case["name"]) for case in table["cases"]]
 
 
+def review_probes(name: str) -> list:
+    """The probes of tests/cases/<name>.json (a review's, with its careful answers); a
+    recorded disagreement ("bench_kit") is a strict expected failure."""
+    table = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
+    return [pytest.param(case, id=case["probe"], marks=[pytest.mark.xfail(
+        strict=True, reason=f"reads {case['bench_kit']!r}")] if "bench_kit" in case else [])
+        for case in table["cases"]]
+
+
 def shape_obj(oid: str, shape: str, colour: str, size: str, bbox: list[int]) -> dict[str, Any]:
     """One object annotation of a shapes scene."""
     return {"id": oid, "shape": shape, "colour": colour, "size": size, "bbox": bbox}

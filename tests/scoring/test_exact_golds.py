@@ -11,7 +11,14 @@ from conftest import cases
 from bench_kit.scoring.extract.response import _json_answer, clean_response, json_answer_value
 from bench_kit.scoring.item import score_item
 from bench_kit.scoring.metrics.answers import mmmu_open_match
-from bench_kit.scoring.metrics.exact_golds import as_written, exact_kind, exact_match, stated_answer
+from bench_kit.scoring.metrics.exact_golds import (
+    as_written,
+    exact_kind,
+    exact_match,
+    last_span,
+    only_span,
+    stated_answer,
+)
 from bench_kit.types import Item
 
 
@@ -26,9 +33,15 @@ def test_mmmu_open_match_on_exact_golds(case):
     ("'n'", "literal"), ('"5000   $"', "literal"), ("''", "literal"), ('""', "literal"),
     ("['a', 'b']", "literal"), ("{'H': 1}", "literal"), ("('a',)", "literal"),
     (") ] }", "brackets"), (")", "brackets"), ("}>", "brackets"), (" ] ", "brackets"),
-    # not exact: a number, a word, a list or point of numbers, a lone quote, mixed brackets
-    ("8.5", None), ("True", None), ("[1, 1]", None), ("(3,-4)", None), ("'", None),
-    ("'a\"", None), ("( ]", None), ("", None), ("[2014, 2016]", None), ("'a' or 'b", None),
+    # a container of numbers: compared as a value, and also the ordinary way
+    ("[1, 1]", "value"), ("(3,-4)", "value"), ("[2014, 2016]", "value"), ("{1: 2}", "value"),
+    ("[666]", "value"), ("[]", "value"),
+    # not exact: a number, a word, a lone quote, mixed brackets
+    ("8.5", None), ("True", None), ("'", None), ("(3)", None), ("[1, 1", None),
+    ("'a\"", None), ("( ]", None), ("", None), ("'a' or 'b", None),
+    # review json4 #4: primed math golds are no Python value; #5: a lone comparison sign
+    ("(A', B')", None), ("(A',B')", None), ("(x', y')", None), ("{f', g'}", None),
+    (">", None), ("<", None), (" > ", None), (">>", "brackets"), ("> >", "brackets"),
     ("[", None), ("'", None), ('"', None), ("['a'", None), ("'a']", None), (" 'a' ", None),
 ])
 def test_exact_kind(gold, kind):
@@ -70,6 +83,19 @@ def test_exact_kind(gold, kind):
     (") ]X", ") ]", "brackets", False),  # only a period, quotes and backticks are stripped
     ("X) ]", ") ]", "brackets", False),
     ("] )", ") ]", "brackets", False),
+    # review json4 #8, #10: equal Python values are right (CRUXEval's assertion)
+    ('["a", "b"]', "['a', 'b']", "literal", True),
+    ("['a','b']", "['a', 'b']", "literal", True),
+    ("{'i': 1, 'H': 1}", "{'H': 1, 'i': 1}", "literal", True),
+    ("['b', 'a']", "['a', 'b']", "literal", False),
+    ("('a', 'b')", "['a', 'b']", "literal", False),  # a tuple is not a list
+    ("[666, ]", "[666]", "value", True),
+    ("[1,1]", "[1, 1]", "value", True),
+    ("assert f(1) == [ 666 ]", "[666]", "value", True),
+    ("abc", "['abc']", "literal", False),  # a word is no Python value
+    ("['a'] x", "['a']", "literal", False),  # trailing words: no value
+    ("'" + "a" * 10_001 + "'", "'" + "a" * 10_001 + "'", "literal", True),  # equal strings
+    ("['" + "a" * 10_000 + "']", "[\"" + "a" * 10_000 + "\"]", "literal", False),  # too long to parse
 ])
 def test_exact_match(answer, gold, kind, expected):
     assert exact_match(answer, gold, kind) is expected
@@ -112,6 +138,25 @@ def test_as_written_restores_the_case_of_the_last_occurrence():
     ('{"answer": [1,\n2]}', None),  # a list over several lines is not read
     ('{"answer": [[[1]]]}', None),  # nor one nested deeper
     ('{"answer": "1"} Thus, the final answer is 2.', None),
+    # review json4 #6, #9: a later clause stating a word or a literal overrides the value
+    ('{"answer": "A"}\nSo the answer is Paris.', None),
+    ('{"answer": "\'n\'"}\nSo the answer is \'m\'.', None),
+    ('{"answer": "A"}\nSo the answer is New York.', None),
+    # a clause tail that refers or explains states no value
+    ('{"answer": "20"}\nThe final answer is corrected from the initial calculation.', "20"),
+    ('{"answer": "20"}\nThe final answer is above.', "20"),
+    ('{"answer": "20"}\nThe final answer is the same.', "20"),
+    ('{"answer": "20"}\nThe answer is provided as a string literal.', "20"),
+    # a bare list must end the field: not the list of a sentence
+    ('"answer": [3, 5] under the key', None),
+    ('{"answer": [3, 5]}', "[3, 5]"),
+    ('{"answer": [3, 5], "x": 1}', "[3, 5]"),
+    ('"answer": [3, 5]\nnext', "[3, 5]"),
+    # a string in single quotes (not JSON; r6-open-01585's shape): its content, as written
+    ('{"answer": \'["a", "b"]\'\n}', '["a", "b"]'),
+    ("{\"answer\": 'B'}", "B"),
+    ("{\"answer\": 'it's'}", None),  # a single quote inside: not read
+    ("\"answer\": 'x' is", None),  # not the field's end
     # inner quotes not escaped: to the last quote of the line that a comma, brace or end follows
     ('{\n "answer": ""aCbCed""\n}', '"aCbCed"'),
     ('{"answer": "He said "hi"", "x": 1}', 'He said "hi"'),
@@ -132,6 +177,10 @@ def test_json_answer_value(text, expected):
     ("[1a]", "[1a]"),
     # a bracketed word is still a template's blank: the response is read as it is
     ("[answer]", None), ("[your answer here]", None), ("[x]", None),
+    ("[1e-05]", "[1e-05]"), ("[None, -inf, nan]", "[None, -inf, nan]"),
+    # review json4 #7: a template echo holding a digit or a comma is still a blank
+    ("[e.g. 42]", None), ("[number, e.g., 5]", None), ("[your answer, 1-2 words]", None),
+    ("[Nancy, 2]", None),  # "nan" inside a word is a word
 ])
 def test_a_list_value_is_no_placeholder(value, expected):
     text = '{"reasoning": "r", "answer": "' + value + '"}'
@@ -161,3 +210,30 @@ def test_an_empty_response_states_nothing():
     # no clause, no closing line, no candidate at all: wrong, not an error
     assert mmmu_open_match("", ["'a'"]) is False
     assert mmmu_open_match(" . ", [") ]"]) is False
+
+
+def test_the_stated_answer_of_other_forms():
+    # review json4 #1: CRUXEval's [ANSWER] block, closed or not
+    assert stated_answer("[ANSWER]\nassert f('a') == 'b'\n[/ANSWER]") == "assert f('a') == 'b'"
+    assert stated_answer("x [ANSWER] 'a' [/ANSWER] then [ANSWER]'b'") == "'b'"
+    assert stated_answer("[ANSWER] [/ANSWER]\nSo the answer is 'c'.") == "'c'"  # an empty block
+    # review json4 #11: a placeholder JSON value states nothing
+    raw = '{"reasoning": "So the answer is \'c\'. Done.", "answer": "[answer]"}'
+    assert stated_answer(clean_response(raw), raw) == "'c'"
+    raw = '{"reasoning": "So the answer is \'c\'. Done.", "answer": "\'d\'"}'
+    assert stated_answer(clean_response(raw), raw) == "'d'"
+
+
+def test_the_literal_or_run_a_text_holds():
+    assert only_span("['a', 'b'], since both are kept", "literal") == "['a', 'b']"
+    assert only_span("'abc' or 'abd'", "literal") is None
+    assert only_span("'abc' (a string)", "literal") == "'abc'"  # "(a string)" holds no quote
+    assert only_span("(3, 4) (a point)", "value") is None
+    assert only_span(") ] } (closing the remaining brackets)", "brackets") == ") ] }"
+    assert only_span(") ] } or ] )", "brackets") is None
+    assert last_span("It's f('abc'), so it returns 'cba'.", "literal") == "'cba'"
+    assert last_span("The output's value isn't known", "literal") is None
+    assert last_span(") ] }\n\nThese close (them) in order.", "brackets") == ") ] }"
+    assert last_span("x -> y", "brackets") == ">"
+    assert last_span("no brackets", "brackets") is None
+    assert last_span("The point is (3, -4).", "value") == "(3, -4)"

@@ -254,6 +254,14 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "a bracket-run gold against a long run": (lambda n: "So the answer is " + _repeat(") ] ", n), ") ]"),
     "assertions against a literal gold": (lambda n: "The answer is f(" + _repeat("1) == (", n), "'b'"),
     "a last line of brackets": (lambda n: "x\n" + _repeat(") ] ", n) + "a", ") ]"),
+    # review json4, item 14: an assertion's right side then a space run was quadratic
+    "an assertion then a space run": (lambda n: "So the answer is f('a') == 'b" + " " * n + "'",
+                                      "'abc'"),
+    # review json4: literals and bracket runs written in prose, CRUXEval's answer blocks
+    "literals left open in prose": (lambda n: "The output is " + _repeat("['a', (\"b ", n), "'b'"),
+    "quotes and words in prose": (lambda n: "It's " + _repeat("x' 'y, don't ", n), "'y'"),
+    "bracket runs in prose": (lambda n: "Output: " + _repeat(") ] } a) > ", n), ") ]"),
+    "answer blocks left open": (lambda n: _repeat("[ANSWER] 'a' ", n), "'a'"),
 }
 
 
@@ -264,3 +272,22 @@ def test_mmmu_open_match_is_linear(shape):
     make, gold = MMMU_SHAPES[shape]
     assert_linear(shape, make(100_000), make(200_000),
                   lambda text: mmmu_open_match(text, [gold]), rounds=2)
+
+
+# review json4, item 14: the assertion in a JSON answer field (the raw response passed)
+RAW_SHAPES = {
+    "an assertion then a space run in a JSON answer": (
+        lambda n: '{"answer": "assert f(\'a\') == \'b' + " " * n + '\'"}', "'abc'"),
+    "a JSON placeholder with a long blank": (lambda n: '{"answer": "[' + "e" * n + ' 1]"}', "'e'"),
+    "JSON single-quoted strings left open": (lambda n: _repeat("{\"answer\": 'a ", n) + " x", "'a'"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(RAW_SHAPES))
+def test_mmmu_open_match_with_raw_is_linear(shape):
+    from bench_kit.scoring.extract.response import clean_response
+    from bench_kit.scoring.metrics.answers import mmmu_open_match
+
+    make, gold = RAW_SHAPES[shape]
+    assert_linear(shape, make(100_000), make(200_000),
+                  lambda text: mmmu_open_match(clean_response(text), [gold], raw=text), rounds=2)

@@ -71,9 +71,15 @@ _WIDE_TEXT = {chr(code): (chr(value) if isinstance(value, int) else value)
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 # '{"reasoning": "…", "answer": "42"}': the answer field of a JSON object the prompt asked for
 # (ZeroEval's format); a string (its escapes read), a bare number, or a bare list or object
-# on one line, one level of nesting ("[1, [2]]", "{'a': 1}"; CRUXEval's outputs), as written.
+# on one line, one level of nesting ("[1, [2]]", "{'a': 1}"; CRUXEval's outputs), as written,
+# that ends the field (a comma, a closing brace or the line's end after it: not the list
+# of a sentence, '"answer": [3, 5] under the key'), or a string in single quotes, not JSON but
+# written by models ('"answer": \'["a", "b"]\''), with no single quote inside, that ends the
+# field: its content, as written.
 _JSON_ANSWER = re.compile(r'"answer"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|([-+]?\.?\d[\d.,eE+-]*'
-                          r'|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]|\{(?:[^{}\n]|\{[^{}\n]*\})*\}))')
+                          r'|(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]|\{(?:[^{}\n]|\{[^{}\n]*\})*\})'
+                          r'(?=[ \t]*(?:[,}\n]|$)))'
+                          r"|'([^'\n]*)'(?=[ \t]*(?:[,}\n]|$)))")
 # A string value with unescaped quotes inside ('"answer": ""aCbCed""', '"He said "hi""': a
 # letter, digit or quote right after its closing quote): from its opening quote to the first
 # quote of its line that can close it, followed by a closing brace, the line's end, or a comma
@@ -266,18 +272,41 @@ def clean_response(response: str, boxed: bool = True) -> str:
     return text.strip()
 
 
-# A template's blank echoed from the prompt: '{"answer": "<number>"}', "...", "N/A", "[answer]";
-# not a list value ("[4]", "['a', 'b']", "[]": CRUXEval's outputs): a bracketed blank holds a
-# word and no digit, quote or comma.
-_PLACEHOLDER = re.compile(r"<[^<>]*>|\[(?=[^\[\]\d'\",]*[^\W\d_])[^\[\]\d'\",]*\]|\.{2,}|…+|n/a",
-                          re.I)
+# A template's blank echoed from the prompt: '{"answer": "<number>"}', "...", "N/A", "[answer]",
+# "[e.g. 42]", "[number, e.g., 5]"; not a list value ("[4]", "['a', 'b']", "[]", "[True, None]",
+# "[1e-05]": CRUXEval's outputs): a bracketed blank holds no quote and a word (letters not
+# right after a letter or digit) other than True, False, None, inf and nan.
+_PLACEHOLDER = re.compile(r"<[^<>]*>|\[(?=[^\[\]'\"]*?(?<![^\W_])"
+                          r"(?!(?:True|False|None|inf|nan)(?![^\W_]))[^\W\d_])"
+                          r"[^\[\]'\"]*\]|\.{2,}|…+|n/a", re.I)
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether a JSON answer value is a template's blank echoed from the prompt
+    (`_PLACEHOLDER`; blanks "___", spaces and double quotes around it aside)."""
+    return _PLACEHOLDER.fullmatch(value.strip(' _"')) is not None
+
+
+# Words that make a short clause tail a reference, not a value ("The final answer is above.").
+_REFERENCE_WORDS = frozenset("a an the this that it above below as correct wrong same given "
+                             "provided shown not".split())
+
+
+def _states_value(tail: str) -> bool:
+    """Whether a later answer clause's tail states a value: a digit, a quote or bracket
+    ("'m'", "[1]"), or one or two words none of them a reference word ("Paris", "B")."""
+    if any(ch.isdigit() or ch in "'\"[{" for ch in tail):
+        return True
+    words = tail.lower().split()
+    return 0 < len(words) <= 2 and not any(word in _REFERENCE_WORDS for word in words)
 
 
 def json_answer_value(text: str) -> str | None:
     """The value of the last JSON "answer" field of `text` as written, escapes read and
     nothing trimmed ('{"answer": "\\"R\\""}' -> '"R"'; a string whose inner quotes are not
     escaped runs to the first quote of its line that can close it: '"answer": ""R""' -> '"R"'),
-    or None when `text` has none or an answer clause stating a number follows it
+    or None when `text` has none or an answer clause stating a value follows it
+    (`_states_value`: a number, a literal, a word or two)
     ('"answer": "128"} … Thus, the final answer is 720 minutes.')."""
     found = None
     for match in _JSON_ANSWER.finditer(text):
@@ -285,9 +314,10 @@ def json_answer_value(text: str) -> str | None:
     if found is None:
         return None
     after = clause_tail_at(text[found.end():])
-    if after is not None and any(ch.isdigit() for ch in after[0]):
-        return None
-    value = found.group(2) if found.group(1) is None else found.group(1)
+    if after is not None and _states_value(after[0]):
+        return None  # a later answer clause states the answer: "So the answer is Paris."
+    value = next(group for group in (found.group(1), found.group(2), found.group(3))
+                 if group is not None)
     if found.group(1) is not None and _BROKEN_AFTER.match(text, found.end()):
         broken = _BROKEN_STRING.match(text, found.start(1) - 1)
         value = value if broken is None else broken.group(1)  # '"answer": ""aCbCed""'
@@ -302,13 +332,13 @@ def json_answer_value(text: str) -> str | None:
 def _json_answer(text: str) -> str:
     """The last JSON "answer" field of `text` (`json_answer_value`; template blanks
     "___3___", spaces and double quotes trimmed), or `text` when it has none, an empty one,
-    a placeholder ("<number>", "...", "N/A", "[answer]"), or an answer clause stating a
-    number after it."""
+    a placeholder ("<number>", "...", "N/A", "[answer]", "[e.g. 42]"), or an answer clause
+    stating a value after it."""
     value = json_answer_value(text)
     if value is None:
         return text
-    value = value.strip(' _"')
-    return value if value and not _PLACEHOLDER.fullmatch(value) else text
+    trimmed = value.strip(' _"')
+    return trimmed if trimmed and not is_placeholder(value) else text
 
 
 # The end of the answer a closing line states ("A: 36. Note that 12 is the width.").

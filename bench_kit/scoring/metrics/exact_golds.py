@@ -1,59 +1,121 @@
 """Golds that their tasks' own graders compare exactly, and the `mmmu_open` verdict on them
 (docs/METRICS.md#exact-golds).
 
-Two kinds of gold are code output, where a letter's case, a space or a character of
-punctuation is the answer itself, not its spelling:
+Golds that are code output, where a letter's case, a space or a character of punctuation
+is the answer itself, not its spelling:
 
-- a Python string literal ("'n'", '"5000   $"', "''") or a container holding one
-  ("['a', 'b']", "{'H': 1, 'i': 1}"): CRUXEval's outputs; ZeroEval's grader compares the
-  answer with the gold as strings, exactly, outer quotes aside (its `crux_eval.py`);
-- a run of closing brackets (") ] }"): BIG-Bench-Hard's dyck_languages targets, scored by
-  exact match (Suzgun et al. 2022), the spaces between brackets aside.
+- a Python value holding a string ("'n'", '"5000   $"', "''", "['a', 'b']",
+  "{'H': 1, 'i': 1}"; it parses with `ast.literal_eval`): CRUXEval's outputs; right when
+  ZeroEval's grader (its `crux_eval.py`: the strings equal, outer quotes aside) or
+  CRUXEval's assertion (equal Python values) accepts the answer; a list, tuple or dict of
+  numbers only ("[666]") is compared so too, and also matched the ordinary way;
+- a run of closing brackets (") ] }"; not a lone ">"): BIG-Bench-Hard's dyck_languages
+  targets, scored by exact match (Suzgun et al. 2022), the spaces between brackets aside.
 
 The answer compared is the one the response states: the value of its JSON "answer" field
-as written (ZeroEval's format; `json_answer_value`), else the tail of its last answer
-clause ("So the answer is ) ] }."), else its closing answer line ("A: 'abc'"), else its last
-line when that is a bracket run, else its last `mmmu_candidates` candidate as it is written
-("The output is 'Abc'." -> "Abc"). A literal stated as the whole assertion CRUXEval asks to
-complete ("assert f('a') == 'b'") is its right side.
+as written (ZeroEval's format; `json_answer_value`, a placeholder skipped), else the content
+of its last "[ANSWER] … [/ANSWER]" block (CRUXEval's format), else the tail of its last
+answer clause ("So the answer is ) ] }."), else its closing answer line ("A: 'abc'"), else
+its last line when that is a bracket run — and when that whole answer is not the gold, the
+one literal or bracket run it holds ("['a'], since …"); with none stated, its last
+`mmmu_candidates` candidate as it is written ("The output is 'Abc'." -> "Abc"), else the
+last literal or bracket run written in it. A literal stated as the whole assertion
+CRUXEval asks to complete ("assert f('a') == 'b'") is its right side.
 """
 
 from __future__ import annotations
 
+import ast
 import re
-from typing import Callable, Sequence
+from functools import lru_cache
+from typing import Any, Callable, Sequence
 
-from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, json_answer_value
+from bench_kit.scoring.extract.response import (
+    clause_tail_at,
+    final_answer_line,
+    is_placeholder,
+    json_answer_value,
+)
 
 _QUOTES = "'\""
 _BRACKET_RUN = re.compile(r"\s*[)\]}>](?:\s*[)\]}>])*\s*")
-_CONTAINER = {"[": "]", "{": "}", "(": ")"}
-# The assertion CRUXEval asks to complete, stated whole: "assert f('a') == 'b'", "f(1) == [2]".
-_ASSERTION = re.compile(r"\s*(?:assert\s+)?[\w.]+\(.*\)\s*==\s*(.+?)\s*", re.S)
+# The assertion CRUXEval asks to complete, stated whole: "assert f('a') == 'b'", "f(1) == [2]"
+# (matched on the stripped answer: no space run after the right side to rescan).
+_ASSERTION = re.compile(r"(?:assert\s+)?[\w.]+\(.*\)\s*==\s*(.+)", re.S)
+# CRUXEval's own answer format: "[ANSWER]\nassert f('a') == 'b'\n[/ANSWER]" (the block's end
+# may be missing).
+_ANSWER_BLOCK = re.compile(r"\[ANSWER\](.*?)(?:\[/ANSWER\]|\Z)", re.S)
+# A literal written in prose: a quoted string not inside a word ("it's" holds no quote) or a
+# bracketed container on one line, one level of nesting ("['a', ['b']]", "('x',)").
+_LITERAL_SPAN = re.compile(r"""(?<!\w)'[^'\n]*'(?!\w)|(?<!\w)"[^"\n]*"(?!\w)"""
+                           r"|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]|\{(?:[^{}\n]|\{[^{}\n]*\})*\}"
+                           r"|\((?:[^()\n]|\([^()\n]*\))*\)")
+# A run of closing brackets written in prose: not right after a letter, a digit or another
+# bracket ("(closing them)" ends in no run).
+_RUN_SPAN = re.compile(r"(?<![\w)\]}>])[)\]}>](?:[ \t]*[)\]}>])*")
+_MAX_LITERAL = 10_000  # the longest text parsed as a Python value (ast.literal_eval)
 # Where a stated answer ends in prose: a sentence end or a line break, not a comma ("'a, b'").
 _ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n")
 
 
+@lru_cache(maxsize=4096)  # golds repeat across responses; parsing them is not free
 def exact_kind(gold: str) -> str | None:
-    """"literal" for a Python string literal or a container holding one, "brackets" for a
-    run of closing brackets, else None (the gold is matched as `mmmu_open_match` says)."""
-    if len(gold) >= 2 and gold[0] in _QUOTES and gold[-1] == gold[0]:
-        return "literal"
-    if _CONTAINER.get(gold[:1]) == gold[-1:] and any(q in gold for q in _QUOTES):
-        return "literal"
-    if _BRACKET_RUN.fullmatch(gold):
+    """"literal" for a Python value holding a string (a string literal, or a list, tuple,
+    set or dict holding one: it parses with `ast.literal_eval`; "(A', B')" does not),
+    "value" for another list, tuple or dict literal ("[666]", "(3, -4)": also matched the
+    ordinary way), "brackets" for a run of closing brackets holding a ")", "]" or "}" or two
+    brackets (a lone ">" is a comparison sign), else None (the gold is matched as
+    `mmmu_open_match` says)."""
+    if gold[:1] in _QUOTES + "[{(":
+        value = python_value(gold)
+        if _holds_string(value):
+            return "literal"
+        if isinstance(value, (list, tuple, dict)):
+            return "value"
+    if _BRACKET_RUN.fullmatch(gold) and (any(ch in gold for ch in ")]}")
+                                         or len("".join(gold.split())) > 1):
         return "brackets"
     return None
 
 
+_NOT_PARSED = object()
+
+
+def python_value(text: str) -> Any:
+    """The Python value `text` writes (`ast.literal_eval`, stripped; at most _MAX_LITERAL
+    characters), or `_NOT_PARSED`."""
+    if len(text) > _MAX_LITERAL:
+        return _NOT_PARSED
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_PARSED
+
+
+def _holds_string(value: Any) -> bool:
+    """Whether a parsed value is a string or a container holding one (keys too)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+    return False
+
+
 def split_golds(golds: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
-    """The golds compared exactly, each with its kind (`exact_kind`), and the others."""
+    """The golds compared exactly, each with its kind (`exact_kind`), and the golds matched
+    the ordinary way (the others and the "value" golds)."""
     exact, rest = [], []
     for gold in golds:
         kind = exact_kind(gold)
         if kind:
             exact.append((gold, kind))
-        else:
+        if kind in (None, "value"):  # a container of numbers is also matched the ordinary way
             rest.append(gold)
     return exact, rest
 
@@ -64,10 +126,49 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
     last candidate by `candidates`, `mmmu_candidates`, as written) is one of the `exact`
     golds (gold, kind) under `exact_match`."""
     stated = stated_answer(text, raw)
-    if stated is None:
+    if stated is not None:  # the answer stated, else the one literal (bracket run) it holds
+        readings = [(stated, lambda kind: only_span(stated, kind))]
+    else:  # the last candidate as written, else the last literal (bracket run) written
         keys = candidates(text)[0]
-        stated = as_written(text, keys[-1]) if keys else None
-    return stated is not None and any(exact_match(stated, gold, kind) for gold, kind in exact)
+        written = as_written(text, keys[-1]) if keys else None
+        readings = [(written, lambda kind: last_span(text, kind))]
+    uncleaned = stated_answer(raw) if raw is not None and raw != text else None
+    if uncleaned is not None and uncleaned != stated:  # stars, "$", backticks kept
+        readings.append((uncleaned, lambda kind: only_span(uncleaned, kind)))
+    for answer, span in readings:
+        for gold, kind in exact:
+            if answer is not None and exact_match(answer, gold, kind):
+                return True
+            found = span(kind)
+            if found is not None and found != answer and exact_match(found, gold, kind):
+                return True
+    return False
+
+
+def _spans(text: str, kind: str):
+    """The literals written in `text` (for kind "literal" those holding a quote: the gold
+    holds a string, "(a string)" is prose) or its runs of closing brackets, in order."""
+    if kind == "brackets":
+        return (match.group() for match in _RUN_SPAN.finditer(text))
+    return (span for span in (m.group() for m in _LITERAL_SPAN.finditer(text))
+            if kind == "value" or "'" in span or '"' in span)
+
+
+def only_span(answer: str, kind: str) -> str | None:
+    """The one literal (kind "literal") or run of closing brackets ("brackets") a stated
+    answer holds, words around it aside ("['a'], since both are kept" -> "['a']"); None when
+    it holds none or several ("'abc' or 'abd'")."""
+    found = list(_spans(answer, kind))
+    return found[0] if len(found) == 1 else None
+
+
+def last_span(text: str, kind: str) -> str | None:
+    """The last literal (kind "literal") or run of closing brackets ("brackets") written in
+    `text` ("The output will be ['a', 'b']." -> "['a', 'b']"), or None."""
+    found = None
+    for found in _spans(text, kind):
+        pass
+    return found
 
 
 def stated_answer(text: str, raw: str | None = None) -> str | None:
@@ -78,8 +179,14 @@ def stated_answer(text: str, raw: str | None = None) -> str | None:
     candidate, `as_written`)."""
     if raw is not None and '"answer"' in raw:
         value = json_answer_value(raw)
-        if value is not None:
+        if value is not None and not is_placeholder(value):
             return value
+    if "[ANSWER]" in text:  # CRUXEval's own format: the last block's content
+        block = None
+        for block in _ANSWER_BLOCK.finditer(text):
+            pass
+        if block is not None and block.group(1).strip():
+            return block.group(1).strip()
     clause = clause_tail_at(text, _ANSWER_END)
     if clause is not None:
         return clause[0]
@@ -107,9 +214,14 @@ def exact_match(answer: str, gold: str, kind: str) -> bool:
     bracket run equal to the gold, spaces (and a closing period) aside."""
     if len(answer) > 1 and answer[0] == answer[-1] == "`":
         answer = answer[1:-1]  # markdown code around the whole answer: "`'abc'`"
-    if kind == "literal" and "==" in answer:
-        assertion = _ASSERTION.fullmatch(answer)
+    if kind != "brackets" and "==" in answer:
+        assertion = _ASSERTION.fullmatch(answer.strip())
         answer = answer if assertion is None else assertion.group(1)
     if kind == "brackets":
         return "".join(answer.split()).rstrip(".").strip("'\"`") == "".join(gold.split())
-    return answer.replace("\n", "\\n").strip(_QUOTES) == gold.strip(_QUOTES)
+    if answer.replace("\n", "\\n").strip(_QUOTES) == gold.strip(_QUOTES):
+        return True  # ZeroEval's string comparison
+    if answer.strip()[:1] not in _QUOTES + "[{(":
+        return False  # (no Python value to read: a word, a number)
+    value = python_value(answer)  # CRUXEval's assertion: one Python value
+    return value is not _NOT_PARSED and bool(value == python_value(gold))
