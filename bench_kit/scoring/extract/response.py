@@ -287,9 +287,11 @@ def is_placeholder(value: str) -> bool:
     return _PLACEHOLDER.fullmatch(value.strip(' _"')) is not None
 
 
-# Words that make a short clause tail a reference, not a value ("The final answer is above.").
+# Words that make a short clause tail a reference or a remark, not a value ("The final answer
+# is above.", "So the answer is clear.").
 _REFERENCE_WORDS = frozenset("a an the this that it above below as correct wrong same given "
-                             "provided shown not".split())
+                             "provided shown not clear obvious evident simple straightforward "
+                             "unclear unknown".split())
 
 
 def _states_value(tail: str) -> bool:

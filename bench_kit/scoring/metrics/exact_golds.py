@@ -127,7 +127,8 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
     golds (gold, kind) under `exact_match`."""
     stated = stated_answer(text, raw)
     if stated is not None:  # the answer stated, else the one literal (bracket run) it holds
-        readings = [(stated, lambda kind: only_span(stated, kind))]
+        readings: list[tuple[str | None, Callable[[Any], str | None]]] = [
+            (stated, lambda kind: only_span(stated, kind))]
     else:  # the last candidate as written, else the last literal (bracket run) written
         keys = candidates(text)[0]
         written = as_written(text, keys[-1]) if keys else None
@@ -165,10 +166,7 @@ def only_span(answer: str, kind: str) -> str | None:
 def last_span(text: str, kind: str) -> str | None:
     """The last literal (kind "literal") or run of closing brackets ("brackets") written in
     `text` ("The output will be ['a', 'b']." -> "['a', 'b']"), or None."""
-    found = None
-    for found in _spans(text, kind):
-        pass
-    return found
+    return next(reversed(list(_spans(text, kind))), None)
 
 
 def stated_answer(text: str, raw: str | None = None) -> str | None:
@@ -182,9 +180,7 @@ def stated_answer(text: str, raw: str | None = None) -> str | None:
         if value is not None and not is_placeholder(value):
             return value
     if "[ANSWER]" in text:  # CRUXEval's own format: the last block's content
-        block = None
-        for block in _ANSWER_BLOCK.finditer(text):
-            pass
+        block = next(reversed(list(_ANSWER_BLOCK.finditer(text))), None)
         if block is not None and block.group(1).strip():
             return block.group(1).strip()
     clause = clause_tail_at(text, _ANSWER_END)
