@@ -350,19 +350,28 @@ from bench_kit.scoring.extract.prose_letters import _set_aside_as_others  # noqa
 
 
 @pytest.mark.parametrize("text, named, expected", [
-    # two letters after "the other options" in its paragraph: both set aside
+    # two letters after "the other options" in its paragraph, the answer in an earlier one: set aside
+    ("E.\n\nThe other options: A x, B y", [("E", 0, 1), ("A", 23, 24), ("B", 28, 29)],
+     [("E", 0, 1), ("A", 23, -1), ("B", 28, -1)]),
+    # ... or in a later one
+    ("The other options: A x, B y\n\nE.", [("A", 19, 20), ("B", 24, 25), ("E", 30, 31)],
+     [("A", 19, -1), ("B", 24, -1), ("E", 30, 31)]),
+    # the answer in the same paragraph: nothing set aside (review mc4, item 5)
     ("E. The other options: A x, B y", [("E", 0, 1), ("A", 22, 23), ("B", 27, 28)],
-     [("E", 0, 1), ("A", 22, -1), ("B", 27, -1)]),
+     [("E", 0, 1), ("A", 22, 23), ("B", 27, 28)]),
     # one letter after it: kept
-    ("The other options: B y", [("B", 19, 20)], [("B", 19, 20)]),
+    ("E.\n\nThe other options: B y", [("E", 0, 1), ("B", 23, 24)], [("E", 0, 1), ("B", 23, 24)]),
     # the same letter twice is one letter: kept
-    ("The other options: B y, B z", [("B", 19, 20), ("B", 24, 25)], [("B", 19, 20), ("B", 24, 25)]),
+    ("E.\n\nThe other options: B y, B z", [("E", 0, 1), ("B", 23, 24), ("B", 28, 29)],
+     [("E", 0, 1), ("B", 23, 24), ("B", 28, 29)]),
     # a blank line between: kept
     ("The other options\n\nA x, B y", [("A", 19, 20), ("B", 24, 25)], [("A", 19, 20), ("B", 24, 25)]),
     # a letter ruled out by its verdict (-2) is set aside with the others (-1)
-    ("The other options: A x, B is wrong", [("A", 19, 20), ("B", 24, -2)], [("A", 19, -1), ("B", 24, -1)]),
+    ("E.\n\nThe other options: A x, B is wrong", [("E", 0, 1), ("A", 23, 24), ("B", 28, -2)],
+     [("E", 0, 1), ("A", 23, -1), ("B", 28, -1)]),
     # no "other" at all
-    ("Options: A x, B y", [("A", 9, 10), ("B", 14, 15)], [("A", 9, 10), ("B", 14, 15)]),
+    ("E.\n\nOptions: A x, B y", [("E", 0, 1), ("A", 13, 14), ("B", 18, 19)],
+     [("E", 0, 1), ("A", 13, 14), ("B", 18, 19)]),
 ])
 def test_set_aside_as_others(text, named, expected):
     assert _set_aside_as_others(text, named) == expected
