@@ -375,3 +375,18 @@ from bench_kit.scoring.extract.prose_letters import _set_aside_as_others  # noqa
 ])
 def test_set_aside_as_others(text, named, expected):
     assert _set_aside_as_others(text, named) == expected
+
+
+from bench_kit.scoring.extract.prose_letters import _unit  # noqa: E402
+
+
+@pytest.mark.parametrize("text, at, expected", [
+    ("is 0.01 A", 8, True),    # ampere after a number
+    ("is 1.6 C", 7, True),
+    ("Answer: 2 B", 10, False),  # B is no SI unit: an option after an item number (review mc4)
+    ("1 B", 2, False),
+    ("is 0.01A", 7, False),     # no space
+    ("is x A", 5, False),       # no digit
+])
+def test_unit(text, at, expected):
+    assert _unit(text, at) is expected

@@ -254,8 +254,9 @@ def _bracketed(text: str, start: int, end: int) -> bool:
 
 
 def _unit(text: str, start: int) -> bool:
-    """Whether the letter at `start` is a unit, right after a number ("0.01 A", "1.6 C")."""
-    return start > 1 and text[start - 1] == " " and text[start - 2].isdigit()
+    """Whether the letter at `start` is a unit, right after a number ("0.01 A", "1.6 C"): only
+    the letters among A-J that are SI units (ampere, coulomb, farad, henry, joule), not "2 B"."""
+    return start > 1 and text[start] in "ACFHJ" and text[start - 1] == " " and text[start - 2].isdigit()
 
 
 def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
