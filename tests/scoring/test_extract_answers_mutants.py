@@ -360,6 +360,16 @@ WIDE = {letter: letter.lower() * 3 for letter in "ABCDEFGHIJKLMNOPQR"}
     ("the answer is (k", None),      # no closing bracket: not a late letter
     ("the answer is k.", None),      # lower case needs brackets
     ("the answer is (z).", None),    # past the options
+    ("the answer is (k) or (l).", None),        # a second lower-case letter offered
+    ("the answer is (k) and [l].", None),
+    ("the answer is (k), or maybe (l).", None),
+    ("the answer is (k) or (k).", "K"),         # the same letter again
+    ("the answer is (k), not (l).", "K"),       # the second ruled out
+    ("the answer is (k). No, it's (b).", None),  # a later lower-case letter: the A-J rules read it
+    ("the answer is (k). (m) is wrong.", "K"),
+    ("the answer is (k). So (k).", "K"),
+    ("The answer is (K) or L.", None),           # upper case: unchanged, an upper-case letter after "or"
+    ("The answer is (K). Then (b) is next.", "K"),  # upper case: a later lower-case letter is not read
 ])
 def test_late_lower_case_letter(text, expected):
     options = {letter: letter for letter in WIDE}
@@ -375,6 +385,11 @@ def test_late_lower_case_letter(text, expected):
     ("I cannot determine it exactly. So A is correct.", "A"),               # a verdict ending its sentence
     ("I cannot determine it exactly. So (A) must be the correct answer!", "A"),
     ("I cannot determine it exactly. So A is correct in part.", None),       # not ending its sentence
+    ("I cannot determine it exactly. Thus, (A) is correct.", "A"),          # opening its sentence
+    ("I cannot determine it exactly. Some say A is correct.", None),        # not opening its sentence
+    ("I cannot determine it exactly. If x is 20%, A is correct.", None),    # under a condition
+    ("I cannot determine it exactly; the closest is A, hence A is correct.", "A"),
+    ("I cannot determine it exactly, whether A is correct.", None),
 ])
 def test_commits_after_a_refusal(text, expected):
     assert _choice(text, {"A": "20%", "B": "30%", "C": "40%"}) == expected

@@ -124,6 +124,37 @@ def test_review_mc3_shapes_stay_linear(shape):
                   lambda text: extract_choice(text, choices, QUESTION))
 
 
+# review mc4 (TIMING item 9): the letters after "the other options" were looked up with a scan
+# from the statement to each letter, quadratic without a blank line in between
+REVIEW_MC4_SHAPES = {
+    "letters after 'the other options', no blank line": (
+        lambda n: "(E) fits.\n\nThe other options. " + _repeat("A, B, ", n),
+        {"A": "10", "B": "20", "C": "30", "D": "40", "E": "50"}),
+    "paragraphs of others after answers": (
+        lambda n: _repeat("(E) fits.\n\nThe other options: (A) red cat, (B) blue car.\n\n", n),
+        {**CHOICES, "E": "pink bus"}),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(REVIEW_MC4_SHAPES))
+def test_review_mc4_shapes_stay_linear(shape):
+    make, choices = REVIEW_MC4_SHAPES[shape]
+    assert_linear(shape, make(100_000), make(200_000),
+                  lambda text: extract_choice(text, choices, QUESTION))
+
+
+def test_setting_aside_the_other_options_is_linear():
+    """The set-aside step alone on the review's input (a letter every three characters)."""
+    import re
+
+    from bench_kit.scoring.extract.prose_letters import _set_aside_as_others
+
+    def call(text: str) -> None:
+        _set_aside_as_others(text, [(m.group(), m.start(), m.end()) for m in re.finditer("[A-E]", text)])
+    make = REVIEW_MC4_SHAPES["letters after 'the other options', no blank line"][0]
+    assert_linear("set aside", make(200_000), make(400_000), call)
+
+
 NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 and 2)
     "digits in brackets": lambda n: "The box is [" + "1" * n + "]",
     "fractions among numbers": lambda n: _repeat(

@@ -288,6 +288,19 @@ TEXTS = {"A": "cat", "B": "dog", "C": "bird"}
     ("It is a cat. It is a common mistake to call it a dog.", None),   # "mistake" excuses
     ("It is a cat. On closer inspection, it is a dog.", "B"),
     ("It is a cat. Looking more closely, it is a bird.", "C"),
+    ("It is a cat. It is actually sitting by a dog.", None),       # "actually" inside a clause: emphasis
+    ("It is a cat and actually a dog.", None),
+    ("It is a cat. Sorry for any confusion: a dog is near.", None),  # "sorry for" excuses
+    ("It is a cat, actually a dog.", "B"),                          # after a comma: a correction
+    ("It is a cat; wait, a dog.", "B"),
+    ("It is a cat. No actually a dog.", "B"),                       # after "no"
+    ("It is a cat. Hmm actually it is a bird.", "C"),
+    ("It is a cat (sorry, a dog).", "B"),
+    ("It is a cat - actually a dog.", "B"),
+    ("It is a cat. No, it is actually a dog.", "B"),                  # "is actually" before an option's text
+    ("It is a cat. It is actually the bird.", "C"),
+    ("It is a cat. It's actually a dog.", "B"),
+    ("It is a cat. It is actually hungry.", None),                   # not before an option's text
 ])
 def test_corrected(answer, expected):
     assert _corrected(answer, TEXTS, None) == expected

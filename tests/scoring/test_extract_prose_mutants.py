@@ -350,19 +350,28 @@ from bench_kit.scoring.extract.prose_letters import _set_aside_as_others  # noqa
 
 
 @pytest.mark.parametrize("text, named, expected", [
-    # two letters after "the other options" in its paragraph: both set aside
+    # two letters after "the other options" in its paragraph, the answer in an earlier one: set aside
+    ("E.\n\nThe other options: A x, B y", [("E", 0, 1), ("A", 23, 24), ("B", 28, 29)],
+     [("E", 0, 1), ("A", 23, -1), ("B", 28, -1)]),
+    # ... or in a later one
+    ("The other options: A x, B y\n\nE.", [("A", 19, 20), ("B", 24, 25), ("E", 30, 31)],
+     [("A", 19, -1), ("B", 24, -1), ("E", 30, 31)]),
+    # the answer in the same paragraph: nothing set aside (review mc4, item 5)
     ("E. The other options: A x, B y", [("E", 0, 1), ("A", 22, 23), ("B", 27, 28)],
-     [("E", 0, 1), ("A", 22, -1), ("B", 27, -1)]),
+     [("E", 0, 1), ("A", 22, 23), ("B", 27, 28)]),
     # one letter after it: kept
-    ("The other options: B y", [("B", 19, 20)], [("B", 19, 20)]),
+    ("E.\n\nThe other options: B y", [("E", 0, 1), ("B", 23, 24)], [("E", 0, 1), ("B", 23, 24)]),
     # the same letter twice is one letter: kept
-    ("The other options: B y, B z", [("B", 19, 20), ("B", 24, 25)], [("B", 19, 20), ("B", 24, 25)]),
+    ("E.\n\nThe other options: B y, B z", [("E", 0, 1), ("B", 23, 24), ("B", 28, 29)],
+     [("E", 0, 1), ("B", 23, 24), ("B", 28, 29)]),
     # a blank line between: kept
     ("The other options\n\nA x, B y", [("A", 19, 20), ("B", 24, 25)], [("A", 19, 20), ("B", 24, 25)]),
     # a letter ruled out by its verdict (-2) is set aside with the others (-1)
-    ("The other options: A x, B is wrong", [("A", 19, 20), ("B", 24, -2)], [("A", 19, -1), ("B", 24, -1)]),
+    ("E.\n\nThe other options: A x, B is wrong", [("E", 0, 1), ("A", 23, 24), ("B", 28, -2)],
+     [("E", 0, 1), ("A", 23, -1), ("B", 28, -1)]),
     # no "other" at all
-    ("Options: A x, B y", [("A", 9, 10), ("B", 14, 15)], [("A", 9, 10), ("B", 14, 15)]),
+    ("E.\n\nOptions: A x, B y", [("E", 0, 1), ("A", 13, 14), ("B", 18, 19)],
+     [("E", 0, 1), ("A", 13, 14), ("B", 18, 19)]),
 ])
 def test_set_aside_as_others(text, named, expected):
     assert _set_aside_as_others(text, named) == expected
@@ -420,11 +429,31 @@ def test_bracketed_and_unit_at_the_start():
 
 
 def test_set_aside_as_others_blank_line_after():
+    # set aside only when a letter is named in another paragraph (review mc4): "So C." here
+    text = "The other options: A x, B y\n\nSo C."
+    assert text.index("C") == 32
+    assert _set_aside_as_others(text, [("A", 19, 20), ("B", 24, 25), ("C", 32, 33)]) \
+        == [("A", 19, -1), ("B", 24, -1), ("C", 32, 33)]
+    # ... and with no letter outside the paragraph, none is set aside
     text = "The other options: A x, B y\n\nEnd"
-    assert _set_aside_as_others(text, [("A", 19, 20), ("B", 24, 25)]) == [("A", 19, -1), ("B", 24, -1)]
+    assert _set_aside_as_others(text, [("A", 19, 20), ("B", 24, 25)]) == [("A", 19, 20), ("B", 24, 25)]
 
 
 def test_concluding_letters_drop_named_things():
     # "Machine A" and "Machine B" name machines: the concluding sentence's B is one; C fits
     text = "Machine A is fast. Machine B is slow. So Machine B wins, and C fits."
     assert concluding_letters(text, OPTIONS, ["x", "y"]) == {"C"}
+
+
+
+
+@pytest.mark.parametrize("text, at, expected", [
+    ("is 0.01 A", 8, True),    # ampere after a number
+    ("is 1.6 C", 7, True),
+    ("Answer: 2 B", 10, False),  # B is no SI unit: an option after an item number (review mc4)
+    ("1 B", 2, False),
+    ("is 0.01A", 7, False),     # no space
+    ("is x A", 5, False),       # no digit
+])
+def test_unit_si_letters(text, at, expected):
+    assert _unit(text, at) is expected

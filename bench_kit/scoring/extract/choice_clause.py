@@ -104,11 +104,16 @@ _LATE_BARE = re.compile(r"\s*+(?:(?i:option|choice|letter)\s*+:?)?\s*+[(\[]?\s*+
 _LATE_CLAUSE = re.compile(CHOICE_CLAUSE.pattern.replace(
     r"[(\[]?\s*+([A-Ja-j])", r"[(\[]?\s*+((?-i:[K-Z])|(?<=[(\[])(?-i:[k-z])(?=[)\]]))"),
                           re.I)
-# ... not when a second letter is offered right after it ("(K) or (L)")
+# ... not when a second letter is offered right after it ("(K) or (L)"; after a lower-case "(k)"
+# also a lower-case letter in brackets: "(k) or (l)")
 _LATE_NEXT = re.compile(r"\s*[)\]]?\s*(?:,?\s*(?:or|/|and)(?:\s+(?:maybe|possibly|perhaps))?|,)"
                         r"\s*[(\[]?\s*([A-Z])(?![A-Za-z0-9_'])")
-# ... nor when a letter in brackets follows later ("The answer is (K). Actually no, it's (B).")
+_LATE_NEXT_LOWER = re.compile(_LATE_NEXT.pattern.replace(r"[(\[]?\s*([A-Z])(?![A-Za-z0-9_'])",
+                                                         r"[(\[]\s*([A-Za-z])\s*[)\]]"))
+# ... nor when a letter in brackets follows later ("The answer is (K). Actually no, it's (B).";
+# after "(k)" also "(b)")
 _LATER_LETTER = re.compile(r"[(\[]\s*([A-Z])\s*[)\]]")
+_LATER_LETTER_LOWER = re.compile(r"[(\[]\s*([A-Za-z])\s*[)\]]")
 # ... unless that letter is ruled out: "The answer is (K), not (L).", "(K), (L) is wrong."
 _LATE_NOT = re.compile(r"(?:\bnot|n't)\s*$", re.I)
 _LATE_WRONG = re.compile(r"\s*[)\]]?\s*(?:is|are)\s+(?:wrong|incorrect|not\b)", re.I)
@@ -135,12 +140,13 @@ def late_letter(text: str, options: dict[str, str]) -> str | None:
     later = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
     if later is not None and later.start() > last.start():
         return None  # a later clause names a letter A-J
-    second = _LATE_NEXT.match(text, last.end())
-    letter = last.group(1).upper()  # ("the answer is (k)." in lower case, in brackets)
-    if second and second.group(1) != letter and not _ruled_out(text, *second.span(1)):
+    lower = last.group(1).islower()  # ("the answer is (k)." in lower case, in brackets)
+    letter = last.group(1).upper()
+    second = (_LATE_NEXT_LOWER if lower else _LATE_NEXT).match(text, last.end())
+    if second and second.group(1).upper() != letter and not _ruled_out(text, *second.span(1)):
         return None
-    if any(found.group(1) != letter and not _ruled_out(text, *found.span())
-           for found in _LATER_LETTER.finditer(text, last.end())):
+    if any(found.group(1).upper() != letter and not _ruled_out(text, *found.span())
+           for found in (_LATER_LETTER_LOWER if lower else _LATER_LETTER).finditer(text, last.end())):
         return None  # the rules for A-J read it ("… it's (B)"), or none does
     return letter
 

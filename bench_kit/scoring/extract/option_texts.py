@@ -212,17 +212,37 @@ _CORRECTS = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|lo
 
 
 # The corrections `_corrected` reads an answer after: `_CORRECTS` without the words that also
-# compare or excuse ("closer to the camera", "a common mistake").
-_CORRECTION = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|look(?:ing)?\s+again"
+# compare or excuse ("closer to the camera", "a common mistake", "sorry for any confusion"), ...
+_CORRECTION = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry(?!\s+for\b)|look(?:ing)?\s+again"
                          r"|closer\s+(?:look|inspection|examination)|looking\s+(?:more\s+)?closely"
                          r"|on\s+reflection|correction)\b", re.I)
+# ... and opening a sentence or clause ("Wait, no, …", "…, actually, …", "Hmm, actually …"), or
+# "is actually" right before an option's text ("it is actually badminton"); not a word inside a
+# clause ("He is actually talking on it", "singing and actually dancing").
+_OPENS = re.compile(r"(?:^|[.!?\n;:,(—-]|\b(?:no|hmm+|oh|um|uh|well|ok|okay|but))\s*"
+                    r"(?:(?:on|upon|at|after|with|taking)\s+(?:a\s+)?)?$", re.I)  # "On closer inspection"
+
+
+_COPULA_BEFORE = re.compile(r"(?:\b(?:is|are|was|were)|'s|'re)\s+$", re.I)
+
+
+def _correction_opens(answer: str, match: re.Match, texts: dict[str, str]) -> bool:
+    before = answer[max(0, match.start() - 24):match.start()]
+    if _OPENS.search(before) is not None:
+        return True
+    if match.group().lower() != "actually" or _COPULA_BEFORE.search(before) is None:
+        return False
+    after = normalize_text(answer[match.end():match.end() + 80]).split()
+    after = after[1:] if after[:1] in (["a"], ["an"], ["the"]) else after
+    return any(after[:len(text.split())] == text.split() for text in texts.values())
 
 
 def _corrected(answer: str, texts: dict[str, str], question: str | None) -> str | None:
     """For a response naming several options: when it corrects itself (`_CORRECTION`) after
     naming one, the option the text after its last correction names ("" for none or
     several: no answer); None when it makes no correction after an option."""
-    last = max(_CORRECTION.finditer(answer), key=lambda match: match.start(), default=None)
+    last = max((found for found in _CORRECTION.finditer(answer) if _correction_opens(answer, found, texts)),
+               key=lambda match: match.start(), default=None)
     if last is None:
         return None
     head = normalize_text(answer[:last.start()])

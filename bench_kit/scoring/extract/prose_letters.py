@@ -254,8 +254,9 @@ def _bracketed(text: str, start: int, end: int) -> bool:
 
 
 def _unit(text: str, start: int) -> bool:
-    """Whether the letter at `start` is a unit, right after a number ("0.01 A", "1.6 C")."""
-    return start > 1 and text[start - 1] == " " and text[start - 2].isdigit()
+    """Whether the letter at `start` is a unit, right after a number ("0.01 A", "1.6 C"): only
+    the letters among A-J that are SI units (ampere, coulomb, farad, henry, joule), not "2 B"."""
+    return start > 1 and text[start] in "ACFHJ" and text[start - 1] == " " and text[start - 2].isdigit()
 
 
 def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
@@ -346,31 +347,46 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
 
 
-# "The other options show the object from a different angle. Option (A) shows …, option (B)
-# …": two or more letters walked through in the paragraph after "the other options" are the
-# ones set aside (one letter after it, "The other options do not fit. B is best.", is not).
+# "The only option … is (E).\n\nThe other options show the object from a different angle.
+# Option (A) shows …, option (B) …": two or more letters walked through in the paragraph after
+# "the other options" are the ones set aside, when a blank line parts that paragraph from a
+# letter named before or after it (the answer's own paragraph). Not with the answer in the same
+# paragraph ("The other options A and B are clearly wrong, so C."), nor one letter after it
+# ("The other options do not fit. B is best.").
 _OTHER_OPTIONS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b", re.I)
 
 
 def _set_aside_as_others(text: str, named: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     """`named` with the letters ruled out (end -1) that follow "the other options" in its
-    paragraph (no blank line between), when they are two or more different letters."""
-    if "other" not in text:
+    paragraph (no blank line between), when they are two or more different letters and a
+    letter is named in another paragraph. Linear: the blank lines are found once."""
+    if "other" not in text or "\n" not in text:
         return named
     others = [match.start() for match in _OTHER_OPTIONS.finditer(text)]
     if not others:
         return named
+    breaks = [match.start() for match in _BLANK_LINE.finditer(text)]
+    first = min(start for _letter, start, _end in named)
+    last = max(start for _letter, start, _end in named)
+    ends, open_ = [], []  # per statement: where its paragraph ends; whether a letter is outside it
+    for at in others:
+        index = bisect.bisect_left(breaks, at)
+        ends.append(breaks[index] if index < len(breaks) else len(text))
+        open_.append(index > 0 and first < breaks[index - 1] or last > ends[-1])
     after: dict[int, set[str]] = {}  # the others' statement -> the letters walked through after it
     owner = []
     for letter, start, _end in named:
         before = bisect.bisect_left(others, start) - 1
-        if before >= 0 and text.find("\n\n", others[before], start) < 0:
+        if before >= 0 and open_[before] and start < ends[before]:
             after.setdefault(before, set()).add(letter)
             owner.append(before)
         else:
             owner.append(-1)
     return [(letter, start, -1 if index >= 0 and len(after[index]) > 1 else end)
             for (letter, start, end), index in zip(named, owner)]
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 # A sentence that concludes: "Therefore, the missing pattern is (D) 4.", "So the answer
