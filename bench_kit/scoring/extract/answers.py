@@ -241,15 +241,25 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     if found.parse == PARSE_LENIENT and cut_off_mid_sentence(text):
         return FAILED  # stopped mid-sentence, or looping, before it answered
     if found.parse == PARSE_LENIENT and isinstance(choices, Mapping):
-        refused = no_answer_statement(text, choices)
-        if refused is not None:  # "none of the options match", "impossible to determine"
-            after = _full_choice(text[refused.end():], choices, options, question)
-            if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and (
-                    leans_after(text, refused.end()) or concedes(text, refused)
-                    or _COMMITS.search(text, refused.end()))):
-                return after  # an answer follows ("… with certainty, but it is likely X")
-            return FAILED
+        return _after_refusal(text, found, choices, options, question)
     return found
+
+
+def _after_refusal(text: str, found: Extraction[str], choices: Mapping[str, str],
+                   options: dict[str, str], question: str | None) -> Extraction[str]:
+    """A lenient reading `found` of a response that may say it cannot answer ("none of the
+    options match", "impossible to determine"): none then, unless an answer follows the
+    statement — a clause, or a lenient one the response leans to, concedes or commits to
+    ("… with certainty, but it is likely X", "So A is correct.")."""
+    refused = no_answer_statement(text, choices)
+    if refused is None:
+        return found
+    after = _full_choice(text[refused.end():], choices, options, question)
+    if after.parse == PARSE_OK or (after.parse == PARSE_LENIENT and (
+            leans_after(text, refused.end()) or concedes(text, refused)
+            or _COMMITS.search(text, refused.end()))):
+        return after
+    return FAILED
 
 
 # "… is (a) 20%, so that is the answer.", "So A is correct.": the response takes what it names
