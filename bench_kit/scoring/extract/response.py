@@ -452,6 +452,8 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
         match = pattern.match(text, at)  # most clauses start at their keyword
         if match is not None and (accept is None or accept(match)):
             return match
+        if len(tried) > 64:  # keywords come last first: a start after this one is never asked again
+            tried = {start for start in tried if start < at}
         tried.add(at)
         for start in _starts_near(text, at):
             if start in tried:
