@@ -360,7 +360,7 @@ def _set_aside_as_others(text: str, named: list[tuple[str, int, int]]) -> list[t
     """`named` with the letters ruled out (end -1) that follow "the other options" in its
     paragraph (no blank line between), when they are two or more different letters and a
     letter is named in another paragraph. Linear: the blank lines are found once."""
-    if "other" not in text or "\n" not in text:
+    if not named or "other" not in text or "\n" not in text:
         return named
     others = [match.start() for match in _OTHER_OPTIONS.finditer(text)]
     if not others:

@@ -67,7 +67,7 @@ def exact_kind(gold: str) -> str | None:
     brackets (a lone ">" is a comparison sign), else None (the gold is matched as
     `mmmu_open_match` says)."""
     if gold[:1] in _QUOTES + "[{(":
-        value = python_value(gold)
+        value = _gold_value(gold)
         if _holds_string(value):
             return "literal"
         if isinstance(value, (list, tuple, dict)):
@@ -90,6 +90,10 @@ def python_value(text: str) -> Any:
         return ast.literal_eval(text.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return _NOT_PARSED
+
+
+# A gold's value, parsed once (golds repeat across responses and readings; compared, never changed)
+_gold_value = lru_cache(maxsize=4096)(python_value)
 
 
 def _holds_string(value: Any) -> bool:
@@ -220,4 +224,4 @@ def exact_match(answer: str, gold: str, kind: str) -> bool:
     if answer.strip()[:1] not in _QUOTES + "[{(":
         return False  # (no Python value to read: a word, a number)
     value = python_value(answer)  # CRUXEval's assertion: one Python value
-    return value is not _NOT_PARSED and bool(value == python_value(gold))
+    return value is not _NOT_PARSED and bool(value == _gold_value(gold))
