@@ -19,7 +19,11 @@ benchmarks/extract_corpus.py; fixed seed), so no cache sees a repeated option se
 
 With `--vlmevalkit PATH` (a VLMEvalKit checkout outside the project) it instead times
 `extract_choice` beside VLMEvalKit's `can_infer` in one process, on the same responses:
-the `short` mix and the `reasoning` mix (about 620 characters of reasoning first);
+the `short` mix and the `reasoning` mix (about 620 characters of reasoning first), both
+generated, and the `public` mix: the real model responses of the multiple-choice intent sets
+that are tuning data (benchmarks/intent_labels/; the unread report set left out), each read
+with its item's question as the intent figures read it, agreement counted against the
+second readers' labels;
 rounds alternate between the two extractors and the best round (CPU time of the process)
 of each is reported, with
 bench_kit's caches cleared before each of its rounds (every option text read cold).
@@ -155,6 +159,25 @@ def _rounds(fn, rounds: int, setup) -> list[float]:
     return times
 
 
+def public_mc() -> list[tuple[str, dict, str | None, str | None]]:
+    """(response, choices, reader's letter or None, question) of every multiple-choice row
+    of the intent sets that are tuning data (the unread report set left out)."""
+    from intent_agreement import HERE, REPORT_SETS, UNREAD_SETS
+
+    rows = []
+    for folder in [HERE] + [HERE / name for name in REPORT_SETS if name not in UNREAD_SETS]:
+        labels = {}
+        for line in (folder / "mc_set_labels.jsonl").read_text(encoding="utf-8").splitlines():
+            if line:
+                row = json.loads(line)
+                labels[row["id"]] = None if row["label"] == "none" else row["label"]
+        for line in (folder / "mc_set.jsonl").read_text(encoding="utf-8").splitlines():
+            if line:
+                row = json.loads(line)
+                rows.append((row["response"], row["choices"], labels[row["id"]], row.get("question")))
+    return rows
+
+
 def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
     """Print extract_choice's and can_infer's best-round time per item, side by side."""
     from reference_loader import load_vlmevalkit
@@ -169,14 +192,16 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
     print("| mix | chars/response | bench_kit extract_choice µs/item | VLMEvalKit can_infer "
           "µs/item | ratio | agrees with intent: bench_kit / can_infer |")
     print("|---|---|---|---|---|---|")
-    for mix in ("short", "reasoning"):
-        corpus = make_corpus(n, mix)
-        responses = [r for r, _, _ in corpus]
-        choices = [c for _, c, _ in corpus]
-        intended = [letter for _, _, letter in corpus]
+    for mix in ("short", "reasoning", "public"):
+        corpus = public_mc() if mix == "public" else [(*row, None) for row in make_corpus(n, mix)]
+        responses = [r for r, _, _, _ in corpus]
+        choices = [c for _, c, _, _ in corpus]
+        intended = [letter for _, _, letter, _ in corpus]
+        questions = [q for _, _, _, q in corpus]
+        count = len(corpus)
 
-        def ours(responses=responses, choices=choices):
-            return [extract_choice(r, c) for r, c in zip(responses, choices)]
+        def ours(responses=responses, choices=choices, questions=questions):
+            return [extract_choice(r, c, q) for r, c, q in zip(responses, choices, questions)]
 
         def theirs(responses, copies):
             return [can_infer(r, c) for r, c in zip(responses, copies)]
@@ -192,13 +217,14 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
             best_ours = min(best_ours, *_rounds(ours, 1, cold))
             best_theirs = min(best_theirs, *_rounds(
                 theirs, 1, lambda: (responses, [dict(c) for c in choices])))
-        agree = sum(f == i for f, i in zip(ours(), intended)) / n
+        agree = sum(f == i for f, i in zip(ours(), intended)) / count
         found = theirs(responses, [dict(c) for c in choices])
         agree_ref = sum((f if f and f != "Z" else None) == i
-                        for f, i in zip(found, intended)) / n
-        chars = sum(map(len, responses)) / n
-        print(f"| {mix} | {chars:,.0f} | {best_ours / n * 1e6:.1f} | "
-              f"{best_theirs / n * 1e6:.1f} | {best_ours / best_theirs:.2f}x | "
+                        for f, i in zip(found, intended)) / count
+        chars = sum(map(len, responses)) / count
+        name = f"public ({count:,} real responses)" if mix == "public" else mix
+        print(f"| {name} | {chars:,.0f} | {best_ours / count * 1e6:.1f} | "
+              f"{best_theirs / count * 1e6:.1f} | {best_ours / best_theirs:.2f}x | "
               f"{agree:.2%} / {agree_ref:.2%} |")
 
 
