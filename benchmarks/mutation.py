@@ -86,6 +86,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                         ["tests/scoring/test_extract.py", "tests/scoring/test_extract_mutants.py",
                          "tests/scoring/test_extract_options_mutants.py", "tests/test_doctests.py"]),
     "extract_numbers": (["bench_kit/scoring/extract/numbers.py",
+                         "bench_kit/scoring/extract/prose_number.py",
+                         "bench_kit/scoring/extract/number_refusals.py",
                          "bench_kit/scoring/extract/expression_parts.py",
                          "bench_kit/scoring/extract/written_twice.py",
                          "bench_kit/scoring/extract/answer_part.py",

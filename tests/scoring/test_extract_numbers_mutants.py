@@ -12,12 +12,12 @@ import pytest
 
 from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.answer_part import answer_part_tokens as _answer_part
+from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.numbers import (
     _candidates,
     answer_number,
     answer_number_token,
     extract_number_detailed,
-    refuses,
 )
 from bench_kit.scoring.extract.truncation import cut_off_before_number, repeats_a_stretch
 from bench_kit.text.numbers import NumberToken, number_tokens

@@ -17,7 +17,8 @@ from bench_kit.scoring.extract.clause_number import (
     stated_then_asked,
 )
 from bench_kit.scoring.extract.expression_parts import part_of_expression
-from bench_kit.scoring.extract.numbers import refuses, revised_working, states_zero
+from bench_kit.scoring.extract.number_refusals import refuses
+from bench_kit.scoring.extract.numbers import revised_working, states_zero
 from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice

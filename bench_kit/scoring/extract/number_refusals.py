@@ -1,0 +1,45 @@
+"""Whether a response to a numeric question says it cannot answer (`refuses`): a shared
+refusal (`bench_kit.scoring.extract.response.last_refusal`: "cannot be determined without the
+data") or a value it says it cannot give ("is undefined", "this problem can't be solved",
+"there must be an error in the problem"), with no estimate offered after it ("However, it is
+about 12"). Read by `bench_kit.scoring.extract.prose_number` and `mmmu_open`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bench_kit.scoring.extract.response import last_refusal
+
+_ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it\s+is|it's)\s+(?:about|approximately|roughly|around)\b", re.I)
+# A value the response says it cannot give (beyond the shared refusals): "is undefined",
+# "this problem can't be solved", "there must be an error in the problem".
+_NO_VALUE = re.compile(
+    r"\b(?:is|are|remains?)\s+(?:undefined|unknown|indeterminate)\b|:\s*undefined\b"
+    r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
+    r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
+    r"|\bthere is no (?:possible\s+|correct\s+)?answer\s+to\s+this\s+question\b"
+    r"|\binformation\s+(?:provided\s+)?(?:is|are)\s+contradictory\b"
+    r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
+    r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)"
+    r"|无法(?:直接)?(?:得出|求出|求解|计算|给出)|不能确定|无解", re.I)
+_UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
+_NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
+                  "there is no", "contradictory",
+                  "provide", "give", "无法", "不能", "无解")  # every _NO_VALUE match holds one
+
+
+def refuses(text: str, end: int | None = None, lowered: str | None = None,
+            unsure: bool = True) -> bool:
+    """Whether a cleaned response says it cannot answer — a shared refusal ("cannot be
+    determined without the data") or a value it cannot give ("is undefined") — with no
+    estimate offered after that (up to `end`; `lowered`: `text` lower-cased, if known).
+    `unsure=False`: "not sure" / "unsure" / "uncertain" alone is no refusal."""
+    lowered = text.lower() if lowered is None else lowered
+    refusal = last_refusal(text)
+    if refusal is not None and not unsure and _UNSURE.fullmatch(refusal.group()):
+        refusal = None
+    refusal = refusal or (_NO_VALUE.search(text) if any(
+        key in lowered for key in _NO_VALUE_KEYS) else None)
+    return refusal is not None and not _ESTIMATE.search(
+        text, refusal.end(), len(text) if end is None else end)

@@ -1,0 +1,212 @@
+"""Which number of a response without an answer clause is its answer (`_prose_number`, for
+`bench_kit.scoring.extract.numbers`; docs/METRICS.md#numbers): a lone number; else the
+number the concluding or last sentence with a number states (`_sentence_number`, without a
+bracket that explains a value before it: `_explained`), a count of zero ("There are no
+clubs …") or a count with a property. No number when the response only describes how to
+find the answer, is cut off before it, asks a question with it, says it cannot answer
+(`bench_kit.scoring.extract.number_refusals`), or when the number is an example, one end of
+a range, an option's value, part of a list or one of two values side by side
+(`_not_the_answer`, `_coordinated`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bench_kit.scoring.extract.clause_number import OPERAND_LABEL, question_from
+from bench_kit.scoring.extract.number_refusals import refuses
+from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
+from bench_kit.scoring.extract.response import (
+    FAILED,
+    PARSE_LENIENT,
+    PARSE_OK,
+    Extraction,
+    sentence_start,
+)
+from bench_kit.scoring.extract.stated_number import (
+    SENTENCE_END,
+    THRESHOLD,
+    count_with,
+    no_count,
+    stated,
+)
+from bench_kit.scoring.extract.truncation import stops_before_number
+from bench_kit.scoring.extract.written_twice import first_of_pair
+from bench_kit.text.numbers import NumberToken
+
+_CLAUSE_MARKS = frozenset(",，;；.。\n")
+_EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
+                      r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
+                      re.I)
+_RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))"
+                           r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)|\bbetween\s+\S+\s+and)\s*$", re.I)
+# "1, 2, 3, 4" / "21, 22, 23, and 25": a list of numbers is no one answer.
+_ENUMERATION = re.compile(r"(?:[-+]?\d(?:[\d.]|,\d{3})*%?\s*,\s+(?:and\s+)?){2,}[-+]?\d(?:[\d.]|,\d{3})*%?")
+_RANGE_AFTER = re.compile(r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d")
+# A response that describes how to find the answer without giving it: "The solution
+# requires analyzing the chart. … The final answer will be the total count.", "This code
+# will output the sum of x and y." (no number right after the verb).
+_METHOD_ONLY = re.compile(
+    r"\bfinal\s+(?:answer|value|result)\s+(?:will|should|would)\s+be\s+(?:the|an?)\s"
+    r"|\bsolution\s+(?:requires|would\s+require)\b"
+    r"|(?:^|[.!?]\s+)To\s+find\b[^.!?\n]{0,120},\s+(?:you\s+)?(?:look|count|identify|add|check"
+    r"|compare|find)\b"
+    r"|\bthis\s+(?:code|program|script)\s+will\s+(?:output|print|return|give|calculate|compute)\b"
+    r"(?![\s:]*[-+$]?\d)",  # (not "This code will output 42.")
+    re.I)
+_METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
+# "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
+_OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
+# Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
+# while the lowest was 3.8%".
+_COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
+_BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
+# "41 points (26+15)", "36 more signatures (100 - 64)": a bracket after a value and at most two
+# words explains the value (`_explained`).
+_EXPLAINS = re.compile(r"[ \t]*(?:[A-Za-z°%]+[ \t]+){0,2}\(")
+
+
+# "There are 5 apples.": a sentence that states a count.
+_THERE_ARE = re.compile(r"[ \t*-]*there\s+(?:are|is)\s+(?:a\s+total\s+of\s+)?", re.I)
+
+
+def _states_after(text: str, last: NumberToken, method_end: int) -> bool:
+    """Whether the sentence of the last number, after a description of the method, states
+    it ("To find the total, count the apples. There are 5 apples.")."""
+    said = sentence_start(text, last.start)
+    return said >= method_end and _THERE_ARE.fullmatch(text, said, last.start) is not None
+
+
+def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, int]:
+    """The answer token without an answer clause (the number the last sentence with a
+    number states), and where that sentence starts."""
+    last = found[-1]
+    start = sentence_start(text, last.start)
+    inside = []
+    for token in reversed(found):
+        if token.start < start:
+            break
+        inside.append(token)
+    inside = _explained(text, inside[::-1])
+    last = inside[-1]
+    stop = SENTENCE_END.search(text, last.end, last.end + 200)  # (+ " times", "… dollars in total")
+    end = max(last.end + 6, stop.start() if stop else min(len(text), last.end + 200))
+    return stated(text[start:end], start, inside), start
+
+
+# "Would you like me to explain …?", "Do you want a breakdown …?": an offer closing a response.
+_OFFER = re.compile(r"[ \t*]*(?:would|do|shall|should|can)\s+(?:you|i)\s+"
+                    r"(?:like|want|need|explain|show)\b", re.I)
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+
+
+def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
+    """A sentence's numbers without those of a bracket that explains a value before it ("41
+    points (26+15)", "50 cents (15.00 divided by 30)"; `_EXPLAINS`), unless the calculation
+    goes on after the bracket ("703 (previous day) + 246 = 949")."""
+    if "(" not in text[inside[0].end:inside[-1].start]:
+        return inside  # the common case: no bracket between the numbers
+    for token in inside[:-1]:
+        if _YEAR.fullmatch(text, token.start, token.end):
+            continue  # "The value in 2015 (45) was the highest.": a year is no value explained
+        opened = _EXPLAINS.match(text, token.end)
+        if opened is None:
+            continue
+        close = text.find(")", opened.end(), opened.end() + 200)
+        if close > 0 and "(" not in text[opened.end():close] \
+                and not OPERAND_LABEL.match(text, close + 1):
+            return [t for t in inside if not opened.end() <= t.start < close]
+    return inside
+
+
+def _prose_number(text: str, found: list[NumberToken],
+                  boxed: bool) -> tuple[Extraction[float], NumberToken | None, str]:
+    """The answer of a response without an answer clause or a bold number (`found`: its
+    numbers; `boxed`: grounding boxes were removed from it)."""
+    if not found:
+        zero = no_count(text, found)
+        if zero is None or refuses(text):  # "There is no answer to this question.": no count
+            return FAILED, None, text
+        return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
+    last = found[-1]
+    rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
+    if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
+        return Extraction(last.value, PARSE_OK), last, text  # a lone number
+    if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
+        return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
+    if stops_before_number(text, found):
+        return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
+    lowered = text.lower()
+    method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
+    if method and not CONCLUDES.search(text, method.end()) and not _states_after(
+            text, found[-1], method.end()):
+        return FAILED, None, text  # "The final answer will be the total count."
+    zero = no_count(text, found)
+    if zero is not None:  # "There are no clubs with exactly 64 members."
+        return Extraction(0.0, PARSE_LENIENT), zero, text
+    counted = count_with(text, found)
+    if counted is not None:  # "There is one office that is exactly 38 square meters."
+        return Extraction(counted.value, PARSE_LENIENT), counted, text
+    token, opened = _sentence_number(text, found)
+    if question_from(text, token.end):
+        before = [t for t in found if t.end <= opened]
+        if before and token.value == before[-1].value and _OFFER.match(text, opened) \
+                and not question_from(text, before[-1].end):
+            # "The total is 24. Would you like me to explain how I got 24?": an offer about
+            # the value the statement before it ends on
+            return Extraction(before[-1].value, PARSE_LENIENT), before[-1], text
+        return FAILED, None, text  # "… How many people think horse #12 will win?": asked
+    at = found.index(token)
+    first = first_of_pair(text, found, at) or (
+        token if at + 1 < len(found) and first_of_pair(text, found, at + 1) else None)
+    if first is not None and not (_EXAMPLE.search(text[opened:token.end])
+                                  or refuses(text, token.start, lowered)):
+        return Extraction(first.value, PARSE_LENIENT), first, text  # "3/12 or 1/4."
+    if _not_the_answer(text, lowered, found, token, opened):
+        earlier = [other for other in found if other.end <= opened]
+        if not earlier or CONCLUDES.match(text, opened) \
+                or not _coordinated(text, found, token, opened):
+            return FAILED, None, text
+        # "The difference is 1. The highest watches 10 shows, while the lowest watches 9.":
+        # values side by side after an answer explain it (unless they conclude: "So …")
+        token, opened = _sentence_number(text, earlier)
+        if _not_the_answer(text, lowered, found, token, opened):
+            return FAILED, None, text
+    return Extraction(token.value, PARSE_LENIENT), token, text
+
+
+def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: NumberToken,
+                    opened: int) -> bool:
+    """Whether the number picked from the prose (`token`, in the sentence starting at
+    `opened`; `lowered`: `text` lower-cased) is no answer: an example, one end of a range, an option's value, one of
+    two coordinated values, part of a list, or said after a refusal."""
+    if _EXAMPLE.search(text[opened:token.end]) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
+                                                          token.start) \
+            or _RANGE_AFTER.match(text, token.end) \
+            or _OPTION_LABEL.search(text, max(0, token.start - 8), token.start):
+        return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
+    stop = SENTENCE_END.search(text, token.end)
+    end = len(text) if stop is None else stop.end()
+    if _coordinated(text, found, token, opened):
+        return True  # "4 small cubes and 2 large objects": two values
+    if any(m.start() <= token.start < m.end() for m in _ENUMERATION.finditer(
+            text, opened, end)):
+        return True  # "1, 2, 3, 4, 5": a list, not an answer
+    return refuses(text, token.start, lowered)
+
+
+def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened: int) -> bool:
+    """Whether `token` is one of two different values stated side by side in its sentence
+    ("4 small cubes and 2 large objects"; not "(a man and a woman) is 10", not a threshold
+    restated from the question: "lower than 8")."""
+    stop = SENTENCE_END.search(text, token.end)
+    end = len(text) if stop is None else stop.end()
+    before = [other for other in found if opened <= other.end <= token.start]
+    after = [other for other in found if token.end <= other.start < end]
+    for left, right in ((before[-1] if before else None, token),
+                        (token, after[0] if after else None)):
+        if left and right and left.value != right.value and _COORDINATED.search(
+                _BRACKETED.sub("", text[left.end:right.start])) \
+                and not THRESHOLD.search(text, max(0, right.start - 12), right.start):
+            return True
+    return False
