@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from bench_kit.scoring.extract.contrasted_subjects import contrasted
+from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.restatement import (
     DENIAL,
     SENTENCE,
@@ -15,10 +17,8 @@ from bench_kit.scoring.extract.restatement import (
     _negative_prefixes,
     _positive,
     _restated_comparison,
-    asked,
     comparisons,
     content_words,
-    contrasted,
     echoes_question,
     named_answer,
     restated,

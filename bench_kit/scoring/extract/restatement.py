@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.response import NO_ANSWER
 
 # "No doubt" / "no question" say "certainly", "No problem" / "no worries" are courtesy.
@@ -106,23 +107,6 @@ def _restated_comparison(sentence: str,
         if said_right:
             stated.add(said)
     return None if len(stated) > 1 else answer
-
-
-def asked(question: str) -> str:
-    """The words of `question` a restatement must hold: the last sentence ending in "?"
-    ("I sleep badly. Is there music that helps?" -> "Is there music that helps?") without a
-    trailing condition (", assuming …", ", even if …")."""
-    ends = [m.end() for m in _QUESTION_END.finditer(question)]
-    if ends:
-        starts = [m.end() for m in _SENTENCE_BREAK.finditer(question, 0, ends[-1] - 1)]
-        question = question[starts[-1] if starts else 0:ends[-1]]
-    else:  # "…, where x[n] is the input. Determine if the system is stable."
-        asking = None
-        for asking in _DETERMINE.finditer(question):  # noqa: B007 - keeps the last
-            pass
-        question = question[asking.end():] if asking else question
-    question = _TRAILING_CONDITION.sub("", _ASKING_WRAPPER.sub("", question, count=1))
-    return _LATEX_COMMAND.sub(" ", question) if "\\" in question else question  # "$\\alpha = 0.01$"
 
 
 def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | None:
@@ -351,65 +335,6 @@ def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
                 and f"{prefixed.group(1)}{word}" not in words:
             return True
     return False
-
-
-# "The woman is not wearing a hat, while the man is.": a statement about one subject, then
-# an elliptical one about another, which takes the first one's predicate with its own polarity.
-_CONTRAST = re.compile(r",\s*(?:while|whereas|but)\s+([^.!?\n,;]{1,60}?)\s+"
-                       r"(?:is|are|does|do|did|can|has|have|was|were)(\s+not|n't)?\s*(?:[.!;]|$)", re.I)
-_VERB = re.compile(r"\b(?:is|are|does|do|did|can|has|have|was|were)(?:n't|n’t)?\b", re.I)  # "isn't"
-_CONTRAST_REACH = 200  # characters before the contrast read for its first statement
-
-
-def contrasted(text: str, question: str) -> str | None:
-    """"yes"/"no" when a sentence of `text` contrasts the subject the question asks about
-    with another one ("The woman is not wearing a hat, while the man is." to "Is the man
-    wearing a hat?" -> "yes"; to "Is the woman …?" -> "no"); None otherwise."""
-    wanted = content_words(asked(question))
-    for match in _CONTRAST.finditer(text):
-        reach = max(0, match.start() - _CONTRAST_REACH)  # (bounded: linear in the text)
-        begins = max(reach - 1, *(text.rfind(stop, reach, match.start()) for stop in ".!?\n,;")) + 1
-        first, second = text[begins:match.start()], content_words(match.group(1))
-        verb = _VERB.search(first)
-        if verb is None or not second:
-            continue
-        subject = content_words(first[:verb.start()])
-        predicate = content_words(first[verb.end():]) - NEGATORS
-        head = WORDS.findall(first[:verb.start()].lower())[-1:]
-        if "one" in second and head and len(second) > 1:  # "the left cup …, whereas the right one is not"
-            second = second - {"one"} | {stem(head[0])}
-            shared = {stem(head[0])}
-        else:
-            shared = set()
-        if not predicate and subject and not subject & second and first[verb.end():].strip() == "":
-            # both clauses elliptical: "The cat is, but the dog is not." answers for the one asked
-            if subject <= wanted and not second <= wanted:
-                return "no" if DENIAL.search(first, verb.start()) else "yes"
-            if second <= wanted and not subject <= wanted:
-                return "no" if match.group(2) else "yes"
-            continue
-        if not subject or subject & second != shared or not predicate or not predicate <= wanted:
-            continue
-        if second <= wanted and not subject <= wanted and wanted <= second | predicate:
-            return "no" if match.group(2) else "yes"
-        if subject <= wanted and not second <= wanted and wanted <= subject | predicate:
-            return "no" if DENIAL.search(first, verb.start()) else "yes"
-    return None
-
-
-_QUESTION_END = re.compile(r"\?")
-_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")  # notation, not words a restatement must hold
-# A question asked as an order: the words after its last "Determine if / whether"
-_DETERMINE = re.compile(r"(?:^|[.!]\s+)(?:determine|decide|check|verify|state)\s+(?:if|whether)\s+",
-                        re.I)
-_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
-# "Is it true that X?", "Do you think X?": X is what is asked ("Is it true that there is no cat?"
-# -> "There is no cat." restates it: yes)
-_ASKING_WRAPPER = re.compile(r"^\s*(?:is\s+it\s+(?:really\s+)?(?:true|the\s+case|a\s+fact)\s+that"
-                             r"|do\s+you\s+(?:really\s+)?(?:think|believe)(?:\s+that)?"
-                             r"|(?:can|could)\s+you\s+(?:tell|see|check)(?:\s+me)?\s+(?:if|whether))\s+", re.I)
-_TRAILING_CONDITION = re.compile(r",\s*(?:assuming|if|even\s+if|given|provided|when|unless)\b"
-                                 r"[^?]*", re.I)
 
 
 # "The answer is Stable." / "The answer is not exact." to "Is the system stable?": an answer

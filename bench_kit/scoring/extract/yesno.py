@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.continuation import first_block
+from bench_kit.scoring.extract.contrasted_subjects import contrasted
 from bench_kit.scoring.extract.response import (
     FAILED,
     NO_ANSWER,
@@ -22,7 +23,6 @@ from bench_kit.scoring.extract.restatement import (
     NOT_NO,
     SENTENCE,
     content_words,
-    contrasted,
     named_answer,
     restated,
 )

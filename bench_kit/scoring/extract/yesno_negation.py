@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.restatement import (
     LITOTES,
     NOT_NO,
@@ -13,7 +14,6 @@ from bench_kit.scoring.extract.restatement import (
     SOMETIMES,
     USUALLY,
     WORDS,
-    asked,
     content_words,
     echoes_question,
     litotes_asked,
