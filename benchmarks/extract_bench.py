@@ -161,7 +161,7 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
 
     from bench_kit.scoring.extract import choice_clause, option_texts
     from bench_kit.scoring.extract.answers import extract_choice
-    from bench_kit.scoring.extract.response import last_refusal
+    from bench_kit.scoring.extract.no_answer import last_refusal
 
     can_infer = load_vlmevalkit(root)[1].can_infer
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "

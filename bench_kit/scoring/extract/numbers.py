@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_after, sentence_start
 from bench_kit.scoring.extract.answer_part import answer_part_tokens
 from bench_kit.scoring.extract.clause_number import (
     OPERAND_LABEL,
@@ -33,17 +34,14 @@ from bench_kit.scoring.extract.clause_number import (
     word_answer,
 )
 from bench_kit.scoring.extract.expression_parts import part_of_expression
+from bench_kit.scoring.extract.no_answer import last_refusal
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail_at,
     clean_response,
-    last_refusal,
-    sentence_after,
-    sentence_start,
     strip_reasoning,
 )
 from bench_kit.scoring.extract.stated_number import (
