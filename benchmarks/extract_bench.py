@@ -184,7 +184,7 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
 
     from bench_kit.scoring.extract import choice_clause, option_texts
     from bench_kit.scoring.extract.answers import extract_choice
-    from bench_kit.scoring.extract.response import last_refusal
+    from bench_kit.scoring.extract.no_answer import last_refusal
 
     can_infer = load_vlmevalkit(root)[1].can_infer
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
@@ -216,7 +216,8 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
         for _ in range(rounds):  # alternate: ours, theirs, ours, theirs ...
             best_ours = min(best_ours, *_rounds(ours, 1, cold))
             best_theirs = min(best_theirs, *_rounds(
-                theirs, 1, lambda: (responses, [dict(c) for c in choices])))
+                theirs, 1, lambda responses=responses, choices=choices: (
+                    responses, [dict(c) for c in choices])))
         agree = sum(f == i for f, i in zip(ours(), intended)) / count
         found = theirs(responses, [dict(c) for c in choices])
         agree_ref = sum((f if f and f != "Z" else None) == i

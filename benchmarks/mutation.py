@@ -59,6 +59,8 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                          "tests/scoring/test_reference_vectors.py",
                          "tests/scoring/test_metrics_relaxed_mutants.py", "tests/test_doctests.py"]),
     "extract": (["bench_kit/scoring/extract/response.py",
+                 "bench_kit/scoring/extract/answer_clause.py",
+                 "bench_kit/scoring/extract/no_answer.py",
                  "bench_kit/scoring/extract/continuation.py"],
                 ["tests/scoring/test_extract.py", "tests/scoring/test_extract_fast.py",
                  "tests/scoring/test_scoring_boundaries.py", "tests/scoring/test_extract_mutants.py",

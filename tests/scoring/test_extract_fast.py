@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from bench_kit.scoring.extract.choice_clause import clause_letter
-from bench_kit.scoring.extract.response import (
+from bench_kit.scoring.extract.answer_clause import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
-    NO_ANSWER,
-    clean_response,
     last_clause,
-    last_refusal,
     may_have_clause,
 )
+from bench_kit.scoring.extract.choice_clause import clause_letter
+from bench_kit.scoring.extract.no_answer import NO_ANSWER, last_refusal
+from bench_kit.scoring.extract.response import clean_response
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))

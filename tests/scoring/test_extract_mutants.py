@@ -1,4 +1,4 @@
-"""The fast paths of bench_kit/scoring/extract/response.py pinned case by case (issue 29):
+"""The fast paths of extract/answer_clause.py and no_answer.py pinned case by case (issue 29):
 where a clause may start (`_starts_near`), the keyword positions on both sides of the
 160-character switch, the clause search's rare full-scan branch (text whose lower-casing
 changes length, "İ"), the windowed refusal search's same branch, and the edges of
@@ -12,21 +12,19 @@ import re
 
 import pytest
 
-from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS
-from bench_kit.scoring.extract.continuation import first_block
-from bench_kit.scoring.extract.response import (
+from bench_kit.scoring.extract.answer_clause import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
     _keys_pattern,
     _keyword_positions,
     _starts_near,
-    answer_text,
     clause_tail,
-    clean_response,
     last_clause,
-    last_refusal,
-    pick_candidate,
 )
+from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS
+from bench_kit.scoring.extract.continuation import first_block
+from bench_kit.scoring.extract.no_answer import last_refusal
+from bench_kit.scoring.extract.response import answer_text, clean_response, pick_candidate
 from bench_kit.scoring.extract.truncation import line_loop_start
 
 

@@ -13,6 +13,7 @@ import string
 
 import pytest
 
+from bench_kit.scoring.extract.no_answer import NO_ANSWER
 from bench_kit.scoring.extract.no_option_statements import (
     _no_option,
     concedes,
@@ -30,7 +31,6 @@ from bench_kit.scoring.extract.option_values import (
     _option_value,
     by_option_value,
 )
-from bench_kit.scoring.extract.response import NO_ANSWER
 from bench_kit.scoring.extract.set_aside_options import not_ruled_out, only_as_others
 from bench_kit.scoring.extract.truncation import cut_off_mid_sentence, repeats_a_stretch
 

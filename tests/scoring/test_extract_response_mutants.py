@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import pytest
 
+from bench_kit.scoring.extract.answer_clause import clause_tail_at, may_have_clause, sentence_start
 from bench_kit.scoring.extract.response import (
     _MADE,
     PARSE_OK,
     Extraction,
     _json_answer,
-    clause_tail_at,
     clean_response,
     extraction,
     final_answer_line,
-    may_have_clause,
-    sentence_start,
 )
 
 # --- final_answer_line ------------------------------------------------------------------

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.continuation import NEXT_EXAMPLE
-from bench_kit.scoring.extract.response import (
+from bench_kit.scoring.extract.answer_clause import (
     ANSWER_CLAUSE,
-    CONTINUATION,
     clause_tail_at,
     may_have_clause,
     sentence_start,
 )
+from bench_kit.scoring.extract.continuation import NEXT_EXAMPLE
+from bench_kit.scoring.extract.response import CONTINUATION
 from bench_kit.scoring.extract.truncation import LOOP_REACH, repeats_a_stretch
 from bench_kit.text.numbers import NumberToken, number_tokens
 

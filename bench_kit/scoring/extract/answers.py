@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.answer_clause import clause_tail
 from bench_kit.scoring.extract.boxes import (
     box_from_padded,
     box_to_padded,
@@ -115,7 +116,6 @@ from bench_kit.scoring.extract.response import (
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail,
     clean_response,
     extraction,
     normalize_text,

@@ -10,16 +10,16 @@ import functools
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.prose_letters import (
-    is_article_or_pronoun,
-    named_not_chosen,
-    own_text_follows,
-)
-from bench_kit.scoring.extract.response import (
+from bench_kit.scoring.extract.answer_clause import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
     last_clause,
     may_have_clause,
+)
+from bench_kit.scoring.extract.prose_letters import (
+    is_article_or_pronoun,
+    named_not_chosen,
+    own_text_follows,
 )
 from bench_kit.types import LETTERS
 

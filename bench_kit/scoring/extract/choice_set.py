@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.answer_clause import clause_tail
 from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail,
     clean_response,
 )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.response import ANSWER_CLAUSE, may_have_clause
+from bench_kit.scoring.extract.answer_clause import ANSWER_CLAUSE, may_have_clause
 
 # A base model prompted with worked examples ("Problem: … Solution: … The answer is …") often
 # goes on to write the prompt's next example after its answer ("\n\nProblem:", "Problem 2:",

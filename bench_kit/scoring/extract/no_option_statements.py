@@ -9,13 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.answer_clause import sentence_start
+from bench_kit.scoring.extract.no_answer import _NO_ANSWER_HINT, NO_ANSWER, last_refusal
 from bench_kit.scoring.extract.prose_letters import SEGMENT_END
-from bench_kit.scoring.extract.response import (
-    _NO_ANSWER_HINT,
-    NO_ANSWER,
-    last_refusal,
-    sentence_start,
-)
 
 # The response says the answer is not among the options, or that it cannot answer: no
 # letter, unless an answer clause follows the statement.

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_after, sentence_start
 from bench_kit.scoring.extract.answer_part import answer_part_tokens
 from bench_kit.scoring.extract.clause_number import (
     asks,
@@ -40,10 +41,7 @@ from bench_kit.scoring.extract.response import (
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail_at,
     clean_response,
-    sentence_after,
-    sentence_start,
     strip_reasoning,
 )
 from bench_kit.scoring.extract.stated_number import SENTENCE_END, no_count

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.response import ANSWER_CLAUSE
+from bench_kit.scoring.extract.answer_clause import ANSWER_CLAUSE
 from bench_kit.scoring.extract.restatement import SENTENCE, comparisons, content_words
 from bench_kit.text.normalize import normalize_for_match
 

@@ -9,15 +9,10 @@ import math
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.no_answer import NO_ANSWER
 from bench_kit.scoring.extract.no_option_statements import _NONE_OPTION
 from bench_kit.scoring.extract.numbers import answer_number_token
-from bench_kit.scoring.extract.response import (
-    FAILED,
-    NO_ANSWER,
-    PARSE_LENIENT,
-    Extraction,
-    extraction,
-)
+from bench_kit.scoring.extract.response import FAILED, PARSE_LENIENT, Extraction, extraction
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.numbers import number_tokens
 

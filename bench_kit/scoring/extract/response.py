@@ -1,4 +1,6 @@
-"""A model response as text to extract from: cleaning, answer clauses, normalisation.
+"""A model response as text to extract from: cleaning, the closing answer line, the JSON
+answer field, normalisation. Where the answer clause is lies in `answer_clause`; whether the
+response declines to answer, in `no_answer`.
 
 Shared by the extractors (`bench_kit.scoring.extract.answers`) and the per-item scorers
 (`bench_kit.scoring.item`). Every function here is total: any string in, a string out.
@@ -6,12 +8,19 @@ Shared by the extractors (`bench_kit.scoring.extract.answers`) and the per-item 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from dataclasses import dataclass
 from typing import Generic, Sequence, TypeVar
 
+from bench_kit.scoring.extract.answer_clause import (
+    _CLAUSE_KEYS,
+    ANSWER_CLAUSE,
+    clause_tail,
+    clause_tail_at,
+    last_clause,
+    may_have_clause,
+)
 from bench_kit.text.normalize import normalize_for_match
 
 # re-exported: the scorers import them from here (defined once, in bench_kit.text)
@@ -97,19 +106,6 @@ _TIMES_STAR = re.compile(r"\*(?:(?<=\d\*)(?=[\w(.\\])|(?<=[\w.)\]}]\*)(?=\d)"  #
                          r"|(?<=\d \*)(?= [\w(.\\])|(?<=[\w.)\]}] \*)(?= \d))")  # a fast scan)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?!-?[\d.,]+[ \t]*\Z)", re.M)
 
-# "the answer is", "final answer:", "答案是", "答案：", "【答案】" ... (the letter/number comes
-# after).
-ANSWER_CLAUSE = re.compile(
-    r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?(?:\s+letter)?"
-    r"|\banswers?(?:\s+to\s+(?:the|this)\s+question)?)"
-    r"\s*(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)(?:\s*:)?|:|=)"
-    r"|正确(?:答案|选项)\s*(?:是|为|应为|应该是)?\s*:?"
-    r"|答案\s*[\])]?\s*(?:是|为|应为|应该是)?\s*:?"  # "【答案】：B" reads "[答案]: B"
-    r"|回答\s*:",  # "回答：没有" (an "Answer:" line)
-    re.I,
-)
-# Every answer clause contains one of these; checking them first skips a regex scan.
-_CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选", "回答")
 # A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
 # has answered before it; what follows is a continuation, not its answer.
 CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
@@ -120,93 +116,6 @@ CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:�
 FINAL_ANSWER_LINE = re.compile(
     r"(?:^|(?<=[.!?])[ \t]+)(?:A[ \t]*[:：]|" + ANSWER_CLAUSE.pattern + r")[ \t]*|^####[ \t]*",
     re.I)
-_SENTENCE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；，]")  # "6! = 720"
-
-
-# The response says it cannot answer (unsure, missing information, a refusal). Shared by
-# the yes/no and number extractors.
-NO_ANSWER = re.compile(
-    r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:definitively\s+|confidently\s+)?"
-    r"(?:determined?|tell|say|provided|answered)|(?:can't|cannot|unable\s+to)\s+process"
-    r"|(?:allow|give|provide)\s+(?:for\s+)?a\s+definitive\s+answer"
-    r"|can't\s+(?:be\s+)?(?:determined?|tell|say|answer)|cannot\s+answer|unclear"
-    r"|(?:impossible|not\s+possible)\s+to\s+(?:tell|say|determine|answer)"
-    r"|(?:do\s+not|don't)\s+have\s+(?:enough|sufficient|specific|real-time|the)\s+"
-    r"(?:information|data|context|export|population|details)"
-    r"|(?:not\s+enough|insufficient|no)\s+(?:information|data|context)"
-    r"|(?:not|n't)\s+(?:provide|give|have|contain|include)\s+(?:enough\s+|sufficient\s+|any\s+)?"
-    r"(?:information|data|context|details)|(?:question|it)\s+is\s+(?:not\s+clear|invalid"
-    r"|not\s+valid|incomplete)|impossible\s+to\s+(?:provide|give)|no\s+way\s+to\s+"
-    r"(?:determine|tell|know)|cannot\s+confidently|(?:unable|not\s+able)\s+to\s+(?:view|see"
-    r"|access|provide|determine|answer|calculate)|(?:don't|do\s+not)\s+have\s+access"
-    r"|cannot\s+(?:calculate|provide|view)|not\s+provided\s+in\s+the\s+(?:question|image)"
-    r"|more\s+information\s+is\s+needed|please\s+provide|cannot\s+be\s+given"
-    r"|without\s+(?:the\s+)?specific\s+(?:values|numbers|data|information)"
-    r"|need\s+more\s+(?:information|data|context)|provide\s+more\s+(?:context|information)"
-    r"|(?:would|will)\s+depend\s+on|depends\s+on\s+the\s+specific"
-    r"|(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?(?:determine|tell|say"
-    r"|draw\s+a\s+(?:clear|definitive|firm)\s+conclusion|make\s+a\s+definitive)"
-    # "conclude" declines only ending its clause or before what it would conclude ("whether
-    # …"), not "difficult to conclude what the owner likes" / "conclude its breed"
-    r"|(?:(?:difficult|hard)\s+to\s+(?:definitively\s+|accurately\s+)?|cannot\s+definitively\s+)"
-    r"conclude(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|that|anything|definitively|it)\b)|inconclusive"
-    r"|(?:can't|cannot|unable\s+to)\s+(?:assist|help)\s+with\s+(?:that|this)"
-    # "can't provide" an answer (or nothing named), not "can't provide its breed"
-    r"|(?:can't|(?:don't|do\s+not)\s+have\s+the\s+(?:ability|capability)\s+to)\s+(?:provide|give)"
-    r"(?:(?:\s+you\s+with)?\s+(?:an?|any|the)\s+|\s+)(?:(?:definitive|specific|accurate|exact|clear"
-    r"|direct|simple|precise|real-time|personal|legal|medical|financial|professional)\s+)*"
-    r"(?:answer|information|response|assessment|judgment|opinion|confirmation|verdict|advice)s?\b"
-    r"|can't\s+provide(?=\s*(?:[,.;:!]|$))"
-    # an answer or question "is not straightforward", not a road; "a grey area", not "the gray
-    # area on the left" (a colour in an image)
-    r"|\b(?:answer|question|issue|matter|situation|legality|status|law|this)\b[^.,;:!?\n]{0,40}?\bis\s+not"
-    r"\s+straightforward"
-    r"|it\s+is\s+not\s+straightforward\s+to\b|(?:legal|moral|ethical|regulatory)\s+gr[ae]y\s+area"
-    r"|\ba\s+gr[ae]y\s+area\b(?!\s+(?:of|on|in|at|near|to)\s+the\b)"
-    r"|matter\s+of\s+personal\s+(?:opinion|perspective|belief)"
-    # ("It's not easy to say no to a friend" is an answer: the phrase must end its clause)
-    r"|not\s+easy\s+to\s+(?:determine|tell|say)(?=\s*(?:[,.;:!]|$)|\s+(?:whether|if|from|which|what|how)\b)"
-    r"|(?:would|'d|will)\s+need\s+to\s+(?:consult|check|refer\s+to|look\s+up)"
-    r"|(?:can't|cannot)\s+confirm|(?:consider|recommend)\s+(?:checking|consulting)"
-    r"|(?:don't|do\s+not)\s+have\s+(?:precise|exact|up-to-date|current|detailed)"
-    r"|不确定|无法确定|无法判断|不清楚|看不清|不知道", re.I)
-
-
-# A literal every NO_ANSWER match contains (on the lower-cased text): the long regex
-# runs only near them (`last_refusal`).
-_NO_ANSWER_HINT = re.compile(  # literals only: the regex engine scans them fast
-    r"not|n't|unsure|uncertain|cannot|can't|unable|definitive|unclear|impossible|insufficient"
-    r"|information|data|context|invalid|incomplete|way|please|without|need|provide|depend"
-    r"|difficult|hard|consider|recommend|inconclusive|area|personal|不确定|无法|不清楚|看不清|不知道")
-_NO_ANSWER_LOWER = re.compile(NO_ANSWER.pattern)  # on lower-cased text: 4x faster than re.I
-_REFUSAL_REACH = 90  # characters a NO_ANSWER match can reach on either side of its hint
-
-
-@functools.lru_cache(maxsize=64)
-def last_refusal(text: str, start: int = 0) -> re.Match | None:
-    """The last `NO_ANSWER` match in `text` starting at or after `start`, found near the
-    hint literals only (the regex scan of a whole long response costs ~200 µs). Cached:
-    the choice, yes/no and number rules all ask about the same cleaned response, and it
-    is scanned once."""
-    lowered = text.lower()
-    if _NO_ANSWER_HINT.search(lowered, start) is None:
-        return None
-    if len(lowered) != len(text):  # lower-casing moved offsets (rare): scan it all
-        every = list(NO_ANSWER.finditer(text, start))
-        return every[-1] if every else None
-    windows: list[list[int]] = []
-    for hint in _NO_ANSWER_HINT.finditer(lowered, start):
-        begin = max(start, hint.start() - _REFUSAL_REACH)
-        stop = min(len(text), hint.end() + _REFUSAL_REACH)
-        if windows and begin <= windows[-1][1]:
-            windows[-1][1] = stop
-        else:
-            windows.append([begin, stop])
-    for begin, stop in reversed(windows):
-        found = list(_NO_ANSWER_LOWER.finditer(lowered, begin, stop))
-        if found:
-            return found[-1]
-    return None
 
 
 def strip_reasoning(response: str) -> str:
@@ -371,136 +280,6 @@ def final_answer_line(text: str) -> str | None:
             or _STATEMENT_WORD.search(value)):
         return None
     return answer
-
-
-def may_have_clause(text: str, extra: tuple[str, ...] = ()) -> bool:
-    """Cheap pre-check: False when `text` cannot contain an answer clause."""
-    lowered = text.lower()
-    for key in _CLAUSE_KEYS + extra:  # (a loop: cheaper than a generator on short texts)
-        if key in lowered:
-            return True
-    return False
-
-
-# How far back from a keyword a clause may start: three words ("I would choose").
-_LOOK_BACK = 48
-
-
-def _starts_near(text: str, at: int) -> list[int]:
-    """Where a clause around the keyword at `at` may start: the keyword itself, up to three
-    words back ("the final answer", "I would choose"), or two characters back (CJK)."""
-    starts = [at]
-    pos = at
-    floor = max(at - _LOOK_BACK, 0)  # bounded: a run of spaces or one endless "word"
-    for _ in range(3):  # (CJK without spaces) is not walked per keyword occurrence
-        pos -= 1
-        while pos >= floor and text[pos] in " \t,":
-            pos -= 1
-        while pos >= floor and (text[pos].isalnum() or text[pos] == "'"):
-            pos -= 1
-        if (pos < floor and floor > 0) or pos + 1 >= starts[-1]:
-            break
-        starts.append(pos + 1)
-    starts += [at - 2, at - 1] if at >= 2 and not text[at - 1].isascii() else []
-    return sorted(set(starts))
-
-
-@functools.lru_cache(maxsize=16)
-def _keys_pattern(keys: tuple[str, ...]) -> re.Pattern:
-    return re.compile("|".join(map(re.escape, keys)))
-
-
-def _keyword_positions(lowered: str, keys: tuple[str, ...]):
-    """Start offsets of the keywords in `lowered`, last first: one regex pass on short
-    texts, one `rfind` per keyword (moving back) on long ones, whichever is cheaper."""
-    if len(lowered) < 160:
-        yield from reversed([m.start() for m in _keys_pattern(keys).finditer(lowered)])
-        return
-    found = {}
-    for key in keys:
-        at = lowered.rfind(key)
-        if at >= 0:
-            found[key] = at
-    while found:
-        key = max(found, key=found.__getitem__)
-        at = found[key]
-        yield at
-        before = lowered.rfind(key, 0, at)
-        if before >= 0:
-            found[key] = before
-        else:
-            del found[key]
-
-
-def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
-                accept=None) -> re.Match | None:
-    """The last match of `pattern` in `text` that `accept` (a predicate; any when None)
-    takes, found from the keyword occurrences backwards instead of scanning the whole
-    text: every match of `pattern` must contain one of `keys` (lower-case) within its
-    first three words. The same match a full `finditer` would end on, at a fraction of its
-    cost on long reasoning (tests/scoring/test_extract_fast.py checks the two agree).
-    """
-    lowered = text.lower()
-    if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
-        last = None
-        for each in pattern.finditer(text):
-            if accept is None or accept(each):
-                last = each
-        return last
-    tried: set[int] = set()
-    for at in _keyword_positions(lowered, keys):
-        match = pattern.match(text, at)  # most clauses start at their keyword
-        if match is not None and (accept is None or accept(match)):
-            return match
-        if len(tried) > 64:  # keywords come last first: a start after this one is never asked again
-            tried = {start for start in tried if start < at}
-        tried.add(at)
-        for start in _starts_near(text, at):
-            if start in tried:
-                continue
-            match = pattern.match(text, start)
-            if match is not None and match.end() > at and (accept is None or accept(match)):
-                return match
-            if match is None or match.end() > at:  # one ending before `at` may hold an
-                tried.add(start)  # earlier keyword: tried again for it
-    return None
-
-
-def clause_tail(text: str) -> str | None:
-    """The rest of the sentence after the last answer clause ("The answer is X." -> "X"),
-    or None when the text has no answer clause."""
-    found = clause_tail_at(text)
-    return None if found is None else found[0]
-
-
-def clause_tail_at(text: str, end: re.Pattern = _SENTENCE_END,
-                   accept=None) -> tuple[str, int] | None:
-    """`clause_tail` and the offset in `text` where it starts (`end`: where the tail
-    stops; by default at a comma too; `accept`: which clauses count, as in `last_clause`)."""
-    if not may_have_clause(text):
-        return None
-    last = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS, accept)
-    if last is None:
-        return None
-    return sentence_after(text, last.end(), end, " \t\r\n:")
-
-
-def sentence_after(text: str, at: int, end: re.Pattern, skip: str) -> tuple[str, int]:
-    """The rest of the sentence from offset `at` (leading `skip` characters passed over, up
-    to the first match of `end`), stripped, and the offset where it starts."""
-    rest = text[at:].lstrip(skip)
-    begin = len(text) - len(rest)
-    stop = end.search(rest)
-    piece = rest if stop is None else rest[:stop.start()]
-    stripped = piece.lstrip()
-    return stripped.rstrip(), begin + len(piece) - len(stripped)
-
-
-def sentence_start(text: str, at: int) -> int:
-    """Where the sentence holding offset `at` starts: after the last line break or
-    ". " / "! " / "? " before `at` (0 when there is none)."""
-    return 1 + max(text.rfind("\n", 0, at),
-                   *(text.rfind(stop, 0, at) for stop in (". ", "! ", "? ")))
 
 
 def pick_candidate(text: str, found: Sequence[tuple[int, T]]) -> Extraction[T]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.no_answer import NO_ANSWER
 from bench_kit.scoring.extract.question_asked import asked
-from bench_kit.scoring.extract.response import NO_ANSWER
 
 # "No doubt" / "no question" say "certainly", "No problem" / "no worries" are courtesy.
 NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.response import last_refusal, sentence_start
+from bench_kit.scoring.extract.answer_clause import sentence_start
+from bench_kit.scoring.extract.no_answer import last_refusal
 from bench_kit.text.numbers import NumberToken
 
 SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")  # where a sentence of a response ends

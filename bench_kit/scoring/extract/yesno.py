@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_start
 from bench_kit.scoring.extract.continuation import first_block
 from bench_kit.scoring.extract.contrasted_subjects import contrasted
+from bench_kit.scoring.extract.no_answer import NO_ANSWER, last_refusal
 from bench_kit.scoring.extract.response import (
     FAILED,
-    NO_ANSWER,
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    clause_tail_at,
     clean_response,
-    last_refusal,
-    sentence_start,
 )
 from bench_kit.scoring.extract.restatement import (
     DENIAL,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.response import last_refusal
+from bench_kit.scoring.extract.no_answer import last_refusal
 
 # "it is not (publicly) known whether …", "we don't know.", "a matter of debate (not after "no
 # longer a" / "not a") / up to

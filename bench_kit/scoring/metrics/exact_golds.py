@@ -30,12 +30,8 @@ import re
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
-from bench_kit.scoring.extract.response import (
-    clause_tail_at,
-    final_answer_line,
-    is_placeholder,
-    json_answer_value,
-)
+from bench_kit.scoring.extract.answer_clause import clause_tail_at
+from bench_kit.scoring.extract.response import final_answer_line, is_placeholder, json_answer_value
 
 _QUOTES = "'\""
 _BRACKET_RUN = re.compile(r"\s*[)\]}>](?:\s*[)\]}>])*\s*")

@@ -9,6 +9,7 @@ import functools
 import re
 from typing import Sequence
 
+from bench_kit.scoring.extract.answer_clause import clause_tail_at, may_have_clause
 from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.clause_number import (
     AND_CJK,
@@ -19,7 +20,7 @@ from bench_kit.scoring.extract.clause_number import (
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.numbers import revised_working, states_zero
-from bench_kit.scoring.extract.response import clause_tail_at, final_answer_line, may_have_clause
+from bench_kit.scoring.extract.response import final_answer_line
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
 from bench_kit.scoring.metrics.exact_golds import matches_exactly, split_golds
