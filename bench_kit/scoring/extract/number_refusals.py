@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.response import last_refusal
+from bench_kit.scoring.extract.no_answer import last_refusal
 
 _ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it\s+is|it's)\s+(?:about|approximately|roughly|around)\b", re.I)
 # A value the response says it cannot give (beyond the shared refusals): "is undefined",

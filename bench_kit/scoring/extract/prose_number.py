@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.answer_clause import sentence_start
 from bench_kit.scoring.extract.clause_number import OPERAND_LABEL, question_from
 from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
@@ -21,7 +22,6 @@ from bench_kit.scoring.extract.response import (
     PARSE_LENIENT,
     PARSE_OK,
     Extraction,
-    sentence_start,
 )
 from bench_kit.scoring.extract.stated_number import (
     SENTENCE_END,
