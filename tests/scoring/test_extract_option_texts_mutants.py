@@ -10,11 +10,7 @@ import pytest
 
 from bench_kit.scoring.extract.option_texts import (
     _asked_words,
-    _content_words,
-    _in_one_clause,
     _last_sentence,
-    _negated,
-    _reworded,
     _stated,
     by_option_text,
     normalized_option,
@@ -22,6 +18,12 @@ from bench_kit.scoring.extract.option_texts import (
     option_texts,
     powers_matter,
     yes_and_no,
+)
+from bench_kit.scoring.extract.reworded_option import (
+    _content_words,
+    _in_one_clause,
+    _negated,
+    _reworded,
 )
 
 AB = {"A": "A", "B": "B"}
