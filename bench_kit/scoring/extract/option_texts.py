@@ -208,15 +208,14 @@ def opening_option(answer: str, texts: dict[str, str], question: str | None) -> 
 
 # A later sentence that corrects an opening statement ("Hmm, actually, looking again, it's a
 # phone", "Wait, no, on second thought", "Sorry, I meant rainy", "Upon closer inspection").
-_CORRECTS = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry|look(?:ing)?\s+again"
-                       r"|closer|on\s+reflection|correction|mistake)\b", re.I)
+_CORRECTING = r"actually|wait|second\s+thought|I\s+meant?|look(?:ing)?\s+again|on\s+reflection|correction"
+_CORRECTS = re.compile(rf"\b(?:{_CORRECTING}|sorry|closer|mistake)\b", re.I)
 
 
 # The corrections `_corrected` reads an answer after: `_CORRECTS` without the words that also
 # compare or excuse ("closer to the camera", "a common mistake", "sorry for any confusion"), ...
-_CORRECTION = re.compile(r"\b(?:actually|wait|second\s+thought|I\s+meant?|sorry(?!\s+for\b)|look(?:ing)?\s+again"
-                         r"|closer\s+(?:look|inspection|examination)|looking\s+(?:more\s+)?closely"
-                         r"|on\s+reflection|correction)\b", re.I)
+_CORRECTION = re.compile(rf"\b(?:{_CORRECTING}|sorry(?!\s+for\b)|closer\s+(?:look|inspection|examination)"
+                         r"|looking\s+(?:more\s+)?closely)\b", re.I)
 # ... and opening a sentence or clause ("Wait, no, …", "…, actually, …", "Hmm, actually …"), or
 # "is actually" right before an option's text ("it is actually badminton"); not a word inside a
 # clause ("He is actually talking on it", "singing and actually dancing").
