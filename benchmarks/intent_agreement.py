@@ -78,8 +78,9 @@ REPORT_SETS = ("report2", "report3", "report4", "report5", "report6", "report7")
 # The set that is the report now: never read, so no disagreement of it is ever printed
 # (`--show`, `--show-all` and `--misses` are refused for it; totals only). report4 was until
 # 2026-12-02 and report5 until the next session of that day: both are tuning data now.
-# report6 is the unread set from the commit that froze it; report7 (multiple choice only:
-# GAOKAO-Bench answers of gpt-3.5-turbo, text-davinci-003 and MOSS) likewise.
+# report6 is the unread set from the commit that froze it; report7 (multiple choice and open
+# answers: GAOKAO-Bench answers of gpt-3.5-turbo, text-davinci-003 and MOSS, Faithful-COT's
+# date understanding; no yes/no family) likewise.
 UNREAD_SETS: tuple[str, ...] = ("report6", "report7")
 
 

@@ -100,7 +100,8 @@ def _exam_gold(text: str) -> str:
 def gaokao_base(row: dict, key: str, source: str, group: str = "gaokao") -> dict | None:
     """The row of one GAOKAO-Bench answer (item ``gaokao/<key>/<index>``), or ``None`` when
     the item has more than one gold or the output is empty or too long."""
-    gold = row.get("standard_answer")  # a list of letters; a string in fill-in-the-blank files
+    # a list of letters; a string in fill-in-the-blank files (``answer`` in some runs' files)
+    gold = row.get("standard_answer", row.get("answer"))
     gold = [gold] if isinstance(gold, str) else gold
     if not (isinstance(gold, list) and len(gold) == 1) or not _usable(row.get("model_output")):
         return None
@@ -120,7 +121,7 @@ def gaokao_rows(repo: Path) -> dict[str, list[dict]]:
                 if base is None:
                     continue
                 if family == "open":
-                    gold = _exam_gold(row["standard_answer"])
+                    gold = _exam_gold(row.get("standard_answer", row.get("answer")))
                     out["open"].append({**base, "golds": [gold], "answer_type": _kind(gold)})
                 elif choices := inline_options(row["question"]):
                     out["mc"].append({**base, "choices": choices})
