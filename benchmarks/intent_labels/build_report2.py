@@ -69,8 +69,10 @@ def _git(repo: Path, path: str, rev: str = "HEAD") -> str:
     return _git_bytes(repo, path, rev).decode("utf-8")
 
 
-def _git_paths(repo: Path, under: str) -> list[str]:
-    out = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "--name-only", "HEAD", under],
+def _git_paths(repo: Path, under: str, rev: str = "HEAD") -> list[str]:
+    """The files under ``under`` at ``rev`` (non-ASCII names unquoted)."""
+    out = subprocess.run(["git", "-C", str(repo), "-c", "core.quotepath=off", "ls-tree", "-r",
+                          "--name-only", rev, under],
                          check=True, capture_output=True, text=True).stdout
     return [p for p in out.splitlines() if p]
 

@@ -97,6 +97,18 @@ def _exam_gold(text: str) -> str:
     return re.sub(r"[\s.。]+$", "", str(text).strip())
 
 
+def gaokao_base(row: dict, key: str, source: str, group: str = "gaokao") -> dict | None:
+    """The row of one GAOKAO-Bench answer (item ``gaokao/<key>/<index>``), or ``None`` when
+    the item has more than one gold or the output is empty or too long."""
+    # a list of letters; a string in fill-in-the-blank files (``answer`` in some runs' files)
+    gold = row.get("standard_answer", row.get("answer"))
+    gold = [gold] if isinstance(gold, str) else gold
+    if not (isinstance(gold, list) and len(gold) == 1) or not _usable(row.get("model_output")):
+        return None
+    return {"group": group, "source": source, "item": f"gaokao/{key}/{row['index']}",
+            "question": row["question"], "response": row["model_output"]}
+
+
 def gaokao_rows(repo: Path) -> dict[str, list[dict]]:
     """GAOKAO-Bench gpt-4-0314 outputs (Chinese exam questions): single-answer multiple
     choice (options read off the question text) and mathematics fill-in-the-blank."""
@@ -105,17 +117,12 @@ def gaokao_rows(repo: Path) -> dict[str, list[dict]]:
         for key in keys:
             data = json.loads(_git(repo, f"Results/gpt_4_0314_{folder}/gpt-4-0314_{key}.json"))
             for row in data["example"]:
-                gold = row.get("standard_answer")  # a list of letters; a string in "sub"
-                gold = [gold] if isinstance(gold, str) else gold
-                if not (isinstance(gold, list) and len(gold) == 1) or not _usable(
-                        row.get("model_output")):
+                base = gaokao_base(row, key, f"gaokao:gpt-4-0314/{key}")
+                if base is None:
                     continue
-                base = {"group": "gaokao", "source": f"gaokao:gpt-4-0314/{key}",
-                        "item": f"gaokao/{key}/{row['index']}", "question": row["question"],
-                        "response": row["model_output"]}
                 if family == "open":
-                    out["open"].append({**base, "golds": [_exam_gold(gold[0])],
-                                        "answer_type": _kind(_exam_gold(gold[0]))})
+                    gold = _exam_gold(row.get("standard_answer", row.get("answer")))
+                    out["open"].append({**base, "golds": [gold], "answer_type": _kind(gold)})
                 elif choices := inline_options(row["question"]):
                     out["mc"].append({**base, "choices": choices})
     return out

@@ -54,11 +54,11 @@ def _gold(answer: object) -> str | None:
     return answer.rsplit("####", 1)[-1].strip() if isinstance(answer, str) else None
 
 
-def faithful_rows(repo: Path, family: str) -> list[dict]:
-    """Faithful-COT test predictions of every natural-language run on ``family``'s datasets,
-    joined by id to the dataset's test file (question, options, gold)."""
+def faithful_rows(repo: Path, family: str, datasets: list[str] | None = None) -> list[dict]:
+    """Faithful-COT test predictions of every natural-language run on ``family``'s datasets
+    (or ``datasets``), joined by id to the dataset's test file (question, options, gold)."""
     out = []
-    for dataset in FAITHFUL_DATASETS[family]:
+    for dataset in datasets or FAITHFUL_DATASETS[family]:
         items = {row["id"]: row for row in _jsonl(_git(repo, f"data/{dataset}/test.jsonl"))}
         for model in FAITHFUL_MODELS:
             for prompt in FAITHFUL_PROMPTS:

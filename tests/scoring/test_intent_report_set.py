@@ -51,6 +51,16 @@ def test_report_set_is_measured_whole_from_its_folder(agreement, monkeypatch, ca
     assert "r-2 (s:b): reader 'A', bench_kit 'none'" in capsys.readouterr().out
 
 
+def test_a_family_the_set_lacks_is_reported_absent(agreement, monkeypatch, capsys):
+    """A report set without a yes/no or open family (report7 has none of yes/no) is measured
+    on the families it has; the missing ones are named, not a traceback."""
+    module, folder, readers = agreement
+    _run(module, monkeypatch, "--set", "report9", "--family", "all", "--labels-from", str(readers))
+    out = capsys.readouterr().out
+    assert "== mc: 2 responses" in out
+    assert f"yesno: no set in {folder}" in out and f"open: no set in {folder}" in out
+
+
 def test_unknown_set_is_a_one_line_error(agreement, monkeypatch, capsys):
     module, _, _ = agreement
     with pytest.raises(SystemExit):
@@ -86,6 +96,8 @@ def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
     assert not module.is_split("report6", "mc") and not module.is_split("report6", "yesno")
     assert module.is_split("report6", "open")  # its tune half is tuning data
     assert "report6" in module.UNREAD_SETS
+    assert "report7" in module.UNREAD_SETS  # the report since its freezing commit
+    assert all(not module.is_split("report7", f) for f in module.FAMILIES)
     assert set(module.UNREAD_SETS) <= set(module.REPORT_SETS)
     assert set(module.SPLIT_SETS) <= set(module.REPORT_SETS)
     assert all((SCRIPT.parent / "intent_labels" / name).is_dir() for name in module.REPORT_SETS)
