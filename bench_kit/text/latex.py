@@ -37,9 +37,13 @@ def _SUPERSCRIPT(power: re.Match[str]) -> str:  # noqa: N802 (a replacement, lik
 _SPACING = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")
 _SYMBOL = {"\\pi": " pi ", "\\cdot": "×", "\\times": "×", "\\%": "%", "\\circ": "°",
            "\\le": "≤", "\\ge": "≥", "\\leq": "≤", "\\geq": "≥", "\\neq": "≠"}
-_COMMAND = re.compile(r"\\([A-Za-z]+|%)")
+# Every other command ("\\alpha" -> " alpha "), after the symbols (`_SYMBOL_COMMAND`): a command
+# runs from its backslash over its letters, so the two passes find the commands one would.
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_SYMBOL_COMMAND = re.compile("|".join(re.escape(name) + ("(?![A-Za-z])" if name[1:].isalpha() else "")
+                                     for name in _SYMBOL))
 _BLANKS = re.compile(r"[ \t]{2,}|\t")  # (a single space is left as it is)
-_MATH_DELIMITER = re.compile(r"\$|\\[()\[\]]")
+_MATH_DELIMITER = re.compile(r"\\[()\[\]]")  # "\\(", "\\[" …; "$" is replaced first
 
 
 def plain_latex(text: str, keep_power: bool = False) -> str:
@@ -58,7 +62,10 @@ def plain_latex(text: str, keep_power: bool = False) -> str:
     # (each substitution only where its literal is: every match of it holds that literal)
     if "√" in text:
         text = text.replace("√", " sqrt ")  # "√3/2" reads as "\\frac{\\sqrt{3}}{2}" does
-    text = _MATH_DELIMITER.sub(" ", text)
+    if "$" in text:  # (a "$" becoming a space joins no backslash to a bracket)
+        text = text.replace("$", " ")
+    if "\\(" in text or "\\)" in text or "\\[" in text or "\\]" in text:
+        text = _MATH_DELIMITER.sub(" ", text)
     if "\\" in text or "~" in text:
         text = _SPACING.sub(lambda m: "" if m.group() in ("\\!", "\\left", "\\right") else " ", text)
     if "circ" in text:
@@ -67,7 +74,8 @@ def plain_latex(text: str, keep_power: bool = False) -> str:
     if "^" in text:
         text = _UNIT_POWER.sub(_SUPERSCRIPT if keep_power else r"\1", text)
     if "\\" in text:
-        text = _COMMAND.sub(lambda m: _SYMBOL.get(m.group(), f" {m.group(1)} "), text)
+        text = _SYMBOL_COMMAND.sub(lambda m: _SYMBOL[m.group()], text)
+        text = _COMMAND.sub(r" \1 ", text)
     if "{" in text or "}" in text:
         text = text.replace("{", "").replace("}", "")
     if "  " in text or "\t" in text:
@@ -111,4 +119,7 @@ def _grouped(part: str) -> str:
     """A fraction's part, in parentheses when it is more than a number, a name or a root
     ("1 + √3", "2x": "\\frac{1}{2x}" is "1/(2x)", not "1/2x")."""
     part = part.strip()
-    return part if re.fullmatch(r"\d+(?:\.\d+)?|[A-Za-z_]\w*|sqrt\([^()]*\)", part) else f"({part})"
+    return part if _SIMPLE_PART.fullmatch(part) else f"({part})"
+
+
+_SIMPLE_PART = re.compile(r"\d+(?:\.\d+)?|[A-Za-z_]\w*|sqrt\([^()]*\)")
