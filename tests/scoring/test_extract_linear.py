@@ -43,6 +43,9 @@ SHAPES = {
     "an opening verdict then a loop": lambda n: "Explanation: Choice B is correct. " + _repeat(
         "so the value of A is 1 = 1, ", n),
     "closing answer blocks": lambda n: _repeat("选项D, 可以. ", n) + "\n[答案]: 无正确答案",
+    # one long line of prose without an answer clause, stopping mid-sentence: the cut-off
+    # check now runs before the lenient readings (speed), on every such response
+    "one long line stopping mid-sentence": lambda n: _repeat("so the blue car is ", n) + " the",
 }
 
 

@@ -86,6 +86,29 @@ def test_plain_latex() -> None:
     assert plain_latex("√3/2") == "sqrt 3/2"
     assert plain_latex("2√{5}") == "2 sqrt 5"
 
+    # blanks collapsed, a space beside a line break dropped, powers of units (fast forms)
+    assert plain_latex("$2 \\,\\mathrm{cm}^{2}$. \n  \t$3\\ km^3$.\n\n x") == "2 cm .\n3 km.\n\nx"
+    assert plain_latex("$5 UNITS ^ {3}$, $4 \u212am^2$, $1 xm^2$", True) == "5 UNITS³ , 4 \u212am², 1 xm^2"
+
+
+def test_unit_power_pattern_matches_its_readable_form() -> None:
+    """`_UNIT_POWER` (the unit's first letter before the word-boundary look-back, for speed)
+    finds exactly what the readable pattern finds, on generated strings of units, case
+    forms (Kelvin sign, dotted and dotless i, long s), blanks, braces and digits."""
+    import random
+    import re
+
+    from bench_kit.text.latex import _UNIT_POWER
+
+    readable = re.compile(r"\b((?i:[cmdk]?m|ft|in|yd|units?))\s*\^\s*\{?\s*([23])\s*\}?(?![0-9])")
+    atoms = ["c", "C", "m", "M", "d", "k", "K", "\u212a", "f", "t", "i", "I", "\u0130", "\u0131", "n",
+             "y", "u", "U", "unit", "UNITS", "s", "\u017f", "yd", "ft", "in", "cm", " ", "\n", "\t",
+             "^", "{", "}", "2", "3", "x", "_", "é", "1", "(", "\u00a0"]
+    rng = random.Random(0)
+    for _ in range(20_000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randint(1, 12)))
+        assert [(m.span(), m.groups()) for m in _UNIT_POWER.finditer(text)] == \
+            [(m.span(), m.groups()) for m in readable.finditer(text)], text
 
 @pytest.mark.parametrize("module", ["cjk", "edit", "latex", "normalize", "numbers", "tokens", "words"])
 def test_docstring_examples(module) -> None:

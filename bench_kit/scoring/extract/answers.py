@@ -237,9 +237,11 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     opening = opening_verdict(text)
     if opening in options:  # before a loop or cut-off
         return extraction(options[opening], PARSE_OK)
+    if cut_off_mid_sentence(text):  # stopped mid-sentence, or looping, before it answered:
+        # no lenient reading, so only a lead (rule 4, the one "ok" of rules 3-8) can answer
+        placed = _placed_letter(text, choices, options, question)
+        return placed if placed is not None and placed.parse == PARSE_OK else FAILED
     found = _unclaused_choice(text, choices, options, question)
-    if found.parse == PARSE_LENIENT and cut_off_mid_sentence(text):
-        return FAILED  # stopped mid-sentence, or looping, before it answered
     if found.parse == PARSE_LENIENT and isinstance(choices, Mapping):
         return _after_refusal(text, found, choices, options, question)
     return found

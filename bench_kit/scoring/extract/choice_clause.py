@@ -174,8 +174,8 @@ def clause_letter(text: str, *, scan: bool = False, texts: Mapping[str, str] | N
         for last in filter(_names_letter, CHOICE_CLAUSE.finditer(text)):  # noqa: B007 - keeps the last
             pass
     else:
-        lowered = text.lower()
-        if len(lowered) == len(text) and CLAUSE_HINT.search(lowered) is None:
+        # (substring scans: a fifth of the time of `CLAUSE_HINT` on a long response)
+        if not may_have_clause(text, _CHOOSE_KEYS) and len(text.lower()) == len(text):
             return None  # the anchored search starts only at a keyword: there is none
         last = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
     if last is None:

@@ -16,8 +16,13 @@ from bench_kit.text.words import contains_phrase
 # set aside as the others.
 _OTHERS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b"
                      r"|\bother\s+(?:\w+\s+){0,4}\w+,?\s+(?:such\s+as|like|including)\b", re.I)
-_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
-                     r"|,\s+(?:as|because|since|compared\s+to)\b|$))", re.I)
+# (The look-ahead reads as `(?=\s*(?:[.!?\n;]|,?\s+(?:but|…)\b|,\s+(?:as|…)\b|$))`, written so it
+# does not backtrack through a run of blanks, a condition blanked out by `by_option_text`:
+# the blanks taken whole, then what the shorter takes could find inside them, a line break or
+# "but" after them. Same matches; cubic in the run before, 10 ms on 60 blanks.)
+_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*+(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
+                     r"|,\s+(?:as|because|since|compared\s+to)\b|$)|[^\S\n]*+\n"
+                     r"|\s++(?:but|however|although|though)\b)", re.I)
 # An explanation after the answer ("…is Rabbit, as it is prey for both Deer and Wolf"):
 # what it names is not offered as the answer.
 _EXPLAINS = re.compile(r"\s*,\s+(?:as|because|since|compared\s+to)\b", re.I)

@@ -78,7 +78,9 @@ def cut_off_mid_sentence(text: str) -> bool:
     if len(text) < 300:
         return False
     line = _EMOTICON.sub("", text[text.rfind("\n") + 1:]).rstrip()  # "… not completely sure :("
-    if len(line) > 40 and line[-1] not in _ENDS and (_DANGLING.search(line) or _open_bracket(line)):
+    # (a `_DANGLING` match ends the stripped line, one word of 12 letters at most: its tail is read)
+    if len(line) > 40 and line[-1] not in _ENDS and (_DANGLING.search(line, len(line) - 40)
+                                                     or _open_bracket(line)):
         return True  # (a missing full stop alone is no evidence: "… most likely a dog")
     sentences = text.rstrip(" .").rsplit(".", 2)
     last = sentences[-1].strip()
