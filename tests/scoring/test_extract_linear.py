@@ -233,6 +233,8 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "relative clauses with sums": lambda n: _repeat("needs 5 dollars to buy the book that costs 20 ", n),
     "products in words, brackets in letters": lambda n: "The answer is 2" + _repeat(
         " times 10 (x - 1) (or 6)", n),
+    "bounds before describing phrases": lambda n: "There must be at least 6 chairs" + _repeat(
+        " in the room with 3", n),
 }
 
 

@@ -69,12 +69,37 @@ def stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken
                 continue  # a sum needed, spent, … that a later clause concludes from
         if at in starts:
             return starts[at]
+    bound = _bound_stated(sentence, offset, tokens)
+    if bound is not None:
+        return bound
     for token in reversed(tokens):  # "it will take 4 years to be greater than 32,000,000"
         if not THRESHOLD.search(sentence, max(0, token.start - offset - 12), token.start - offset) \
                 or _TIMES_COUNT.match(sentence, token.end - offset):  # "crosses 50 at least 3 times"
             return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
                 else token  # "In 2019, sales were more than 300 units": 300
     return tokens[-1]
+
+
+# "at least 6 chairs", "at most 12 minutes": a bound the sentence states ...
+_AT_BOUND = re.compile(r"\bat\s+(?:least|most)\s+$", re.I)
+# ... before numbers that only describe a place or a thing after it ("in the room with 3
+# tables", "in the 5 km race").
+_DESCRIBING = re.compile(r"\b(?:with|in|of|for|on|during)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
+
+
+def _bound_stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken | None:
+    """The bound a sentence states ("There must be at least 6 chairs in the room with 3
+    tables." is 6) when every number after it is in a phrase describing a place or a thing."""
+    if "at " not in sentence.lower():
+        return None
+    for index, token in enumerate(tokens[:-1]):
+        if _AT_BOUND.search(sentence, max(0, token.start - offset - 12), token.start - offset):
+            after = tokens[index + 1:]
+            if all(_DESCRIBING.search(sentence, max(0, t.start - offset - 14), t.start - offset)
+                   for t in after):
+                return token
+            return None
+    return None
 
 
 # "There are no red cubes", "The function has no zeros": a count of zero, in a response
