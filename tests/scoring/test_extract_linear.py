@@ -235,6 +235,7 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
         " times 10 (x - 1) (or 6)", n),
     "bounds before describing phrases": lambda n: "There must be at least 6 chairs" + _repeat(
         " in the room with 3", n),
+    "Chinese clauses after commas": lambda n: "答案：" + _repeat("和为 30，差为 6，得到 2，", n),
 }
 
 
