@@ -10,6 +10,7 @@ import re
 
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
+from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 # "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
@@ -18,7 +19,8 @@ from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 # in Chinese too;
 # "6 and 6 × 7 = 42 is the product": a calculation after "and", which goes on from the value.
 _ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
-                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|(?=[\u3400-\u9fff])(?!得|所以|因此|即|则|故|解|可得"
+                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|"
+                          rf"(?=[{CJK_CHARS}])(?!得|所以|因此|即|则|故|解|可得"
                           r"|于是|从而|那么|也就))"
                           r"|\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
