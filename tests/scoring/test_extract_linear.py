@@ -236,6 +236,17 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "bounds before describing phrases": lambda n: "There must be at least 6 chairs" + _repeat(
         " in the room with 3", n),
     "Chinese clauses after commas": lambda n: "答案：" + _repeat("和为 30，差为 6，得到 2，", n),
+    # review numbers5: refusals followed by numbers, "no difference between", comparatives
+    # before "than", revision words, a calculation concluded after "and"
+    "no solution, then numbers": lambda n: "There is no solution" + _repeat(" x, 1", n),
+    "no difference between long phrases": lambda n: "There is no difference between" + _repeat(
+        " a and b", n) + ", which both show 40.",
+    "no things with comparatives before than": lambda n: "There are no " + _repeat(
+        "trees taller ", n) + "than 30 meters.",
+    "revision words before a share": lambda n: "The answer is 120.\n" + _repeat("wait no ", n)
+    + "Therefore, each of the 4 pays 30.",
+    "calculations after and, then so": lambda n: "The answer is 7" + _repeat(" and 7 x 3 = 21", n)
+    + " so 21",
 }
 
 
@@ -320,6 +331,10 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "a pointing clause": (lambda n: "The answer is as follows. " + _repeat("There are 12 birds ", n), "12"),
     "precisions asked for": (lambda n: "The result is " + _repeat("45.6 to 3 significant figures ", n), "3"),
     "a value then a remark": (lambda n: "It is 20" + _repeat(", which is", n), "20"),
+    # review numbers5: a value written again after "which is", a closing remark giving a value
+    "a value written again": (lambda n: "The answer is 5 km, which is " + _repeat("5000 ", n), "5"),
+    "a closing remark giving a value": (lambda n: "The value is 10. This is calculated " + _repeat(
+        "again ", n) + "giving 12.", "12"),
 }
 
 

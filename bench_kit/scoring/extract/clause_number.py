@@ -10,19 +10,18 @@ import re
 
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
-from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 # "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
 # the answer's number elaborates on it.
 # "12,因为每组有3个" ("12, because each group has 3"): a reason right after the value and a comma,
 # in Chinese too;
-# "6 and 6 × 7 = 42 is the product": a calculation after "and", which goes on from the value.
+# "6 and 6 × 7 = 42 is the product": a calculation after "and", which goes on from the value
+# (not one the clause then concludes from: "7 and 7 x 3 = 21 so the total is 21").
 _ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
-                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|"
-                          rf"(?=[{CJK_CHARS}])(?!得|所以|因此|即|则|故|解|可得"
-                          r"|于是|从而|那么|也就))"
+                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|不是|其中)"
                           r"|\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)", re.I)
+_CONCLUDED = re.compile(r"=[^=]*?\b(?:so|thus|therefore|hence)\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
 _RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
 # 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
@@ -49,7 +48,9 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     and 15") or a pair cut at its comma ("(3, 4)")."""
     elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
     if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
-            tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
+            tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)) \
+            and not (elaborated.group().strip().lower() == "and"
+                     and _CONCLUDED.search(tail, elaborated.end())):  # "… = 21 so the total is 21"
         found = [token for token in found if token.end <= elaborated.start()]
     aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
     if aside >= 0 and _bracket_undoes(tail, found, aside):
@@ -89,7 +90,8 @@ def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
     if _FACTOR_BRACKET.match(tail, aside):
         return any(token.end == aside for token in found)
     return _OR_BRACKET.match(tail, aside) is not None and any(
-        token.start > aside and token.value != found[0].value for token in found)
+        token.start > aside and token.value != found[0].value
+        and not written_twice(tail, found[0], token) for token in found)  # not "0.5 (or 50%)"
 
 
 # "The answer is as follows.", "… is below", "… is clear from the graph": a tail that points to
@@ -175,11 +177,15 @@ def names_things(text: str, tail: str, at: int) -> bool:
 
 # "after 3 years with interest", "2/3 of the total": a tail that names a quantity — a phrase
 # opening with a preposition, or a part of a whole — ...
-_QUANTITY_NAMED = re.compile(r"(?:after|in|for|over|within|during|by)\s|[^,]*?\d[\d./]*\s+of\s+"
-                             r"(?:the|a|an|his|her|its|their|this|that)\b", re.I)
+# (a part is a fraction or a percent, not a count: "12 of the students, which is 40%" is 12);
+_PART_NAMED = re.compile(r"[^,]*?(?:(?<![\d.])\d+[ \t]*/[ \t]*\d+|\d[\d.]*[ \t]*%)[ \t]+of[ \t]+"
+                         r"(?:the|a|an|his|her|its|their|this|that)\b", re.I)
+# a phrase opening with a preposition only before a value named after the comma ("the amount
+# is …"), not a remark ("for 5 hours, which is 300 minutes" is 5).
+_PHRASE_NAMED = re.compile(r"(?:after|in|for|over|within|during|by)\s", re.I)
 # ... whose value the rest of the sentence states after the comma (", which is 40", ", the
 # amount is $1,157.63").
-_VALUE_AFTER_COMMA = re.compile(r"[ \t]*(?:which|that|it|the(?:[ \t]+[\w-]+){1,3})[ \t]+(?:is|are|was"
+_VALUE_AFTER_COMMA = re.compile(r"[ \t]*(?:which|that|it|(the(?:[ \t]+[\w-]+){1,3}))[ \t]+(?:is|are|was"
                                 r"|were|equals?|comes\s+to)[ \t]+[-+$]?\.?\d", re.I)
 
 
@@ -193,8 +199,11 @@ def _names_a_quantity(text: str, tail: str, at: int) -> bool:
     if len(tail) > 300:
         return False  # (bounded: a tail of one endless clause)
     after = _after_comma(text, tail, at)
-    return after is not None and _QUANTITY_NAMED.match(tail) is not None \
-        and _VALUE_AFTER_COMMA.match(after, 1) is not None
+    if after is None:
+        return False
+    stated_after = _VALUE_AFTER_COMMA.match(after, 1)
+    return stated_after is not None and (_PART_NAMED.match(tail) is not None or (
+        _PHRASE_NAMED.match(tail) is not None and stated_after.group(1) is not None))
 
 
 def value_after_comma(text: str, tail: str, at: int) -> NumberToken | None:

@@ -19,7 +19,6 @@ _NO_VALUE = re.compile(
     r"|\b(?:can't|cannot|can\s+not)\s+(?:be\s+)?(?:calculated?|solved?|computed?|found)\b"
     r"|\bno\s+valid\s+(?:answer|solution)|\berror\s+in\s+the\s+(?:problem|question)"
     r"|\bthere is no (?:possible\s+|correct\s+)?answer\s+to\s+this\s+question\b"
-    r"|\bthere\s+is\s+no\s+(?:real\s+)?(?:solution|value)\b(?![^.;,\n]{0,60}\bother\s+than\b)"
     r"|\binformation\s+(?:provided\s+)?(?:is|are)\s+contradictory\b"
     r"|\b(?:did\s+not|didn't)\s+provide\s+(?:a|the|any)\s+(?:picture|image|figure|diagram)"
     r"|\b(?:difficult|hard|impossible)\s+to\s+(?:provide|give)\s+an?\s+(?:definite|exact)"
@@ -30,6 +29,13 @@ _NO_VALUE = re.compile(
 _STATED_AFTER = re.compile(r"[;,][ \t]*(?:(?:so|but|however|thus|and)[ \t]*,?[ \t]*)?"
                            r"(?:the(?:[ \t]+[\w-]+){1,5}|it)[ \t]+(?:is|are|was|were)[ \t]+"
                            r"(?:(?:approximately|about|around|roughly)[ \t]+)?[-+$]?\d", re.I)
+# "There is no solution to the equation x^2 = -1 in real numbers.": no value, only when no
+# number follows its clause (not "There is no value for 2018. In 2019 the value was 42.",
+# "There is no solution for x < 0, so the only solution is x = 3.").
+_NO_SOLUTION = re.compile(r"\bthere\s+is\s+no\s+(?:real\s+)?(?:solution|value)\b"
+                          r"(?![^.;,\n]{0,60}\bother\s+than\b)", re.I)
+_CLAUSE_END = re.compile(r"[,;:]|[.!?](?:\s|$)|\n")
+_DIGIT = re.compile(r"\d")
 _UNSURE = re.compile(r"not\s+sure|unsure|uncertain", re.I)
 _END = re.compile(r"[.!?](?:\s|$)|\n")
 _NO_VALUE_KEYS = ("undefined", "unknown", "indeterminate", "n't", "not", "valid", "error",
@@ -49,9 +55,11 @@ def refuses(text: str, end: int | None = None, lowered: str | None = None,
         refusal = None
     refusal = refusal or (_NO_VALUE.search(text) if any(
         key in lowered for key in _NO_VALUE_KEYS) else None)
+    stop = len(text) if end is None else end
+    if refusal is None and "there is no" in lowered:
+        refusal = _no_solution(text)
     if refusal is None:
         return False
-    stop = len(text) if end is None else end
     return not (_ESTIMATE.search(text, refusal.end(), stop)
                 or _STATED_AFTER.search(text, refusal.end(), _sentence_end(text, refusal.end())))
 
@@ -60,3 +68,13 @@ def _sentence_end(text: str, at: int) -> int:
     """Where the sentence going on at `at` ends (at most 300 characters on)."""
     stop = _END.search(text, at, at + 300)
     return stop.start() if stop else min(len(text), at + 300)
+
+
+def _no_solution(text: str) -> re.Match[str] | None:
+    """"There is no (real) solution / value …" when no number follows its clause: the
+    response gives no value; else None (it goes on to one)."""
+    refusal = _NO_SOLUTION.search(text)
+    if refusal is None:
+        return None
+    clause = _CLAUSE_END.search(text, refusal.end())
+    return refusal if clause is None or _DIGIT.search(text, clause.end()) is None else None

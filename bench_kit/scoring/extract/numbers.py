@@ -138,6 +138,7 @@ _NUMBER_AFTER_DOT = re.compile(r"[ \t]*[-+]?\d")
 _CLAUSE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；，]")
 
 
+_DIGIT = re.compile(r"\d")
 _TABLE_START = re.compile(r"[ \t]*[.:]?[ \t]*\n\s*\|")
 
 
@@ -153,9 +154,12 @@ def _only_table_after(text: str, at: int) -> bool:
 
 def _after_pause(text: str, tail: str, at: int) -> tuple[str, int]:
     """An answer clause's tail that is an ellipsis ("The answer is... 12", "The answer
-    is...\n12"): a pause; the answer is the sentence after it when that has a digit."""
+    is...\n12"): a pause; the answer is the clause after it when that has a digit and no digit
+    follows it (not "The answer is...\nStep 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14")."""
     after, where = sentence_after(text, at + len(tail) + 1, _CLAUSE_END, " \t\r\n")
-    return (after, where) if any(ch.isdigit() for ch in after) else (tail, at)
+    if any(ch.isdigit() for ch in after) and _DIGIT.search(text, where + len(after)) is None:
+        return after, where
+    return tail, at
 
 
 def answer_number_token(response: str, pi_units: bool = False,
@@ -261,6 +265,11 @@ def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
     return reading
 
 
+# Words that say the first answer was wrong.
+_REVISING = re.compile(r"\b(?:mistake|wrong|incorrect|wait|actually|oops|sorry|error|recalculat\w*"
+                       r"|correct(?:ion|ed|ing)|re-?check\w*|instead)\b", re.I)
+
+
 def _derived(rest: str, found: list[NumberToken], later: NumberToken, value: float) -> bool:
     """Whether the working's value (`later`) is derived from the clause's `value` by another
     number of its sentence, as a share or a multiple, the sentence not repeating the value
@@ -275,7 +284,8 @@ def _derived(rest: str, found: list[NumberToken], later: NumberToken, value: flo
     return any(start <= other.start < end and other is not later and other.value not in (0, 1)
                and any(abs(a - b) <= 1e-9 * max(1.0, abs(b)) for a, b in (
                    (later.value * other.value, value), (value * other.value, later.value)))
-               for other in found)
+               for other in found) \
+        and _REVISING.search(rest, 0, later.start) is None  # not "Wait, I multiplied wrong."
 
 
 # "To check: …", "Let's double-check: …", "We verify: …": working that checks the answer.

@@ -105,7 +105,7 @@ _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
 # "The total is 24 — does that make sense …?": a value stated (after "is"), then a dash or a
 # comma and a question that checks it; not a sentence that opens asking ("What is 24, …?").
-_CHECKED_AFTER = re.compile(r"[ \t]*(?:[A-Za-z%°]+[ \t]*)?(?:—|–|--|,)")
+_CHECKED_AFTER = re.compile(r"[ \t]*(?:[A-Za-z%°]+[ \t]*)?(?:—|–|--|,)(?![ \t]*or\b)")  # not "24, or is it 30?"
 _ASKING = re.compile(r"[ \t*#-]*(?:what|how|why|which|who|when|where|is|are|was|were|do|does|did"
                      r"|can|could|would|should|will|shall)\b", re.I)
 _STATED_BEFORE = re.compile(r"\b(?:is|are|was|were|equals?)[ \t]+(?:about[ \t]+|approximately[ \t]+)?$",
@@ -256,7 +256,7 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
         if not _BOUND_BEFORE.search(text, max(0, between.start - 8), between.start):
             break  # "needs 4896 to buy 8 … packages and 7 … packages": 8 and 7 are the pair
         if other.value != token.value and _AND_BEFORE.search(text, max(0, other.start - 6), other.start) \
-                and _NOUN_AFTER.match(text, other.end) \
+                and _noun_after(text, other) \
                 and not _OTHER_CLAUSE.search(text, token.end, other.start) \
                 and not _RANGE_BEFORE.search(text, max(0, other.start - 30), other.start):
             return True  # (not "8 (5 red and 3 blue)", "8: 5 red and 3 blue", "between 19 and 35")
@@ -266,6 +266,12 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
 _NOUN_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
 _NO_NOUN = frozenset(("is", "are", "was", "were", "and", "or", "in", "of", "to", "for", "at",
                       "times", "more", "less", "percent"))
+
+
+def _noun_after(text: str, token: NumberToken) -> bool:
+    """Whether a noun-like word follows a number ("1 bar"; not "2 of them", "2 are in Asia")."""
+    word = _NOUN_AFTER.match(text, token.end)
+    return word is not None and word.group(1).lower() not in _NO_NOUN
 
 
 def _two_things(text: str, left: NumberToken, right: NumberToken) -> bool:

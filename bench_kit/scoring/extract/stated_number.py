@@ -30,6 +30,9 @@ _STATES = re.compile(
 # "the book that costs 20 dollars": a relative clause with a sum, describing a thing named.
 _DESCRIBED = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+(?:that|which)\s+(?:costs?|costed|sells?\s+for)\b",
                         re.I)
+# "…, so her change is 2 dollars": a consequence after the described thing, which the
+# sentence concludes.
+_CONSEQUENCE = re.compile(r"[,;][ \t]*(?:so|thus|therefore|hence|which\s+means)\b", re.I)
 _MONEY_VERB = re.compile(r"needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid"
                          r"|saved|raised|owes?", re.I)
 _MONEY_LATER = re.compile(r"\b(?:so|thus|therefore|hence|which|leaving|total\w*|dollars?|euros?"
@@ -47,7 +50,8 @@ def stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken
     follows), else its last number that is no threshold ("more than 50")."""
     if len(tokens) > 1 and ("that" in sentence or "which" in sentence):
         described = _DESCRIBED.search(sentence)
-        if described and tokens[0].start - offset < described.start():
+        if described and tokens[0].start - offset < described.start() \
+                and not _CONSEQUENCE.search(sentence, described.end()):
             # "Lisa needs 5 more dollars to buy the book that costs 20 dollars": the clause
             # after "the book" describes it; its sum is no value the sentence states
             sentence = sentence[:described.start()]
@@ -110,13 +114,22 @@ _NONE_OF = re.compile(r"\b(?:there\s+(?:is|are|were|was)|has|have|had)\s+no\s+(?
 # condition restated from the question. One clause only (`_ONE_CLAUSE`: no clause mark nor
 # coordinator anywhere in the sentence, at most 3 words after its number), so "There is no
 # need to convert any of the units, so the area is 24." states 24.
-_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b|(?:more|less|fewer"
-                        r"|greater|higher|lower)\s+than\b)[a-z][^.!?\n\d,;:]*"
-                        r"\b(?:with|of|that|who|which|at|(?<!other\s)than)\b", re.I)
+# "… no trees taller than 30 meters …": "than" after a comparative ("taller", "more") of the
+# things counted, not one right after "no" ("no better estimate than 42", "no other number
+# than 7", "no more than 5").
+_NONE_WITH = re.compile(r"[ \t*-]*there\s+(?:is|are|were|was)\s+no\s+(?!way\b|idea\b)"
+                        r"(?:[a-z][^.!?\n\d,;:]*\b(?:with|of|that|who|which|at)\b"
+                        r"|(?![a-z]+er\b|more\b|less\b|fewer\b)[a-z][^.!?\n\d,;:]*"
+                        r"\b(?!(?:other|rather)\b)(?:[a-z]+er|more|less|fewer)\s+than\b)",
+                        re.I)
 # "…, because the heaviest is 180 grams": a reason after the count of zero explains it.
 _REASON = re.compile(r"[,;][ \t]*(?:because|since|as)\b", re.I)
 # "There is no difference between the two bars, which both show 40.": a difference of zero.
-_NO_DIFFERENCE = re.compile(r"[ \t*-]*there\s+(?:is|was)\s+no\s+difference\b", re.I)
+# Only "… between …" in one clause, or with a remark that both show the same ("…, which both
+# show 40"); not "There is no difference in the result; both methods give 42.".
+_NO_DIFFERENCE = re.compile(r"[ \t*-]*there\s+(?:is|was)\s+no\s+difference\s+between\b[^.!?\n,;:]*"
+                            r"(?:,[ \t]*(?:which|as|since)[ \t]+(?:both|each|they[ \t]+both)\b[^.!?\n,;:]*)?"
+                            r"(?:[.!?\n]|$)", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:—–，；]|\b(?:and|but|so|while|whereas|because|since|then|which)\b",
                            re.I)
 _FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}(?:\s+(?:in|on)\s+the\s+[^\s\d]+)?\s*")

@@ -128,7 +128,7 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     for index, sentence in enumerate(sentences):
         sentence = _BULLET.sub("", sentence)  # "- 12 apples": a list item, no minus sign
         if index == len(sentences) - 1 and _REMARK.match(sentence) \
-                and any(number_tokens(key) for key in keys):
+                and not _GIVES.search(sentence) and any(number_tokens(key) for key in keys):
             continue  # "The probability is 0.25. This is computed over 4 outcomes."
         ends = _indicator_ends(sentence)
         if index == len(sentences) - 1 and "=" in sentence:
@@ -147,33 +147,26 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
 
 
 _BULLET = re.compile(r"^\s*[-*•]\s+(?=\S)")
-# "So it is 5 apples, so 6 pears": in a sentence that opens concluding, a further consequence
-# drawn after a comma from the value it states is no new indicator (its value is the stated
-# one, as an answer clause's is); "The total is 10, so 12 remain." concludes 12.
-_CONSEQUENCE = ("so", "thus", "therefore")
-_CONCLUDING = re.compile(r"\W*(?:so|thus|therefore|hence)\b")
 # "It is 12, and this is 5 more than 7.", "It is 12, which is a dozen": a remark on the value
 # stated before the comma.
 _REMARKED = re.compile(r",\s*(?:and\s+)?(?:this|that|which)\s+$")
 # "This is computed over 4 outcomes.": a closing remark on how a stated value was found.
 _REMARK = re.compile(r"\W*(?:this|that|it)\s+(?:is|was)\s+(?:computed|calculated|based|obtained"
                      r"|derived|determined)\b")
+# (not one giving a value: "This is calculated again with the correct rate, giving 12.")
+_GIVES = re.compile(r"\b(?:giving|gives|gave|yielding|yields|results?\s+in|equals?|to\s+get|is\s+now)\b|=",
+                    re.I)
 
 
 def _indicator_ends(sentence: str) -> list[int]:
     """Where the indicator words of a candidate sentence end ("is", "so", "answer", …), but
-    not a consequence ("so", "thus", "therefore") after a comma, nor an "is" remarking on the
-    value ("…, and this is …", "…, which is …"), after a number stated after an earlier
-    indicator."""
+    not an "is" remarking on the value ("…, and this is …", "…, which is …") after a number
+    stated after an earlier indicator."""
     ends: list[int] = []
     for match in _MMMU_INDICATOR.finditer(sentence):
-        word = match.group().lower()
-        if ends and any(ch.isdigit() for ch in sentence[max(ends[-1], match.start() - 200):
-                                                            match.start()]) and (
-                word in _CONSEQUENCE and _CONCLUDING.match(sentence)
-                and sentence[max(0, match.start() - 8):match.start()].rstrip().endswith(",")
-                or word == "is" and _REMARKED.search(sentence, max(0, match.start() - 20),
-                                                     match.start())):
+        if ends and match.group().lower() == "is" and any(
+                ch.isdigit() for ch in sentence[max(ends[-1], match.start() - 200):match.start()]) \
+                and _REMARKED.search(sentence, max(0, match.start() - 20), match.start()):
             continue
         ends.append(match.end())
     return ends
@@ -228,6 +221,10 @@ _VALUE_REMARKED = re.compile(r"\s*(-?\d[\d,]*(?:\.\d+)?(?:\s*%|\s+[a-z]+)?)\s*,\
                              r"(?:this|that|which)\s+is\b", re.I)
 
 
+# "…, which is 5000 m.": the value again, alone (with a unit or a percent sign).
+_SAME_AGAIN = re.compile(r"\s*[-+$]?\d[\d,]*(?:\.\d+)?\s*(?:%|[A-Za-z]+)?\s*\.?\s*")
+
+
 def _gold_number(gold: str) -> float | None:
     """A gold's number: a plain number ("3", "1,250") or LaTeX math that is one ("$3$",
     "$-\\frac{3}{4}$", "$12\\%$"); else None."""
@@ -243,6 +240,9 @@ def _result_sides(key: str) -> list[str]:
     number ("42 = 6 × 7")."""
     remarked = _VALUE_REMARKED.match(key)
     if remarked is not None:
+        if _SAME_AGAIN.fullmatch(key, remarked.end()):
+            # "5 km, which is 5000 m", "0.5, which is 50%": one value written two ways
+            return [remarked.group(1), key[remarked.end():]]
         return [remarked.group(1)]  # "20, which is 4 more than 16": 20
     found = number_tokens(key)
     explained = _EXPLANATION.search(key, found[0].end) if found else None
