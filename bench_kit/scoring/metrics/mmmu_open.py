@@ -154,7 +154,7 @@ _REMARKED = re.compile(r",\s*(?:and\s+)?(?:this|that|which)\s+$")
 _REMARK = re.compile(r"\W*(?:this|that|it)\s+(?:is|was)\s+(?:computed|calculated|based|obtained"
                      r"|derived|determined)\b")
 # (not one giving a value: "This is calculated again with the correct rate, giving 12.")
-_GIVES = re.compile(r"\b(?:giving|gives|gave|yielding|yields|results?\s+in|equals?|to\s+get|is\s+now)\b|=",
+_GIVES = re.compile(r"\b(?:giving|gives|gave|yielding|yields|results?\s+in|to\s+get|is\s+now)\b",
                     re.I)
 
 
@@ -225,6 +225,16 @@ _VALUE_REMARKED = re.compile(r"\s*(-?\d[\d,]*(?:\.\d+)?(?:\s*%|\s+[a-z]+)?)\s*,\
 _SAME_AGAIN = re.compile(r"\s*[-+$]?\d[\d,]*(?:\.\d+)?\s*(?:%|[A-Za-z]+)?\s*\.?\s*")
 
 
+def _written_again(key: str, remarked: re.Match[str]) -> bool:
+    """Whether the value after ", which is" is the remarked value written another way (as a
+    percent, or in another unit of time or length: `written_twice`), not another quantity
+    ("12, which is 3 dozen")."""
+    found = number_tokens(key)
+    first = [t for t in found if t.end <= remarked.end(1)]
+    again = [t for t in found if t.start >= remarked.end()]
+    return len(first) == 1 and len(again) == 1 and written_twice(key, first[0], again[0])
+
+
 def _gold_number(gold: str) -> float | None:
     """A gold's number: a plain number ("3", "1,250") or LaTeX math that is one ("$3$",
     "$-\\frac{3}{4}$", "$12\\%$"); else None."""
@@ -240,7 +250,7 @@ def _result_sides(key: str) -> list[str]:
     number ("42 = 6 × 7")."""
     remarked = _VALUE_REMARKED.match(key)
     if remarked is not None:
-        if _SAME_AGAIN.fullmatch(key, remarked.end()):
+        if _SAME_AGAIN.fullmatch(key, remarked.end()) and _written_again(key, remarked):
             # "5 km, which is 5000 m", "0.5, which is 50%": one value written two ways
             return [remarked.group(1), key[remarked.end():]]
         return [remarked.group(1)]  # "20, which is 4 more than 16": 20
