@@ -177,8 +177,10 @@ def names_things(text: str, tail: str, at: int) -> bool:
 
 # "after 3 years with interest", "2/3 of the total": a tail that names a quantity — a phrase
 # opening with a preposition, or a part of a whole — ...
-# (a part is a fraction or a percent, not a count: "12 of the students, which is 40%" is 12);
-_PART_NAMED = re.compile(r"[^,]*?(?:(?<![\d.])\d+[ \t]*/[ \t]*\d+|\d[\d.]*[ \t]*%)[ \t]+of[ \t]+"
+# (a part is a fraction or a percent, "half of the 40 cookies" too, not a count: "12 of the
+# students, which is 40%" is 12);
+_PART_NAMED = re.compile(r"[^,]*?(?:(?<![\d.])\d+[ \t]*/[ \t]*\d+|\d[\d.]*[ \t]*%|\bhalf"
+                         r"|\b(?:a|one|two|three)[ \t]+(?:third|quarter|fifth)s?)[ \t]+of[ \t]+"
                          r"(?:the|a|an|his|her|its|their|this|that)\b", re.I)
 # a phrase opening with a preposition only before a value named after the comma ("the amount
 # is …"), not a remark ("for 5 hours, which is 300 minutes" is 5).
