@@ -220,6 +220,36 @@ NUMBER_SHAPES = {  # the review's probes (/work/wt/reviews/numbers.md, items 1 a
     "JSON bare lists and objects left open": lambda n: _repeat('{"answer": [1, [2, {"answer": {', n),
     "a JSON bare list on a long line": lambda n: '{"answer": [' + _repeat("'a', ", n) + "'b'",
     "a JSON string with unescaped quotes": lambda n: '{"answer": ""' + _repeat('a" , x', n),
+    # review numbers probes (third session): pauses, tables after a pointer, second counts,
+    # reasons after a zero count, values after refusals, checked or asked-why values, named
+    # quantities, relative clauses with sums, products in words, brackets in letters
+    "an ellipsis, then numbers": lambda n: "The answer is..." + _repeat(" 1 2", n),
+    "a table after a pointing clause": lambda n: "The answer is in the table below.\n"
+    + _repeat("| 1 | 2 |\n", n),
+    "counts with bounds joined by and": lambda n: "There are 2 bars" + _repeat(" over 40 and 1 bar", n),
+    "no count with reasons": lambda n: "There are no apples that weigh more than 200 grams"
+    + _repeat(", because 1", n),
+    "values stated after refusals": lambda n: _repeat("There is no solution; the real solution is 2. ", n),
+    "values checked or asked why": lambda n: _repeat("The total is 24 — does that fit? Why 24? ", n),
+    "a quantity named before a comma": lambda n: "The answer is after 3 years" + _repeat(
+        " with interest", n) + ", the amount is 5.",
+    "relative clauses with sums": lambda n: _repeat("needs 5 dollars to buy the book that costs 20 ", n),
+    "products in words, brackets in letters": lambda n: "The answer is 2" + _repeat(
+        " times 10 (x - 1) (or 6)", n),
+    "bounds before describing phrases": lambda n: "There must be at least 6 chairs" + _repeat(
+        " in the room with 3", n),
+    "Chinese clauses after commas": lambda n: "答案：" + _repeat("和为 30，差为 6，得到 2，", n),
+    # review numbers5: refusals followed by numbers, "no difference between", comparatives
+    # before "than", revision words, a calculation concluded after "and"
+    "no solution, then numbers": lambda n: "There is no solution" + _repeat(" x, 1", n),
+    "no difference between long phrases": lambda n: "There is no difference between" + _repeat(
+        " a and b", n) + ", which both show 40.",
+    "no things with comparatives before than": lambda n: "There are no " + _repeat(
+        "trees taller ", n) + "than 30 meters.",
+    "revision words before a share": lambda n: "The answer is 120.\n" + _repeat("wait no ", n)
+    + "Therefore, each of the 4 pays 30.",
+    "calculations after and, then so": lambda n: "The answer is 7" + _repeat(" and 7 x 3 = 21", n)
+    + " so 21",
 }
 
 
@@ -296,6 +326,18 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "quotes and words in prose": (lambda n: "It's " + _repeat("x' 'y, don't ", n), "'y'"),
     "bracket runs in prose": (lambda n: "Output: " + _repeat(") ] } a) > ", n), ") ]"),
     "answer blocks left open": (lambda n: _repeat("[ANSWER] 'a' ", n), "'a'"),
+    # review numbers probes (third session): remarks and consequences after a value, list
+    # items and factorials, a pointing clause, precisions asked for
+    "remarks and consequences after a value": (lambda n: "So it is " + _repeat(
+        "5, which is 4, so 6 ", n), "5"),
+    "list items and factorials": (lambda n: _repeat("- 12 apples\n6! = 720 ", n), "720"),
+    "a pointing clause": (lambda n: "The answer is as follows. " + _repeat("There are 12 birds ", n), "12"),
+    "precisions asked for": (lambda n: "The result is " + _repeat("45.6 to 3 significant figures ", n), "3"),
+    "a value then a remark": (lambda n: "It is 20" + _repeat(", which is", n), "20"),
+    # review numbers5: a value written again after "which is", a closing remark giving a value
+    "a value written again": (lambda n: "The answer is 5 km, which is " + _repeat("5000 ", n), "5"),
+    "a closing remark giving a value": (lambda n: "The value is 10. This is calculated " + _repeat(
+        "again ", n) + "giving 12.", "12"),
 }
 
 

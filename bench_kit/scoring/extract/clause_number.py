@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END
+from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 # "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
 # the answer's number elaborates on it.
+# "12,因为每组有3个" ("12, because each group has 3"): a reason right after the value and a comma,
+# in Chinese too;
+# "6 and 6 × 7 = 42 is the product": a calculation after "and", which goes on from the value
+# (not one the clause then concludes from: "7 and 7 x 3 = 21 so the total is 21").
 _ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
-                          r"|not))\b", re.I)
+                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|不是|其中)"
+                          r"|\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)", re.I)
+_CONCLUDED = re.compile(r"=[^=]*?\b(?:so|thus|therefore|hence)\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
 _RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
 # 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
@@ -24,6 +30,11 @@ AND_CJK = r"(?<![之总的])和(?![为是等])"
 _ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|" + AND_CJK, re.I)
 # "720 W (3 sig.fig.)": at most a short unit between a value and the bracket that explains it.
 _UNIT_GAP = re.compile(r"[ \t]*(?:[A-Za-zΩ°%/$]{1,8}[ \t]*)?")
+# "5 (x - 1)": a bracket holding an expression in a letter, which the value multiplies.
+_FACTOR_BRACKET = re.compile(r" \(\s*(?:[A-Za-z]\s*[-+]\s*\d[\d.]*|\d[\d.]*\s*[-+]\s*[A-Za-z])\s*\)")
+# "5 (or 6 if …)": a bracket after the value that opens with "or" offers another value.
+_OR_BRACKET = re.compile(r" \(\s*(?:or|或)\b", re.I)
+_TIMES = re.compile(r"[ \t]+times[ \t]+", re.I)  # "2 times 10"
 # "7.95 : 1": the first term of a ratio to one.
 _TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 # "703 (previous day) + 246": a calculation goes on after the bracket, which labels an operand.
@@ -37,9 +48,13 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     and 15") or a pair cut at its comma ("(3, 4)")."""
     elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
     if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
-            tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)):
+            tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)) \
+            and not (elaborated.group().strip().lower() == "and"
+                     and _CONCLUDED.search(tail, elaborated.end())):  # "… = 21 so the total is 21"
         found = [token for token in found if token.end <= elaborated.start()]
     aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
+    if aside >= 0 and _bracket_undoes(tail, found, aside):
+        return None  # "5 (or 6 if counting the partial one)", "5 (x - 1)"
     if aside >= 0 and any(token.end <= aside and _UNIT_GAP.fullmatch(tail, token.end, aside)
                           for token in found) \
             and not _ALTERNATIVES.search(tail, aside, found[-1].start) \
@@ -49,6 +64,9 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
+        if _TIMES.fullmatch(tail, before.end, last.start) and _UNIT_GAP.fullmatch(tail, last.end):
+            # "The answer is 2 times 10.": a product said in words, left undone
+            return NumberToken(before.value * last.value, before.start, last.end)
         if last.value == 1 and _TO_ONE.fullmatch(tail, before.end, last.start):
             return before  # "7.95 : 1": a ratio to one is its first term
         if OF_WHOLE.fullmatch(tail, before.end, last.start):
@@ -65,10 +83,27 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     return last
 
 
+def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
+    """Whether the bracket at `aside` of an answer clause's tail leaves no one value: it
+    offers another ("5 (or 6 if counting the partial one)") or is a factor in a letter that
+    the number before it multiplies ("5 (x - 1)", an expression left undone)."""
+    if _FACTOR_BRACKET.match(tail, aside):
+        return any(token.end == aside for token in found)
+    return _OR_BRACKET.match(tail, aside) is not None and any(
+        token.start > aside and token.value != found[0].value
+        and not written_twice(tail, found[0], token) for token in found)  # not "0.5 (or 50%)"
+
+
 # "The answer is as follows.", "… is below", "… is clear from the graph": a tail that points to
 # where the answer is written, not an answer in words.
 _POINTS_ON = re.compile(r"\s*(?:as\s+follows|below|above|simple|clear|obvious|easy|straightforward"
                         r"|determined|found|shown|given|in\s+the|on\s+the|from\s+the)\b", re.I)
+
+def points_on(tail: str) -> bool:
+    """Whether an answer clause's tail points to where the answer is written ("as follows",
+    "below", "simple", "in the table …"; `_POINTS_ON`) instead of stating it."""
+    return _POINTS_ON.match(tail) is not None
+
 
 # "The answer is incorrect.": a verdict on an answer (one given before, or in the prompt), not
 # an answer in words.
@@ -116,7 +151,7 @@ def word_answer(text: str, tail: str, at: int) -> bool:
     number after the comma in the sentence; not one or two words cut at a comma ("The answer is
     therefore, 12"), not "the largest value, 27", nor a tail that introduces the lines after it
     ("The answer is as follows:") or points to them (`_POINTS_ON`: "The answer is below.")."""
-    if tail[-1] in ":：" or any(ch.isdigit() for ch in tail) or _POINTS_ON.match(tail) \
+    if tail[-1] in ":：" or any(ch.isdigit() for ch in tail) or points_on(tail) \
             or _GRADES.fullmatch(tail):
         return False  # "The answer is below.", "The answer is incorrect. … is 1.22."
     after = _after_comma(text, tail, at)
@@ -130,11 +165,62 @@ def names_things(text: str, tail: str, at: int) -> bool:
     """Whether a tail of three words or more whose numbers are all spelled out is cut at a
     comma before a digit of its sentence ("The answer is the difference between the two bars,
     which is 13."): its numbers name things, the value follows ("The answer is two, …" is
-    still two)."""
-    if len(tail.split()) < 3 or any(ch.isdigit() for ch in tail):
+    still two); or a tail with digits names a quantity whose value the sentence states after
+    the comma (`_names_a_quantity`)."""
+    if len(tail.split()) < 3:
         return False
+    if any(ch.isdigit() for ch in tail):
+        return _names_a_quantity(text, tail, at)
     after = _after_comma(text, tail, at)
     return after is not None and any(ch.isdigit() for ch in after)
+
+
+# "after 3 years with interest", "2/3 of the total": a tail that names a quantity — a phrase
+# opening with a preposition, or a part of a whole — ...
+# (a part is a fraction or a percent, "half of the 40 cookies" too, not a count: "12 of the
+# students, which is 40%" is 12);
+_PART_NAMED = re.compile(r"[^,]*?(?:(?<![\d.])\d+[ \t]*/[ \t]*\d+|\d[\d.]*[ \t]*%|\bhalf"
+                         r"|\b(?:a|one|two|three)[ \t]+(?:third|quarter|fifth)s?)[ \t]+of[ \t]+"
+                         r"(?:the|a|an|his|her|its|their|this|that)\b", re.I)
+# a phrase opening with a preposition only before a value named after the comma ("the amount
+# is …"), not a remark ("for 5 hours, which is 300 minutes" is 5).
+_PHRASE_NAMED = re.compile(r"(?:after|in|for|over|within|during|by)\s", re.I)
+# ... whose value the rest of the sentence states after the comma (", which is 40", ", the
+# amount is $1,157.63").
+_VALUE_AFTER_COMMA = re.compile(r"[ \t]*(?:which|that|it|(the(?:[ \t]+[\w-]+){1,3}))[ \t]+(?:is|are|was"
+                                r"|were|equals?|comes\s+to)[ \t]+[-+$]?\.?\d", re.I)
+
+
+_LONE_VALUE = re.compile(r"[ \t]*[-+$]?\.?\d[\d,.]*%?(?:[ \t]+[A-Za-z]+)?[ \t.]*")
+
+
+def _names_a_quantity(text: str, tail: str, at: int) -> bool:
+    """Whether a tail with digits names a quantity whose value follows its comma ("The final
+    answer is: after 3 years with interest, the amount is $1,157.63.", "The answer is 2/3 of
+    the total, which is 40.")."""
+    if len(tail) > 300:
+        return False  # (bounded: a tail of one endless clause)
+    after = _after_comma(text, tail, at)
+    if after is None:
+        return False
+    stated_after = _VALUE_AFTER_COMMA.match(after, 1)
+    return stated_after is not None and (_PART_NAMED.match(tail) is not None or (
+        _PHRASE_NAMED.match(tail) is not None and stated_after.group(1) is not None))
+
+
+def value_after_comma(text: str, tail: str, at: int) -> NumberToken | None:
+    """The number the rest of a tail's sentence states after the comma it is cut at (`stated`:
+    "… the two bars, which is 13." is 13, "… one of the three options, 45." is 45), as a token
+    of `text`; for a tail that names things (`names_things`)."""
+    after = _after_comma(text, tail, at)
+    if after is None:
+        return None
+    found = number_tokens(after)
+    if not found or not (_VALUE_AFTER_COMMA.match(after, 1) or _LONE_VALUE.fullmatch(after, 1)):
+        return None  # "The answer is two hundred people, 120 of them adults.": read on
+    start = text.index(after, at + len(tail))
+    token = stated(after, 0, found)
+    return NumberToken(token.value, start + token.start, start + token.end, token.percent)
 
 
 def _after_comma(text: str, tail: str, at: int) -> str | None:

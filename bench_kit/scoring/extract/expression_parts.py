@@ -23,7 +23,7 @@ _OPERAND_BEFORE = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]|[)}\]])[ \t]*(?:[-+*/
                              r"|\\div)[ \t]*$")
 # "Option 2 - 45 degrees", "Step 3 – 12": a dash after a numbered label separates it from the
 # value, it subtracts nothing.
-_LABEL_BEFORE = re.compile(r"\b(?:option|choice|step|case|method|part|question|item|figure"
+LABEL_BEFORE = re.compile(r"\b(?:option|choice|step|case|method|part|question|item|figure"
                            r"|table|no\.?)[ \t]*#?\d+[ \t]*[-–][ \t]*$", re.I)
 # "1 - sin(1)", "100 * 2^99", "2 + \\sqrt{3}": the number is the first operand of an operation
 # left undone (the operand after the sign is a number, one letter, a bracket, a root or a
@@ -71,7 +71,7 @@ def part_of_expression(text: str, token: NumberToken, pi_units: bool) -> bool:
     return not_a_value(text, token, pi_units) or _RATIO_AFTER.match(text, token.end) is not None \
         or _RATIO_BEFORE.search(text, max(0, token.start - 10), token.start) is not None \
         or (_OPERAND_BEFORE.search(text, max(0, token.start - 10), token.start) is not None
-            and _LABEL_BEFORE.search(text, max(0, token.start - 20), token.start) is None) \
+            and LABEL_BEFORE.search(text, max(0, token.start - 20), token.start) is None) \
         or _OPERAND_AFTER.match(text, token.end) is not None \
         or (text[token.end:token.end + 1] == ")"
             and _ARGUMENT_BEFORE.search(text, max(0, token.start - 4), token.start) is not None)

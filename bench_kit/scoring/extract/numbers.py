@@ -29,8 +29,10 @@ from bench_kit.scoring.extract.answer_part import answer_part_tokens
 from bench_kit.scoring.extract.clause_number import (
     asks,
     names_things,
+    points_on,
     solved_value,
     tail_number,
+    value_after_comma,
     word_answer,
 )
 from bench_kit.scoring.extract.expression_parts import part_of_expression
@@ -93,8 +95,14 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
             and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))
-            and not (_PRECISION_AFTER.match(text, token.end)
-                     and _PRECISION_BEFORE.search(text, max(0, token.start - 6), token.start))]
+            and not asks_precision(text, token)]
+
+
+def asks_precision(text: str, token: NumberToken) -> bool:
+    """Whether a number of `text` is a precision asked for, not a value ("rounded to 2
+    decimal places", "45.6 to 3 significant figures", "(3 sig.fig.)"); also for `mmmu_open`."""
+    return _PRECISION_AFTER.match(text, token.end) is not None \
+        and _PRECISION_BEFORE.search(text, max(0, token.start - 6), token.start) is not None
 
 
 def _may_state_precision(text: str) -> bool:
@@ -125,6 +133,33 @@ def _final_value_tail(text: str) -> tuple[str, int] | None:
 
 
 _NUMBER_AFTER_DOT = re.compile(r"[ \t]*[-+]?\d")
+# Where an answer clause's tail ends (as `clause_tail_at` reads it), for the tail after an
+# ellipsis ("The answer is...\n12").
+_CLAUSE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；，]")
+
+
+_DIGIT = re.compile(r"\d")
+_TABLE_START = re.compile(r"[ \t]*[.:]?[ \t]*\n\s*\|")
+
+
+def _only_table_after(text: str, at: int) -> bool:
+    """Whether the text after an answer clause's sentence (from `at`) is a table and nothing
+    with a number after it: the answer is the table, no one value."""
+    if _TABLE_START.match(text, at) is None:
+        return False
+    lines = text[at:].strip().splitlines()[1:]
+    return not any(ch.isdigit() for line in lines if not line.lstrip().startswith("|")
+                   for ch in line)
+
+
+def _after_pause(text: str, tail: str, at: int) -> tuple[str, int]:
+    """An answer clause's tail that is an ellipsis ("The answer is... 12", "The answer
+    is...\n12"): a pause; the answer is the clause after it when that has a digit and no digit
+    follows it (not "The answer is...\nStep 1: 3 + 4 = 7\nStep 2: 7 × 2 = 14")."""
+    after, where = sentence_after(text, at + len(tail) + 1, _CLAUSE_END, " \t\r\n")
+    if any(ch.isdigit() for ch in after) and _DIGIT.search(text, where + len(after)) is None:
+        return after, where
+    return tail, at
 
 
 def answer_number_token(response: str, pi_units: bool = False,
@@ -153,25 +188,15 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     opened = text
     text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)
+    if tail[:2] == ".." and not tail.strip("."):
+        tail, at = _after_pause(text, tail, at)
     if at and not tail and text.startswith((".", "。"), at) \
             and not _NUMBER_AFTER_DOT.match(text, at + 1):  # not "The answer is . 12"
         return FAILED, None, text  # "Colin is now. The answer is .": a clause left unfilled
     if tail and not asks(text, tail, at):
-        found = _candidates(tail, number_tokens(tail))
-        if found and names_things(text, tail, at):
-            found = []  # "… the difference between the two bars, which is 13.": read on
-        if found and _EXAMPLE.search(text, sentence_start(text, at), at):
-            return FAILED, None, text  # "For example, if …, the answer would be 50."
-        if found:
-            token = solved_value(text, tail, at) or tail_number(text, tail, at, found)
-            if token is None:
-                return FAILED, None, text
-            if token.start >= at + len(tail):  # "Answer: x - 1 = 4, so x = 5"
-                return Extraction(token.value, PARSE_OK), token, text
-            return _revised(text, tail, at, token, opened) \
-                or (Extraction(token.value, PARSE_OK), token, tail)
-        if word_answer(text, tail, at):
-            return FAILED, None, text  # "The answer is None.", "The answer is Inapplicable."
+        reading = _clause_reading(text, tail, at, opened)
+        if reading is not None:
+            return reading
     if "**" in response:
         bold = _BOLD_NUMBER.findall(strip_reasoning(response))
         if bold:
@@ -180,6 +205,34 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
                 return Extraction(found[-1].value, PARSE_LENIENT), found[-1], bold[-1]
     found = _candidates(text, every if every is not None else number_tokens(text))
     return _prose_number(text, found, boxes > 0)
+
+
+def _clause_reading(text: str, tail: str, at: int, opened: str,
+                    ) -> tuple[Extraction[float], NumberToken | None, str] | None:
+    """The reading an answer clause's tail (`tail`, at offset `at` of the answer part
+    `text`; `opened`: the whole cleaned response) gives, or None to read on past it (a tail
+    that names things or points to where the answer is written, with no value of its own)."""
+    found = _candidates(tail, number_tokens(tail))
+    if found and _EXAMPLE.search(text, sentence_start(text, at), at):
+        return FAILED, None, text  # "For example, if …, the answer would be 50."
+    if found and names_things(text, tail, at):
+        named = value_after_comma(text, tail, at)
+        if named is not None:  # "… the difference between the two bars, which is 13."
+            return Extraction(named.value, PARSE_LENIENT), named, text
+        found = []
+    if found:
+        token = solved_value(text, tail, at) or tail_number(text, tail, at, found)
+        if token is None:
+            return FAILED, None, text
+        if token.start >= at + len(tail):  # "Answer: x - 1 = 4, so x = 5"
+            return Extraction(token.value, PARSE_OK), token, text
+        return _revised(text, tail, at, token, opened) \
+            or (Extraction(token.value, PARSE_OK), token, tail)
+    if word_answer(text, tail, at):
+        return FAILED, None, text  # "The answer is None.", "The answer is Inapplicable."
+    if points_on(tail) and _only_table_after(text, at + len(tail)):
+        return FAILED, None, text  # "The answer is in the table below.\n\n| Year | … |"
+    return None
 
 
 # "… 29 - 4 = 25 balloons.": the result of a calculation.
@@ -206,9 +259,33 @@ def _revised(text: str, tail: str, at: int, token: NumberToken, whole: str,
     later = reading[1]
     if later is None or later.value == token.value or not (
             CONCLUDES.match(rest, sentence_start(rest, later.start))
-            or _RESULT.search(rest, max(0, later.start - 4), later.start)):
+            or _RESULT.search(rest, max(0, later.start - 4), later.start)) \
+            or _derived(rest, found, later, token.value):
         return None
     return reading
+
+
+# Words that say the first answer was wrong.
+_REVISING = re.compile(r"\b(?:mistake|wrong|incorrect|wait|actually|oops|sorry|error|recalculat\w*"
+                       r"|correct(?:ion|ed|ing)|re-?check\w*|instead)\b", re.I)
+
+
+def _derived(rest: str, found: list[NumberToken], later: NumberToken, value: float) -> bool:
+    """Whether the working's value (`later`) is derived from the clause's `value` by another
+    number of its sentence, as a share or a multiple, the sentence not repeating the value
+    ("The answer is 120 dollars.\nTherefore, each of the 4 friends pays 30 dollars.": 4 × 30
+    = 120): a consequence, no revision (a sentence with the value is working: "Step 2: 6 x 2
+    = 12")."""
+    start = sentence_start(rest, later.start)
+    stop = SENTENCE_END.search(rest, later.end, later.end + 400)
+    end = len(rest) if stop is None else stop.start()
+    if any(start <= other.start < end and other.value == value for other in found):
+        return False
+    return any(start <= other.start < end and other is not later and other.value not in (0, 1)
+               and any(abs(a - b) <= 1e-9 * max(1.0, abs(b)) for a, b in (
+                   (later.value * other.value, value), (value * other.value, later.value)))
+               for other in found) \
+        and _REVISING.search(rest, 0, later.start) is None  # not "Wait, I multiplied wrong."
 
 
 # "To check: …", "Let's double-check: …", "We verify: …": working that checks the answer.

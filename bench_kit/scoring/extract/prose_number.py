@@ -15,6 +15,7 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import sentence_start
 from bench_kit.scoring.extract.clause_number import OPERAND_LABEL, question_from
+from bench_kit.scoring.extract.expression_parts import LABEL_BEFORE
 from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
@@ -58,8 +59,10 @@ _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
-# while the lowest was 3.8%".
-_COORDINATED = re.compile(r"\b(?:and|while|whereas)\b", re.I)
+# while the lowest was 3.8%"; not "and now" / "and so" introducing what results ("saved 5
+# each week for 12 weeks and now has 60").
+_COORDINATED = re.compile(r"\b(?:and(?!\s+(?:now|so|thus|therefore|hence)\b)|while|whereas)\b",
+                          re.I)
 _BRACKETED = re.compile(r"\([^()]*\)")  # "(a man and a woman)" joins no values
 # "41 points (26+15)", "36 more signatures (100 - 64)": a bracket after a value and at most two
 # words explains the value (`_explained`).
@@ -98,6 +101,44 @@ def _sentence_number(text: str, found: list[NumberToken]) -> tuple[NumberToken, 
 _OFFER = re.compile(r"[ \t*]*(?:would|do|shall|should|can)\s+(?:you|i)\s+"
                     r"(?:like|want|need|explain|show)\b", re.I)
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
+
+
+# "The total is 24 — does that make sense …?": a value stated (after "is"), then a dash or a
+# comma and a question that checks it; not a sentence that opens asking ("What is 24, …?").
+_CHECKED_AFTER = re.compile(r"[ \t]*(?:[A-Za-z%°]+[ \t]*)?(?:—|–|--|,)(?![ \t]*or\b)")  # not "24, or is it 30?"
+_ASKING = re.compile(r"[ \t*#-]*(?:what|how|why|which|who|when|where|is|are|was|were|do|does|did"
+                     r"|can|could|would|should|will|shall)\b", re.I)
+_STATED_BEFORE = re.compile(r"\b(?:is|are|was|were|equals?)[ \t]+(?:about[ \t]+|approximately[ \t]+)?$",
+                            re.I)
+# "Why might 2019 be so high?": a closing question about why, not asking a value.
+_WHY = re.compile(r"[ \t*]*why\b", re.I)
+
+
+def _stated_then_checked(text: str, token: NumberToken, opened: int) -> bool:
+    """Whether the number, in a sentence ending with a question mark, is stated before the
+    question ("The total is 24 — does that make sense given 3 boxes of 8?")."""
+    return _CHECKED_AFTER.match(text, token.end) is not None \
+        and _STATED_BEFORE.search(text, max(opened, token.start - 20), token.start) is not None \
+        and _ASKING.match(text, opened) is None
+
+
+def _answer_before_question(text: str, found: list[NumberToken], token: NumberToken,
+                            opened: int) -> NumberToken | None:
+    """The value of the statement before a closing question that asks nothing new: an offer
+    repeating the value it ends on ("The total is 24. Would you like me to explain how I got
+    24?"), or a question why that repeats only numbers the statement has ("The bar for 2019
+    is the tallest at 87. Why might 2019 be so high?")."""
+    before = [t for t in found if t.end <= opened]
+    if not before or question_from(text, before[-1].end):
+        return None
+    if token.value == before[-1].value and _OFFER.match(text, opened):
+        return before[-1]
+    if not _WHY.match(text, opened):
+        return None
+    answer, said = _sentence_number(text, before)
+    values = {t.value for t in before if t.start >= said}
+    asked = [t for t in found if t.start >= opened]
+    return answer if all(t.value in values for t in asked) else None
 
 
 def _explained(text: str, inside: list[NumberToken]) -> list[NumberToken]:
@@ -142,19 +183,17 @@ def _prose_number(text: str, found: list[NumberToken],
             text, found[-1], method.end()):
         return FAILED, None, text  # "The final answer will be the total count."
     zero = no_count(text, found)
-    if zero is not None:  # "There are no clubs with exactly 64 members."
+    if zero is not None and not refuses(text, lowered=lowered):
+        # "There are no clubs with exactly 64 members." (not "There is no value of … at x = 3.")
         return Extraction(0.0, PARSE_LENIENT), zero, text
     counted = count_with(text, found)
     if counted is not None:  # "There is one office that is exactly 38 square meters."
         return Extraction(counted.value, PARSE_LENIENT), counted, text
     token, opened = _sentence_number(text, found)
-    if question_from(text, token.end):
-        before = [t for t in found if t.end <= opened]
-        if before and token.value == before[-1].value and _OFFER.match(text, opened) \
-                and not question_from(text, before[-1].end):
-            # "The total is 24. Would you like me to explain how I got 24?": an offer about
-            # the value the statement before it ends on
-            return Extraction(before[-1].value, PARSE_LENIENT), before[-1], text
+    if question_from(text, token.end) and not _stated_then_checked(text, token, opened):
+        answered = _answer_before_question(text, found, token, opened)
+        if answered is not None:
+            return Extraction(answered.value, PARSE_LENIENT), answered, text
         return FAILED, None, text  # "… How many people think horse #12 will win?": asked
     at = found.index(token)
     first = first_of_pair(text, found, at) or (
@@ -180,8 +219,9 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
     """Whether the number picked from the prose (`token`, in the sentence starting at
     `opened`; `lowered`: `text` lower-cased) is no answer: an example, one end of a range, an option's value, one of
     two coordinated values, part of a list, or said after a refusal."""
-    if _EXAMPLE.search(text[opened:token.end]) or _RANGE_BEFORE.search(text, max(0, token.start - 30),
-                                                          token.start) \
+    if _EXAMPLE.search(text[opened:token.end]) or (_RANGE_BEFORE.search(
+            text, max(0, token.start - 30), token.start) and not LABEL_BEFORE.search(
+            text, max(0, token.start - 20), token.start)) \
             or _RANGE_AFTER.match(text, token.end) \
             or _OPTION_LABEL.search(text, max(0, token.start - 8), token.start):
         return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
@@ -205,8 +245,45 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
     after = [other for other in found if token.end <= other.start < end]
     for left, right in ((before[-1] if before else None, token),
                         (token, after[0] if after else None)):
-        if left and right and left.value != right.value and _COORDINATED.search(
+        if left and right and (left.value != right.value or _two_things(text, left, right)) \
+                and _COORDINATED.search(
                 _BRACKETED.sub("", text[left.end:right.start])) \
                 and not THRESHOLD.search(text, max(0, right.start - 12), right.start):
             return True
+    # "There are 2 bars with values over 40 and 1 bar under 10.": a second count of things,
+    # right after an "and" later in the sentence, with only bounds between ("over 40")
+    for between, other in zip(after, after[1:]):
+        if not _BOUND_BEFORE.search(text, max(0, between.start - 8), between.start):
+            break  # "needs 4896 to buy 8 … packages and 7 … packages": 8 and 7 are the pair
+        if other.value != token.value and _AND_BEFORE.search(text, max(0, other.start - 6), other.start) \
+                and _noun_after(text, other) \
+                and not _OTHER_CLAUSE.search(text, token.end, other.start) \
+                and not _RANGE_BEFORE.search(text, max(0, other.start - 30), other.start):
+            return True  # (not "8 (5 red and 3 blue)", "8: 5 red and 3 blue", "between 19 and 35")
     return False
+
+
+_NOUN_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
+_NO_NOUN = frozenset(("is", "are", "was", "were", "and", "or", "in", "of", "to", "for", "at",
+                      "times", "more", "less", "percent"))
+
+
+def _noun_after(text: str, token: NumberToken) -> bool:
+    """Whether a noun-like word follows a number ("1 bar"; not "2 of them", "2 are in Asia")."""
+    word = _NOUN_AFTER.match(text, token.end)
+    return word is not None and word.group(1).lower() not in _NO_NOUN
+
+
+def _two_things(text: str, left: NumberToken, right: NumberToken) -> bool:
+    """Whether one number said twice counts two different things ("3 dogs and 3 cats"): a
+    different noun right after each."""
+    one, two = _NOUN_AFTER.match(text, left.end), _NOUN_AFTER.match(text, right.end)
+    if one is None or two is None:
+        return False
+    first, second = one.group(1).lower(), two.group(1).lower()
+    return first != second and first not in _NO_NOUN and second not in _NO_NOUN
+
+
+_BOUND_BEFORE = re.compile(r"\b(?:than|least|most|over|under|above|below)[ \t]+$", re.I)
+_OTHER_CLAUSE = re.compile(r"[(:;—–]")  # "8: 5 red and 3 blue": the count's parts explain it
+_AND_BEFORE = re.compile(r"\band[ \t]+$", re.I)

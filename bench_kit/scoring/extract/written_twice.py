@@ -25,7 +25,7 @@ _KIND = {**{unit: "time" for unit in ("hour", "hours", "hr", "hrs", "h", "minute
                                         "millimeters", "millimetres")}}
 _UNIT_AFTER = re.compile(r"[ \t]*([A-Za-z]{1,11})\b")
 # "3/12 or 1/4", "7/12, or 58.3%", "2 hours or 120 minutes": the second spelling after "or".
-_OR_BETWEEN = re.compile(r"[ \t]*(?:[A-Za-z]{1,11}[ \t]*)?,?[ \t]*(?:or|i\.e\.,?)[ \t]+", re.I)
+_OR_BETWEEN = re.compile(r"[ \t]*(?:[A-Za-z]{1,11}[ \t]*)?,?[ \t]*\(?[ \t]*(?:or|i\.e\.,?)[ \t]+", re.I)
 _RELATIVE = 1e-9
 
 

@@ -14,12 +14,13 @@ from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.clause_number import (
     AND_CJK,
     OPERAND_LABEL,
+    points_on,
     solved_at,
     stated_then_asked,
 )
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.number_refusals import refuses
-from bench_kit.scoring.extract.numbers import revised_working, states_zero
+from bench_kit.scoring.extract.numbers import asks_precision, revised_working, states_zero
 from bench_kit.scoring.extract.response import final_answer_line
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
@@ -32,7 +33,8 @@ _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
                              r"|答案是?|是", re.I)
 _KEY_EDGES = ".,:;!?\"' "
-_OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
+# Not a comma ("(3, -4)"), nor a factorial's "!" ("The answer is 6! = 720.").
+_OPEN_ANSWER_END = re.compile(r"[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|\n|。")
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
 # slash between two numbers is a fraction ("3 / 4" is 0.75), no hedge (`_hedge_parts`).
 # Each alternative starts at a run of spaces' first (`(?<!\s)`): tried inside a long run too, it
@@ -109,8 +111,11 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
         return [key], [t.value for t in number_tokens(key)]
     clause = clause_tail_at(str(response), _OPEN_ANSWER_END)
     text = str(response)
-    if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])):
-        text = text[clause[1]:]  # "【答案】\n首先，我们解这个方程组：\n…": the lines that follow
+    if clause is not None and (clause[0].endswith((":", "：")) or _opens_lines(text, clause[1])
+                               or points_on(clause[0])):
+        # "【答案】\n首先，我们解这个方程组：\n…", "The answer is as follows. There are 12 birds.":
+        # the lines that follow
+        text = text[clause[1]:]
     elif clause is not None and not stated_then_asked(clause[0]) and (
             clause[0].endswith("？") or text.startswith(("?", "？"), clause[1] + len(clause[0]))):  # "Final Answer: How many …?\nHe bought 6."
         text = text[clause[1] + len(clause[0]) + (not clause[0].endswith("？")):]
@@ -121,7 +126,11 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     sentences = [s for s in _MMMU_SENTENCE.split(text) if s.strip()]
     keys: list[str] = []
     for index, sentence in enumerate(sentences):
-        ends = [m.end() for m in _MMMU_INDICATOR.finditer(sentence)]
+        sentence = _BULLET.sub("", sentence)  # "- 12 apples": a list item, no minus sign
+        if index == len(sentences) - 1 and _REMARK.match(sentence) \
+                and not _GIVES.search(sentence) and any(number_tokens(key) for key in keys):
+            continue  # "The probability is 0.25. This is computed over 4 outcomes."
+        ends = _indicator_ends(sentence)
         if index == len(sentences) - 1 and "=" in sentence:
             ends.append(sentence.rindex("=") + 1)
         if ends:
@@ -137,6 +146,32 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     return keys, numbers
 
 
+_BULLET = re.compile(r"^\s*[-*•]\s+(?=\S)")
+# "It is 12, and this is 5 more than 7.", "It is 12, which is a dozen": a remark on the value
+# stated before the comma.
+_REMARKED = re.compile(r",\s*(?:and\s+)?(?:this|that|which)\s+$")
+# "This is computed over 4 outcomes.": a closing remark on how a stated value was found.
+_REMARK = re.compile(r"\W*(?:this|that|it)\s+(?:is|was)\s+(?:computed|calculated|based|obtained"
+                     r"|derived|determined)\b")
+# (not one giving a value: "This is calculated again with the correct rate, giving 12.")
+_GIVES = re.compile(r"\b(?:giving|gives|gave|yielding|yields|results?\s+in|to\s+get|is\s+now)\b",
+                    re.I)
+
+
+def _indicator_ends(sentence: str) -> list[int]:
+    """Where the indicator words of a candidate sentence end ("is", "so", "answer", …), but
+    not an "is" remarking on the value ("…, and this is …", "…, which is …") after a number
+    stated after an earlier indicator."""
+    ends: list[int] = []
+    for match in _MMMU_INDICATOR.finditer(sentence):
+        if ends and match.group().lower() == "is" and any(
+                ch.isdigit() for ch in sentence[max(ends[-1], match.start() - 200):match.start()]) \
+                and _REMARKED.search(sentence, max(0, match.start() - 20), match.start()):
+            continue
+        ends.append(match.end())
+    return ends
+
+
 _SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "3 - 2" is no sign
 
 
@@ -146,7 +181,8 @@ def _values(key: str) -> set[float]:
     2^99", a ratio's side or a function's argument), rounded to 2 decimals; a minus spaced
     from its number is its sign ("- \\frac{1}{2}")."""
     return {round(-t.value if _SPACED_MINUS.search(key, max(0, t.start - 4), t.start) else t.value, 2)
-            for t in number_tokens(key) if not part_of_expression(key, t, False)}
+            for t in number_tokens(key) if not part_of_expression(key, t, False)
+            and not asks_precision(key, t)}  # (nor "to 3 significant figures")
 
 
 def _gold_in(key: str, gold: str) -> bool:
@@ -180,6 +216,25 @@ _EXPLANATION = re.compile(r",?(?<!\s)\s+(?:where|when|since|because|with|as|if)\
 _SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%\s*)?")
 
 
+# "20, which is 4 more than 16", "12, and this is 5 more than 7": a value, then a remark on it.
+_VALUE_REMARKED = re.compile(r"\s*(-?\d[\d,]*(?:\.\d+)?(?:\s*%|\s+[a-z]+)?)\s*,\s*(?:and\s+)?"
+                             r"(?:this|that|which)\s+is\b", re.I)
+
+
+# "…, which is 5000 m.": the value again, alone (with a unit or a percent sign).
+_SAME_AGAIN = re.compile(r"\s*[-+$]?\d[\d,]*(?:\.\d+)?\s*(?:%|[A-Za-z]+)?\s*\.?\s*")
+
+
+def _written_again(key: str, remarked: re.Match[str]) -> bool:
+    """Whether the value after ", which is" is the remarked value written another way (as a
+    percent, or in another unit of time or length: `written_twice`), not another quantity
+    ("12, which is 3 dozen")."""
+    found = number_tokens(key)
+    first = [t for t in found if t.end <= remarked.end(1)]
+    again = [t for t in found if t.start >= remarked.end()]
+    return len(first) == 1 and len(again) == 1 and written_twice(key, first[0], again[0])
+
+
 def _gold_number(gold: str) -> float | None:
     """A gold's number: a plain number ("3", "1,250") or LaTeX math that is one ("$3$",
     "$-\\frac{3}{4}$", "$12\\%$"); else None."""
@@ -193,6 +248,12 @@ def _result_sides(key: str) -> list[str]:
     pears") after its first number cut off: after its
     last "=" ("k=2" is 2, "3 + 4 = 7" is 7), or before its first when that is a single
     number ("42 = 6 × 7")."""
+    remarked = _VALUE_REMARKED.match(key)
+    if remarked is not None:
+        if _SAME_AGAIN.fullmatch(key, remarked.end()) and _written_again(key, remarked):
+            # "5 km, which is 5000 m", "0.5, which is 50%": one value written two ways
+            return [remarked.group(1), key[remarked.end():]]
+        return [remarked.group(1)]  # "20, which is 4 more than 16": 20
     found = number_tokens(key)
     explained = _EXPLANATION.search(key, found[0].end) if found else None
     while explained is not None and explained.group().strip() in ("(", "（"):
