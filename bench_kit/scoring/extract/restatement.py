@@ -31,9 +31,9 @@ SENTENCE = re.compile(r"(?:[^.!?\n]+|\.(?=\d))(?:[^.!?\n]*\.(?=\d))*[^.!?\n]*") 
 # (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
 DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
-_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but|complex|nuanced"
-                        r"|ambiguous|depends?)\b",
-                        re.I)
+# ("not just a cat but also a dog" adds, it does not contrast)
+_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but(?!\s+also\b)"
+                        r"|complex|nuanced|ambiguous|depends?)\b", re.I)
 # A question asking whether something is ever / sometimes / in some cases so is not denied by
 # what usually holds ("generally not", "in general … not", "is not typically magnetic")
 SOMETIMES = re.compile(r"\b(?:ever|sometimes|some\s+(?:instances|cases|circumstances|situations)"
@@ -58,7 +58,8 @@ def content_words(text: str) -> set[str]:
 def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
     """Every comparison in the clauses of `text`: (+1 more / -1 less / 0 equal, content
     words of the compared side, content words after "than" / "to" / "as" up to the next
-    comparative, negated: a negator within the five words before the comparative). A later
+    comparative, negated: a negator within the five words before the comparative, or after
+    it in its clause when no other side is named: "A higher price does not mean …"). A later
     comparative in a clause shares the compared side of the one before it ("X is bigger
     than Y and smaller than Z": X is smaller), plus its own words before "than"."""
     found = []
@@ -73,7 +74,10 @@ def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
             split = next((i for i, w in enumerate(rest) if w in ("than", "to", "as")), len(rest))
             end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
             after = rest[split:] if end is None else rest[split:split + end]
-            negated = any(w in NEGATORS for w in words[max(0, index - 5):index])
+            negated = any(w in NEGATORS for w in words[max(0, index - 5):index]
+                          # ... or, with no other side named, after it ("A higher price does not mean …")
+                          + (rest[:next((i for i, w in enumerate(rest) if w in _COMPARATIVES), len(rest))]
+                             if split == len(rest) else []))
             lead = words[:index] if side is None else []
             side = (side or set()) | content_words(" ".join(lead + rest[:split])) - _COMPARATIVES
             found.append((sign, side, content_words(" ".join(after)) - _COMPARATIVES, negated))
@@ -109,6 +113,18 @@ def _restated_comparison(sentence: str,
     return None if len(stated) > 1 else answer
 
 
+_NOT_JUST = re.compile(r"\s+(only|just)\b", re.I)
+_HOW_HARD = re.compile(r"\s+easy\b", re.I)  # "… is not easy": how hard, not whether (a hedge)
+
+
+def _adds(clause: str, denial: re.Match, question: str) -> bool:
+    """Whether `denial` opens "not just / not only", which adds ("not just a cat but also a
+    dog"), unless the question (its lower-cased words) asks about the word itself ("Is there
+    just one cat?" -> "There is not just one cat" is no)."""
+    found = _NOT_JUST.match(clause, denial.end())
+    return found is not None and f" {found.group(1).lower()} " not in f" {question} "
+
+
 def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | None:
     """"no" when a clause of `sentence` that names something the question asks about
     (or nothing else) holds a negation ("The cat is black, and there is no dog." denies
@@ -117,11 +133,14 @@ def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | 
     objective evidence"), is an echo of the question, not a denial."""
     for clause in _CLAUSE.split(sentence):
         denied = next((found for found in DENIAL.finditer(clause)
-                       if not echoes_question(clause, found, question)), None)
+                       if not echoes_question(clause, found, question)
+                       and not _adds(clause, found, question)), None)
         said = {word for word in content_words(clause) if len(word) > 1} - NEGATORS \
             if denied else set()
         if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
-            return "hedged" if HEDGE_BEFORE.search(clause, 0, denied.start()) else "no"
+            # (hedged too: "Learning to swim is not easy for adults." to "Can adults learn …?")
+            return "hedged" if HEDGE_BEFORE.search(clause, 0, denied.start()) or (
+                _HOW_HARD.match(clause, denied.end()) and " easy " not in f" {question} ") else "no"
     return None
 
 
@@ -132,6 +151,9 @@ _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": 
              "unsafe": "safe", "uncommon": "common", "unlikely": "likely",
              "incorrect": "correct", "unhealthy": "healthy", "unreasonable": "reasonable",
              "irrational": "rational"}
+# "The belief can be true or false …": a word and its opposite offered together state neither
+_EITHER_WAY = re.compile(r"\b(?:" + "|".join(rf"{a}\s+or\s+{b}|{b}\s+or\s+{a}" for a, b in
+                                              [*_OPPOSITE.items(), ("false", "true")]) + r")\b", re.I)
 # "not unlikely" reads "likely": a hedge, not a restatement's yes
 _LIKELY = re.compile(r"(?<!un)likely\b", re.I)
 # ... and so is "unlikely" with no negation after it ("It is unlikely that Sainsbury's could
@@ -185,7 +207,7 @@ def restated(text: str, question: str) -> str | None:
     "no"); None otherwise."""
     wanted = content_words(asked(question))
     if len(wanted) < 2:
-        return None
+        return _there_is(text, question, wanted) if wanted else None
     compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
@@ -198,10 +220,11 @@ def restated(text: str, question: str) -> str | None:
             said = _BUT_NOT.sub("", said, count=1)
         sentence = _positive(_after_but(said, wanted), wanted)
         if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
+                or (" or " in lowered and _EITHER_WAY.search(sentence)) \
                 or ("unlikely" in lowered and _UNLIKELY.search(sentence)) \
                 or (("that" in lowered or '"' in said or "“" in said) and _reported(sentence)):
             continue
-        have = content_words(sentence)
+        have = _with_bases(content_words(sentence))
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
@@ -227,6 +250,46 @@ def restated(text: str, question: str) -> str | None:
                     return None  # "Steel is not generally magnetic." to "Can steel ever be magnetic?"
                 return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
+
+
+_SAID_WITH_IN = frozenset("migrant valuable flammable habitable".split())  # (not "information")
+_GERUND_BASE = 6  # letters a word ending in "ing" needs to be read as a verb's form too
+
+
+def _with_bases(words: set[str]) -> set[str]:
+    """`words` with the verb each "-ing" word may be a form of ("driving" -> "drive",
+    "believing" -> "believe", "running" -> "run"), so "Driving without a license is illegal."
+    restates "Is it legal to drive without a license?"; and with the word an "in"/"im" that
+    says the word itself before ("an immigrant" is a migrant, "invaluable" valuable)."""
+    bases: set[str] = set()
+    for word in words:
+        if len(word) >= _GERUND_BASE and word.endswith("ing"):
+            root = word[:-3]
+            bases.update((root, root + "e", root[:-1] if root[-1] == root[-2] else root))
+        elif word[:2] in ("in", "im") and word[2:] in _SAID_WITH_IN:
+            bases.add(word[2:])
+    return words | bases if bases else words
+
+
+# "Is there a microwave?" -> "There is no microwave." / "There is a dog lying on the rug.": a
+# sentence opening "there is (no)" with the one word the question asks about in the three after
+_THERE_ASKED = re.compile(r"\s*(?:(?:is|are)\s+there|there\s+(?:is|are))\b", re.I)
+_THERE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*there\s+(?:is|are)(n't|n’t|\s+not?\b)?\s+"
+                         r"((?:an?|any|one|two|three|several|some|many)\s+)?([a-z]+(?:[ \t]+[a-z]+){0,2})",
+                         re.I)
+
+
+def _there_is(text: str, question: str, wanted: set[str]) -> str | None:
+    """"yes"/"no" when `question` asks "Is there a X?" (X its one content word) and a
+    sentence of `text` opens "There is (no / not a) …" with X in its next three words (not
+    hedged: "There is probably a dog"); None otherwise."""
+    if not _THERE_ASKED.match(asked(question)):
+        return None
+    for found in _THERE_SAID.finditer(text):
+        named = found.group(3)
+        if wanted <= content_words(named) and not _HEDGED_STATE.search(named):
+            return "no" if found.group(1) else "yes"
+    return None
 
 
 # A claim reported, not made: "The assertion that "native Australians were prisoners" is …",
@@ -347,7 +410,7 @@ def named_answer(tail: str, question: str) -> str | None:
     """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
     that word with a negative prefix, or "not" before it), or, when the question compares
     ("Is the cat bigger than the dog?"), the word of one side ("the cat": yes, "the dog":
-    no); None otherwise, when the word declines ("uncertain") and when the question offers
+    no; "not the dog": "both", no answer); None otherwise, when the word declines ("uncertain") and when the question offers
     the word as one of two ("Is it FIR or IIR?", "a dog or a cat"; "exact or not" is one)."""
     found = _NAMED.match(tail)
     if found is None or NO_ANSWER.match(found.group(2)):
@@ -357,9 +420,9 @@ def named_answer(tail: str, question: str) -> str | None:
     if compared:  # "the dog" to "Is the cat bigger than the dog?": the other side wins, no
         _, left, right, negated = compared[0]
         side = "yes" if stem(word) in left - right else "no" if stem(word) in right - left else None
-        if side is None or negated or found.group(1):
-            return None  # neither side, both, or "not the dog": no answer
-        return side
+        if side is None or negated:
+            return None  # neither side or both: no answer
+        return "both" if found.group(1) else side  # "not the dog": no answer, nothing read after
     wanted = content_words(question)
     if stem(word) in wanted:
         said = "yes"

@@ -7,8 +7,9 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_start
 from bench_kit.scoring.extract.continuation import first_block
-from bench_kit.scoring.extract.contrasted_subjects import contrasted
+from bench_kit.scoring.extract.contrasted_subjects import contrasted, exceptions_affirmed
 from bench_kit.scoring.extract.no_answer import NO_ANSWER, last_refusal
+from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,
@@ -47,8 +48,9 @@ _YESNO_WHOLE = {
 }
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
 # (a German / French / Spanish answer opens the same way: "Ja, ich kann Deutsch sprechen.",
-# "Nein, …" — only before a punctuation mark: "Non-essential travel …" is no "Non")
-_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|sí)(?=[,.!]))|(no|nope|(?:nein|non)(?=[,.!])))"
+# "Nein, …", Italian "Sì, il gatto è nero." — only before a punctuation mark: "Non-essential
+# travel …" is no "Non")
+_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|s[íì]|si)(?=[,.!]))|(no|nope|(?:nein|non)(?=[,.!])))"
           rf"(?![A-Za-z]){NOT_NO}")
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{YN_ZH_SKIP})(?:{YN_ZH}))", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
@@ -89,9 +91,17 @@ _RETRACTION_REACH = 60  # characters before "image" / "guess" read for a retract
 # ("possible to survive a few days without water, but not two weeks") answers otherwise.
 _POSSIBLE = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:definitely\s+|certainly\s+|entirely\s+|absolutely\s+"
                        r"|technically\s+)?possible\s+(?:to|for)\b(?![^.!?\n]*,\s*but\s+not\b)", re.I)
+_COSTLY = (r"(?:(?:very|quite|extremely|really)\s+)?(?:difficult|hard|challenging|risky|dangerous"
+           r"|expensive|rare)\b|only\s+(?:with|if|under|in|after|when)\b|(?:it\s+)?requires?\b")
 # ... while an opening "It is possible that …" only hedges (a review's 6 of 6 careful readings)
 _POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\s+)?possible(?:\s+that\b"
-                            r"|\s*(?:[.;!]|$|,\s*but\b))", re.I)  # (also a bare "It is possible, but not …")
+                            r"|\s*(?:[.;!]|$|,\s*but\b(?!\s+(?:" + _COSTLY + "))))",
+                            re.I)  # (also a bare "It is possible, but not …")
+# ... but a bare "It is possible, but difficult / only with a licence / it requires …" says
+# what it takes: yes to a question asking whether it can be done ("Can a human …?", "Is it
+# possible to …?")
+_POSSIBLE_BUT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+possible,?\s*but\s+(?:" + _COSTLY + ")", re.I)
+_ASKS_POSSIBLE = re.compile(r"^\s*(?:can|could)\b|\bis\s+it\s+possible\b", re.I)
 _EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
 _EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
                           r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
@@ -137,7 +147,8 @@ _DECLINED = re.compile(r"(?:(?:somewhat|rather|highly|very|still|currently)\s+)?
                        r"|unclear|not\s+clear|uncertain|not\s+certain|maybe|subjective|n/a"
                        r"|not\s+applicable|not\s+(?:a\s+)?(?:definitive|definite|simple|clear|straightforward)"
                        r"|not\s+necessarily|not\s+directly|it\s+depends|depends|undetermined"
-                       r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])", re.I)
+                       r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])"
+                       r"|不一定|未必|不确定|无法确定|很难说|视情况而定", re.I)  # (the same in Chinese)
 _SURPRISINGLY = re.compile(r"(?:(?<=perhaps)|(?<=possibly))\s+(?:surprisingly|unexpectedly|counterintuitively"
                            r"|ironically)[\s,:]+(yes|no)(?![A-Za-z])", re.I)
 _BUT_THEN_WORD = re.compile(r"[^.!?\n]{0,120}?,\s*but\b(?!\s+not\b)[^.!?\n:;,]{0,80}[,:]\s*(yes|no)"
@@ -268,11 +279,11 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
     opened = _LEAD_YESNO.match(worded) if lead == "no" else None
     if opened and no_answer_to(worded, opened.end(), question):
         lead = None  # "No clear answer can be given."
-    if lead:
-        return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
+    if lead:  # ... unless taken back: "Yes. Actually, I cannot see the image."
+        return FAILED if lead == "both" or _taken_back(worded) else Extraction(lead, PARSE_OK)
     named = _clause_names(text, question) if question and question.isascii() else None
     if named:  # "The answer is Stable.", "The answer is that the system is stable."
-        return Extraction(named, PARSE_LENIENT)
+        return FAILED if named == "both" else Extraction(named, PARSE_LENIENT)
     if question and _willing(text, question):
         return Extraction("yes", PARSE_LENIENT)  # "Can you make ASCII art?" -> "Sure! Here's …"
     affirmed = _AFFIRM.match(text)
@@ -314,6 +325,18 @@ def _willing(text: str, question: str) -> bool:
         and not (deed and re.search(_UNDONE + re.escape(deed) + r"\b", opening, re.I))
 
 
+# "Actually, I cannot see the image": the answer before it was a guess, taken back
+_TAKEN_BACK = re.compile(r"\bactually,?\s+I\s+(?:(?:cannot|can't|can’t|can\s+not|am\s+unable\s+to"
+                         r"|am\s+not\s+able\s+to)\s+(?:see|view|access|look\s+at|be\s+sure|tell)"
+                         r"|(?:don't|don’t|do\s+not)\s+have\s+(?:the\s+ability|access))\b", re.I)
+
+
+def _taken_back(text: str) -> bool:
+    """Whether `text` takes its answer back with "Actually, I cannot see / have no access
+    …" (a cheap test for "ctually" first)."""
+    return "ctually" in text and _TAKEN_BACK.search(text) is not None
+
+
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
@@ -326,10 +349,11 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
             or _retracted(text) or _POSSIBLE_THAT.match(text):
         return FAILED
-    if (question and _exists(text, question)) or _POSSIBLE.match(text):
+    if (question and _exists(text, question)) or _POSSIBLE.match(text) or (
+            question and _POSSIBLE_BUT.match(text) and _ASKS_POSSIBLE.search(asked(question))):
         return Extraction("yes", PARSE_LENIENT)
-    stated = contrasted(text, question) or restated(text, question) \
-        if question and question.isascii() else None
+    stated = (contrasted(text, question) or exceptions_affirmed(text, question)
+              or restated(text, question)) if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
     # a refusal further on ("If you're unsure, …", "I recommend checking …") leaves an answer

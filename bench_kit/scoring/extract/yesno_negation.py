@@ -185,6 +185,8 @@ def _set_aside(text: str, at: int, after: int, sentence: int, question_words: se
     not the answer: an elliptical contrast of another subject ("The cat is on the sofa, but
     the dog is not."), hedged ("may not") or the speaker on itself ("I don't have …"), or
     "generally not" to a question asking about some cases ("… magnetic in some instances?")."""
+    if _denies_other(text, at, after, question_words) or _mixed(text, at, after, sentence):
+        return True
     ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
         text, max(sentence, at - _BUT_REACH), at)
     if ellipsis and not _ellipsis_answers(text, sentence, ellipsis, question_words):
@@ -193,6 +195,34 @@ def _set_aside(text: str, at: int, after: int, sentence: int, question_words: se
     if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
         return True
     return bool(sometimes and USUALLY.search(text, max(sentence, at - _USUALLY_REACH), after + 12))
+
+
+# "There is no dog, while the cat is." / "…, but there is a cat." to "Is there a cat?": a "no"
+# before a thing the question does not name, contrasted later in its sentence with one it
+# names, denies the other thing only
+_NO_THING = re.compile(r"([^.!?\n,;]{1,80}),\s*(?:but|while|whereas)\s+([^.!?\n]{1,80})", re.I)
+
+
+def _denies_other(text: str, at: int, after: int, question_words: set[str]) -> bool:
+    """Whether the "no" at `at` (ending at `after`) denies things the question does not name,
+    contrasted in its sentence with one it names (`_NO_THING`)."""
+    if after - at != 2 or text[at:after].lower() != "no":
+        return False
+    found = _NO_THING.match(text, after)
+    return found is not None and not content_words(found.group(1)) & question_words \
+        and bool(content_words(found.group(2)) & question_words)
+
+
+# "The food is not bad, but it is not great either.": a negation "… either" after a litotes
+# in its sentence weighs both ways (neither good nor great), no answer
+_EITHER = re.compile(r"[^.!?\n,;]{0,40}?\beither\b", re.I)
+_MIXED_REACH = 200  # characters before the negation read for the litotes
+
+
+def _mixed(text: str, at: int, after: int, sentence: int) -> bool:
+    """Whether the negation at `at` is a "not … either" after a litotes in its sentence."""
+    return _EITHER.match(text, after) is not None \
+        and LITOTES.search(text, max(sentence, at - _MIXED_REACH), at) is not None
 
 
 # "…, but the dog is not.": an elliptical negation contrasting another subject, which the
