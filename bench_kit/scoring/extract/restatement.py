@@ -207,7 +207,7 @@ def restated(text: str, question: str) -> str | None:
     "no"); None otherwise."""
     wanted = content_words(asked(question))
     if len(wanted) < 2:
-        return _there_is(text, question, wanted) if wanted else None
+        return None
     compared = wanted - _COMPARATIVES if wanted & _COMPARATIVES else None
     asked_comparison = comparisons(question)[:1] if compared is not None else []  # parsed once
     stated = None
@@ -233,7 +233,7 @@ def restated(text: str, question: str) -> str | None:
             # to "… unnecessary …?": no; "… are not necessary …": yes; "… may not be necessary …",
             # "The store might be closed …", "… drinkable only after boiling": hedged, no answer
             denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
-            return None if denied == "hedged" or _HEDGED_STATE.search(sentence) \
+            return None if denied == "hedged" or HEDGED_STATE.search(sentence) \
                 else "yes" if denied else "no"
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
             words = " ".join(WORDS.findall(asked(question).lower()))
@@ -269,27 +269,6 @@ def _with_bases(words: set[str]) -> set[str]:
         elif word[:2] in ("in", "im") and word[2:] in _SAID_WITH_IN:
             bases.add(word[2:])
     return words | bases if bases else words
-
-
-# "Is there a microwave?" -> "There is no microwave." / "There is a dog lying on the rug.": a
-# sentence opening "there is (no)" with the one word the question asks about in the three after
-_THERE_ASKED = re.compile(r"\s*(?:(?:is|are)\s+there|there\s+(?:is|are))\b", re.I)
-_THERE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*there\s+(?:is|are)(n't|n’t|\s+not?\b)?\s+"
-                         r"((?:an?|any|one|two|three|several|some|many)\s+)?([a-z]+(?:[ \t]+[a-z]+){0,2})",
-                         re.I)
-
-
-def _there_is(text: str, question: str, wanted: set[str]) -> str | None:
-    """"yes"/"no" when `question` asks "Is there a X?" (X its one content word) and a
-    sentence of `text` opens "There is (no / not a) …" with X in its next three words (not
-    hedged: "There is probably a dog"); None otherwise."""
-    if not _THERE_ASKED.match(asked(question)):
-        return None
-    for found in _THERE_SAID.finditer(text):
-        named = found.group(3)
-        if wanted <= content_words(named) and not _HEDGED_STATE.search(named):
-            return "no" if found.group(1) else "yes"
-    return None
 
 
 # A claim reported, not made: "The assertion that "native Australians were prisoners" is …",
@@ -332,7 +311,7 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
 
 
 # A state said with a modal or a condition ("might be closed", "drinkable only after boiling")
-_HEDGED_STATE = re.compile(r"\b(?:may|might|could|perhaps|possibly|maybe|probably"
+HEDGED_STATE = re.compile(r"\b(?:may|might|could|perhaps|possibly|maybe|probably"
                            r"|only\s+(?:after|if|when|once|with|under))\b", re.I)
 # "a playful game rather than a violent one", "instead of …", "far from (being) violent"
 _RATHER = re.compile(r"\b(?:rather\s+than|instead\s+of|far\s+from)\b", re.I)

@@ -8,6 +8,7 @@ import re
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_start
 from bench_kit.scoring.extract.continuation import first_block
 from bench_kit.scoring.extract.contrasted_subjects import contrasted, exceptions_affirmed
+from bench_kit.scoring.extract.existence import exists, there_is
 from bench_kit.scoring.extract.no_answer import NO_ANSWER, last_refusal
 from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.response import (
@@ -18,7 +19,6 @@ from bench_kit.scoring.extract.response import (
     clean_response,
 )
 from bench_kit.scoring.extract.restatement import (
-    DENIAL,
     NOT_NO,
     SENTENCE,
     content_words,
@@ -26,7 +26,7 @@ from bench_kit.scoring.extract.restatement import (
     restated,
 )
 from bench_kit.scoring.extract.truncation import line_loop_start
-from bench_kit.scoring.extract.yesno_declines import NO_ANSWER_OPENING, last_decline
+from bench_kit.scoring.extract.yesno_declines import NO_ANSWER_OPENING, last_decline, own_decline
 from bench_kit.scoring.extract.yesno_negation import (
     EXPLICIT,
     PARAGRAPH,
@@ -83,8 +83,6 @@ _RETRACTION = re.compile(r"(?:(?:(?:cannot|can't|can\s+not|unable\s+to|not\s+abl
                          r"|(?:provide|upload|share|send)(?:\s+me)?)\s+(?:the\s+|any\s+|an?\s+)?"
                          r"|(?:only|just)\s+a\s+|(?:无法|不能)?看(?:到|不到|不见))$", re.I)
 _RETRACTION_REACH = 60  # characters before "image" / "guess" read for a retraction
-# "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
-# sentence lists what the question asks about (half its words or more), so it exists.
 # An opening "It is possible to cook an egg …" / "It's possible for a manager …" answers
 # "Can …?" yes (readers of chat answers: 44 of 44). Only "possible to / for": "It's possible
 # that …", "It's possible, but unlikely" hedge; and a "but not …" in the opening sentence
@@ -102,10 +100,6 @@ _POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\
 # possible to …?")
 _POSSIBLE_BUT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+possible,?\s*but\s+(?:" + _COSTLY + ")", re.I)
 _ASKS_POSSIBLE = re.compile(r"^\s*(?:can|could)\b|\bis\s+it\s+possible\b", re.I)
-_EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
-_EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
-                          r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
-                          re.I)
 def _lead_yesno(text: str) -> str | None:
     """The yes/no a text starts with; "both" for "yes and no"."""
     match = _LEAD_YESNO.match(text)
@@ -341,25 +335,46 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
     refusal = last_decline(text) or (None if asks_answer(question) else NO_ANSWER_OPENING.match(text))
-    said = (but_explicit(text, refusal.end()) or (question and question.isascii()
-            and but_restated(text, refusal.end(), question))) if refusal else None
+    said = (but_explicit(text, refusal.end()) or (question and question.isascii() and (
+        but_restated(text, refusal.end(), question) or _stated_before(text, refusal, question)))) \
+        if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
     opening = PARAGRAPH.search(text)
     if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
             or _retracted(text) or _POSSIBLE_THAT.match(text):
         return FAILED
-    if (question and _exists(text, question)) or _POSSIBLE.match(text) or (
+    if (question and exists(text, question)) or _POSSIBLE.match(text) or (
             question and _POSSIBLE_BUT.match(text) and _ASKS_POSSIBLE.search(asked(question))):
         return Extraction("yes", PARSE_LENIENT)
     stated = (contrasted(text, question) or exceptions_affirmed(text, question)
-              or restated(text, question)) if question and question.isascii() else None
+              or restated(text, question) or there_is(text, question)) \
+        if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
     # a refusal further on ("If you're unsure, …", "I recommend checking …") leaves an answer
     # stated outright, but not one guessed from the first negation
     found = None if refusal else first_decisive(text, question)
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+def _stated_before(text: str, refusal: re.Match, question: str) -> str | None:
+    """The yes/no of a restatement of `question` before a decline about something else: the
+    declining clause names no word the question asks about ("The cat looks black. I don't know
+    whether it is a Persian.", "Tipping is not expected in Japan; elsewhere the answer
+    varies."); None otherwise, and when the response takes its answer back."""
+    start = max(text.rfind(stop, 0, refusal.start()) for stop in ".!?;\n") + 1
+    if start <= 0:
+        return None
+    end = _CLAUSE_STOP.search(text, refusal.end())
+    declined = text[start:end.start() if end else len(text)]
+    if content_words(declined) & content_words(asked(question)) or not own_decline(refusal) \
+            or _concludes(text, refusal.start()) or _retracted(text):
+        return None  # (a shared refusal, "Therefore, …": about the question)
+    return restated(text[:start], question)
+
+
+_CLAUSE_STOP = re.compile(r"[.!?;\n]")
 
 
 # "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer
@@ -374,27 +389,6 @@ def _concludes(text: str, at: int) -> bool:
     conclusion, …")."""
     return _CONCLUDING.match(text, sentence_start(text, at)) is not None \
         or _CONCLUDING.match(text, text.rfind("\n", 0, at) + 1) is not None
-
-
-# words of an existence question that name nothing asked for: "any" and the speakers ("… that
-# can help me fall asleep?" is answered by "Here are some types of music that can help …")
-_NOT_ASKED = frozenset("any i me my we us our you your".split())
-
-
-def _exists(text: str, question: str) -> bool:
-    """Whether `text` opens by listing what an "Is there / Are there …?" `question` asks
-    about ("There are many …", "Here are some …")."""
-    existence = _EXISTS_ASKED.search(question)
-    if existence is None or not _EXISTS_SAID.match(text):
-        return False
-    wanted = content_words(existence.group(1)) - _NOT_ASKED
-    opening = SENTENCE.search(text)  # after any leading space, as `_EXISTS_SAID` reads it
-    said = content_words(opening.group()) if opening else set()
-    # "There are several trees, but no people." / "There are many cats. None is black."
-    following = SENTENCE.search(text, opening.end()) if opening else None
-    if DENIAL.search(text, 0, following.end() if following else len(text)):
-        return False
-    return bool(wanted) and 2 * len(wanted & said) >= len(wanted)
 
 
 def _commits(rest: str, question: str | None) -> bool:

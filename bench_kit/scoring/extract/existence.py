@@ -1,0 +1,61 @@
+"""Questions asking whether something exists ("Is there a microwave?", "Are there any weird
+traditions?") answered by a sentence saying it does or does not ("There is no microwave.",
+"There are many …"); used by `bench_kit.scoring.extract.yesno`."""
+
+from __future__ import annotations
+
+import re
+
+from bench_kit.scoring.extract.question_asked import asked
+from bench_kit.scoring.extract.restatement import DENIAL, HEDGED_STATE, SENTENCE, content_words
+
+# "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
+# sentence lists what the question asks about (half its words or more), so it exists.
+_EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
+_EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
+                          r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
+                          re.I)
+
+
+# words of an existence question that name nothing asked for: "any" and the speakers ("… that
+# can help me fall asleep?" is answered by "Here are some types of music that can help …")
+_NOT_ASKED = frozenset("any i me my we us our you your".split())
+
+
+def exists(text: str, question: str) -> bool:
+    """Whether `text` opens by listing what an "Is there / Are there …?" `question` asks
+    about ("There are many …", "Here are some …")."""
+    existence = _EXISTS_ASKED.search(question)
+    if existence is None or not _EXISTS_SAID.match(text):
+        return False
+    wanted = content_words(existence.group(1)) - _NOT_ASKED
+    opening = SENTENCE.search(text)  # after any leading space, as `_EXISTS_SAID` reads it
+    said = content_words(opening.group()) if opening else set()
+    # "There are several trees, but no people." / "There are many cats. None is black."
+    following = SENTENCE.search(text, opening.end()) if opening else None
+    if DENIAL.search(text, 0, following.end() if following else len(text)):
+        return False
+    return bool(wanted) and 2 * len(wanted & said) >= len(wanted)
+
+
+# "Is there a microwave?" -> "There is no microwave." / "There is a dog lying on the rug.": a
+# sentence opening "there is (no)" with the one word the question asks about in the three after
+_THERE_ASKED = re.compile(r"\s*(?:(?:is|are)\s+there|there\s+(?:is|are))\b", re.I)
+_THERE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*there\s+(?:is|are)(n't|n’t|\s+not?\b)?\s+"
+                         r"((?:an?|any|one|two|three|several|some|many)\s+)?([a-z]+(?:[ \t]+[a-z]+){0,2})",
+                         re.I)
+
+
+def there_is(text: str, question: str) -> str | None:
+    """"yes"/"no" when `question` asks "Is there a X?" (X its one content word) and a
+    sentence of `text` opens "There is (no / not a) …" with X in its next three words (not
+    hedged: "There is probably a dog"); None otherwise."""
+    asking = asked(question)
+    wanted = content_words(asking)
+    if len(wanted) != 1 or not _THERE_ASKED.match(asking):
+        return None
+    for found in _THERE_SAID.finditer(text):
+        named = found.group(3)
+        if wanted <= content_words(named) and not HEDGED_STATE.search(named):
+            return "no" if found.group(1) else "yes"
+    return None
