@@ -242,7 +242,7 @@ def restated(text: str, question: str) -> str | None:
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
                 if any(_ANTONYMS.get(word, "") in have for word in wanted):
-                    return None  # "The window is closed and the door is open." to "… window open?"
+                    return _opposite_state(sentence, wanted)  # "… closed and the door is open"
                 if _set_aside(sentence, wanted, question):
                     return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
@@ -344,6 +344,28 @@ def _set_aside(sentence: str, wanted: set[str], question: str = "") -> bool:
 # closed." to "Is the door open?"; not "full" / "empty": "half empty" is "half full")
 _ANTONYMS = {"open": "closed", "closed": "open", "alive": "dead", "dead": "alive",
              "present": "absent", "absent": "present", "wet": "dry", "dry": "wet"}
+
+
+_PART = re.compile(r"[,;]|\b(?:and|but|although|though|while|whereas)\b", re.I)
+
+
+def _opposite_state(sentence: str, wanted: set[str]) -> str | None:
+    """"no" when `sentence` names a state the question asks about and its opposite, and every
+    part of it naming the question's subject holds the opposite only, with no negation ("The
+    window is closed and the door is open." / "The road looks dry now, although it was wet
+    earlier." to "Is the window open?" / "Is the road wet?"); None otherwise."""
+    states = [word for word in wanted if word in _ANTONYMS]
+    if len(states) != 1 or _ANTONYMS[states[0]] in wanted:
+        return None  # ("Is the door open or closed?" asks no yes/no)
+    state = states[0]
+    subject = wanted - {state}
+    said = set()
+    for part in _PART.split(sentence):
+        words = content_words(part)
+        if subject and subject <= words:
+            said.add("opposite" if _ANTONYMS[state] in words and state not in words
+                     and not DENIAL.search(part) else "other")
+    return "no" if said == {"opposite"} else None
 
 
 def _antonym(have: set[str], wanted: set[str]) -> bool:
