@@ -16,7 +16,7 @@ NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
 WORDS = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
-    "its of in on at to for by with than as and or image picture shown figure based can could any "
+    "its of in on at to for from by with than as and or image picture shown figure based can could any "
     "really actually ever being "
     "will would shall should may might according then".split())
 # Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
