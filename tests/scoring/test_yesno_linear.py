@@ -81,6 +81,8 @@ def test_usually_not_to_an_ever_question_is_linear():
     ("not red, but it can, ", "Is the cat ever red?"),
     ("there is a dog. ", "Is there a cat?"),  # "There is (no) X" to "Is there an X?"
     ("there is no dog, ", "Is there a cat?"),
+    ("the dog is here. ", "Is there a cat?"),  # "The X is …" to "Is there an X?"
+    ("the cat is ", "Is there a cat?"),
 ])
 def test_review_probe_rules_are_linear(unit, question):
     """The rules of the yes/no review probes (s12) read per "not" / per sentence, bounded."""

@@ -7,7 +7,13 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.question_asked import asked
-from bench_kit.scoring.extract.restatement import DENIAL, HEDGED_STATE, SENTENCE, content_words
+from bench_kit.scoring.extract.restatement import (
+    DENIAL,
+    HEDGED_STATE,
+    SENTENCE,
+    content_words,
+    stem,
+)
 
 # "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
 # sentence lists what the question asks about (half its words or more), so it exists.
@@ -46,6 +52,12 @@ _THERE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*there\s+(?:is|are)(n't|n’t
                          re.I)
 
 
+# ... and so does a sentence about the thing, opening "The X is / are …" with no negation or
+# hedge in it
+_THE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*the\s+([a-z]+)\s+(?:is|are)\b(?![^.!?\n]*(?:\b(?:not|no|never"
+                       r"|may|might|could|perhaps|possibly|maybe|probably)\b(?!-)|n't\b|n’t\b))", re.I)
+
+
 def there_is(text: str, question: str) -> str | None:
     """"yes"/"no" when `question` asks "Is there a X?" (X its one content word) and a
     sentence of `text` opens "There is (no / not a) …" with X in its next three words (not
@@ -58,4 +70,7 @@ def there_is(text: str, question: str) -> str | None:
         named = found.group(3)
         if wanted <= content_words(named) and not HEDGED_STATE.search(named):
             return "no" if found.group(1) else "yes"
+    for found in _THE_SAID.finditer(text):  # "The sign is a no-entry sign." says there is one
+        if {stem(found.group(1).lower())} == wanted:
+            return "yes"
     return None
