@@ -89,12 +89,14 @@ _SCAN = re.compile(_ANY_YESNO.pattern + r"|\b(if|unless|whether|when|as\s+long\s
 
 _CLAUSE_END = re.compile(r"[.!?\n;]")
 _BUT_THEN = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+(?:(?:in\s+general|generally|overall|usually"
-                       r"|mostly)\s*,?\s*)?", re.I)  # from a refusal's end to "but (in general)"
+                       r"|mostly|I\s+(?:think|believe|would\s+say)|I'd\s+say)\s*,?\s*)?",
+                       re.I)  # from a refusal's end to "but (in general / I think)"
 
 
 def but_explicit(text: str, at: int) -> str | None:
     """The explicit yes/no after "but" that follows a refusal or hedge ending at `at`
-    ("…, but yes, …", "…, but in general yes, …"; not "but no single …"), or None."""
+    ("…, but yes, …", "…, but in general yes, …", "I don't know, but I think yes."; not "but
+    no single …"), or None."""
     but = _BUT_THEN.match(text, at)
     said = EXPLICIT.match(text, but.end()) if but else None
     return said.group().lower() if said else None
