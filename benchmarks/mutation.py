@@ -120,6 +120,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                               "tests/scoring/test_extract_option_texts_mutants.py",
                               "tests/test_doctests.py"]),
     "extract_restatement": (["bench_kit/scoring/extract/restatement.py",
+                             "bench_kit/scoring/extract/named_answer.py",
                              "bench_kit/scoring/extract/question_asked.py",
                              "bench_kit/scoring/extract/contrasted_subjects.py"],
                             ["tests/scoring/test_extract.py", "tests/scoring/test_yesno_review_probes.py",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.no_answer import NO_ANSWER
 from bench_kit.scoring.extract.question_asked import asked
 
 # "No doubt" / "no question" say "certainly", "No problem" / "no worries" are courtesy.
@@ -295,7 +294,7 @@ _NOT_NEGATED_BY_IN = frozenset("migrant tense valuable flammable famous habitabl
                                "formation".split())
 
 
-def _negative_prefixes(word: str) -> tuple[str, ...]:
+def negative_prefixes(word: str) -> tuple[str, ...]:
     """The negative prefixes that make the opposite of `word` ("ir" + "rational")."""
     if len(word) < 5 or word in _NOT_NEGATED_BY_IN:
         return ("non", "non-", "un", "ir", "il")
@@ -307,7 +306,7 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
     prefix ("irrational" for "rational")."""
     missing = wanted - have
     return len(missing) == 1 and any(prefix + word in have for word in missing
-                                     for prefix in _negative_prefixes(word))
+                                     for prefix in negative_prefixes(word))
 
 
 # A state said with a modal or a condition ("might be closed", "drinkable only after boiling")
@@ -380,7 +379,7 @@ def _unprefixed(have: set[str], wanted: set[str]) -> bool:
     missing = wanted - have
     return len(missing) == 1 and any(
         word.startswith(prefix) and word[len(prefix):] in have
-        and prefix in _negative_prefixes(word[len(prefix):])
+        and prefix in negative_prefixes(word[len(prefix):])
         for word in missing for prefix in ("non-", "non", "un", "ir", "il", "im", "in"))
 
 
@@ -393,52 +392,12 @@ def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
     for word in wanted:
         if len(word) <= 3:
             continue
-        prefixed = re.search(rf"\b({'|'.join(_negative_prefixes(word))}){re.escape(word)}\b", lowered)
+        prefixed = re.search(rf"\b({'|'.join(negative_prefixes(word))}){re.escape(word)}\b", lowered)
         if prefixed and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered) \
                 and f"{prefixed.group(1).rstrip('-')} {word}" not in words \
                 and f"{prefixed.group(1)}{word}" not in words:
             return True
     return False
-
-
-# "The answer is Stable." / "The answer is not exact." to "Is the system stable?": an answer
-# clause that names one word the question asks about ("no" with "not", or the word with a
-# negative prefix: "Unstable", "Non-convex").
-_NAMED = re.compile(r"\s*(not\s+)?(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*[A-Za-z])\s*\Z", re.I)
-
-
-def named_answer(tail: str, question: str) -> str | None:
-    """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
-    that word with a negative prefix, or "not" before it), or, when the question compares
-    ("Is the cat bigger than the dog?"), the word of one side ("the cat": yes, "the dog":
-    no; "not the dog": "both", no answer); None otherwise, when the word declines ("uncertain") and when the question offers
-    the word as one of two ("Is it FIR or IIR?", "a dog or a cat"; "exact or not" is one)."""
-    found = _NAMED.match(tail)
-    if found is None or NO_ANSWER.match(found.group(2)):
-        return None  # "The answer is uncertain."
-    word = found.group(2).lower()
-    compared = comparisons(question)
-    if compared:  # "the dog" to "Is the cat bigger than the dog?": the other side wins, no
-        _, left, right, negated = compared[0]
-        side = "yes" if stem(word) in left - right else "no" if stem(word) in right - left else None
-        if side is None or negated:
-            return None  # neither side or both: no answer
-        return "both" if found.group(1) else side  # "not the dog": no answer, nothing read after
-    wanted = content_words(question)
-    if stem(word) in wanted:
-        said = "yes"
-    elif any(word.startswith(prefix) and stem(word[len(prefix):]) in wanted
-             for prefix in ("non-", "non", "un", "in", "im", "ir", "il")
-             if prefix in _negative_prefixes(word[len(prefix):])):
-        said = "no"  # "unstable" to "stable?"
-    else:
-        return None
-    if re.search(rf"\b{re.escape(word)}\s+or\s+(?!not\b)\w|\bor\s+(?:(?:a|an|the)\s+)?{re.escape(word)}\b",
-                 question, re.I):
-        return None  # one of two offered: not a yes/no answer
-    if found.group(1):
-        said = "no" if said == "yes" else "yes"
-    return said
 
 
 _BUT = re.compile(r",\s*but\s+")

@@ -9,6 +9,7 @@ from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_sta
 from bench_kit.scoring.extract.continuation import first_block
 from bench_kit.scoring.extract.contrasted_subjects import contrasted, exceptions_affirmed
 from bench_kit.scoring.extract.existence import exists, there_is
+from bench_kit.scoring.extract.named_answer import named_answer
 from bench_kit.scoring.extract.no_answer import NO_ANSWER, last_refusal
 from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.response import (
@@ -22,7 +23,6 @@ from bench_kit.scoring.extract.restatement import (
     NOT_NO,
     SENTENCE,
     content_words,
-    named_answer,
     restated,
 )
 from bench_kit.scoring.extract.truncation import line_loop_start
