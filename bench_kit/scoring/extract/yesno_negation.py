@@ -69,8 +69,9 @@ _RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyo
 _NO_ANSWER_TO = re.compile(r",?\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
-_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
-                          re.I)  # (not "Is there an answer key in the photo?")
+_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)"
+                          r"|\b(?:options?|choices?)\b[^?]{0,40}\bcorrect\b",
+                          re.I)  # (not "Is there an answer key in the photo?"; "Is any option correct?")
 PARAGRAPH = re.compile(r"\n[ \t]*\n")
 # Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
 # a dog?" asks about the image), or the question names an AI.
