@@ -53,12 +53,12 @@ SHAPES = {
     "questions written out again": lambda n: _repeat("Final answer: Is the cat red?\n", n),
     "pairs offered": lambda n: _repeat("true or false ", n),
     # the rules of the yes/no review probes (s12): a "no" denying something else, "not … either"
-    # after a litotes, a word offered with its opposite, an answer taken back, gerunds
+    # after a litotes, a word offered with its opposite, an answer taken back ("-ing" words are
+    # read word by word within `content_words`' own pass: no shape of their own)
     "no then a contrast": lambda n: _repeat("there is no dog, but the cat is here ", n),
     "not bad, not red either": lambda n: _repeat("the cat is not bad, but not red either ", n),
     "words with their opposites": lambda n: _repeat("the cat is good or bad red ", n),
     "answers taken back": lambda n: "Yes. " + _repeat("actually, I can ", n),
-    "gerunds": lambda n: _repeat("running cats are red and ", n),
 }
 
 

@@ -401,6 +401,7 @@ def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
 
 
 _BUT = re.compile(r",\s*but\s+")
+_WHETHER_FIRST = re.compile(r"\s*whether\b", re.I)  # a sentence opening on the question asked again
 # "A person can go days with no food, but not with no water.": a contrast with no verb of its
 # own ending the sentence states nothing of what the sentence says before it; cut off
 _BUT_NOT = re.compile(r",\s*but\s+not\s+(?![^.!?\n,;]*\b(?:is|are|was|were|be|do|does|did|can|could"
@@ -410,10 +411,12 @@ _HEDGED = re.compile(r"\b(?:should|may|might|could|likely|probably|possibly|perh
 
 def _after_but(sentence: str, wanted: set[str]) -> str:
     """The clause after "X, but" when X names nothing the question asks about ("It might
-    not be obvious, but the man is wearing a hat."): a concession before the statement;
-    `sentence` itself otherwise."""
+    not be obvious, but the man is wearing a hat.") or only asks it again as a "whether"
+    clause ("Whether or not the cat is black is hard to see, but the cat is black."): a
+    concession before the statement; `sentence` itself otherwise."""
     cut = _BUT.search(sentence)
-    if cut is None or content_words(sentence[:cut.start()]) & wanted \
+    if cut is None or (content_words(sentence[:cut.start()]) & wanted
+                       and not _WHETHER_FIRST.match(sentence)) \
             or _HEDGED.search(sentence, cut.end()):
         return sentence  # (a hedged claim after it is still a hedge: "…, but 24 should hit")
     return sentence[cut.end():]
