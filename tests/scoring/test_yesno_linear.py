@@ -83,6 +83,13 @@ def test_usually_not_to_an_ever_question_is_linear():
     ("there is no dog, ", "Is there a cat?"),
     ("the dog is here. ", "Is there a cat?"),  # "The X is …" to "Is there an X?"
     ("the cat is ", "Is there a cat?"),
+    # the narrowed rules of review yesno5: reported opinions, "There is not only …", absence
+    # words, an elliptical state, "no correct / clear answer" to an option question
+    ("it is generally not red, but some people think ", "Is the cat ever red?"),
+    ("there is not only a dog, ", "Is there a dog?"),
+    ("the cat is missing and ", "Is there a cat?"),
+    ("the door is closed and open ", "Is the door open?"),
+    ("there is no clear answer, ", "Is any option correct?"),
 ])
 def test_review_probe_rules_are_linear(unit, question):
     """The rules of the yes/no review probes (s12) read per "not" / per sentence, bounded."""

@@ -64,8 +64,10 @@ def contrasted(text: str, question: str) -> str | None:
 # "Lightning typically does not strike the same place twice, but it can and often does.", "In
 # general, stainless steel is not magnetic, but some grades such as 430 are.": what usually
 # holds denied, then the exceptions affirmed, elliptically; to a question asking whether it is
-# ever / sometimes / in some cases so (`SOMETIMES`), yes
-_EXCEPTIONS = re.compile(r"(?:\bnot\b|n't\b|n’t\b)[^.!?\n]{0,160}?,\s*but\s+(?:it|they|some\b[^.!?\n,;]{0,60}?)"
+# ever / sometimes / in some cases so (`SOMETIMES`), yes (not a reported opinion: "but some
+# people think it is", "but some would say it is")
+_EXCEPTIONS = re.compile(r"(?:\bnot\b|n't\b|n’t\b)[^.!?\n]{0,160}?,\s*but\s+(?:it|they|some\b(?![^.!?\n,;]{0,60}?\b(?:think|thinks|say|says|said|would|believe|believes|fear|fears|claim"
+                         r"|claims|argue|argues|feel|feels|suggest|suggests)\b)[^.!?\n,;]{0,60}?)"
                          r"\s+(?:can|could|do|does|is|are|will)\b(?:\s+and\s+(?:often|sometimes|occasionally"
                          r"|frequently)\s+(?:does|do|is|are))?\s*(?:[.!;]|$)", re.I)
 _USUALLY_REACH = 60  # characters before the negation read for "typically", "in general"

@@ -47,15 +47,20 @@ def exists(text: str, question: str) -> bool:
 # "Is there a microwave?" -> "There is no microwave." / "There is a dog lying on the rug.": a
 # sentence opening "there is (no)" with the one word the question asks about in the three after
 _THERE_ASKED = re.compile(r"\s*(?:(?:is|are)\s+there|there\s+(?:is|are))\b", re.I)
-_THERE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*there\s+(?:is|are)(n't|n’t|\s+not?\b)?\s+"
+# ("There is no doubt a dog", "There isn't just one dog", "There is not only a dog": no denial)
+_THERE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*there\s+(?:is|are)((?:n't|n’t|\s+not?\b)(?!\s+(?:just|only"
+                         r"|merely|simply|one|many|much|doubt|denying|mistaking|question)\b))?\s+"
                          r"((?:an?|any|one|two|three|several|some|many)\s+)?([a-z]+(?:[ \t]+[a-z]+){0,2})",
                          re.I)
 
 
-# ... and so does a sentence about the thing, opening "The X is / are …" with no negation or
-# hedge in it
+# ... and so does a sentence about the thing, opening "The X is / are …" with no negation,
+# hedge, absence or unreality in it ("The cat is nowhere to be seen / missing / gone", "The ghost
+# is a myth", "The dog is a stuffed toy")
 _THE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*the\s+([a-z]+)\s+(?:is|are)\b(?![^.!?\n]*(?:\b(?:not|no|never"
-                       r"|may|might|could|perhaps|possibly|maybe|probably)\b(?!-)|n't\b|n’t\b))", re.I)
+                       r"|may|might|could|perhaps|possibly|maybe|probably|nowhere|missing|absent|gone|lost"
+                       r"|unknown|myth|myths|legend|fictional|imaginary|fake|toy|toys|stuffed|extinct|hypothetical"
+                       r"|unavailable|invisible|none|nonexistent|non-existent|only|just)\b(?!-)|n't\b|n’t\b))", re.I)
 
 
 def there_is(text: str, question: str) -> str | None:

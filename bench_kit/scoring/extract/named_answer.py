@@ -24,7 +24,7 @@ def named_answer(tail: str, question: str) -> str | None:
     """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
     that word with a negative prefix, or "not" before it), or, when the question compares
     ("Is the cat bigger than the dog?"), the word of one side ("the cat": yes, "the dog":
-    no; "not the dog": "both", no answer); None otherwise, when the word declines ("uncertain") and when the question offers
+    no; "not the cat": no; "not the dog": "both", no answer); None otherwise, when the word declines ("uncertain") and when the question offers
     the word as one of two ("Is it FIR or IIR?", "a dog or a cat"; "exact or not" is one)."""
     found = _NAMED.match(tail)
     if found is None or NO_ANSWER.match(found.group(2)):
@@ -36,7 +36,9 @@ def named_answer(tail: str, question: str) -> str | None:
         side = "yes" if stem(word) in left - right else "no" if stem(word) in right - left else None
         if side is None or negated:
             return None  # neither side or both: no answer
-        return "both" if found.group(1) else side  # "not the dog": no answer, nothing read after
+        if found.group(1):  # "not the cat": the compared side is not the bigger one, no;
+            return "no" if side == "yes" else "both"  # "not the dog": no answer, nothing read after
+        return side
     wanted = content_words(question)
     if stem(word) in wanted:
         said = "yes"

@@ -253,6 +253,10 @@ def restated(text: str, question: str) -> str | None:
 
 _SAID_WITH_IN = frozenset("migrant valuable flammable habitable".split())  # (not "information")
 _GERUND_BASE = 6  # letters a word ending in "ing" needs to be read as a verb's form too
+# ... but not a noun or preposition ending so ("evening" is no form of "even"; "string": no vowel before "ing")
+_NOT_GERUNDS = frozenset("evening morning ceiling during nothing something anything everything pudding sibling "
+                         "lightning herring awning clothing earring darling sterling viking duckling".split())
+_VOWEL = re.compile(r"[aeiouy]")
 
 
 def _with_bases(words: set[str]) -> set[str]:
@@ -262,7 +266,8 @@ def _with_bases(words: set[str]) -> set[str]:
     says the word itself before ("an immigrant" is a migrant, "invaluable" valuable)."""
     bases: set[str] = set()
     for word in words:
-        if len(word) >= _GERUND_BASE and word.endswith("ing"):
+        if len(word) >= _GERUND_BASE and word.endswith("ing") and word not in _NOT_GERUNDS \
+                and _VOWEL.search(word, 0, len(word) - 3):
             root = word[:-3]
             bases.update((root, root + "e", root[:-1] if root[-1] == root[-2] else root))
         elif word[:2] in ("in", "im") and word[2:] in _SAID_WITH_IN:
@@ -364,7 +369,15 @@ def _opposite_state(sentence: str, wanted: set[str]) -> str | None:
         if subject and subject <= words:
             said.add("opposite" if _ANTONYMS[state] in words and state not in words
                      and not DENIAL.search(part) else "other")
+        elif (elliptic := _ELLIPTIC.match(part)) and elliptic.group(1).lower() == state:
+            said.add("other")  # "… closed on Sundays and open the rest of the week", "… but is alive now"
     return "no" if said == {"opposite"} else None
+
+
+# a part of a sentence that goes on about the same subject without naming it: "and open the
+# rest of the week", "but it is alive now" (not a past "it was wet earlier")
+_ELLIPTIC = re.compile(r"\s*(?:(?:it|they|he|she)\s+)?(?:(?:is|are|will\s+be)\s+|(?:it|they)(?:'s|’s|'re|’re)\s+)?"
+                       r"([A-Za-z]+)")
 
 
 def _antonym(have: set[str], wanted: set[str]) -> bool:

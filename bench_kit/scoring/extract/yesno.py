@@ -49,8 +49,9 @@ _YESNO_WHOLE = {
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
 # (a German / French / Spanish answer opens the same way: "Ja, ich kann Deutsch sprechen.",
 # "Nein, …", Italian "Sì, il gatto è nero." — only before a punctuation mark: "Non-essential
-# travel …" is no "Non")
-_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|s[íì]|si)(?=[,.!]))|(no|nope|(?:nein|non)(?=[,.!])))"
+# travel …" is no "Non"; the unaccented "Si" only before a comma, and not before an apposition:
+# "Si, silicon, is a metalloid")
+_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|s[íì])(?=[,.!])|si(?=,)(?!,\s*\w+\s*,))|(no|nope|(?:nein|non)(?=[,.!])))"
           rf"(?![A-Za-z]){NOT_NO}")
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{YN_ZH_SKIP})(?:{YN_ZH}))", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
@@ -93,12 +94,13 @@ _COSTLY = (r"(?:(?:very|quite|extremely|really)\s+)?(?:difficult|hard|challengin
            r"|expensive|rare)\b|only\s+(?:with|if|under|in|after|when)\b|(?:it\s+)?requires?\b")
 # ... while an opening "It is possible that …" only hedges (a review's 6 of 6 careful readings)
 _POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\s+)?possible(?:\s+that\b"
-                            r"|\s*(?:[.;!]|$|,\s*but\b(?!\s+(?:" + _COSTLY + "))))",
-                            re.I)  # (also a bare "It is possible, but not …")
+                            r"|\s*(?:[.;!]|$|,\s*but\b))", re.I)  # (also a bare "It is possible, but not …")
 # ... but a bare "It is possible, but difficult / only with a licence / it requires …" says
 # what it takes: yes to a question asking whether it can be done ("Can a human …?", "Is it
-# possible to …?")
-_POSSIBLE_BUT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+possible,?\s*but\s+(?:" + _COSTLY + ")", re.I)
+# possible to …?"; not when the "but" is about knowing: "but hard to predict", "but risky to
+# assume that", "but it requires a lab test to confirm")
+_POSSIBLE_BUT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+possible,?\s*but\s+(?:" + _COSTLY + r")(?![^.!?\n;]{0,60}?"
+                           r"\bto\s+(?:predict|say|know|determine|confirm|assume|tell|verify|be\s+sure)\b)", re.I)
 _ASKS_POSSIBLE = re.compile(r"^\s*(?:can|could)\b|\bis\s+it\s+possible\b", re.I)
 def _lead_yesno(text: str) -> str | None:
     """The yes/no a text starts with; "both" for "yes and no"."""
@@ -319,33 +321,38 @@ def _willing(text: str, question: str) -> bool:
         and not (deed and re.search(_UNDONE + re.escape(deed) + r"\b", opening, re.I))
 
 
-# "Actually, I cannot see the image": the answer before it was a guess, taken back
-_TAKEN_BACK = re.compile(r"\bactually,?\s+I\s+(?:(?:cannot|can't|can’t|can\s+not|am\s+unable\s+to"
-                         r"|am\s+not\s+able\s+to)\s+(?:see|view|access|look\s+at|be\s+sure|tell)"
-                         r"|(?:don't|don’t|do\s+not)\s+have\s+(?:the\s+ability|access))\b", re.I)
+# "Actually, I cannot see the image": the answer before it was a guess, taken back — only in
+# the sentence of the leading yes/no or the one after it, and only when what cannot be seen is
+# the image itself (not "I can't see any dog", "I can't tell whether it is a Persian")
+_IMAGE = r"(?:the\s+|this\s+|that\s+|your\s+|any\s+)?(?:image|picture|photo|photograph|attachment|file|video)s?\b"
+_TAKEN_BACK = re.compile(r"[^.!?\n]{0,300}?(?:[.!?][ \t]*)?\bactually,?\s+I\s+(?:(?:cannot|can't|can’t|can\s+not"
+                         r"|am\s+unable\s+to|am\s+not\s+able\s+to)\s+(?:(?:see|view|access|look\s+at)\s+"
+                         r"(?:" + _IMAGE + r"|[^.!?\n]{0,60}?,\s*so\s+I\s+(?:cannot|can't|can’t)\s+(?:say|tell|confirm))"
+                         r"|(?:be\s+sure|tell)\s*(?:[.!]|$|for\s+sure\b|from\s+" + _IMAGE + r"))"
+                         r"|(?:don't|don’t|do\s+not)\s+have\s+(?:the\s+ability|access)\b)", re.I)
 
 
 def _taken_back(text: str) -> bool:
-    """Whether `text` takes its answer back with "Actually, I cannot see / have no access
-    …" (a cheap test for "ctually" first)."""
-    return "ctually" in text and _TAKEN_BACK.search(text) is not None
+    """Whether `text` takes its leading answer back in its first or second sentence with
+    "Actually, I cannot see the image / have no access …" (a cheap test for "ctually" first)."""
+    return "ctually" in text[:700] and _TAKEN_BACK.match(text) is not None
 
 
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
-    refusal = last_decline(text) or (None if asks_answer(question) else NO_ANSWER_OPENING.match(text))
+    refusal = last_decline(text) or (None if asks_answer(question, text) else NO_ANSWER_OPENING.match(text))
     said = (but_explicit(text, refusal.end()) or (question and question.isascii() and (
         but_restated(text, refusal.end(), question) or _stated_before(text, refusal, question)))) \
         if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
     opening = PARAGRAPH.search(text)
+    costly = question and _POSSIBLE_BUT.match(text) and _ASKS_POSSIBLE.search(asked(question))
     if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
-            or _retracted(text) or _POSSIBLE_THAT.match(text):
+            or _retracted(text) or (_POSSIBLE_THAT.match(text) and not costly):
         return FAILED
-    if (question and exists(text, question)) or _POSSIBLE.match(text) or (
-            question and _POSSIBLE_BUT.match(text) and _ASKS_POSSIBLE.search(asked(question))):
+    if (question and exists(text, question)) or _POSSIBLE.match(text) or costly:
         return Extraction("yes", PARSE_LENIENT)
     stated = (contrasted(text, question) or exceptions_affirmed(text, question)
               or restated(text, question) or there_is(text, question)) \
@@ -360,21 +367,26 @@ def _read(text: str, question: str | None) -> Extraction[str]:
 
 def _stated_before(text: str, refusal: re.Match, question: str) -> str | None:
     """The yes/no of a restatement of `question` before a decline about something else: the
-    declining clause names no word the question asks about ("The cat looks black. I don't know
-    whether it is a Persian.", "Tipping is not expected in Japan; elsewhere the answer
-    varies."); None otherwise, and when the response takes its answer back."""
+    declining clause names a thing of its own and no word the question asks about ("The cat
+    looks black. I don't know whether it is a Persian.", "Tipping is not expected in Japan;
+    elsewhere the answer varies."); None otherwise ("However, I don't know whether that's
+    right.", "Still, I don't know."), and when the response takes its answer back."""
     start = max(text.rfind(stop, 0, refusal.start()) for stop in ".!?;\n") + 1
     if start <= 0:
         return None
     end = _CLAUSE_STOP.search(text, refusal.end())
     declined = text[start:end.start() if end else len(text)]
-    if content_words(declined) & content_words(asked(question)) or not own_decline(refusal) \
-            or _concludes(text, refusal.start()) or _retracted(text):
-        return None  # (a shared refusal, "Therefore, …": about the question)
+    named = content_words(text[start:refusal.start()] + " " + text[refusal.end():end.start() if end else len(text)])
+    if content_words(declined) & content_words(asked(question)) or not named - _NAMES_NOTHING \
+            or not own_decline(refusal) or _concludes(text, refusal.start()) or _retracted(text):
+        return None  # (a shared refusal, "Therefore, …", "I don't know whether that's right.")
     return restated(text[:start], question)
 
 
 _CLAUSE_STOP = re.compile(r"[.!?;\n]")
+# words of a declining clause that point back to the answer rather than name another thing
+_NAMES_NOTHING = frozenset("whether if however still but yet though although honestly frankly really truly "
+                           "s it this that these those they right accurate correct true sure certain".split())
 
 
 # "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer

@@ -69,9 +69,11 @@ _RELATIVE = (r"(?:people|person|one|those|anyone|anybody|someone|somebody|everyo
 _NO_ANSWER_TO = re.compile(r",?\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|simple|straightforward|right"
                            r"|correct|universal|universally\s+\w+|definite|easy)[\s,]+)+"
                            r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
-_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)"
-                          r"|\b(?:options?|choices?)\b[^?]{0,40}\bcorrect\b",
-                          re.I)  # (not "Is there an answer key in the photo?"; "Is any option correct?")
+_ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
+                          re.I)  # (not "Is there an answer key in the photo?")
+# "Is any option correct?" is answered no by "There is no correct answer / option" only
+_ASKS_OPTION = re.compile(r"\b(?:options?|choices?)\b[^?]{0,40}\bcorrect\b", re.I)
+_NO_CORRECT = re.compile(r"\bno\s+(?:correct|right)\s+(?:answers?|options?|choices?)\b", re.I)
 PARAGRAPH = re.compile(r"\n[ \t]*\n")
 # Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
 # a dog?" asks about the image), or the question names an AI.
@@ -188,7 +190,7 @@ def _set_aside(text: str, at: int, after: int, sentence: int, question_words: se
     not the answer: an elliptical contrast of another subject ("The cat is on the sofa, but
     the dog is not."), hedged ("may not") or the speaker on itself ("I don't have …"), or
     "generally not" to a question asking about some cases ("… magnetic in some instances?")."""
-    if _denies_other(text, at, after, question_words) or _mixed(text, at, after, sentence):
+    if _denies_other(text, at, after, question_words) or _mixed(text, at, after, sentence, question_words):
         return True
     ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
         text, max(sentence, at - _BUT_REACH), at)
@@ -201,8 +203,9 @@ def _set_aside(text: str, at: int, after: int, sentence: int, question_words: se
 
 
 # "There is no dog, while the cat is." / "…, but there is a cat." to "Is there a cat?": a "no"
-# before a thing the question does not name, contrasted later in its sentence with one it
-# names, denies the other thing only
+# before a thing the question does not name, contrasted later in its sentence with a clause
+# naming every word the question asks about, denies the other thing only (not "The patient has
+# no elevated temperature, but the patient does have a cough." to "… have a fever?")
 _NO_THING = re.compile(r"([^.!?\n,;]{1,80}),\s*(?:but|while|whereas)\s+([^.!?\n]{1,80})", re.I)
 
 
@@ -212,19 +215,22 @@ def _denies_other(text: str, at: int, after: int, question_words: set[str]) -> b
     if after - at != 2 or text[at:after].lower() != "no":
         return False
     found = _NO_THING.match(text, after)
-    return found is not None and not content_words(found.group(1)) & question_words \
-        and bool(content_words(found.group(2)) & question_words)
+    return found is not None and bool(question_words) and not content_words(found.group(1)) & question_words \
+        and question_words <= content_words(found.group(2))
 
 
 # "The food is not bad, but it is not great either.": a negation "… either" after a litotes
-# in its sentence weighs both ways (neither good nor great), no answer
+# in its sentence weighs both ways (neither good nor great), no answer — unless the "either"
+# clause names the asked word ("Is the food great?": no)
 _EITHER = re.compile(r"[^.!?\n,;]{0,40}?\beither\b", re.I)
 _MIXED_REACH = 200  # characters before the negation read for the litotes
 
 
-def _mixed(text: str, at: int, after: int, sentence: int) -> bool:
-    """Whether the negation at `at` is a "not … either" after a litotes in its sentence."""
-    return _EITHER.match(text, after) is not None \
+def _mixed(text: str, at: int, after: int, sentence: int, question_words: set[str]) -> bool:
+    """Whether the negation at `at` is a "not … either" after a litotes in its sentence,
+    naming no word the question asks about ("not great either" answers "Is the food great?")."""
+    either = _EITHER.match(text, after)
+    return either is not None and not content_words(either.group()) & question_words \
         and LITOTES.search(text, max(sentence, at - _MIXED_REACH), at) is not None
 
 
@@ -280,13 +286,18 @@ def _litotes(text: str, negation: re.Match, question: str | None) -> int:
 def no_answer_to(text: str, after: int, question: str | None) -> bool:
     """Whether the "no" ending at `after` opens a hedge ("no clear answer") to a question
     that does not ask for an answer."""
-    return _NO_ANSWER_TO.match(text, after) is not None and not asks_answer(question)
+    return _NO_ANSWER_TO.match(text, after) is not None and not asks_answer(question, text, after - 2)
 
 
-def asks_answer(question: str | None) -> bool:
+def asks_answer(question: str | None, text: str = "", at: int = 0) -> bool:
     """Whether the asking sentence of `question` asks about an answer ("Is there an answer
-    written on the whiteboard?"): "there is no answer" then answers it."""
-    return bool(question and _ASKS_ANSWER.search(asked(question)))
+    written on the whiteboard?"): "there is no answer" then answers it; or asks whether an
+    option / choice is correct and `text` says "no correct answer / option" near `at`."""
+    if not question:
+        return False
+    asking = asked(question)
+    return bool(_ASKS_ANSWER.search(asking) or (
+        _ASKS_OPTION.search(asking) and _NO_CORRECT.search(text, max(0, at), at + 60)))
 
 
 _NOT_ONLY_WORD = re.compile(r"\s+(?:only|just)\s+(?:(?:a|an|the)\s+)?([A-Za-z]+)\b(?!')", re.I)
