@@ -78,4 +78,12 @@ def there_is(text: str, question: str) -> str | None:
     for found in _THE_SAID.finditer(text):  # "The sign is a no-entry sign." says there is one
         if {stem(found.group(1).lower())} == wanted:
             return "yes"
+    for found in _THE_ABSENT.finditer(text):  # "The cat is nowhere to be seen." says there is none
+        if {stem(found.group(1).lower())} == wanted:
+            return "no"
     return None
+
+
+# ... and "The X is / are nowhere to be seen / missing from … / absent / gone" says there is none
+_THE_ABSENT = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*the\s+([a-z]+)\s+(?:is|are)\s+(?:nowhere\b|missing\s+from\b"
+                         r"|absent\b|gone\b(?!\s+(?:to|for|into|out|through|up|down|over|by)\b))", re.I)

@@ -391,7 +391,7 @@ def _first_line_end(text: str) -> int:
 # what", "not to mention", "no wonder", and "not easy" (how hard a thing is, not whether it
 # is: "Learning to swim is not easy, but …") unless the question holds the word ("Am I
 # alone?", "Is it easy to learn Chinese?")
-_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder|easy)\b", re.I)
+_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder|easy|doubt|denying|mistaking)\b", re.I)
 
 
 def _idiom(text: str, after: int, question_words: set[str]) -> bool:
