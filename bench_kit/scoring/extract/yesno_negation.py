@@ -98,11 +98,19 @@ _BUT_THEN = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+(?:(?:in\s+general|general
 
 def but_explicit(text: str, at: int) -> str | None:
     """The explicit yes/no after "but" that follows a refusal or hedge ending at `at`
-    ("…, but yes, …", "…, but in general yes, …", "I don't know, but I think yes."; not "but
-    no single …"), or None."""
+    ("…, but yes, …", "…, but in general yes, …", "I don't know, but I think yes." / "… but I
+    think so."; not "but no single …"), or None."""
     but = _BUT_THEN.match(text, at)
     said = EXPLICIT.match(text, but.end()) if but else None
-    return said.group().lower() if said else None
+    if said:
+        return said.group().lower()
+    thought = _THINK_SO.match(text, at)  # "I don't know, but I think so."
+    return None if thought is None else "yes" if thought.group(1).lower() == "so" else "no"
+
+
+# ... and "but I think so / not" ending its sentence stands for the yes / no
+_THINK_SO = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+(?:I\s+(?:think|believe|would\s+say)|I'd\s+say)\s+(so|not)"
+                       r"\s*(?:[.!;]|$)", re.I)
 
 
 def but_restated(text: str, at: int, question: str) -> str | None:
