@@ -90,6 +90,7 @@ def test_usually_not_to_an_ever_question_is_linear():
     ("the cat is missing and ", "Is there a cat?"),
     ("the dog is nowhere. ", "Is there a cat?"),
     ("I don't know, but I think so, ", "Is the cat red?"),
+    ("there is no dog other than ", "Is there a dog?"),
     ("the door is closed and open ", "Is the door open?"),
     ("there is no clear answer, ", "Is any option correct?"),
 ])

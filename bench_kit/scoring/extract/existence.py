@@ -54,6 +54,10 @@ _THERE_SAID = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*there\s+(?:is|are)((?:n't|nâ
                          re.I)
 
 
+# ("There is no dog except the one sleeping on the rug." denies nothing)
+_SAVED = re.compile(r"[^.!?\n]{0,40}?\b(?:other\s+than|except|besides|apart\s+from)\s+(?:the|this|that|one)\b", re.I)
+
+
 # ... and so does a sentence about the thing, opening "The X is / are â€¦" with no negation,
 # hedge, absence or unreality in it ("The cat is nowhere to be seen / missing / gone", "The ghost
 # is a myth", "The dog is a stuffed toy")
@@ -73,7 +77,8 @@ def there_is(text: str, question: str) -> str | None:
         return None
     for found in _THERE_SAID.finditer(text):
         named = found.group(3)
-        if wanted <= content_words(named) and not HEDGED_STATE.search(named):
+        if wanted <= content_words(named) and not HEDGED_STATE.search(named) \
+                and not (found.group(1) and _SAVED.match(text, found.start(3))):
             return "no" if found.group(1) else "yes"
     for found in _THE_SAID.finditer(text):  # "The sign is a no-entry sign." says there is one
         if {stem(found.group(1).lower())} == wanted:

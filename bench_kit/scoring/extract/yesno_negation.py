@@ -402,9 +402,16 @@ def _first_line_end(text: str) -> int:
 _IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder|easy|doubt|denying|mistaking)\b", re.I)
 
 
+# "no <thing> other than / except / besides / apart from the one …" names one that is there
+_SAVE = re.compile(r"(?:\s+[A-Za-z]+){1,3}?\s+(?:other\s+than|except|besides|apart\s+from)\s+(?:the|this|that|one)\b",
+                   re.I)
+
+
 def _idiom(text: str, after: int, question_words: set[str]) -> bool:
     """Whether the negation ending at `after` opens a set phrase the question does not ask
-    about."""
+    about, or is a "no" saving one thing ("no dogs other than the one on the left")."""
+    if text[after - 2:after].lower() == "no" and _SAVE.match(text, after):
+        return True  # "There is no dog except the one on the rug."
     found = _IDIOM.match(text, after)
     if found is not None and found.group(1).lower() == "easy" and text[after - 2:after].lower() == "no":
         return False  # "There is no easy or safe way …" denies
