@@ -357,7 +357,8 @@ def _opposite_state(sentence: str, wanted: set[str]) -> str | None:
     """"no" when `sentence` names a state the question asks about and its opposite, and every
     part of it naming the question's subject holds the opposite only, with no negation ("The
     window is closed and the door is open." / "The road looks dry now, although it was wet
-    earlier." to "Is the window open?" / "Is the road wet?"); None otherwise."""
+    earlier." to "Is the window open?" / "Is the road wet?"); "yes" when they all hold the
+    asked state only ("The door is open and the window is closed."); None otherwise."""
     states = [word for word in wanted if word in _ANTONYMS]
     if len(states) != 1 or _ANTONYMS[states[0]] in wanted:
         return None  # ("Is the door open or closed?" asks no yes/no)
@@ -367,11 +368,11 @@ def _opposite_state(sentence: str, wanted: set[str]) -> str | None:
     for part in _PART.split(sentence):
         words = content_words(part)
         if subject and subject <= words:
-            said.add("opposite" if _ANTONYMS[state] in words and state not in words
-                     and not DENIAL.search(part) else "other")
+            alone = not DENIAL.search(part) and (_ANTONYMS[state] in words) != (state in words)
+            said.add(("opposite" if _ANTONYMS[state] in words else "same") if alone else "other")
         elif (elliptic := _ELLIPTIC.match(part)) and elliptic.group(1).lower() == state:
             said.add("other")  # "… closed on Sundays and open the rest of the week", "… but is alive now"
-    return "no" if said == {"opposite"} else None
+    return "no" if said == {"opposite"} else "yes" if said == {"same"} else None
 
 
 # a part of a sentence that goes on about the same subject without naming it: "and open the
