@@ -9,18 +9,18 @@ from __future__ import annotations
 import pytest
 
 from bench_kit.scoring.extract.contrasted_subjects import contrasted
+from bench_kit.scoring.extract.named_answer import named_answer
 from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.restatement import (
     DENIAL,
     SENTENCE,
     _denial_about,
-    _negative_prefixes,
     _positive,
     _restated_comparison,
     comparisons,
     content_words,
     echoes_question,
-    named_answer,
+    negative_prefixes,
     restated,
     stem,
 )
@@ -165,7 +165,7 @@ SHORT_PREFIXES = {"non", "non-", "un", "ir", "il"}
     ("formal", SHORT_PREFIXES | {"in", "im"}),     # "informal" is not formal
 ])
 def test_negative_prefixes(word, expected):
-    assert set(_negative_prefixes(word)) == expected
+    assert set(negative_prefixes(word)) == expected
 
 
 @pytest.mark.parametrize("text, question, expected", [

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
+from bench_kit.scoring.extract.existence import exists as _exists
 from bench_kit.scoring.extract.yesno import (
     _concludes,
-    _exists,
     _not_remark,
     _retracted,
     extract_yesno_detailed,

@@ -52,6 +52,13 @@ SHAPES = {
     "but not contrasts": lambda n: _repeat("the cat is red, but not ", n),
     "questions written out again": lambda n: _repeat("Final answer: Is the cat red?\n", n),
     "pairs offered": lambda n: _repeat("true or false ", n),
+    # the rules of the yes/no review probes (s12): a "no" denying something else, "not … either"
+    # after a litotes, a word offered with its opposite, an answer taken back ("-ing" words are
+    # read word by word within `content_words`' own pass: no shape of their own)
+    "no then a contrast": lambda n: _repeat("there is no dog, but the cat is here ", n),
+    "not bad, not red either": lambda n: _repeat("the cat is not bad, but not red either ", n),
+    "words with their opposites": lambda n: _repeat("the cat is good or bad red ", n),
+    "answers taken back": lambda n: "Yes. " + _repeat("actually, I can ", n),
 }
 
 
@@ -67,3 +74,27 @@ def test_usually_not_to_an_ever_question_is_linear():
     assert_linear("usually not", _repeat("it is generally not red ", 200_000),
                   _repeat("it is generally not red ", 400_000),
                   lambda text: extract_yesno(text, "Is the cat ever red?"))
+
+
+@pytest.mark.parametrize("unit, question", [
+    ("it is generally not red, but some cats ", "Is the cat ever red?"),  # exceptions affirmed
+    ("not red, but it can, ", "Is the cat ever red?"),
+    ("there is a dog. ", "Is there a cat?"),  # "There is (no) X" to "Is there an X?"
+    ("there is no dog, ", "Is there a cat?"),
+    ("the dog is here. ", "Is there a cat?"),  # "The X is …" to "Is there an X?"
+    ("the cat is ", "Is there a cat?"),
+    # the narrowed rules of review yesno5: reported opinions, "There is not only …", absence
+    # words, an elliptical state, "no correct / clear answer" to an option question
+    ("it is generally not red, but some people think ", "Is the cat ever red?"),
+    ("there is not only a dog, ", "Is there a dog?"),
+    ("the cat is missing and ", "Is there a cat?"),
+    ("the dog is nowhere. ", "Is there a cat?"),
+    ("I don't know, but I think so, ", "Is the cat red?"),
+    ("there is no dog other than ", "Is there a dog?"),
+    ("the door is closed and open ", "Is the door open?"),
+    ("there is no clear answer, ", "Is any option correct?"),
+])
+def test_review_probe_rules_are_linear(unit, question):
+    """The rules of the yes/no review probes (s12) read per "not" / per sentence, bounded."""
+    assert_linear(unit, _repeat(unit, 200_000), _repeat(unit, 400_000),
+                  lambda text: extract_yesno(text, question))

@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.question_asked import asked
-from bench_kit.scoring.extract.restatement import DENIAL, NEGATORS, WORDS, content_words, stem
+from bench_kit.scoring.extract.restatement import (
+    DENIAL,
+    NEGATORS,
+    SOMETIMES,
+    USUALLY,
+    WORDS,
+    content_words,
+    stem,
+)
 
 # "The woman is not wearing a hat, while the man is.": a statement about one subject, then
 # an elliptical one about another, which takes the first one's predicate with its own polarity.
@@ -50,4 +58,27 @@ def contrasted(text: str, question: str) -> str | None:
             return "no" if match.group(2) else "yes"
         if subject <= wanted and not second <= wanted and wanted <= subject | predicate:
             return "no" if DENIAL.search(first, verb.start()) else "yes"
+    return None
+
+
+# "Lightning typically does not strike the same place twice, but it can and often does.", "In
+# general, stainless steel is not magnetic, but some grades such as 430 are.": what usually
+# holds denied, then the exceptions affirmed, elliptically; to a question asking whether it is
+# ever / sometimes / in some cases so (`SOMETIMES`), yes (not a reported opinion: "but some
+# people think it is", "but some would say it is")
+_EXCEPTIONS = re.compile(r"(?:\bnot\b|n't\b|n’t\b)[^.!?\n]{0,160}?,\s*but\s+(?:it|they|some\b(?![^.!?\n,;]{0,60}?\b(?:think|thinks|say|says|said|would|believe|believes|fear|fears|claim"
+                         r"|claims|argue|argues|feel|feels|suggest|suggests)\b)[^.!?\n,;]{0,60}?)"
+                         r"\s+(?:can|could|do|does|is|are|will)\b(?:\s+and\s+(?:often|sometimes|occasionally"
+                         r"|frequently)\s+(?:does|do|is|are))?\s*(?:[.!;]|$)", re.I)
+_USUALLY_REACH = 60  # characters before the negation read for "typically", "in general"
+
+
+def exceptions_affirmed(text: str, question: str) -> str | None:
+    """"yes" when `text` says what usually holds is not so, but the exceptions are
+    (`_EXCEPTIONS`), to a question asking whether it ever / sometimes is; None otherwise."""
+    if not SOMETIMES.search(question):
+        return None
+    for found in _EXCEPTIONS.finditer(text):
+        if USUALLY.search(text, max(0, found.start() - _USUALLY_REACH), found.start()):
+            return "yes"
     return None

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from bench_kit.scoring.extract.no_answer import NO_ANSWER
 from bench_kit.scoring.extract.question_asked import asked
 
 # "No doubt" / "no question" say "certainly", "No problem" / "no worries" are courtesy.
@@ -16,7 +15,7 @@ NOT_NO = r"(?!\s+(?:doubt|question|problem|worries)\b)"
 WORDS = re.compile(r"[a-z0-9]+")
 _FUNCTION_WORDS = frozenset(
     "is are was were be been do does did have has had the a an this that these those there it "
-    "its of in on at to for by with than as and or image picture shown figure based can could any "
+    "its of in on at to for from by with than as and or image picture shown figure based can could any "
     "really actually ever being "
     "will would shall should may might according then".split())
 # Comparisons restated with their direction: "Is X less than Y?" -> "X is less than Y" (yes),
@@ -31,9 +30,9 @@ SENTENCE = re.compile(r"(?:[^.!?\n]+|\.(?=\d))(?:[^.!?\n]*\.(?=\d))*[^.!?\n]*") 
 # (not the first word of a compound: "a no-entry sign", "not-so-subtly"; but "no-one" denies)
 DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
-_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but|complex|nuanced"
-                        r"|ambiguous|depends?)\b",
-                        re.I)
+# ("not just a cat but also a dog" adds, it does not contrast)
+_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but(?!\s+also\b)"
+                        r"|complex|nuanced|ambiguous|depends?)\b", re.I)
 # A question asking whether something is ever / sometimes / in some cases so is not denied by
 # what usually holds ("generally not", "in general … not", "is not typically magnetic")
 SOMETIMES = re.compile(r"\b(?:ever|sometimes|some\s+(?:instances|cases|circumstances|situations)"
@@ -58,7 +57,8 @@ def content_words(text: str) -> set[str]:
 def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
     """Every comparison in the clauses of `text`: (+1 more / -1 less / 0 equal, content
     words of the compared side, content words after "than" / "to" / "as" up to the next
-    comparative, negated: a negator within the five words before the comparative). A later
+    comparative, negated: a negator within the five words before the comparative, or after
+    it in its clause when no other side is named: "A higher price does not mean …"). A later
     comparative in a clause shares the compared side of the one before it ("X is bigger
     than Y and smaller than Z": X is smaller), plus its own words before "than"."""
     found = []
@@ -73,7 +73,10 @@ def comparisons(text: str) -> list[tuple[int, set[str], set[str], bool]]:
             split = next((i for i, w in enumerate(rest) if w in ("than", "to", "as")), len(rest))
             end = next((i for i, w in enumerate(rest[split:]) if w in _COMPARATIVES), None)
             after = rest[split:] if end is None else rest[split:split + end]
-            negated = any(w in NEGATORS for w in words[max(0, index - 5):index])
+            negated = any(w in NEGATORS for w in words[max(0, index - 5):index]
+                          # ... or, with no other side named, after it ("A higher price does not mean …")
+                          + (rest[:next((i for i, w in enumerate(rest) if w in _COMPARATIVES), len(rest))]
+                             if split == len(rest) else []))
             lead = words[:index] if side is None else []
             side = (side or set()) | content_words(" ".join(lead + rest[:split])) - _COMPARATIVES
             found.append((sign, side, content_words(" ".join(after)) - _COMPARATIVES, negated))
@@ -109,6 +112,18 @@ def _restated_comparison(sentence: str,
     return None if len(stated) > 1 else answer
 
 
+_NOT_JUST = re.compile(r"\s+(only|just)\b", re.I)
+_HOW_HARD = re.compile(r"\s+easy\b", re.I)  # "… is not easy": how hard, not whether (a hedge)
+
+
+def _adds(clause: str, denial: re.Match, question: str) -> bool:
+    """Whether `denial` opens "not just / not only", which adds ("not just a cat but also a
+    dog"), unless the question (its lower-cased words) asks about the word itself ("Is there
+    just one cat?" -> "There is not just one cat" is no)."""
+    found = _NOT_JUST.match(clause, denial.end())
+    return found is not None and f" {found.group(1).lower()} " not in f" {question} "
+
+
 def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | None:
     """"no" when a clause of `sentence` that names something the question asks about
     (or nothing else) holds a negation ("The cat is black, and there is no dog." denies
@@ -117,11 +132,14 @@ def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | 
     objective evidence"), is an echo of the question, not a denial."""
     for clause in _CLAUSE.split(sentence):
         denied = next((found for found in DENIAL.finditer(clause)
-                       if not echoes_question(clause, found, question)), None)
+                       if not echoes_question(clause, found, question)
+                       and not _adds(clause, found, question)), None)
         said = {word for word in content_words(clause) if len(word) > 1} - NEGATORS \
             if denied else set()
         if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
-            return "hedged" if HEDGE_BEFORE.search(clause, 0, denied.start()) else "no"
+            # (hedged too: "Learning to swim is not easy for adults." to "Can adults learn …?")
+            return "hedged" if HEDGE_BEFORE.search(clause, 0, denied.start()) or (
+                _HOW_HARD.match(clause, denied.end()) and " easy " not in f" {question} ") else "no"
     return None
 
 
@@ -132,6 +150,9 @@ _OPPOSITE = {"bad": "good", "wrong": "right", "illegal": "legal", "impossible": 
              "unsafe": "safe", "uncommon": "common", "unlikely": "likely",
              "incorrect": "correct", "unhealthy": "healthy", "unreasonable": "reasonable",
              "irrational": "rational"}
+# "The belief can be true or false …": a word and its opposite offered together state neither
+_EITHER_WAY = re.compile(r"\b(?:" + "|".join(rf"{a}\s+or\s+{b}|{b}\s+or\s+{a}" for a, b in
+                                              [*_OPPOSITE.items(), ("false", "true")]) + r")\b", re.I)
 # "not unlikely" reads "likely": a hedge, not a restatement's yes
 _LIKELY = re.compile(r"(?<!un)likely\b", re.I)
 # ... and so is "unlikely" with no negation after it ("It is unlikely that Sainsbury's could
@@ -198,10 +219,11 @@ def restated(text: str, question: str) -> str | None:
             said = _BUT_NOT.sub("", said, count=1)
         sentence = _positive(_after_but(said, wanted), wanted)
         if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
+                or (" or " in lowered and _EITHER_WAY.search(sentence)) \
                 or ("unlikely" in lowered and _UNLIKELY.search(sentence)) \
                 or (("that" in lowered or '"' in said or "“" in said) and _reported(sentence)):
             continue
-        have = content_words(sentence)
+        have = _with_bases(content_words(sentence))
         if compared is not None and compared <= have and have & _COMPARATIVES:
             if asked_comparison:
                 stated = _restated_comparison(sentence, asked_comparison[0]) or stated  # the last one
@@ -210,7 +232,7 @@ def restated(text: str, question: str) -> str | None:
             # to "… unnecessary …?": no; "… are not necessary …": yes; "… may not be necessary …",
             # "The store might be closed …", "… drinkable only after boiling": hedged, no answer
             denied = _denial_about(sentence, have & wanted, " ".join(WORDS.findall(asked(question).lower())))
-            return None if denied == "hedged" or _HEDGED_STATE.search(sentence) \
+            return None if denied == "hedged" or HEDGED_STATE.search(sentence) \
                 else "yes" if denied else "no"
         elif stated is None and (wanted <= have or _prefixed(have, wanted)):
             words = " ".join(WORDS.findall(asked(question).lower()))
@@ -219,7 +241,7 @@ def restated(text: str, question: str) -> str | None:
                 return "no"  # "… considered irrational" / "a non-violent game" to "rational?" / "violent?"
             if wanted <= have:
                 if any(_ANTONYMS.get(word, "") in have for word in wanted):
-                    return None  # "The window is closed and the door is open." to "… window open?"
+                    return _opposite_state(sentence, wanted)  # "… closed and the door is open"
                 if _set_aside(sentence, wanted, question):
                     return "no"  # "… a playful activity rather than a violent one" to "violent?"
                 denied = _denial_about(sentence, wanted, words)
@@ -227,6 +249,30 @@ def restated(text: str, question: str) -> str | None:
                     return None  # "Steel is not generally magnetic." to "Can steel ever be magnetic?"
                 return None if denied == "hedged" else denied or "yes"  # hedged: "may not be"
     return stated
+
+
+_SAID_WITH_IN = frozenset("migrant valuable flammable habitable".split())  # (not "information")
+_GERUND_BASE = 6  # letters a word ending in "ing" needs to be read as a verb's form too
+# ... but not a noun or preposition ending so ("evening" is no form of "even"; "string": no vowel before "ing")
+_NOT_GERUNDS = frozenset("evening morning ceiling during nothing something anything everything pudding sibling "
+                         "lightning herring awning clothing earring darling sterling viking duckling".split())
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+def _with_bases(words: set[str]) -> set[str]:
+    """`words` with the verb each "-ing" word may be a form of ("driving" -> "drive",
+    "believing" -> "believe", "running" -> "run"), so "Driving without a license is illegal."
+    restates "Is it legal to drive without a license?"; and with the word an "in"/"im" that
+    says the word itself before ("an immigrant" is a migrant, "invaluable" valuable)."""
+    bases: set[str] = set()
+    for word in words:
+        if len(word) >= _GERUND_BASE and word.endswith("ing") and word not in _NOT_GERUNDS \
+                and _VOWEL.search(word, 0, len(word) - 3):
+            root = word[:-3]
+            bases.update((root, root + "e", root[:-1] if root[-1] == root[-2] else root))
+        elif word[:2] in ("in", "im") and word[2:] in _SAID_WITH_IN:
+            bases.add(word[2:])
+    return words | bases if bases else words
 
 
 # A claim reported, not made: "The assertion that "native Australians were prisoners" is …",
@@ -253,7 +299,7 @@ _NOT_NEGATED_BY_IN = frozenset("migrant tense valuable flammable famous habitabl
                                "formation".split())
 
 
-def _negative_prefixes(word: str) -> tuple[str, ...]:
+def negative_prefixes(word: str) -> tuple[str, ...]:
     """The negative prefixes that make the opposite of `word` ("ir" + "rational")."""
     if len(word) < 5 or word in _NOT_NEGATED_BY_IN:
         return ("non", "non-", "un", "ir", "il")
@@ -265,11 +311,11 @@ def _prefixed(have: set[str], wanted: set[str]) -> bool:
     prefix ("irrational" for "rational")."""
     missing = wanted - have
     return len(missing) == 1 and any(prefix + word in have for word in missing
-                                     for prefix in _negative_prefixes(word))
+                                     for prefix in negative_prefixes(word))
 
 
 # A state said with a modal or a condition ("might be closed", "drinkable only after boiling")
-_HEDGED_STATE = re.compile(r"\b(?:may|might|could|perhaps|possibly|maybe|probably"
+HEDGED_STATE = re.compile(r"\b(?:may|might|could|perhaps|possibly|maybe|probably"
                            r"|only\s+(?:after|if|when|once|with|under))\b", re.I)
 # "a playful game rather than a violent one", "instead of …", "far from (being) violent"
 _RATHER = re.compile(r"\b(?:rather\s+than|instead\s+of|far\s+from)\b", re.I)
@@ -304,6 +350,37 @@ _ANTONYMS = {"open": "closed", "closed": "open", "alive": "dead", "dead": "alive
              "present": "absent", "absent": "present", "wet": "dry", "dry": "wet"}
 
 
+_PART = re.compile(r"[,;]|\b(?:and|but|although|though|while|whereas)\b", re.I)
+
+
+def _opposite_state(sentence: str, wanted: set[str]) -> str | None:
+    """"no" when `sentence` names a state the question asks about and its opposite, and every
+    part of it naming the question's subject holds the opposite only, with no negation ("The
+    window is closed and the door is open." / "The road looks dry now, although it was wet
+    earlier." to "Is the window open?" / "Is the road wet?"); "yes" when they all hold the
+    asked state only ("The door is open and the window is closed."); None otherwise."""
+    states = [word for word in wanted if word in _ANTONYMS]
+    if len(states) != 1 or _ANTONYMS[states[0]] in wanted:
+        return None  # ("Is the door open or closed?" asks no yes/no)
+    state = states[0]
+    subject = wanted - {state}
+    said = set()
+    for part in _PART.split(sentence):
+        words = content_words(part)
+        if subject and subject <= words:
+            alone = not DENIAL.search(part) and (_ANTONYMS[state] in words) != (state in words)
+            said.add(("opposite" if _ANTONYMS[state] in words else "same") if alone else "other")
+        elif (elliptic := _ELLIPTIC.match(part)) and elliptic.group(1).lower() == state:
+            said.add("other")  # "… closed on Sundays and open the rest of the week", "… but is alive now"
+    return "no" if said == {"opposite"} else "yes" if said == {"same"} else None
+
+
+# a part of a sentence that goes on about the same subject without naming it: "and open the
+# rest of the week", "but it is alive now" (not a past "it was wet earlier")
+_ELLIPTIC = re.compile(r"\s*(?:(?:it|they|he|she)\s+)?(?:(?:is|are|will\s+be)\s+|(?:it|they)(?:'s|’s|'re|’re)\s+)?"
+                       r"([A-Za-z]+)")
+
+
 def _antonym(have: set[str], wanted: set[str]) -> bool:
     """Whether `have` holds every word of `wanted` but one, whose opposite state it holds."""
     missing = wanted - have
@@ -316,7 +393,7 @@ def _unprefixed(have: set[str], wanted: set[str]) -> bool:
     missing = wanted - have
     return len(missing) == 1 and any(
         word.startswith(prefix) and word[len(prefix):] in have
-        and prefix in _negative_prefixes(word[len(prefix):])
+        and prefix in negative_prefixes(word[len(prefix):])
         for word in missing for prefix in ("non-", "non", "un", "ir", "il", "im", "in"))
 
 
@@ -329,7 +406,7 @@ def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
     for word in wanted:
         if len(word) <= 3:
             continue
-        prefixed = re.search(rf"\b({'|'.join(_negative_prefixes(word))}){re.escape(word)}\b", lowered)
+        prefixed = re.search(rf"\b({'|'.join(negative_prefixes(word))}){re.escape(word)}\b", lowered)
         if prefixed and not re.search(rf"(?<![\w-]){re.escape(word)}\b", lowered) \
                 and f"{prefixed.group(1).rstrip('-')} {word}" not in words \
                 and f"{prefixed.group(1)}{word}" not in words:
@@ -337,47 +414,8 @@ def _only_negative(sentence: str, wanted: set[str], words: str = "") -> bool:
     return False
 
 
-# "The answer is Stable." / "The answer is not exact." to "Is the system stable?": an answer
-# clause that names one word the question asks about ("no" with "not", or the word with a
-# negative prefix: "Unstable", "Non-convex").
-_NAMED = re.compile(r"\s*(not\s+)?(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*[A-Za-z])\s*\Z", re.I)
-
-
-def named_answer(tail: str, question: str) -> str | None:
-    """"yes"/"no" when an answer clause's `tail` is one content word of `question` (or
-    that word with a negative prefix, or "not" before it), or, when the question compares
-    ("Is the cat bigger than the dog?"), the word of one side ("the cat": yes, "the dog":
-    no); None otherwise, when the word declines ("uncertain") and when the question offers
-    the word as one of two ("Is it FIR or IIR?", "a dog or a cat"; "exact or not" is one)."""
-    found = _NAMED.match(tail)
-    if found is None or NO_ANSWER.match(found.group(2)):
-        return None  # "The answer is uncertain."
-    word = found.group(2).lower()
-    compared = comparisons(question)
-    if compared:  # "the dog" to "Is the cat bigger than the dog?": the other side wins, no
-        _, left, right, negated = compared[0]
-        side = "yes" if stem(word) in left - right else "no" if stem(word) in right - left else None
-        if side is None or negated or found.group(1):
-            return None  # neither side, both, or "not the dog": no answer
-        return side
-    wanted = content_words(question)
-    if stem(word) in wanted:
-        said = "yes"
-    elif any(word.startswith(prefix) and stem(word[len(prefix):]) in wanted
-             for prefix in ("non-", "non", "un", "in", "im", "ir", "il")
-             if prefix in _negative_prefixes(word[len(prefix):])):
-        said = "no"  # "unstable" to "stable?"
-    else:
-        return None
-    if re.search(rf"\b{re.escape(word)}\s+or\s+(?!not\b)\w|\bor\s+(?:(?:a|an|the)\s+)?{re.escape(word)}\b",
-                 question, re.I):
-        return None  # one of two offered: not a yes/no answer
-    if found.group(1):
-        said = "no" if said == "yes" else "yes"
-    return said
-
-
 _BUT = re.compile(r",\s*but\s+")
+_WHETHER_FIRST = re.compile(r"\s*whether\b", re.I)  # a sentence opening on the question asked again
 # "A person can go days with no food, but not with no water.": a contrast with no verb of its
 # own ending the sentence states nothing of what the sentence says before it; cut off
 _BUT_NOT = re.compile(r",\s*but\s+not\s+(?![^.!?\n,;]*\b(?:is|are|was|were|be|do|does|did|can|could"
@@ -387,10 +425,12 @@ _HEDGED = re.compile(r"\b(?:should|may|might|could|likely|probably|possibly|perh
 
 def _after_but(sentence: str, wanted: set[str]) -> str:
     """The clause after "X, but" when X names nothing the question asks about ("It might
-    not be obvious, but the man is wearing a hat."): a concession before the statement;
-    `sentence` itself otherwise."""
+    not be obvious, but the man is wearing a hat.") or only asks it again as a "whether"
+    clause ("Whether or not the cat is black is hard to see, but the cat is black."): a
+    concession before the statement; `sentence` itself otherwise."""
     cut = _BUT.search(sentence)
-    if cut is None or content_words(sentence[:cut.start()]) & wanted \
+    if cut is None or (content_words(sentence[:cut.start()]) & wanted
+                       and not _WHETHER_FIRST.match(sentence)) \
             or _HEDGED.search(sentence, cut.end()):
         return sentence  # (a hedged claim after it is still a hedge: "…, but 24 should hit")
     return sentence[cut.end():]

@@ -7,8 +7,11 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_start
 from bench_kit.scoring.extract.continuation import first_block
-from bench_kit.scoring.extract.contrasted_subjects import contrasted
+from bench_kit.scoring.extract.contrasted_subjects import contrasted, exceptions_affirmed
+from bench_kit.scoring.extract.existence import exists, there_is
+from bench_kit.scoring.extract.named_answer import named_answer
 from bench_kit.scoring.extract.no_answer import NO_ANSWER, last_refusal
+from bench_kit.scoring.extract.question_asked import asked
 from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,
@@ -17,15 +20,13 @@ from bench_kit.scoring.extract.response import (
     clean_response,
 )
 from bench_kit.scoring.extract.restatement import (
-    DENIAL,
     NOT_NO,
     SENTENCE,
     content_words,
-    named_answer,
     restated,
 )
 from bench_kit.scoring.extract.truncation import line_loop_start
-from bench_kit.scoring.extract.yesno_declines import NO_ANSWER_OPENING, last_decline
+from bench_kit.scoring.extract.yesno_declines import NO_ANSWER_OPENING, last_decline, own_decline
 from bench_kit.scoring.extract.yesno_negation import (
     EXPLICIT,
     PARAGRAPH,
@@ -47,8 +48,10 @@ _YESNO_WHOLE = {
 }
 _YESNO_STRIP = " \t\r\n.!,;:\"'()[]"
 # (a German / French / Spanish answer opens the same way: "Ja, ich kann Deutsch sprechen.",
-# "Nein, …" — only before a punctuation mark: "Non-essential travel …" is no "Non")
-_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|sí)(?=[,.!]))|(no|nope|(?:nein|non)(?=[,.!])))"
+# "Nein, …", Italian "Sì, il gatto è nero." — only before a punctuation mark: "Non-essential
+# travel …" is no "Non"; the unaccented "Si" only before a comma, and not before an apposition:
+# "Si, silicon, is a metalloid")
+_YN_EN = (rf"(?<![A-Za-z])(?:(yes|yeah|yep|yup|(?:ja|oui|s[íì])(?=[,.!])|si(?=,)(?!,\s*\w+\s*,))|(no|nope|(?:nein|non)(?=[,.!])))"
           rf"(?![A-Za-z]){NOT_NO}")
 _LEAD_YESNO = re.compile(rf"\s*(?:{_YN_EN}|(?!{YN_ZH_SKIP})(?:{YN_ZH}))", re.I)
 # "Yes. No wait, no.": the answer after the last explicit correction counts.
@@ -81,21 +84,24 @@ _RETRACTION = re.compile(r"(?:(?:(?:cannot|can't|can\s+not|unable\s+to|not\s+abl
                          r"|(?:provide|upload|share|send)(?:\s+me)?)\s+(?:the\s+|any\s+|an?\s+)?"
                          r"|(?:only|just)\s+a\s+|(?:无法|不能)?看(?:到|不到|不见))$", re.I)
 _RETRACTION_REACH = 60  # characters before "image" / "guess" read for a retraction
-# "Are there any weird traditions?" -> "There are many …", "Here are some …": the opening
-# sentence lists what the question asks about (half its words or more), so it exists.
 # An opening "It is possible to cook an egg …" / "It's possible for a manager …" answers
 # "Can …?" yes (readers of chat answers: 44 of 44). Only "possible to / for": "It's possible
 # that …", "It's possible, but unlikely" hedge; and a "but not …" in the opening sentence
 # ("possible to survive a few days without water, but not two weeks") answers otherwise.
 _POSSIBLE = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:definitely\s+|certainly\s+|entirely\s+|absolutely\s+"
                        r"|technically\s+)?possible\s+(?:to|for)\b(?![^.!?\n]*,\s*but\s+not\b)", re.I)
+_COSTLY = (r"(?:(?:very|quite|extremely|really)\s+)?(?:difficult|hard|challenging|risky|dangerous"
+           r"|expensive|rare)\b|only\s+(?:with|if|under|in|after|when)\b|(?:it\s+)?requires?\b")
 # ... while an opening "It is possible that …" only hedges (a review's 6 of 6 careful readings)
 _POSSIBLE_THAT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+(?:quite\s+|very\s+|also\s+)?possible(?:\s+that\b"
                             r"|\s*(?:[.;!]|$|,\s*but\b))", re.I)  # (also a bare "It is possible, but not …")
-_EXISTS_ASKED = re.compile(r"(?:^|[.?!]\s+)(?:is|are)\s+there\b([^.?!]*)\?\s*$", re.I)
-_EXISTS_SAID = re.compile(r"\s*(?:there\s+(?:are|is|exist)|here\s+are)\s+(?:many|several|some"
-                          r"|numerous|various|a\s+few|a\s+number\s+of|plenty|countless|lots)\b",
-                          re.I)
+# ... but a bare "It is possible, but difficult / only with a licence / it requires …" says
+# what it takes: yes to a question asking whether it can be done ("Can a human …?", "Is it
+# possible to …?"; not when the "but" is about knowing: "but hard to predict", "but risky to
+# assume that", "but it requires a lab test to confirm")
+_POSSIBLE_BUT = re.compile(r"\s*it(?:'s|’s|\s+is)\s+possible,?\s*but\s+(?:" + _COSTLY + r")(?![^.!?\n;]{0,60}?"
+                           r"\bto\s+(?:predict|say|know|determine|confirm|assume|tell|verify|be\s+sure)\b)", re.I)
+_ASKS_POSSIBLE = re.compile(r"^\s*(?:can|could)\b|\bis\s+it\s+possible\b", re.I)
 def _lead_yesno(text: str) -> str | None:
     """The yes/no a text starts with; "both" for "yes and no"."""
     match = _LEAD_YESNO.match(text)
@@ -137,7 +143,8 @@ _DECLINED = re.compile(r"(?:(?:somewhat|rather|highly|very|still|currently)\s+)?
                        r"|unclear|not\s+clear|uncertain|not\s+certain|maybe|subjective|n/a"
                        r"|not\s+applicable|not\s+(?:a\s+)?(?:definitive|definite|simple|clear|straightforward)"
                        r"|not\s+necessarily|not\s+directly|it\s+depends|depends|undetermined"
-                       r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])", re.I)
+                       r"|indeterminate|debatable|possibly|potentially|perhaps)(?![A-Za-z])"
+                       r"|不一定|未必|不确定|无法确定|很难说|视情况而定", re.I)  # (the same in Chinese)
 _SURPRISINGLY = re.compile(r"(?:(?<=perhaps)|(?<=possibly))\s+(?:surprisingly|unexpectedly|counterintuitively"
                            r"|ironically)[\s,:]+(yes|no)(?![A-Za-z])", re.I)
 _BUT_THEN_WORD = re.compile(r"[^.!?\n]{0,120}?,\s*but\b(?!\s+not\b)[^.!?\n:;,]{0,80}[,:]\s*(yes|no)"
@@ -268,11 +275,11 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
     opened = _LEAD_YESNO.match(worded) if lead == "no" else None
     if opened and no_answer_to(worded, opened.end(), question):
         lead = None  # "No clear answer can be given."
-    if lead:
-        return FAILED if lead == "both" else Extraction(lead, PARSE_OK)
+    if lead:  # ... unless taken back: "Yes. Actually, I cannot see the image."
+        return FAILED if lead == "both" or _taken_back(worded) else Extraction(lead, PARSE_OK)
     named = _clause_names(text, question) if question and question.isascii() else None
     if named:  # "The answer is Stable.", "The answer is that the system is stable."
-        return Extraction(named, PARSE_LENIENT)
+        return FAILED if named == "both" else Extraction(named, PARSE_LENIENT)
     if question and _willing(text, question):
         return Extraction("yes", PARSE_LENIENT)  # "Can you make ASCII art?" -> "Sure! Here's …"
     affirmed = _AFFIRM.match(text)
@@ -314,21 +321,41 @@ def _willing(text: str, question: str) -> bool:
         and not (deed and re.search(_UNDONE + re.escape(deed) + r"\b", opening, re.I))
 
 
+# "Actually, I cannot see the image": the answer before it was a guess, taken back — only in
+# the sentence of the leading yes/no or the one after it, and only when what cannot be seen is
+# the image itself (not "I can't see any dog", "I can't tell whether it is a Persian")
+_IMAGE = r"(?:the\s+|this\s+|that\s+|your\s+|any\s+)?(?:image|picture|photo|photograph|attachment|file|video)s?\b"
+_TAKEN_BACK = re.compile(r"[^.!?\n]{0,300}?(?:[.!?][ \t]*)?\bactually,?\s+I\s+(?:(?:cannot|can't|can’t|can\s+not"
+                         r"|am\s+unable\s+to|am\s+not\s+able\s+to)\s+(?:(?:see|view|access|look\s+at)\s+"
+                         r"(?:" + _IMAGE + r"|[^.!?\n]{0,60}?,\s*so\s+I\s+(?:cannot|can't|can’t)\s+(?:say|tell|confirm))"
+                         r"|(?:be\s+sure|tell)\s*(?:[.!]|$|for\s+sure\b|from\s+" + _IMAGE + r"))"
+                         r"|(?:don't|don’t|do\s+not)\s+have\s+(?:the\s+ability|access)\b)", re.I)
+
+
+def _taken_back(text: str) -> bool:
+    """Whether `text` takes its leading answer back in its first or second sentence with
+    "Actually, I cannot see the image / have no access …" (a cheap test for "ctually" first)."""
+    return "ctually" in text[:700] and _TAKEN_BACK.match(text) is not None
+
+
 def _read(text: str, question: str | None) -> Extraction[str]:
     """The reading of a chat answer that opens with no explicit yes/no: a refusal, an
     existence, a restatement, then the first decisive word."""
-    refusal = last_decline(text) or (None if asks_answer(question) else NO_ANSWER_OPENING.match(text))
-    said = (but_explicit(text, refusal.end()) or (question and question.isascii()
-            and but_restated(text, refusal.end(), question))) if refusal else None
+    refusal = last_decline(text) or (None if asks_answer(question, text) else NO_ANSWER_OPENING.match(text))
+    said = (but_explicit(text, refusal.end()) or (question and question.isascii() and (
+        but_restated(text, refusal.end(), question) or _stated_before(text, refusal, question)))) \
+        if refusal else None
     if said:  # "It's not easy to determine, but yes, the dog appears to be a puppy."
         return Extraction(said, PARSE_LENIENT)
     opening = PARAGRAPH.search(text)
+    costly = question and _POSSIBLE_BUT.match(text) and _ASKS_POSSIBLE.search(asked(question))
     if (refusal and (_in_opening(text, refusal.start(), opening) or _concludes(text, refusal.start()))) \
-            or _retracted(text) or _POSSIBLE_THAT.match(text):
+            or _retracted(text) or (_POSSIBLE_THAT.match(text) and not costly):
         return FAILED
-    if (question and _exists(text, question)) or _POSSIBLE.match(text):
+    if (question and exists(text, question)) or _POSSIBLE.match(text) or costly:
         return Extraction("yes", PARSE_LENIENT)
-    stated = contrasted(text, question) or restated(text, question) \
+    stated = (contrasted(text, question) or exceptions_affirmed(text, question)
+              or restated(text, question) or there_is(text, question)) \
         if question and question.isascii() else None
     if stated:
         return Extraction(stated, PARSE_LENIENT)
@@ -336,6 +363,30 @@ def _read(text: str, question: str | None) -> Extraction[str]:
     # stated outright, but not one guessed from the first negation
     found = None if refusal else first_decisive(text, question)
     return FAILED if found is None else Extraction(found, PARSE_LENIENT)
+
+
+def _stated_before(text: str, refusal: re.Match, question: str) -> str | None:
+    """The yes/no of a restatement of `question` before a decline about something else: the
+    declining clause names a thing of its own and no word the question asks about ("The cat
+    looks black. I don't know whether it is a Persian.", "Tipping is not expected in Japan;
+    elsewhere the answer varies."); None otherwise ("However, I don't know whether that's
+    right.", "Still, I don't know."), and when the response takes its answer back."""
+    start = max(text.rfind(stop, 0, refusal.start()) for stop in ".!?;\n") + 1
+    if start <= 0:
+        return None
+    end = _CLAUSE_STOP.search(text, refusal.end())
+    declined = text[start:end.start() if end else len(text)]
+    named = content_words(text[start:refusal.start()] + " " + text[refusal.end():end.start() if end else len(text)])
+    if content_words(declined) & content_words(asked(question)) or not named - _NAMES_NOTHING \
+            or not own_decline(refusal) or _concludes(text, refusal.start()) or _retracted(text):
+        return None  # (a shared refusal, "Therefore, …", "I don't know whether that's right.")
+    return restated(text[:start], question)
+
+
+_CLAUSE_STOP = re.compile(r"[.!?;\n]")
+# words of a declining clause that point back to the answer rather than name another thing
+_NAMES_NOTHING = frozenset("whether if however still but yet though although honestly frankly really truly "
+                           "s it this that these those they right accurate correct true sure certain".split())
 
 
 # "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer
@@ -350,27 +401,6 @@ def _concludes(text: str, at: int) -> bool:
     conclusion, …")."""
     return _CONCLUDING.match(text, sentence_start(text, at)) is not None \
         or _CONCLUDING.match(text, text.rfind("\n", 0, at) + 1) is not None
-
-
-# words of an existence question that name nothing asked for: "any" and the speakers ("… that
-# can help me fall asleep?" is answered by "Here are some types of music that can help …")
-_NOT_ASKED = frozenset("any i me my we us our you your".split())
-
-
-def _exists(text: str, question: str) -> bool:
-    """Whether `text` opens by listing what an "Is there / Are there …?" `question` asks
-    about ("There are many …", "Here are some …")."""
-    existence = _EXISTS_ASKED.search(question)
-    if existence is None or not _EXISTS_SAID.match(text):
-        return False
-    wanted = content_words(existence.group(1)) - _NOT_ASKED
-    opening = SENTENCE.search(text)  # after any leading space, as `_EXISTS_SAID` reads it
-    said = content_words(opening.group()) if opening else set()
-    # "There are several trees, but no people." / "There are many cats. None is black."
-    following = SENTENCE.search(text, opening.end()) if opening else None
-    if DENIAL.search(text, 0, following.end() if following else len(text)):
-        return False
-    return bool(wanted) and 2 * len(wanted & said) >= len(wanted)
 
 
 def _commits(rest: str, question: str | None) -> bool:

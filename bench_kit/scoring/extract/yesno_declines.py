@@ -59,6 +59,12 @@ def last_decline(text: str) -> re.Match | None:
     return shared
 
 
+def own_decline(found: re.Match) -> bool:
+    """Whether a `last_decline` match is a yes/no decline (`_DECLINES`: "I don't know
+    whether …", "a matter of interpretation", "the answer varies"), not a shared refusal."""
+    return found.re is _DECLINES or found.re is _DECLINES_LOWER
+
+
 # "There is no definitive answer to this question.": an opening sentence saying the question
 # has no answer declines it ("There is no definitive answer to the Trolley Problem." is a
 # fact about a problem, read on)

@@ -71,6 +71,9 @@ _NO_ANSWER_TO = re.compile(r",?\s+(?:an?\s+)?(?:(?:one|single|definitive|clear|s
                            r"(?:answer|response|yes\s*(?:or|/|-or-)\s*no)", re.I)  # "not a simple yes or no"
 _ASKS_ANSWER = re.compile(r"\b(?:answer|response|solution)(?!\s*(?:key|sheet|box|card|booklet)s?\b)",
                           re.I)  # (not "Is there an answer key in the photo?")
+# "Is any option correct?" is answered no by "There is no correct answer / option" only
+_ASKS_OPTION = re.compile(r"\b(?:options?|choices?)\b[^?]{0,40}\bcorrect\b", re.I)
+_NO_CORRECT = re.compile(r"\bno\s+(?:correct|right)\s+(?:answers?|options?|choices?)\b", re.I)
 PARAGRAPH = re.compile(r"\n[ \t]*\n")
 # Put to the assistant: "you" the subject of anything but looking or judging ("Do you see
 # a dog?" asks about the image), or the question names an AI.
@@ -89,15 +92,25 @@ _SCAN = re.compile(_ANY_YESNO.pattern + r"|\b(if|unless|whether|when|as\s+long\s
 
 _CLAUSE_END = re.compile(r"[.!?\n;]")
 _BUT_THEN = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+(?:(?:in\s+general|generally|overall|usually"
-                       r"|mostly)\s*,?\s*)?", re.I)  # from a refusal's end to "but (in general)"
+                       r"|mostly|I\s+(?:think|believe|would\s+say)|I'd\s+say)\s*,?\s*)?",
+                       re.I)  # from a refusal's end to "but (in general / I think)"
 
 
 def but_explicit(text: str, at: int) -> str | None:
     """The explicit yes/no after "but" that follows a refusal or hedge ending at `at`
-    ("…, but yes, …", "…, but in general yes, …"; not "but no single …"), or None."""
+    ("…, but yes, …", "…, but in general yes, …", "I don't know, but I think yes." / "… but I
+    think so."; not "but no single …"), or None."""
     but = _BUT_THEN.match(text, at)
     said = EXPLICIT.match(text, but.end()) if but else None
-    return said.group().lower() if said else None
+    if said:
+        return said.group().lower()
+    thought = _THINK_SO.match(text, at)  # "I don't know, but I think so."
+    return None if thought is None else "yes" if thought.group(1).lower() == "so" else "no"
+
+
+# ... and "but I think so / not" ending its sentence stands for the yes / no
+_THINK_SO = re.compile(r"[^.!?\n]{0,60}?[,;]?\s*but\s+(?:I\s+(?:think|believe|would\s+say)|I'd\s+say)\s+(so|not)"
+                       r"\s*(?:[.!;]|$)", re.I)
 
 
 def but_restated(text: str, at: int, question: str) -> str | None:
@@ -185,6 +198,8 @@ def _set_aside(text: str, at: int, after: int, sentence: int, question_words: se
     not the answer: an elliptical contrast of another subject ("The cat is on the sofa, but
     the dog is not."), hedged ("may not") or the speaker on itself ("I don't have …"), or
     "generally not" to a question asking about some cases ("… magnetic in some instances?")."""
+    if _denies_other(text, at, after, question_words) or _mixed(text, at, after, sentence, question_words):
+        return True
     ellipsis = _ELLIPTICAL.match(text, after) and _BUT_ELLIPSIS.search(
         text, max(sentence, at - _BUT_REACH), at)
     if ellipsis and not _ellipsis_answers(text, sentence, ellipsis, question_words):
@@ -193,6 +208,38 @@ def _set_aside(text: str, at: int, after: int, sentence: int, question_words: se
     if before and (not before.group(1) or (not to_you and _SELF_AFTER.match(text, after))):
         return True
     return bool(sometimes and USUALLY.search(text, max(sentence, at - _USUALLY_REACH), after + 12))
+
+
+# "There is no dog, while the cat is." / "…, but there is a cat." to "Is there a cat?": a "no"
+# before a thing the question does not name, contrasted later in its sentence with a clause
+# naming every word the question asks about, denies the other thing only (not "The patient has
+# no elevated temperature, but the patient does have a cough." to "… have a fever?")
+_NO_THING = re.compile(r"([^.!?\n,;]{1,80}),\s*(?:but|while|whereas)\s+([^.!?\n]{1,80})", re.I)
+
+
+def _denies_other(text: str, at: int, after: int, question_words: set[str]) -> bool:
+    """Whether the "no" at `at` (ending at `after`) denies things the question does not name,
+    contrasted in its sentence with one it names (`_NO_THING`)."""
+    if after - at != 2 or text[at:after].lower() != "no":
+        return False
+    found = _NO_THING.match(text, after)
+    return found is not None and bool(question_words) and not content_words(found.group(1)) & question_words \
+        and question_words <= content_words(found.group(2))
+
+
+# "The food is not bad, but it is not great either.": a negation "… either" after a litotes
+# in its sentence weighs both ways (neither good nor great), no answer — unless the "either"
+# clause names the asked word ("Is the food great?": no)
+_EITHER = re.compile(r"[^.!?\n,;]{0,40}?\beither\b", re.I)
+_MIXED_REACH = 200  # characters before the negation read for the litotes
+
+
+def _mixed(text: str, at: int, after: int, sentence: int, question_words: set[str]) -> bool:
+    """Whether the negation at `at` is a "not … either" after a litotes in its sentence,
+    naming no word the question asks about ("not great either" answers "Is the food great?")."""
+    either = _EITHER.match(text, after)
+    return either is not None and not content_words(either.group()) & question_words \
+        and LITOTES.search(text, max(sentence, at - _MIXED_REACH), at) is not None
 
 
 # "…, but the dog is not.": an elliptical negation contrasting another subject, which the
@@ -247,13 +294,18 @@ def _litotes(text: str, negation: re.Match, question: str | None) -> int:
 def no_answer_to(text: str, after: int, question: str | None) -> bool:
     """Whether the "no" ending at `after` opens a hedge ("no clear answer") to a question
     that does not ask for an answer."""
-    return _NO_ANSWER_TO.match(text, after) is not None and not asks_answer(question)
+    return _NO_ANSWER_TO.match(text, after) is not None and not asks_answer(question, text, after - 2)
 
 
-def asks_answer(question: str | None) -> bool:
+def asks_answer(question: str | None, text: str = "", at: int = 0) -> bool:
     """Whether the asking sentence of `question` asks about an answer ("Is there an answer
-    written on the whiteboard?"): "there is no answer" then answers it."""
-    return bool(question and _ASKS_ANSWER.search(asked(question)))
+    written on the whiteboard?"): "there is no answer" then answers it; or asks whether an
+    option / choice is correct and `text` says "no correct answer / option" near `at`."""
+    if not question:
+        return False
+    asking = asked(question)
+    return bool(_ASKS_ANSWER.search(asking) or (
+        _ASKS_OPTION.search(asking) and _NO_CORRECT.search(text, max(0, at), at + 60)))
 
 
 _NOT_ONLY_WORD = re.compile(r"\s+(?:only|just)\s+(?:(?:a|an|the)\s+)?([A-Za-z]+)\b(?!')", re.I)
@@ -347,12 +399,19 @@ def _first_line_end(text: str) -> int:
 # what", "not to mention", "no wonder", and "not easy" (how hard a thing is, not whether it
 # is: "Learning to swim is not easy, but …") unless the question holds the word ("Am I
 # alone?", "Is it easy to learn Chinese?")
-_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder|easy)\b", re.I)
+_IDIOM = re.compile(r"\s+(alone|limited\s+to|matter|to\s+mention|wonder|easy|doubt|denying|mistaking)\b", re.I)
+
+
+# "no <thing> other than / except / besides / apart from the one …" names one that is there
+_SAVE = re.compile(r"(?:\s+[A-Za-z]+){1,3}?\s+(?:other\s+than|except|besides|apart\s+from)\s+(?:the|this|that|one)\b",
+                   re.I)
 
 
 def _idiom(text: str, after: int, question_words: set[str]) -> bool:
     """Whether the negation ending at `after` opens a set phrase the question does not ask
-    about."""
+    about, or is a "no" saving one thing ("no dogs other than the one on the left")."""
+    if text[after - 2:after].lower() == "no" and _SAVE.match(text, after):
+        return True  # "There is no dog except the one on the rug."
     found = _IDIOM.match(text, after)
     if found is not None and found.group(1).lower() == "easy" and text[after - 2:after].lower() == "no":
         return False  # "There is no easy or safe way …" denies
