@@ -43,6 +43,9 @@ SHAPES = {
     "an opening verdict then a loop": lambda n: "Explanation: Choice B is correct. " + _repeat(
         "so the value of A is 1 = 1, ", n),
     "closing answer blocks": lambda n: _repeat("选项D, 可以. ", n) + "\n[答案]: 无正确答案",
+    # a verdict right before a letter ("…, which matches option C"): looked for in a bounded stretch
+    "verdicts before letters": lambda n: _repeat("which matches option A, ", n) + " so B",
+    "a long segment ending in a verdict": lambda n: "Option A " + _repeat("x ", n) + "matches option C.",
 }
 
 
@@ -293,6 +296,8 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "quotes and words in prose": (lambda n: "It's " + _repeat("x' 'y, don't ", n), "'y'"),
     "bracket runs in prose": (lambda n: "Output: " + _repeat(") ] } a) > ", n), ") ]"),
     "answer blocks left open": (lambda n: _repeat("[ANSWER] 'a' ", n), "'a'"),
+    # quotes around a candidate are stripped as pairs, a few at most
+    "quotes around an answer": (lambda n: "The answer is " + "'" * n + "x" + "'" * n, "'x'"),
 }
 
 
@@ -311,6 +316,12 @@ RAW_SHAPES = {
         lambda n: '{"answer": "assert f(\'a\') == \'b' + " " * n + '\'"}', "'abc'"),
     "a JSON placeholder with a long blank": (lambda n: '{"answer": "[' + "e" * n + ' 1]"}', "'e'"),
     "JSON single-quoted strings left open": (lambda n: _repeat("{\"answer\": 'a ", n) + " x", "'a'"),
+    # a blank answer field: the reasoning field is read; a list of strings; the raw last candidate
+    "a placeholder after a long reasoning field": (lambda n: '{"reasoning": "' + _repeat(
+        'x \\"y\\" ', n) + '", "answer": "[answer]"}', "'x'"),
+    "reasoning fields repeated": (lambda n: _repeat('{"reasoning": "a", ', n) + '"answer": "..."}', "'a'"),
+    "a JSON list of many strings": (lambda n: '{"answer": [' + _repeat('"a", ', n) + '"b"]}', "a, b"),
+    "a literal the cleaning changes": (lambda n: "The output is '$" + _repeat("1 ", n) + "'.", "'$1'"),
 }
 
 

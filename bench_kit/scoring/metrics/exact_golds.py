@@ -31,7 +31,12 @@ from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at
-from bench_kit.scoring.extract.response import final_answer_line, is_placeholder, json_answer_value
+from bench_kit.scoring.extract.response import (
+    final_answer_line,
+    is_placeholder,
+    json_answer_value,
+    strip_reasoning,
+)
 
 _QUOTES = "'\""
 _BRACKET_RUN = re.compile(r"\s*[)\]}>](?:\s*[)\]}>])*\s*")
@@ -136,6 +141,8 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
     uncleaned = stated_answer(raw) if raw is not None and raw != text else None
     if uncleaned is not None and uncleaned != stated:  # stars, "$", backticks kept
         readings.append((uncleaned, lambda kind: only_span(uncleaned, kind)))
+    elif stated is None and raw is not None and raw != text:
+        readings.append(_raw_candidate(raw, candidates))
     for answer, span in readings:
         for gold, kind in exact:
             if answer is not None and exact_match(answer, gold, kind):
@@ -144,6 +151,18 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
             if found is not None and found != answer and exact_match(found, gold, kind):
                 return True
     return False
+
+
+def _raw_candidate(raw: str, candidates: Callable[[str], tuple[list[str], list[float]]]
+                   ) -> tuple[str | None, Callable[[Any], str | None]]:
+    """The last candidate of the raw response (its reasoning block aside) as written, and its
+    last literal, when cleaning only dropped characters from it (no `<answer>` tag, box or
+    JSON answer to select): "The output is '$100'." keeps the "$" cleaning drops."""
+    whole = strip_reasoning(raw).strip()
+    if "<" in whole or "\\boxed" in whole or '"answer"' in whole:
+        return None, lambda kind: None
+    keys = candidates(whole)[0]
+    return (as_written(whole, keys[-1]) if keys else None), lambda kind: last_span(whole, kind)
 
 
 def _spans(text: str, kind: str):

@@ -31,7 +31,9 @@ from bench_kit.text.numbers import as_percent, number_tokens, parse_number
 _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
                              r"|答案是?|是", re.I)
-_KEY_EDGES = ".,:;!?\"' "
+_KEY_EDGES = ".,:;!? "
+_QUOTES = "\"'"
+_MAX_QUOTE_PAIRS = 3  # quotes around a candidate stripped as pairs at most this often ("\"'a'\"")
 _OPEN_ANSWER_END = re.compile(r"[.!?;](?:\s|$)|\n|。")  # not a comma: "(3, -4)"
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
 # slash between two numbers is a fraction ("3 / 4" is 0.75), no hedge (`_hedge_parts`).
@@ -53,10 +55,22 @@ _MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
 
 
+def _unquoted(key: str) -> str:
+    """`key` without the quotes around it, a pair at a time ("'abc'" -> "abc"), its edges
+    trimmed after each; a lone quote at one end stays: a prime or a mark of minutes or feet
+    ("30°15'", "A'", "5'10\"")."""
+    for _ in range(_MAX_QUOTE_PAIRS):
+        if len(key) < 2 or key[0] != key[-1] or key[0] not in _QUOTES:
+            break
+        key = key[1:-1].strip(_KEY_EDGES)
+    return key
+
+
 def _trim_key(key: str) -> str:
-    """A candidate with its edges trimmed; brackets only when unbalanced, so `o(n log n)`
-    keeps its closing parenthesis. One pass per bracket kind ("((((3" is linear)."""
-    key = key.strip(_KEY_EDGES)
+    """A candidate with its edges trimmed (quotes as a pair, `_unquoted`); brackets only when
+    unbalanced, so `o(n log n)` keeps its closing parenthesis. One pass per bracket kind
+    ("((((3" is linear)."""
+    key = _unquoted(key.strip(_KEY_EDGES))
     for left, right in ("()", "[]"):
         lefts, rights = key.count(left), key.count(right)
         start, end = 0, len(key)
@@ -69,7 +83,7 @@ def _trim_key(key: str) -> str:
             while start < end and key[start] in _KEY_EDGES:
                 start += 1
         key = key[start:end]
-    return key
+    return _unquoted(key)
 
 
 def _opens_lines(text: str, at: int) -> bool:
