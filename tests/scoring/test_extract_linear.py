@@ -46,6 +46,8 @@ SHAPES = {
     # a verdict right before a letter ("…, which matches option C"): looked for in a bounded stretch
     "verdicts before letters": lambda n: _repeat("which matches option A, ", n) + " so B",
     "a long segment ending in a verdict": lambda n: "Option A " + _repeat("x ", n) + "matches option C.",
+    # option texts in questions the response asks itself are blanked (one scan of its sentences)
+    "questions asked": lambda n: _repeat("Is it a red cat? ", n) + "It is a blue car.",
 }
 
 

@@ -97,6 +97,7 @@ from bench_kit.scoring.extract.option_texts import (
     echoes_options,
     option_texts,
     powers_matter,
+    without_questions,
     yes_and_no,
 )
 from bench_kit.scoring.extract.option_values import by_option_value
@@ -349,6 +350,9 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     after = after_asked_line(text)  # "Final Answer: How many … two rolls?\n…": not the question's words
     if after is not text:
         text, norm = after, None
+    said = without_questions(text)  # "Is it real? Not really.": "real" is asked, not said
+    if said is not text:
+        text, norm = said, None
     tail = clause_tail(text)
     if tail:
         letter = by_option_text(tail, texts)

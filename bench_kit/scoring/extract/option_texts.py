@@ -298,6 +298,19 @@ def _restating(answer: str, sentence: re.Match | None, asked: frozenset[str],
     return maximal[0] if len(maximal) == 1 else None
 
 
+def without_questions(answer: str) -> str:
+    """`answer` with the sentences it asks (ending in "?") blanked: an option's text in a
+    question the response asks itself is asked, not said ("Is it real? Not really.")."""
+    if "?" not in answer:
+        return answer
+    parts, at = [], 0
+    for sentence in SENTENCE.finditer(answer):
+        if answer.startswith("?", sentence.end()) and sentence.end() > sentence.start():
+            parts += [answer[at:sentence.start()], " " * (sentence.end() - sentence.start())]
+            at = sentence.end()
+    return "".join(parts) + answer[at:] if parts else answer
+
+
 def copies_question(answer: str, question: str | None) -> bool:
     """Whether the response only copies the item's question stem (eight words or more of
     it, before its option lines): the question's numbers and words are no answer."""
