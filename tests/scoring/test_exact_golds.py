@@ -173,7 +173,8 @@ def test_json_answer_value(text, expected):
 
 
 @pytest.mark.parametrize("value, expected", [
-    ("[4]", "[4]"), ("[]", "[]"), ("['a']", "['a']"), ("[True, False]", "[True, False]"),
+    ("[4]", "[4]"), ("['a']", "['a']"), ("[True, False]", "[True, False]"),
+    ("[]", "r"),  # an empty list is no blank, but answers nothing: the reasoning field is read
     ("[1a]", "[1a]"),
     # a bracketed word is still a template's blank: the reasoning field is read in its place
     ("[answer]", None), ("[your answer here]", None), ("[x]", None),
@@ -203,6 +204,10 @@ def test_a_list_value_is_no_placeholder(value, expected):
     ('{"answer": ["A", "C"]}', "A, C"), ('{"answer": ["3 cm", "4 cm"]}', "3 cm, 4 cm"),
     ('{"answer": [3, 4]}', "[3, 4]"), ('{"answer": ["a", 1]}', '["a", 1]'),
     ('{"answer": [["a"]]}', '[["a"]]'), ('{"answer": []}', "[]"),
+    # an empty list or object: the reasoning field, else the empty value
+    ('{"reasoning": "There are 3.", "answer": "[]"}', "There are 3."),
+    ('{"reasoning": "There are 3.", "answer": {}}', "There are 3."),
+    ('{"reasoning": "r", "answer": []} Then 4.', "[]"),
 ])
 def test_a_blank_json_answer_reads_the_reasoning_field(text, expected):
     assert _json_answer(text) == expected
