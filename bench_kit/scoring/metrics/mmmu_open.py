@@ -165,8 +165,9 @@ def _values(key: str) -> set[float]:
 
 def _gold_in(key: str, gold: str) -> bool:
     """Whether a gold is in a candidate: a number among the values after its last "="
-    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold`; a gold in LaTeX math ("$\\sqrt{3}$",
-    "$x^{2}+y^{2}=2$") and the candidate both read as plain text first."""
+    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold` (double quotes in the candidate
+    aside when the gold has none); a gold in LaTeX math ("$\\sqrt{3}$", "$x^{2}+y^{2}=2$") and
+    the candidate both read as plain text first."""
     number = _gold_number(gold)
     if number is not None:
         return any(round(number, 2) in _values(side) for side in _result_sides(key))
@@ -175,6 +176,8 @@ def _gold_in(key: str, gold: str) -> bool:
     if math:
         gold, key = _plain_math(gold), _plain_math(key)
     needle = "".join(gold.lower().split())
+    if '"' in key and '"' not in needle:  # 'The options are "A" and "B"' holds the gold A and B
+        key = key.replace('"', "")
     return bool(needle) and _text_gold(needle, command, math).search(key) is not None
 
 
