@@ -300,6 +300,7 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "answer blocks left open": (lambda n: _repeat("[ANSWER] 'a' ", n), "'a'"),
     # quotes around a candidate are stripped as pairs, a few at most
     "quotes around an answer": (lambda n: "The answer is " + "'" * n + "x" + "'" * n, "'x'"),
+    "empty values named in words": (lambda n: "The output is " + _repeat("an empty string ", n), "''"),
 }
 
 

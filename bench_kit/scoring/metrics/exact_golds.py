@@ -145,12 +145,33 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
         readings.append(_raw_candidate(raw, candidates))
     for answer, span in readings:
         for gold, kind in exact:
-            if answer is not None and exact_match(answer, gold, kind):
+            if answer is not None and (exact_match(answer, gold, kind) or empty_named(answer, gold)):
                 return True
             found = span(kind)
             if found is not None and found != answer and exact_match(found, gold, kind):
                 return True
     return False
+
+
+# An empty value named in words ("The function returns an empty string."): its Python value.
+_EMPTY_WORDS = re.compile(r"\b(?:an?\s+)?empty\s+(string|str|list|dict(?:ionary)?|tuple)\b", re.I)
+_EMPTY_VALUES: dict[str, Any] = {"string": "", "str": "", "list": [], "dict": {}, "dictionary": {},
+                                 "tuple": ()}
+_DENIED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
+
+
+def empty_named(answer: str, gold: str) -> bool:
+    """Whether a stated answer names, in words and once, the empty value the gold is ("an
+    empty string" for `''`, "an empty list" for `[]`), with no denial in it ("not an empty
+    string")."""
+    if "mpty" not in answer:
+        return False
+    found = _EMPTY_WORDS.findall(answer)
+    if len(found) != 1 or _DENIED.search(answer):
+        return False
+    value = _gold_value(gold)
+    empty = _EMPTY_VALUES[found[0].lower()]
+    return type(value) is type(empty) and value == empty
 
 
 def _raw_candidate(raw: str, candidates: Callable[[str], tuple[list[str], list[float]]]
