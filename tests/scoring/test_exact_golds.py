@@ -199,7 +199,9 @@ def test_a_list_value_is_no_placeholder(value, expected):
     ('{"reasoning": "___", "answer": "___"}', '{"reasoning": "___", "answer": "___"}'),
     ('Form: {"reasoning": "r", "answer": "..."}. There are 5.', 'Form: {"reasoning": "r", "answer": "..."}. There are 5.'),
     # the last reasoning field
-    ('{"reasoning": "a"} {"reasoning": "b", "answer": "N/A"}', "b"),
+    ('{"reasoning": "a"} {"reasoning": "b", "answer": "..."}', "b"),
+    # "N/A" declines (no blank of a template): the response, the reasoning field unread
+    ('{"reasoning": "There are 8 birds.", "answer": "N/A"}', '{"reasoning": "There are 8 birds.", "answer": "N/A"}'),
     # a JSON list of strings: its items with commas; other lists as written
     ('{"answer": ["A", "C"]}', "A, C"), ('{"answer": ["3 cm", "4 cm"]}', "3 cm, 4 cm"),
     ('{"answer": [3, 4]}', "[3, 4]"), ('{"answer": ["a", 1]}', '["a", 1]'),

@@ -48,6 +48,9 @@ SHAPES = {
     "a long segment ending in a verdict": lambda n: "Option A " + _repeat("x ", n) + "matches option C.",
     # option texts in questions the response asks itself are blanked (one scan of its sentences)
     "questions asked": lambda n: _repeat("Is it a red cat? ", n) + "It is a blue car.",
+    "questions answered yes or tagged": lambda n: _repeat("Is it a red cat? Yes, isn't it? ", n) + "Hmm?",
+    "questions answered no": lambda n: _repeat("Is it a red cat? No. ", n) + "Not really?",
+    "denied verdicts before letters": lambda n: _repeat("which does not exactly match option A, ", n) + " so B",
 }
 
 
@@ -301,6 +304,7 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     # quotes around a candidate are stripped as pairs, a few at most
     "quotes around an answer": (lambda n: "The answer is " + "'" * n + "x" + "'" * n, "'x'"),
     "empty values named in words": (lambda n: "The output is " + _repeat("an empty string ", n), "''"),
+    "empty values returned in one long sentence": (lambda n: "It returns an empty list " + _repeat("x ", n), "[]"),
 }
 
 

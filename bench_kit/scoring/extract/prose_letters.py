@@ -299,12 +299,32 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
 # letter before it ("Option A is correct in stating …, but …, which matches option C." is C).
 _POINTS_TO = re.compile(r"(?<!\bnot\s)(?<!n't\s)(?<!\bnever\s)\b(?:match(?:es)?|fits?|corresponds?\s+to"
                         r"|consistent\s+with)\s*(?:option\s*|choice\s*)?[(\[]?\s*$", re.I)
+_NEGATABLE = re.compile(r"\b(?:match(?:es)?|fits?|corresponds?\s+to|consistent\s+with)"
+                        r"\s*(?:option\s*|choice\s*)?[(\[]?\s*$", re.I)  # `_POINTS_TO`, any before it
 _POINTS_REACH = 40  # how far before a letter such a verdict is looked for
 
 
+# A negation before such a verdict, an adverb between them allowed ("does not exactly match",
+# "doesn't quite match", "no longer matches", "fails to match", "cannot match", "hardly fits").
+_DENIES_VERDICT = re.compile(r"(?:\b(?:not|never|cannot|hardly|barely|scarcely|no\s+longer"
+                             r"|fail(?:s|ed)?\s+to|unable\s+to)|n't)\s+(?:\w+\s+)?$", re.I)
+
+
 def _pointed_at(text: str, start: int) -> re.Match | None:
-    """The verdict right before the letter at `start` whose object it is (`_POINTS_TO`), or None."""
-    return _POINTS_TO.search(text, max(0, start - _POINTS_REACH), start)
+    """The verdict right before the letter at `start` whose object it is (`_POINTS_TO`),
+    or None; a denied one is none (`_denied_at`)."""
+    found = _POINTS_TO.search(text, max(0, start - _POINTS_REACH), start)
+    if found is None or _DENIES_VERDICT.search(text, max(0, found.start() - 30), found.start()):
+        return None
+    return found
+
+
+def _denied_at(text: str, start: int) -> bool:
+    """Whether a denied verdict is right before the letter at `start` ("…, which does not
+    exactly match option C"): the letter is ruled out."""
+    found = _NEGATABLE.search(text, max(0, start - _POINTS_REACH), start)
+    return found is not None and \
+        _DENIES_VERDICT.search(text, max(0, found.start() - 30), found.start()) is not None
 
 
 def _own_segment(text: str, named: list[tuple[str, int, int]], index: int,
@@ -362,7 +382,7 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
         plural = bool(listed) and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
         if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
-        elif rules_out(segment):
+        elif rules_out(segment) or _denied_at(text, start):
             ruled_out.update(group)
             # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
             shared = bool(linked) or plural

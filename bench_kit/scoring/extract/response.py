@@ -243,8 +243,9 @@ def json_answer_value(text: str) -> str | None:
 def _json_answer(text: str) -> str:
     """The last JSON "answer" field of `text` (`json_answer_value`; template blanks
     "___3___", spaces and double quotes trimmed), or `text` when it has none or an answer
-    clause stating a value after it; when the field is empty, an empty list or object ("[]",
-    "{}") or a placeholder ("<number>", "...", "N/A", "[answer]", "[e.g. 42]"), the object's
+    clause stating a value after it or it is "N/A" (the model declines); when the field is
+    empty, an empty list or object ("[]", "{}") or a placeholder ("<number>", "...", "[answer]",
+    "[e.g. 42]"), the object's
     "reasoning" field (`_json_reasoning`) when the object ends the response and that field is
     no placeholder itself, else the empty value or `text`."""
     value = json_answer_value(text)
@@ -254,8 +255,8 @@ def _json_answer(text: str) -> str:
     empty = trimmed in _EMPTY_VALUES
     if trimmed and not empty and not is_placeholder(value):
         return _list_items(trimmed) if trimmed[0] == "[" and trimmed[-1] == "]" else trimmed
-    if not text.rstrip(" \t\r\n`").endswith("}"):
-        return trimmed if empty else text  # a template echoed before the answer ("… {…}. There are 5 cats.")
+    if trimmed.lower() == "n/a" or not text.rstrip(" \t\r\n`").endswith("}"):
+        return trimmed if empty else text  # "N/A" declines; a template echoed before the answer ("… {…}. There are 5 cats.")
     reasoning = _json_reasoning(text)  # (a blank itself, "___" or "...": the template echoed)
     if reasoning and reasoning.strip(' _"') and not is_placeholder(reasoning):
         return reasoning
