@@ -163,10 +163,13 @@ def _values(key: str) -> set[float]:
             for t in number_tokens(key) if not part_of_expression(key, t, False)}
 
 
+_SINGLE_QUOTE = re.compile(r"(?<![^\W_])'|'(?![^\W_])")  # a single quote not between two letters
+
+
 def _gold_in(key: str, gold: str) -> bool:
     """Whether a gold is in a candidate: a number among the values after its last "="
-    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold` (double quotes in the candidate
-    aside when the gold has none); a gold in LaTeX math ("$\\sqrt{3}$", "$x^{2}+y^{2}=2$") and
+    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold` (double quotes, and single quotes
+    not between two letters, in the candidate aside when the gold has none); a gold in LaTeX math ("$\\sqrt{3}$", "$x^{2}+y^{2}=2$") and
     the candidate both read as plain text first."""
     number = _gold_number(gold)
     if number is not None:
@@ -178,6 +181,8 @@ def _gold_in(key: str, gold: str) -> bool:
     needle = "".join(gold.lower().split())
     if '"' in key and '"' not in needle:  # 'The options are "A" and "B"' holds the gold A and B
         key = key.replace('"', "")
+    if "'" in key and "'" not in needle:  # "The words are 'cat' and 'dog'." holds cat and dog
+        key = _SINGLE_QUOTE.sub("", key)  # (an apostrophe between letters, "it's", kept)
     return bool(needle) and _text_gold(needle, command, math).search(key) is not None
 
 
