@@ -173,9 +173,10 @@ def test_json_answer_value(text, expected):
 
 
 @pytest.mark.parametrize("value, expected", [
-    ("[4]", "[4]"), ("[]", "[]"), ("['a']", "['a']"), ("[True, False]", "[True, False]"),
+    ("[4]", "[4]"), ("['a']", "['a']"), ("[True, False]", "[True, False]"),
+    ("[]", "r"),  # an empty list is no blank, but answers nothing: the reasoning field is read
     ("[1a]", "[1a]"),
-    # a bracketed word is still a template's blank: the response is read as it is
+    # a bracketed word is still a template's blank: the reasoning field is read in its place
     ("[answer]", None), ("[your answer here]", None), ("[x]", None),
     ("[1e-05]", "[1e-05]"), ("[None, -inf, nan]", "[None, -inf, nan]"),
     # review json4 #7: a template echo holding a digit or a comma is still a blank
@@ -184,7 +185,34 @@ def test_json_answer_value(text, expected):
 ])
 def test_a_list_value_is_no_placeholder(value, expected):
     text = '{"reasoning": "r", "answer": "' + value + '"}'
-    assert _json_answer(text) == (text if expected is None else expected)
+    assert _json_answer(text) == ("r" if expected is None else expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a blank or empty field: the reasoning field's text, escapes read; none: the response
+    ('{"reasoning": "There are \\"8\\" birds.", "answer": "<number>"}', 'There are "8" birds.'),
+    ('{"reasoning": "Paris.", "answer": "___"}', "Paris."),
+    ('{"answer": "[answer]"}', '{"answer": "[answer]"}'),
+    ('{"reasoning": "", "answer": "..."}', '{"reasoning": "", "answer": "..."}'),
+    # a reasoning field that is a blank itself, an object echoed before the answer: the response
+    ('{"reasoning": "...", "answer": "..."}', '{"reasoning": "...", "answer": "..."}'),
+    ('{"reasoning": "___", "answer": "___"}', '{"reasoning": "___", "answer": "___"}'),
+    ('Form: {"reasoning": "r", "answer": "..."}. There are 5.', 'Form: {"reasoning": "r", "answer": "..."}. There are 5.'),
+    # the last reasoning field
+    ('{"reasoning": "a"} {"reasoning": "b", "answer": "..."}', "b"),
+    # "N/A" declines (no blank of a template): the response, the reasoning field unread
+    ('{"reasoning": "There are 8 birds.", "answer": "N/A"}', '{"reasoning": "There are 8 birds.", "answer": "N/A"}'),
+    # a JSON list of strings: its items with commas; other lists as written
+    ('{"answer": ["A", "C"]}', "A, C"), ('{"answer": ["3 cm", "4 cm"]}', "3 cm, 4 cm"),
+    ('{"answer": [3, 4]}', "[3, 4]"), ('{"answer": ["a", 1]}', '["a", 1]'),
+    ('{"answer": [["a"]]}', '[["a"]]'), ('{"answer": []}', "[]"),
+    # an empty list or object: the reasoning field, else the empty value
+    ('{"reasoning": "There are 3.", "answer": "[]"}', "There are 3."),
+    ('{"reasoning": "There are 3.", "answer": {}}', "There are 3."),
+    ('{"reasoning": "r", "answer": []} Then 4.', "[]"),
+])
+def test_a_blank_json_answer_reads_the_reasoning_field(text, expected):
+    assert _json_answer(text) == expected
 
 
 def test_the_scorer_reads_the_raw_json_value():

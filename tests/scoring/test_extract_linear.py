@@ -46,6 +46,14 @@ SHAPES = {
     # one long line of prose without an answer clause, stopping mid-sentence: the cut-off
     # check now runs before the lenient readings (speed), on every such response
     "one long line stopping mid-sentence": lambda n: _repeat("so the blue car is ", n) + " the",
+    # a verdict right before a letter ("…, which matches option C"): looked for in a bounded stretch
+    "verdicts before letters": lambda n: _repeat("which matches option A, ", n) + " so B",
+    "a long segment ending in a verdict": lambda n: "Option A " + _repeat("x ", n) + "matches option C.",
+    # option texts in questions the response asks itself are blanked (one scan of its sentences)
+    "questions asked": lambda n: _repeat("Is it a red cat? ", n) + "It is a blue car.",
+    "questions answered yes or tagged": lambda n: _repeat("Is it a red cat? Yes, isn't it? ", n) + "Hmm?",
+    "questions answered no": lambda n: _repeat("Is it a red cat? No. ", n) + "Not really?",
+    "denied verdicts before letters": lambda n: _repeat("which does not exactly match option A, ", n) + " so B",
 }
 
 
@@ -338,6 +346,10 @@ MMMU_SHAPES = {  # the review's probe (/work/wt/reviews/numbers.md, item 11) and
     "a value written again": (lambda n: "The answer is 5 km, which is " + _repeat("5000 ", n), "5"),
     "a closing remark giving a value": (lambda n: "The value is 10. This is calculated " + _repeat(
         "again ", n) + "giving 12.", "12"),
+    # quotes around a candidate are stripped as pairs, a few at most
+    "quotes around an answer": (lambda n: "The answer is " + "'" * n + "x" + "'" * n, "'x'"),
+    "empty values named in words": (lambda n: "The output is " + _repeat("an empty string ", n), "''"),
+    "empty values returned in one long sentence": (lambda n: "It returns an empty list " + _repeat("x ", n), "[]"),
 }
 
 
@@ -356,6 +368,12 @@ RAW_SHAPES = {
         lambda n: '{"answer": "assert f(\'a\') == \'b' + " " * n + '\'"}', "'abc'"),
     "a JSON placeholder with a long blank": (lambda n: '{"answer": "[' + "e" * n + ' 1]"}', "'e'"),
     "JSON single-quoted strings left open": (lambda n: _repeat("{\"answer\": 'a ", n) + " x", "'a'"),
+    # a blank answer field: the reasoning field is read; a list of strings; the raw last candidate
+    "a placeholder after a long reasoning field": (lambda n: '{"reasoning": "' + _repeat(
+        'x \\"y\\" ', n) + '", "answer": "[answer]"}', "'x'"),
+    "reasoning fields repeated": (lambda n: _repeat('{"reasoning": "a", ', n) + '"answer": "..."}', "'a'"),
+    "a JSON list of many strings": (lambda n: '{"answer": [' + _repeat('"a", ', n) + '"b"]}', "a, b"),
+    "a literal the cleaning changes": (lambda n: "The output is '$" + _repeat("1 ", n) + "'.", "'$1'"),
 }
 
 

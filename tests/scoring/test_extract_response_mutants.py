@@ -155,7 +155,10 @@ def test_the_json_answer_field_is_the_answer(text, expected):
 ])
 def test_an_empty_field_or_a_placeholder_is_no_answer(value):
     text = '{"reasoning": "no idea", "answer": "' + value + '"}'
-    assert _json_answer(text) == text  # the response is read as it is
+    # a blank reads the reasoning field; "N/A" declines: the response is read as it is
+    assert _json_answer(text) == (text if value.lower() == "n/a" else "no idea")
+    alone = '{"answer": "' + value + '"}'
+    assert _json_answer(alone) == alone  # no reasoning field: the response as it is
 
 
 def test_no_answer_field_leaves_the_text():

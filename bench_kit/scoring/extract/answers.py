@@ -92,11 +92,13 @@ from bench_kit.scoring.extract.option_statements import (
     opening_verdict,
 )
 from bench_kit.scoring.extract.option_texts import (
+    answered_no,
     by_option_text,
     copies_question,
     echoes_options,
     option_texts,
     powers_matter,
+    without_questions,
     yes_and_no,
 )
 from bench_kit.scoring.extract.option_values import by_option_value
@@ -351,6 +353,17 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     after = after_asked_line(text)  # "Final Answer: How many … two rolls?\n…": not the question's words
     if after is not text:
         text, norm = after, None
+    said = without_questions(text)  # "Is it a cat? It is a dog.": "cat" is asked, not said
+    if said is not text:
+        found = _texts_in(said, choices, options, texts, None, question)
+        if found.value is not None or answered_no(text):  # "Is it real? No.": none
+            return found  # (else the questions are read: "The answer is dog?")
+    return _texts_in(text, choices, options, texts, norm, question)
+
+
+def _texts_in(text: str, choices: Mapping[str, str], options: dict[str, str],
+              texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
+    """Rule 7's reading of `text` (see `_by_texts`)."""
     tail = clause_tail(text)
     if tail:
         letter = by_option_text(tail, texts)

@@ -298,6 +298,40 @@ def _restating(answer: str, sentence: re.Match | None, asked: frozenset[str],
     return maximal[0] if len(maximal) == 1 else None
 
 
+_KEPT_QUESTION = re.compile(  # a question that states its option: a tag, a "why", a yes after it
+    r"(?:,\s*(?:is|are|was|were|does|do|did|has|have)n'?t\s+(?:it|they|that|this|he|she)"
+    r"|,\s*(?:right|correct|no|yes|eh|surely)|^\W*(?:why|what\s+makes|how\s+come)\b.*"
+    r"|^\W*(?:is|are|was|were|does|do|did|has|have)n'?t\b.*)\s*$", re.IGNORECASE)
+_YES_AFTER = re.compile(r"\?[\s*_\"')]*(?:yes|yeah|yep|sure|definitely|absolutely|indeed|correct"
+                        r"|certainly|of\s+course|i\s+(?:believe|think)\s+so)\b", re.IGNORECASE)
+
+
+_NO_AFTER = re.compile(r"\?[\s*_\"')]*(?:no|nope|not\s+really|not\s+at\s+all)\b", re.IGNORECASE)
+
+
+def answered_no(answer: str) -> bool:
+    """Whether a question the response asks is answered no ("Is it real? Not really.")."""
+    return "?" in answer and _NO_AFTER.search(answer) is not None
+
+
+def without_questions(answer: str) -> str:
+    """`answer` with the sentences it asks (ending in "?") blanked: an option's text in a
+    question the response asks itself is asked, not said ("Is it a cat? It is a dog.").
+    Kept: a tag question ("It's a dog, isn't it?"), a "why"/"what makes" question, a
+    negative question ("Isn't it obviously fake?") and one answered yes ("Is it real? Yes.")."""
+    if "?" not in answer:
+        return answer
+    parts, at = [], 0
+    for sentence in SENTENCE.finditer(answer):
+        end = sentence.end()
+        if answer.startswith("?", end) and end > sentence.start() \
+                and not _KEPT_QUESTION.search(sentence.group()[-300:]) \
+                and not _YES_AFTER.match(answer, end, end + 40):
+            parts += [answer[at:sentence.start()], " " * (end - sentence.start())]
+            at = end
+    return "".join(parts) + answer[at:] if parts else answer
+
+
 def copies_question(answer: str, question: str | None) -> bool:
     """Whether the response only copies the item's question stem (eight words or more of
     it, before its option lines): the question's numbers and words are no answer."""

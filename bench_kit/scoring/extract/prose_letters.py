@@ -141,7 +141,12 @@ _NOT_NAMING = frozenset(
     "says said say that this these those its their our your photo photos frame frames clip clips chart "
     "charts table tables map maps drawing drawings sketch sketches alternative alternatives item items "
     "selection therefore thus hence because while whereas unlike except including among toward towards "
-    "without through beside near versus".split())
+    "without through beside near versus "
+    # words of weighing options: an adverb, a verb of thinking or trying, "candidate" ("Maybe A? …
+    # Maybe B", "I think A … I think B", "Consider A: … Consider B: …", "Candidate A fails")
+    "maybe perhaps probably possibly clearly obviously definitely certainly surely think believe "
+    "guess consider considering regarding assume assuming suppose supposing choosing picking "
+    "selecting check checking try trying candidate candidates".split())
 
 
 # A capital letter written as a symbol of a formula ("A = P(1 + r/n)", "A + 10 = 44", "2 * D"):
@@ -289,6 +294,58 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
     return named
 
 
+# A verdict right before a letter, whose object the letter is ("…, which matches option C", "this
+# fits (B)"; not "does not match C"): it affirms that letter, and is no part of the segment of the
+# letter before it ("Option A is correct in stating …, but …, which matches option C." is C).
+_POINTS_TO = re.compile(r"(?<!\bnot\s)(?<!n't\s)(?<!\bnever\s)\b(?:match(?:es)?|fits?|corresponds?\s+to"
+                        r"|consistent\s+with)\s*(?:option\s*|choice\s*)?[(\[]?\s*$", re.I)
+_NEGATABLE = re.compile(r"\b(?:match(?:es)?|fits?|corresponds?\s+to|consistent\s+with)"
+                        r"\s*(?:option\s*|choice\s*)?[(\[]?\s*$", re.I)  # `_POINTS_TO`, any before it
+_POINTS_REACH = 40  # how far before a letter such a verdict is looked for
+
+
+# A negation before such a verdict, an adverb between them allowed ("does not exactly match",
+# "doesn't quite match", "no longer matches", "fails to match", "cannot match", "hardly fits").
+_DENIES_VERDICT = re.compile(r"(?:\b(?:not|never|cannot|hardly|barely|scarcely|no\s+longer"
+                             r"|fail(?:s|ed)?\s+to|unable\s+to)|n't)\s+(?:\w+\s+)?$", re.I)
+
+
+def _pointed_at(text: str, start: int) -> re.Match | None:
+    """The verdict right before the letter at `start` whose object it is (`_POINTS_TO`),
+    or None; a denied one is none (`_denied_at`)."""
+    found = _POINTS_TO.search(text, max(0, start - _POINTS_REACH), start)
+    if found is None or _DENIES_VERDICT.search(text, max(0, found.start() - 30), found.start()):
+        return None
+    return found
+
+
+def _denied_at(text: str, start: int) -> bool:
+    """Whether a denied verdict is right before the letter at `start` ("…, which does not
+    exactly match option C"): the letter is ruled out."""
+    found = _NEGATABLE.search(text, max(0, start - _POINTS_REACH), start)
+    return found is not None and \
+        _DENIES_VERDICT.search(text, max(0, found.start() - 30), found.start()) is not None
+
+
+def _own_segment(text: str, named: list[tuple[str, int, int]], index: int,
+                 end: int) -> tuple[str, re.Match | None]:
+    """The segment of the letter `named[index]` (ending at `end`): up to the next letter or
+    the sentence end (that match, or None), without a negation or a verdict the next letter
+    owns ("B, not A": the "not" is A's; "…, which matches option C": C's)."""
+    following = named[index + 1] if index + 1 < len(named) else None
+    stop = following[1] if following else len(text)
+    sentence = SEGMENT_END.search(text, end, stop)
+    segment = text[end:sentence.start() if sentence else stop]
+    if following is not None and following[2] < 0:
+        negation = _NEGATED_BEFORE.search(segment)  # "B, not A": the "not" is A's
+        return (segment[:negation.start()] if negation else segment), sentence
+    if following is not None and sentence is None:
+        points = _pointed_at(text, stop)
+        if points is not None and points.start() >= end:
+            return text[end:points.start()], sentence
+    return segment, sentence
+
+
 def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
                   uses: LetterUses = lambda: (frozenset(), frozenset())) -> set[str]:
     """The option letters the prose chooses: letters that are not negated, echoed in an
@@ -304,7 +361,7 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
     ruled_out: set[str] = set()
     linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
     listed: list[str] = []  # "A, B, and C are wrong": A shares a ruling out of "B and C"
-    for index, (letter, _start, end) in enumerate(named):
+    for index, (letter, start, end) in enumerate(named):
         if end < 0:
             ruled_out.add(letter)
             if end == -2:  # a verdict after the last of linked letters is theirs too
@@ -314,12 +371,7 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
                 neutral.update(listed)
             listed = []
             continue
-        stop = named[index + 1][1] if index + 1 < len(named) else len(text)
-        sentence = SEGMENT_END.search(text, end, stop)
-        segment = text[end:sentence.start() if sentence else stop]
-        if index + 1 < len(named) and named[index + 1][2] < 0:
-            negation = _NEGATED_BEFORE.search(segment)  # "B, not A": the "not" is A's
-            segment = segment[:negation.start()] if negation else segment
+        segment, sentence = _own_segment(text, named, index, end)
         if sentence is None and index + 1 < len(named) and _LINK.fullmatch(segment):
             linked.append(letter)
             continue
@@ -330,11 +382,12 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
         plural = bool(listed) and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
         if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
-        elif rules_out(segment):
+        elif rules_out(segment) or _denied_at(text, start):
             ruled_out.update(group)
             # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
             shared = bool(linked) or plural
-        elif _POSITIVE.search(segment) and not (sentence and text.startswith("?", sentence.start())):
+        elif (_POSITIVE.search(segment) or _pointed_at(text, start)) \
+                and not (sentence and text.startswith("?", sentence.start())):
             # (not a question: "Choice A is correct? Let's check: …")
             affirmed.update(group + listed if plural else group)  # "A, C are both correct": both
         else:

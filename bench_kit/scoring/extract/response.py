@@ -242,14 +242,67 @@ def json_answer_value(text: str) -> str | None:
 
 def _json_answer(text: str) -> str:
     """The last JSON "answer" field of `text` (`json_answer_value`; template blanks
-    "___3___", spaces and double quotes trimmed), or `text` when it has none, an empty one,
-    a placeholder ("<number>", "...", "N/A", "[answer]", "[e.g. 42]"), or an answer clause
-    stating a value after it."""
+    "___3___", spaces and double quotes trimmed), or `text` when it has none or an answer
+    clause stating a value after it or it is "N/A" (the model declines); when the field is
+    empty, an empty list or object ("[]", "{}") or a placeholder ("<number>", "...", "[answer]",
+    "[e.g. 42]"), the object's
+    "reasoning" field (`_json_reasoning`) when the object ends the response and that field is
+    no placeholder itself, else the empty value or `text`."""
     value = json_answer_value(text)
     if value is None:
         return text
     trimmed = value.strip(' _"')
-    return trimmed if trimmed and not is_placeholder(value) else text
+    empty = trimmed in _EMPTY_VALUES
+    if trimmed and not empty and not is_placeholder(value):
+        return _list_items(trimmed) if trimmed[0] == "[" and trimmed[-1] == "]" else trimmed
+    if trimmed.lower() == "n/a" or not text.rstrip(" \t\r\n`").endswith("}"):
+        return trimmed if empty else text  # "N/A" declines; a template echoed before the answer ("… {…}. There are 5 cats.")
+    reasoning = _json_reasoning(text)  # (a blank itself, "___" or "...": the template echoed)
+    if reasoning and reasoning.strip(' _"') and not is_placeholder(reasoning):
+        return reasoning
+    return trimmed if empty else text
+
+
+# An empty list or object answers nothing the reasoning can say better; a gold that is a Python
+# value ("[]") is compared with the field as written (`bench_kit.scoring.metrics.exact_golds`).
+_EMPTY_VALUES = frozenset(("[]", "{}"))
+
+
+def _list_items(value: str) -> str:
+    """A JSON list of strings answered as its items written with commas ('["A", "C"]' ->
+    "A, C", '["3 cm", "4 cm"]' -> "3 cm, 4 cm"); `value` itself when it is not such a list
+    (empty, numbers, nested, in single quotes: "[4]", "['a']"). A gold that is a Python value
+    is compared with the field as written (`bench_kit.scoring.metrics.exact_golds`)."""
+    try:
+        items = json.loads(value)
+    except (ValueError, RecursionError):
+        return value
+    if not isinstance(items, list) or not items or not all(isinstance(item, str) for item in items):
+        return value
+    return ", ".join(items)
+
+
+# '{"reasoning": "There are 8 birds.", "answer": "[number]"}': with no answer in its field, the
+# answer is the one the reasoning field states (ZeroEval's format), not the object's keys and
+# blank read as prose.
+_JSON_REASONING = re.compile(r'"reasoning"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _json_reasoning(text: str) -> str | None:
+    """The text of the last JSON "reasoning" string field of `text`, escapes read, or None."""
+    found = None
+    if '"reasoning"' in text:
+        for match in _JSON_REASONING.finditer(text):
+            found = match
+    if found is None:
+        return None
+    value = found.group(1)
+    if "\\" in value:
+        try:
+            value = json.loads(f'"{value}"')
+        except ValueError:
+            pass
+    return value.strip() or None
 
 
 # The end of the answer a closing line states ("A: 36. Note that 12 is the width.").

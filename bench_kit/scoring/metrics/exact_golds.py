@@ -31,7 +31,12 @@ from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at
-from bench_kit.scoring.extract.response import final_answer_line, is_placeholder, json_answer_value
+from bench_kit.scoring.extract.response import (
+    final_answer_line,
+    is_placeholder,
+    json_answer_value,
+    strip_reasoning,
+)
 
 _QUOTES = "'\""
 _BRACKET_RUN = re.compile(r"\s*[)\]}>](?:\s*[)\]}>])*\s*")
@@ -136,6 +141,8 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
     uncleaned = stated_answer(raw) if raw is not None and raw != text else None
     if uncleaned is not None and uncleaned != stated:  # stars, "$", backticks kept
         readings.append((uncleaned, lambda kind: only_span(uncleaned, kind)))
+    elif stated is None and raw is not None and raw != text:
+        readings.append(_raw_candidate(raw, candidates))
     for answer, span in readings:
         for gold, kind in exact:
             if answer is not None and exact_match(answer, gold, kind):
@@ -143,7 +150,64 @@ def matches_exactly(text: str, exact: Sequence[tuple[str, str]], raw: str | None
             found = span(kind)
             if found is not None and found != answer and exact_match(found, gold, kind):
                 return True
-    return False
+    return any(empty_named(text, stated, gold) for gold, _ in exact)
+
+
+# An empty value named in words as what is returned or output, in the response's last sentence
+# ("The function returns an empty string.", "An empty list is returned.", "The final string is
+# empty."), or as the whole stated answer ('{"answer": "an empty string"}'): its Python value.
+_KINDS = r"(string|str|list|dict(?:ionary)?|tuple)"
+_WHOLE_EMPTY = re.compile(r"\W*(?:an?\s+|the\s+)?empty\s+" + _KINDS + r"\W*", re.I)
+_EMPTY_RETURNED = re.compile(
+    r"\b(?:(?:returns?|returned|outputs?|gives|yields|evaluates\s+to|prints|stays|remains"
+    r"|(?:output|result|answer|return\s+value|final\s+\w+)\s+(?:is|will\s+be|would\s+be))"
+    r"\s+(?:an?\s+|the\s+)?empty\s+" + _KINDS +
+    r"|\ban?\s+empty\s+" + _KINDS + r"\s+(?:is|will\s+be|would\s+be)\s+(?:returned|output|printed)"
+    r"|\b(?:final|resulting|returned|output)\s+" + _KINDS + r"\s+is\s+empty)\b", re.I)
+_EMPTY_VALUES: dict[str, Any] = {"string": "", "str": "", "list": [], "dict": {}, "dictionary": {},
+                                 "tuple": ()}
+_DENIED = re.compile(r"\b(?:not|never|no|cannot)\W*$|n't\W*$|\b(?:not|never)\s+\w+\W*$", re.I)
+# After the phrase: a condition or another value returned ("… an empty list when n is 0, but
+# here it returns [0, 1, 2]."): the phrase is not the answer.
+_NOT_FINAL = re.compile(r"\s*,?\s*(?:when|if|whenever|unless)\b|.*?\b(?:returns?|returned|outputs?"
+                        r"|gives|yields|prints)\b", re.I)
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+(?=\S)|\n")
+
+
+def empty_named(text: str, stated: str | None, gold: str) -> bool:
+    """Whether the response names, in words, the empty value the gold is as what is returned
+    or output: the whole stated answer ("an empty string" for `''`), or once in its last
+    sentence ("The function returns an empty string.", "The output is an empty list because
+    …") when a stated answer holds the phrase or none is stated, not denied right before it ("does not return an empty string"); an empty value the
+    input is ("Given an empty string, f returns 'x'.") is no answer."""
+    if "mpty" not in (text[-400:] if stated is None else stated):
+        return False  # (a stated answer without the word: that answer, "'x'", not the prose)
+    phrase = _WHOLE_EMPTY.fullmatch(stated) if stated is not None and len(stated) < 40 else None
+    if phrase is None:
+        tail = text.rstrip()[-400:]
+        breaks = [found.end() for found in _SENTENCE_BREAK.finditer(tail)]
+        sentence = tail[breaks[-1]:] if breaks else tail
+        found = list(_EMPTY_RETURNED.finditer(sentence))
+        if len(found) != 1 or _DENIED.search(sentence[max(0, found[0].start() - 25):found[0].start()]) \
+                or _NOT_FINAL.match(sentence, found[0].end()):
+            return False
+        phrase = found[0]
+    value = _gold_value(gold)
+    kind = next(group for group in phrase.groups() if group)
+    empty = _EMPTY_VALUES[kind.lower()]
+    return type(value) is type(empty) and value == empty
+
+
+def _raw_candidate(raw: str, candidates: Callable[[str], tuple[list[str], list[float]]]
+                   ) -> tuple[str | None, Callable[[Any], str | None]]:
+    """The last candidate of the raw response (its reasoning block aside) as written, and its
+    last literal, when cleaning only dropped characters from it (no `<answer>` tag, box or
+    JSON answer to select): "The output is '$100'." keeps the "$" cleaning drops."""
+    whole = strip_reasoning(raw).strip()
+    if "<" in whole or "\\boxed" in whole or '"answer"' in whole:
+        return None, lambda kind: None
+    keys = candidates(whole)[0]
+    return (as_written(whole, keys[-1]) if keys else None), lambda kind: last_span(whole, kind)
 
 
 def _spans(text: str, kind: str):

@@ -32,7 +32,9 @@ from bench_kit.text.numbers import as_percent, number_tokens, parse_number
 _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
                              r"|答案是?|是", re.I)
-_KEY_EDGES = ".,:;!?\"' "
+_KEY_EDGES = ".,:;!? "
+_QUOTES = "\"'"
+_MAX_QUOTE_PAIRS = 3  # quotes around a candidate stripped as pairs at most this often ("\"'a'\"")
 # Not a comma ("(3, -4)"), nor a factorial's "!" ("The answer is 6! = 720.").
 _OPEN_ANSWER_END = re.compile(r"[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|\n|。")
 # "X or Y", "either X or Y", "X / Y", "X或Y": a key offering several candidates; a spaced
@@ -55,10 +57,22 @@ _MAX_UNIT_WORDS = 2  # a value and its unit joined by commas ("12 cm"; not "2 cm
 _EITHER = re.compile(r"^(?:either|maybe|perhaps|possibly|probably)\s+", re.I)
 
 
+def _unquoted(key: str) -> str:
+    """`key` without the quotes around it, a pair at a time ("'abc'" -> "abc"), its edges
+    trimmed after each; a lone quote at one end stays: a prime or a mark of minutes or feet
+    ("30°15'", "A'", "5'10\"")."""
+    for _ in range(_MAX_QUOTE_PAIRS):
+        if len(key) < 2 or key[0] != key[-1] or key[0] not in _QUOTES:
+            break
+        key = key[1:-1].strip(_KEY_EDGES)
+    return key
+
+
 def _trim_key(key: str) -> str:
-    """A candidate with its edges trimmed; brackets only when unbalanced, so `o(n log n)`
-    keeps its closing parenthesis. One pass per bracket kind ("((((3" is linear)."""
-    key = key.strip(_KEY_EDGES)
+    """A candidate with its edges trimmed (quotes as a pair, `_unquoted`); brackets only when
+    unbalanced, so `o(n log n)` keeps its closing parenthesis. One pass per bracket kind
+    ("((((3" is linear)."""
+    key = _unquoted(key.strip(_KEY_EDGES))
     for left, right in ("()", "[]"):
         lefts, rights = key.count(left), key.count(right)
         start, end = 0, len(key)
@@ -71,7 +85,7 @@ def _trim_key(key: str) -> str:
             while start < end and key[start] in _KEY_EDGES:
                 start += 1
         key = key[start:end]
-    return key
+    return _unquoted(key)
 
 
 def _opens_lines(text: str, at: int) -> bool:
@@ -185,10 +199,14 @@ def _values(key: str) -> set[float]:
             and not asks_precision(key, t)}  # (nor "to 3 significant figures")
 
 
+_SINGLE_QUOTE = re.compile(r"(?<![^\W_])'|'(?![^\W_])")  # a single quote not between two letters
+
+
 def _gold_in(key: str, gold: str) -> bool:
     """Whether a gold is in a candidate: a number among the values after its last "="
-    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold`; a gold in LaTeX math ("$\\sqrt{3}$",
-    "$x^{2}+y^{2}=2$") and the candidate both read as plain text first."""
+    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold` (double quotes, and single quotes
+    not between two letters, in the candidate aside when the gold has none); a gold in LaTeX math ("$\\sqrt{3}$", "$x^{2}+y^{2}=2$") and
+    the candidate both read as plain text first."""
     number = _gold_number(gold)
     if number is not None:
         return any(round(number, 2) in _values(side) for side in _result_sides(key))
@@ -197,6 +215,10 @@ def _gold_in(key: str, gold: str) -> bool:
     if math:
         gold, key = _plain_math(gold), _plain_math(key)
     needle = "".join(gold.lower().split())
+    if '"' in key and '"' not in needle:  # 'The options are "A" and "B"' holds the gold A and B
+        key = key.replace('"', "")
+    if "'" in key and "'" not in needle:  # "The words are 'cat' and 'dog'." holds cat and dog
+        key = _SINGLE_QUOTE.sub("", key)  # (an apostrophe between letters, "it's", kept)
     return bool(needle) and _text_gold(needle, command, math).search(key) is not None
 
 
