@@ -34,7 +34,8 @@ def _SUPERSCRIPT(power: re.Match[str]) -> str:  # noqa: N802 (a replacement, lik
     return str(power.group(1)) + {"2": "²", "3": "³"}[power.group(2)]
 
 
-_SPACING = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")
+_SPACING = re.compile(r"\\[,;: ]|\\quad|\\qquad|~")  # a space
+_NO_SPACING = re.compile(r"\\!|\\left|\\right")  # nothing
 _SYMBOL = {"\\pi": " pi ", "\\cdot": "×", "\\times": "×", "\\%": "%", "\\circ": "°",
            "\\le": "≤", "\\ge": "≥", "\\leq": "≤", "\\geq": "≥", "\\neq": "≠"}
 # Every other command ("\\alpha" -> " alpha "), after the symbols (`_SYMBOL_COMMAND`): a command
@@ -65,8 +66,10 @@ def plain_latex(text: str, keep_power: bool = False) -> str:
         text = text.replace("$", " ")
     if "\\(" in text or "\\)" in text or "\\[" in text or "\\]" in text:
         text = _MATH_DELIMITER.sub(" ", text)
-    if "\\" in text or "~" in text:
-        text = _SPACING.sub(lambda m: "" if m.group() in ("\\!", "\\left", "\\right") else " ", text)
+    if "\\" in text or "~" in text:  # (two passes, no callback: the matches of one never
+        text = _SPACING.sub(" ", text)  # overlap those of the other, a space makes none)
+        if "\\" in text:
+            text = _NO_SPACING.sub("", text)
     if "circ" in text:
         text = _DEGREES.sub("°", text)
     text = _unwrapped(text)

@@ -129,6 +129,23 @@ def test_blanks_collapse_as_the_readable_pattern() -> None:
         assert plain_latex(math) == expected, repr(math)
 
 
+def test_spacing_passes_read_as_the_one_pattern() -> None:
+    """The two spacing passes of `plain_latex` (a space, then nothing, no callback) give
+    what the one readable pattern with a callback gives, on generated strings."""
+    import random
+    import re
+
+    from bench_kit.text.latex import _NO_SPACING, _SPACING
+
+    readable = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")
+    atoms = ["\\", "!", ",", ";", ":", " ", "q", "quad", "qquad", "left", "right", "l", "~", "a"]
+    rng = random.Random(0)
+    for _ in range(20_000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randint(1, 16)))
+        expected = readable.sub(lambda m: "" if m.group() in ("\\!", "\\left", "\\right") else " ", text)
+        assert _NO_SPACING.sub("", _SPACING.sub(" ", text)) == expected, repr(text)
+
+
 @pytest.mark.parametrize("module", ["cjk", "edit", "latex", "normalize", "numbers", "tokens", "words"])
 def test_docstring_examples(module) -> None:
     result = doctest.testmod(importlib.import_module(f"bench_kit.text.{module}"))
