@@ -34,7 +34,8 @@ def _SUPERSCRIPT(power: re.Match[str]) -> str:  # noqa: N802 (a replacement, lik
     return str(power.group(1)) + {"2": "²", "3": "³"}[power.group(2)]
 
 
-_SPACING = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")
+_SPACING = re.compile(r"\\[,;: ]|\\quad|\\qquad|~")  # a space
+_NO_SPACING = re.compile(r"\\!|\\left|\\right")  # nothing
 _SYMBOL = {"\\pi": " pi ", "\\cdot": "×", "\\times": "×", "\\%": "%", "\\circ": "°",
            "\\le": "≤", "\\ge": "≥", "\\leq": "≤", "\\geq": "≥", "\\neq": "≠"}
 # Every other command ("\\alpha" -> " alpha "), after the symbols (`_SYMBOL_COMMAND`): a command
@@ -42,7 +43,6 @@ _SYMBOL = {"\\pi": " pi ", "\\cdot": "×", "\\times": "×", "\\%": "%", "\\circ"
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _SYMBOL_COMMAND = re.compile("|".join(re.escape(name) + ("(?![A-Za-z])" if name[1:].isalpha() else "")
                                      for name in _SYMBOL))
-_BLANKS = re.compile(r"[ \t]{2,}|\t")  # (a single space is left as it is)
 _MATH_DELIMITER = re.compile(r"\\[()\[\]]")  # "\\(", "\\[" …; "$" is replaced first
 
 
@@ -66,8 +66,10 @@ def plain_latex(text: str, keep_power: bool = False) -> str:
         text = text.replace("$", " ")
     if "\\(" in text or "\\)" in text or "\\[" in text or "\\]" in text:
         text = _MATH_DELIMITER.sub(" ", text)
-    if "\\" in text or "~" in text:
-        text = _SPACING.sub(lambda m: "" if m.group() in ("\\!", "\\left", "\\right") else " ", text)
+    if "\\" in text or "~" in text:  # (two passes, no callback: the matches of one never
+        text = _SPACING.sub(" ", text)  # overlap those of the other, a space makes none)
+        if "\\" in text:
+            text = _NO_SPACING.sub("", text)
     if "circ" in text:
         text = _DEGREES.sub("°", text)
     text = _unwrapped(text)
@@ -78,8 +80,10 @@ def plain_latex(text: str, keep_power: bool = False) -> str:
         text = _COMMAND.sub(r" \1 ", text)
     if "{" in text or "}" in text:
         text = text.replace("{", "").replace("}", "")
-    if "  " in text or "\t" in text:
-        text = _BLANKS.sub(" ", text)
+    if "\t" in text:  # a run of blanks reads as one space (a single space is left as it is)
+        text = text.replace("\t", " ")
+    while "  " in text:  # (each pass halves a run: faster than a regex over every space)
+        text = text.replace("  ", " ")
     if "\n" in text:  # (no two blanks in a row left: a space on either side of a line break)
         text = text.replace(" \n", "\n").replace("\n ", "\n")
     return text.strip()  # (line breaks kept)

@@ -110,6 +110,42 @@ def test_unit_power_pattern_matches_its_readable_form() -> None:
         assert [(m.span(), m.groups()) for m in _UNIT_POWER.finditer(text)] == \
             [(m.span(), m.groups()) for m in readable.finditer(text)], text
 
+def test_blanks_collapse_as_the_readable_pattern() -> None:
+    """`plain_latex` collapses blanks with `str.replace` passes (for speed): the same text as
+    the readable `[ \\t]{2,}|\\t` -> " " (a single space left), on generated strings."""
+    import random
+    import re
+
+    from bench_kit.text.latex import plain_latex
+
+    readable = re.compile(r"[ \t]{2,}|\t")
+    atoms = [" ", "  ", "\t", "\n", "\u3000", "\u00a0", "\r", "a", "$", "{", "}"]
+    rng = random.Random(0)
+    for _ in range(20_000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randint(1, 40)))
+        math = "$" + text  # (math: the reading runs)
+        expected = readable.sub(" ", math.replace("$", " ").replace("{", "").replace("}", ""))
+        expected = expected.replace(" \n", "\n").replace("\n ", "\n").strip()
+        assert plain_latex(math) == expected, repr(math)
+
+
+def test_spacing_passes_read_as_the_one_pattern() -> None:
+    """The two spacing passes of `plain_latex` (a space, then nothing, no callback) give
+    what the one readable pattern with a callback gives, on generated strings."""
+    import random
+    import re
+
+    from bench_kit.text.latex import _NO_SPACING, _SPACING
+
+    readable = re.compile(r"\\[!,;: ]|\\quad|\\qquad|\\left|\\right|~")
+    atoms = ["\\", "!", ",", ";", ":", " ", "q", "quad", "qquad", "left", "right", "l", "~", "a"]
+    rng = random.Random(0)
+    for _ in range(20_000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randint(1, 16)))
+        expected = readable.sub(lambda m: "" if m.group() in ("\\!", "\\left", "\\right") else " ", text)
+        assert _NO_SPACING.sub("", _SPACING.sub(" ", text)) == expected, repr(text)
+
+
 @pytest.mark.parametrize("module", ["cjk", "edit", "latex", "normalize", "numbers", "tokens", "words"])
 def test_docstring_examples(module) -> None:
     result = doctest.testmod(importlib.import_module(f"bench_kit.text.{module}"))

@@ -348,7 +348,9 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     """Rule 7: an option's text in the last answer clause, then anywhere, then a compared
     option, then an option's value; none from a response that only copies the question,
     nothing from an answer line that asks the question again (`after_asked_line`)."""
-    if copies_question(text, question):
+    if norm is None and question and len(text) <= 2 * len(question):
+        norm = normalize_text(text)  # (`copies_question` reads it, and the rules below)
+    if copies_question(text, question, norm):
         return FAILED
     after = after_asked_line(text)  # "Final Answer: How many … two rolls?\n…": not the question's words
     if after is not text:

@@ -332,12 +332,13 @@ def without_questions(answer: str) -> str:
     return "".join(parts) + answer[at:] if parts else answer
 
 
-def copies_question(answer: str, question: str | None) -> bool:
+def copies_question(answer: str, question: str | None, norm: str | None = None) -> bool:
     """Whether the response only copies the item's question stem (eight words or more of
-    it, before its option lines): the question's numbers and words are no answer."""
+    it, before its option lines): the question's numbers and words are no answer (`norm`:
+    `answer` normalised, when the caller has it)."""
     if not question or len(answer) > 2 * len(question):
         return False
-    norm = normalize_text(answer)
+    norm = normalize_text(answer) if norm is None else norm
     if norm.count(" ") < 7:
         return False
     stop = _OPTION_LINES.search(question)

@@ -169,7 +169,8 @@ def clean_response(response: str, boxed: bool = True) -> str:
             text = _BOXED.sub(r"\1", text)
         text = _LATEX_TEXT.sub(r"\1", text)
     if not text.isascii():  # replace only the mapped characters (translate is slow on CJK)
-        text = _WIDE.sub(lambda match: _WIDE_TEXT[match.group()], text)
+        for wide in set(_WIDE.findall(text)):  # (one `replace` per character found: each
+            text = text.replace(wide, _WIDE_TEXT[wide])  # maps onto ASCII or "", no callback)
     if "*" in text or "`" in text or "__" in text:
         text = text.replace("**", "").replace("__", "").replace("`", "")
         if "*" in text:
