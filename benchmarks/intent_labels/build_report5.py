@@ -148,6 +148,16 @@ def add_label_options(parser: argparse.ArgumentParser) -> None:
                         help="merge the third reader's labels from here (no rebuild)")
 
 
+def require_sources(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                    needed: dict[str, list[str]]) -> None:
+    """The parser's one-line error when a family to build lacks a source option it needs
+    (``needed``: family → option names, ``faithful_cot`` for ``--faithful-cot``)."""
+    for family in args.family:
+        for name in needed[family]:
+            if getattr(args, name) is None:
+                parser.error(f"--{name.replace('_', '-')} is needed to build {family}")
+
+
 def merged_labels(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
     """Merge the readers' labels if ``--labels`` / ``--check-labels`` ask for it (a bad
     label is the parser's one-line error); ``False`` when the sets are to be built."""

@@ -49,6 +49,7 @@ from build_report5 import (
     agreement,
     merge_labels,
     merged_labels,
+    require_sources,
 )
 from build_sets import _write_jsonl
 
@@ -187,10 +188,7 @@ def main() -> None:
                 parser.error(str(error))
         return
     needed = {"mc": ["tempcompass"], "yesno": ["faithful_cot"], "open": ["bbh", "zeroeval"]}
-    for family in args.family:
-        for name in needed[family]:
-            if getattr(args, name) is None:
-                parser.error(f"--{name.replace('_', '-')} is needed to build {family}")
+    require_sources(parser, args, needed)
     args.out.mkdir(parents=True, exist_ok=True)
     for family in args.family:
         rows = build(family, gather(family, args), QUOTAS, prefix="r6", old=EARLIER,

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from build_report2 import OLD_SETS, SEED, _git, _git_paths, _kind, build, write_family
 from build_report3 import GAOKAO_MC, GAOKAO_OPEN, _exam_gold, gaokao_base, inline_options
-from build_report5 import add_label_options, faithful_rows, merged_labels
+from build_report5 import add_label_options, faithful_rows, merged_labels, require_sources
 
 EARLIER = (OLD_SETS, OLD_SETS / "report2", OLD_SETS / "report3", OLD_SETS / "report4",
            OLD_SETS / "report5", OLD_SETS / "report6")
@@ -120,10 +120,7 @@ def main() -> None:
     if merged_labels(parser, args):
         return
     needed = {"mc": ["gaokao"], "open": ["gaokao", "faithful_cot"]}
-    for family in args.family:
-        for name in needed[family]:
-            if getattr(args, name) is None:
-                parser.error(f"--{name.replace('_', '-')} is needed to build {family}")
+    require_sources(parser, args, needed)
     args.out.mkdir(parents=True, exist_ok=True)
     for family in args.family:
         rows = build(family, gather(family, args), QUOTAS, prefix="r7", old=EARLIER,
