@@ -75,7 +75,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                           ["tests/scoring/test_scoring.py",
                            "tests/scoring/test_extract_checklist_mutants.py",
                            "tests/test_doctests.py"]),
-    "extract_prose": (["bench_kit/scoring/extract/prose_letters.py"],
+    "extract_prose": (["bench_kit/scoring/extract/prose_letters.py", "bench_kit/scoring/extract/letter_names.py"],
                       ["tests/scoring/test_extract.py", "tests/scoring/test_extract_mutants.py",
                        "tests/scoring/test_extract_prose_mutants.py", "tests/test_doctests.py"]),
     "extract_boxes": (["bench_kit/scoring/extract/boxes.py"],

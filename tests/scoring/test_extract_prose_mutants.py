@@ -241,12 +241,11 @@ def test_the_comparison_window_is_40_characters(spaces, expected):
 
 # report5's rules: letters naming things, symbols of a formula, units, lower-case letters in
 # brackets (values worked out by hand from the docstrings and the patterns).
+from bench_kit.scoring.extract.letter_names import letter_uses, name_words  # noqa: E402
 from bench_kit.scoring.extract.prose_letters import (  # noqa: E402
     _bracketed,
     _opens_line,
     _unit,
-    letter_uses,
-    name_words,
     upper_cased_letters,
 )
 
@@ -378,7 +377,8 @@ def test_set_aside_as_others(text, named, expected):
 
 
 # Pins from the extract_prose mutation run after the report5 round (values worked out by hand).
-from bench_kit.scoring.extract.prose_letters import _names_thing, own_text_follows  # noqa: E402
+from bench_kit.scoring.extract.letter_names import names_thing  # noqa: E402
+from bench_kit.scoring.extract.prose_letters import own_text_follows  # noqa: E402
 
 
 @pytest.mark.parametrize("text, at, own, expected", [
@@ -420,7 +420,7 @@ def test_name_words_more(text, expected):
     ("Bus A", 4, frozenset(), False),
 ])
 def test_names_thing(text, start, names, expected):
-    assert _names_thing(text, start, names) is expected
+    assert names_thing(text, start, names) is expected
 
 
 def test_bracketed_and_unit_at_the_start():

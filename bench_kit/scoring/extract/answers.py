@@ -74,6 +74,7 @@ from bench_kit.scoring.extract.choice_clause import (
     option_keys,
 )
 from bench_kit.scoring.extract.fast_choice import fast_choice
+from bench_kit.scoring.extract.letter_names import letter_uses
 from bench_kit.scoring.extract.no_option_statements import (
     closest_guess,
     concedes,
@@ -107,7 +108,6 @@ from bench_kit.scoring.extract.prose_letters import (
     concluding_letters,
     echoed_option_spans,
     is_article_or_pronoun,
-    letter_uses,
     prose_letters,
     rules_out,
     upper_cased_letters,

@@ -9,8 +9,14 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
+from bench_kit.scoring.extract.letter_names import (
+    LetterUses,
+    letter_uses,
+    letters_as_options,
+    names_thing,
+)
 from bench_kit.scoring.extract.response import normalize_text
 
 # What the rest of a segment says about the option just named.
@@ -127,81 +133,6 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
     return index >= 0 and spans[index][0] <= at < spans[index][1]
 
 
-# A word right before a capital letter ("Machine A", "vitamin E"). Written before two
-# different letters it names things ("Machine A … Machine B"), unless it is a word for an
-# option or a word of the grammar ("options A and B", "between A and B", "than C").
-_NAMING = re.compile(r"\b([A-Za-z]{3,}) ([A-J])(?![A-Za-z0-9_'])")
-_NOT_NAMING = frozenset(
-    "option options choice choices answer answers letter letters statement statements image images "
-    "picture pictures figure figures graph graphs plot plots diagram diagrams panel panels pattern "
-    "patterns view views shape shapes solution solutions and nor but not than the from with where "
-    "which since after before then only both either neither between choose chose select selected "
-    "pick picked eliminate eliminates eliminating are was were being been can could did does get "
-    "gets reach reaches likely also even just for into onto over under about against like see "
-    "says said say that this these those its their our your photo photos frame frames clip clips chart "
-    "charts table tables map maps drawing drawings sketch sketches alternative alternatives item items "
-    "selection therefore thus hence because while whereas unlike except including among toward towards "
-    "without through beside near versus "
-    # words of weighing options: an adverb, a verb of thinking or trying, "candidate" ("Maybe A? …
-    # Maybe B", "I think A … I think B", "Consider A: … Consider B: …", "Candidate A fails")
-    "maybe perhaps probably possibly clearly obviously definitely certainly surely think believe "
-    "guess consider considering regarding assume assuming suppose supposing choosing picking "
-    "selecting check checking try trying candidate candidates".split())
-
-
-# A capital letter written as a symbol of a formula ("A = P(1 + r/n)", "A + 10 = 44", "2 * D"):
-# a quantity throughout the response, not an option ("where A is the final amount").
-_SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
-                     r"|(?:(?<=[=+*/×])|(?<=[=+*/×] ))([A-J])(?![A-Za-z0-9_')\]])")
-
-
-# `letter_uses` of a text, computed when the first letter needs it (most texts name none).
-LetterUses = Callable[[], tuple[frozenset[str], frozenset[str]]]
-
-
-def _letters_as_options(raw_texts: list[str]) -> bool:
-    """Whether some option is itself a letter ("(A)", "B", "(a)": a pictured region)."""
-    return any(len(bare := raw.strip("()[] ")) == 1 and bare.isalpha() for raw in raw_texts)
-
-
-def letter_uses(text: str, raw_texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """(`name_words`, the capital letters written as symbols of a formula, `_SYMBOL`) of
-    `text`: letters that are no option where they follow such a word, or anywhere."""
-    if _letters_as_options(raw_texts):
-        return frozenset(), frozenset()  # options that are letters: pictured regions "(A)" … "(E)"
-    symbols = frozenset(a or b for a, b in _SYMBOL.findall(text)) if _has_operator(text) else frozenset()
-    return name_words(text), symbols
-
-
-def _has_operator(text: str) -> bool:
-    return any(sign in text for sign in "=+*/^×")
-
-
-def name_words(text: str) -> frozenset[str]:
-    """Lower-cased words that name things by letters in `text` (`_NAMING`): each written
-    right before two different capital letters ("Machine A … Machine B")."""
-    if text.count(" ") < 3:
-        return frozenset()
-    seen: dict[str, str] = {}
-    names = set()
-    for match in _NAMING.finditer(text):
-        word = match.group(1).lower()
-        if word in _NOT_NAMING or word in names:
-            continue
-        if seen.setdefault(word, match.group(2)) != match.group(2):
-            names.add(word)
-    return frozenset(names)
-
-
-def _names_thing(text: str, start: int, names: frozenset[str]) -> bool:
-    """Whether the letter at `start` follows, after one space, a word of `names`."""
-    if not names or start < 4 or text[start - 1] != " ":
-        return False
-    head = text[max(0, start - 40):start - 1]
-    word = head[len(head.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")):]
-    return word.lower() in names
-
-
 # A lower-case letter alone in brackets, as a word ("is (b).", "(e) $78.20"; not "f(c)", "f (c)"
 # nor "(i)", a numeral): the way few-shot prompts that list options "(a) … (e)" name them.
 _LOWER_BRACKETED = re.compile(r"(?<![\w)\]])(?<!\b\w )\(([a-h j])\)(?![\w(=^])")
@@ -220,7 +151,7 @@ def upper_cased_letters(text: str, options: dict[str, str], raw_texts: list[str]
     sentence or clause ("is (b).", not "in (b)."); `text` itself when there is none, when one
     opens a line ("(a) The heat … (b) The force …" label parts of the answer), or when an
     option is itself a letter ("(a)")."""
-    if "(" not in text or not _LOWER_BRACKETED.search(text) or _letters_as_options(raw_texts):
+    if "(" not in text or not _LOWER_BRACKETED.search(text) or letters_as_options(raw_texts):
         return text
     found = list(_LOWER_BRACKETED.finditer(text))
     if any(_opens_line(text, match.start()) for match in found):
@@ -277,7 +208,7 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
             continue
         if not _bracketed(text, start, end):  # (in brackets, "The answer (A) is …", an option's)
             found = uses() if found is None else found
-            if letter in found[1] or _names_thing(text, start, found[0]) or _unit(text, start):
+            if letter in found[1] or names_thing(text, start, found[0]) or _unit(text, start):
                 continue  # a symbol ("A = P(1 + r)"), a thing's name ("Machine B"), a unit ("0.01 A")
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
                 negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
