@@ -73,7 +73,11 @@ FAMILIES = ("mc", "yesno", "open")
 # NumerSense and BIG-Bench-Hard's bracket runs, a response style and gold types no tuning set
 # holds, measured unread at 84.1% (docs/METRICS.md); its tune half is tuning data, its
 # held-out half and every other report6 family stay unread.
-SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}, "report6": {"open": ""}}
+# report7's two families are split too (2026-12-02, fourth session): its multiple choice
+# (GAOKAO-Bench answers in Chinese prose) missed the target unread at 98.0%; the tune half
+# is tuning data, the held-out half stays unread and is the figure to report.
+SPLIT_SETS = {"report3": {"yesno": "", "mc": "gaokao", "open": "gsm8k"}, "report6": {"open": ""},
+              "report7": {"mc": "", "open": ""}}
 REPORT_SETS = ("report2", "report3", "report4", "report5", "report6", "report7")  # committed so far
 # The set that is the report now: never read, so no disagreement of it is ever printed
 # (`--show`, `--show-all` and `--misses` are refused for it; totals only). report4 was until
