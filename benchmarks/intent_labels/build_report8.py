@@ -24,8 +24,21 @@ import json
 import re
 from pathlib import Path
 
-from build_report2 import BARE_SHARE, OLD_SETS, PER_FAMILY, SEED, _bare, _dedupe, _git, \
-    _git_paths, _kind, _old_pairs, _usable, build, write_family
+from build_report2 import (
+    BARE_SHARE,
+    OLD_SETS,
+    PER_FAMILY,
+    SEED,
+    _bare,
+    _dedupe,
+    _git,
+    _git_paths,
+    _kind,
+    _old_pairs,
+    _usable,
+    build,
+    write_family,
+)
 from build_report5 import add_label_options, merged_labels, require_sources
 
 EARLIER = (OLD_SETS, *(OLD_SETS / f"report{k}" for k in range(2, 8)))
@@ -35,8 +48,11 @@ EARLIER = (OLD_SETS, *(OLD_SETS / f"report{k}" for k in range(2, 8)))
 # statements answers the prosecution's), from CAIL2022. Open answers: 3-7 (the total sum of a
 # crime, in yuan, LAIC2021) and 3-4 (the prison term in months, without the article, CAIL2018).
 LAWBENCH_TASKS = {"mc": ["1-2", "3-6", "2-8"], "open": ["3-7", "3-4"]}
+FAMILIES = ("mc", "open", "yesno")
 # The unit each open task asks its answer in (the instruction says so).
 LAWBENCH_UNITS = {"3-7": "元", "3-4": "月"}
+# counterfactual-evaluation's chess runs: zero-shot chain of thought, and the answer alone.
+CHESS_RUNS = ["with_0cot", "without_0cot"]
 # Pretrained-only models (no instruction or chat tuning) continue the prompt, most often by
 # repeating the instruction or writing further questions, rather than answer it: left out,
 # so that the rows are answers of chat and instruction-tuned models (35 of the 51).
@@ -113,6 +129,37 @@ def lawbench_rows(repo: Path, family: str) -> list[dict]:
     return out
 
 
+def chess_rows(repo: Path) -> list[dict]:
+    """The yes/no answers of counterfactual-evaluation's chess task: "Is the new opening
+    "1. e4 e6 2. Be2 Bc5" legal?" (in regular chess, or in a variant with knights and bishops
+    swapped), asked of GPT-4, GPT-3.5, Claude 1.3 and PaLM 2 with and without "Let's think step
+    by step:". The model-interaction files are the harness's cache: tab-separated prompt,
+    response (both escaped), whether the response is a list of samples, model and settings;
+    the "at which squares?" control questions are sampled lists and left out."""
+    out = []
+    for cot in CHESS_RUNS:
+        for path in _git_paths(repo, f"chess/model_interactions/{cot}"):
+            for line in _git(repo, path).splitlines():
+                prompt, response, is_list, model = line.split("\t")[:4]
+                if is_list != "False" or "new opening" not in prompt:
+                    continue
+                question, response = _unescape(prompt), _unescape(response)
+                if not _usable(response):
+                    continue
+                opening = question.split('opening "', 1)[1].split('"', 1)[0]
+                variant = "counterfactual" if "custom variant" in question else "real_world"
+                model = model.removeprefix("models/")
+                out.append({"group": model, "source": f"chess:{model}/{cot}",
+                            "item": f"chess/{variant}/{opening}", "question": question,
+                            "response": response})
+    return out
+
+
+def _unescape(text: str) -> str:
+    """The harness's ``unicode_escape`` undone (characters beyond Latin-1 kept as they are)."""
+    return text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
 def quotas(rows: list[dict]) -> dict[str, int]:
     """Rows per model, as equal as the models allow: a model that has fewer usable rows (after
     the dedupe, bare answers counted up to the 10% cap) gives all it has, and the others share
@@ -144,18 +191,21 @@ def quotas(rows: list[dict]) -> dict[str, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--family", choices=sorted(LAWBENCH_TASKS), action="append",
-                        required=True)
+    parser.add_argument("--family", choices=FAMILIES, action="append", required=True)
     parser.add_argument("--lawbench", type=Path, help="open-compass/LawBench checkout")
+    parser.add_argument("--counterfactual", type=Path,
+                        help="ZhaofengWu/counterfactual-evaluation checkout")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "report8")
     add_label_options(parser)
     args = parser.parse_args()
     if merged_labels(parser, args):
         return
-    require_sources(parser, args, {family: ["lawbench"] for family in LAWBENCH_TASKS})
+    require_sources(parser, args, {"mc": ["lawbench"], "open": ["lawbench"],
+                                   "yesno": ["counterfactual"]})
     args.out.mkdir(parents=True, exist_ok=True)
     for family in args.family:
-        rows = lawbench_rows(args.lawbench, family)
+        rows = (chess_rows(args.counterfactual) if family == "yesno"
+                else lawbench_rows(args.lawbench, family))
         rows = build(family, rows, {family: quotas(rows)}, prefix="r8", old=EARLIER,
                      seed=f"{SEED}-report8-{family}")
         write_family(args.out, family, rows, args.readers)
