@@ -98,6 +98,8 @@ def test_split_report_family_reports_both_halves_and_shows_tune_misses_only(
     assert "report6" in module.UNREAD_SETS
     assert "report7" in module.UNREAD_SETS  # the report since its freezing commit
     assert module.is_split("report7", "mc") and module.is_split("report7", "open")  # halves
+    assert "report8" in module.UNREAD_SETS  # unread from the commits that froze it
+    assert all(not module.is_split("report8", f) for f in module.FAMILIES)  # measured whole
     assert set(module.UNREAD_SETS) <= set(module.REPORT_SETS)
     assert set(module.SPLIT_SETS) <= set(module.REPORT_SETS)
     assert all((SCRIPT.parent / "intent_labels" / name).is_dir() for name in module.REPORT_SETS)
