@@ -8,11 +8,15 @@ tuning set or an earlier report set dropped, round robin over the runs of each m
 10% bare answers per model, one seeded generator per family. See ``report8/README.md`` for
 repository, commit, path and licence of each source.
 
-    python benchmarks/intent_labels/build_report8.py --family mc --family open \\
-        --lawbench /tmp/LawBench --out benchmarks/intent_labels/report8 [--readers DIR]
+    python benchmarks/intent_labels/build_report8.py --family mc --family open --family yesno \\
+        --lawbench /tmp/LawBench --counterfactual /tmp/counterfactual-evaluation \\
+        --out benchmarks/intent_labels/report8 [--readers DIR]
 
 LawBench (open-compass/LawBench) commits the zero-shot predictions of 51 models on its 20
-Chinese legal tasks; they are read at ``HEAD`` with ``git show`` (a checkout or a bare mirror).
+Chinese legal tasks (multiple choice and open answers); counterfactual-evaluation
+(ZhaofengWu/counterfactual-evaluation) the cache of GPT-4, GPT-3.5, Claude 1.3 and PaLM 2
+answers to whether a chess opening is legal (yes/no). Both are read at ``HEAD`` with
+``git show`` (a checkout or a bare mirror).
 Once the readers have written their labels, ``--labels DIR`` / ``--check-labels DIR`` gather
 them into ``<family>_set_labels.jsonl`` / ``<family>_check_labels.jsonl`` (no parser runs).
 """
