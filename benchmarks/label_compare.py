@@ -27,8 +27,16 @@ _SCIENTIFIC = re.compile(r"^(?:([-+]?\d+(?:\.\d+)?)\s*(?:[eE]([-+]?\d+)|(?:[×x*
                          r"10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)|10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)$")
 
 
+# "21.78万", "3亿": a reader's value with a Chinese multiplier word kept as the response wrote
+# it (report8's readers keep the response's own unit); the value is its magnitude.
+_CHINESE_MULTIPLIER = {"万": 1e4, "亿": 1e8}
+
+
 def _number(text: str) -> float | None:
     text = text.strip().replace("−", "-").rstrip(".")
+    if text[-1:] in _CHINESE_MULTIPLIER and len(text) > 1:
+        value = _number(text[:-1])
+        return None if value is None else round(value * _CHINESE_MULTIPLIER[text[-1]], 6)
     scientific = _SCIENTIFIC.match(text)
     if scientific:
         exponent = next(part for part in scientific.groups()[1:] if part is not None)

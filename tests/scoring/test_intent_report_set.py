@@ -177,6 +177,11 @@ def test_number_rows_and_latex_fraction_labels(agreement):
     assert module._number(r"\frac{1}{2}") == module._number("1/2") == 0.5
     assert module._number(r"-\dfrac{24}{5}") == -4.8
     assert module._number(r"\frac{\sqrt{3}}{2}") is None
+    # a Chinese multiplier word kept by the reader is the value's magnitude
+    assert module._number("21.78万") == 217800 and module._number("3亿") == 3e8
+    assert module._number("万") is None and module._number("x万") is None
+    assert module.label_is_correct("3.05万", {"golds": ["30500"], "answer_type": "integer"})
+    assert not module.label_is_correct("3.05万", {"golds": ["3.05"], "answer_type": "float"})
     row = {"golds": [r"-\frac{24}{25}"], "answer_type": "text"}
     assert not module.label_is_correct(r"\frac{24}{25}", row)  # the sign counts
     assert module.label_is_correct("-24/25", row)
