@@ -27,16 +27,21 @@ _SCIENTIFIC = re.compile(r"^(?:([-+]?\d+(?:\.\d+)?)\s*(?:[eE]([-+]?\d+)|(?:[×x*
                          r"10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)|10\s*\^\s*[{(]?\s*([-+]?\d+)\s*[})]?)$")
 
 
-# "21.78万", "3亿": a reader's value with a Chinese multiplier word kept as the response wrote
-# it (report8's readers keep the response's own unit); the value is its magnitude.
-_CHINESE_MULTIPLIER = {"万": 1e4, "亿": 1e8}
+# "21.78万", "3亿", "12 million": a reader's value with a multiplier word kept as the response
+# wrote it (report8's readers keep the response's own unit); the value is its magnitude. "余"
+# after it ("5000余", "1万余": "more than", a sum stated roughly) is dropped: one reader kept it,
+# another did not, and the value written is the same.
+_MULTIPLIER = re.compile(r"^(.+?)\s*(万|亿|thousand|million|billion)?余?$")
+_MULTIPLIER_VALUE = {"万": 1e4, "亿": 1e8, "thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 
 def _number(text: str) -> float | None:
     text = text.strip().replace("−", "-").rstrip(".")
-    if text[-1:] in _CHINESE_MULTIPLIER and len(text) > 1:
-        value = _number(text[:-1])
-        return None if value is None else round(value * _CHINESE_MULTIPLIER[text[-1]], 6)
+    multiplied = _MULTIPLIER.match(text)
+    if multiplied and multiplied.group(1) != text:
+        value = _number(multiplied.group(1))
+        factor = _MULTIPLIER_VALUE.get(multiplied.group(2) or "", 1.0)
+        return None if value is None else round(value * factor, 6)
     scientific = _SCIENTIFIC.match(text)
     if scientific:
         exponent = next(part for part in scientific.groups()[1:] if part is not None)
