@@ -102,7 +102,7 @@ from bench_kit.scoring.extract.option_texts import (
     without_questions,
     yes_and_no,
 )
-from bench_kit.scoring.extract.option_values import by_option_value
+from bench_kit.scoring.extract.option_values import by_option_value, option_values
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
     concluding_letters,
@@ -277,17 +277,23 @@ _COMMITS = re.compile(r"(?:\b(?:that|this|which)\s+(?:is|must\s+be|should\s+be|w
                       r"(?:\s+(?:answer|option|choice))?)\s*(?:[.!\n]|$)", re.I)
 
 
+# A closing answer block that is only "none": "【答案】: 无", "Answer: None."
+_BARE_NONE = re.compile(r"(?:无|没有|none)\s*[.。]?", re.I)
+_NONE_WORD = re.compile(r"无|没有|\bnone\b", re.I)  # ... in an option: that option answers it
 # An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"
 _LEAD_LETTER = re.compile(r"[(\[]?[A-J](?:[)\].,:]|\s*[(,]|\s*$)")
 
 
 def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
     """Whether the answer clause of `text` is no answer after all: a closing answer block
-    says no option is right or echoes the options ("【答案】: 无正确答案" after "选项D, …",
-    "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
+    says no option is right, is only "none" or echoes the options ("【答案】: 无正确答案"
+    after "选项D, …", "【答案】: 无", "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
     to be among them, with no answer clause of its own before or after ("None of the
     options match. The closest answer is C.")."""
     tail = final_answer_tail(text)
+    if tail is not None and _BARE_NONE.fullmatch(tail) and not any(
+            _NONE_WORD.search(str(choices.get(key, ""))) for key in options.values()):
+        return True  # "【答案】: 无" after "答案为A、B、C、D都不正确" (not with an option "None of these")
     if tail is not None and len(tail) > 3 and (
             says_no_option(tail) and clause_letter(tail) is None
             and not _LEAD_LETTER.match(tail)  # "C. The exact value is not listed"
@@ -371,6 +377,10 @@ def _texts_in(text: str, choices: Mapping[str, str], options: dict[str, str],
         letter = by_option_text(tail, texts)
         if letter:
             return extraction(options[letter], PARSE_LENIENT)
+        if any(ch.isdigit() for ch in tail) and option_values(choices, options) is not None:
+            # "【答案】 (X) √5" with options that are numbers: the value it states is the
+            # answer, not a number of the reasoning that an option equals
+            return by_option_value(text, choices, options)
     norm = normalize_text(text) if norm is None else norm
     letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
         or compared_option(text, texts, question)
