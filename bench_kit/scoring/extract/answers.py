@@ -82,6 +82,7 @@ from bench_kit.scoring.extract.no_option_statements import (
     no_answer_statement,
     says_no_option,
 )
+from bench_kit.scoring.extract.numbered_statements import as_circled
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
     after_asked_line,
@@ -351,9 +352,12 @@ def _written_option(line: str, choices: Mapping[str, str],
 
 def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
               texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
-    """Rule 7: an option's text in the last answer clause, then anywhere, then a compared
-    option, then an option's value; none from a response that only copies the question,
+    """Rule 7: an option's text in the last answer clause, then anywhere (statements
+    numbered "(1) (2)" read as an option's "①②"), then a compared option, then an option's value; none from a response that only copies the question,
     nothing from an answer line that asks the question again (`after_asked_line`)."""
+    circled = as_circled(text, choices)  # "(1) (2)" for the option "①②"
+    if circled is not text:
+        text, norm = circled, None
     if norm is None and question and len(text) <= 2 * len(question):
         norm = normalize_text(text)  # (`copies_question` reads it, and the rules below)
     if copies_question(text, question, norm):

@@ -11,7 +11,13 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import SENTENCE, content_words
-from bench_kit.scoring.extract.reworded_option import _WEAK, _in_one_clause, _not_others, _reworded
+from bench_kit.scoring.extract.reworded_option import (
+    _WEAK,
+    _in_one_clause,
+    _not_others,
+    _reworded,
+    shortened_cjk,
+)
 from bench_kit.scoring.extract.set_aside_options import not_ruled_out
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.words import contains_phrase, find_phrases
@@ -135,6 +141,8 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
         how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()
                if " " in text or text in norm}  # (a one-word option is in `norm` or not said)
         found = _not_others(answer, norm, {letter: texts[letter] for letter, way in how.items() if way})
+        if not found and not answer.isascii():  # "经济得到了发展" for "经济得到恢复和发展"
+            return shortened_cjk(answer, texts)
         if len(found) == 1 and how[next(iter(found))] == _WEAK:
             return None
         if len(found) > 1:  # "If frogs are removed, the cricket population will increase"
