@@ -369,7 +369,10 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     if said is not text:
         found = _texts_in(said, choices, options, texts, None, question)
         if found.value is not None or answered_no(text):  # "Is it real? No.": none
-            return found  # (else the questions are read: "The answer is dog?")
+            return found
+        if not said.strip(" .!?\n") and clause_tail(text) is None:
+            return FAILED  # only asked ("The car is blue?", "Dog?"): no answer
+        # (else the questions are read: "The answer is dog?")
     return _texts_in(text, choices, options, texts, norm, question)
 
 
@@ -406,7 +409,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
     if texts and len(text) <= 200:
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
-        if len(exact) == 1:
+        if len(exact) == 1 and not text.rstrip().endswith("?"):  # ("Dog?" asks it)
             return extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     prose = upper_cased_letters(text, options, raw_texts, texts)  # "is (b)." names B

@@ -96,8 +96,8 @@ def _fast_text(text: str, choices: Mapping[str, str],
     answer (`no_answer_statement`)."""
     head = text.lstrip()
     if head[:1] in "([" or (head[:1] in "ABCDEFGHIJ" and not head[1:2].isalnum()) \
-            or "\n" in text:
-        return None  # "(B) …", "B. …", "B - …": a lead the full rules read
+            or "\n" in text or text.rstrip().endswith("?"):
+        return None  # "(B) …", "B. …", "B - …": a lead the full rules read; "Dog?" is asked
     lowered = text.lower()
     if len(lowered) != len(text) or CLAUSE_HINT.search(lowered) or (
             len(text) < 40 and head[:1].isalpha() and may_list(head[1:])

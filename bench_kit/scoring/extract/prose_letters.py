@@ -195,6 +195,18 @@ def _unit(text: str, start: int) -> bool:
     return start > 1 and text[start] in "ACFHJ" and text[start - 1] == " " and text[start - 2].isdigit()
 
 
+# A letter alone after "so" / "thus" / "therefore" / "hence" / "所以" / "故" that closes the
+# response ("D * 2 = 80 so D."): the answer, though the working wrote it as a symbol.
+_CONCLUDING = re.compile(r"(?:\b(?:so|thus|therefore|hence),?\s+|所以|因此|故)\s*$", re.I)
+_CLOSING = re.compile(r"[A-J][.。!]?\s*")
+
+
+def _concludes(text: str, start: int) -> bool:
+    """Whether the letter at `start` closes the response after "so" / "所以" (`_CONCLUDING`)."""
+    return _CLOSING.fullmatch(text, start) is not None \
+        and _CONCLUDING.search(text, max(0, start - 12), start) is not None
+
+
 def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
                    uses: LetterUses) -> list[tuple[str, int, int]]:
     """(letter, start, end) of each option letter the prose names, in order; end -1: ruled
@@ -208,8 +220,9 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
             continue
         if not _bracketed(text, start, end):  # (in brackets, "The answer (A) is …", an option's)
             found = uses() if found is None else found
-            if letter in found[1] or names_thing(text, start, found[0]) or _unit(text, start):
-                continue  # a symbol ("A = P(1 + r)"), a thing's name ("Machine B"), a unit ("0.01 A")
+            if (letter in found[1] and not _concludes(text, start)
+                    or names_thing(text, start, found[0]) or _unit(text, start)):
+                continue  # a symbol ("A = P(1 + r)", not "… so D." closing), a thing's name ("Machine B"), a unit
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
                 negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
             named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
