@@ -413,13 +413,18 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
             return extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     prose = upper_cased_letters(text, options, raw_texts, texts)  # "is (b)." names B
+    dropped: set[str] = set()
     strong = prose_letters(prose, options, echoed_option_spans(prose, raw_texts),
-                           lambda: letter_uses(prose, raw_texts))
+                           lambda: letter_uses(prose, raw_texts), dropped)
     if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
         strong = concluding_letters(prose, options, raw_texts)
     if strong:
         return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
-    return _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    found = _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    if found.value is not None and any(options[letter] == found.value and not rules_out(
+            str(choices.get(found.value, ""))) for letter in dropped):
+        return FAILED  # "18, which does not match option C": C ruled out, not its text "18"
+    return found  # (an option that itself negates, "(B) can't tell", is its own text)
 
 
 def extract_choice(response: str, choices: Mapping[str, str],

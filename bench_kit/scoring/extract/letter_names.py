@@ -26,7 +26,9 @@ _NOT_NAMING = frozenset(
     # Maybe B", "I think A … I think B", "Consider A: … Consider B: …", "Candidate A fails")
     "maybe perhaps probably possibly clearly obviously definitely certainly surely think believe "
     "guess consider considering regarding assume assuming suppose supposing choosing picking "
-    "selecting check checking try trying candidate candidates".split())
+    "selecting check checking try trying candidate candidates "
+    # verbs of a verdict ("… fits A; everything fits D")
+    "fit fits fitting match matches matching suits".split())
 
 
 # A capital letter written as a symbol of a formula ("A = P(1 + r/n)", "A + 10 = 44", "2 * D"):

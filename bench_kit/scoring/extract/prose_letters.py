@@ -58,7 +58,7 @@ SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 # engine skips to capitals A-J.)
 _LETTER = re.compile(r"[A-J](?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\][A-J])(?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z]|\.M\.)")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
+    r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides|\bunlike"
     r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
 _REJECTED_AFTER = re.compile(
     r"\s*+[)\]]?\s*+[.:,-]?\s*+(?:is|are|was|seems|would\s+be)?\s*+"
@@ -249,9 +249,12 @@ _POINTS_REACH = 40  # how far before a letter such a verdict is looked for
 
 
 # A negation before such a verdict, an adverb between them allowed ("does not exactly match",
-# "doesn't quite match", "no longer matches", "fails to match", "cannot match", "hardly fits").
+# "doesn't quite match", "no longer matches", "fails to match", "cannot match", "hardly fits"),
+# or "nor" before its subject ("… nor the color fits A").
 _DENIES_VERDICT = re.compile(r"(?:\b(?:not|never|cannot|hardly|barely|scarcely|no\s+longer"
-                             r"|fail(?:s|ed)?\s+to|unable\s+to)|n't)\s+(?:\w+\s+)?$", re.I)
+                             r"|fail(?:s|ed)?\s+to|unable\s+to)|n't)\s+(?:\w+\s+)?$"
+                             # "Neither the shape nor the color fits A": its subject between
+                             r"|\bnor\s+(?:\w+\s+){0,3}$", re.I)
 
 
 def _pointed_at(text: str, start: int) -> re.Match | None:
@@ -291,11 +294,14 @@ def _own_segment(text: str, named: list[tuple[str, int, int]], index: int,
 
 
 def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
-                  uses: LetterUses = lambda: (frozenset(), frozenset())) -> set[str]:
+                  uses: LetterUses = lambda: (frozenset(), frozenset()),
+                  dropped: set[str] | None = None) -> set[str]:
     """The option letters the prose chooses: letters that are not negated, echoed in an
     option text or an article/pronoun. A letter whose own segment (up to the next letter
-    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
-    segments affirm their letter ("B fits best"), only those letters count."""
+    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped (and added to
+    `dropped`, when given, if a word at the letter rules it out: "not A", "C is wrong", "does
+    not match option C"); when some segments affirm their letter ("B fits best"), only those
+    letters count."""
     named = _named_letters(text, options, spans, uses)
     if not named:
         return set()
@@ -305,9 +311,11 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
     ruled_out: set[str] = set()
     linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
     listed: list[str] = []  # "A, B, and C are wrong": A shares a ruling out of "B and C"
+    strictly: set[str] = set()  # ruled out by a word at the letter: "not A", "C is wrong", "does not match C"
     for index, (letter, start, end) in enumerate(named):
         if end < 0:
             ruled_out.add(letter)
+            strictly.add(letter)
             if end == -2:  # a verdict after the last of linked letters is theirs too
                 (ruled_out if linked else neutral).update(linked + listed)
                 linked = []
@@ -328,6 +336,8 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
             affirmed.update(group)
         elif rules_out(segment) or _denied_at(text, start):
             ruled_out.update(group)
+            if _denied_at(text, start):
+                strictly.add(letter)
             # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
             shared = bool(linked) or plural
         elif (_POSITIVE.search(segment) or _pointed_at(text, start)) \
@@ -339,6 +349,8 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
         (ruled_out if shared else neutral).update(listed)
         linked, listed = [], []
     neutral.update(linked + listed)
+    if dropped is not None:
+        dropped.update(strictly - affirmed - neutral)
     if affirmed:
         return affirmed
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral
