@@ -99,6 +99,7 @@ from bench_kit.scoring.extract.option_texts import (
     copies_question,
     echoes_options,
     option_texts,
+    other_than_denied,
     powers_matter,
     without_questions,
     yes_and_no,
@@ -368,7 +369,10 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     said = without_questions(text)  # "Is it a cat? It is a dog.": "cat" is asked, not said
     if said is not text:
         found = _texts_in(said, choices, options, texts, None, question)
-        if found.value is not None or answered_no(text):  # "Is it real? No.": none
+        if found.value is None and answered_no(text):  # "Is it real? No.": the other of two
+            other = other_than_denied(text, texts)
+            return FAILED if other is None else extraction(options[other], PARSE_LENIENT)
+        if found.value is not None:
             return found
         if not said.strip(" .!?\n") and clause_tail(text) is None:
             return FAILED  # only asked ("The car is blue?", "Dog?"): no answer

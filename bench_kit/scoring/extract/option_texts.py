@@ -315,11 +315,28 @@ _YES_AFTER = re.compile(r"\?[\s*_\"')]*(?:yes|yeah|yep|sure|definitely|absolutel
 
 
 _NO_AFTER = re.compile(r"\?[\s*_\"')]*(?:no|nope|not\s+really|not\s+at\s+all)\b", re.IGNORECASE)
+# ... a plain no, not a hedged "not really": it takes the other of two options
+_PLAIN_NO_AFTER = re.compile(r"\?[\s*_\"')]*(?:no|nope|not\s+at\s+all)\b(?!\s+really)", re.IGNORECASE)
 
 
 def answered_no(answer: str) -> bool:
     """Whether a question the response asks is answered no ("Is it real? Not really.")."""
     return "?" in answer and _NO_AFTER.search(answer) is not None
+
+
+def other_than_denied(answer: str, texts: dict[str, str]) -> str | None:
+    """With two options: the other one, when the response asks about one and answers a
+    plain no ("Is it real? No." -> fake; not "Not really."); None otherwise (`texts`: letter
+    -> normalised text)."""
+    if len(texts) != 2:
+        return None
+    for sentence in SENTENCE.finditer(answer):
+        end = sentence.end()
+        if answer.startswith("?", end) and _PLAIN_NO_AFTER.match(answer, end, end + 40):
+            asked = by_option_text(sentence.group(), texts)
+            if asked is not None:
+                return next(letter for letter in texts if letter != asked)
+    return None
 
 
 def without_questions(answer: str) -> str:
