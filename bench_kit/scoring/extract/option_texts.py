@@ -9,6 +9,7 @@ import operator
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.question_replies import NO_AFTER, PLAIN_NO_AFTER, YES_AFTER
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import SENTENCE, content_words
 from bench_kit.scoring.extract.reworded_option import (
@@ -310,18 +311,11 @@ _KEPT_QUESTION = re.compile(  # a question that states its option: a tag, a "why
     r"(?:,\s*(?:is|are|was|were|does|do|did|has|have)n'?t\s+(?:it|they|that|this|he|she)"
     r"|,\s*(?:right|correct|no|yes|eh|surely)|^\W*(?:why|what\s+makes|how\s+come)\b.*"
     r"|^\W*(?:is|are|was|were|does|do|did|has|have)n'?t\b.*)\s*$", re.IGNORECASE)
-_YES_AFTER = re.compile(r"\?[\s*_\"')]*(?:yes|yeah|yep|sure|definitely|absolutely|indeed|correct"
-                        r"|certainly|of\s+course|i\s+(?:believe|think)\s+so)\b", re.IGNORECASE)
-
-
-_NO_AFTER = re.compile(r"\?[\s*_\"')]*(?:no|nope|not\s+really|not\s+at\s+all)\b", re.IGNORECASE)
-# ... a plain no, not a hedged "not really": it takes the other of two options
-_PLAIN_NO_AFTER = re.compile(r"\?[\s*_\"')]*(?:no|nope|not\s+at\s+all)\b(?!\s+really)", re.IGNORECASE)
 
 
 def answered_no(answer: str) -> bool:
     """Whether a question the response asks is answered no ("Is it real? Not really.")."""
-    return "?" in answer and _NO_AFTER.search(answer) is not None
+    return "?" in answer and NO_AFTER.search(answer) is not None
 
 
 def other_than_denied(answer: str, texts: dict[str, str]) -> str | None:
@@ -332,7 +326,7 @@ def other_than_denied(answer: str, texts: dict[str, str]) -> str | None:
         return None
     for sentence in SENTENCE.finditer(answer):
         end = sentence.end()
-        if answer.startswith("?", end) and _PLAIN_NO_AFTER.match(answer, end, end + 40):
+        if answer.startswith("?", end) and PLAIN_NO_AFTER.match(answer, end, end + 40):
             asked = by_option_text(sentence.group(), texts)
             if asked is not None:
                 return next(letter for letter in texts if letter != asked)
@@ -351,7 +345,7 @@ def without_questions(answer: str) -> str:
         end = sentence.end()
         if answer.startswith("?", end) and end > sentence.start() \
                 and not _KEPT_QUESTION.search(sentence.group()[-300:]) \
-                and not _YES_AFTER.match(answer, end, end + 40):
+                and not YES_AFTER.match(answer, end, end + 40):
             parts += [answer[at:sentence.start()], " " * (end - sentence.start())]
             at = end
     return "".join(parts) + answer[at:] if parts else answer

@@ -17,6 +17,7 @@ from bench_kit.scoring.extract.letter_names import (
     letters_as_options,
     names_thing,
 )
+from bench_kit.scoring.extract.question_replies import PLAIN_NO_AFTER, YES_AFTER
 from bench_kit.scoring.extract.response import normalize_text
 
 # What the rest of a segment says about the option just named.
@@ -332,7 +333,13 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
             continue
         group, shared = linked + [letter], False
         plural = bool(listed) and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
-        if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
+        mark = sentence.start() if sentence is not None else -1
+        asked = mark >= 0 and text.startswith("?", mark)
+        if asked and _POSITIVE.search(segment) and YES_AFTER.match(text, mark):
+            affirmed.update(group)  # "C matches? Yes."
+        elif asked and _POSITIVE.search(segment) and PLAIN_NO_AFTER.match(text, mark):
+            ruled_out.update(group)  # "B matches? No."
+        elif _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
         elif rules_out(segment) or _denied_at(text, start):
             ruled_out.update(group)
@@ -340,8 +347,7 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
                 strictly.add(letter)
             # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
             shared = bool(linked) or plural
-        elif (_POSITIVE.search(segment) or _pointed_at(text, start)) \
-                and not (sentence and text.startswith("?", sentence.start())):
+        elif (_POSITIVE.search(segment) or _pointed_at(text, start)) and not asked:
             # (not a question: "Choice A is correct? Let's check: …")
             affirmed.update(group + listed if plural else group)  # "A, C are both correct": both
         else:
