@@ -37,8 +37,10 @@ _SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
                      r"|(?:(?<=[=+*/×])|(?<=[=+*/×] ))([A-J])(?![A-Za-z0-9_')\]])")
 
 
-# ... or a letter whose value is spoken of ("B的值为负数时", "C的取值范围"): a quantity too
-_VALUE_OF = re.compile(r"(?<![A-Za-z0-9_])([A-J])\s?的(?:值|取值|数值|绝对值)")
+# ... or a letter whose value is spoken of ("B的值为负数时", "C的取值范围") or compared in words
+# with a number ("C: 大于 1"): a quantity too
+_VALUE_OF = re.compile(r"(?<![A-Za-z0-9_])([A-J])\s?(?:的(?:值|取值|数值|绝对值)"
+                       r"|:?\s?(?:不)?(?:大于|小于|等于)\s?-?\d)")
 
 
 # `letter_uses` of a text, computed when the first letter needs it (most texts name none).
@@ -56,7 +58,7 @@ def letter_uses(text: str, raw_texts: list[str]) -> tuple[frozenset[str], frozen
     if letters_as_options(raw_texts):
         return frozenset(), frozenset()  # options that are letters: pictured regions "(A)" … "(E)"
     symbols = frozenset(a or b for a, b in _SYMBOL.findall(text)) if _has_operator(text) else frozenset()
-    if "的" in text:
+    if "的" in text or "于" in text:
         symbols |= frozenset(_VALUE_OF.findall(text))
     return name_words(text), symbols
 
