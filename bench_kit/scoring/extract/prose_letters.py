@@ -208,6 +208,20 @@ def _concludes(text: str, start: int) -> bool:
         and _CONCLUDING.search(text, max(0, start - 12), start) is not None
 
 
+# "C 项中的 …", "C选项中的问题": a letter named as where something is, in Chinese
+_IN_OPTION = re.compile(r"\s*(?:选项|项)\s*中")
+
+
+def _only_located(text: str, end: int) -> bool:
+    """Whether the letter ending at `end` only says where something is ("C 项中的 “天子之作为”
+    显示出作者的文学才华", "C 选项中的问题最大"): "X项中" with no verdict that affirms in the
+    rest of its sentence ("C选项中的说法正确" is a verdict)."""
+    if not _IN_OPTION.match(text, end):
+        return False
+    stop = SEGMENT_END.search(text, end)
+    return _POSITIVE.search(text, end, stop.start() if stop else len(text)) is None
+
+
 def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
                    uses: LetterUses) -> list[tuple[str, int, int]]:
     """(letter, start, end) of each option letter the prose names, in order; end -1: ruled
@@ -229,8 +243,8 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
             named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
             negated_end = end
             continue
-        if _COMPARED_BEFORE.search(text, max(0, start - 40), start):
-            continue  # "between A and B, …"
+        if _COMPARED_BEFORE.search(text, max(0, start - 40), start) or _only_located(text, end):
+            continue  # "between A and B, …"; "C 项中的 … 显示出 …" (no verdict on C)
         if _REJECTED_AFTER.match(text, end):  # "C is wrong"; "A and C are wrong": both
             named.append((letter, start, -2))
             continue
