@@ -218,8 +218,9 @@ def _only_located(text: str, end: int) -> bool:
     rest of its sentence ("C选项中的说法正确" is a verdict)."""
     if not _IN_OPTION.match(text, end):
         return False
-    stop = SEGMENT_END.search(text, end)
-    return _POSITIVE.search(text, end, stop.start() if stop else len(text)) is None
+    reach = min(len(text), end + 200)  # (bounded: "A项中A项中…" without a sentence end stays linear)
+    stop = SEGMENT_END.search(text, end, reach)
+    return _POSITIVE.search(text, end, stop.start() if stop else reach) is None
 
 
 def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
