@@ -220,6 +220,8 @@ def _only_located(text: str, end: int) -> bool:
         return False
     reach = min(len(text), end + 200)  # (bounded: "A项中A项中…" without a sentence end stays linear)
     stop = SEGMENT_END.search(text, end, reach)
+    if stop is None and reach < len(text):
+        return False  # a long sentence: it may give its verdict later ("A项中，…，这个数字是正确的")
     return _POSITIVE.search(text, end, stop.start() if stop else reach) is None
 
 
