@@ -512,7 +512,8 @@ from bench_kit.scoring.extract.option_statements import after_asked_line  # noqa
 @pytest.mark.parametrize("text, expected", [
     ("Final Answer: How many?\nSix.", "\nSix."),
     ("Answer: how many?  \nSix.", "\nSix."),                 # spaces after the "?"
-    ("answer: a?\nx\nFinal Answer: b?\ny", "\ny"),            # the last such line
+    ("answer: is a?\nx\nFinal Answer: what b?\ny", "\ny"),    # the last such line
+    ("Answer: dog?\nSix.", "Answer: dog?\nSix."),           # no interrogative word: an answer
     ("Final Answer: How many? Six.", "Final Answer: How many? Six."),   # the line goes on
     ("How many?\nSix.", "How many?\nSix."),                   # no answer line
     ("Final Answer: Six.", "Final Answer: Six."),             # no "?"

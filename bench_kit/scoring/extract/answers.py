@@ -82,6 +82,7 @@ from bench_kit.scoring.extract.no_option_statements import (
     no_answer_statement,
     says_no_option,
 )
+from bench_kit.scoring.extract.numbered_statements import as_circled
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
     after_asked_line,
@@ -98,11 +99,12 @@ from bench_kit.scoring.extract.option_texts import (
     copies_question,
     echoes_options,
     option_texts,
+    other_than_denied,
     powers_matter,
     without_questions,
     yes_and_no,
 )
-from bench_kit.scoring.extract.option_values import by_option_value
+from bench_kit.scoring.extract.option_values import by_option_value, option_values
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
     concluding_letters,
@@ -277,17 +279,23 @@ _COMMITS = re.compile(r"(?:\b(?:that|this|which)\s+(?:is|must\s+be|should\s+be|w
                       r"(?:\s+(?:answer|option|choice))?)\s*(?:[.!\n]|$)", re.I)
 
 
+# A closing answer block that is only "none": "【答案】: 无", "Answer: None."
+_BARE_NONE = re.compile(r"(?:无|没有|none)\s*[.。]?", re.I)
+_NONE_WORD = re.compile(r"无|没有|\bnone\b", re.I)  # ... in an option: that option answers it
 # An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"
 _LEAD_LETTER = re.compile(r"[(\[]?[A-J](?:[)\].,:]|\s*[(,]|\s*$)")
 
 
 def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
     """Whether the answer clause of `text` is no answer after all: a closing answer block
-    says no option is right or echoes the options ("【答案】: 无正确答案" after "选项D, …",
-    "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
+    says no option is right, is only "none" or echoes the options ("【答案】: 无正确答案"
+    after "选项D, …", "【答案】: 无", "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
     to be among them, with no answer clause of its own before or after ("None of the
     options match. The closest answer is C.")."""
     tail = final_answer_tail(text)
+    if tail is not None and _BARE_NONE.fullmatch(tail) and not any(
+            _NONE_WORD.search(str(choices.get(key, ""))) for key in options.values()):
+        return True  # "【答案】: 无" after "答案为A、B、C、D都不正确" (not with an option "None of these")
     if tail is not None and len(tail) > 3 and (
             says_no_option(tail) and clause_letter(tail) is None
             and not _LEAD_LETTER.match(tail)  # "C. The exact value is not listed"
@@ -345,9 +353,12 @@ def _written_option(line: str, choices: Mapping[str, str],
 
 def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
               texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
-    """Rule 7: an option's text in the last answer clause, then anywhere, then a compared
-    option, then an option's value; none from a response that only copies the question,
+    """Rule 7: an option's text in the last answer clause, then anywhere (statements
+    numbered "(1) (2)" read as an option's "①②"), then a compared option, then an option's value; none from a response that only copies the question,
     nothing from an answer line that asks the question again (`after_asked_line`)."""
+    circled = as_circled(text, choices)  # "(1) (2)" for the option "①②"
+    if circled is not text:
+        text, norm = circled, None
     if norm is None and question and len(text) <= 2 * len(question):
         norm = normalize_text(text)  # (`copies_question` reads it, and the rules below)
     if copies_question(text, question, norm):
@@ -358,8 +369,14 @@ def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
     said = without_questions(text)  # "Is it a cat? It is a dog.": "cat" is asked, not said
     if said is not text:
         found = _texts_in(said, choices, options, texts, None, question)
-        if found.value is not None or answered_no(text):  # "Is it real? No.": none
-            return found  # (else the questions are read: "The answer is dog?")
+        if found.value is None and answered_no(text):  # "Is it real? No.": the other of two
+            other = other_than_denied(text, texts)
+            return FAILED if other is None else extraction(options[other], PARSE_LENIENT)
+        if found.value is not None:
+            return found
+        if not said.strip(" .!?\n") and clause_tail(text) is None:
+            return FAILED  # only asked ("The car is blue?", "Dog?"): no answer
+        # (else the questions are read: "The answer is dog?")
     return _texts_in(text, choices, options, texts, norm, question)
 
 
@@ -371,6 +388,10 @@ def _texts_in(text: str, choices: Mapping[str, str], options: dict[str, str],
         letter = by_option_text(tail, texts)
         if letter:
             return extraction(options[letter], PARSE_LENIENT)
+        if any(ch.isdigit() for ch in tail) and option_values(choices, options) is not None:
+            # "【答案】 (X) √5" with options that are numbers: the value it states is the
+            # answer, not a number of the reasoning that an option equals
+            return by_option_value(text, choices, options)
     norm = normalize_text(text) if norm is None else norm
     letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
         or compared_option(text, texts, question)
@@ -392,17 +413,22 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
     if texts and len(text) <= 200:
         norm = normalize_text(text)
         exact = [letter for letter, t in texts.items() if t == norm]
-        if len(exact) == 1:
+        if len(exact) == 1 and not text.rstrip().endswith("?"):  # ("Dog?" asks it)
             return extraction(options[exact[0]], PARSE_LENIENT)
     raw_texts = [str(choices.get(key, "")) for key in options.values()] if texts else []
     prose = upper_cased_letters(text, options, raw_texts, texts)  # "is (b)." names B
+    dropped: set[str] = set()
     strong = prose_letters(prose, options, echoed_option_spans(prose, raw_texts),
-                           lambda: letter_uses(prose, raw_texts))
+                           lambda: letter_uses(prose, raw_texts), dropped)
     if len(strong) > 1:  # several letters: the one the concluding sentence names, if one
         strong = concluding_letters(prose, options, raw_texts)
     if strong:
         return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
-    return _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    found = _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    if found.value is not None and any(options[letter] == found.value and not rules_out(
+            str(choices.get(found.value, ""))) for letter in dropped):
+        return FAILED  # "18, which does not match option C": C ruled out, not its text "18"
+    return found  # (an option that itself negates, "(B) can't tell", is its own text)
 
 
 def extract_choice(response: str, choices: Mapping[str, str],

@@ -40,7 +40,8 @@ CHOICE_CLAUSE = re.compile(
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
     r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*+(?:it'?s\s+|it\s+is\s+)?"
-    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?)"
+    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?"
+    r"|(?:选项|答案)对应的?(?:字母|选项)\s*(?:为|是)?\s*:?)"  # "选项对应的字母是A"
     # possessive spaces and at most four fillers: linear on long runs of spaces or "选项"
     r"\s*+(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
     r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*+:?\s*+){0,4}"
@@ -62,14 +63,17 @@ _VERDICT = (r"(?:\s*[)\]]?\s*(?:,|、|and|or|&|和|或)\s*[(\[]?\s*[A-J](?![A-Za
 OR_NEXT = re.compile(
     r"\s*[)\]]?\s*(?:,?\s*(?:or|/|或者?|还是|and|&|和)|,|、)\s*(?:option\s*|choice\s*|选项\s*)?"
     r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])(?:(?<=和[A-Ja-j])|(?!" + _VERDICT + "))"
-    r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]", re.I)  # "(A) (B)", not "(D) (a)"
+    r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]"  # "(A) (B)", not "(D) (a)"
+    # "【答案】A B C D": capital letters apart by spaces only, up to the end of the line or
+    # sentence (not "A I think", "A B is wrong")
+    r"|[ \t]+((?-i:[A-J]))(?=[ \t]+(?-i:[A-J])(?![A-Za-z0-9_'])|[ \t]*(?:[.;。；\n]|$))", re.I)
 
 
 def next_option(text: str, at: int) -> str | None:
     """The upper-case letter of a second option offered right after the one ending at
     `at` (`OR_NEXT`), or None."""
     other = OR_NEXT.match(text, at)
-    return None if other is None else (other.group(1) or other.group(2)).upper()
+    return None if other is None else next(g for g in other.groups() if g).upper()
 
 
 def option_keys(choices: Mapping[str, str]) -> dict[str, str]:

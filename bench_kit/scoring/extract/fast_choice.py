@@ -96,8 +96,8 @@ def _fast_text(text: str, choices: Mapping[str, str],
     answer (`no_answer_statement`)."""
     head = text.lstrip()
     if head[:1] in "([" or (head[:1] in "ABCDEFGHIJ" and not head[1:2].isalnum()) \
-            or "\n" in text:
-        return None  # "(B) …", "B. …", "B - …": a lead the full rules read
+            or "\n" in text or text.rstrip().endswith("?"):
+        return None  # "(B) …", "B. …", "B - …": a lead the full rules read; "Dog?" is asked
     lowered = text.lower()
     if len(lowered) != len(text) or CLAUSE_HINT.search(lowered) or (
             len(text) < 40 and head[:1].isalpha() and may_list(head[1:])
@@ -146,11 +146,15 @@ def _exact_option(norm: str, choices: Mapping[str, str], options: dict[str, str]
     return found
 
 
+_LETTER_HEADS = frozenset("ABCDEFGHIJ")
+
+
 def _plain(rest: str) -> bool:
     """Whether the rest of a response after its letter is plain words ("red car"): no
     label, bracket or comma, so no second option can follow (`OR_NEXT`) unless the rest
-    opens with "or"/"and", and the options are not echoed."""
-    return rest.isascii() and rest.replace(" ", "").isalnum()
+    opens with "or"/"and" or a capital letter alone ("B C D"), and the options are not echoed."""
+    return rest.isascii() and rest.replace(" ", "").isalnum() \
+        and not (rest[:1] in _LETTER_HEADS and rest[1:2] in ("", " "))
 
 
 def may_list(rest: str) -> bool:

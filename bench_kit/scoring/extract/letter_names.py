@@ -1,6 +1,6 @@
 """Capital letters in prose that are no option (`bench_kit.scoring.extract.prose_letters`):
 letters that name things ("Machine A … Machine B") and letters written as symbols of a formula
-("A = P(1 + r/n)")."""
+("A = P(1 + r/n)") or whose value is spoken of ("B的值为负数")."""
 
 from __future__ import annotations
 
@@ -26,13 +26,21 @@ _NOT_NAMING = frozenset(
     # Maybe B", "I think A … I think B", "Consider A: … Consider B: …", "Candidate A fails")
     "maybe perhaps probably possibly clearly obviously definitely certainly surely think believe "
     "guess consider considering regarding assume assuming suppose supposing choosing picking "
-    "selecting check checking try trying candidate candidates".split())
+    "selecting check checking try trying candidate candidates "
+    # verbs of a verdict ("… fits A; everything fits D")
+    "fit fits fitting match matches matching suits".split())
 
 
 # A capital letter written as a symbol of a formula ("A = P(1 + r/n)", "A + 10 = 44", "2 * D"):
 # a quantity throughout the response, not an option ("where A is the final amount").
 _SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
                      r"|(?:(?<=[=+*/×])|(?<=[=+*/×] ))([A-J])(?![A-Za-z0-9_')\]])")
+
+
+# ... or a letter whose value is spoken of ("B的值为负数时", "C的取值范围") or compared in words
+# with a number ("C: 大于 1"): a quantity too
+_VALUE_OF = re.compile(r"(?<![A-Za-z0-9_])([A-J])\s?(?:的(?:值|取值|数值|绝对值)"
+                       r"|:?\s?(?:不)?(?:大于|小于|等于)\s?-?\d)")
 
 
 # `letter_uses` of a text, computed when the first letter needs it (most texts name none).
@@ -45,11 +53,13 @@ def letters_as_options(raw_texts: list[str]) -> bool:
 
 
 def letter_uses(text: str, raw_texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """(`name_words`, the capital letters written as symbols of a formula, `_SYMBOL`) of
-    `text`: letters that are no option where they follow such a word, or anywhere."""
+    """(`name_words`, the capital letters written as symbols of a formula, `_SYMBOL`, or
+    spoken of as values, `_VALUE_OF`) of `text`: letters that are no option where they follow such a word, or anywhere."""
     if letters_as_options(raw_texts):
         return frozenset(), frozenset()  # options that are letters: pictured regions "(A)" … "(E)"
     symbols = frozenset(a or b for a, b in _SYMBOL.findall(text)) if _has_operator(text) else frozenset()
+    if "的" in text or "于" in text:
+        symbols |= frozenset(_VALUE_OF.findall(text))
     return name_words(text), symbols
 
 

@@ -80,18 +80,25 @@ def says_no_option(text: str) -> bool:
     return _no_option(text) is not None
 
 
+# A response that opens with an apology ("对不起，…", "很抱歉，…") declines the question, whatever
+# it writes after it (an answer clause after it still answers: `_after_refusal`).
+_APOLOGY = re.compile(r"\s*(?:(?:很|非常|十分)?(?:对不起|抱歉)|不好意思)")
+
+
 def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | None:
     """The last statement that the response gives no option: that the answer is not among
     the options ("none of the options match") or that it cannot answer (`NO_ANSWER`: "it
-    is impossible to determine"). A statement that some option makes itself is choosing
+    is impossible to determine"; an apology opening it, "对不起，…"). A statement that some option makes itself is choosing
     that option, not a refusal: "none of the options …" beside "None of the above",
     "I can't tell" beside "Can't tell"."""
-    if len(text) < 300:  # (each statement holds one of their literals: a short response
-        lowered = text.lower()  # most often has none; a long one is scanned near them below)
+    apology = _APOLOGY.match(text)
+    if len(text) < 300 and apology is None:  # (each statement holds one of their literals: a
+        lowered = text.lower()  # short response most often has none; a long one is scanned near them)
         if _NO_OPTION_HINT.search(lowered) is None and _NO_ANSWER_HINT.search(lowered) is None:
             return None
     stated = [(statement, option) for statement, option in ((_no_option(text), _NONE_OPTION),
-                                                            (last_refusal(text), NO_ANSWER))
+                                                            (last_refusal(text), NO_ANSWER),
+                                                            (apology, NO_ANSWER))
               if statement is not None]
     if not stated:
         return None

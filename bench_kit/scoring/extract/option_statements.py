@@ -114,7 +114,10 @@ def blank_filled(norm: str, texts: dict[str, str], question: str | None) -> str 
 
 # An answer line that asks the question again (least-to-most prompts: "Final Answer: How many
 # pita breads …?" then the answer on the next line).
-_ASKED_LINE = re.compile(r"^[ \t]*(?:final\s+)?answer\s*:[^\n?]*\?[ \t]*$", re.I | re.M)
+# (a question: it holds an interrogative word; "Answer: dog?" is an answer, hesitant)
+_ASKED_LINE = re.compile(r"^[ \t]*(?:final\s+)?answer\s*:(?=[^\n?]*\b(?:what|how|which|who|whom|whose|where"
+                         r"|when|why|whether|is|are|was|were|does|do|did|can|could|will|would|should)\b)"
+                         r"[^\n?]*\?[ \t]*$", re.I | re.M)
 
 
 def after_asked_line(text: str) -> str:

@@ -9,9 +9,16 @@ import operator
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.question_replies import NO_AFTER, PLAIN_NO_AFTER, YES_AFTER
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import SENTENCE, content_words
-from bench_kit.scoring.extract.reworded_option import _WEAK, _in_one_clause, _not_others, _reworded
+from bench_kit.scoring.extract.reworded_option import (
+    _WEAK,
+    _in_one_clause,
+    _not_others,
+    _reworded,
+    shortened_cjk,
+)
 from bench_kit.scoring.extract.set_aside_options import not_ruled_out
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.words import contains_phrase, find_phrases
@@ -135,6 +142,8 @@ def by_option_text(answer: str, texts: dict[str, str], norm: str | None = None,
         how = {letter: _reworded(answer, norm, text) for letter, text in texts.items()
                if " " in text or text in norm}  # (a one-word option is in `norm` or not said)
         found = _not_others(answer, norm, {letter: texts[letter] for letter, way in how.items() if way})
+        if not found and not answer.isascii():  # "经济得到了发展" for "经济得到恢复和发展"
+            return shortened_cjk(answer, texts)
         if len(found) == 1 and how[next(iter(found))] == _WEAK:
             return None
         if len(found) > 1:  # "If frogs are removed, the cricket population will increase"
@@ -302,16 +311,26 @@ _KEPT_QUESTION = re.compile(  # a question that states its option: a tag, a "why
     r"(?:,\s*(?:is|are|was|were|does|do|did|has|have)n'?t\s+(?:it|they|that|this|he|she)"
     r"|,\s*(?:right|correct|no|yes|eh|surely)|^\W*(?:why|what\s+makes|how\s+come)\b.*"
     r"|^\W*(?:is|are|was|were|does|do|did|has|have)n'?t\b.*)\s*$", re.IGNORECASE)
-_YES_AFTER = re.compile(r"\?[\s*_\"')]*(?:yes|yeah|yep|sure|definitely|absolutely|indeed|correct"
-                        r"|certainly|of\s+course|i\s+(?:believe|think)\s+so)\b", re.IGNORECASE)
-
-
-_NO_AFTER = re.compile(r"\?[\s*_\"')]*(?:no|nope|not\s+really|not\s+at\s+all)\b", re.IGNORECASE)
 
 
 def answered_no(answer: str) -> bool:
     """Whether a question the response asks is answered no ("Is it real? Not really.")."""
-    return "?" in answer and _NO_AFTER.search(answer) is not None
+    return "?" in answer and NO_AFTER.search(answer) is not None
+
+
+def other_than_denied(answer: str, texts: dict[str, str]) -> str | None:
+    """With two options: the other one, when the response asks about one and answers a
+    plain no ("Is it real? No." -> fake; not "Not really."); None otherwise (`texts`: letter
+    -> normalised text)."""
+    if len(texts) != 2:
+        return None
+    for sentence in SENTENCE.finditer(answer):
+        end = sentence.end()
+        if answer.startswith("?", end) and PLAIN_NO_AFTER.match(answer, end, end + 40):
+            asked = by_option_text(sentence.group(), texts)
+            if asked is not None:
+                return next(letter for letter in texts if letter != asked)
+    return None
 
 
 def without_questions(answer: str) -> str:
@@ -326,7 +345,7 @@ def without_questions(answer: str) -> str:
         end = sentence.end()
         if answer.startswith("?", end) and end > sentence.start() \
                 and not _KEPT_QUESTION.search(sentence.group()[-300:]) \
-                and not _YES_AFTER.match(answer, end, end + 40):
+                and not YES_AFTER.match(answer, end, end + 40):
             parts += [answer[at:sentence.start()], " " * (end - sentence.start())]
             at = end
     return "".join(parts) + answer[at:] if parts else answer

@@ -43,23 +43,32 @@ def _offers_no_answer(option: str) -> bool:
     return bool(_NONE_OPTION.search(option) or NO_ANSWER.search(option))
 
 
-def by_option_value(text: str, choices: Mapping[str, str],
-                    options: dict[str, str]) -> Extraction[str]:
-    """Rule 7b: options that are all numbers (but for one that offers no answer, "It is
-    impossible to determine"), and the response's answer number (the last one, unless
-    written right after "not": "40°, not 34°" gives none) equals exactly one."""
+def option_values(choices: Mapping[str, str], options: dict[str, str]) -> dict[str, float | None] | None:
+    """{letter: the number the option is} when the options are all numbers (but for one
+    that offers no answer, "It is impossible to determine": None), else None."""
     values: dict[str, float | None] = {}
     other = None
     for letter, key in options.items():  # (read one by one: most options stop at the second)
         value = values[letter] = _option_value(str(choices.get(key, "")))
         if value is None:
             if other is not None:
-                return FAILED  # two options that are not numbers
+                return None  # two options that are not numbers
             other = letter
     if len(values) < 3 if other else len(values) < 2:
-        return FAILED
+        return None
     if other and not _offers_no_answer(str(choices.get(options[other], ""))):
-        return FAILED  # an option that is neither a number nor "it is impossible to tell"
+        return None  # an option that is neither a number nor "it is impossible to tell"
+    return values
+
+
+def by_option_value(text: str, choices: Mapping[str, str],
+                    options: dict[str, str]) -> Extraction[str]:
+    """Rule 7b: options that are all numbers (`option_values`), and the response's answer
+    number (the last one, unless written right after "not": "40°, not 34°" gives none)
+    equals exactly one."""
+    values = option_values(choices, options)
+    if values is None:
+        return FAILED
     pi_units = any("π" in str(choices.get(key, "")) or "\\pi" in str(choices.get(key, ""))
                    for key in options.values())  # options "2πcm" … "5πcm"
     found, token, cleaned = answer_number_token(text, pi_units)

@@ -17,6 +17,7 @@ from bench_kit.scoring.extract.letter_names import (
     letters_as_options,
     names_thing,
 )
+from bench_kit.scoring.extract.question_replies import PLAIN_NO_AFTER, YES_AFTER
 from bench_kit.scoring.extract.response import normalize_text
 
 # What the rest of a segment says about the option just named.
@@ -58,7 +59,7 @@ SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 # engine skips to capitals A-J.)
 _LETTER = re.compile(r"[A-J](?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\][A-J])(?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z]|\.M\.)")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides"
+    r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides|\bunlike"
     r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
 _REJECTED_AFTER = re.compile(
     r"\s*+[)\]]?\s*+[.:,-]?\s*+(?:is|are|was|seems|would\s+be)?\s*+"
@@ -195,6 +196,35 @@ def _unit(text: str, start: int) -> bool:
     return start > 1 and text[start] in "ACFHJ" and text[start - 1] == " " and text[start - 2].isdigit()
 
 
+# A letter alone after "so" / "thus" / "therefore" / "hence" / "所以" / "故" that closes the
+# response ("D * 2 = 80 so D."): the answer, though the working wrote it as a symbol.
+_CONCLUDING = re.compile(r"(?:\b(?:so|thus|therefore|hence),?\s+|所以|因此|故)\s*$", re.I)
+_CLOSING = re.compile(r"[A-J][.。!]?\s*")
+
+
+def _concludes(text: str, start: int) -> bool:
+    """Whether the letter at `start` closes the response after "so" / "所以" (`_CONCLUDING`)."""
+    return _CLOSING.fullmatch(text, start) is not None \
+        and _CONCLUDING.search(text, max(0, start - 12), start) is not None
+
+
+# "C 项中的 …", "C选项中的问题": a letter named as where something is, in Chinese
+_IN_OPTION = re.compile(r"\s*(?:选项|项)\s*中")
+
+
+def _only_located(text: str, end: int) -> bool:
+    """Whether the letter ending at `end` only says where something is ("C 项中的 “天子之作为”
+    显示出作者的文学才华", "C 选项中的问题最大"): "X项中" with no verdict that affirms in the
+    rest of its sentence ("C选项中的说法正确" is a verdict)."""
+    if not _IN_OPTION.match(text, end):
+        return False
+    reach = min(len(text), end + 200)  # (bounded: "A项中A项中…" without a sentence end stays linear)
+    stop = SEGMENT_END.search(text, end, reach)
+    if stop is None and reach < len(text):
+        return False  # a long sentence: it may give its verdict later ("A项中，…，这个数字是正确的")
+    return _POSITIVE.search(text, end, stop.start() if stop else reach) is None
+
+
 def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
                    uses: LetterUses) -> list[tuple[str, int, int]]:
     """(letter, start, end) of each option letter the prose names, in order; end -1: ruled
@@ -208,15 +238,16 @@ def _named_letters(text: str, options: dict[str, str], spans: list[tuple[int, in
             continue
         if not _bracketed(text, start, end):  # (in brackets, "The answer (A) is …", an option's)
             found = uses() if found is None else found
-            if letter in found[1] or names_thing(text, start, found[0]) or _unit(text, start):
-                continue  # a symbol ("A = P(1 + r)"), a thing's name ("Machine B"), a unit ("0.01 A")
+            if (letter in found[1] and not _concludes(text, start)
+                    or names_thing(text, start, found[0]) or _unit(text, start)):
+                continue  # a symbol ("A = P(1 + r)", not "… so D." closing), a thing's name ("Machine B"), a unit
         if _NEGATED_BEFORE.search(text, max(0, start - 24), start) or (
                 negated_end >= 0 and _OR_LINK.fullmatch(text, negated_end, start)):
             named.append((letter, start, -1))  # ruled out right here ("not A", "not A or C")
             negated_end = end
             continue
-        if _COMPARED_BEFORE.search(text, max(0, start - 40), start):
-            continue  # "between A and B, …"
+        if _COMPARED_BEFORE.search(text, max(0, start - 40), start) or _only_located(text, end):
+            continue  # "between A and B, …"; "C 项中的 … 显示出 …" (no verdict on C)
         if _REJECTED_AFTER.match(text, end):  # "C is wrong"; "A and C are wrong": both
             named.append((letter, start, -2))
             continue
@@ -236,9 +267,12 @@ _POINTS_REACH = 40  # how far before a letter such a verdict is looked for
 
 
 # A negation before such a verdict, an adverb between them allowed ("does not exactly match",
-# "doesn't quite match", "no longer matches", "fails to match", "cannot match", "hardly fits").
+# "doesn't quite match", "no longer matches", "fails to match", "cannot match", "hardly fits"),
+# or "nor" before its subject ("… nor the color fits A").
 _DENIES_VERDICT = re.compile(r"(?:\b(?:not|never|cannot|hardly|barely|scarcely|no\s+longer"
-                             r"|fail(?:s|ed)?\s+to|unable\s+to)|n't)\s+(?:\w+\s+)?$", re.I)
+                             r"|fail(?:s|ed)?\s+to|unable\s+to)|n't)\s+(?:\w+\s+)?$"
+                             # "Neither the shape nor the color fits A": its subject between
+                             r"|\bnor\s+(?:\w+\s+){0,3}$", re.I)
 
 
 def _pointed_at(text: str, start: int) -> re.Match | None:
@@ -278,11 +312,14 @@ def _own_segment(text: str, named: list[tuple[str, int, int]], index: int,
 
 
 def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int]],
-                  uses: LetterUses = lambda: (frozenset(), frozenset())) -> set[str]:
+                  uses: LetterUses = lambda: (frozenset(), frozenset()),
+                  dropped: set[str] | None = None) -> set[str]:
     """The option letters the prose chooses: letters that are not negated, echoed in an
     option text or an article/pronoun. A letter whose own segment (up to the next letter
-    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped; when some
-    segments affirm their letter ("B fits best"), only those letters count."""
+    or sentence end) rules it out ("C: 45% - this seems unlikely") is dropped (and added to
+    `dropped`, when given, if a word at the letter rules it out: "not A", "C is wrong", "does
+    not match option C"); when some segments affirm their letter ("B fits best"), only those
+    letters count."""
     named = _named_letters(text, options, spans, uses)
     if not named:
         return set()
@@ -292,9 +329,11 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
     ruled_out: set[str] = set()
     linked: list[str] = []  # "C or D could be right": letters sharing the next verdict
     listed: list[str] = []  # "A, B, and C are wrong": A shares a ruling out of "B and C"
+    strictly: set[str] = set()  # ruled out by a word at the letter: "not A", "C is wrong", "does not match C"
     for index, (letter, start, end) in enumerate(named):
         if end < 0:
             ruled_out.add(letter)
+            strictly.add(letter)
             if end == -2:  # a verdict after the last of linked letters is theirs too
                 (ruled_out if linked else neutral).update(linked + listed)
                 linked = []
@@ -311,14 +350,21 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
             continue
         group, shared = linked + [letter], False
         plural = bool(listed) and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
-        if _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
+        mark = sentence.start() if sentence is not None else -1
+        asked = mark >= 0 and text.startswith("?", mark)
+        if asked and _POSITIVE.search(segment) and YES_AFTER.match(text, mark):
+            affirmed.update(group)  # "C matches? Yes."
+        elif asked and _POSITIVE.search(segment) and PLAIN_NO_AFTER.match(text, mark):
+            ruled_out.update(group)  # "B matches? No."
+        elif _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
         elif rules_out(segment) or _denied_at(text, start):
             ruled_out.update(group)
+            if _denied_at(text, start):
+                strictly.add(letter)
             # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
             shared = bool(linked) or plural
-        elif (_POSITIVE.search(segment) or _pointed_at(text, start)) \
-                and not (sentence and text.startswith("?", sentence.start())):
+        elif (_POSITIVE.search(segment) or _pointed_at(text, start)) and not asked:
             # (not a question: "Choice A is correct? Let's check: …")
             affirmed.update(group + listed if plural else group)  # "A, C are both correct": both
         else:
@@ -326,6 +372,8 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
         (ruled_out if shared else neutral).update(listed)
         linked, listed = [], []
     neutral.update(linked + listed)
+    if dropped is not None:
+        dropped.update(strictly - affirmed - neutral)
     if affirmed:
         return affirmed
     return neutral - ruled_out if ruled_out and len(neutral - ruled_out) == 1 else neutral

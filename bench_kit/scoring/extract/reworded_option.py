@@ -1,7 +1,8 @@
 """Whether a response says an option in other words (bench_kit.scoring.extract.option_texts
 reads an option's text with these): a one-word option inflected ("flipped" for "flip", an -ly
 adverb) or a longer option's content words within one clause ("Cricket will increase" said as
-"the cricket population increases"), never right after a negation; and the options a response
+"the cricket population increases"), never right after a negation; a Chinese option said
+with words left out ("经济得到了发展" for "经济得到恢复和发展"); and the options a response
 names only as the others it sets aside."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 
 from bench_kit.scoring.extract.restatement import NEGATORS, SENTENCE, WORDS, content_words, stem
 from bench_kit.scoring.extract.set_aside_options import only_as_others
+from bench_kit.text.cjk import CJK
 
 
 def _not_others(answer: str, norm: str, found: dict[str, str]) -> dict[str, str]:
@@ -125,3 +127,28 @@ def _content_words(text: str) -> frozenset[str]:
     if len(words) < 2 or not all(word.isalpha() and len(word) > 2 for word in words):
         return frozenset()
     return frozenset(words)
+
+
+_PARTICLES = frozenset("了的地得着过")  # grammar a restatement adds ("得到了")
+_CJK_NEGATORS = frozenset("不没未非无否")
+
+
+def shortened_cjk(answer: str, texts: dict[str, str]) -> str | None:
+    """The one option a short Chinese response says with words left out: its characters
+    (particles aside) are, in order, at least half of that option's ("经济得到了发展" for
+    "经济得到恢复和发展"), and the option's negations are kept ("经济发展" is not "经济不发展");
+    None when no option or several are so said, or the response is long or not Chinese
+    (`texts`: letter -> normalised text)."""
+    said = CJK.findall(answer)
+    if not 4 <= len(said) <= 40 or 2 * len(said) < len(answer.replace(" ", "")):
+        return None
+    core = [ch for ch in said if ch not in _PARTICLES]
+    found = []
+    for letter, text in texts.items():
+        own = CJK.findall(text)
+        if len(own) < 4 or 2 * len(core) < len(own) or not _CJK_NEGATORS.intersection(own) <= set(core):
+            continue
+        rest = iter(own)
+        if all(ch in rest for ch in core):  # (in order: each found after the one before)
+            found.append(letter)
+    return found[0] if len(found) == 1 else None
