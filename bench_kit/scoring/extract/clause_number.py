@@ -77,10 +77,18 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
             # quantities: none); "0.5 or 50%": one value written two ways
             return before if as_percent(before, last) \
                 or first_of_pair(tail, found, len(found) - 1) else None
+    if _POINT_BEFORE.search(tail, max(0, last.start - 40), last.start) \
+            and _POINT_AFTER.match(tail, last.end):
+        return None  # "(18, 2) 或 (18, -2)", "(3, 4)": a point, no one number
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
             and text[at + len(tail):].lstrip()[:1] == ",":
         return None  # "The answer is (3, 4).": a pair cut at its comma
     return last
+
+
+# "(3, 4)", "(18,-2)": the last number closes a point's coordinates.
+_POINT_BEFORE = re.compile(r"\([ \t]*[-+]?\d[\d.]*[ \t]*,[ \t]*$")
+_POINT_AFTER = re.compile(r"[ \t]*\)")
 
 
 def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:

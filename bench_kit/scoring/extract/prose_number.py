@@ -56,6 +56,11 @@ _METHOD_ONLY = re.compile(
     r"(?![\s:]*[-+$]?\d)",  # (not "This code will output 42.")
     re.I)
 _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
+# "根据已知条件可以列出以下方程组：…" ("the conditions give the system: …") with nothing drawn
+# from it after: equations set up, never solved (a Chinese response's "所以 / 解得 …" concludes;
+# "…求解即可", "solving it is all it takes", does not).
+_SETS_UP = re.compile(r"(?:列出|得到|建立)[^。\n]{0,10}方程")
+_CONCLUDES_CJK = re.compile(r"解得|求得|可得|得出|所以|因此|故|即(?!可)|答案|综上|得到(?![^。\n]{0,10}方程)")
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
@@ -178,9 +183,7 @@ def _prose_number(text: str, found: list[NumberToken],
     if stops_before_number(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
-    method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
-    if method and not CONCLUDES.search(text, method.end()) and not _states_after(
-            text, found[-1], method.end()):
+    if _method_only(text, lowered, found):
         return FAILED, None, text  # "The final answer will be the total count."
     zero = no_count(text, found)
     if zero is not None and not refuses(text, lowered=lowered):
@@ -212,6 +215,24 @@ def _prose_number(text: str, found: list[NumberToken],
         if _not_the_answer(text, lowered, found, token, opened):
             return FAILED, None, text
     return Extraction(token.value, PARSE_LENIENT), token, text
+
+
+def _method_only(text: str, lowered: str, found: list[NumberToken]) -> bool:
+    """Whether the response only describes how to find the answer ("The final answer will be
+    the total count.", `_METHOD_ONLY`, with no concluding sentence or count stated after it)
+    or only sets up equations ("根据已知条件可以列出以下方程组: $$…$$", `_sets_up_only`)."""
+    method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
+    if method and not CONCLUDES.search(text, method.end()) and not _states_after(
+            text, found[-1], method.end()):
+        return True
+    return "方程" in text and _sets_up_only(text)
+
+
+def _sets_up_only(text: str) -> bool:
+    """Whether a response sets up equations ("可以列出以下方程组") and draws nothing from them
+    after: no "解得", "所以", "因此" … (`_CONCLUDES_CJK`) follows."""
+    setup = _SETS_UP.search(text)
+    return setup is not None and _CONCLUDES_CJK.search(text, setup.end()) is None
 
 
 def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: NumberToken,

@@ -97,7 +97,8 @@ _BROKEN_AFTER = re.compile(r'[\w"]')
 _BROKEN_STRING = re.compile(r'"([^\n]*?)"[ \t]*(?:\}|,[ \t]*(?:"|$)|$)', re.M)
 # (GAOKAO-Bench's prompts close the explanation and the answer with "<eoe>" / "<eoa>")
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
-_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
+# (2 levels: \frac{\sqrt{3}}{2}; "\boxed {0}": LaTeX allows spaces before the argument)
+_BOXED = re.compile(r"\\boxed[ \t]*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
 # "9.98*10^-25", "8 * 3", "2*x": a star between two operands on one line, one of them a digit,
