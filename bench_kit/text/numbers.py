@@ -30,8 +30,9 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四":
               "七": 7, "八": 8, "九": 9}
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10**4, "亿": 10**8}
-# "一" in these words is not a count: 一共 (in total), 一些 (some), 一样 (same) ...
-_CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方")
+# "一" in these words is not a count: 一共 (in total), 一些 (some), 一样 (same), 一半 (half),
+# 一打 (a dozen) ...
+_CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方半打")
 _CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
 
 _TOKEN = re.compile(

@@ -17,11 +17,13 @@ from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 # "12,因为每组有3个" ("12, because each group has 3"): a reason right after the value and a comma,
 # in Chinese too;
 # "6 and 6 × 7 = 42 is the product": a calculation after "and", which goes on from the value
-# (not one the clause then concludes from: "7 and 7 x 3 = 21 so the total is 21").
+# (not one the clause then concludes from: "7 and 7 x 3 = 21 so the total is 21"; `CONCLUDED`).
+# Also for `mmmu_open`'s candidates.
+CALCULATION_AFTER_AND = r"\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)"
 _ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
                           r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|不是|其中)"
-                          r"|\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)", re.I)
-_CONCLUDED = re.compile(r"=[^=]*?\b(?:so|thus|therefore|hence)\b", re.I)
+                          r"|" + CALCULATION_AFTER_AND, re.I)
+CONCLUDED = re.compile(r"=[^=]*?\b(?:so|thus|therefore|hence)\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
 _RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
 # 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
@@ -32,8 +34,9 @@ _ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|" + AND_CJK, re.I)
 _UNIT_GAP = re.compile(r"[ \t]*(?:[A-Za-zΩ°%/$]{1,8}[ \t]*)?")
 # "5 (x - 1)": a bracket holding an expression in a letter, which the value multiplies.
 _FACTOR_BRACKET = re.compile(r" \(\s*(?:[A-Za-z]\s*[-+]\s*\d[\d.]*|\d[\d.]*\s*[-+]\s*[A-Za-z])\s*\)")
-# "5 (or 6 if …)": a bracket after the value that opens with "or" offers another value.
-_OR_BRACKET = re.compile(r" \(\s*(?:or|或)\b", re.I)
+# "5 (or 6 if …)": a bracket after the value that opens with "or" offers another value (also
+# for `mmmu_open`'s hedges).
+OR_BRACKET = re.compile(r" \(\s*(?:or|或)\b", re.I)
 _TIMES = re.compile(r"[ \t]+times[ \t]+", re.I)  # "2 times 10"
 # "7.95 : 1": the first term of a ratio to one.
 _TO_ONE = re.compile(r"[ \t]*:[ \t]*")
@@ -50,7 +53,7 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)) \
             and not (elaborated.group().strip().lower() == "and"
-                     and _CONCLUDED.search(tail, elaborated.end())):  # "… = 21 so the total is 21"
+                     and CONCLUDED.search(tail, elaborated.end())):  # "… = 21 so the total is 21"
         found = [token for token in found if token.end <= elaborated.start()]
     aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
     if aside >= 0 and _bracket_undoes(tail, found, aside):
@@ -97,7 +100,7 @@ def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
     the number before it multiplies ("5 (x - 1)", an expression left undone)."""
     if _FACTOR_BRACKET.match(tail, aside):
         return any(token.end == aside for token in found)
-    return _OR_BRACKET.match(tail, aside) is not None and any(
+    return OR_BRACKET.match(tail, aside) is not None and any(
         token.start > aside and token.value != found[0].value
         and not written_twice(tail, found[0], token) for token in found)  # not "0.5 (or 50%)"
 

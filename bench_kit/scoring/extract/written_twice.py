@@ -17,12 +17,17 @@ _UNIT_SIZE = {
     "km": 1000.0, "kilometers": 1000.0, "kilometres": 1000.0, "m": 1.0, "meters": 1.0,
     "metres": 1.0, "cm": 0.01, "centimeters": 0.01, "centimetres": 0.01, "mm": 0.001,
     "millimeters": 0.001, "millimetres": 0.001,
+    # imperial lengths ("12 inches or 1 foot"); not "in", a preposition more often than a unit
+    "inch": 0.0254, "inches": 0.0254, "foot": 0.3048, "feet": 0.3048, "ft": 0.3048,
+    "yard": 0.9144, "yards": 0.9144, "mile": 1609.344, "miles": 1609.344,
 }
 _KIND = {**{unit: "time" for unit in ("hour", "hours", "hr", "hrs", "h", "minute", "minutes",
                                       "min", "mins", "second", "seconds", "sec", "secs", "s")},
          **{unit: "length" for unit in ("km", "kilometers", "kilometres", "m", "meters",
                                         "metres", "cm", "centimeters", "centimetres", "mm",
-                                        "millimeters", "millimetres")}}
+                                        "millimeters", "millimetres", "inch", "inches",
+                                        "foot", "feet", "ft", "yard", "yards", "mile",
+                                        "miles")}}
 _UNIT_AFTER = re.compile(r"[ \t]*([A-Za-z]{1,11})\b")
 # "3/12 or 1/4", "7/12, or 58.3%", "2 hours or 120 minutes": the second spelling after "or".
 _OR_BETWEEN = re.compile(r"[ \t]*(?:[A-Za-z]{1,11}[ \t]*)?,?[ \t]*\(?[ \t]*(?:or|i\.e\.,?)[ \t]+", re.I)

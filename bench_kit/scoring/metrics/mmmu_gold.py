@@ -9,7 +9,12 @@ from __future__ import annotations
 import functools
 import re
 
-from bench_kit.scoring.extract.clause_number import OPERAND_LABEL, solved_at
+from bench_kit.scoring.extract.clause_number import (
+    CALCULATION_AFTER_AND,
+    CONCLUDED,
+    OPERAND_LABEL,
+    solved_at,
+)
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import asks_precision
 from bench_kit.scoring.extract.written_twice import written_twice
@@ -118,6 +123,9 @@ def gold_number(gold: str) -> float | None:
     return None if number is None else number[0]
 
 
+_CALCULATION_AFTER = re.compile(CALCULATION_AFTER_AND, re.I)
+
+
 def _result_sides(key: str) -> list[str]:
     """Where a candidate states its value, with an explanation or a consequence (", so 6
     pears") after its first number cut off: after its
@@ -130,6 +138,9 @@ def _result_sides(key: str) -> list[str]:
             return [remarked.group(1), key[remarked.end():]]
         return [remarked.group(1)]  # "20, which is 4 more than 16": 20
     found = number_tokens(key)
+    calculation = _CALCULATION_AFTER.search(key, found[0].end) if found and "and" in key else None
+    if calculation is not None and not CONCLUDED.search(key, calculation.end()):
+        key = key[:calculation.start()]  # "7 and 7 × 3 = 21 is the product": 7, as for numbers
     explained = _EXPLANATION.search(key, found[0].end) if found else None
     while explained is not None and explained.group().strip() in ("(", "（"):
         close = key.find(")" if explained.group().strip() == "(" else "）", explained.end())

@@ -12,6 +12,7 @@ from bench_kit.scoring.extract.answer_clause import clause_tail_at, may_have_cla
 from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.clause_number import (
     AND_CJK,
+    OR_BRACKET,
     points_on,
     stated_then_asked,
 )
@@ -220,6 +221,22 @@ def _two_quantities(key: str) -> bool:
         and not written_twice(key, found[0], found[1])
 
 
+def _offered_in_bracket(key: str) -> list[str] | None:
+    """A value and another one a bracket after it offers ("4 (or 5 if including the end)",
+    `OR_BRACKET`, as for numbers), or None: no such bracket, or the same value written
+    another way ("0.5 (or 50%)", "12 inches (or 1 foot)")."""
+    bracket = OR_BRACKET.search(key) if "(" in key else None
+    if bracket is None:
+        return None
+    found = number_tokens(key)
+    before = [t for t in found if t.end <= bracket.start()]
+    after = [t for t in found if t.start >= bracket.end()]
+    if not before or not after or after[0].value == before[-1].value \
+            or written_twice(key, before[-1], after[0]):
+        return None
+    return [_trim_key(key[:bracket.start()]), _trim_key(key[bracket.end():])]
+
+
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
     values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
@@ -230,6 +247,9 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     if between is not None and not any(ch.isdigit() for ch in key[:between.start()]) \
             and not any("between" in str(g).lower() for g in golds):
         return [between.group(1), between.group(2)]  # "between 40 and 60": a range, two ends
+    offered = _offered_in_bracket(key)
+    if offered is not None:
+        return offered  # "4 (or 5 if including the end)"
     parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
     parts = [part for part in parts if part]
     values = [number_tokens(part) for part in parts[:3]]
