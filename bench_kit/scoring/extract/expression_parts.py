@@ -12,7 +12,8 @@ from bench_kit.text.numbers import NumberToken
 
 # "4\\pi", "2\\sqrt{3}", "2 \\cdot \\sqrt{3}": a number that is a coefficient of pi or a root.
 _TIMES = r"\s*(?:(?:\\cdot|\\times|×|·)\s*)?"
-_COEFFICIENT_AFTER = re.compile(_TIMES + r"(?:\\pi|π|\\sqrt|√)")
+# "3\\log_2 y", "2\\sin x": a coefficient of a function written as a LaTeX command too.
+_COEFFICIENT_AFTER = re.compile(_TIMES + r"(?:\\pi|π|\\sqrt|√|\\(?:log|lg|ln|sin|cos|tan|cot|sec|csc|exp)(?![A-Za-z]))")
 _PI_AFTER = re.compile(_TIMES + r"(?:\\pi|π)")
 # "\\sqrt{2}", "2^{x}", "\\frac{\\sqrt{3}}{2}", "\\frac{1}{0}": inside a root, an exponent or a
 # fraction not read as a number (a fraction that is read is one token from its "\\frac").

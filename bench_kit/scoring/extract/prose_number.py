@@ -36,7 +36,11 @@ from bench_kit.scoring.extract.written_twice import first_of_pair
 from bench_kit.text.numbers import NumberToken
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
-_EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
+# (例如 / 比如 / 譬如, "for example", in the clause of the number: "（例如正负号、0）", not "例如取
+# x=1 验证。所以 y=3。": cleaning writes "。" as ".")
+_EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b"
+                      r"|(?:例如|比如|譬如)(?:[^.;!?\n]|\.(?=\d))*$"
+                      r"|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
 _RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))"
