@@ -54,8 +54,9 @@ _SINGLE_QUOTE = re.compile(r"(?<![^\W_])'|'(?![^\W_])")  # a single quote not be
 def gold_in(key: str, gold: str) -> bool:
     """Whether a gold is in a candidate: a number among the values after its last "="
     ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold` (double quotes, and single quotes
-    not between two letters, in the candidate aside when the gold has none; a one-letter gold
-    not as one of letters listed, "A, B", `_LETTER_LIST`); a gold in LaTeX math ("$\\sqrt{3}$",
+    not between two letters, in the candidate aside when the gold has none; not right after
+    "not" / "不是", `_NEGATED_BEFORE`; a one-letter gold not as one of letters listed, "A, B",
+    `_LETTER_LIST`); a gold in LaTeX math ("$\\sqrt{3}$",
     "$x^{2}+y^{2}=2$") and the candidate both read as plain text first."""
     number = gold_number(gold)
     if number is not None:
@@ -70,13 +71,20 @@ def gold_in(key: str, gold: str) -> bool:
         key = key.replace('"', "")
     if "'" in key and "'" not in needle:  # "The words are 'cat' and 'dog'." holds cat and dog
         key = _SINGLE_QUOTE.sub("", key)  # (an apostrophe between letters, "it's", kept)
-    if len(needle) == 1 and needle.isalpha() and "," in key:  # (、 is a comma by now)
-        lists = [m.span() for m in _LETTER_LIST.finditer(key)]
-        return any(not any(start <= m.start() < end for start, end in lists)
-                   for m in _text_gold(needle, command, math).finditer(key))
-    return bool(needle) and _text_gold(needle, command, math).search(key) is not None
+    if not needle:
+        return False
+    pattern = _text_gold(needle, command, math)
+    listed = len(needle) == 1 and needle.isalpha() and "," in key  # (、 is a comma by now)
+    if not listed and "not" not in key and "不是" not in key:
+        return pattern.search(key) is not None  # the common case
+    lists = [m.span() for m in _LETTER_LIST.finditer(key)] if listed else []
+    return any(not any(start <= m.start() < end for start, end in lists)
+               and _NEGATED_BEFORE.search(key, max(0, m.start() - 8), m.start()) is None
+               for m in pattern.finditer(key))
 
 
+# '"peace", not "war"', "答案是 A，不是 B": a gold the candidate rejects is not its answer.
+_NEGATED_BEFORE = re.compile(r"(?:\bnot|不是)\s*$")
 # "A, B", "A,B,C", "A、B 和 C": letters listed name several things (cities, points, options);
 # a one-letter gold among them is not the answer they give.
 _LETTER_LIST = re.compile(r"(?<![a-z0-9])[a-z](?:[ \t]*,[ \t]*[a-z](?![a-z0-9]))+"
