@@ -18,7 +18,11 @@ from bench_kit.scoring.extract.clause_number import (
 )
 from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.numbers import revised_working, states_zero
-from bench_kit.scoring.extract.response import final_answer_line
+from bench_kit.scoring.extract.response import (
+    final_answer_line,
+    json_answer_value,
+    json_list_items,
+)
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
 from bench_kit.scoring.metrics.exact_golds import matches_exactly, split_golds
@@ -272,6 +276,16 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     return None
 
 
+def _listed_items(raw: str | None, golds: Sequence[str]) -> list[str] | None:
+    """The items of a JSON "answer" field that lists two or more strings ('["cat", "dog"]'), when
+    no gold itself lists several (holds a comma: "north, south"), else None."""
+    if not raw or '"answer"' not in raw or any("," in str(gold) for gold in golds):
+        return None
+    value = json_answer_value(raw)
+    items = None if value is None else json_list_items(value.strip())
+    return items if items is not None and len(items) > 1 else None
+
+
 def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None) -> bool:
     """MMMU open-question match: a numeric gold equals a number of the last candidate that
     has one, after rounding both to 2 decimals; a text gold (lowercased) is a substring of
@@ -304,6 +318,9 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
             return True
         if not golds:
             return False
+    listed = _listed_items(raw, golds)
+    if listed is not None:  # '{"answer": ["cat", "dog"]}': several answers, as a hedge
+        return all(any(gold_in(item.lower(), gold) for gold in golds) for item in listed)
     working = revised_working(text, str(response)) if may_have_clause(text[:200]) else None
     if working is not None:
         text = working  # "The answer is 8.\n… So he needs 6 pages a day.": the working decides
