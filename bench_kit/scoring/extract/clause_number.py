@@ -49,6 +49,8 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     number before an elaboration ("1982 with an income of 931,441" is 1982), or the count of
     "3 out of 5"; None when it gives two values ("10 or 12", "12
     and 15") or a pair cut at its comma ("(3, 4)")."""
+    if len(found) > 1 and _several_values(tail, found):
+        return None  # "答案是 3，5，7。", "答案：x = 3，y = 4。", "答案是 6，但是如果…，就是 4。"
     elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
     if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)) \
@@ -92,6 +94,32 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
 # "(3, 4)", "(18,-2)": the last number closes a point's coordinates.
 _POINT_BEFORE = re.compile(r"\([ \t]*[-+]?\d[\d.]*[ \t]*,[ \t]*$")
 _POINT_AFTER = re.compile(r"[ \t]*\)")
+
+
+# "3,5,7", "3、5": values listed (cleaning writes "，" as ","), the whole tail.
+_LISTED = re.compile(r"[ \t]*[-+]?\d[\d.]*(?:[ \t]*[,、][ \t]*[-+]?\d[\d.]*)+[ \t]*[.。]?[ \t]*")
+# "x = 3", "两数之和为 30": a value given to a letter or a named quantity.
+_ASSIGNED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t]*=[ \t]*[-+]?\d"
+                       r"|([\u4e00-\u9fff]{2,8}?)(?:为|是)[ \t]*[-+]?\d")
+# "6，但是如果不算重复的，就是 4": after the value and its comma, a condition under which another
+# value holds.
+_IF_OTHERWISE = re.compile(r"[ \t]*,[ \t]*(?:但是?|不过)?[ \t]*(?:如果|若|假如)")
+
+
+def _several_values(tail: str, found: list[NumberToken]) -> bool:
+    """Whether a (Chinese) answer clause's tail, which runs past commas, gives several values:
+    values listed ("3，5，7"), two named quantities or letters each given one ("两数之和为
+    30，两数之差为 6", "x = 3，y = 4"), or another value under a condition after the first ("6，但
+    是如果不算重复的，就是 4")."""
+    if "," not in tail and "、" not in tail:
+        return False
+    if _LISTED.fullmatch(tail):
+        return True
+    names = {match.group(1) or match.group(2) for match in _ASSIGNED.finditer(tail)}
+    if len(names) > 1:
+        return True
+    return _IF_OTHERWISE.match(tail, found[0].end) is not None \
+        and any(token.value != found[0].value for token in found[1:])
 
 
 def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
