@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
-from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
+from bench_kit.scoring.extract.written_twice import first_of_pair, two_things, written_twice
+from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 # "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
@@ -77,7 +78,8 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
         if OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if _ALTERNATIVES.search(tail, before.end, last.start) and not (
-                before.value == last.value and written_twice(tail, before, last)):
+                before.value == last.value and written_twice(tail, before, last)
+                and not two_things(tail, before, last)):  # (not "1 cracker and 1 cake")
             # "The answer is 10 or 12." (none), "5 m or 5 s" and "1 or 1%" (one number, two
             # quantities: none); "0.5 or 50%": one value written two ways
             return before if as_percent(before, last) \
@@ -100,7 +102,7 @@ _POINT_AFTER = re.compile(r"[ \t]*\)")
 _LISTED = re.compile(r"[ \t]*[-+]?\d[\d.]*(?:[ \t]*[,、][ \t]*[-+]?\d[\d.]*)+[ \t]*[.。]?[ \t]*")
 # "x = 3", "两数之和为 30": a value given to a letter or a named quantity.
 _ASSIGNED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t]*=[ \t]*[-+]?\d"
-                       r"|([\u4e00-\u9fff]{2,8}?)(?:为|是)[ \t]*[-+]?\d")
+                       rf"|([{CJK_CHARS}]{{2,8}}?)(?:为|是)[ \t]*[-+]?\d")
 # "6，但是如果不算重复的，就是 4": after the value and its comma, a condition under which another
 # value holds.
 _IF_OTHERWISE = re.compile(r"[ \t]*,[ \t]*(?:但是?|不过)?[ \t]*(?:如果|若|假如)")

@@ -32,7 +32,7 @@ from bench_kit.scoring.extract.stated_number import (
     stated,
 )
 from bench_kit.scoring.extract.truncation import stops_before_number
-from bench_kit.scoring.extract.written_twice import first_of_pair
+from bench_kit.scoring.extract.written_twice import first_of_pair, noun_after, two_things
 from bench_kit.text.numbers import NumberToken
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
@@ -270,7 +270,7 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
     after = [other for other in found if token.end <= other.start < end]
     for left, right in ((before[-1] if before else None, token),
                         (token, after[0] if after else None)):
-        if left and right and (left.value != right.value or _two_things(text, left, right)) \
+        if left and right and (left.value != right.value or two_things(text, left, right)) \
                 and _COORDINATED.search(
                 _BRACKETED.sub("", text[left.end:right.start])) \
                 and not THRESHOLD.search(text, max(0, right.start - 12), right.start):
@@ -281,32 +281,11 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
         if not _BOUND_BEFORE.search(text, max(0, between.start - 8), between.start):
             break  # "needs 4896 to buy 8 … packages and 7 … packages": 8 and 7 are the pair
         if other.value != token.value and _AND_BEFORE.search(text, max(0, other.start - 6), other.start) \
-                and _noun_after(text, other) \
+                and noun_after(text, other) \
                 and not _OTHER_CLAUSE.search(text, token.end, other.start) \
                 and not _RANGE_BEFORE.search(text, max(0, other.start - 30), other.start):
             return True  # (not "8 (5 red and 3 blue)", "8: 5 red and 3 blue", "between 19 and 35")
     return False
-
-
-_NOUN_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
-_NO_NOUN = frozenset(("is", "are", "was", "were", "and", "or", "in", "of", "to", "for", "at",
-                      "times", "more", "less", "percent"))
-
-
-def _noun_after(text: str, token: NumberToken) -> bool:
-    """Whether a noun-like word follows a number ("1 bar"; not "2 of them", "2 are in Asia")."""
-    word = _NOUN_AFTER.match(text, token.end)
-    return word is not None and word.group(1).lower() not in _NO_NOUN
-
-
-def _two_things(text: str, left: NumberToken, right: NumberToken) -> bool:
-    """Whether one number said twice counts two different things ("3 dogs and 3 cats"): a
-    different noun right after each."""
-    one, two = _NOUN_AFTER.match(text, left.end), _NOUN_AFTER.match(text, right.end)
-    if one is None or two is None:
-        return False
-    first, second = one.group(1).lower(), two.group(1).lower()
-    return first != second and first not in _NO_NOUN and second not in _NO_NOUN
 
 
 _BOUND_BEFORE = re.compile(r"\b(?:than|least|most|over|under|above|below)[ \t]+$", re.I)

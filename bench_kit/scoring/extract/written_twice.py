@@ -79,3 +79,26 @@ def first_of_pair(text: str, found: list[NumberToken], index: int) -> NumberToke
     if token.start - before.end > 30 or not _OR_BETWEEN.fullmatch(text, before.end, token.start):
         return None
     return before if written_twice(text, before, token) else None
+
+
+# One number counting two different things ("3 dogs and 3 cats", "1 cracker and 1 cake"): two
+# values, not one written twice (`two_things`).
+_NOUN_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
+_NO_NOUN = frozenset(("is", "are", "was", "were", "and", "or", "in", "of", "to", "for", "at",
+                      "times", "more", "less", "percent"))
+
+
+def noun_after(text: str, token: NumberToken) -> bool:
+    """Whether a noun-like word follows a number ("1 bar"; not "2 of them", "2 are in Asia")."""
+    word = _NOUN_AFTER.match(text, token.end)
+    return word is not None and word.group(1).lower() not in _NO_NOUN
+
+
+def two_things(text: str, left: NumberToken, right: NumberToken) -> bool:
+    """Whether one number said twice counts two different things ("3 dogs and 3 cats"): a
+    different noun right after each."""
+    one, two = _NOUN_AFTER.match(text, left.end), _NOUN_AFTER.match(text, right.end)
+    if one is None or two is None:
+        return False
+    first, second = one.group(1).lower(), two.group(1).lower()
+    return first != second and first not in _NO_NOUN and second not in _NO_NOUN

@@ -265,8 +265,11 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     if key.startswith(("[", "(")) and key.endswith(("]", ")")) \
             and all(gold_number(g) is not None for g in golds):
         key = key[1:-1]  # "[0.46, 0.4]" for one number: a list of values, not a point "(3, -4)"
+    found = number_tokens(key)
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
         if split.search(key) and not any(split.search(str(g)) for g in golds) \
+                and not any(t.start < m.start() and m.end() < t.end  # not "3 and a half"
+                            for m in split.finditer(key) for t in found) \
                 and not (mark == ", " and any(ch in key for ch in "([{")):
             parts = [part for part in map(_trim_key, split.split(key)) if part]
             most = _MAX_VALUE_WORDS if mark == " and " else _MAX_UNIT_WORDS
