@@ -221,15 +221,31 @@ def _prose_number(text: str, found: list[NumberToken],
     return Extraction(token.value, PARSE_LENIENT), token, text
 
 
+# "The answer depends on …", then a sentence per case opening "If …".
+_DEPENDS = re.compile(r"\b(?:answer|result|value)\s+(?:depends|will\s+depend)\s+on\b", re.I)
+_CASE = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*If\b")
+
+
 def _method_only(text: str, lowered: str, found: list[NumberToken]) -> bool:
     """Whether the response only describes how to find the answer ("The final answer will be
     the total count.", `_METHOD_ONLY`, with no concluding sentence or count stated after it)
-    or only sets up equations ("根据已知条件可以列出以下方程组: $$…$$", `_sets_up_only`)."""
+    or only sets up equations ("根据已知条件可以列出以下方程组: $$…$$", `_sets_up_only`), or goes
+    through cases of what the answer depends on without choosing one (`_cases_only`)."""
     method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
     if method and not CONCLUDES.search(text, method.end()) and not _states_after(
             text, found[-1], method.end()):
         return True
-    return "方程" in text and _sets_up_only(text)
+    if "方程" in text and _sets_up_only(text):
+        return True
+    return "depend" in lowered and _cases_only(text)
+
+
+def _cases_only(text: str) -> bool:
+    """Whether the response says its answer depends on something and then goes through two or
+    more cases ("The answer depends on how many days it took. If she ate one egg per day, …
+    If she ate more, …"), choosing none (one case worked through gives its value)."""
+    depends = _DEPENDS.search(text)
+    return depends is not None and len(_CASE.findall(text, depends.end())) > 1
 
 
 def _sets_up_only(text: str) -> bool:
