@@ -278,11 +278,14 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
 
 def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened: int) -> bool:
     """Whether `token` is one of two different values stated side by side in its sentence
-    ("4 small cubes and 2 large objects"; not "(a man and a woman) is 10", not a threshold
-    restated from the question: "lower than 8")."""
+    ("4 small cubes and 2 large objects", "The perimeter is 14 and the area is 3 × 4 = 12.": the
+    operands of the calculation giving it aside; not "(a man and a woman) is 10", not a
+    threshold restated from the question: "lower than 8")."""
     stop = SENTENCE_END.search(text, token.end)
     end = len(text) if stop is None else stop.end()
-    before = [other for other in found if opened <= other.end <= token.start]
+    worked = _WORKED_BEFORE.search(text, max(opened, token.start - 80), token.start)
+    upto = token.start if worked is None else worked.start()  # "… and the area is 3 × 4 = 12"
+    before = [other for other in found if opened <= other.end <= upto]
     after = [other for other in found if token.end <= other.start < end]
     for left, right in ((before[-1] if before else None, token),
                         (token, after[0] if after else None)):
@@ -304,6 +307,9 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
     return False
 
 
+# "3 × 4 = " right before a value: the calculation that gives it, whose operands are no value
+# side by side with it.
+_WORKED_BEFORE = re.compile(r"\d[\d.]*(?:[ \t]*(?:[-+×*/÷·]|x(?=[ \t]*\d))[ \t]*\d[\d.]*)+[ \t]*=[ \t]*$")
 _BOUND_BEFORE = re.compile(r"\b(?:than|least|most|over|under|above|below)[ \t]+$", re.I)
 _OTHER_CLAUSE = re.compile(r"[(:;—–]")  # "8: 5 red and 3 blue": the count's parts explain it
 _AND_BEFORE = re.compile(r"\band[ \t]+$", re.I)
