@@ -132,7 +132,9 @@ _NO_DIFFERENCE = re.compile(r"[ \t*-]*there\s+(?:is|was)\s+no\s+difference\s+bet
                             r"(?:[.!?\n]|$)", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:—–，；]|\b(?:and|but|so|while|whereas|because|since|then|which)\b",
                            re.I)
-_FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}(?:\s+(?:in|on)\s+the\s+[^\s\d]+)?\s*")
+# (a place closing it: "in the park", "on the left side of the chart")
+_FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}(?:\s+(?:in|on)\s+the\s+[^\s\d]+"
+                        r"(?:\s+(?:side|part|half|corner|end)\s+of\s+the\s+[^\s\d]+)?)?\s*")
 
 
 def no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
@@ -161,7 +163,8 @@ def no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
 def _one_clause(text: str, at: int, last: NumberToken, end: int | None = None) -> bool:
     """Whether the sentence of a count of zero, from `at` (after its condition word) on, is
     one clause that ends (at `end`, if given) within 3 words of its number `last` ("… with
-    exactly 64 members."; a place after them too: "… taller than 30 meters in the park.")."""
+    exactly 64 members."; a place after them too: "… taller than 30 meters in the park.", "…
+    higher than 50 on the left side of the chart.")."""
     if end is None:
         stop = SENTENCE_END.search(text, last.end, last.end + 80)
         end = stop.start() if stop else len(text)
