@@ -294,7 +294,12 @@ def solved_at(text: str, at: int, equation: str) -> int | None:
 
 def solved_value(text: str, tail: str, at: int) -> NumberToken | None:
     """The value an answer clause's equation is solved to after its comma ("Answer: x - 1 =
-    4, so x = 5" is 5), as a token of `text`; None when it is not solved there."""
+    4, so x = 5" is 5), as a token of `text`; None when it is not solved there, or when the
+    equation is in a bracket left open after a value, which explains it ("The answer is 4 (n + 1
+    = 4, so n = 3)." is 4)."""
+    opened = tail.rfind("(")
+    if opened > 0 and ")" not in tail[opened:] and any(ch.isdigit() for ch in tail[:opened]):
+        return None
     start = solved_at(text, at + len(tail), tail)
     if start is None:
         return None
