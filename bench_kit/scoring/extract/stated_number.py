@@ -61,6 +61,11 @@ def stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken
                                                last.start - offset):
         return tokens[-2]  # "3 of the 4 numbers": the count
     starts = {token.start - offset: token for token in tokens}
+    if len(tokens) > 1 and "so" in sentence:
+        so = _SO_VALUE.search(sentence)
+        if so is not None and so.end() in starts and starts[so.end()] is tokens[-1] \
+                and not _WORKED_AFTER.match(sentence, starts[so.end()].end - offset):
+            return starts[so.end()]  # "5 red marbles and 5 blue marbles, so 10 marbles in total"
     concludes = None  # where the sentence's last `_MONEY_LATER` word starts (one scan, when asked)
     for match in reversed(list(_STATES.finditer(sentence))):
         at = match.end()
@@ -82,6 +87,12 @@ def stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken
             return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
                 else token  # "In 2019, sales were more than 300 units": 300
     return tokens[-1]
+
+
+# ", so 10 marbles in total": a consequence that opens with the sentence's last value concludes
+# it (not ", so 6 tickets cost $24", whose value follows).
+_SO_VALUE = re.compile(r",[ \t]*(?:and[ \t]+)?so[ \t]+", re.I)
+_WORKED_AFTER = re.compile(r"[ \t]*(?:[-+×*/÷=]|x[ \t]*\d)")  # (not ", so 19 - 7 = 12 more")
 
 
 # "at least 6 chairs", "at most 12 minutes": a bound the sentence states ...
