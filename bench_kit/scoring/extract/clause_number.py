@@ -16,13 +16,13 @@ from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 # "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
 # the answer's number elaborates on it.
 # "12,因为每组有3个" ("12, because each group has 3"): a reason right after the value and a comma,
-# in Chinese too;
+# in Chinese too, or a description of it ("9，即 3 的平方", "9, i.e. the square of 3");
 # "6 and 6 × 7 = 42 is the product": a calculation after "and", which goes on from the value
 # (not one the clause then concludes from: "7 and 7 x 3 = 21 so the total is 21"; `CONCLUDED`).
 # Also for `mmmu_open`'s candidates.
 CALCULATION_AFTER_AND = r"\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)"
 _ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
-                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|不是|其中)"
+                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|不是|其中|即(?=[ \t]*\d+[ \t]*的))"
                           r"|" + CALCULATION_AFTER_AND, re.I)
 CONCLUDED = re.compile(r"=[^=]*?\b(?:so|thus|therefore|hence)\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
@@ -39,6 +39,9 @@ _FACTOR_BRACKET = re.compile(r" \(\s*(?:[A-Za-z]\s*[-+]\s*\d[\d.]*|\d[\d.]*\s*[-
 # for `mmmu_open`'s hedges).
 OR_BRACKET = re.compile(r" \(\s*(?:or|或)\b", re.I)
 _TIMES = re.compile(r"[ \t]+times[ \t]+", re.I)  # "2 times 10"
+# "3 times larger than 4", "2 times as long as 5": a ratio to another number, not a product.
+_TIMES_THAN = re.compile(r"[ \t]+times[ \t]+(?:[a-z]+er|more|less|fewer)[ \t]+than[ \t]+"
+                         r"|[ \t]+times[ \t]+as[ \t]+[a-z]+[ \t]+as[ \t]+", re.I)
 # "7.95 : 1": the first term of a ratio to one.
 _TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 # "703 (previous day) + 246": a calculation goes on after the bracket, which labels an operand.
@@ -52,7 +55,8 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     and 15") or a pair cut at its comma ("(3, 4)")."""
     if len(found) > 1 and _several_values(tail, found):
         return None  # "答案是 3，5，7。", "答案：x = 3，y = 4。", "答案是 6，但是如果…，就是 4。"
-    elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
+    # (one past the last number keeps nothing less: "即 3 的平方" looks at the 3 and the 的)
+    elaborated = _ELABORATION.search(tail, found[0].end) if len(found) > 1 else None
     if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)) \
             and not (elaborated.group().strip().lower() == "and"
@@ -70,6 +74,8 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
+        if _TIMES_THAN.fullmatch(tail, before.end, last.start):
+            return before  # "The answer is 3 times larger than 4.": the ratio, 3
         if _TIMES.fullmatch(tail, before.end, last.start) and _UNIT_GAP.fullmatch(tail, last.end):
             # "The answer is 2 times 10.": a product said in words, left undone
             return NumberToken(before.value * last.value, before.start, last.end)
