@@ -28,7 +28,7 @@ from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
 from bench_kit.scoring.metrics.exact_golds import matches_exactly, split_golds
 from bench_kit.scoring.metrics.mmmu_gold import gold_in, gold_number
 from bench_kit.text.cjk import CJK
-from bench_kit.text.numbers import as_percent, number_tokens
+from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
@@ -225,6 +225,18 @@ def _two_quantities(key: str) -> bool:
         and not written_twice(key, found[0], found[1])
 
 
+def _inside_a_number(split: re.Pattern, key: str, found: list[NumberToken]) -> bool:
+    """Whether a separator of `key` lies inside one of its numbers ("3 and a half"); one walk
+    over the separators and the numbers, both in order."""
+    index = 0
+    for match in split.finditer(key):
+        while index < len(found) and found[index].end <= match.start():
+            index += 1
+        if index < len(found) and found[index].start < match.start() and match.end() < found[index].end:
+            return True
+    return False
+
+
 def _offered_in_bracket(key: str) -> list[str] | None:
     """A value and another one a bracket after it offers ("4 (or 5 if including the end)",
     `OR_BRACKET`, as for numbers), or None: no such bracket, or the same value written
@@ -268,8 +280,7 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     found = number_tokens(key)
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
         if split.search(key) and not any(split.search(str(g)) for g in golds) \
-                and not any(t.start < m.start() and m.end() < t.end  # not "3 and a half"
-                            for m in split.finditer(key) for t in found) \
+                and not _inside_a_number(split, key, found) \
                 and not (mark == ", " and any(ch in key for ch in "([{")):
             parts = [part for part in map(_trim_key, split.split(key)) if part]
             most = _MAX_VALUE_WORDS if mark == " and " else _MAX_UNIT_WORDS
