@@ -37,9 +37,10 @@ from bench_kit.text.numbers import NumberToken
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
 # (例如 / 比如 / 譬如, "for example", in the clause of the number: "（例如正负号、0）", not "例如取
-# x=1 验证。所以 y=3。": cleaning writes "。" as ".")
+# x=1 验证。所以 y=3。": cleaning writes "。" as "."; each scan stops at the next marker's first
+# character, so many markers in one sentence stay linear)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b"
-                      r"|(?:例如|比如|譬如)(?:[^.;!?\n]|\.(?=\d))*$"
+                      r"|(?:例如|比如|譬如)(?:[^.;!?\n例比譬]|\.(?=\d))*$"
                       r"|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)

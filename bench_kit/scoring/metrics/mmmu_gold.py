@@ -78,9 +78,15 @@ def gold_in(key: str, gold: str) -> bool:
     if not listed and "not" not in key and "不是" not in key:
         return pattern.search(key) is not None  # the common case
     lists = [m.span() for m in _LETTER_LIST.finditer(key)] if listed else []
-    return any(not any(start <= m.start() < end for start, end in lists)
-               and _NEGATED_BEFORE.search(key, max(0, m.start() - 8), m.start()) is None
-               for m in pattern.finditer(key))
+    index = 0  # (one walk over the lists and the matches, both in order)
+    for m in pattern.finditer(key):
+        while index < len(lists) and lists[index][1] <= m.start():
+            index += 1
+        if index < len(lists) and lists[index][0] <= m.start():
+            continue  # one of letters listed
+        if _NEGATED_BEFORE.search(key, max(0, m.start() - 8), m.start()) is None:
+            return True
+    return False
 
 
 # '"peace", not "war"', "答案是 A，不是 B": a gold the candidate rejects is not its answer.
