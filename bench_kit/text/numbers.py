@@ -30,8 +30,9 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四":
               "七": 7, "八": 8, "九": 9}
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10**4, "亿": 10**8}
-# "一" in these words is not a count: 一共 (in total), 一些 (some), 一样 (same) ...
-_CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方")
+# "一" in these words is not a count: 一共 (in total), 一些 (some), 一样 (same), 一半 (half),
+# 一打 (a dozen) ...
+_CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方半打")
 _CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
 
 _TOKEN = re.compile(
@@ -49,6 +50,8 @@ _LATEX_FRACTION = re.compile(r"(?:(?<![A-Za-z0-9_.])[-+])?\\[dt]?frac\s*\{\s*([-
 _MIXED_GAP = re.compile(r"[ \t]*")
 _WHOLE = re.compile(r"[-+]?\d+")
 _PROPER = re.compile(r"(?:\\[dt]?frac\s*\{\s*|)(\d+)\s*(?:/|\}\s*\{)\s*(\d+)\s*\}?")
+# "3 and a half", "two and a half": a whole number and a half.
+_AND_A_HALF = re.compile(r"[ \t]+and[ \t]+a[ \t]+half(?![A-Za-z])", re.I)
 # "2^10", "10^{-3}": a number raised to a number (the exponent right after "^", "^{", "^(").
 _CARET = re.compile(r"[ \t]*\^[ \t]*([{(]?)[ \t]*")
 _EXPONENT = re.compile(r"[-+]?(?:\d|\.\d)")
@@ -188,6 +191,8 @@ def number_tokens(text: str) -> list[NumberToken]:
         tokens = _with_latex_fractions(text, tokens)
     if "/" in text or "frac" in text:
         tokens = _with_mixed_numbers(text, tokens)
+    if "half" in text or "HALF" in text or "Half" in text:
+        tokens = _with_halves(text, tokens)
     return _with_powers(text, tokens) if "^" in text else tokens
 
 
@@ -235,6 +240,20 @@ def _with_mixed_numbers(text: str, tokens: list[NumberToken]) -> list[NumberToke
                 sign = -1.0 if text[before.start] == "-" else 1.0
                 out[-1] = NumberToken(before.value + sign * token.value, before.start, token.end)
                 continue
+        out.append(token)
+    return out
+
+
+def _with_halves(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
+    """`tokens` with a whole number followed by "and a half" read as one number: "3 and a half"
+    -> 3.5, "two and a half" -> 2.5, "-1 and a half" -> -1.5."""
+    out = []
+    for token in tokens:
+        half = _AND_A_HALF.match(text, token.end) \
+            if not token.percent and token.value == int(token.value) else None
+        if half is not None:
+            token = NumberToken(token.value + (0.5 if text[token.start] != "-" else -0.5),
+                                token.start, half.end())
         out.append(token)
     return out
 

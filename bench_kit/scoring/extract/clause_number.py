@@ -9,19 +9,22 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
-from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
+from bench_kit.scoring.extract.written_twice import first_of_pair, two_things, written_twice
+from bench_kit.text.cjk import CJK_CHARS
 from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 # "1982 with an income of 931,441", "7 and it takes 3 steps", "12 and not 15": what follows
 # the answer's number elaborates on it.
 # "12,因为每组有3个" ("12, because each group has 3"): a reason right after the value and a comma,
-# in Chinese too;
+# in Chinese too, or a description of it ("9，即 3 的平方", "9, i.e. the square of 3");
 # "6 and 6 × 7 = 42 is the product": a calculation after "and", which goes on from the value
-# (not one the clause then concludes from: "7 and 7 x 3 = 21 so the total is 21").
+# (not one the clause then concludes from: "7 and 7 x 3 = 21 so the total is 21"; `CONCLUDED`).
+# Also for `mmmu_open`'s candidates.
+CALCULATION_AFTER_AND = r"\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)"
 _ELABORATION = re.compile(r"\s(?:with|which|because|since|due\s+to|and\s+(?:it|that|this|there"
-                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|不是|其中)"
-                          r"|\sand\s+(?=\d[\d.]*\s*(?:[×*·x]|\\times)\s*\d[\d.]*\s*=)", re.I)
-_CONCLUDED = re.compile(r"=[^=]*?\b(?:so|thus|therefore|hence)\b", re.I)
+                          r"|not))\b|(?<=[\d%])[ \t]*[,，][ \t]*(?:因为|由于|不是|其中|即(?=[ \t]*\d+[ \t]*的))"
+                          r"|" + CALCULATION_AFTER_AND, re.I)
+CONCLUDED = re.compile(r"=[^=]*?\b(?:so|thus|therefore|hence)\b", re.I)
 # "after 3 years with interest the amount is 1157.63": the value is stated after the "with".
 _RESTATED = re.compile(r"(?:\b(?:is|are|was|were|equals?)\b|=)[\s$]*$", re.I)
 # 和 joining two things, not the 和 of a sum ("两数之和为15", "它们的和是15", "总和为36").
@@ -32,9 +35,13 @@ _ALTERNATIVES = re.compile(r"\b(?:or|and)\b|或|" + AND_CJK, re.I)
 _UNIT_GAP = re.compile(r"[ \t]*(?:[A-Za-zΩ°%/$]{1,8}[ \t]*)?")
 # "5 (x - 1)": a bracket holding an expression in a letter, which the value multiplies.
 _FACTOR_BRACKET = re.compile(r" \(\s*(?:[A-Za-z]\s*[-+]\s*\d[\d.]*|\d[\d.]*\s*[-+]\s*[A-Za-z])\s*\)")
-# "5 (or 6 if …)": a bracket after the value that opens with "or" offers another value.
-_OR_BRACKET = re.compile(r" \(\s*(?:or|或)\b", re.I)
+# "5 (or 6 if …)": a bracket after the value that opens with "or" offers another value (also
+# for `mmmu_open`'s hedges).
+OR_BRACKET = re.compile(r" \(\s*(?:or|或)\b", re.I)
 _TIMES = re.compile(r"[ \t]+times[ \t]+", re.I)  # "2 times 10"
+# "3 times larger than 4", "2 times as long as 5": a ratio to another number, not a product.
+_TIMES_THAN = re.compile(r"[ \t]+times[ \t]+(?:[a-z]+er|more|less|fewer)[ \t]+than[ \t]+"
+                         r"|[ \t]+times[ \t]+as[ \t]+[a-z]+[ \t]+as[ \t]+", re.I)
 # "7.95 : 1": the first term of a ratio to one.
 _TO_ONE = re.compile(r"[ \t]*:[ \t]*")
 # "703 (previous day) + 246": a calculation goes on after the bracket, which labels an operand.
@@ -46,11 +53,14 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     number before an elaboration ("1982 with an income of 931,441" is 1982), or the count of
     "3 out of 5"; None when it gives two values ("10 or 12", "12
     and 15") or a pair cut at its comma ("(3, 4)")."""
-    elaborated = _ELABORATION.search(tail, found[0].end, found[-1].start) if len(found) > 1 else None
+    if len(found) > 1 and _several_values(tail, found):
+        return None  # "答案是 3，5，7。", "答案：x = 3，y = 4。", "答案是 6，但是如果…，就是 4。"
+    # (one past the last number keeps nothing less: "即 3 的平方" looks at the 3 and the 的)
+    elaborated = _ELABORATION.search(tail, found[0].end) if len(found) > 1 else None
     if elaborated and not (elaborated.group().strip().lower() in ("with", "which") and _RESTATED.search(
             tail, max(elaborated.end(), found[-1].start - 20), found[-1].start)) \
             and not (elaborated.group().strip().lower() == "and"
-                     and _CONCLUDED.search(tail, elaborated.end())):  # "… = 21 so the total is 21"
+                     and CONCLUDED.search(tail, elaborated.end())):  # "… = 21 so the total is 21"
         found = [token for token in found if token.end <= elaborated.start()]
     aside = tail.find(" (", found[0].end) if len(found) > 1 else -1
     if aside >= 0 and _bracket_undoes(tail, found, aside):
@@ -64,6 +74,8 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
     last = found[-1]
     if len(found) > 1:
         before = found[-2]
+        if _TIMES_THAN.fullmatch(tail, before.end, last.start):
+            return before  # "The answer is 3 times larger than 4.": the ratio, 3
         if _TIMES.fullmatch(tail, before.end, last.start) and _UNIT_GAP.fullmatch(tail, last.end):
             # "The answer is 2 times 10.": a product said in words, left undone
             return NumberToken(before.value * last.value, before.start, last.end)
@@ -72,15 +84,50 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
         if OF_WHOLE.fullmatch(tail, before.end, last.start):
             return before  # "3 out of 5": the count
         if _ALTERNATIVES.search(tail, before.end, last.start) and not (
-                before.value == last.value and written_twice(tail, before, last)):
+                before.value == last.value and written_twice(tail, before, last)
+                and not two_things(tail, before, last)):  # (not "1 cracker and 1 cake")
             # "The answer is 10 or 12." (none), "5 m or 5 s" and "1 or 1%" (one number, two
             # quantities: none); "0.5 or 50%": one value written two ways
             return before if as_percent(before, last) \
                 or first_of_pair(tail, found, len(found) - 1) else None
+    if _POINT_BEFORE.search(tail, max(0, last.start - 40), last.start) \
+            and _POINT_AFTER.match(tail, last.end):
+        return None  # "(18, 2) 或 (18, -2)", "(3, 4)": a point, no one number
     if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
             and text[at + len(tail):].lstrip()[:1] == ",":
         return None  # "The answer is (3, 4).": a pair cut at its comma
     return last
+
+
+# "(3, 4)", "(18,-2)": the last number closes a point's coordinates.
+_POINT_BEFORE = re.compile(r"\([ \t]*[-+]?\d[\d.]*[ \t]*,[ \t]*$")
+_POINT_AFTER = re.compile(r"[ \t]*\)")
+
+
+# "3,5,7", "3、5": values listed (cleaning writes "，" as ","), the whole tail.
+_LISTED = re.compile(r"[ \t]*[-+]?\d[\d.]*(?:[ \t]*[,、][ \t]*[-+]?\d[\d.]*)+[ \t]*[.。]?[ \t]*")
+# "x = 3", "两数之和为 30": a value given to a letter or a named quantity.
+_ASSIGNED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t]*=[ \t]*[-+]?\d"
+                       rf"|([{CJK_CHARS}]{{2,8}}?)(?:为|是)[ \t]*[-+]?\d")
+# "6，但是如果不算重复的，就是 4": after the value and its comma, a condition under which another
+# value holds.
+_IF_OTHERWISE = re.compile(r"[ \t]*,[ \t]*(?:但是?|不过)?[ \t]*(?:如果|若|假如)")
+
+
+def _several_values(tail: str, found: list[NumberToken]) -> bool:
+    """Whether a (Chinese) answer clause's tail, which runs past commas, gives several values:
+    values listed ("3，5，7"), two named quantities or letters each given one ("两数之和为
+    30，两数之差为 6", "x = 3，y = 4"), or another value under a condition after the first ("6，但
+    是如果不算重复的，就是 4")."""
+    if "," not in tail and "、" not in tail:
+        return False
+    if _LISTED.fullmatch(tail):
+        return True
+    names = {match.group(1) or match.group(2) for match in _ASSIGNED.finditer(tail)}
+    if len(names) > 1:
+        return True
+    return _IF_OTHERWISE.match(tail, found[0].end) is not None \
+        and any(token.value != found[0].value for token in found[1:])
 
 
 def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
@@ -89,7 +136,7 @@ def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
     the number before it multiplies ("5 (x - 1)", an expression left undone)."""
     if _FACTOR_BRACKET.match(tail, aside):
         return any(token.end == aside for token in found)
-    return _OR_BRACKET.match(tail, aside) is not None and any(
+    return OR_BRACKET.match(tail, aside) is not None and any(
         token.start > aside and token.value != found[0].value
         and not written_twice(tail, found[0], token) for token in found)  # not "0.5 (or 50%)"
 
@@ -253,7 +300,12 @@ def solved_at(text: str, at: int, equation: str) -> int | None:
 
 def solved_value(text: str, tail: str, at: int) -> NumberToken | None:
     """The value an answer clause's equation is solved to after its comma ("Answer: x - 1 =
-    4, so x = 5" is 5), as a token of `text`; None when it is not solved there."""
+    4, so x = 5" is 5), as a token of `text`; None when it is not solved there, or when the
+    equation is in a bracket left open after a value, which explains it ("The answer is 4 (n + 1
+    = 4, so n = 3)." is 4)."""
+    opened = tail.rfind("(")
+    if opened > 0 and ")" not in tail[opened:] and any(ch.isdigit() for ch in tail[:opened]):
+        return None
     start = solved_at(text, at + len(tail), tail)
     if start is None:
         return None

@@ -12,7 +12,8 @@ from bench_kit.text.numbers import NumberToken
 
 # "4\\pi", "2\\sqrt{3}", "2 \\cdot \\sqrt{3}": a number that is a coefficient of pi or a root.
 _TIMES = r"\s*(?:(?:\\cdot|\\times|×|·)\s*)?"
-_COEFFICIENT_AFTER = re.compile(_TIMES + r"(?:\\pi|π|\\sqrt|√)")
+# "3\\log_2 y", "2\\sin x": a coefficient of a function written as a LaTeX command too.
+_COEFFICIENT_AFTER = re.compile(_TIMES + r"(?:\\pi|π|\\sqrt|√|\\(?:log|lg|ln|sin|cos|tan|cot|sec|csc|exp)(?![A-Za-z]))")
 _PI_AFTER = re.compile(_TIMES + r"(?:\\pi|π)")
 # "\\sqrt{2}", "2^{x}", "\\frac{\\sqrt{3}}{2}", "\\frac{1}{0}": inside a root, an exponent or a
 # fraction not read as a number (a fraction that is read is one token from its "\\frac").
@@ -64,14 +65,37 @@ def _marker_end(text: str, end: int) -> int:
     return end
 
 
+# "x^2+y^2=5", "2x+y+1=0", "(x-1)^2+(y+1)^2=\\frac{3}{8}": the right side of an equation in
+# x and y is a constant of a curve or line, the equation is the answer.
+_EQUALS_BEFORE = re.compile(r"=[ \t]*$")
+_SIDE_START = re.compile(r".*(?:[,，;；:：=\n]|\\\\|或|\b(?:or|and)\b)", re.S)  # (\\: a LaTeX line break)
+_X = re.compile(r"(?<![A-Za-z\\])x(?![A-Za-z])")
+_Y = re.compile(r"(?<![A-Za-z\\])y(?![A-Za-z])")
+
+
+def _curve_constant(text: str, token: NumberToken) -> bool:
+    """Whether a number is the right side of an equation in x and y (`_EQUALS_BEFORE`)."""
+    if _EQUALS_BEFORE.search(text, max(0, token.start - 4), token.start) is None:
+        return False
+    side = text[max(0, token.start - 120):token.start].rstrip().removesuffix("=")
+    cut = _SIDE_START.match(side)
+    side = side[cut.end():] if cut else side
+    return _X.search(side) is not None and _Y.search(side) is not None
+
+
 def part_of_expression(text: str, token: NumberToken, pi_units: bool) -> bool:
     """Whether the number picked as the answer is only part of what the response states:
-    `not_a_value`, an operand of an operation it leaves undone ("1-\\frac{1}{4}"), one side
+    `not_a_value`, an operand of an operation it leaves undone ("1-\\frac{1}{4}"; "(x+1)-2",
+    "\\sqrt{k^2+4}": a number whose sign follows a closing bracket is a term), the constant
+    of an equation in x and y ("x^2+y^2=5": the curve is the answer), one side
     of a ratio ("3:4") or a function's argument ("P(1)")."""
     return not_a_value(text, token, pi_units) or _RATIO_AFTER.match(text, token.end) is not None \
         or _RATIO_BEFORE.search(text, max(0, token.start - 10), token.start) is not None \
         or (_OPERAND_BEFORE.search(text, max(0, token.start - 10), token.start) is not None
             and LABEL_BEFORE.search(text, max(0, token.start - 20), token.start) is None) \
         or _OPERAND_AFTER.match(text, token.end) is not None \
+        or ("=" in text and _curve_constant(text, token)) \
+        or (text[token.start:token.start + 1] in ("+", "-") and token.start > 0
+            and text[token.start - 1] in ")}]") \
         or (text[token.end:token.end + 1] == ")"
             and _ARGUMENT_BEFORE.search(text, max(0, token.start - 4), token.start) is not None)

@@ -15,7 +15,7 @@ NO_ANSWER = re.compile(
     r"not\s+sure|unsure|uncertain|cannot\s+(?:be\s+)?(?:definitively\s+|confidently\s+)?"
     r"(?:determined?|tell|say|provided|answered)|(?:can't|cannot|unable\s+to)\s+process"
     r"|(?:allow|give|provide)\s+(?:for\s+)?a\s+definitive\s+answer"
-    r"|can't\s+(?:be\s+)?(?:determined?|tell|say|answer)|cannot\s+answer|unclear"
+    r"|can't\s+(?:be\s+)?(?:determined?|tell|say|answer)|cannot\s+(?:accurately\s+)?answer|unclear"
     r"|(?:impossible|not\s+possible)\s+to\s+(?:tell|say|determine|answer)"
     r"|(?:do\s+not|don't)\s+have\s+(?:enough|sufficient|specific|real-time|the)\s+"
     r"(?:information|data|context|export|population|details)"

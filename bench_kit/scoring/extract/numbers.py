@@ -55,8 +55,8 @@ _BOLD_NUMBER = re.compile(r"\*\*[ \t]*([-+$]?[ \t]*(?:\d[\d,]*(?:\.\d+)?|\.\d+)(
                           r"(?:[ \t]*[A-Za-z°]+){0,2})[ \t]*\.?\*\*")
 # "\boxed{25} or \boxed{26}", "\boxed{12} or maybe \boxed{13}": two boxed answers offered
 # as alternatives.
-_BOXED_HEDGE = re.compile(r"\\boxed\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
-                          r"|probably|even)\s+)?\$?\\boxed\{")
+_BOXED_HEDGE = re.compile(r"\\boxed[ \t]*\{[^{}]*\}\$?\s*(?:,|\bor\b|\band\b)\s*(?:(?:maybe|perhaps|possibly"
+                          r"|probably|even)\s+)?\$?\\boxed[ \t]*\{")
 # "cm^2", "10^{-3}": a number written as a power's exponent is never the answer.
 _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 # "to two decimal places", "to 3 significant figures", "(3 sig.fig.)": a precision asked for,
@@ -65,6 +65,8 @@ _EXPONENT_BEFORE = re.compile(r"\^\s*[{(]?\s*$")
 _PRECISION_AFTER = re.compile(r"[ \t]*(?:decimal\s+(?:places?|digits?)|significant\s+(?:figures?"
                               r"|digits?)|sig\.?\s*figs?\b)", re.I)
 _PRECISION_BEFORE = re.compile(r"(?:\b(?:to|at)\s+|\(\s*)$", re.I)
+# "x ≠ 0", "$a \\neq 1$": a value excluded, never the answer.
+_EXCLUDED_BEFORE = re.compile(r"(?:≠|\\neq?)[ \t]*$")
 _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate output
 # "0.000000…" looping to the token limit; a shorter decimal is a number ("3.1415926535…").
 _MAX_DECIMAL_DIGITS = 40
@@ -89,11 +91,13 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
     run of digits, not a precision asked for ("round to two decimal places", "(3 sig.fig.)")."""
     if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
-            and not _may_state_precision(text):
+            and not _may_state_precision(text) and not _may_exclude(text):
         return tokens  # the common case: one scan, nothing to drop
     return [token for token in tokens
             if not (token.start and _EXPONENT_BEFORE.search(text, max(0, token.start - 4),
                                                             token.start))
+            and not (token.start and _EXCLUDED_BEFORE.search(text, max(0, token.start - 6),
+                                                             token.start))
             and (token.end - token.start <= _MAX_DIGITS or _not_a_digit_run(text, token))
             and not asks_precision(text, token)]
 
@@ -109,6 +113,11 @@ def _may_state_precision(text: str) -> bool:
     """Cheap pre-check: whether `text` may state a precision (`_PRECISION_AFTER`)."""
     lowered = text.lower()
     return "decimal" in lowered or "sig" in lowered
+
+
+def _may_exclude(text: str) -> bool:
+    """Cheap pre-check: whether `text` may exclude a value (`_EXCLUDED_BEFORE`)."""
+    return "≠" in text or "\\ne" in text
 
 
 def _not_a_digit_run(text: str, token: NumberToken) -> bool:

@@ -32,11 +32,16 @@ from bench_kit.scoring.extract.stated_number import (
     stated,
 )
 from bench_kit.scoring.extract.truncation import stops_before_number
-from bench_kit.scoring.extract.written_twice import first_of_pair
+from bench_kit.scoring.extract.written_twice import first_of_pair, noun_after, two_things
 from bench_kit.text.numbers import NumberToken
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
-_EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b|\b(?:if|assuming|suppose)\b"
+# (例如 / 比如 / 譬如, "for example", in the clause of the number: "（例如正负号、0）", not "例如取
+# x=1 验证。所以 y=3。": cleaning writes "。" as "."; each scan stops at the next marker's first
+# character, so many markers in one sentence stay linear)
+_EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b"
+                      r"|(?:例如|比如|譬如)(?:[^.;!?\n例比譬]|\.(?=\d))*$"
+                      r"|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
 _RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))"
@@ -56,6 +61,11 @@ _METHOD_ONLY = re.compile(
     r"(?![\s:]*[-+$]?\d)",  # (not "This code will output 42.")
     re.I)
 _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
+# "根据已知条件可以列出以下方程组：…" ("the conditions give the system: …") with nothing drawn
+# from it after: equations set up, never solved (a Chinese response's "所以 / 解得 …" concludes;
+# "…求解即可", "solving it is all it takes", does not).
+_SETS_UP = re.compile(r"(?:列出|得到|建立)[^。\n]{0,10}方程")
+_CONCLUDES_CJK = re.compile(r"解得|求得|可得|得出|所以|因此|故|即(?!可)|答案|综上|得到(?![^。\n]{0,10}方程)")
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
@@ -178,9 +188,7 @@ def _prose_number(text: str, found: list[NumberToken],
     if stops_before_number(text, found):
         return FAILED, None, text  # cut off before an answer: "Substituting, we get:"
     lowered = text.lower()
-    method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
-    if method and not CONCLUDES.search(text, method.end()) and not _states_after(
-            text, found[-1], method.end()):
+    if _method_only(text, lowered, found):
         return FAILED, None, text  # "The final answer will be the total count."
     zero = no_count(text, found)
     if zero is not None and not refuses(text, lowered=lowered):
@@ -214,6 +222,40 @@ def _prose_number(text: str, found: list[NumberToken],
     return Extraction(token.value, PARSE_LENIENT), token, text
 
 
+# "The answer depends on …", then a sentence per case opening "If …".
+_DEPENDS = re.compile(r"\b(?:answer|result|value)\s+(?:depends|will\s+depend)\s+on\b", re.I)
+_CASE = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*If\b")
+
+
+def _method_only(text: str, lowered: str, found: list[NumberToken]) -> bool:
+    """Whether the response only describes how to find the answer ("The final answer will be
+    the total count.", `_METHOD_ONLY`, with no concluding sentence or count stated after it)
+    or only sets up equations ("根据已知条件可以列出以下方程组: $$…$$", `_sets_up_only`), or goes
+    through cases of what the answer depends on without choosing one (`_cases_only`)."""
+    method = _METHOD_ONLY.search(text) if any(k in lowered for k in _METHOD_KEYS) else None
+    if method and not CONCLUDES.search(text, method.end()) and not _states_after(
+            text, found[-1], method.end()):
+        return True
+    if "方程" in text and _sets_up_only(text):
+        return True
+    return "depend" in lowered and _cases_only(text)
+
+
+def _cases_only(text: str) -> bool:
+    """Whether the response says its answer depends on something and then goes through two or
+    more cases ("The answer depends on how many days it took. If she ate one egg per day, …
+    If she ate more, …"), choosing none (one case worked through gives its value)."""
+    depends = _DEPENDS.search(text)
+    return depends is not None and len(_CASE.findall(text, depends.end())) > 1
+
+
+def _sets_up_only(text: str) -> bool:
+    """Whether a response sets up equations ("可以列出以下方程组") and draws nothing from them
+    after: no "解得", "所以", "因此" … (`_CONCLUDES_CJK`) follows."""
+    setup = _SETS_UP.search(text)
+    return setup is not None and _CONCLUDES_CJK.search(text, setup.end()) is None
+
+
 def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: NumberToken,
                     opened: int) -> bool:
     """Whether the number picked from the prose (`token`, in the sentence starting at
@@ -237,15 +279,18 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
 
 def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened: int) -> bool:
     """Whether `token` is one of two different values stated side by side in its sentence
-    ("4 small cubes and 2 large objects"; not "(a man and a woman) is 10", not a threshold
-    restated from the question: "lower than 8")."""
+    ("4 small cubes and 2 large objects", "The perimeter is 14 and the area is 3 × 4 = 12.": the
+    operands of the calculation giving it aside; not "(a man and a woman) is 10", not a
+    threshold restated from the question: "lower than 8")."""
     stop = SENTENCE_END.search(text, token.end)
     end = len(text) if stop is None else stop.end()
-    before = [other for other in found if opened <= other.end <= token.start]
+    worked = _WORKED_BEFORE.search(text, max(opened, token.start - 80), token.start)
+    upto = token.start if worked is None else worked.start()  # "… and the area is 3 × 4 = 12"
+    before = [other for other in found if opened <= other.end <= upto]
     after = [other for other in found if token.end <= other.start < end]
     for left, right in ((before[-1] if before else None, token),
                         (token, after[0] if after else None)):
-        if left and right and (left.value != right.value or _two_things(text, left, right)) \
+        if left and right and (left.value != right.value or two_things(text, left, right)) \
                 and _COORDINATED.search(
                 _BRACKETED.sub("", text[left.end:right.start])) \
                 and not THRESHOLD.search(text, max(0, right.start - 12), right.start):
@@ -256,34 +301,16 @@ def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened
         if not _BOUND_BEFORE.search(text, max(0, between.start - 8), between.start):
             break  # "needs 4896 to buy 8 … packages and 7 … packages": 8 and 7 are the pair
         if other.value != token.value and _AND_BEFORE.search(text, max(0, other.start - 6), other.start) \
-                and _noun_after(text, other) \
+                and noun_after(text, other) \
                 and not _OTHER_CLAUSE.search(text, token.end, other.start) \
                 and not _RANGE_BEFORE.search(text, max(0, other.start - 30), other.start):
             return True  # (not "8 (5 red and 3 blue)", "8: 5 red and 3 blue", "between 19 and 35")
     return False
 
 
-_NOUN_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
-_NO_NOUN = frozenset(("is", "are", "was", "were", "and", "or", "in", "of", "to", "for", "at",
-                      "times", "more", "less", "percent"))
-
-
-def _noun_after(text: str, token: NumberToken) -> bool:
-    """Whether a noun-like word follows a number ("1 bar"; not "2 of them", "2 are in Asia")."""
-    word = _NOUN_AFTER.match(text, token.end)
-    return word is not None and word.group(1).lower() not in _NO_NOUN
-
-
-def _two_things(text: str, left: NumberToken, right: NumberToken) -> bool:
-    """Whether one number said twice counts two different things ("3 dogs and 3 cats"): a
-    different noun right after each."""
-    one, two = _NOUN_AFTER.match(text, left.end), _NOUN_AFTER.match(text, right.end)
-    if one is None or two is None:
-        return False
-    first, second = one.group(1).lower(), two.group(1).lower()
-    return first != second and first not in _NO_NOUN and second not in _NO_NOUN
-
-
+# "3 × 4 = " right before a value: the calculation that gives it, whose operands are no value
+# side by side with it.
+_WORKED_BEFORE = re.compile(r"\d[\d.]*(?:[ \t]*(?:[-+×*/÷·]|x(?=[ \t]*\d))[ \t]*\d[\d.]*)+[ \t]*=[ \t]*$")
 _BOUND_BEFORE = re.compile(r"\b(?:than|least|most|over|under|above|below)[ \t]+$", re.I)
 _OTHER_CLAUSE = re.compile(r"[(:;—–]")  # "8: 5 red and 3 blue": the count's parts explain it
 _AND_BEFORE = re.compile(r"\band[ \t]+$", re.I)

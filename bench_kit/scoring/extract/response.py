@@ -97,7 +97,8 @@ _BROKEN_AFTER = re.compile(r'[\w"]')
 _BROKEN_STRING = re.compile(r'"([^\n]*?)"[ \t]*(?:\}|,[ \t]*(?:"|$)|$)', re.M)
 # (GAOKAO-Bench's prompts close the explanation and the answer with "<eoe>" / "<eoa>")
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
-_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")  # 2 levels: \frac{\sqrt{3}}{2}
+# (2 levels: \frac{\sqrt{3}}{2}; "\boxed {0}": LaTeX allows spaces before the argument)
+_BOXED = re.compile(r"\\boxed[ \t]*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
 # "9.98*10^-25", "8 * 3", "2*x": a star between two operands on one line, one of them a digit,
@@ -274,13 +275,20 @@ def _list_items(value: str) -> str:
     "A, C", '["3 cm", "4 cm"]' -> "3 cm, 4 cm"); `value` itself when it is not such a list
     (empty, numbers, nested, in single quotes: "[4]", "['a']"). A gold that is a Python value
     is compared with the field as written (`bench_kit.scoring.metrics.exact_golds`)."""
+    items = json_list_items(value)
+    return value if items is None else ", ".join(items)
+
+
+def json_list_items(value: str) -> list[str] | None:
+    """The items of a JSON list of strings ('["A", "C"]' -> ["A", "C"]), or None when `value`
+    is no such list (empty, numbers, nested, in single quotes: "[4]", "['a']")."""
     try:
         items = json.loads(value)
     except (ValueError, RecursionError):
-        return value
+        return None
     if not isinstance(items, list) or not items or not all(isinstance(item, str) for item in items):
-        return value
-    return ", ".join(items)
+        return None
+    return items
 
 
 # '{"reasoning": "There are 8 birds.", "answer": "[number]"}': with no answer in its field, the

@@ -61,6 +61,11 @@ def stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken
                                                last.start - offset):
         return tokens[-2]  # "3 of the 4 numbers": the count
     starts = {token.start - offset: token for token in tokens}
+    if len(tokens) > 1 and "so" in sentence:
+        so = _SO_VALUE.search(sentence)
+        if so is not None and so.end() in starts and starts[so.end()] is tokens[-1] \
+                and not _WORKED_AFTER.match(sentence, starts[so.end()].end - offset):
+            return starts[so.end()]  # "5 red marbles and 5 blue marbles, so 10 marbles in total"
     concludes = None  # where the sentence's last `_MONEY_LATER` word starts (one scan, when asked)
     for match in reversed(list(_STATES.finditer(sentence))):
         at = match.end()
@@ -82,6 +87,12 @@ def stated(sentence: str, offset: int, tokens: list[NumberToken]) -> NumberToken
             return last if _YEAR.fullmatch(sentence, token.start - offset, token.end - offset) \
                 else token  # "In 2019, sales were more than 300 units": 300
     return tokens[-1]
+
+
+# ", so 10 marbles in total": a consequence that opens with the sentence's last value concludes
+# it (not ", so 6 tickets cost $24", whose value follows).
+_SO_VALUE = re.compile(r",[ \t]*(?:and[ \t]+)?so[ \t]+", re.I)
+_WORKED_AFTER = re.compile(r"[ \t]*(?:[-+×*/÷=]|x[ \t]*\d)")  # (not ", so 19 - 7 = 12 more")
 
 
 # "at least 6 chairs", "at most 12 minutes": a bound the sentence states ...
@@ -132,7 +143,9 @@ _NO_DIFFERENCE = re.compile(r"[ \t*-]*there\s+(?:is|was)\s+no\s+difference\s+bet
                             r"(?:[.!?\n]|$)", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:—–，；]|\b(?:and|but|so|while|whereas|because|since|then|which)\b",
                            re.I)
-_FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}(?:\s+(?:in|on)\s+the\s+[^\s\d]+)?\s*")
+# (a place closing it: "in the park", "on the left side of the chart")
+_FEW_WORDS = re.compile(r"[^\s\d]*(?:\s+[^\s\d]+){0,3}(?:\s+(?:in|on)\s+the\s+[^\s\d]+"
+                        r"(?:\s+(?:side|part|half|corner|end)\s+of\s+the\s+[^\s\d]+)?)?\s*")
 
 
 def no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
@@ -161,7 +174,8 @@ def no_count(text: str, found: list[NumberToken]) -> NumberToken | None:
 def _one_clause(text: str, at: int, last: NumberToken, end: int | None = None) -> bool:
     """Whether the sentence of a count of zero, from `at` (after its condition word) on, is
     one clause that ends (at `end`, if given) within 3 words of its number `last` ("… with
-    exactly 64 members."; a place after them too: "… taller than 30 meters in the park.")."""
+    exactly 64 members."; a place after them too: "… taller than 30 meters in the park.", "…
+    higher than 50 on the left side of the chart.")."""
     if end is None:
         stop = SENTENCE_END.search(text, last.end, last.end + 80)
         end = stop.start() if stop else len(text)

@@ -17,12 +17,17 @@ _UNIT_SIZE = {
     "km": 1000.0, "kilometers": 1000.0, "kilometres": 1000.0, "m": 1.0, "meters": 1.0,
     "metres": 1.0, "cm": 0.01, "centimeters": 0.01, "centimetres": 0.01, "mm": 0.001,
     "millimeters": 0.001, "millimetres": 0.001,
+    # imperial lengths ("12 inches or 1 foot"); not "in", a preposition more often than a unit
+    "inch": 0.0254, "inches": 0.0254, "foot": 0.3048, "feet": 0.3048, "ft": 0.3048,
+    "yard": 0.9144, "yards": 0.9144, "mile": 1609.344, "miles": 1609.344,
 }
 _KIND = {**{unit: "time" for unit in ("hour", "hours", "hr", "hrs", "h", "minute", "minutes",
                                       "min", "mins", "second", "seconds", "sec", "secs", "s")},
          **{unit: "length" for unit in ("km", "kilometers", "kilometres", "m", "meters",
                                         "metres", "cm", "centimeters", "centimetres", "mm",
-                                        "millimeters", "millimetres")}}
+                                        "millimeters", "millimetres", "inch", "inches",
+                                        "foot", "feet", "ft", "yard", "yards", "mile",
+                                        "miles")}}
 _UNIT_AFTER = re.compile(r"[ \t]*([A-Za-z]{1,11})\b")
 # "3/12 or 1/4", "7/12, or 58.3%", "2 hours or 120 minutes": the second spelling after "or".
 _OR_BETWEEN = re.compile(r"[ \t]*(?:[A-Za-z]{1,11}[ \t]*)?,?[ \t]*\(?[ \t]*(?:or|i\.e\.,?)[ \t]+", re.I)
@@ -74,3 +79,26 @@ def first_of_pair(text: str, found: list[NumberToken], index: int) -> NumberToke
     if token.start - before.end > 30 or not _OR_BETWEEN.fullmatch(text, before.end, token.start):
         return None
     return before if written_twice(text, before, token) else None
+
+
+# One number counting two different things ("3 dogs and 3 cats", "1 cracker and 1 cake"): two
+# values, not one written twice (`two_things`).
+_NOUN_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
+_NO_NOUN = frozenset(("is", "are", "was", "were", "and", "or", "in", "of", "to", "for", "at",
+                      "times", "more", "less", "percent"))
+
+
+def noun_after(text: str, token: NumberToken) -> bool:
+    """Whether a noun-like word follows a number ("1 bar"; not "2 of them", "2 are in Asia")."""
+    word = _NOUN_AFTER.match(text, token.end)
+    return word is not None and word.group(1).lower() not in _NO_NOUN
+
+
+def two_things(text: str, left: NumberToken, right: NumberToken) -> bool:
+    """Whether one number said twice counts two different things ("3 dogs and 3 cats"): a
+    different noun right after each."""
+    one, two = _NOUN_AFTER.match(text, left.end), _NOUN_AFTER.match(text, right.end)
+    if one is None or two is None:
+        return False
+    first, second = one.group(1).lower(), two.group(1).lower()
+    return first != second and first not in _NO_NOUN and second not in _NO_NOUN

@@ -5,7 +5,6 @@ among them, and whether a gold is the final one. Re-exported by
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Sequence
 
@@ -13,21 +12,23 @@ from bench_kit.scoring.extract.answer_clause import clause_tail_at, may_have_cla
 from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.clause_number import (
     AND_CJK,
-    OPERAND_LABEL,
+    OR_BRACKET,
     points_on,
-    solved_at,
     stated_then_asked,
 )
-from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.number_refusals import refuses
-from bench_kit.scoring.extract.numbers import asks_precision, revised_working, states_zero
-from bench_kit.scoring.extract.response import final_answer_line
+from bench_kit.scoring.extract.numbers import revised_working, states_zero
+from bench_kit.scoring.extract.response import (
+    final_answer_line,
+    json_answer_value,
+    json_list_items,
+)
 from bench_kit.scoring.extract.truncation import cut_off_before_number
 from bench_kit.scoring.extract.written_twice import first_of_pair, written_twice
 from bench_kit.scoring.metrics.exact_golds import matches_exactly, split_golds
+from bench_kit.scoring.metrics.mmmu_gold import gold_in, gold_number
 from bench_kit.text.cjk import CJK
-from bench_kit.text.latex import plain_latex
-from bench_kit.text.numbers import as_percent, number_tokens, parse_number
+from bench_kit.text.numbers import NumberToken, as_percent, number_tokens
 
 _MMMU_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n")
 _MMMU_INDICATOR = re.compile(r"\b(?:could\s+be|so|is|thus|therefore|final|answer|result)\b"
@@ -160,6 +161,9 @@ def mmmu_candidates(response: str) -> tuple[list[str], list[float]]:
     return keys, numbers
 
 
+# "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
+# gold is still read after its "=", `_result_sides`).
+_EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
 _BULLET = re.compile(r"^\s*[-*•]\s+(?=\S)")
 # "It is 12, and this is 5 more than 7.", "It is 12, which is a dozen": a remark on the value
 # stated before the comma.
@@ -184,140 +188,6 @@ def _indicator_ends(sentence: str) -> list[int]:
             continue
         ends.append(match.end())
     return ends
-
-
-_SPACED_MINUS = re.compile(r"(?<![\w)}])-\s+$")  # "$- \\frac{1}{2}$" is -1/2, "3 - 2" is no sign
-
-
-def _values(key: str) -> set[float]:
-    """The numbers of a candidate that can be its value (`part_of_expression`: not "4\\pi",
-    "\\sqrt{2}", an exponent, an operand of an operation left undone, "1 - sin(1)", "100 *
-    2^99", a ratio's side or a function's argument), rounded to 2 decimals; a minus spaced
-    from its number is its sign ("- \\frac{1}{2}")."""
-    return {round(-t.value if _SPACED_MINUS.search(key, max(0, t.start - 4), t.start) else t.value, 2)
-            for t in number_tokens(key) if not part_of_expression(key, t, False)
-            and not asks_precision(key, t)}  # (nor "to 3 significant figures")
-
-
-_SINGLE_QUOTE = re.compile(r"(?<![^\W_])'|'(?![^\W_])")  # a single quote not between two letters
-
-
-def _gold_in(key: str, gold: str) -> bool:
-    """Whether a gold is in a candidate: a number among the values after its last "="
-    ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold` (double quotes, and single quotes
-    not between two letters, in the candidate aside when the gold has none); a gold in LaTeX math ("$\\sqrt{3}$", "$x^{2}+y^{2}=2$") and
-    the candidate both read as plain text first."""
-    number = _gold_number(gold)
-    if number is not None:
-        return any(round(number, 2) in _values(side) for side in _result_sides(key))
-    command = gold.strip(" $").startswith("\\")
-    math = gold.strip().startswith("$")
-    if math:
-        gold, key = _plain_math(gold), _plain_math(key)
-    needle = "".join(gold.lower().split())
-    if '"' in key and '"' not in needle:  # 'The options are "A" and "B"' holds the gold A and B
-        key = key.replace('"', "")
-    if "'" in key and "'" not in needle:  # "The words are 'cat' and 'dog'." holds cat and dog
-        key = _SINGLE_QUOTE.sub("", key)  # (an apostrophe between letters, "it's", kept)
-    return bool(needle) and _text_gold(needle, command, math).search(key) is not None
-
-
-_ROOT_OF_TERM = re.compile(r"sqrt\s*\((\d+(?:\.\d+)?|[a-z]+)\)")  # "sqrt(2)x" is not "sqrt(2x)"
-_MATH_GOLD = re.compile(r"\s*\$([^$]+)\$\s*")
-# What ends a candidate's stated value: an explanation after it ("42, where x = 6", "15 when
-# n = 5", "30 (boys = 12)"), whose "=" is not the value's, or a consequence drawn from it
-# ("The answer is 5 apples, so 6 pears" states 5).
-# "答案：y=2x": a line stating an equation of one variable is its answer as a whole (a numeric
-# gold is still read after its "=", `_result_sides`).
-_EQUATION = re.compile(r"[\s:：$]*[a-z]\s*=[^=]+")
-# (?<!\s): a run of spaces is tried from its first space only (from every space it was
-# quadratic, review numbers4 item 12); one %, spaces on one side of it only (two adjacent
-# \s* backtracked quadratically, item 11).
-_EXPLANATION = re.compile(r",?(?<!\s)\s+(?:where|when|since|because|with|as|if)\b"
-                          r"|,\s+(?:so|thus|therefore|hence)\b|(?<!\s)\s+[(（]", re.I)
-_SINGLE_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*(?:%\s*)?")
-
-
-# "20, which is 4 more than 16", "12, and this is 5 more than 7": a value, then a remark on it.
-_VALUE_REMARKED = re.compile(r"\s*(-?\d[\d,]*(?:\.\d+)?(?:\s*%|\s+[a-z]+)?)\s*,\s*(?:and\s+)?"
-                             r"(?:this|that|which)\s+is\b", re.I)
-
-
-# "…, which is 5000 m.": the value again, alone (with a unit or a percent sign).
-_SAME_AGAIN = re.compile(r"\s*[-+$]?\d[\d,]*(?:\.\d+)?\s*(?:%|[A-Za-z]+)?\s*\.?\s*")
-
-
-def _written_again(key: str, remarked: re.Match[str]) -> bool:
-    """Whether the value after ", which is" is the remarked value written another way (as a
-    percent, or in another unit of time or length: `written_twice`), not another quantity
-    ("12, which is 3 dozen")."""
-    found = number_tokens(key)
-    first = [t for t in found if t.end <= remarked.end(1)]
-    again = [t for t in found if t.start >= remarked.end()]
-    return len(first) == 1 and len(again) == 1 and written_twice(key, first[0], again[0])
-
-
-def _gold_number(gold: str) -> float | None:
-    """A gold's number: a plain number ("3", "1,250") or LaTeX math that is one ("$3$",
-    "$-\\frac{3}{4}$", "$12\\%$"); else None."""
-    math = _MATH_GOLD.fullmatch(gold)
-    number = parse_number(math.group(1).replace("\\%", "%") if math else gold)
-    return None if number is None else number[0]
-
-
-def _result_sides(key: str) -> list[str]:
-    """Where a candidate states its value, with an explanation or a consequence (", so 6
-    pears") after its first number cut off: after its
-    last "=" ("k=2" is 2, "3 + 4 = 7" is 7), or before its first when that is a single
-    number ("42 = 6 × 7")."""
-    remarked = _VALUE_REMARKED.match(key)
-    if remarked is not None:
-        if _SAME_AGAIN.fullmatch(key, remarked.end()) and _written_again(key, remarked):
-            # "5 km, which is 5000 m", "0.5, which is 50%": one value written two ways
-            return [remarked.group(1), key[remarked.end():]]
-        return [remarked.group(1)]  # "20, which is 4 more than 16": 20
-    found = number_tokens(key)
-    explained = _EXPLANATION.search(key, found[0].end) if found else None
-    while explained is not None and explained.group().strip() in ("(", "（"):
-        close = key.find(")" if explained.group().strip() == "(" else "）", explained.end())
-        if close < 0 or not OPERAND_LABEL.match(key, close + 1):
-            break  # "30 (boys = 12)": the bracket explains the value
-        explained = _EXPLANATION.search(key, close + 1)  # "703 (previous day) + 246 = 949"
-    solved = solved_at(key, explained.start(), key[:explained.start()]) if explained else None
-    if solved is not None:  # "5x - 2 = 13, so x = 3": the equation solved, 3
-        key = key[solved:]
-        found = number_tokens(key)
-        explained = _EXPLANATION.search(key, found[0].end) if found else None
-    key = key[:explained.start()] if explained else key
-    sides = [key.rpartition("=")[2]]
-    if "=" in key and _SINGLE_VALUE.fullmatch(key.partition("=")[0]):
-        sides.append(key.partition("=")[0])
-    return sides
-
-
-def _plain_math(text: str) -> str:
-    """Math read as plain text, lower-cased, one spelling of pi and roots ("14\\pi", "14π";
-    "\\sqrt{2}", "√2")."""
-    text = plain_latex(text).lower().replace("π", "pi").replace("√", "sqrt")
-    return _ROOT_OF_TERM.sub(r"sqrt\1", text)
-
-
-@functools.lru_cache(maxsize=256)
-def _text_gold(needle: str, command: bool = False, math: bool = False) -> re.Pattern:
-    """A text gold as found in a candidate: spacing free ("(3, -4)" is "(3,-4)", "2 \\pi"
-    is "2\\pi"), neither continuing nor continued by a word or number ("b" is not in "bob"
-    or "b2"; "\\pi" is not in "11\\pi" or "16 \\pi"); a gold in LaTeX math (`math`) is no
-    numerator, denominator or power either ("$\\sqrt{3}$" is not in "2/\\sqrt{3}" or
-    "\\sqrt{3}/2"); `command`: the gold starts with a LaTeX command."""
-    body = r"\s*".join(map(re.escape, needle))
-    if needle[-1].isalnum():
-        body += r"(?![a-z0-9/^])(?!\.\d)" if math else r"(?![a-z0-9])(?!\.\d)"
-    if math:  # no sign or further term either ("-3", "0.3", "sqrt3-1", "2x+1")
-        body += r"(?!\s*[-+*×]\s*[\w(\\])"
-    before = r"(?<![/^.+\-])(?<![+\-]\s)" if math else ""
-    if needle[0] == "\\" or command:
-        return re.compile(r"(?<![a-z0-9])(?<![a-z0-9]\s)" + before + body)
-    return re.compile((r"(?<![a-z0-9])" if needle[0].isalnum() else "") + before + body)
 
 
 def _words(part: str) -> int:
@@ -355,6 +225,34 @@ def _two_quantities(key: str) -> bool:
         and not written_twice(key, found[0], found[1])
 
 
+def _inside_a_number(split: re.Pattern, key: str, found: list[NumberToken]) -> bool:
+    """Whether a separator of `key` lies inside one of its numbers ("3 and a half"); one walk
+    over the separators and the numbers, both in order."""
+    index = 0
+    for match in split.finditer(key):
+        while index < len(found) and found[index].end <= match.start():
+            index += 1
+        if index < len(found) and found[index].start < match.start() and match.end() < found[index].end:
+            return True
+    return False
+
+
+def _offered_in_bracket(key: str) -> list[str] | None:
+    """A value and another one a bracket after it offers ("4 (or 5 if including the end)",
+    `OR_BRACKET`, as for numbers), or None: no such bracket, or the same value written
+    another way ("0.5 (or 50%)", "12 inches (or 1 foot)")."""
+    bracket = OR_BRACKET.search(key) if "(" in key else None
+    if bracket is None:
+        return None
+    found = number_tokens(key)
+    before = [t for t in found if t.end <= bracket.start()]
+    after = [t for t in found if t.start >= bracket.end()]
+    if not before or not after or after[0].value == before[-1].value \
+            or written_twice(key, before[-1], after[0]):
+        return None
+    return [_trim_key(key[:bracket.start()]), _trim_key(key[bracket.end():])]
+
+
 def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     """The candidates of a key that offers several ("-402 or 48", "12 and 15", "A 和 B",
     values "k=2, -2"), else None. A gold that itself contains the separator ("black or white") is
@@ -365,6 +263,9 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     if between is not None and not any(ch.isdigit() for ch in key[:between.start()]) \
             and not any("between" in str(g).lower() for g in golds):
         return [between.group(1), between.group(2)]  # "between 40 and 60": a range, two ends
+    offered = _offered_in_bracket(key)
+    if offered is not None:
+        return offered  # "4 (or 5 if including the end)"
     parts = [_trim_key(_EITHER.sub("", part)) for part in _hedge_parts(key)]
     parts = [part for part in parts if part]
     values = [number_tokens(part) for part in parts[:3]]
@@ -374,10 +275,12 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     if len(parts) > 1:
         return parts
     if key.startswith(("[", "(")) and key.endswith(("]", ")")) \
-            and all(_gold_number(g) is not None for g in golds):
+            and all(gold_number(g) is not None for g in golds):
         key = key[1:-1]  # "[0.46, 0.4]" for one number: a list of values, not a point "(3, -4)"
+    found = number_tokens(key)
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
         if split.search(key) and not any(split.search(str(g)) for g in golds) \
+                and not _inside_a_number(split, key, found) \
                 and not (mark == ", " and any(ch in key for ch in "([{")):
             parts = [part for part in map(_trim_key, split.split(key)) if part]
             most = _MAX_VALUE_WORDS if mark == " and " else _MAX_UNIT_WORDS
@@ -385,6 +288,16 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
                     mark == " and " or number_tokens(part)) for part in parts):
                 return parts
     return None
+
+
+def _listed_items(raw: str | None, golds: Sequence[str]) -> list[str] | None:
+    """The items of a JSON "answer" field that lists two or more strings ('["cat", "dog"]'), when
+    no gold itself lists several (holds a comma: "north, south"), else None."""
+    if not raw or '"answer"' not in raw or any("," in str(gold) for gold in golds):
+        return None
+    value = json_answer_value(raw)
+    items = None if value is None else json_list_items(value.strip())
+    return items if items is not None and len(items) > 1 else None
 
 
 def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None) -> bool:
@@ -419,6 +332,9 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
             return True
         if not golds:
             return False
+    listed = _listed_items(raw, golds)
+    if listed is not None:  # '{"answer": ["cat", "dog"]}': several answers, as a hedge
+        return all(any(gold_in(item.lower(), gold) for gold in golds) for item in listed)
     working = revised_working(text, str(response)) if may_have_clause(text[:200]) else None
     if working is not None:
         text = working  # "The answer is 8.\n… So he needs 6 pages a day.": the working decides
@@ -427,14 +343,14 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
     if clause_tail_at(text) is None and final_answer_line(text) is None and cut_off_before_number(text):
         return False  # no answer: "…we need to consider", a formula repeated to the token limit
     if clause_tail_at(text) is None and final_answer_line(text) is None \
-            and any(_gold_number(gold) is not None for gold in golds) and states_zero(text):
-        return any(_gold_number(gold) == 0 for gold in golds)  # "There are no clubs with 64 …"
+            and any(gold_number(gold) is not None for gold in golds) and states_zero(text):
+        return any(gold_number(gold) == 0 for gold in golds)  # "There are no clubs with 64 …"
     keys, _ = mmmu_candidates(text)
     if keys:
         parts = _hedged(keys[-1], golds)
         if parts is not None:
-            return all(any(_gold_in(part, gold) for gold in golds) for part in parts) \
+            return all(any(gold_in(part, gold) for gold in golds) for part in parts) \
                 and not _two_quantities(keys[-1])
     numbered = [key for key in keys if number_tokens(key)]
-    return any(_gold_in(key, gold) for gold in golds
-               for key in (numbered[-1:] if _gold_number(gold) is not None else keys[-1:]))
+    return any(gold_in(key, gold) for gold in golds
+               for key in (numbered[-1:] if gold_number(gold) is not None else keys[-1:]))
