@@ -8,6 +8,9 @@ markdown emphasis and full-width forms are handled by `clean_response` first.
 
 Multiple choice, in order (the first rule that answers wins). LaTeX in the response and
 in the options is read as plain text first ("$\\frac{9}{2} \\mathrm{~cm}$" -> "9/2 cm").
+With the question given, clauses of its instruction the response writes again word for word
+("例如[正确答案]A<eoa>") are not read, and an answer before the first of them counts
+(`bench_kit.scoring.extract.prompt_echo`).
 1. the whole response is a letter form: "B", "(B)", "B.", "[B]", "Option B", "选项B" (ok);
    a short list of several letters ("A and c", "(A) (B) (C)") -> failed;
 2. the last explicit answer clause: "The answer is B", "Answer: D", "答案是B", "【答案】B",
@@ -105,6 +108,7 @@ from bench_kit.scoring.extract.option_texts import (
     yes_and_no,
 )
 from bench_kit.scoring.extract.option_values import by_option_value, option_values
+from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
     concluding_letters,
@@ -171,6 +175,14 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     """`extract_choice` with the parse path; rules in the module docstring. `fast=False`
     skips the fast path (the full rules only, which tests/scoring/test_extract_fast.py
     compares it with)."""
+    spans = echoed_clauses(response, question, choices.values()) \
+        if question and isinstance(response, str) and isinstance(choices, Mapping) else []
+    if spans:  # the prompt's instruction written again: its letters are not an answer
+        if response[:spans[0][0]].strip():  # an answer before the echo (a new question after it)
+            before = extract_choice_detailed(response[:spans[0][0]], choices, question, fast=fast)
+            if before.parse == PARSE_OK:
+                return before
+        response = without_echo(response, spans)
     text = clean_response(response)
     if not text:
         return FAILED

@@ -378,7 +378,8 @@ _BOTH = re.compile(r"\bnot only\b")
 
 
 # An option's label in an echo of the options: "(A) ", "[A] ", "A. ", "A: ", "A) ".
-_LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)")
+_LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)"
+                    r"|(?:^|(?<=[;\s]))([A-J]):(?=\S)")  # "A:秦律;B:汉律": the options run together
 
 
 def echoes_options(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
@@ -393,7 +394,7 @@ def echoes_options(text: str, choices: Mapping[str, str], options: dict[str, str
     ends = [label.start() for label in labels[1:]] + [len(text)]
     seen = set()
     for label, end in zip(labels, ends):
-        letter = label.group(1) or label.group(2)
+        letter = label.group(1) or label.group(2) or label.group(3)
         if letter in seen or texts.get(letter) != normalize_text(text[label.end():end]):
             return False
         seen.add(letter)

@@ -92,13 +92,16 @@ _LISTED_NEXT = re.compile(r"\s*[.:,)]\s*\S")  # "A. text" heading a line of a li
 # "选项D也是错误的", "选项B不正确": an option named to be ruled out, not chosen.
 _ZH_RULED_OUT = re.compile(r"\s*[)\]]?\s*(?:也|则|就|同样|亦|都)?\s*(?:是|为)?\s*"
                            r"(?:错误|不正确|不对|错|不符合|不合题意|排除|不选)")
+# ... and several ruled out together: "选项A、C、D都不正确", "选项A,C,D中的说法都不正确"
+_ZH_LIST_RULED_OUT = re.compile(r"(?:\s*[,、和与及]\s*[A-J])+\s*(?:中的|的)?\s*(?:说法|表述|选项|项)?"
+                                + _ZH_RULED_OUT.pattern)
 
 
 def named_not_chosen(match: re.Match) -> bool:
     """Whether a "选项X" clause match names its option without choosing it: ruled out
-    right after ("选项D也是错误的"), or heading a list of the options ("我们来看选项：\nA. …")."""
+    right after ("选项D也是错误的", with others: "选项A、C、D都不正确"), or heading a list of the options ("我们来看选项：\nA. …")."""
     text, end = match.string, match.end()
-    return _ZH_RULED_OUT.match(text, end) is not None or (
+    return _ZH_RULED_OUT.match(text, end) is not None or _ZH_LIST_RULED_OUT.match(text, end) is not None or (
         "\n" in match.group(0) and _LISTED_NEXT.match(text, end) is not None)
 
 

@@ -1,0 +1,77 @@
+"""The prompt's own wording written again in a response (`echoed_clauses`): a model that
+repeats its instruction ("从A,B,C,D中选出一个正确的答案，并写在[正确答案]和<eoa>之间。例如
+[正确答案]A<eoa>。") names the letters of the instruction and of its answer template, not an
+answer of its own; used by `bench_kit.scoring.extract.answers`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# A clause: the text between clause or sentence marks (not the ASCII comma, which lists
+# letters in an instruction, "A,B,C,D"; nor a full stop inside a number).
+_CLAUSE = re.compile(r"[^，。；！？\n;!?.]+(?:\.(?=\d)[^，。；！？\n;!?.]*)*")
+_MIN_LENGTH = 8  # shorter clauses ("A:cat", "是的") are too common to be echoes
+# A clause that is one option written out ("D:应由甲公司承担责任", "(B) dog") is an answer when
+# the response writes it alone, though the question holds it too.
+# Only an echoed clause naming a letter is blanked: the other words of an echo are read as
+# before (a response copying the question stem, `option_texts.copies_question`).
+_LETTER = re.compile(r"[A-J]")
+_OPTION_LINE = re.compile(r"\s*[(\[【]?\s*[A-J]\s*[)\]】]?\s*[.:：、)]")
+
+
+# The option letters listed in order to choose from ("从A,B,C,D中选出", "A、B、C、D、E五个"),
+# as an instruction lists them: no one of them chosen.
+_LETTER_RUN = re.compile(r"(?<![A-Za-z])A(?:\s*[,，、/]\s*[B-J])+(?![A-Za-z])")
+
+
+_REST = re.compile(r"[^，。；！？\n;!?.]*")
+
+
+def _clauses(text: str) -> list[re.Match]:
+    return [m for m in _CLAUSE.finditer(text) if len(m.group().strip()) >= _MIN_LENGTH]
+
+
+def echoed_clauses(response: str, question: str, options: Iterable[str]) -> list[tuple[int, int]]:
+    """The spans of `response`'s clauses (eight characters or more) naming a letter that are
+    clauses of `question` written again word for word, in order; not a clause that is one option
+    written out with its letter, nor one of an option's text (`options`: the texts), which
+    an answer may write too. When a clause of the question is written again, also the option
+    letters listed in order as the question lists them ("从A,B,C,D中选出", reworded)."""
+    asked = {m.group().strip() for m in _clauses(question)}
+    echoed = [m for m in _clauses(response) if m.group().strip() in asked]
+    if not echoed:
+        return []
+    texts = [str(text) for text in options]
+    spans = [m.span() for m in echoed if _LETTER.search(m.group()) and not _OPTION_LINE.match(m.group())
+             and not any(m.group().strip() in text for text in texts)]
+    return sorted(spans + _letter_runs(response, question, spans))
+
+
+def _letter_runs(response: str, question: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans outside `spans` of the option letters listed in order from A ("A,B,C,D"),
+    with the words after them in their clause as the question has them ("中选出一个正确的
+    答案"): the instruction reworded around an echo (not "选项A、B、C、D都是正确的")."""
+    listed = {(_letters(m.group()), _rest(question, m.end())) for m in _LETTER_RUN.finditer(question)}
+    return [m.span() for m in _LETTER_RUN.finditer(response)
+            if (_letters(m.group()), _rest(response, m.end())) in listed
+            and _letters(m.group()) == "ABCDEFGHIJ"[:len(_letters(m.group()))]
+            and not any(start <= m.start() < end for start, end in spans)]
+
+
+def _rest(text: str, at: int) -> str:
+    """The words of `text` from `at` to the end of their clause."""
+    return _REST.match(text, at).group().strip()  # type: ignore[union-attr]
+
+
+def _letters(run: str) -> str:
+    return "".join(ch for ch in run if "A" <= ch <= "J")
+
+
+def without_echo(response: str, spans: list[tuple[int, int]]) -> str:
+    """`response` with the `spans` blanked (spaces keep the offsets)."""
+    parts, at = [], 0
+    for start, end in spans:
+        parts += [response[at:start], " " * (end - start)]
+        at = end
+    return "".join(parts) + response[at:]
