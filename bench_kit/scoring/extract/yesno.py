@@ -199,7 +199,8 @@ def _in_clause(text: str) -> str | None:
             and not _NOT_A_CONDITION.match(text, hedged.start(), hedged.end()):
         return "both"  # "so it is possible that the answer is yes", "if …, the answer would be yes"
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
-    stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
+    stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded) \
+        or _lead_yesno(_QUOTED_WORD.sub(r"\1", worded, count=1))  # 'the answer is "no" because …'
     if stated and worded is not tail:
         if _CONDITION.search(text, sentence_start(text, at), at):
             return "both"  # offered under a condition: no answer, not read back in later
@@ -208,6 +209,8 @@ def _in_clause(text: str) -> str | None:
     return stated
 
 
+# 'The answer is "no" because …': a quoted yes/no opening the clause's tail is the word.
+_QUOTED_WORD = re.compile(r"^\s*[\"'“‘]((?:yes|no)(?![A-Za-z]))[\"'”’]", re.I)
 _TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
 _THAT = re.compile(r"that\s+", re.I)
 
