@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_start
+from bench_kit.scoring.extract.concluded_verdict import concluded
 from bench_kit.scoring.extract.continuation import first_block
 from bench_kit.scoring.extract.contrasted_subjects import contrasted, exceptions_affirmed
 from bench_kit.scoring.extract.existence import exists, there_is
@@ -209,7 +210,6 @@ def _in_clause(text: str) -> str | None:
     return stated
 
 
-# 'The answer is "no" because …': a quoted yes/no opening the clause's tail is the word.
 _QUOTED_WORD = re.compile(r"^\s*[\"'“‘]((?:yes|no)(?![A-Za-z]))[\"'”’]", re.I)
 _TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
 _THAT = re.compile(r"that\s+", re.I)
@@ -357,7 +357,7 @@ def _read(text: str, question: str | None) -> Extraction[str]:
         return FAILED
     if (question and exists(text, question)) or _POSSIBLE.match(text) or costly:
         return Extraction("yes", PARSE_LENIENT)
-    stated = (contrasted(text, question) or exceptions_affirmed(text, question)
+    stated = (concluded(text, question) or contrasted(text, question) or exceptions_affirmed(text, question)
               or restated(text, question) or there_is(text, question)) \
         if question and question.isascii() else None
     if stated:
