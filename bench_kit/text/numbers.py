@@ -33,7 +33,10 @@ _CN_BIG = {"万": 10**4, "亿": 10**8}
 # "一" in these words is not a count: 一共 (in total), 一些 (some), 一样 (same), 一半 (half),
 # 一打 (a dozen) ...
 _CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方半打")
-_CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万")
+_CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万进")  # (进一步 = further)
+# "第125条", "第264、241条", "第(四)项": a number after 第 (or a list of them) is an ordinal, an
+# article or a rank, not a value; like 第一.
+_ORDINAL_BEFORE = re.compile(r"第[ \t]*[(（]?(?:[ \t]*\d+[ \t]*[,，、])*[ \t]*$")
 
 _TOKEN = re.compile(
     r"(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
@@ -148,8 +151,14 @@ def chinese_to_number(run: str) -> int:
     return total + section + number
 
 
+def _ordinal(text: str, start: int) -> bool:
+    """Whether the number at `start` follows 第 (`_ORDINAL_BEFORE`): an ordinal."""
+    return "第" in text[max(0, start - 24):start] \
+        and _ORDINAL_BEFORE.search(text, max(0, start - 24), start) is not None
+
+
 def _chinese_is_number(text: str, start: int, end: int) -> bool:
-    if start > 0 and text[start - 1] == "第":  # an ordinal: 第一 = "the first"
+    if start > 0 and text[start - 1] == "第" or _ordinal(text, start):  # 第一 = "the first"
         return False
     if text[start:end] == "一":
         before = text[start - 1] if start > 0 else ""
@@ -173,6 +182,8 @@ def number_tokens(text: str) -> list[NumberToken]:
         if match.group("num") is not None:
             if match.group("num") == "0" and text[end:end + 1] in ("x", "X"):
                 continue  # "0x10801a410": an address, no number (its digits follow a letter)
+            if start and _ordinal(text, start):
+                continue  # "第125条": an ordinal
             value = float(match.group("num").replace(",", ""))
             den = match.group("den")
             if den is not None and int(den) != 0:

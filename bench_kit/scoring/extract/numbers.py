@@ -72,6 +72,14 @@ _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate ou
 _MAX_DECIMAL_DIGITS = 40
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
 _BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]")
+# The prompt's answer format echoed: its instruction "将答案写在[金额]与<eoa>之间" ("write the
+# answer between …": no answer clause) and an example of its answer slot ("例如[金额]2000元<eoa>",
+# "for example [Answer] 12"): no answer.
+_SLOT_EXAMPLE = re.compile(r"答案(?:写|填|放)在[^\n.。]{0,30}?之间"
+                           r"|(?:例如|比如|譬如|\bfor\s+example\b|\be\.g\.)[ \t,:：，]*"
+                           r"\[[^\[\]\n]{1,12}\][^\n.。\[]{0,30}", re.I)
+# "2018年12月", "2023年1月10日": a date (a year, its month and day).
+_DATE = re.compile(r"(?:1[89]|20)\d\d[ \t]*年[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*[日号])?")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
 
@@ -90,6 +98,9 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
     run of digits, not a precision asked for ("round to two decimal places", "(3 sig.fig.)")."""
+    if "月" in text and "年" in text:  # "2018年12月": a date's numbers are no value
+        dates = [m.span() for m in _DATE.finditer(text)]
+        tokens = [t for t in tokens if not any(a <= t.start < b for a, b in dates)]
     if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
             and not _may_state_precision(text) and not _may_exclude(text):
         return tokens  # the common case: one scan, nothing to drop
@@ -193,7 +204,7 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     boxes = 0
     if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
-        text = text.strip()
+        text = _SLOT_EXAMPLE.sub(" ", text).strip()  # (a slot is written in brackets)
     opened = text
     text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)

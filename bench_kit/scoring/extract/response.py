@@ -109,7 +109,7 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(?!-?[\d.,]+[ \t]*\Z)", re.M)
 
 # A model that goes on to write the next question of its prompt ("Question: …", "Hint: …")
 # has answered before it; what follows is a continuation, not its answer.
-CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|问题|题目)\s*[:：]")
+CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Hint|Human|(?:请回答(?:以下|下列|下面)?的?)?问题|题目)\s*[:：]")
 # A closing line (or its last sentence) that states the answer: one opening with an answer
 # clause ("Answer: 36", "Final answer: 36"), "A: 36" (the answer line of a Q/A transcript)
 # or GSM8K's own gold marker "#### 36". For open answers only: in multiple choice "A:" may

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_start
+from bench_kit.scoring.extract.concluded_verdict import concluded
 from bench_kit.scoring.extract.continuation import first_block
 from bench_kit.scoring.extract.contrasted_subjects import contrasted, exceptions_affirmed
 from bench_kit.scoring.extract.existence import exists, there_is
@@ -199,7 +200,8 @@ def _in_clause(text: str) -> str | None:
             and not _NOT_A_CONDITION.match(text, hedged.start(), hedged.end()):
         return "both"  # "so it is possible that the answer is yes", "if …, the answer would be yes"
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
-    stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded)
+    stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded) \
+        or _lead_yesno(_QUOTED_WORD.sub(r"\1", worded, count=1))  # 'the answer is "no" because …'
     if stated and worded is not tail:
         if _CONDITION.search(text, sentence_start(text, at), at):
             return "both"  # offered under a condition: no answer, not read back in later
@@ -208,6 +210,7 @@ def _in_clause(text: str) -> str | None:
     return stated
 
 
+_QUOTED_WORD = re.compile(r"^\s*[\"'“‘]((?:yes|no)(?![A-Za-z]))[\"'”’]", re.I)
 _TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
 _THAT = re.compile(r"that\s+", re.I)
 
@@ -354,7 +357,7 @@ def _read(text: str, question: str | None) -> Extraction[str]:
         return FAILED
     if (question and exists(text, question)) or _POSSIBLE.match(text) or costly:
         return Extraction("yes", PARSE_LENIENT)
-    stated = (contrasted(text, question) or exceptions_affirmed(text, question)
+    stated = (concluded(text, question) or contrasted(text, question) or exceptions_affirmed(text, question)
               or restated(text, question) or there_is(text, question)) \
         if question and question.isascii() else None
     if stated:
