@@ -40,7 +40,8 @@ _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^
 # characters tries every shape): _SHORT_CLAUSE and _SHORT_TEXT_CLAUSE ("the", "correct",
 # "final", "best", "right", "answer", or "I" and a space), _SHORT_LEAD.
 _CLAUSE_WORDS = ("the", "correct", "final", "best", "right", "answer")
-_LEAD_HEADS = frozenset("([ABCDEFGHIJ")
+_LETTER_HEADS = frozenset("ABCDEFGHIJ")  # the option letters a response may open with
+_LEAD_HEADS = frozenset("([") | _LETTER_HEADS
 
 
 # "The answer is red car." with a plain lower-case answer: no letter can be read from it.
@@ -95,7 +96,7 @@ def _fast_text(text: str, choices: Mapping[str, str],
     than 300 characters is never cut off; the answer stands unless it says it cannot
     answer (`no_answer_statement`)."""
     head = text.lstrip()
-    if head[:1] in "([" or (head[:1] in "ABCDEFGHIJ" and not head[1:2].isalnum()) \
+    if head[:1] in "([" or (head[:1] in _LETTER_HEADS and not head[1:2].isalnum()) \
             or "\n" in text or text.rstrip().endswith("?"):
         return None  # "(B) …", "B. …", "B - …": a lead the full rules read; "Dog?" is asked
     lowered = text.lower()
@@ -144,9 +145,6 @@ def _exact_option(norm: str, choices: Mapping[str, str], options: dict[str, str]
                 return None
             found = letter
     return found
-
-
-_LETTER_HEADS = frozenset("ABCDEFGHIJ")
 
 
 def _plain(rest: str) -> bool:

@@ -41,6 +41,8 @@ _SYMBOL = re.compile(r"(?<![A-Za-z0-9_(\[])([A-J])(?= ?[=+*/^×](?![=>]))"
 # with a number ("C: 大于 1"): a quantity too
 _VALUE_OF = re.compile(r"(?<![A-Za-z0-9_])([A-J])\s?(?:的(?:值|取值|数值|绝对值)"
                        r"|:?\s?(?:不)?(?:大于|小于|等于)\s?-?\d)")
+# ... unless the letter also gets its own verdict: an option restated so ("A 大于 0，因此 A 正确")
+_OWN_VERDICT = re.compile(r"(?<![A-Za-z0-9_])([A-J])\s?(?:选项|项)?\s?(?:是|为)?\s?(?:正确|错误|不正确|符合)")
 
 
 # `letter_uses` of a text, computed when the first letter needs it (most texts name none).
@@ -59,7 +61,7 @@ def letter_uses(text: str, raw_texts: list[str]) -> tuple[frozenset[str], frozen
         return frozenset(), frozenset()  # options that are letters: pictured regions "(A)" … "(E)"
     symbols = frozenset(a or b for a, b in _SYMBOL.findall(text)) if _has_operator(text) else frozenset()
     if "的" in text or "于" in text:
-        symbols |= frozenset(_VALUE_OF.findall(text))
+        symbols |= frozenset(_VALUE_OF.findall(text)) - frozenset(_OWN_VERDICT.findall(text))
     return name_words(text), symbols
 
 

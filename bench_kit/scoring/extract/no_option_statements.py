@@ -83,6 +83,8 @@ def says_no_option(text: str) -> bool:
 # A response that opens with an apology ("对不起，…", "很抱歉，…") declines the question, whatever
 # it writes after it (an answer clause after it still answers: `_after_refusal`).
 _APOLOGY = re.compile(r"\s*(?:(?:很|非常|十分)?(?:对不起|抱歉)|不好意思)")
+# ... but not one followed by nothing but a letter: "对不起，B。" answers B
+_BARE_LETTER_AFTER = re.compile(r"[\s,，:：、]*[(（]?[A-J][)）]?[\s。.!！]*")
 
 
 def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | None:
@@ -92,6 +94,8 @@ def no_answer_statement(text: str, choices: Mapping[str, str]) -> re.Match | Non
     that option, not a refusal: "none of the options …" beside "None of the above",
     "I can't tell" beside "Can't tell"."""
     apology = _APOLOGY.match(text)
+    if apology is not None and _BARE_LETTER_AFTER.fullmatch(text, apology.end()):
+        apology = None
     if len(text) < 300 and apology is None:  # (each statement holds one of their literals: a
         lowered = text.lower()  # short response most often has none; a long one is scanned near them)
         if _NO_OPTION_HINT.search(lowered) is None and _NO_ANSWER_HINT.search(lowered) is None:

@@ -63,7 +63,9 @@ _NEGATED_BEFORE = re.compile(
     r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
 _REJECTED_AFTER = re.compile(
     r"\s*+[)\]]?\s*+[.:,-]?\s*+(?:is|are|was|seems|would\s+be)?\s*+"
-    r"(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't|wrong|incorrect|false"
+    # (not a double negation: "B is not wrong")
+    r"(?:(?:not\b(?!\s*(?:option\s*)?[(\[]?(?-i:[A-J])(?![A-Za-z]))|n't)(?!\s*(?:wrong|incorrect|false)\b)"
+    r"|wrong|incorrect|false"
     r"|invalid|unlikely|eliminated|ruled\s+out"
     r"|错|不对|不正确|排除)", re.I)
 # "B正确", "B选项是正确的", "C才是符合题意的": a Chinese verdict right after the letter
