@@ -109,9 +109,14 @@ _LISTED = re.compile(r"[ \t]*[-+]?\d[\d.]*(?:[ \t]*[,、][ \t]*[-+]?\d[\d.]*)+[ 
 # "x = 3", "两数之和为 30": a value given to a letter or a named quantity.
 _ASSIGNED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t]*=[ \t]*[-+]?\d"
                        rf"|([{CJK_CHARS}]{{2,8}}?)(?:为|是)[ \t]*[-+]?\d")
+# "则 y = 6", "所以 y = 5": a value drawn from the one before, the conclusion (not another value).
+_DRAWN = re.compile(r"(?:则|所以|因此|即|得|故)[^,]*$")
 # "6，但是如果不算重复的，就是 4": after the value and its comma, a condition under which another
 # value holds.
 _IF_OTHERWISE = re.compile(r"[ \t]*,[ \t]*(?:但是?|不过)?[ \t]*(?:如果|若|假如)")
+
+
+_DIGIT_START = frozenset("0123456789+-.")
 
 
 def _several_values(tail: str, found: list[NumberToken]) -> bool:
@@ -123,11 +128,13 @@ def _several_values(tail: str, found: list[NumberToken]) -> bool:
         return False
     if _LISTED.fullmatch(tail):
         return True
-    names = {match.group(1) or match.group(2) for match in _ASSIGNED.finditer(tail)}
+    names = {match.group(1) or match.group(2) for match in _ASSIGNED.finditer(tail)
+             if not _DRAWN.search(tail, max(0, match.start() - 12), match.start())}
     if len(names) > 1:
         return True
     return _IF_OTHERWISE.match(tail, found[0].end) is not None \
-        and any(token.value != found[0].value for token in found[1:])
+        and any(token.value != found[0].value and tail[token.start:token.start + 1] in _DIGIT_START
+                for token in found[1:])  # (digits: not 四/五 inside "四舍五入")
 
 
 def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:

@@ -71,6 +71,9 @@ _EQUALS_BEFORE = re.compile(r"=[ \t]*$")
 _SIDE_START = re.compile(r".*(?:[,，;；:：=\n]|\\\\|或|\b(?:or|and)\b)", re.S)  # (\\: a LaTeX line break)
 _X = re.compile(r"(?<![A-Za-z\\])x(?![A-Za-z])")
 _Y = re.compile(r"(?<![A-Za-z\\])y(?![A-Za-z])")
+# A curve's side has a coefficient, a constant term, a power or a bracket ("x^2+y^2",
+# "2x+y+1"); a bare "x + y" is a quantity asked for ("The sum x + y = 12": 12 is its value).
+_CURVE_MARK = re.compile(r"[\d^(\\]")
 
 
 def _curve_constant(text: str, token: NumberToken) -> bool:
@@ -80,7 +83,8 @@ def _curve_constant(text: str, token: NumberToken) -> bool:
     side = text[max(0, token.start - 120):token.start].rstrip().removesuffix("=")
     cut = _SIDE_START.match(side)
     side = side[cut.end():] if cut else side
-    return _X.search(side) is not None and _Y.search(side) is not None
+    return _X.search(side) is not None and _Y.search(side) is not None \
+        and _CURVE_MARK.search(side) is not None
 
 
 def part_of_expression(text: str, token: NumberToken, pi_units: bool) -> bool:

@@ -11,7 +11,8 @@ import re
 
 from bench_kit.scoring.extract.no_answer import last_refusal
 
-_ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it\s+is|it's)\s+(?:about|approximately|roughly|around)\b", re.I)
+_ESTIMATE = re.compile(r"\bestimat|\bbut\s+(?:it|this|that)(?:\s+is|'s|\s+looks\s+like|\s+seems(?:\s+to\s+be)?"
+                       r"|\s+appears\s+to\s+be)\s+(?:about|approximately|roughly|around)\b", re.I)
 # A value the response says it cannot give (beyond the shared refusals): "is undefined",
 # "this problem can't be solved", "there must be an error in the problem".
 _NO_VALUE = re.compile(

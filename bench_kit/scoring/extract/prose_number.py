@@ -40,7 +40,7 @@ _CLAUSE_MARKS = frozenset(",，;；.。\n")
 # x=1 验证。所以 y=3。": cleaning writes "。" as "."; each scan stops at the next marker's first
 # character, so many markers in one sentence stay linear)
 _EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b"
-                      r"|(?:例如|比如|譬如)(?:[^.;!?\n例比譬]|\.(?=\d))*$"
+                      r"|(?:例如|比如|譬如)(?:[^.;!?\n例比譬,]|\.(?=\d)|,(?![ \t]*(?:所以|因此|故|答案)))*$"
                       r"|\b(?:if|assuming|suppose)\b"
                       r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                       re.I)
@@ -71,7 +71,9 @@ _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
 # from it after: equations set up, never solved (a Chinese response's "所以 / 解得 …" concludes;
 # "…求解即可", "solving it is all it takes", does not).
 _SETS_UP = re.compile(r"(?:列出|得到|建立)[^。\n]{0,10}方程")
-_CONCLUDES_CJK = re.compile(r"解得|求得|可得|得出|所以|因此|故|即(?!可)|答案|综上|得到(?![^。\n]{0,10}方程)")
+_CONCLUDES_CJK = re.compile(r"解得|求得|可得|得出|所以|因此|故|即(?!可)|答案|综上|得到(?![^。\n]{0,10}方程)"
+                            # "…，x = 2。", "\nx = 4": a clause giving a letter its value
+                            r"|(?<=[,，:：;；\n])[ \t]*[A-Za-z][ \t]*=[ \t]*[-+]?\d[\d.]*[ \t]*(?:[.。,，;；\n]|$)")
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,

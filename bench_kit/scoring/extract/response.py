@@ -99,6 +99,8 @@ _BROKEN_STRING = re.compile(r'"([^\n]*?)"[ \t]*(?:\}|,[ \t]*(?:"|$)|$)', re.M)
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 # (2 levels: \frac{\sqrt{3}}{2}; "\boxed {0}": LaTeX allows spaces before the argument)
 _BOXED = re.compile(r"\\boxed[ \t]*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+# "\boxed{12}, not \boxed{13}": a box right after "not" / "不是" is ruled out, not the answer.
+_RULED_OUT_BEFORE = re.compile(r"(?:\bnot|不是)[ \t$(]*$")
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
 # "9.98*10^-25", "8 * 3", "2*x": a star between two operands on one line, one of them a digit,
@@ -163,9 +165,11 @@ def clean_response(response: str, boxed: bool = True) -> str:
     if '"answer"' in text:
         text = _json_answer(text)
     if "\\" in text:
-        found = _BOXED.findall(text) if boxed else None
+        found = list(_BOXED.finditer(text)) if boxed else None
         if found:
-            text = found[-1]
+            kept = [box for box in found if not _RULED_OUT_BEFORE.search(
+                text, max(0, box.start() - 8), box.start())]
+            text = (kept or found)[-1].group(1)
         elif not boxed:
             text = _BOXED.sub(r"\1", text)
         text = _LATEX_TEXT.sub(r"\1", text)
