@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench_kit.scoring.extract.concluding import concluding_letters
 from bench_kit.scoring.extract.prose_letters import (
     _inside,
     _merged,
-    concluding_letters,
     echoed_option_spans,
     is_article_or_pronoun,
     prose_letters,
@@ -457,3 +457,15 @@ def test_concluding_letters_drop_named_things():
 ])
 def test_unit_si_letters(text, at, expected):
     assert _unit(text, at) is expected
+
+
+def test_one_concluding_sentence_definition_for_letters_and_yes_no_verdicts():
+    """`CONCLUDES` is shared: "To summarize, …" concludes for the letters, and "Finally, …"
+    for the yes/no verdict of a restated predicate (concluded_verdict had its own copy)."""
+    from bench_kit.scoring.extract.concluded_verdict import concluded
+
+    assert concluding_letters("A looks fine. To summarize, C is right.", OPTIONS, []) == {"C"}
+    question = 'Is the opening "1. e4 e5" legal?'
+    assert concluded("Move one is fine. Finally, the opening is legal.", question) == "yes"
+    assert concluded("Move one is fine. Finally, the opening is not legal.", question) == "no"
+    assert concluded("Move one is fine. The opening is legal.", question) is None

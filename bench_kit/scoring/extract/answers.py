@@ -76,6 +76,7 @@ from bench_kit.scoring.extract.choice_clause import (
     next_option,
     option_keys,
 )
+from bench_kit.scoring.extract.concluding import concluding_letters
 from bench_kit.scoring.extract.fast_choice import fast_choice
 from bench_kit.scoring.extract.letter_names import letter_uses
 from bench_kit.scoring.extract.no_option_statements import (
@@ -111,7 +112,6 @@ from bench_kit.scoring.extract.option_values import by_option_value, option_valu
 from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
-    concluding_letters,
     echoed_option_spans,
     is_article_or_pronoun,
     prose_letters,

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.concluding import CONCLUDES
 from bench_kit.scoring.extract.restatement import content_words, negative_prefixes
 
-# "Therefore, …", "So …", "Overall, …", "In conclusion, …": a sentence that concludes.
-_CONCLUDES = re.compile(r"(?:^|(?<=[.!?\n]))[ \t*]*(?:therefore|thus|hence|so|overall"
-                        r"|in\s+conclusion|in\s+summary|to\s+summarize)\b,?", re.I)
 # Where the concluding sentence ends: its line's end, or a sentence end before a capital that
 # is no move or name in the question's quotes ("… is legal. However, …").
 _SENTENCE_END = re.compile(r"\n|[.!?][ \t]+(?=(?:However|But|This|It|The|In|Note)\b)")
@@ -36,7 +34,7 @@ def concluded(text: str, question: str) -> str | None:
     predicate = word.group(1).lower()
     others = content_words(query[:word.start()])
     last = None
-    for last in _CONCLUDES.finditer(text):  # noqa: B007 - keeps the last
+    for last in CONCLUDES.finditer(text):  # noqa: B007 - keeps the last
         pass
     if last is None:
         return None

@@ -35,8 +35,8 @@ from bench_kit.scoring.extract.clause_number import (
     value_after_comma,
     word_answer,
 )
+from bench_kit.scoring.extract.concluding import CONCLUDES
 from bench_kit.scoring.extract.expression_parts import part_of_expression
-from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.prose_number import _EXAMPLE, _prose_number
 from bench_kit.scoring.extract.response import (
     FAILED,

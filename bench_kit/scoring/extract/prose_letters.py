@@ -13,7 +13,6 @@ from collections.abc import Mapping
 
 from bench_kit.scoring.extract.letter_names import (
     LetterUses,
-    letter_uses,
     letters_as_options,
     names_thing,
 )
@@ -424,24 +423,6 @@ def _set_aside_as_others(text: str, named: list[tuple[str, int, int]]) -> list[t
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-
-
-# A sentence that concludes: "Therefore, the missing pattern is (D) 4.", "So the answer
-# must be C."
-_CONCLUDES = re.compile(r"(?:^|(?<=[.!?])[ \t]+)[ \t*-]*(?:therefore|thus|hence|so|in\s+conclusion"
-                        r"|in\s+summary|overall|finally|consequently)\b", re.I | re.M)
-
-
-def concluding_letters(text: str, options: dict[str, str], raw_texts: list[str]) -> set[str]:
-    """The letters the prose of the last concluding sentence chooses (`prose_letters`),
-    for a response that names several letters on its way there."""
-    starts = [match.start() for match in _CONCLUDES.finditer(text)]
-    if not starts:
-        return set()
-    end = SEGMENT_END.search(text, starts[-1] + 1)
-    sentence = text[starts[-1]:end.start() if end else len(text)]
-    return prose_letters(sentence, options, echoed_option_spans(sentence, raw_texts),
-                         lambda: letter_uses(text, raw_texts))
 
 
 def own_text_follows(text: str, at: int, own: str | None) -> bool:

@@ -15,9 +15,9 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import sentence_start
 from bench_kit.scoring.extract.clause_number import OPERAND_LABEL, question_from
+from bench_kit.scoring.extract.concluding import CONCLUDES
 from bench_kit.scoring.extract.expression_parts import LABEL_BEFORE
 from bench_kit.scoring.extract.number_refusals import refuses
-from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
 from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,

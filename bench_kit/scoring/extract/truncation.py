@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from bench_kit.scoring.extract.answer_clause import sentence_start
-from bench_kit.scoring.extract.prose_letters import _CONCLUDES as CONCLUDES
+from bench_kit.scoring.extract.concluding import CONCLUDES
 from bench_kit.scoring.extract.response import final_answer_line
 from bench_kit.text.numbers import NumberToken, number_tokens
 
