@@ -158,7 +158,7 @@ def _ordinal(text: str, start: int) -> bool:
 
 
 def _chinese_is_number(text: str, start: int, end: int) -> bool:
-    if start > 0 and text[start - 1] == "第" or _ordinal(text, start):  # 第一 = "the first"
+    if _ordinal(text, start):  # 第一 = "the first"
         return False
     if text[start:end] == "一":
         before = text[start - 1] if start > 0 else ""
@@ -177,12 +177,13 @@ def number_tokens(text: str) -> list[NumberToken]:
     [1234.0, -3.5, 21.0, 3.0, 45.0]
     """
     tokens: list[NumberToken] = []
+    ordinals = "第" in text  # (one scan, not a window per number)
     for match in _TOKEN.finditer(text):
         start, end = match.span()
         if match.group("num") is not None:
             if match.group("num") == "0" and text[end:end + 1] in ("x", "X"):
                 continue  # "0x10801a410": an address, no number (its digits follow a letter)
-            if start and _ordinal(text, start):
+            if ordinals and start and _ordinal(text, start):
                 continue  # "第125条": an ordinal
             value = float(match.group("num").replace(",", ""))
             den = match.group("den")

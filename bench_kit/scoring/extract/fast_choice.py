@@ -25,6 +25,7 @@ from bench_kit.scoring.extract.response import (
     extraction,
     normalize_text,
 )
+from bench_kit.types import LETTERS
 
 # The shapes most answers take, read without the full parser: "The answer is B.",
 # "Answer: (B)", "I choose B", "选B", "答案是B" as the whole response; "B. text", "(B) text",
@@ -40,7 +41,7 @@ _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^
 # characters tries every shape): _SHORT_CLAUSE and _SHORT_TEXT_CLAUSE ("the", "correct",
 # "final", "best", "right", "answer", or "I" and a space), _SHORT_LEAD.
 _CLAUSE_WORDS = ("the", "correct", "final", "best", "right", "answer")
-_LETTER_HEADS = frozenset("ABCDEFGHIJ")  # the option letters a response may open with
+_LETTER_HEADS = frozenset(LETTERS)  # the option letters a response may open with
 _LEAD_HEADS = frozenset("([") | _LETTER_HEADS
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bench_kit.types import LETTERS
+
 # A clause: the text between clause or sentence marks (not the ASCII comma, which lists
 # letters in an instruction, "A,B,C,D"; nor a full stop inside a number).
 _CLAUSE = re.compile(r"[^，。；！？\n;!?.]+(?:\.(?=\d)[^，。；！？\n;!?.]*)*")
@@ -55,7 +57,7 @@ def _letter_runs(response: str, question: str, spans: list[tuple[int, int]]) -> 
     listed = {(_letters(m.group()), _rest(question, m.end())) for m in _LETTER_RUN.finditer(question)}
     return [m.span() for m in _LETTER_RUN.finditer(response)
             if (_letters(m.group()), _rest(response, m.end())) in listed
-            and _letters(m.group()) == "ABCDEFGHIJ"[:len(_letters(m.group()))]
+            and _letters(m.group()) == LETTERS[:len(_letters(m.group()))]
             and not any(start <= m.start() < end for start, end in spans)]
 
 

@@ -201,7 +201,8 @@ def _in_clause(text: str) -> str | None:
         return "both"  # "so it is possible that the answer is yes", "if …, the answer would be yes"
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded) \
-        or _lead_yesno(_QUOTED_WORD.sub(r"\1", worded, count=1))  # 'the answer is "no" because …'
+        or (_lead_yesno(_QUOTED_WORD.sub(r"\1", worded, count=1))  # 'the answer is "no" because …'
+            if _QUOTED_WORD.match(worded) else None)
     if stated and worded is not tail:
         if _CONDITION.search(text, sentence_start(text, at), at):
             return "both"  # offered under a condition: no answer, not read back in later
