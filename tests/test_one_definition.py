@@ -129,6 +129,39 @@ def test_no_copy_outside_text(path: Path) -> None:
         f"{path.name}: an IDF weight written here: use bench_kit.text.idf.Idf")
 
 
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+
+
+def cjk_concluding_words(source: str) -> list[str]:
+    """String literals of `source` (docstrings aside) that spell the Chinese concluding words
+    ("所以", "因此"): the four copies this replaced each wrote their own alternation."""
+    tree = ast.parse(source)
+    docstrings = _docstrings(tree)
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings and re.search("所以|因此", node.value)]
+
+
+def test_the_chinese_concluding_words_are_written_once() -> None:
+    """所以 / 因此 / 故 are spelled in concluding.py (`CONCLUDES_CJK`) only; the rules that
+    read a concluding word (a value drawn, a letter closing the response, an example's
+    clause ended, "故选 C") place that alternation in their own patterns."""
+    from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
+
+    assert cjk_concluding_words('_DRAWN = re.compile(r"(?:则|所以|因此|即|得|故)[^,]*$")') != []
+    assert cjk_concluding_words('def f():\n    """after "所以" …"""\n') == []
+    assert set(CONCLUDES_CJK.split("|")) == {"所以", "因此", "故"}
+    for path in sorted(ROOT.rglob("*.py")):
+        if path.name != "concluding.py":
+            assert not cjk_concluding_words(path.read_text(encoding="utf-8")), (
+                f"{path.name}: Chinese concluding words written here: use "
+                "bench_kit.scoring.extract.concluding.CONCLUDES_CJK")
+
+
 @pytest.mark.parametrize("path", sorted(ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_check_name_is_written_once(path: Path) -> None:
     """A check gets its CheckSpec as an argument: its name appears only in `@check("…")`."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
 from bench_kit.scoring.extract.written_twice import first_of_pair, two_things, written_twice
 from bench_kit.text.cjk import CJK_CHARS
@@ -110,7 +111,7 @@ _LISTED = re.compile(r"[ \t]*[-+]?\d[\d.]*(?:[ \t]*[,、][ \t]*[-+]?\d[\d.]*)+[ 
 _ASSIGNED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t]*=[ \t]*[-+]?\d"
                        rf"|([{CJK_CHARS}]{{2,8}}?)(?:为|是)[ \t]*[-+]?\d")
 # "则 y = 6", "所以 y = 5": a value drawn from the one before, the conclusion (not another value).
-_DRAWN = re.compile(r"(?:则|所以|因此|即|得|故)[^,]*$")
+_DRAWN = re.compile(rf"(?:则|即|得|{CONCLUDES_CJK})[^,]*$")
 # "6，但是如果不算重复的，就是 4": after the value and its comma, a condition under which another
 # value holds.
 _IF_OTHERWISE = re.compile(r"[ \t]*,[ \t]*(?:但是?|不过)?[ \t]*(?:如果|若|假如)")

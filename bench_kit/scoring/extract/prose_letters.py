@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
 from bench_kit.scoring.extract.letter_names import (
     LetterUses,
     letters_as_options,
@@ -202,7 +203,7 @@ def _unit(text: str, start: int) -> bool:
 
 # A letter alone after "so" / "thus" / "therefore" / "hence" / "所以" / "故" that closes the
 # response ("D * 2 = 80 so D."): the answer, though the working wrote it as a symbol.
-_CONCLUDING = re.compile(r"(?:\b(?:so|thus|therefore|hence),?\s+|所以|因此|故)\s*$", re.I)
+_CONCLUDING = re.compile(rf"(?:\b(?:so|thus|therefore|hence),?\s+|{CONCLUDES_CJK})\s*$", re.I)
 _CLOSING = re.compile(r"[A-J][.。!]?\s*")
 
 
