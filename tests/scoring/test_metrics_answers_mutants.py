@@ -468,3 +468,23 @@ def test_mmmu_open_survivors_by_hand(response, golds, expected):
 ])
 def test_review_numbers4_guards_by_hand(response, golds, expected):
     assert mmmu_open_match(response, golds) is expected
+
+
+def test_one_walk_finds_the_separators_inside_a_number():
+    """`_separators` is the one walk of a key's separators against its numbers: the hedge
+    split keeps "3 / 4" whole (a fraction), and the "and" split sees "3 and a half" as one
+    number, not two answers."""
+    from bench_kit.scoring.metrics.mmmu_open import (
+        _AND_SPLIT,
+        _HEDGE_SPLIT,
+        _hedge_parts,
+        _separators,
+    )
+    from bench_kit.text.numbers import number_tokens
+
+    assert _hedge_parts("3 / 4 or 5") == ["3 / 4", "5"]
+    assert [inside for _, inside in _separators(_HEDGE_SPLIT, "3 / 4 or 5",
+                                                number_tokens("3 / 4 or 5"))] == [True, False]
+    key = "3 and a half"
+    assert [inside for _, inside in _separators(_AND_SPLIT, key, number_tokens(key))] == [True]
+    assert mmmu_open_match("The answer is 12 and 15.", ["12"]) is False
