@@ -488,3 +488,19 @@ def test_one_walk_finds_the_separators_inside_a_number():
     key = "3 and a half"
     assert [inside for _, inside in _separators(_AND_SPLIT, key, number_tokens(key))] == [True]
     assert mmmu_open_match("The answer is 12 and 15.", ["12"]) is False
+
+
+def test_one_ruled_out_definition_for_boxes_and_mmmu_golds():
+    """`RULED_OUT_BEFORE` (response.py) is shared: a box right after "not" is no answer, and
+    neither is an MMMU gold right after "not" / "不是", with a bracket or a "$" between too
+    (mmmu_gold had its own copy, spaces only)."""
+    from bench_kit.scoring.extract.response import clean_response
+    from bench_kit.scoring.metrics.mmmu_gold import gold_in
+
+    assert clean_response("It is \\boxed{12}, not \\boxed{13}") == "12"
+    assert clean_response("It is \\boxed{12}, not (\\boxed{13})") == "12"
+    assert not gold_in("答案是 a，不是 b", "b")
+    assert not gold_in("peace, not war", "war")
+    assert not gold_in("peace, not (war)", "war")
+    assert not gold_in("peace, not $war$", "war")
+    assert gold_in("war, not peace", "war")
