@@ -91,18 +91,26 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
             # quantities: none); "0.5 or 50%": one value written two ways
             return before if as_percent(before, last) \
                 or first_of_pair(tail, found, len(found) - 1) else None
-    if _POINT_BEFORE.search(tail, max(0, last.start - 40), last.start) \
-            and _POINT_AFTER.match(tail, last.end):
-        return None  # "(18, 2) 或 (18, -2)", "(3, 4)": a point, no one number
-    if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
-            and text[at + len(tail):].lstrip()[:1] == ",":
-        return None  # "The answer is (3, 4).": a pair cut at its comma
+    if _gives_a_point(text, tail, at, last):
+        return None  # "(18, 2) 或 (18, -2)", "The answer is (3, 4).": a point, no one number
     return last
 
 
 # "(3, 4)", "(18,-2)": the last number closes a point's coordinates.
 _POINT_BEFORE = re.compile(r"\([ \t]*[-+]?\d[\d.]*[ \t]*,[ \t]*$")
 _POINT_AFTER = re.compile(r"[ \t]*\)")
+
+
+def _gives_a_point(text: str, tail: str, at: int, last: NumberToken) -> bool:
+    """Whether an answer clause's tail (`tail`, at offset `at` of `text`) gives a point or a
+    pair, no one number: its last number closes the coordinates ("(18, 2) 或 (18, -2)",
+    "(3, 4)"), or the clause was cut at the pair's comma ("The answer is (3, 4).": the tail
+    "(3" opens a bracket it does not close, and a comma follows it)."""
+    if _POINT_BEFORE.search(tail, max(0, last.start - 40), last.start) \
+            and _POINT_AFTER.match(tail, last.end):
+        return True
+    return tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
+        and text[at + len(tail):].lstrip()[:1] == ","
 
 
 # "3,5,7", "3、5": values listed (cleaning writes "，" as ","), the whole tail.
