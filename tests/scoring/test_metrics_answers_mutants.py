@@ -504,3 +504,17 @@ def test_one_ruled_out_definition_for_boxes_and_mmmu_golds():
     assert not gold_in("peace, not (war)", "war")
     assert not gold_in("peace, not $war$", "war")
     assert gold_in("war, not peace", "war")
+
+
+def test_one_rule_for_another_value_offered_in_a_bracket():
+    """`offers_another` (clause_number) decides for both the numbers' answer clause and
+    MMMU's hedges whether "(or …)" after a value offers another one ("4 (or 5 …)") or writes
+    the same value again ("0.5 (or 50%)")."""
+    from bench_kit.scoring.extract.numbers import answer_number
+    from bench_kit.scoring.metrics.mmmu_open import _offered_in_bracket
+
+    assert _offered_in_bracket("4 (or 5 if including the end)") == ["4", "5 if including the end"]
+    assert _offered_in_bracket("0.5 (or 50%)") is None
+    assert _offered_in_bracket("12 (or 12 exactly)") is None
+    assert answer_number("The answer is 4 (or 5 if including the end).")[0].value is None
+    assert answer_number("The answer is 0.5 (or 50%).")[0].value == 0.5

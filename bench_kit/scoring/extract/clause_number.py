@@ -153,8 +153,14 @@ def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
     if _FACTOR_BRACKET.match(tail, aside):
         return any(token.end == aside for token in found)
     return OR_BRACKET.match(tail, aside) is not None and any(
-        token.start > aside and token.value != found[0].value
-        and not written_twice(tail, found[0], token) for token in found)  # not "0.5 (or 50%)"
+        token.start > aside and offers_another(tail, found[0], token) for token in found)
+
+
+def offers_another(text: str, value: NumberToken, other: NumberToken) -> bool:
+    """Whether `other`, in an `OR_BRACKET` after `value` ("5 (or 6 if …)"), offers another
+    value: not the same number, nor the value written another way ("0.5 (or 50%)", "12 inches
+    (or 1 foot)"). Also for `mmmu_open`'s hedges."""
+    return other.value != value.value and not written_twice(text, value, other)
 
 
 # "The answer is as follows.", "… is below", "… is clear from the graph": a tail that points to

@@ -13,6 +13,7 @@ from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.clause_number import (
     AND_CJK,
     OR_BRACKET,
+    offers_another,
     points_on,
     stated_then_asked,
 )
@@ -244,8 +245,7 @@ def _offered_in_bracket(key: str) -> list[str] | None:
     found = number_tokens(key)
     before = [t for t in found if t.end <= bracket.start()]
     after = [t for t in found if t.start >= bracket.end()]
-    if not before or not after or after[0].value == before[-1].value \
-            or written_twice(key, before[-1], after[0]):
+    if not before or not after or not offers_another(key, before[-1], after[0]):
         return None
     return [_trim_key(key[:bracket.start()]), _trim_key(key[bracket.end():])]
 
