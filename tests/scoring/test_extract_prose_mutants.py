@@ -483,3 +483,18 @@ def test_the_question_predicate_is_read_once_per_question():
     assert concluded("Thus the opening is odd.", question) is None
     assert _predicate.cache_info().misses == 1
     assert _predicate("What is the opening?") is None
+
+
+def test_a_segment_reads_its_verdicts_once(monkeypatch):
+    """`prose_letters` reads whether a verdict right before a letter is denied (`_denied_at`)
+    once per letter: "does not exactly match option C" rules C out, strictly."""
+    import bench_kit.scoring.extract.prose_letters as module
+
+    calls: list[int] = []
+    denied_at = module._denied_at
+    monkeypatch.setattr(module, "_denied_at", lambda text, at: calls.append(at) or denied_at(text, at))
+    dropped: set[str] = set()
+    text = "B is fine. It does not exactly match option C."
+    assert prose_letters(text, OPTIONS, [], dropped=dropped) == {"B"}
+    assert dropped == {"C"}
+    assert sorted(calls) == sorted(set(calls))  # each letter's once
