@@ -1,6 +1,7 @@
 """Ideas defined once, in bench_kit/text/: CJK character ranges, the number spelling,
 word-bounded phrase matching and the smoothed IDF table. A copy written anywhere else in the package fails here
-(the copies this replaced disagreed with each other: issue 30)."""
+(the copies this replaced disagreed with each other: issue 30). So are the Chinese words the
+extraction rules share (concluding words, "for example")."""
 
 from __future__ import annotations
 
@@ -127,6 +128,50 @@ def test_no_copy_outside_text(path: Path) -> None:
         f"{path.name}: a word-bounded match written here: use bench_kit.text.words")
     assert not idf_tables(source), (
         f"{path.name}: an IDF weight written here: use bench_kit.text.idf.Idf")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+
+
+def cjk_words(source: str, words: str) -> list[str]:
+    """String literals of `source` (docstrings aside) that spell any of Chinese `words` (a
+    regex alternation): the copies this replaced each wrote their own alternation."""
+    tree = ast.parse(source)
+    docstrings = _docstrings(tree)
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings and re.search(words, node.value)]
+
+
+@pytest.mark.parametrize("words, home, name, copy", [
+    # 所以 / 因此 / 故: "so", "therefore"
+    ("所以|因此", "concluding.py", "CONCLUDES_CJK", r'_DRAWN = re.compile(r"(?:则|所以|因此|故)")'),
+    # "for example"
+    ("例如|比如|譬如", "prose_number.py", "EXAMPLE_CJK", r'_SLOT = re.compile(r"(?:例如|比如|e\.g\.)")'),
+])
+def test_the_chinese_words_are_written_once(words: str, home: str, name: str, copy: str) -> None:
+    """The Chinese concluding words are spelled in concluding.py (`CONCLUDES_CJK`) only, the
+    words for "for example" in prose_number.py (`EXAMPLE_CJK`) only; the rules that read them
+    (a value drawn, a letter closing the response, an example's clause ended, "故选 C", the
+    prompt's answer-slot example) place that alternation in their own patterns."""
+    assert cjk_words(copy, words) != []  # the detector finds a copy this replaced
+    assert cjk_words('def f():\n    """after "所以", "例如" …"""\n', words) == []
+    for path in sorted(ROOT.rglob("*.py")):
+        if path.name != home:
+            assert not cjk_words(path.read_text(encoding="utf-8"), words), (
+                f"{path.name}: Chinese words ({words}) written here: use {home[:-3]}.{name}")
+
+
+def test_the_shared_chinese_words() -> None:
+    from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
+    from bench_kit.scoring.extract.prose_number import EXAMPLE_CJK
+
+    assert set(CONCLUDES_CJK.split("|")) == {"所以", "因此", "故"}
+    assert set(EXAMPLE_CJK.split("|")) == {"例如", "比如", "譬如"}
 
 
 @pytest.mark.parametrize("path", sorted(ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))

@@ -566,3 +566,19 @@ def test_review_numbers4_guards_by_hand():
     assert read("The total is 24. Would you like me to explain how I got 24?")[0] == 24.0
     assert read("The total is 24. Would you like me to explain how I got 25?") == (None, "failed")
     assert read("Amy has 12 pens. How many pens does Amy have if she has 12?") == (None, "failed")
+
+
+@pytest.mark.parametrize("text, tail, point", [
+    ("答案是 (18, 2) 或 (18, -2)", "(18, 2) 或 (18, -2)", True),  # the last number closes a point
+    ("The answer is (3, 4).", "(3", True),  # the clause cut at the pair's comma
+    ("The answer is (3.", "(3", False),  # no comma after the tail: an unclosed bracket only
+    ("The answer is 7.", "7", False),
+])
+def test_a_point_one_rule_for_whole_and_cut_pairs(text, tail, point):
+    """`_gives_a_point` is the one rule for a point as an answer clause's tail: whole
+    ("(3, 4)") or cut at its comma ("(3"); either gives no one number."""
+    from bench_kit.scoring.extract.clause_number import _gives_a_point, tail_number
+
+    at, found = text.index(tail), number_tokens(tail)
+    assert _gives_a_point(text, tail, at, found[-1]) is point
+    assert (tail_number(text, tail, at, found) is None) is point

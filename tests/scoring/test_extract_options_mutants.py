@@ -535,3 +535,23 @@ def test_after_asked_line(text, expected):
 ])
 def test_answer_naming_no_option(text, expected):
     assert says_no_option(text) is expected
+
+
+def test_rule_7_reads_the_option_values_once(monkeypatch):
+    """`_texts_in` reads the options' values (`option_values`) once, for the answer clause's
+    number and for the last resort (`by_values`), not once more inside `by_option_value`."""
+    from bench_kit.scoring.extract import answers
+    from bench_kit.scoring.extract.option_texts import option_texts
+    from bench_kit.scoring.extract.option_values import by_values, option_values
+
+    calls = []
+    monkeypatch.setattr(answers, "option_values",
+                        lambda choices, options: calls.append(1) or option_values(choices, options))
+    choices = {"A": "cat", "B": "dog", "C": "bird"}
+    found = answers._texts_in("The answer is 3 legs.", choices, ABC, option_texts(choices, ABC),
+                              None, None)
+    assert found.value is None and len(calls) == 1
+    numbers = {"A": "10", "B": "20", "C": "30"}
+    assert by_values("It is 20", numbers, ABC, option_values(numbers, ABC)) == \
+        by_option_value("It is 20", numbers, ABC)
+    assert by_values("It is 20", numbers, ABC, None).value is None

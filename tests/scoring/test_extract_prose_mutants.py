@@ -469,3 +469,32 @@ def test_one_concluding_sentence_definition_for_letters_and_yes_no_verdicts():
     assert concluded("Move one is fine. Finally, the opening is legal.", question) == "yes"
     assert concluded("Move one is fine. Finally, the opening is not legal.", question) == "no"
     assert concluded("Move one is fine. The opening is legal.", question) is None
+
+
+def test_the_question_predicate_is_read_once_per_question():
+    """`concluded` reads a question's predicate (`_predicate`) once for all its responses."""
+    from bench_kit.scoring.extract.concluded_verdict import _predicate, concluded
+
+    question = 'Under the variant, is the opening "1. d4 d5" playable?'
+    _predicate.cache_clear()
+    assert concluded("Thus the opening is playable.", question) == "yes"
+    assert concluded("Thus the opening is unplayable.", question) == "no"
+    assert concluded("Thus the opening is not playable.", question) == "no"
+    assert concluded("Thus the opening is odd.", question) is None
+    assert _predicate.cache_info().misses == 1
+    assert _predicate("What is the opening?") is None
+
+
+def test_a_segment_reads_its_verdicts_once(monkeypatch):
+    """`prose_letters` reads whether a verdict right before a letter is denied (`_denied_at`)
+    once per letter: "does not exactly match option C" rules C out, strictly."""
+    import bench_kit.scoring.extract.prose_letters as module
+
+    calls: list[int] = []
+    denied_at = module._denied_at
+    monkeypatch.setattr(module, "_denied_at", lambda text, at: calls.append(at) or denied_at(text, at))
+    dropped: set[str] = set()
+    text = "B is fine. It does not exactly match option C."
+    assert prose_letters(text, OPTIONS, [], dropped=dropped) == {"B"}
+    assert dropped == {"C"}
+    assert sorted(calls) == sorted(set(calls))  # each letter's once

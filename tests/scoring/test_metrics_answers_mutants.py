@@ -468,3 +468,53 @@ def test_mmmu_open_survivors_by_hand(response, golds, expected):
 ])
 def test_review_numbers4_guards_by_hand(response, golds, expected):
     assert mmmu_open_match(response, golds) is expected
+
+
+def test_one_walk_finds_the_separators_inside_a_number():
+    """`_separators` is the one walk of a key's separators against its numbers: the hedge
+    split keeps "3 / 4" whole (a fraction), and the "and" split sees "3 and a half" as one
+    number, not two answers."""
+    from bench_kit.scoring.metrics.mmmu_open import (
+        _AND_SPLIT,
+        _HEDGE_SPLIT,
+        _hedge_parts,
+        _separators,
+    )
+    from bench_kit.text.numbers import number_tokens
+
+    assert _hedge_parts("3 / 4 or 5") == ["3 / 4", "5"]
+    assert [inside for _, inside in _separators(_HEDGE_SPLIT, "3 / 4 or 5",
+                                                number_tokens("3 / 4 or 5"))] == [True, False]
+    key = "3 and a half"
+    assert [inside for _, inside in _separators(_AND_SPLIT, key, number_tokens(key))] == [True]
+    assert mmmu_open_match("The answer is 12 and 15.", ["12"]) is False
+
+
+def test_one_ruled_out_definition_for_boxes_and_mmmu_golds():
+    """`RULED_OUT_BEFORE` (response.py) is shared: a box right after "not" is no answer, and
+    neither is an MMMU gold right after "not" / "不是", with a bracket or a "$" between too
+    (mmmu_gold had its own copy, spaces only)."""
+    from bench_kit.scoring.extract.response import clean_response
+    from bench_kit.scoring.metrics.mmmu_gold import gold_in
+
+    assert clean_response("It is \\boxed{12}, not \\boxed{13}") == "12"
+    assert clean_response("It is \\boxed{12}, not (\\boxed{13})") == "12"
+    assert not gold_in("答案是 a，不是 b", "b")
+    assert not gold_in("peace, not war", "war")
+    assert not gold_in("peace, not (war)", "war")
+    assert not gold_in("peace, not $war$", "war")
+    assert gold_in("war, not peace", "war")
+
+
+def test_one_rule_for_another_value_offered_in_a_bracket():
+    """`offers_another` (clause_number) decides for both the numbers' answer clause and
+    MMMU's hedges whether "(or …)" after a value offers another one ("4 (or 5 …)") or writes
+    the same value again ("0.5 (or 50%)")."""
+    from bench_kit.scoring.extract.numbers import answer_number
+    from bench_kit.scoring.metrics.mmmu_open import _offered_in_bracket
+
+    assert _offered_in_bracket("4 (or 5 if including the end)") == ["4", "5 if including the end"]
+    assert _offered_in_bracket("0.5 (or 50%)") is None
+    assert _offered_in_bracket("12 (or 12 exactly)") is None
+    assert answer_number("The answer is 4 (or 5 if including the end).")[0].value is None
+    assert answer_number("The answer is 0.5 (or 50%).")[0].value == 0.5

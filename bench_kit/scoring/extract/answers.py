@@ -108,7 +108,7 @@ from bench_kit.scoring.extract.option_texts import (
     without_questions,
     yes_and_no,
 )
-from bench_kit.scoring.extract.option_values import by_option_value, option_values
+from bench_kit.scoring.extract.option_values import by_values, option_values
 from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
@@ -396,20 +396,21 @@ def _texts_in(text: str, choices: Mapping[str, str], options: dict[str, str],
               texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
     """Rule 7's reading of `text` (see `_by_texts`)."""
     tail = clause_tail(text)
-    if tail:
-        letter = by_option_text(tail, texts)
-        if letter:
-            return extraction(options[letter], PARSE_LENIENT)
-        if any(ch.isdigit() for ch in tail) and option_values(choices, options) is not None:
-            # "【答案】 (X) √5" with options that are numbers: the value it states is the
-            # answer, not a number of the reasoning that an option equals
-            return by_option_value(text, choices, options)
+    letter = by_option_text(tail, texts) if tail else None
+    if letter:
+        return extraction(options[letter], PARSE_LENIENT)
+    stated = tail is not None and any(ch.isdigit() for ch in tail)
+    values = option_values(choices, options) if stated else None  # (read once, here or below)
+    if values is not None:
+        # "【答案】 (X) √5" with options that are numbers: the value it states is the answer,
+        # not a number of the reasoning that an option equals
+        return by_values(text, choices, options, values)
     norm = normalize_text(text) if norm is None else norm
     letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
         or compared_option(text, texts, question)
     if letter:
         return extraction(options[letter], PARSE_LENIENT)
-    return by_option_value(text, choices, options)
+    return by_values(text, choices, options, values if stated else option_values(choices, options))
 
 
 def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],

@@ -16,6 +16,7 @@ from bench_kit.scoring.extract.answer_clause import (
     last_clause,
     may_have_clause,
 )
+from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
 from bench_kit.scoring.extract.prose_letters import (
     is_article_or_pronoun,
     named_not_chosen,
@@ -40,7 +41,7 @@ CHOICE_CLAUSE = re.compile(
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
     r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*+(?:it'?s\s+|it\s+is\s+)?"
-    r"|(?:故|所以|因此|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?"
+    rf"|(?:{CONCLUDES_CJK}|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?"
     r"|(?:选项|答案)对应的?(?:字母|选项)\s*(?:为|是)?\s*:?)"  # "选项对应的字母是A"
     # possessive spaces and at most four fillers: linear on long runs of spaces or "选项"
     r"\s*+(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
 from bench_kit.scoring.extract.written_twice import first_of_pair, two_things, written_twice
 from bench_kit.text.cjk import CJK_CHARS
@@ -90,12 +91,8 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
             # quantities: none); "0.5 or 50%": one value written two ways
             return before if as_percent(before, last) \
                 or first_of_pair(tail, found, len(found) - 1) else None
-    if _POINT_BEFORE.search(tail, max(0, last.start - 40), last.start) \
-            and _POINT_AFTER.match(tail, last.end):
-        return None  # "(18, 2) 或 (18, -2)", "(3, 4)": a point, no one number
-    if tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
-            and text[at + len(tail):].lstrip()[:1] == ",":
-        return None  # "The answer is (3, 4).": a pair cut at its comma
+    if _gives_a_point(text, tail, at, last):
+        return None  # "(18, 2) 或 (18, -2)", "The answer is (3, 4).": a point, no one number
     return last
 
 
@@ -104,13 +101,25 @@ _POINT_BEFORE = re.compile(r"\([ \t]*[-+]?\d[\d.]*[ \t]*,[ \t]*$")
 _POINT_AFTER = re.compile(r"[ \t]*\)")
 
 
+def _gives_a_point(text: str, tail: str, at: int, last: NumberToken) -> bool:
+    """Whether an answer clause's tail (`tail`, at offset `at` of `text`) gives a point or a
+    pair, no one number: its last number closes the coordinates ("(18, 2) 或 (18, -2)",
+    "(3, 4)"), or the clause was cut at the pair's comma ("The answer is (3, 4).": the tail
+    "(3" opens a bracket it does not close, and a comma follows it)."""
+    if _POINT_BEFORE.search(tail, max(0, last.start - 40), last.start) \
+            and _POINT_AFTER.match(tail, last.end):
+        return True
+    return tail[0] in ("(", "[") and ")" not in tail and "]" not in tail \
+        and text[at + len(tail):].lstrip()[:1] == ","
+
+
 # "3,5,7", "3、5": values listed (cleaning writes "，" as ","), the whole tail.
 _LISTED = re.compile(r"[ \t]*[-+]?\d[\d.]*(?:[ \t]*[,、][ \t]*[-+]?\d[\d.]*)+[ \t]*[.。]?[ \t]*")
 # "x = 3", "两数之和为 30": a value given to a letter or a named quantity.
 _ASSIGNED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t]*=[ \t]*[-+]?\d"
                        rf"|([{CJK_CHARS}]{{2,8}}?)(?:为|是)[ \t]*[-+]?\d")
 # "则 y = 6", "所以 y = 5": a value drawn from the one before, the conclusion (not another value).
-_DRAWN = re.compile(r"(?:则|所以|因此|即|得|故)[^,]*$")
+_DRAWN = re.compile(rf"(?:则|即|得|{CONCLUDES_CJK})[^,]*$")
 # "6，但是如果不算重复的，就是 4": after the value and its comma, a condition under which another
 # value holds.
 _IF_OTHERWISE = re.compile(r"[ \t]*,[ \t]*(?:但是?|不过)?[ \t]*(?:如果|若|假如)")
@@ -144,8 +153,14 @@ def _bracket_undoes(tail: str, found: list[NumberToken], aside: int) -> bool:
     if _FACTOR_BRACKET.match(tail, aside):
         return any(token.end == aside for token in found)
     return OR_BRACKET.match(tail, aside) is not None and any(
-        token.start > aside and token.value != found[0].value
-        and not written_twice(tail, found[0], token) for token in found)  # not "0.5 (or 50%)"
+        token.start > aside and offers_another(tail, found[0], token) for token in found)
+
+
+def offers_another(text: str, value: NumberToken, other: NumberToken) -> bool:
+    """Whether `other`, in an `OR_BRACKET` after `value` ("5 (or 6 if …)"), offers another
+    value: not the same number, nor the value written another way ("0.5 (or 50%)", "12 inches
+    (or 1 foot)"). Also for `mmmu_open`'s hedges."""
+    return other.value != value.value and not written_twice(text, value, other)
 
 
 # "The answer is as follows.", "… is below", "… is clear from the graph": a tail that points to

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bench_kit.scoring.extract.concluding import CONCLUDES
@@ -19,11 +20,11 @@ _IS_QUESTION = re.compile(r"(?:^|(?<=[.!?\n])|(?<=,))[ \t]*(?:is|are)\s[^?\n]{1,
 _PREDICATE = re.compile(r"([A-Za-z]{3,})[\"'”’)]*\s*\?\s*$")
 
 
-def concluded(text: str, question: str) -> str | None:
-    """"yes" / "no" when the last concluding sentence of `text` states the predicate of a
-    "Is <thing> <predicate>?" question (its last word) about a thing the question names
-    (another of its content words) after a copula: "is legal", "is technically legal" are
-    "yes", "is not legal" and "is illegal" "no"; None otherwise."""
+@functools.lru_cache(maxsize=4096)
+def _predicate(question: str) -> tuple[frozenset[str], re.Pattern, tuple[str, ...]] | None:
+    """What a "Is <thing> <predicate>?" question asks, read once per question (every response
+    to it asks the same): the content words naming the thing, the pattern of the predicate
+    stated after a copula, and the predicate's negative prefixes; None for another question."""
     opened = None
     for opened in _IS_QUESTION.finditer(question):  # noqa: B007 - keeps the last
         pass
@@ -32,7 +33,20 @@ def concluded(text: str, question: str) -> str | None:
     if word is None:
         return None
     predicate = word.group(1).lower()
-    others = content_words(query[:word.start()])
+    stated = re.compile(r"\b(?:is|are|was|were)\s+(not\s+)?(?:[a-z]{1,20}ly\s+)?(?:an?\s+)?([a-z-]{0,6})"
+                        + re.escape(predicate) + r"\b")
+    return frozenset(content_words(query[:word.start()])), stated, negative_prefixes(predicate)
+
+
+def concluded(text: str, question: str) -> str | None:
+    """"yes" / "no" when the last concluding sentence of `text` states the predicate of a
+    "Is <thing> <predicate>?" question (its last word) about a thing the question names
+    (another of its content words) after a copula: "is legal", "is technically legal" are
+    "yes", "is not legal" and "is illegal" "no"; None otherwise."""
+    asked = _predicate(question)
+    if asked is None:
+        return None
+    others, statement, negative = asked
     last = None
     for last in CONCLUDES.finditer(text):  # noqa: B007 - keeps the last
         pass
@@ -42,8 +56,7 @@ def concluded(text: str, question: str) -> str | None:
     sentence = text[last.end():stop.start() if stop else len(text)]
     if not content_words(sentence) & others:
         return None
-    stated = re.search(r"\b(?:is|are|was|were)\s+(not\s+)?(?:[a-z]{1,20}ly\s+)?(?:an?\s+)?([a-z-]{0,6})"
-                       + re.escape(predicate) + r"\b", sentence.lower())
-    if stated is None or stated.group(2) and stated.group(2) not in negative_prefixes(predicate):
+    stated = statement.search(sentence.lower())
+    if stated is None or stated.group(2) and stated.group(2) not in negative:
         return None
     return "no" if stated.group(1) or stated.group(2) else "yes"

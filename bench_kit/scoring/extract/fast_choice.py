@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 
 from bench_kit.scoring.extract.choice_clause import BARE_LETTER, CLAUSE_HINT, LETTER_LIST, OR_NEXT
+from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
 from bench_kit.scoring.extract.no_option_statements import no_answer_statement
 from bench_kit.scoring.extract.option_texts import (
     by_option_text,
@@ -34,7 +35,7 @@ _SHORT_CLAUSE = re.compile(
     r"(?:(?:the\s+)?(?:(?:correct|final|best|right)\s+(?:answer|option|choice)|answer)\s*"
     r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
     r"(?:\s+(\S[^\n]*))?", re.I)
-_SHORT_CHINESE = re.compile(r"(?:(?:故|所以|因此|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
+_SHORT_CHINESE = re.compile(rf"(?:(?:{CONCLUDES_CJK}|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
                             r"|(?:正确)?答案\s*[\])]?\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
 # How an ASCII text each shape can match opens (re.I: either case; a text in other

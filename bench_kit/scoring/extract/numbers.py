@@ -37,7 +37,7 @@ from bench_kit.scoring.extract.clause_number import (
 )
 from bench_kit.scoring.extract.concluding import CONCLUDES
 from bench_kit.scoring.extract.expression_parts import part_of_expression
-from bench_kit.scoring.extract.prose_number import _EXAMPLE, _prose_number
+from bench_kit.scoring.extract.prose_number import EXAMPLE, EXAMPLE_CJK, _prose_number
 from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,
@@ -76,7 +76,7 @@ _BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*
 # answer between …": no answer clause) and an example of its answer slot ("例如[金额]2000元<eoa>",
 # "for example [Answer] 12"): no answer.
 _SLOT_EXAMPLE = re.compile(r"答案(?:写|填|放)在[^\n.。]{0,30}?之间"
-                           r"|(?:例如|比如|譬如|\bfor\s+example\b|\be\.g\.)[ \t,:：，]*"
+                           rf"|(?:{EXAMPLE_CJK}|\bfor\s+example\b|\be\.g\.)[ \t,:：，]*"
                            r"\[[^\[\]\n]{1,12}\][^\n.。\[]{0,30}", re.I)
 # "2018年12月", "2023年1月10日": a date (a year, its month and day).
 _DATE = re.compile(r"(?:1[89]|20)\d\d[ \t]*年[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*[日号])?")
@@ -233,7 +233,7 @@ def _clause_reading(text: str, tail: str, at: int, opened: str,
     `text`; `opened`: the whole cleaned response) gives, or None to read on past it (a tail
     that names things or points to where the answer is written, with no value of its own)."""
     found = _candidates(tail, number_tokens(tail))
-    if found and _EXAMPLE.search(text, sentence_start(text, at), at):
+    if found and EXAMPLE.search(text, sentence_start(text, at), at):
         return FAILED, None, text  # "For example, if …, the answer would be 50."
     if found and names_things(text, tail, at):
         named = value_after_comma(text, tail, at)

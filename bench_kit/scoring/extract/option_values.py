@@ -66,7 +66,12 @@ def by_option_value(text: str, choices: Mapping[str, str],
     """Rule 7b: options that are all numbers (`option_values`), and the response's answer
     number (the last one, unless written right after "not": "40°, not 34°" gives none)
     equals exactly one."""
-    values = option_values(choices, options)
+    return by_values(text, choices, options, option_values(choices, options))
+
+
+def by_values(text: str, choices: Mapping[str, str], options: dict[str, str],
+              values: dict[str, float | None] | None) -> Extraction[str]:
+    """`by_option_value` with the options' `values` read already (`option_values`)."""
     if values is None:
         return FAILED
     pi_units = any("π" in str(choices.get(key, "")) or "\\pi" in str(choices.get(key, ""))

@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
 from bench_kit.scoring.extract.letter_names import (
     LetterUses,
     letters_as_options,
@@ -202,7 +203,7 @@ def _unit(text: str, start: int) -> bool:
 
 # A letter alone after "so" / "thus" / "therefore" / "hence" / "所以" / "故" that closes the
 # response ("D * 2 = 80 so D."): the answer, though the working wrote it as a symbol.
-_CONCLUDING = re.compile(r"(?:\b(?:so|thus|therefore|hence),?\s+|所以|因此|故)\s*$", re.I)
+_CONCLUDING = re.compile(rf"(?:\b(?:so|thus|therefore|hence),?\s+|{CONCLUDES_CJK})\s*$", re.I)
 _CLOSING = re.compile(r"[A-J][.。!]?\s*")
 
 
@@ -356,19 +357,22 @@ def prose_letters(text: str, options: dict[str, str], spans: list[tuple[int, int
         plural = bool(listed) and _PLURAL_VERB.match(segment) is not None  # "B, D are incorrect"
         mark = sentence.start() if sentence is not None else -1
         asked = mark >= 0 and text.startswith("?", mark)
-        if asked and _POSITIVE.search(segment) and YES_AFTER.match(text, mark):
+        # (each read once: a verdict in an asked segment, one denied right before the letter)
+        positive = asked and _POSITIVE.search(segment) is not None
+        denied = _denied_at(text, start)
+        if positive and YES_AFTER.match(text, mark):
             affirmed.update(group)  # "C matches? Yes."
-        elif asked and _POSITIVE.search(segment) and PLAIN_NO_AFTER.match(text, mark):
+        elif positive and PLAIN_NO_AFTER.match(text, mark):
             ruled_out.update(group)  # "B matches? No."
         elif _AFFIRMED_AFTER.match(text, end):  # "B正确，其他选项都不正确": B's own verdict first
             affirmed.update(group)
-        elif rules_out(segment) or _denied_at(text, start):
+        elif rules_out(segment) or denied:
             ruled_out.update(group)
-            if _denied_at(text, start):
+            if denied:
                 strictly.add(letter)
             # the list "A, B, and C" / "B, D are" shares it; "B, C is wrong" does not
             shared = bool(linked) or plural
-        elif (_POSITIVE.search(segment) or _pointed_at(text, start)) and not asked:
+        elif not asked and (_POSITIVE.search(segment) or _pointed_at(text, start)):
             # (not a question: "Choice A is correct? Let's check: …")
             affirmed.update(group + listed if plural else group)  # "A, C are both correct": both
         else:

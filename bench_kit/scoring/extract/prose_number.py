@@ -15,7 +15,7 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import sentence_start
 from bench_kit.scoring.extract.clause_number import OPERAND_LABEL, question_from
-from bench_kit.scoring.extract.concluding import CONCLUDES
+from bench_kit.scoring.extract.concluding import CONCLUDES, CONCLUDES_CJK
 from bench_kit.scoring.extract.expression_parts import LABEL_BEFORE
 from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.response import (
@@ -36,14 +36,19 @@ from bench_kit.scoring.extract.written_twice import first_of_pair, noun_after, t
 from bench_kit.text.numbers import NumberToken
 
 _CLAUSE_MARKS = frozenset(",，;；.。\n")
+# The Chinese words for "for example" (also in the prompt's answer-slot example,
+# `bench_kit.scoring.extract.numbers`).
+EXAMPLE_CJK = "例如|比如|譬如"
+_EXAMPLE_HEADS = "".join(word[0] for word in EXAMPLE_CJK.split("|"))  # 例比譬
 # (例如 / 比如 / 譬如, "for example", in the clause of the number: "（例如正负号、0）", not "例如取
 # x=1 验证。所以 y=3。": cleaning writes "。" as "."; each scan stops at the next marker's first
 # character, so many markers in one sentence stay linear)
-_EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b"
-                      r"|(?:例如|比如|譬如)(?:[^.;!?\n例比譬,]|\.(?=\d)|,(?![ \t]*(?:所以|因此|故|答案)))*$"
-                      r"|\b(?:if|assuming|suppose)\b"
-                      r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
-                      re.I)
+EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b"
+                     rf"|(?:{EXAMPLE_CJK})(?:[^.;!?\n{_EXAMPLE_HEADS},]|\.(?=\d)"
+                     rf"|,(?![ \t]*(?:{CONCLUDES_CJK}|答案)))*$"
+                     r"|\b(?:if|assuming|suppose)\b"
+                     r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
+                     re.I)
 _RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))"
                            r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)|\bbetween\s+\S+\s+and)\s*$", re.I)
 # "1, 2, 3, 4" / "21, 22, 23, and 25": a list of numbers is no one answer.
@@ -71,9 +76,9 @@ _METHOD_KEYS = ("final", "solution", "to find", "code", "program", "script")
 # from it after: equations set up, never solved (a Chinese response's "所以 / 解得 …" concludes;
 # "…求解即可", "solving it is all it takes", does not).
 _SETS_UP = re.compile(r"(?:列出|得到|建立)[^。\n]{0,10}方程")
-_CONCLUDES_CJK = re.compile(r"解得|求得|可得|得出|所以|因此|故|即(?!可)|答案|综上|得到(?![^。\n]{0,10}方程)"
-                            # "…，x = 2。", "\nx = 4": a clause giving a letter its value
-                            r"|(?<=[,，:：;；\n])[ \t]*[A-Za-z][ \t]*=[ \t]*[-+]?\d[\d.]*[ \t]*(?:[.。,，;；\n]|$)")
+_SOLVED_CJK = re.compile(rf"解得|求得|可得|得出|{CONCLUDES_CJK}|即(?!可)|答案|综上|得到(?![^。\n]{{0,10}}方程)"
+                         # "…，x = 2。", "\nx = 4": a clause giving a letter its value
+                         r"|(?<=[,，:：;；\n])[ \t]*[A-Za-z][ \t]*=[ \t]*[-+]?\d[\d.]*[ \t]*(?:[.。,，;；\n]|$)")
 # "(a) 1000\n(b) 2000\n(c) 3000": option labels echoed with their values.
 _OPTION_LABEL = re.compile(r"\(\s*[A-Za-z]{1,2}\s*\)\s*$")
 # Two values in coordinated clauses: "4 small cubes and 2 large objects", "10.8% in 1992,
@@ -214,7 +219,7 @@ def _prose_number(text: str, found: list[NumberToken],
     at = found.index(token)
     first = first_of_pair(text, found, at) or (
         token if at + 1 < len(found) and first_of_pair(text, found, at + 1) else None)
-    if first is not None and not (_EXAMPLE.search(text[opened:token.end])
+    if first is not None and not (EXAMPLE.search(text[opened:token.end])
                                   or refuses(text, token.start, lowered)):
         return Extraction(first.value, PARSE_LENIENT), first, text  # "3/12 or 1/4."
     if _not_the_answer(text, lowered, found, token, opened):
@@ -259,9 +264,9 @@ def _cases_only(text: str) -> bool:
 
 def _sets_up_only(text: str) -> bool:
     """Whether a response sets up equations ("可以列出以下方程组") and draws nothing from them
-    after: no "解得", "所以", "因此" … (`_CONCLUDES_CJK`) follows."""
+    after: no "解得", "所以", "因此" … (`_SOLVED_CJK`) follows."""
     setup = _SETS_UP.search(text)
-    return setup is not None and _CONCLUDES_CJK.search(text, setup.end()) is None
+    return setup is not None and _SOLVED_CJK.search(text, setup.end()) is None
 
 
 def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: NumberToken,
@@ -269,7 +274,7 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
     """Whether the number picked from the prose (`token`, in the sentence starting at
     `opened`; `lowered`: `text` lower-cased) is no answer: an example, one end of a range, an option's value, one of
     two coordinated values, part of a list, or said after a refusal."""
-    if _EXAMPLE.search(text[opened:token.end]) or (_RANGE_BEFORE.search(
+    if EXAMPLE.search(text[opened:token.end]) or (_RANGE_BEFORE.search(
             text, max(0, token.start - 30), token.start) and not LABEL_BEFORE.search(
             text, max(0, token.start - 20), token.start)) \
             or _RANGE_AFTER.match(text, token.end) \

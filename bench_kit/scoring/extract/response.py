@@ -99,8 +99,10 @@ _BROKEN_STRING = re.compile(r'"([^\n]*?)"[ \t]*(?:\}|,[ \t]*(?:"|$)|$)', re.M)
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>|</?s>|<eo[ea]>")
 # (2 levels: \frac{\sqrt{3}}{2}; "\boxed {0}": LaTeX allows spaces before the argument)
 _BOXED = re.compile(r"\\boxed[ \t]*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
-# "\boxed{12}, not \boxed{13}": a box right after "not" / "不是" is ruled out, not the answer.
-_RULED_OUT_BEFORE = re.compile(r"(?:\bnot|不是)[ \t$(]*$")
+# "\boxed{12}, not \boxed{13}", '"peace", not "war"', "答案是 A，不是 B": what comes right after
+# "not" / "不是" (spaces, an opening "$" or bracket between) is ruled out, not the answer (the
+# boxes here, a gold in an MMMU candidate: `bench_kit.scoring.metrics.mmmu_gold`).
+RULED_OUT_BEFORE = re.compile(r"(?:\bnot|不是)[\s$(]*$")
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 # A Markdown heading marker; not GSM8K's closing "#### 42" (`FINAL_ANSWER_LINE`).
 # "9.98*10^-25", "8 * 3", "2*x": a star between two operands on one line, one of them a digit,
@@ -167,7 +169,7 @@ def clean_response(response: str, boxed: bool = True) -> str:
     if "\\" in text:
         found = list(_BOXED.finditer(text)) if boxed else None
         if found:
-            kept = [box for box in found if not _RULED_OUT_BEFORE.search(
+            kept = [box for box in found if not RULED_OUT_BEFORE.search(
                 text, max(0, box.start() - 8), box.start())]
             text = (kept or found)[-1].group(1)
         elif not boxed:

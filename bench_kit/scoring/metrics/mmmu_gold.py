@@ -17,6 +17,7 @@ from bench_kit.scoring.extract.clause_number import (
 )
 from bench_kit.scoring.extract.expression_parts import part_of_expression
 from bench_kit.scoring.extract.numbers import asks_precision
+from bench_kit.scoring.extract.response import RULED_OUT_BEFORE
 from bench_kit.scoring.extract.written_twice import written_twice
 from bench_kit.text.latex import plain_latex
 from bench_kit.text.numbers import number_tokens, parse_number
@@ -55,7 +56,7 @@ def gold_in(key: str, gold: str) -> bool:
     """Whether a gold is in a candidate: a number among the values after its last "="
     ("k=2" is 2, "3 + 4 = 7" is 7), a text as `_text_gold` (double quotes, and single quotes
     not between two letters, in the candidate aside when the gold has none; not right after
-    "not" / "不是", `_NEGATED_BEFORE`; a one-letter gold not as one of letters listed, "A, B",
+    "not" / "不是", `RULED_OUT_BEFORE`; a one-letter gold not as one of letters listed, "A, B",
     `_LETTER_LIST`); a gold in LaTeX math ("$\\sqrt{3}$",
     "$x^{2}+y^{2}=2$") and the candidate both read as plain text first."""
     number = gold_number(gold)
@@ -84,13 +85,11 @@ def gold_in(key: str, gold: str) -> bool:
             index += 1
         if index < len(lists) and lists[index][0] <= m.start():
             continue  # one of letters listed
-        if _NEGATED_BEFORE.search(key, max(0, m.start() - 8), m.start()) is None:
+        if RULED_OUT_BEFORE.search(key, max(0, m.start() - 8), m.start()) is None:
             return True
     return False
 
 
-# '"peace", not "war"', "答案是 A，不是 B": a gold the candidate rejects is not its answer.
-_NEGATED_BEFORE = re.compile(r"(?:\bnot|不是)\s*$")
 # "A, B", "A,B,C", "A、B 和 C": letters listed name several things (cities, points, options);
 # a one-letter gold among them is not the answer they give.
 _LETTER_LIST = re.compile(r"(?<![a-z0-9])[a-z](?:[ \t]*,[ \t]*[a-z](?![a-z0-9]))+"

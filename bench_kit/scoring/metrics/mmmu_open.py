@@ -6,13 +6,14 @@ among them, and whether a gold is the final one. Re-exported by
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, may_have_clause
 from bench_kit.scoring.extract.answer_part import answer_part
 from bench_kit.scoring.extract.clause_number import (
     AND_CJK,
     OR_BRACKET,
+    offers_another,
     points_on,
     stated_then_asked,
 )
@@ -195,16 +196,25 @@ def _words(part: str) -> int:
     return len(CJK.sub(" ", part).split()) + len(CJK.findall(part))
 
 
+def _separators(split: re.Pattern, key: str,
+                found: list[NumberToken]) -> Iterator[tuple[re.Match, bool]]:
+    """The separators of `key` (`split`'s matches), each with whether it lies inside one of
+    its numbers `found` ("3 / 4" is one fraction, "3 and a half" one number); one walk over
+    the separators and the numbers, both in order."""
+    index = 0
+    for match in split.finditer(key):
+        while index < len(found) and found[index].end <= match.start():
+            index += 1
+        yield match, index < len(found) and found[index].start < match.start() \
+            and match.end() < found[index].end
+
+
 def _hedge_parts(key: str) -> list[str]:
     """A key split at its hedge separators, except one inside a number ("3 / 4" is one
     fraction, 0.75; "3 / 4 or 5" is 0.75 or 5)."""
-    tokens = number_tokens(key)  # in order, as the separators: one walk over both
-    parts, start, index = [], 0, 0
-    for found in _HEDGE_SPLIT.finditer(key):
-        while index < len(tokens) and tokens[index].end <= found.start():
-            index += 1
-        if not (index < len(tokens) and tokens[index].start < found.start()
-                and found.end() < tokens[index].end):
+    parts, start = [], 0
+    for found, inside in _separators(_HEDGE_SPLIT, key, number_tokens(key)):
+        if not inside:
             parts.append(key[start:found.start()])
             start = found.end()
     return parts + [key[start:]]
@@ -225,18 +235,6 @@ def _two_quantities(key: str) -> bool:
         and not written_twice(key, found[0], found[1])
 
 
-def _inside_a_number(split: re.Pattern, key: str, found: list[NumberToken]) -> bool:
-    """Whether a separator of `key` lies inside one of its numbers ("3 and a half"); one walk
-    over the separators and the numbers, both in order."""
-    index = 0
-    for match in split.finditer(key):
-        while index < len(found) and found[index].end <= match.start():
-            index += 1
-        if index < len(found) and found[index].start < match.start() and match.end() < found[index].end:
-            return True
-    return False
-
-
 def _offered_in_bracket(key: str) -> list[str] | None:
     """A value and another one a bracket after it offers ("4 (or 5 if including the end)",
     `OR_BRACKET`, as for numbers), or None: no such bracket, or the same value written
@@ -247,8 +245,7 @@ def _offered_in_bracket(key: str) -> list[str] | None:
     found = number_tokens(key)
     before = [t for t in found if t.end <= bracket.start()]
     after = [t for t in found if t.start >= bracket.end()]
-    if not before or not after or after[0].value == before[-1].value \
-            or written_twice(key, before[-1], after[0]):
+    if not before or not after or not offers_another(key, before[-1], after[0]):
         return None
     return [_trim_key(key[:bracket.start()]), _trim_key(key[bracket.end():])]
 
@@ -280,7 +277,7 @@ def _hedged(key: str, golds: Sequence[str]) -> list[str] | None:
     found = number_tokens(key)
     for split, mark in ((_AND_SPLIT, " and "), (_COMMA_SPLIT, ", ")):
         if split.search(key) and not any(split.search(str(g)) for g in golds) \
-                and not _inside_a_number(split, key, found) \
+                and not any(inside for _, inside in _separators(split, key, found)) \
                 and not (mark == ", " and any(ch in key for ch in "([{")):
             parts = [part for part in map(_trim_key, split.split(key)) if part]
             most = _MAX_VALUE_WORDS if mark == " and " else _MAX_UNIT_WORDS
