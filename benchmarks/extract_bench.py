@@ -182,7 +182,7 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
     """Print extract_choice's and can_infer's best-round time per item, side by side."""
     from reference_loader import load_vlmevalkit
 
-    from bench_kit.scoring.extract import choice_clause, option_texts
+    from bench_kit.scoring.extract import choice_clause, option_texts, prompt_echo
     from bench_kit.scoring.extract.answers import extract_choice
     from bench_kit.scoring.extract.no_answer import last_refusal
 
@@ -210,6 +210,7 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
             option_texts.normalized_option.cache_clear()
             choice_clause._options_of.cache_clear()
             last_refusal.cache_clear()
+            prompt_echo._asked.cache_clear()
             return ()
 
         best_ours, best_theirs = float("inf"), float("inf")

@@ -53,3 +53,15 @@ def test_full_width_forms_replaced_as_one_substitution() -> None:
         text = "答" + "".join(rng.choice(atoms) for _ in range(rng.randint(1, 12)))
         expected = _WIDE.sub(lambda m: _WIDE_TEXT[m.group()], text)
         assert clean_response(text) == expected.strip(), repr(text)
+
+
+def test_letter_run_pattern_matches_its_readable_form() -> None:
+    """`prompt_echo._LETTER_RUN` reads its "A" before the look-back (the engine skips to each
+    "A"): the same matches as the readable `(?<![A-Za-z])A…`."""
+    from bench_kit.scoring.extract.prompt_echo import _LETTER_RUN
+
+    readable = re.compile(r"(?<![A-Za-z])A(?:\s*[,，、/]\s*[B-J])+(?![A-Za-z])")
+    atoms = ["A", "B", "C", "J", "K", "a", "x", ",", "，", "、", "/", " ", "\n", "1", "选"]
+    for text in _strings(atoms, 40_000):
+        assert [m.span() for m in _LETTER_RUN.finditer(text)] == \
+            [m.span() for m in readable.finditer(text)], text

@@ -36,3 +36,37 @@ CASES = [
 def test_prompt_echo(response, expected, parse):
     found = extract_choice_detailed(response, CHOICES, QUESTION)
     assert (found.value, found.parse) == (expected, parse)
+
+
+def _split_first(response: str, question: str, options) -> list[tuple[int, int]]:
+    """`echoed_clauses` as written before its substring pre-check: both texts split into
+    clauses, every clause compared (the readable form the fast one is checked against)."""
+    from bench_kit.scoring.extract import prompt_echo as echo
+
+    asked = {m.group().strip() for m in echo._clauses(question)}
+    echoed = [m for m in echo._clauses(response) if m.group().strip() in asked]
+    if not echoed:
+        return []
+    texts = [str(text) for text in options]
+    spans = [m.span() for m in echoed if echo._names_letter(m.group())
+             and not any(m.group().strip() in text for text in texts)]
+    return sorted(spans + echo._letter_runs(response, question, spans))
+
+
+def test_substring_precheck_finds_what_the_full_split_finds():
+    """The question's clauses are tried as substrings before the response is split: the same
+    spans as splitting both, on responses echoing random clauses of several questions."""
+    import random
+
+    from bench_kit.scoring.extract.prompt_echo import _CLAUSE, echoed_clauses
+
+    questions = [QUESTION, "Which option is right? Choose from A, B, C or D. Answer with the letter.",
+                 "从A、B、C、D四个选项中选出一个。下列说法正确的是", "What is shown? (A) cat (B) dog"]
+    rng = random.Random(0)
+    for _ in range(3000):
+        question = rng.choice(questions)
+        parts = [m.group() for m in _CLAUSE.finditer(question)] + [c for c, _, _ in CASES] + ["B", " so B", "A,B,C,D"]
+        response = "".join(rng.choice(parts) + rng.choice(["。", "\n", ". ", "，", "; ", " ", ""])
+                           for _ in range(rng.randint(1, 5)))
+        assert echoed_clauses(response, question, CHOICES.values()) == \
+            _split_first(response, question, CHOICES.values()), response
