@@ -5,6 +5,8 @@ are sets of numbered statements), in the comment beside it."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench_kit.scoring.extract.answers import extract_choice_detailed
 from bench_kit.scoring.extract.numbered_statements import as_circled
 
@@ -41,3 +43,24 @@ def test_an_option_written_with_spaces_is_still_a_set_of_statements():
     spaced = {"A": "① ②", "B": "① ③", "C": "② ④", "D": "③ ④"}
     assert as_circled("(1) (2)", spaced) == "①②"
     assert as_circled("故选（2）、（4）。", spaced) == "故选②④。"
+
+
+def test_a_lone_bracketed_number_is_no_run():
+    # "each run of two or more bracketed statement numbers": "(1)" and "(3)" with a word
+    # between them ("和" is no separator) are two lone numbers, not the statements ①③
+    assert as_circled("故选(1)和(3)", STATEMENTS) == "故选(1)和(3)"
+    assert as_circled("（2）", STATEMENTS) == "（2）"
+
+
+@pytest.mark.parametrize("verdict", ["错误", "不正确", "不对", "错", "排除", " 错误",
+                                     "都错误", "均不正确", "也不对", "是错的", "为错误", "都 错误"])
+def test_each_negative_verdict_after_a_run_leaves_it(verdict):
+    # "not a run that a negative verdict follows": each word of the negative verdicts
+    # (错误 / 不正确 / 不对 / 错 / 排除, after 都 / 均 / 也 / 是 / 为 or not, a space before
+    # either) rules the run out: it stays "(1)(2)", not the statements ①②
+    assert as_circled("(1)(2)" + verdict, STATEMENTS) == "(1)(2)" + verdict
+
+
+def test_a_run_followed_by_another_word_is_read():
+    # "(1)(2)正确" is no negative verdict: the run is ①②
+    assert as_circled("(1)(2)正确", STATEMENTS) == "①②正确"

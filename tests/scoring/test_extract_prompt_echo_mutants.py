@@ -5,6 +5,8 @@ that writes its prompt's instruction again), offsets counted in the comment besi
 
 from __future__ import annotations
 
+import pytest
+
 from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
 
 OPTIONS = ["甲", "乙", "丙", "丁"]
@@ -75,3 +77,43 @@ def test_without_echo_keeps_the_offsets():
     # two spans, the text between and after them kept
     assert without_echo("0123456789", [(1, 3), (5, 8)]) == "0  34   89"
     assert without_echo("abc", []) == "abc"
+
+
+# --- the module's patterns (mutmut plants no mutant in module-level patterns: these cases
+# hold their marks and separators one by one)
+
+
+@pytest.mark.parametrize("mark", ["\n", ";", "；", "！", "?"])
+def test_a_clause_ends_at_each_clause_mark(mark):
+    # clauses are "between clause marks": "例如答案是A选项" (8) then a mark is the question's
+    # clause written again, (0, 8), whatever mark ends it in the response
+    question = "例如答案是A选项。下列哪个动物是猫？"
+    assert echoed_clauses("例如答案是A选项" + mark + "我选B", question, ["狗", "猫"]) == [(0, 8)]
+
+
+def test_a_full_stop_inside_a_number_does_not_end_a_clause():
+    # "nor a full stop inside a number": "例如答案是A得3.5分" is one clause of 11 characters
+    question = "例如答案是A得3.5分。下列哪个动物是猫？"
+    assert echoed_clauses("例如答案是A得3.5分。我选B。", question, ["狗", "猫"]) == [(0, 11)]
+
+
+@pytest.mark.parametrize("line", ["D：应由甲公司与徐某承担连带责任", "D:应由甲公司与徐某承担连带责任",
+                                  "(D) 应由甲公司与徐某承担连带责任", "【D】、应由甲公司与徐某承担连带责任"])
+def test_one_option_written_out_with_its_letter_is_no_echo(line):
+    # "not a clause that is one option written out with its letter" (a full-width or ASCII
+    # colon, the letter in brackets): the response's answer, though the question holds it
+    question = "下列说法正确的是？" + line + "；E：其他。"
+    options = ["应由郭某承担赔偿责任", "应由甲公司与徐某承担连带责任"]
+    assert echoed_clauses(line + "。", question, options) == []
+
+
+# (not "，": it is also a clause mark, so "D中选出一个正确的答案" is an echoed clause of its own
+# that overlaps the run's span; see docs/TESTING.md)
+@pytest.mark.parametrize("separator", [",", "、", "/", ", "])
+def test_letter_runs_with_each_separator(separator):
+    # "A,B,C,D", "A、B、C、D" ...: the letters listed in order, each separator of the run;
+    # after the echoed "并写在[正确答案]和<eoa>之间" (17) and "。从" the run starts at 19
+    run = separator.join("ABCD")
+    question = "请从" + run + "中选出一个正确的答案，并写在[正确答案]和<eoa>之间。"
+    response = "并写在[正确答案]和<eoa>之间。从" + run + "中选出一个正确的答案。"
+    assert echoed_clauses(response, question, OPTIONS) == [(19, 19 + len(run))]
