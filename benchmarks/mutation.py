@@ -49,7 +49,10 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                          "tests/scoring/test_reference_vectors.py",
                          "tests/scoring/test_scoring_boundaries.py",
                          "tests/scoring/test_metrics_answers_mutants.py",
-                         "tests/scoring/test_metrics_mmmu_gold_mutants.py", "tests/test_doctests.py"]),
+                         "tests/scoring/test_metrics_mmmu_gold_mutants.py",
+                         # mmmu_open's JSON answer lists and exact golds, the reviewer's probes
+                         "tests/scoring/test_exact_golds.py",
+                         "tests/scoring/test_open_review_probes.py", "tests/test_doctests.py"]),
     "metrics_exact_golds": (["bench_kit/scoring/metrics/exact_golds.py"],
                             ["tests/scoring/test_exact_golds.py", "tests/test_doctests.py"]),
     "metrics_masks": (["bench_kit/scoring/metrics/masks.py"],

@@ -117,3 +117,9 @@ def test_letter_runs_with_each_separator(separator):
     question = "请从" + run + "中选出一个正确的答案，并写在[正确答案]和<eoa>之间。"
     response = "并写在[正确答案]和<eoa>之间。从" + run + "中选出一个正确的答案。"
     assert echoed_clauses(response, question, OPTIONS) == [(19, 19 + len(run))]
+
+
+def test_a_clause_naming_j_names_a_letter():
+    # the letters are A to J (ten options): an echoed clause naming only J is blanked
+    question = "例如答案是J选项。下列哪个动物是猫？"
+    assert echoed_clauses("例如答案是J选项。我选B。", question, ["狗", "猫"]) == [(0, 8)]

@@ -468,3 +468,33 @@ def test_mmmu_open_survivors_by_hand(response, golds, expected):
 ])
 def test_review_numbers4_guards_by_hand(response, golds, expected):
     assert mmmu_open_match(response, golds) is expected
+
+
+# --- mmmu_open's hedges (survivors of the 2026-12-02 fifth-session run; hand-worked from
+# `_hedged`'s docstring and the comments of _BETWEEN, _COMMA_SPLIT and _MAX_VALUE_WORDS)
+
+
+def test_a_range_offers_its_two_ends():
+    from bench_kit.scoring.metrics.mmmu_open import _hedged
+
+    # "between 40 and 60": a range, two ends (the first and the second, in order)
+    assert _hedged("between 40 and 60", ["50"]) == ["40", "60"]
+
+
+def test_a_bracketed_list_of_values_for_a_numeric_gold():
+    from bench_kit.scoring.metrics.mmmu_open import _hedged
+
+    # "[0.46, 0.4]" for one number: a list of values; the same in round brackets
+    assert _hedged("[0.46, 0.4]", ["0.46"]) == ["0.46", "0.4"]
+    assert _hedged("(0.46, 0.4)", ["0.46"]) == ["0.46", "0.4"]
+    # ... but for a text gold "(3, -4)" is a point, not two values
+    assert _hedged("(3, -4)", ["p"]) is None
+
+
+def test_and_joins_short_answers_of_three_words():
+    from bench_kit.scoring.metrics.mmmu_open import _hedged
+
+    # a short answer joined by "and" has up to 3 words (_MAX_VALUE_WORDS), brackets allowed
+    # (only a comma split is barred by brackets)
+    assert _hedged("big red box and small cup", ["box"]) == ["big red box", "small cup"]
+    assert _hedged("f(x) and g(x)", ["h"]) == ["f(x)", "g(x)"]
