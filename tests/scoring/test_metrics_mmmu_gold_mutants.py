@@ -80,6 +80,7 @@ def test_a_gold_starting_with_a_command_is_not_after_a_number_and_a_space():
 def test_roots_are_one_spelling():
     # '"\\sqrt{2}", "√2"': one spelling of roots
     assert gold_in("√2", "$\\sqrt{2}$")
+    assert gold_in("sqrt(2)", "$\\sqrt{2}$")
 
 
 def test_a_gold_that_is_a_list_of_letters_is_found():
