@@ -48,7 +48,11 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                         ["tests/scoring/test_metrics.py", "tests/scoring/test_metrics_more.py",
                          "tests/scoring/test_reference_vectors.py",
                          "tests/scoring/test_scoring_boundaries.py",
-                         "tests/scoring/test_metrics_answers_mutants.py", "tests/test_doctests.py"]),
+                         "tests/scoring/test_metrics_answers_mutants.py",
+                         "tests/scoring/test_metrics_mmmu_gold_mutants.py",
+                         # mmmu_open's JSON answer lists and exact golds, the reviewer's probes
+                         "tests/scoring/test_exact_golds.py",
+                         "tests/scoring/test_open_review_probes.py", "tests/test_doctests.py"]),
     "metrics_exact_golds": (["bench_kit/scoring/metrics/exact_golds.py"],
                             ["tests/scoring/test_exact_golds.py", "tests/test_doctests.py"]),
     "metrics_masks": (["bench_kit/scoring/metrics/masks.py"],
@@ -142,6 +146,25 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                                "tests/scoring/test_mc_review_probes.py",
                                "tests/scoring/test_extract_yesno_options_mutants.py",
                                "tests/test_doctests.py"]),
+    # the rules of the session of 2026-12-02 (fifth) in files of their own, one target each
+    # (question_replies.py holds patterns only, no function: mutmut 3 plants nothing there;
+    # tests/scoring/test_extract_question_replies_mutants.py pins its words one by one)
+    "extract_prompt_echo": (["bench_kit/scoring/extract/prompt_echo.py"],
+                            ["tests/scoring/test_extract.py", "tests/scoring/test_prompt_echo.py",
+                             "tests/scoring/test_mc_review_probes.py",
+                             "tests/scoring/test_extract_prompt_echo_mutants.py",
+                             "tests/test_doctests.py"]),
+    "extract_concluded_verdict": (["bench_kit/scoring/extract/concluded_verdict.py"],
+                                  ["tests/scoring/test_extract.py",
+                                   "tests/scoring/test_yesno_review_probes.py",
+                                   "tests/scoring/test_extract_prose_mutants.py",
+                                   "tests/scoring/test_extract_concluded_verdict_mutants.py",
+                                   "tests/test_doctests.py"]),
+    "extract_numbered_statements": (["bench_kit/scoring/extract/numbered_statements.py"],
+                                    ["tests/scoring/test_extract.py",
+                                     "tests/scoring/test_mc_review_probes.py",
+                                     "tests/scoring/test_extract_numbered_statements_mutants.py",
+                                     "tests/test_doctests.py"]),
     "prior": (["bench_kit/models/adapters/prior.py"],
               ["tests/models/test_prior.py", "tests/models/test_prior_boundaries.py"]),
     "idf": (["bench_kit/text/idf.py"], ["tests/text/test_idf.py", "tests/test_doctests.py"]),
@@ -209,6 +232,9 @@ EXTRA_ARGS: dict[str, list[str]] = {
     "extract_restatement": ["-k", "not pathological and not twice_the_length"],
     "extract_answers": ["-k", "not pathological and not twice_the_length"],
     "extract_yesno_options": ["-k", "not pathological and not twice_the_length"],
+    "extract_prompt_echo": ["-k", "not pathological and not twice_the_length"],
+    "extract_concluded_verdict": ["-k", "not pathological and not twice_the_length"],
+    "extract_numbered_statements": ["-k", "not pathological and not twice_the_length"],
     # the small demo (11 s) covers every function: its kills come on top of these
     "deixis": ["-k", "not small_demo"],
     "answerability": ["-k", "not small_demo"],
@@ -293,9 +319,11 @@ def undecorate(path: Path) -> int:
     return len(edits)
 
 
-def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple[Counter, str]:
+def run_target(name: str, scratch: Path, without: tuple[str, ...] = (),
+               mutants: tuple[str, ...] = ()) -> tuple[Counter, str]:
     """Run mutmut on one target in `scratch`; (module, status) counts and the listing.
-    Test files in `without` are deleted from the copy (a 'before' measurement)."""
+    Test files in `without` are deleted from the copy (a 'before' measurement); `mutants`
+    (mutant name patterns, "bench_kit.scoring.extract.clause_number.*") runs only those."""
     paths, tests = TARGETS[name]
     folder = scratch / name
     folder.mkdir(parents=True)
@@ -319,10 +347,12 @@ def run_target(name: str, scratch: Path, without: tuple[str, ...] = ()) -> tuple
         + "pytest_add_cli_args=\n" + "".join(f"    {a}\n" for a in PYTEST_ARGS
                                               + ["-p", CACHE_RESET]
                                               + EXTRA_ARGS.get(name, [])))
-    subprocess.run([str(MUTMUT), "run", "--max-children", "2"], cwd=folder,
+    subprocess.run([str(MUTMUT), "run", "--max-children", "2", *mutants], cwd=folder,
                    capture_output=True, check=False)
     listing = subprocess.run([str(MUTMUT), "results", "--all", "true"], cwd=folder,
                              capture_output=True, text=True, check=False).stdout
+    if mutants:  # the mutants not asked for are listed as "not checked": not counted
+        listing = "\n".join(line for line in listing.splitlines() if "not checked" not in line)
     return Counter(RESULT.findall(listing)), listing
 
 
@@ -333,6 +363,9 @@ def main() -> None:
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
     parser.add_argument("--without", default="",
                         help="comma-separated test files left out (to measure 'before')")
+    parser.add_argument("--mutants", default="",
+                        help="comma-separated mutant name patterns to run, not the whole "
+                             "target (bench_kit.scoring.extract.clause_number.*)")
     parser.add_argument("--keep", default=None,
                         help="scratch folder to keep (default: a temp folder, removed)")
     args = parser.parse_args()
@@ -341,7 +374,8 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     survivors = []
     for name in args.only.split(","):
-        counts, listing = run_target(name, scratch, tuple(filter(None, args.without.split(","))))
+        counts, listing = run_target(name, scratch, tuple(filter(None, args.without.split(","))),
+                                     tuple(filter(None, args.mutants.split(","))))
         for module in sorted({m for m, _ in counts}):
             killed, survived = counts[(module, "killed")], counts[(module, "survived")]
             total = sum(n for (m, _), n in counts.items() if m == module)

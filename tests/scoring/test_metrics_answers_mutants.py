@@ -518,3 +518,31 @@ def test_one_rule_for_another_value_offered_in_a_bracket():
     assert _offered_in_bracket("12 (or 12 exactly)") is None
     assert answer_number("The answer is 4 (or 5 if including the end).")[0].value is None
     assert answer_number("The answer is 0.5 (or 50%).")[0].value == 0.5
+# --- mmmu_open's hedges (survivors of the 2026-12-02 fifth-session run; hand-worked from
+# `_hedged`'s docstring and the comments of _BETWEEN, _COMMA_SPLIT and _MAX_VALUE_WORDS)
+
+
+def test_a_range_offers_its_two_ends():
+    from bench_kit.scoring.metrics.mmmu_open import _hedged
+
+    # "between 40 and 60": a range, two ends (the first and the second, in order)
+    assert _hedged("between 40 and 60", ["50"]) == ["40", "60"]
+
+
+def test_a_bracketed_list_of_values_for_a_numeric_gold():
+    from bench_kit.scoring.metrics.mmmu_open import _hedged
+
+    # "[0.46, 0.4]" for one number: a list of values; the same in round brackets
+    assert _hedged("[0.46, 0.4]", ["0.46"]) == ["0.46", "0.4"]
+    assert _hedged("(0.46, 0.4)", ["0.46"]) == ["0.46", "0.4"]
+    # ... but for a text gold "(3, -4)" is a point, not two values
+    assert _hedged("(3, -4)", ["p"]) is None
+
+
+def test_and_joins_short_answers_of_three_words():
+    from bench_kit.scoring.metrics.mmmu_open import _hedged
+
+    # a short answer joined by "and" has up to 3 words (_MAX_VALUE_WORDS), brackets allowed
+    # (only a comma split is barred by brackets)
+    assert _hedged("big red box and small cup", ["box"]) == ["big red box", "small cup"]
+    assert _hedged("f(x) and g(x)", ["h"]) == ["f(x)", "g(x)"]
