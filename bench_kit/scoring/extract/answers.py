@@ -78,6 +78,7 @@ from bench_kit.scoring.extract.choice_clause import (
 )
 from bench_kit.scoring.extract.concluding import concluding_letters
 from bench_kit.scoring.extract.fast_choice import fast_choice
+from bench_kit.scoring.extract.invented_options import invents_options
 from bench_kit.scoring.extract.letter_names import letter_uses
 from bench_kit.scoring.extract.no_option_statements import (
     closest_guess,
@@ -190,6 +191,8 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = option_keys(choices)
+    if invents_options(text, options):  # "F:…" after options A-E: it writes options of its own
+        return FAILED
     if len(options) > len(LETTERS):  # options past J: "So the answer is (O)."
         late = late_letter(text, options)
         if late is not None:
