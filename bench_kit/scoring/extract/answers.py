@@ -81,11 +81,9 @@ from bench_kit.scoring.extract.fast_choice import fast_choice
 from bench_kit.scoring.extract.invented_options import invents_options
 from bench_kit.scoring.extract.letter_names import letter_uses
 from bench_kit.scoring.extract.no_option_statements import (
-    closest_guess,
     concedes,
     leans_after,
     no_answer_statement,
-    says_no_option,
 )
 from bench_kit.scoring.extract.numbered_statements import as_circled
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
@@ -93,7 +91,6 @@ from bench_kit.scoring.extract.option_statements import (
     after_asked_line,
     blank_filled,
     compared_option,
-    final_answer_tail,
     hypothetical_clauses,
     only_answer_lines,
     opening_verdict,
@@ -110,6 +107,7 @@ from bench_kit.scoring.extract.option_texts import (
     yes_and_no,
 )
 from bench_kit.scoring.extract.option_values import by_option_value, option_values
+from bench_kit.scoring.extract.overruled import overruled
 from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
@@ -130,6 +128,7 @@ from bench_kit.scoring.extract.response import (
     normalize_text,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.stated_choice import stated_choice
 from bench_kit.scoring.extract.truncation import cut_off_mid_sentence
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.scoring.extract.yesno_options import letter_then_word, yesno_option
@@ -248,13 +247,14 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
-        if _overruled(text, choices, options):
+        if overruled(text, choices, options):
             return FAILED
         if clause in options:
             return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
-    opening = opening_verdict(text)
-    if opening in options:  # before a loop or cut-off
+    # "可以与A形成争议观点对的是：E", else a verdict opening the response (before a loop or cut-off)
+    opening = stated_choice(text, options) or opening_verdict(text)
+    if opening in options:
         return extraction(options[opening], PARSE_OK)
     if cut_off_mid_sentence(text):  # stopped mid-sentence, or looping, before it answered:
         # no lenient reading, so only a lead (rule 4, the one "ok" of rules 3-8) can answer
@@ -292,33 +292,6 @@ _COMMITS = re.compile(r"(?:\b(?:that|this|which)\s+(?:is|must\s+be|should\s+be|w
                       r"(?:(?:so|thus|therefore|hence),?\s+)?"
                       r"\(?(?-i:[A-J])\)?\s+(?:is|must\s+be)\s+(?:the\s+)?correct"
                       r"(?:\s+(?:answer|option|choice))?)\s*(?:[.!\n]|$)", re.I)
-
-
-# A closing answer block that is only "none": "【答案】: 无", "Answer: None."
-_BARE_NONE = re.compile(r"(?:无|没有|none)\s*[.。]?", re.I)
-_NONE_WORD = re.compile(r"无|没有|\bnone\b", re.I)  # ... in an option: that option answers it
-# An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"
-_LEAD_LETTER = re.compile(r"[(\[]?[A-J](?:[)\].,:]|\s*[(,]|\s*$)")
-
-
-def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
-    """Whether the answer clause of `text` is no answer after all: a closing answer block
-    says no option is right, is only "none" or echoes the options ("【答案】: 无正确答案"
-    after "选项D, …", "【答案】: 无", "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
-    to be among them, with no answer clause of its own before or after ("None of the
-    options match. The closest answer is C.")."""
-    tail = final_answer_tail(text)
-    if tail is not None and _BARE_NONE.fullmatch(tail) and not any(
-            _NONE_WORD.search(str(choices.get(key, ""))) for key in options.values()):
-        return True  # "【答案】: 无" after "答案为A、B、C、D都不正确" (not with an option "None of these")
-    if tail is not None and len(tail) > 3 and (
-            says_no_option(tail) and clause_letter(tail) is None
-            and not _LEAD_LETTER.match(tail)  # "C. The exact value is not listed"
-            or echoes_options(tail, choices, options)):
-        return True
-    guess = closest_guess(text)
-    return guess is not None and clause_letter(text[:guess[0]]) is None \
-        and clause_letter(text[guess[1]:]) is None
 
 
 def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str],
