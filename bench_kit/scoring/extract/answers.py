@@ -58,7 +58,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.answer_clause import clause_tail
 from bench_kit.scoring.extract.boxes import (
     box_from_padded,
     box_to_padded,
@@ -80,33 +79,24 @@ from bench_kit.scoring.extract.concluding import concluding_letters
 from bench_kit.scoring.extract.fast_choice import fast_choice
 from bench_kit.scoring.extract.invented_options import invents_options
 from bench_kit.scoring.extract.letter_names import letter_uses
+from bench_kit.scoring.extract.listed_options import without_listed_options
 from bench_kit.scoring.extract.no_option_statements import (
     concedes,
     leans_after,
     no_answer_statement,
 )
-from bench_kit.scoring.extract.numbered_statements import as_circled
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_statements import (
-    after_asked_line,
-    blank_filled,
-    compared_option,
     hypothetical_clauses,
     only_answer_lines,
     opening_verdict,
 )
 from bench_kit.scoring.extract.option_texts import (
-    answered_no,
-    by_option_text,
-    copies_question,
     echoes_options,
     option_texts,
-    other_than_denied,
     powers_matter,
-    without_questions,
     yes_and_no,
 )
-from bench_kit.scoring.extract.option_values import by_option_value, option_values
 from bench_kit.scoring.extract.overruled import overruled
 from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
 from bench_kit.scoring.extract.prose_letters import (
@@ -129,6 +119,7 @@ from bench_kit.scoring.extract.response import (
     strip_reasoning,
 )
 from bench_kit.scoring.extract.stated_choice import stated_choice
+from bench_kit.scoring.extract.text_choice import by_texts
 from bench_kit.scoring.extract.truncation import cut_off_mid_sentence
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.scoring.extract.yesno_options import letter_then_word, yesno_option
@@ -190,8 +181,9 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = option_keys(choices)
-    if invents_options(text, options):  # "F:…" after options A-E: it writes options of its own
-        return FAILED
+    listing = _listing(text, choices, options, question, fast)
+    if listing is not None:
+        return listing
     if len(options) > len(LETTERS):  # options past J: "So the answer is (O)."
         late = late_letter(text, options)
         if late is not None:
@@ -210,6 +202,21 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
+
+
+def _listing(text: str, choices: Mapping[str, str], options: dict[str, str],
+             question: str | None, fast: bool) -> Extraction[str] | None:
+    """The reading of a response that writes options: invented ones ("F:…" after options
+    A-E: options of its own, no answer), or the question's own written out again ("答案:A:英国法;
+    B:韩国法;…", choosing none: the rest is read, and a lenient reading of it leaves the whole
+    to the rules); None for any other response."""
+    if invents_options(text, options):
+        return FAILED
+    listed = without_listed_options(text, choices, options)
+    if listed is text:
+        return None
+    found = extract_choice_detailed(listed, choices, question, fast=fast)
+    return None if found.parse == PARSE_LENIENT else found
 
 
 def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
@@ -339,55 +346,6 @@ def _written_option(line: str, choices: Mapping[str, str],
     return None
 
 
-def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
-              texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
-    """Rule 7: an option's text in the last answer clause, then anywhere (statements
-    numbered "(1) (2)" read as an option's "①②"), then a compared option, then an option's value; none from a response that only copies the question,
-    nothing from an answer line that asks the question again (`after_asked_line`)."""
-    circled = as_circled(text, choices)  # "(1) (2)" for the option "①②"
-    if circled is not text:
-        text, norm = circled, None
-    if norm is None and question and len(text) <= 2 * len(question):
-        norm = normalize_text(text)  # (`copies_question` reads it, and the rules below)
-    if copies_question(text, question, norm):
-        return FAILED
-    after = after_asked_line(text)  # "Final Answer: How many … two rolls?\n…": not the question's words
-    if after is not text:
-        text, norm = after, None
-    said = without_questions(text)  # "Is it a cat? It is a dog.": "cat" is asked, not said
-    if said is not text:
-        found = _texts_in(said, choices, options, texts, None, question)
-        if found.value is None and answered_no(text):  # "Is it real? No.": the other of two
-            other = other_than_denied(text, texts)
-            return FAILED if other is None else extraction(options[other], PARSE_LENIENT)
-        if found.value is not None:
-            return found
-        if not said.strip(" .!?\n") and clause_tail(text) is None:
-            return FAILED  # only asked ("The car is blue?", "Dog?"): no answer
-        # (else the questions are read: "The answer is dog?")
-    return _texts_in(text, choices, options, texts, norm, question)
-
-
-def _texts_in(text: str, choices: Mapping[str, str], options: dict[str, str],
-              texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
-    """Rule 7's reading of `text` (see `_by_texts`)."""
-    tail = clause_tail(text)
-    if tail:
-        letter = by_option_text(tail, texts)
-        if letter:
-            return extraction(options[letter], PARSE_LENIENT)
-        if any(ch.isdigit() for ch in tail) and option_values(choices, options) is not None:
-            # "【答案】 (X) √5" with options that are numbers: the value it states is the
-            # answer, not a number of the reasoning that an option equals
-            return by_option_value(text, choices, options)
-    norm = normalize_text(text) if norm is None else norm
-    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
-        or compared_option(text, texts, question)
-    if letter:
-        return extraction(options[letter], PARSE_LENIENT)
-    return by_option_value(text, choices, options)
-
-
 def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
                       question: str | None) -> Extraction[str]:
     """Rules 3-8, for a response without an answer clause."""
@@ -412,7 +370,7 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         strong = concluding_letters(prose, options, raw_texts)
     if strong:
         return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
-    found = _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    found = by_texts(text, choices, options, texts, norm, question) if texts else FAILED
     if found.value is not None and any(options[letter] == found.value and not rules_out(
             str(choices.get(found.value, ""))) for letter in dropped):
         return FAILED  # "18, which does not match option C": C ruled out, not its text "18"
