@@ -76,6 +76,7 @@ from bench_kit.scoring.extract.choice_clause import (
     option_keys,
 )
 from bench_kit.scoring.extract.concluding import concluding_letters
+from bench_kit.scoring.extract.example_answers import without_examples
 from bench_kit.scoring.extract.fast_choice import fast_choice
 from bench_kit.scoring.extract.invented_options import invents_options
 from bench_kit.scoring.extract.letter_names import letter_uses
@@ -174,7 +175,7 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
             if before.parse == PARSE_OK:
                 return before
         response = without_echo(response, spans)
-    text = clean_response(response)
+    text = without_examples(clean_response(response))  # "例如[正确答案]D<eoa>": a format's example
     if not text:
         return FAILED
     if "\\" in text or "^" in text or "√" in text:
