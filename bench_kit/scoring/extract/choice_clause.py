@@ -16,6 +16,7 @@ from bench_kit.scoring.extract.answer_clause import (
     last_clause,
     may_have_clause,
 )
+from bench_kit.scoring.extract.option_mentions import answer_before
 from bench_kit.scoring.extract.prose_letters import (
     is_article_or_pronoun,
     named_not_chosen,
@@ -184,6 +185,8 @@ def clause_letter(text: str, *, scan: bool = False, texts: Mapping[str, str] | N
         last = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
     if last is None:
         return None
+    if "选项" in last.group(0):  # "正确答案：A … 选项D也是正确的": the answer stays A
+        last = answer_before(last, CHOICE_CLAUSE, _names_letter)
     letter = last.group(1).upper()
     other = next_option(text, last.end())
     if other and other != letter and not (texts and own_text_follows(text, last.end(), texts.get(letter))):
