@@ -58,6 +58,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.answered_again import answered_again
 from bench_kit.scoring.extract.boxes import (
     box_from_padded,
     box_to_padded,
@@ -208,11 +209,15 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
 def _listing(text: str, choices: Mapping[str, str], options: dict[str, str],
              question: str | None, fast: bool) -> Extraction[str] | None:
     """The reading of a response that writes options: invented ones ("F:…" after options
-    A-E: options of its own, no answer), or the question's own written out again ("答案:A:英国法;
-    B:韩国法;…", choosing none: the rest is read, and a lenient reading of it leaves the whole
-    to the rules); None for any other response."""
+    A-E: options of its own, no answer), a question written again after its answer and
+    answered otherwise (`answered_again`), or the question's own options written out again
+    ("答案:A:英国法;B:韩国法;…", choosing none: the rest is read, and a lenient reading of it
+    leaves the whole to the rules); None for any other response."""
     if invents_options(text, options):
         return FAILED
+    again = answered_again(text, choices, options)  # "正确答案：C … A:… B:… 正确答案：D"
+    if again is not None:
+        return again
     listed = without_listed_options(text, choices, options)
     if listed is text:
         return None
