@@ -88,6 +88,7 @@ from bench_kit.scoring.extract.no_option_statements import (
     no_answer_statement,
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
+from bench_kit.scoring.extract.option_fragment import fragment_option
 from bench_kit.scoring.extract.option_statements import (
     hypothetical_clauses,
     only_answer_lines,
@@ -377,6 +378,8 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
     if strong:
         return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
     found = by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    if found.value is None and texts and (part := fragment_option(text, choices, options)):
+        found = extraction(options[part], PARSE_LENIENT)  # "请求二审法院驳回上诉，维持原判。": D's last clauses
     if found.value is not None and any(options[letter] == found.value and not rules_out(
             str(choices.get(found.value, ""))) for letter in dropped):
         return FAILED  # "18, which does not match option C": C ruled out, not its text "18"
