@@ -23,8 +23,8 @@ from bench_kit.scoring.extract.response import (
 
 # Options of a question written after the answer: "A:" / "A." / "(A)" heading a line, then "B"
 # heading a later line (read after `clean_response`: "A：" as "A:").
-_FIRST_OPTION = re.compile(r"^[ \t]*(?:\(A\)|A[ \t]*[:.)])[ \t]*\S", re.M)
-_SECOND_OPTION = re.compile(r"^[ \t]*(?:\(B\)|B[ \t]*[:.)])[ \t]*\S", re.M)
+_FIRST_OPTION = re.compile(r"^[ \t]*+(?:\(A\)|A[ \t]*+[:.)])[ \t]*+\S", re.M)
+_SECOND_OPTION = re.compile(r"^[ \t]*+(?:\(B\)|B[ \t]*+[:.)])[ \t]*+\S", re.M)
 
 
 def answered_again(text: str, choices: Mapping[str, str], options: dict[str, str]) -> Extraction[str] | None:

@@ -220,8 +220,8 @@ def _listing(text: str, choices: Mapping[str, str], options: dict[str, str],
     if again is not None:
         return again
     listed = without_listed_options(text, choices, options)
-    if listed is text:
-        return None
+    if listed is text or without_listed_options(listed, choices, options) is not listed:
+        return None  # (one reading of the rest: no list is left in it)
     found = extract_choice_detailed(listed, choices, question, fast=fast)
     return None if found.parse == PARSE_LENIENT else found
 

@@ -10,8 +10,8 @@ import re
 # "例如[正确答案]D", "比如：答案是B", "e.g., Answer: (C)", "for example, the answer is A" (read after
 # `clean_response`: "：" as ":", "【】" as "[]"); the letter group is what is dropped.
 _EXAMPLE = re.compile(
-    r"(?:例如|比如|譬如|\be\.g\.|\bfor\s+example)[ \t,:]*"
-    r"(?:\[?正确答案\]?|答案|(?:the\s+)?(?:correct\s+)?answer)[ \t]*(?:是|为|is)?[ \t]*:?[ \t]*"
+    r"(?:例如|比如|譬如|\be\.g\.|\bfor\s+example)[ \t,:]*+"
+    r"(?:\[?正确答案\]?|答案|(?:the\s+)?(?:correct\s+)?answer)[ \t]*+(?:是|为|is)?[ \t]*+:?[ \t]*+"
     r"([(\[]?[A-J][)\]]?)(?![A-Za-z0-9])", re.I)
 
 

@@ -12,8 +12,8 @@ from bench_kit.types import LETTERS
 # A label opening the response, a line or a sentence, its text right after it: "F:自诉人…",
 # "【G】：…" (read after `clean_response`: "[G]:", "。" as "."; not "Atom I: 18", "in terms of
 # H: T = 20 - H", a word before the letter, nor "G: 255", a value).
-_LABEL = re.compile(r"(?:^|(?<=[\n.;!?]))[ \t]*(?:\[([A-J])\][ \t]*:?|([A-J])[ \t]*:)"
-                    r"[ \t]*(?=[^\s:：0-9])")
+_LABEL = re.compile(r"(?:^|(?<=[\n.;!?]))[ \t]*+(?:\[([A-J])\][ \t]*+:?|([A-J])[ \t]*+:)"
+                    r"[ \t]*+(?=[^\s:：0-9])")
 
 
 def invents_options(text: str, options: dict[str, str]) -> bool:

@@ -17,12 +17,13 @@ from bench_kit.types import LETTERS
 # ":"), opening the response, a line or a sentence, or after ";" / "," of a list run together
 # or a bracket ("[正确答案]A:…"): "A:", "A.", "A)", "(A)", "[A]:" (not "选A", "是A:", a word
 # before it).
-_LABEL = re.compile(r"(?:^|(?<=[\s.;,:?!\]]))(?:[(\[]([A-J])[)\]][ \t]*:?|([A-J])[ \t]*[:.)])[ \t]*")
+_LABEL = re.compile(r"(?:^|(?<=[\s.;,:?!\]]))(?:[(\[]([A-J])[)\]][ \t]*+:?|([A-J])[ \t]*+[:.)])[ \t]*+")
 _WORD = re.compile(r"\w")
 # What may follow an option's copied text inside its item: punctuation, spaces and at most
 # one other character (a copying slip, "推动力力" for "推动力量"), not a verdict on it.
 _VERDICT_MARKS = frozenset("对错√✓×✗")
-_SENTENCE_REST = re.compile(r"[^\n.;!?]*")
+_SENTENCE_END = re.compile(r"[\n.;!?]")
+_REST_WINDOW = 64  # how far the sentence after a list's last item is read
 _ENOUGH = 0.85  # share of an option's word characters an item must copy (a cut-off copy)
 
 
@@ -48,7 +49,8 @@ def _copied(text: str, start: int, stop: int | None, option: str) -> int | None:
     if got < _ENOUGH * len(wanted):
         return None
     if stop is None:
-        stop = _SENTENCE_REST.match(text, end).end()
+        found = _SENTENCE_END.search(text, end, end + _REST_WINDOW)  # (bounded: linear)
+        stop = found.start() if found else min(len(text), end + _REST_WINDOW)
     rest = [ch for ch in text[end:stop] if _WORD.match(ch) or ch in _VERDICT_MARKS]
     return end if len(rest) <= 1 and not _VERDICT_MARKS.intersection(rest) else None
 
@@ -77,7 +79,7 @@ def without_listed_options(text: str, choices: Mapping[str, str], options: dict[
                 break
             items.append((label.start(), end if stop is None else stop))
         else:
-            if len(run) == len(order) or ((len(run) > 1 or spans) and items[-1][1] == len(text)):
+            if len(run) == len(order) or ((len(run) > 1 or spans) and _cut_off(text, run[-1], option)):
                 spans.extend(items)
     if not spans:
         return text
@@ -88,4 +90,12 @@ def without_listed_options(text: str, choices: Mapping[str, str], options: dict[
         at = end
     out.append(text[at:])
     return "".join(out)
+
+
+def _cut_off(text: str, label: re.Match, option: str) -> bool:
+    """Whether the response ends inside the copy of `option` after `label`: a list cut
+    off by the response's end (not a whole last item, "… The answer is (A) Connor.")."""
+    said = [ch for ch in text[label.end():].lower() if _WORD.match(ch)]
+    wanted = [ch for ch in option.lower() if _WORD.match(ch)]
+    return len(said) < len(wanted) and _copied(text, label.end(), None, option) == len(text)
 

@@ -10,10 +10,10 @@ import re
 from collections.abc import Callable
 
 # The clause is "选项" alone before its letter (no "选", "为", "是": "故选项D", "选项为D" choose).
-_BARE = re.compile(r"\s*选项\s*:?\s*[(\[]?\s*", re.S)
+_BARE = re.compile(r"\s*+选项\s*+:?\s*+[(\[]?\s*+", re.S)
 # ... affirmed right after its letter: "选项B正确", "选项B是正确的", "选项B才是正确答案", "选项B符合题意" (not
 # "也是正确的", also right beside the answer given before).
-_AFFIRMED = re.compile(r"\s*[)\]]?\s*(?:是|为|才是)?\s*(?:正确|对的|符合题意)")
+_AFFIRMED = re.compile(r"\s*+[)\]]?\s*+(?:是|为|才是)?\s*+(?:正确|对的|符合题意)")
 
 
 def answer_before(match: re.Match, clause: re.Pattern, names: Callable[[re.Match], bool]) -> re.Match:

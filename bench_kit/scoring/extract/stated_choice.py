@@ -10,8 +10,8 @@ import re
 # "…的是：E" / "…的是E。" / "我的观点是B" / "观点为B", the letter ending its sentence (read after
 # `clean_response`: "：" as ":", "。" as ".", "、" as ","; not "AB的中点是E点", "…的是AB", nor
 # "…的是A、C、D选项", several).
-_STATED = re.compile(r"(?:的是|观点(?:是|为))[ \t]*:?[ \t]*[(\[]?([A-J])[)\]]?[ \t]*"
-                     r"(?=[.;!?\n]|,(?![ \t]*[(\[]?[A-J](?![A-Za-z]))|$)")
+_STATED = re.compile(r"(?:的是|观点(?:是|为))[ \t]*+:?[ \t]*+[(\[]?([A-J])[)\]]?[ \t]*+"
+                     r"(?=[.;!?\n]|,(?![ \t]*+[(\[]?[A-J](?![A-Za-z]))|$)")
 
 
 def stated_choice(text: str, options: dict[str, str]) -> str | None:
