@@ -9,8 +9,8 @@ import re
 
 # "…的是：E" / "…的是E。" / "我的观点是B" / "观点为B", the letter ending its sentence (read after
 # `clean_response`: "：" as ":", "。" as ".", "、" as ","; not "AB的中点是E点", "…的是AB", nor
-# "…的是A、C、D选项", several).
-_STATED = re.compile(r"(?:的是|观点(?:是|为))[ \t]*+:?[ \t]*+[(\[]?([A-J])[)\]]?[ \t]*+"
+# "…的是A、C、D选项", several, nor "最接近的是C", the closest option offered: `no_option_statements`).
+_STATED = re.compile(r"(?:(?<!接近)的是|观点(?:是|为))[ \t]*+:?[ \t]*+[(\[]?([A-J])[)\]]?[ \t]*+"
                      r"(?=[.;!?\n]|,(?![ \t]*+[(\[]?[A-J](?![A-Za-z]))|$)")
 
 
