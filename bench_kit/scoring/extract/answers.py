@@ -58,7 +58,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.answer_clause import clause_tail
+from bench_kit.scoring.extract.answered_again import answered_again
 from bench_kit.scoring.extract.boxes import (
     box_from_padded,
     box_to_padded,
@@ -77,38 +77,30 @@ from bench_kit.scoring.extract.choice_clause import (
     option_keys,
 )
 from bench_kit.scoring.extract.concluding import concluding_letters
+from bench_kit.scoring.extract.example_answers import without_examples
 from bench_kit.scoring.extract.fast_choice import fast_choice
+from bench_kit.scoring.extract.invented_options import invents_options
 from bench_kit.scoring.extract.letter_names import letter_uses
+from bench_kit.scoring.extract.listed_options import without_listed_options
 from bench_kit.scoring.extract.no_option_statements import (
-    closest_guess,
     concedes,
     leans_after,
     no_answer_statement,
-    says_no_option,
 )
-from bench_kit.scoring.extract.numbered_statements import as_circled
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
+from bench_kit.scoring.extract.option_fragment import fragment_option
 from bench_kit.scoring.extract.option_statements import (
-    after_asked_line,
-    blank_filled,
-    compared_option,
-    final_answer_tail,
     hypothetical_clauses,
     only_answer_lines,
     opening_verdict,
 )
 from bench_kit.scoring.extract.option_texts import (
-    answered_no,
-    by_option_text,
-    copies_question,
     echoes_options,
     option_texts,
-    other_than_denied,
     powers_matter,
-    without_questions,
     yes_and_no,
 )
-from bench_kit.scoring.extract.option_values import by_values, option_values
+from bench_kit.scoring.extract.overruled import overruled
 from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
 from bench_kit.scoring.extract.prose_letters import (
     SEGMENT_END,
@@ -129,6 +121,8 @@ from bench_kit.scoring.extract.response import (
     normalize_text,
     strip_reasoning,
 )
+from bench_kit.scoring.extract.stated_choice import stated_choice
+from bench_kit.scoring.extract.text_choice import by_texts
 from bench_kit.scoring.extract.truncation import cut_off_mid_sentence
 from bench_kit.scoring.extract.yesno import extract_yesno, extract_yesno_detailed
 from bench_kit.scoring.extract.yesno_options import letter_then_word, yesno_option
@@ -183,13 +177,16 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
             if before.parse == PARSE_OK:
                 return before
         response = without_echo(response, spans)
-    text = clean_response(response)
+    text = without_examples(clean_response(response))  # "例如[正确答案]D<eoa>": a format's example
     if not text:
         return FAILED
     if "\\" in text or "^" in text or "√" in text:
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = option_keys(choices)
+    listing = _listing(text, choices, options, question, fast)
+    if listing is not None:
+        return listing
     if len(options) > len(LETTERS):  # options past J: "So the answer is (O)."
         late = late_letter(text, options)
         if late is not None:
@@ -208,6 +205,25 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
+
+
+def _listing(text: str, choices: Mapping[str, str], options: dict[str, str],
+             question: str | None, fast: bool) -> Extraction[str] | None:
+    """The reading of a response that writes options: invented ones ("F:…" after options
+    A-E: options of its own, no answer), a question written again after its answer and
+    answered otherwise (`answered_again`), or the question's own options written out again
+    ("答案:A:英国法;B:韩国法;…", choosing none: the rest is read, and a lenient reading of it
+    leaves the whole to the rules); None for any other response."""
+    if invents_options(text, options):
+        return FAILED
+    again = answered_again(text, choices, options)  # "正确答案：C … A:… B:… 正确答案：D"
+    if again is not None:
+        return again
+    listed = without_listed_options(text, choices, options)
+    if listed is text or without_listed_options(listed, choices, options) is not listed:
+        return None  # (one reading of the rest: no list is left in it)
+    found = extract_choice_detailed(listed, choices, question, fast=fast)
+    return None if found.parse == PARSE_LENIENT else found
 
 
 def _outside(text: str, choices: Mapping[str, str], options: dict[str, str],
@@ -245,13 +261,14 @@ def _full_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
     if clause is not None and hypothetical_clauses(text):
         clause = None  # "If …, the answer is (A) Yes. If …, the answer is (B) No."
     if clause is not None:
-        if _overruled(text, choices, options):
+        if overruled(text, choices, options):
             return FAILED
         if clause in options:
             return extraction(options[clause], PARSE_OK)
         return _outside(text, choices, options, question)
-    opening = opening_verdict(text)
-    if opening in options:  # before a loop or cut-off
+    # "可以与A形成争议观点对的是：E", else a verdict opening the response (before a loop or cut-off)
+    opening = stated_choice(text, options) or opening_verdict(text)
+    if opening in options:
         return extraction(options[opening], PARSE_OK)
     if cut_off_mid_sentence(text):  # stopped mid-sentence, or looping, before it answered:
         # no lenient reading, so only a lead (rule 4, the one "ok" of rules 3-8) can answer
@@ -289,33 +306,6 @@ _COMMITS = re.compile(r"(?:\b(?:that|this|which)\s+(?:is|must\s+be|should\s+be|w
                       r"(?:(?:so|thus|therefore|hence),?\s+)?"
                       r"\(?(?-i:[A-J])\)?\s+(?:is|must\s+be)\s+(?:the\s+)?correct"
                       r"(?:\s+(?:answer|option|choice))?)\s*(?:[.!\n]|$)", re.I)
-
-
-# A closing answer block that is only "none": "【答案】: 无", "Answer: None."
-_BARE_NONE = re.compile(r"(?:无|没有|none)\s*[.。]?", re.I)
-_NONE_WORD = re.compile(r"无|没有|\bnone\b", re.I)  # ... in an option: that option answers it
-# An answer block's tail that opens with a letter of its own: "C. …", "B (…", "(D), …"
-_LEAD_LETTER = re.compile(r"[(\[]?[A-J](?:[)\].,:]|\s*[(,]|\s*$)")
-
-
-def _overruled(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
-    """Whether the answer clause of `text` is no answer after all: a closing answer block
-    says no option is right, is only "none" or echoes the options ("【答案】: 无正确答案"
-    after "选项D, …", "【答案】: 无", "【答案】A. ①② B. ①③ …"), or the clause offers the option closest to an answer said not
-    to be among them, with no answer clause of its own before or after ("None of the
-    options match. The closest answer is C.")."""
-    tail = final_answer_tail(text)
-    if tail is not None and _BARE_NONE.fullmatch(tail) and not any(
-            _NONE_WORD.search(str(choices.get(key, ""))) for key in options.values()):
-        return True  # "【答案】: 无" after "答案为A、B、C、D都不正确" (not with an option "None of these")
-    if tail is not None and len(tail) > 3 and (
-            says_no_option(tail) and clause_letter(tail) is None
-            and not _LEAD_LETTER.match(tail)  # "C. The exact value is not listed"
-            or echoes_options(tail, choices, options)):
-        return True
-    guess = closest_guess(text)
-    return guess is not None and clause_letter(text[:guess[0]]) is None \
-        and clause_letter(text[guess[1]:]) is None
 
 
 def _placed_letter(text: str, choices: Mapping[str, str], options: dict[str, str],
@@ -363,56 +353,6 @@ def _written_option(line: str, choices: Mapping[str, str],
     return None
 
 
-def _by_texts(text: str, choices: Mapping[str, str], options: dict[str, str],
-              texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
-    """Rule 7: an option's text in the last answer clause, then anywhere (statements
-    numbered "(1) (2)" read as an option's "①②"), then a compared option, then an option's value; none from a response that only copies the question,
-    nothing from an answer line that asks the question again (`after_asked_line`)."""
-    circled = as_circled(text, choices)  # "(1) (2)" for the option "①②"
-    if circled is not text:
-        text, norm = circled, None
-    if norm is None and question and len(text) <= 2 * len(question):
-        norm = normalize_text(text)  # (`copies_question` reads it, and the rules below)
-    if copies_question(text, question, norm):
-        return FAILED
-    after = after_asked_line(text)  # "Final Answer: How many … two rolls?\n…": not the question's words
-    if after is not text:
-        text, norm = after, None
-    said = without_questions(text)  # "Is it a cat? It is a dog.": "cat" is asked, not said
-    if said is not text:
-        found = _texts_in(said, choices, options, texts, None, question)
-        if found.value is None and answered_no(text):  # "Is it real? No.": the other of two
-            other = other_than_denied(text, texts)
-            return FAILED if other is None else extraction(options[other], PARSE_LENIENT)
-        if found.value is not None:
-            return found
-        if not said.strip(" .!?\n") and clause_tail(text) is None:
-            return FAILED  # only asked ("The car is blue?", "Dog?"): no answer
-        # (else the questions are read: "The answer is dog?")
-    return _texts_in(text, choices, options, texts, norm, question)
-
-
-def _texts_in(text: str, choices: Mapping[str, str], options: dict[str, str],
-              texts: dict[str, str], norm: str | None, question: str | None) -> Extraction[str]:
-    """Rule 7's reading of `text` (see `_by_texts`)."""
-    tail = clause_tail(text)
-    letter = by_option_text(tail, texts) if tail else None
-    if letter:
-        return extraction(options[letter], PARSE_LENIENT)
-    stated = tail is not None and any(ch.isdigit() for ch in tail)
-    values = option_values(choices, options) if stated else None  # (read once, here or below)
-    if values is not None:
-        # "【答案】 (X) √5" with options that are numbers: the value it states is the answer,
-        # not a number of the reasoning that an option equals
-        return by_values(text, choices, options, values)
-    norm = normalize_text(text) if norm is None else norm
-    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
-        or compared_option(text, texts, question)
-    if letter:
-        return extraction(options[letter], PARSE_LENIENT)
-    return by_values(text, choices, options, values if stated else option_values(choices, options))
-
-
 def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
                       question: str | None) -> Extraction[str]:
     """Rules 3-8, for a response without an answer clause."""
@@ -437,7 +377,9 @@ def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, 
         strong = concluding_letters(prose, options, raw_texts)
     if strong:
         return extraction(options[strong.pop()], PARSE_LENIENT) if len(strong) == 1 else FAILED
-    found = _by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    found = by_texts(text, choices, options, texts, norm, question) if texts else FAILED
+    if found.value is None and texts and (part := fragment_option(text, choices, options)):
+        found = extraction(options[part], PARSE_LENIENT)  # "请求二审法院驳回上诉，维持原判。": D's last clauses
     if found.value is not None and any(options[letter] == found.value and not rules_out(
             str(choices.get(found.value, ""))) for letter in dropped):
         return FAILED  # "18, which does not match option C": C ruled out, not its text "18"

@@ -17,6 +17,7 @@ from bench_kit.scoring.extract.answer_clause import (
     may_have_clause,
 )
 from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
+from bench_kit.scoring.extract.option_mentions import answer_before
 from bench_kit.scoring.extract.prose_letters import (
     is_article_or_pronoun,
     named_not_chosen,
@@ -139,10 +140,10 @@ def late_letter(text: str, options: dict[str, str]) -> str | None:
         return bare.group(1) if bare.group(1) in options else None
     if CLAUSE_HINT.search(text.lower()) is None:
         return None
-    last = last_clause(text, _LATE_CLAUSE, CHOICE_KEYS, _names_letter)
+    last = last_clause(text, _LATE_CLAUSE, CHOICE_KEYS, names_letter)
     if last is None or last.group(1).upper() not in options:
         return None
-    later = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
+    later = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, names_letter)
     if later is not None and later.start() > last.start():
         return None  # a later clause names a letter A-J
     lower = last.group(1).islower()  # ("the answer is (k)." in lower case, in brackets)
@@ -156,7 +157,7 @@ def late_letter(text: str, options: dict[str, str]) -> str | None:
     return letter
 
 
-def _names_letter(match: re.Match) -> bool:
+def names_letter(match: re.Match) -> bool:
     """Whether a choice-clause match names an option letter (not "a cat", "I think",
     "选项D也是错误的", "选项：" heading a list of the options)."""
     text, letter, end = match.string, match.group(1), match.end()
@@ -176,15 +177,17 @@ def clause_letter(text: str, *, scan: bool = False, texts: Mapping[str, str] | N
         if not may_have_clause(text, _CHOOSE_KEYS):
             return None
         last = None
-        for last in filter(_names_letter, CHOICE_CLAUSE.finditer(text)):  # noqa: B007 - keeps the last
+        for last in filter(names_letter, CHOICE_CLAUSE.finditer(text)):  # noqa: B007 - keeps the last
             pass
     else:
         # (substring scans: a fifth of the time of `CLAUSE_HINT` on a long response)
         if not may_have_clause(text, _CHOOSE_KEYS) and len(text.lower()) == len(text):
             return None  # the anchored search starts only at a keyword: there is none
-        last = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, _names_letter)
+        last = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, names_letter)
     if last is None:
         return None
+    if "选项" in last.group(0):  # "正确答案：A … 选项D也是正确的": the answer stays A
+        last = answer_before(last, CHOICE_CLAUSE, names_letter)
     letter = last.group(1).upper()
     other = next_option(text, last.end())
     if other and other != letter and not (texts and own_text_follows(text, last.end(), texts.get(letter))):

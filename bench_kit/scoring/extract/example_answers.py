@@ -1,0 +1,31 @@
+"""An answer written as an example of the format, not as the response's answer: "例如[正确答案]D<eoa>"
+("for example [correct answer] D"), "e.g. Answer: B" — a model that writes a prompt's format
+instruction again with another letter in its example. The example's letter is dropped before
+the rules of `bench_kit.scoring.extract.answers` read the response (docs/METRICS.md#extraction)."""
+
+from __future__ import annotations
+
+import re
+
+# "例如[正确答案]D", "比如：答案是B", "e.g., Answer: (C)", "for example, the answer is A" (read after
+# `clean_response`: "：" as ":", "【】" as "[]"); the letter group is what is dropped.
+_EXAMPLE = re.compile(
+    r"(?:例如|比如|譬如|\be\.g\.|\bfor\s+example)[ \t,:]*+"
+    r"(?:\[?正确答案\]?|答案|(?:the\s+)?(?:correct\s+)?answer)[ \t]*+(?:是|为|is)?[ \t]*+:?[ \t]*+"
+    r"([(\[]?[A-J][)\]]?)(?![A-Za-z0-9])", re.I)
+
+
+def without_examples(text: str) -> str:
+    """`text` with the letter of each example answer dropped ("例如[正确答案]D" -> "例如[正确答案]"),
+    or `text` itself when it holds none."""
+    if "例" not in text and "比如" not in text and "譬如" not in text and "xample" not in text \
+            and "e.g." not in text.lower():
+        return text
+    out, at = [], 0
+    for found in _EXAMPLE.finditer(text):
+        out.append(text[at:found.start(1)])
+        at = found.end(1)
+    if not out:
+        return text
+    out.append(text[at:])
+    return "".join(out)
