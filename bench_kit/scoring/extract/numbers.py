@@ -26,6 +26,7 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_after, sentence_start
 from bench_kit.scoring.extract.answer_part import answer_part_tokens
+from bench_kit.scoring.extract.answer_slot import SLOT_ECHO, slot_answer
 from bench_kit.scoring.extract.clause_number import (
     asks,
     names_things,
@@ -72,12 +73,6 @@ _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate ou
 _MAX_DECIMAL_DIGITS = 40
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
 _BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]")
-# The prompt's answer format echoed: its instruction "将答案写在[金额]与<eoa>之间" ("write the
-# answer between …": no answer clause) and an example of its answer slot ("例如[金额]2000元<eoa>",
-# "for example [Answer] 12"): no answer.
-_SLOT_EXAMPLE = re.compile(r"答案(?:写|填|放)在[^\n.。]{0,30}?之间"
-                           r"|(?:例如|比如|譬如|\bfor\s+example\b|\be\.g\.)[ \t,:：，]*"
-                           r"\[[^\[\]\n]{1,12}\][^\n.。\[]{0,30}", re.I)
 # "2018年12月", "2023年1月10日": a date (a year, its month and day).
 _DATE = re.compile(r"(?:1[89]|20)\d\d[ \t]*年[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*[日号])?")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
@@ -196,6 +191,9 @@ def answer_number_token(response: str, pi_units: bool = False,
 
 def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None, str]:
     """`answer_number_token` before the check that the number picked is a value."""
+    slot = slot_answer(response)
+    if slot is not None:  # "[金额]2000元<eoa>，…": the prompt's answer slot filled
+        response = slot
     text = clean_response(response)
     if not text:
         return FAILED, None, text
@@ -204,7 +202,7 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     boxes = 0
     if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
-        text = _SLOT_EXAMPLE.sub(" ", text).strip()  # (a slot is written in brackets)
+        text = SLOT_ECHO.sub(" ", text).strip()  # (a slot is written in brackets)
     opened = text
     text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)

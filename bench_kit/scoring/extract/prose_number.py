@@ -189,7 +189,8 @@ def _prose_number(text: str, found: list[NumberToken],
         return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
     last = found[-1]
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
-    if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
+    if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS) \
+            and not _CN_BOUND_AFTER.match(text, last.end):  # (not a lone bound: "3年以下")
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
     if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
         return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
