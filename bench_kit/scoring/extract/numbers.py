@@ -38,6 +38,7 @@ from bench_kit.scoring.extract.clause_number import (
 )
 from bench_kit.scoring.extract.concluding import CONCLUDES
 from bench_kit.scoring.extract.expression_parts import part_of_expression
+from bench_kit.scoring.extract.list_markers import marks_item, may_mark_items
 from bench_kit.scoring.extract.prose_number import _EXAMPLE, _prose_number
 from bench_kit.scoring.extract.response import (
     FAILED,
@@ -74,7 +75,11 @@ _MAX_DECIMAL_DIGITS = 40
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
 _BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]")
 # "2018年12月", "2023年1月10日": a date (a year, its month and day).
-_DATE = re.compile(r"(?:1[89]|20)\d\d[ \t]*年[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*[日号])?")
+# Also a month and its day without the year ("7月8日"), a lunar one ("2016年农历6月4日") and a
+# time of day ("21时许", "15时30分").
+_DATE = re.compile(r"(?:1[89]|20)\d\d[ \t]*年[ \t]*(?:农历|公历)?\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*[日号])?"
+                   r"|(?<![\d.])\d{1,2}[ \t]*月[ \t]*\d{1,2}[ \t]*[日号]"
+                   r"|(?<![\d.])\d{1,2}[ \t]*时(?=许|[ \t]*\d{1,2}[ \t]*分)")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
 
@@ -93,9 +98,11 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
     run of digits, not a precision asked for ("round to two decimal places", "(3 sig.fig.)")."""
-    if "月" in text and "年" in text:  # "2018年12月": a date's numbers are no value
+    if "月" in text or "时" in text:  # "2018年12月", "7月8日", "21时许": a date's numbers are no value
         dates = [m.span() for m in _DATE.finditer(text)]
         tokens = [t for t in tokens if not any(a <= t.start < b for a, b in dates)]
+    if may_mark_items(text):  # "\n3. 在公安机关…", "三、被告人…": an item's marker
+        tokens = [token for token in tokens if not marks_item(text, token)]
     if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
             and not _may_state_precision(text) and not _may_exclude(text):
         return tokens  # the common case: one scan, nothing to drop

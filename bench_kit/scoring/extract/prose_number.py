@@ -55,6 +55,10 @@ _CN_RANGE_BEFORE = re.compile(r"[\d零〇一二两三四五六七八九十百千
                               r"[ \t]*(?:至|到|～)[ \t]*[\d零〇一二两三四五六七八九十百千万年月个半]{0,6}$")
 _CN_BOUND_AFTER = re.compile(r"[ \t]*(?:个月|年半?|月|日|天|周|岁|万?元|万)?[ \t]*"
                              r"(?:以上|以下|以内|之内|至|到|～)")
+# "不超过三年", "最高10年", "至少5000元": a bound stated before a number (no more than, at
+# most, at least, over, under).
+_CN_BOUND_BEFORE = re.compile(r"(?:不超过|不少于|不低于|不高于|不足|不到|超过|低于|高于|少于|多于|至少"
+                              r"|至多|最高|最低|最多|最少)[ \t]*(?:为|是)?[ \t]*$")
 # A response that describes how to find the answer without giving it: "The solution
 # requires analyzing the chart. … The final answer will be the total count.", "This code
 # will output the sum of x and y." (no number right after the verb).
@@ -275,6 +279,7 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
             text, max(0, token.start - 20), token.start)) \
             or _RANGE_AFTER.match(text, token.end) \
             or _CN_BOUND_AFTER.match(text, token.end) \
+            or _CN_BOUND_BEFORE.search(text, max(0, token.start - 6), token.start) \
             or _CN_RANGE_BEFORE.search(text, max(0, token.start - 14), token.start) \
             or _OPTION_LABEL.search(text, max(0, token.start - 8), token.start):
         return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
