@@ -5,7 +5,8 @@ and an end-of-answer token ("将答案写在[金额]与<eoa>之间"); a response
 ("[金额]2000元<eoa>", "[刑期]24月<eoa>") states its answer there, as it would in an
 `<answer>` tag, and what it writes after the slot (a judgment retold, a note, code) is no
 answer. The instruction and its example written again ("例如[金额]2000元<eoa>", `SLOT_ECHO`)
-fill no slot. Several filled slots with different numbers offer several answers: none.
+fill no slot. Several filled slots with different numbers offer several answers: none. With
+no slot filled, the token still closes the answer: what follows the first one is no answer.
 """
 
 from __future__ import annotations
@@ -36,8 +37,23 @@ def slot_answer(response: str) -> str | None:
     text = SLOT_ECHO.sub(" ", response) if "[" in response else response
     filled = list(_FILLED.finditer(text))
     if not filled:
-        return None
+        return _closed_answer(text)
     valued = [(match.group().strip(), number_tokens(match.group(1))) for match in filled]
     valued = [(content, found) for content, found in valued if found] or valued[:1]
     values = {tuple(token.value for token in found) for _, found in valued}
     return valued[0][0] if len(values) == 1 else ""
+
+# "3572元<eoa>+3750元": a calculation going on after the token.
+_GOES_ON = re.compile(r"[ \t]*[-+×*/÷=]")
+
+
+def _closed_answer(text: str) -> str | None:
+    """The response up to its first end-of-answer token when a number comes before it and
+    text after it ("刑期:12个月。\n<eoa>\n根据上述事实…预测判决刑期。\n<eoa>…", "犯罪总金额:2500元<eoa>6757元"):
+    the token closes the answer, what follows is a continuation; else None (also when the
+    calculation goes on after it: "金额:3572元<eoa>+3750元<eoa>=7242元")."""
+    end = text.find("<eoa>")
+    if end < 0 or not text[end + 5:].strip() or _GOES_ON.match(text, end + 5) \
+            or not number_tokens(text[:end]):
+        return None
+    return text[:end]
