@@ -17,6 +17,7 @@ from bench_kit.scoring.extract.clause_number import (
     points_on,
     stated_then_asked,
 )
+from bench_kit.scoring.extract.cn_ranges import cn_bound
 from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.numbers import revised_working, states_zero
 from bench_kit.scoring.extract.response import (
@@ -359,5 +360,7 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
             return all(any(gold_in(part, gold) for gold in golds) for part in parts) \
                 and not _two_quantities(keys[-1])
     numbered = [key for key in keys if number_tokens(key)]
+    if numbered and cn_bound(numbered[-1], number_tokens(numbered[-1])[-1]):
+        return False  # "判处6个月以上10年以下": a Chinese range or bound, no one value (as numbers)
     return any(gold_in(key, gold) for gold in golds
                for key in (numbered[-1:] if gold_number(gold) is not None else keys[-1:]))
