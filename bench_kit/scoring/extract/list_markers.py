@@ -22,6 +22,7 @@ _SENTENCE_START = re.compile(r"(?:\n|[.;!?])[ \t]*\(?[ \t]*$")
 # Chinese text; not the line's end ("\n12.\n" is a value alone), nor a comma before other text
 # ("\n12, as counted": a value; "(1,+∞)": an interval).
 _AFTER_MARKER = re.compile(r"[.)](?:[ \t]+\S|[^\W\d_])|[ \t]*,[ \t]*[" + CJK_CHARS + "]")
+_LEADING = re.compile(r"\s*")
 _CN_BRACKETED = re.compile(r"[ \t]*\)")
 _CN_NUMERALS = frozenset("零〇一二两三四五六七八九十百")
 
@@ -41,8 +42,8 @@ def marks_item(text: str, token: NumberToken) -> bool:
     before = _SENTENCE_START if chinese else _LINE_START
     if before.search(text, max(0, token.start - 8), token.start) is not None:
         return True
-    return not chinese and not text[:token.start].strip() and text[token.end] in ".)" \
-        and _next_item(text, int(written), token.end)
+    return not chinese and text[token.end] in ".)" and _LEADING.match(text).end() == token.start \
+        and _next_item(text, int(written), token.end)  # (the text's first number: no slice per token)
 
 
 def _next_item(text: str, number: int, after: int) -> bool:
