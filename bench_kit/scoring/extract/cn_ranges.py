@@ -12,7 +12,9 @@ from bench_kit.text.numbers import NumberToken
 # (至 / 到 "to", 以上 "or more", 以下 / 以内 "or less", after a number and its unit).
 _CN_RANGE_BEFORE = re.compile(r"[\d零〇一二两三四五六七八九十百千万×xX][年月个半日天周岁元]{0,3}"
                               r"[ \t]*(?:至|到|～)[ \t]*[\d零〇一二两三四五六七八九十百千万年月个半]{0,6}$")
-_CN_BOUND_AFTER = re.compile(r"[ \t]*(?:个月|年半?|月|日|天|周|岁|万?元|万)?[ \t]*"
+# (one run of spaces before the unit or the bound word, one after the unit: "2" + spaces +
+# "\\cdot" is one linear scan, not a split of the spaces between two runs)
+_CN_BOUND_AFTER = re.compile(r"[ \t]*(?:(?:个月|年半?|月|日|天|周|岁|万?元|万)[ \t]*)?"
                              r"(?:以上|以下|以内|之内|至|到|～)")
 # "不超过三年", "最高10年", "至少5000元": a bound stated before a number (no more than, at
 # most, at least, over, under).
