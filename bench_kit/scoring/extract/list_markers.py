@@ -42,8 +42,11 @@ def marks_item(text: str, token: NumberToken) -> bool:
     before = _SENTENCE_START if chinese else _LINE_START
     if before.search(text, max(0, token.start - 8), token.start) is not None:
         return True
-    return not chinese and text[token.end] in ".)" and _LEADING.match(text).end() == token.start \
-        and _next_item(text, int(written), token.end)  # (the text's first number: no slice per token)
+    if chinese or text[token.end] not in ".)":
+        return False
+    leading = _LEADING.match(text, 0, token.start + 1)  # (the text's first number: no slice per token)
+    return leading is not None and leading.end() == token.start \
+        and _next_item(text, int(written), token.end)
 
 
 def _next_item(text: str, number: int, after: int) -> bool:
