@@ -32,14 +32,18 @@ _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10**4, "亿": 10**8}
 # "一" in these words is not a count: 一共 (in total), 一些 (some), 一样 (same), 一半 (half),
 # 一打 (a dozen) ...
-_CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方半打")
-_CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万进")  # (进一步 = further)
+# 一遍 (once through: "重新叙述一遍", "retell it"); after 之 / 这 / 那 / 同 / 每 / 任 / 其: 之一 (one
+# of), 这一点 (this point), 同一 (the same), 每一 (each), 任一 (any), 其一 (one of them).
+_CN_ONE_NOT_NUMBER_AFTER = frozenset("共些样起下直般定致切旦同边面方半打遍")
+_CN_ONE_NOT_NUMBER_BEFORE = frozenset("唯统万进之这那同每任其")  # (进一步 = further)
 # "第125条", "第264、241条", "第(四)项": a number after 第 (or a list of them) is an ordinal, an
 # article or a rank, not a value; like 第一.
 _ORDINAL_BEFORE = re.compile(r"第[ \t]*[(（]?(?:[ \t]*\d+[ \t]*[,，、])*[ \t]*$")
 
+# (".5" is a decimal, but not after a CJK character: "潜逃.2011年" is "。" cleaned to "." before
+# the year 2011)
 _TOKEN = re.compile(
-    r"(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<num>(?<![A-Za-z0-9_.])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<![^\x00-\x7f])\.\d+)"
     r"(?:e[-+]?\d{1,3}(?![A-Za-z0-9]))?)"
     r"(?:\s*/\s*(?P<den>\d{1,9})(?!\d|\.\d))?(?P<pct>\s*%)?"
     r"(?:\s*(?:hundred|thousand|million|billion|trillion)(?![A-Za-z])|\s*[百千万亿])?"
@@ -157,6 +161,14 @@ def _ordinal(text: str, start: int) -> bool:
         and _ORDINAL_BEFORE.search(text, max(0, start - 24), start) is not None
 
 
+def _name_index(text: str, start: int, end: int) -> bool:
+    """Whether the number at `start`-`end` is written against 某 ("a certain …", how court
+    records anonymise a name): "王1某", "石某1", "张某2" are people, not values, and so is 某一
+    ("苏某一人", "某一天": a certain one)."""
+    return text[start - 1:start] == "某" or (text[end:end + 1] == "某"
+                                              and text[start:end].isdigit())
+
+
 def _chinese_is_number(text: str, start: int, end: int) -> bool:
     if _ordinal(text, start):  # 第一 = "the first"
         return False
@@ -178,8 +190,11 @@ def number_tokens(text: str) -> list[NumberToken]:
     """
     tokens: list[NumberToken] = []
     ordinals = "第" in text  # (one scan, not a window per number)
+    names = "某" in text
     for match in _TOKEN.finditer(text):
         start, end = match.span()
+        if names and _name_index(text, start, end):
+            continue  # "王1某", "石某1", "苏某一人": the index of an anonymised name
         if match.group("num") is not None:
             if match.group("num") == "0" and text[end:end + 1] in ("x", "X"):
                 continue  # "0x10801a410": an address, no number (its digits follow a letter)

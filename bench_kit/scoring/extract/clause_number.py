@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.cn_ranges import cn_bound
 from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
 from bench_kit.scoring.extract.stated_number import OF_WHOLE, SENTENCE_END, stated
 from bench_kit.scoring.extract.written_twice import first_of_pair, two_things, written_twice
@@ -73,6 +74,8 @@ def tail_number(text: str, tail: str, at: int, found: list[NumberToken]) -> Numb
         # (not "3 (or 4)", nor "703 (previous day) + 246 (that day) = 949": an operand's label)
         found = [token for token in found if token.end <= aside]  # "7 (3 + 4)": explains the 7
     last = found[-1]
+    if cn_bound(tail, last):
+        return None  # "答案:1年半至2年半", "刑期为2年以上7年以下": a range, no one value
     if len(found) > 1:
         before = found[-2]
         if _TIMES_THAN.fullmatch(tail, before.end, last.start):

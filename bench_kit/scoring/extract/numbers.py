@@ -26,6 +26,7 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_after, sentence_start
 from bench_kit.scoring.extract.answer_part import answer_part_tokens
+from bench_kit.scoring.extract.answer_slot import SLOT_ECHO, slot_answer
 from bench_kit.scoring.extract.clause_number import (
     asks,
     names_things,
@@ -37,7 +38,8 @@ from bench_kit.scoring.extract.clause_number import (
 )
 from bench_kit.scoring.extract.concluding import CONCLUDES
 from bench_kit.scoring.extract.expression_parts import part_of_expression
-from bench_kit.scoring.extract.prose_number import EXAMPLE, EXAMPLE_CJK, _prose_number
+from bench_kit.scoring.extract.list_markers import marks_item, may_mark_items
+from bench_kit.scoring.extract.prose_number import EXAMPLE, _prose_number
 from bench_kit.scoring.extract.response import (
     FAILED,
     PARSE_LENIENT,
@@ -72,14 +74,12 @@ _MAX_DIGITS = 20  # "999999…": a longer run of whole digits is a degenerate ou
 _MAX_DECIMAL_DIGITS = 40
 # "[0.39,0.24,0.64,0.75]": a box a grounding model adds after each phrase, not an answer.
 _BOX = re.compile(r"\[\s*(?:-?(?:\d+(?:\.\d*)?|\.\d+)\s*,\s*){3}-?(?:\d+(?:\.\d*)?|\.\d+)\s*\]")
-# The prompt's answer format echoed: its instruction "将答案写在[金额]与<eoa>之间" ("write the
-# answer between …": no answer clause) and an example of its answer slot ("例如[金额]2000元<eoa>",
-# "for example [Answer] 12"): no answer.
-_SLOT_EXAMPLE = re.compile(r"答案(?:写|填|放)在[^\n.。]{0,30}?之间"
-                           rf"|(?:{EXAMPLE_CJK}|\bfor\s+example\b|\be\.g\.)[ \t,:：，]*"
-                           r"\[[^\[\]\n]{1,12}\][^\n.。\[]{0,30}", re.I)
 # "2018年12月", "2023年1月10日": a date (a year, its month and day).
-_DATE = re.compile(r"(?:1[89]|20)\d\d[ \t]*年[ \t]*\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*[日号])?")
+# Also a month and its day without the year ("7月8日"), a lunar one ("2016年农历6月4日") and a
+# time of day ("21时许", "15时30分").
+_DATE = re.compile(r"(?:1[89]|20)\d\d[ \t]*年[ \t]*(?:农历|公历)?\d{1,2}[ \t]*月(?:[ \t]*\d{1,2}[ \t]*[日号])?"
+                   r"|(?<![\d.])\d{1,2}[ \t]*月[ \t]*\d{1,2}[ \t]*[日号]"
+                   r"|(?<![\d.])\d{1,2}[ \t]*时(?=许|[ \t]*\d{1,2}[ \t]*分)")
 # "The final value is 2", "Final value: 2" (prompts that ask for "the final value").
 _FINAL_VALUE = re.compile(r"\bfinal\s+(?:value|number|result)\s*(?:is|=|:)", re.I)
 
@@ -98,9 +98,11 @@ def answer_number(response: str) -> tuple[Extraction[float], bool]:
 def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
     run of digits, not a precision asked for ("round to two decimal places", "(3 sig.fig.)")."""
-    if "月" in text and "年" in text:  # "2018年12月": a date's numbers are no value
+    if "月" in text or "时" in text:  # "2018年12月", "7月8日", "21时许": a date's numbers are no value
         dates = [m.span() for m in _DATE.finditer(text)]
         tokens = [t for t in tokens if not any(a <= t.start < b for a, b in dates)]
+    if may_mark_items(text):  # "\n3. 在公安机关…", "三、被告人…": an item's marker
+        tokens = [token for token in tokens if not marks_item(text, token)]
     if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
             and not _may_state_precision(text) and not _may_exclude(text):
         return tokens  # the common case: one scan, nothing to drop
@@ -196,6 +198,9 @@ def answer_number_token(response: str, pi_units: bool = False,
 
 def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None, str]:
     """`answer_number_token` before the check that the number picked is a value."""
+    slot = slot_answer(response)
+    if slot is not None:  # "[金额]2000元<eoa>，…": the prompt's answer slot filled
+        response = slot
     text = clean_response(response)
     if not text:
         return FAILED, None, text
@@ -204,7 +209,7 @@ def _answer_token(response: str) -> tuple[Extraction[float], NumberToken | None,
     boxes = 0
     if "[" in text and "]" in text:
         text, boxes = _BOX.subn(" ", text)
-        text = _SLOT_EXAMPLE.sub(" ", text).strip()  # (a slot is written in brackets)
+        text = SLOT_ECHO.sub(" ", text).strip()  # (a slot is written in brackets)
     opened = text
     text, every = answer_part_tokens(text)
     tail, at = clause_tail_at(text) or _final_value_tail(text) or ("", 0)

@@ -15,6 +15,7 @@ import re
 
 from bench_kit.scoring.extract.answer_clause import sentence_start
 from bench_kit.scoring.extract.clause_number import OPERAND_LABEL, question_from
+from bench_kit.scoring.extract.cn_ranges import cn_bound
 from bench_kit.scoring.extract.concluding import CONCLUDES, CONCLUDES_CJK
 from bench_kit.scoring.extract.expression_parts import LABEL_BEFORE
 from bench_kit.scoring.extract.number_refusals import refuses
@@ -54,12 +55,6 @@ _RANGE_BEFORE = re.compile(r"(?:(?:\d|\b(?:one|two|three|four|five|six|seven|eig
 # "1, 2, 3, 4" / "21, 22, 23, and 25": a list of numbers is no one answer.
 _ENUMERATION = re.compile(r"(?:[-+]?\d(?:[\d.]|,\d{3})*%?\s*,\s+(?:and\s+)?){2,}[-+]?\d(?:[\d.]|,\d{3})*%?")
 _RANGE_AFTER = re.compile(r"[%\w ]{0,24}?\s*(?:\b(?:to|or)\b|-|–)\s*[-+]?\.?\d")
-# "三至四年", "六个月至一年六个月", "3年以下", "三年以上十年以下": a Chinese range or bound
-# (至 / 到 "to", 以上 "or more", 以下 / 以内 "or less", after a number and its unit).
-_CN_RANGE_BEFORE = re.compile(r"[\d零〇一二两三四五六七八九十百千万×xX][年月个半日天周岁元]{0,3}"
-                              r"[ \t]*(?:至|到|～)[ \t]*[\d零〇一二两三四五六七八九十百千万年月个半]{0,6}$")
-_CN_BOUND_AFTER = re.compile(r"[ \t]*(?:个月|年半?|月|日|天|周|岁|万?元|万)?[ \t]*"
-                             r"(?:以上|以下|以内|之内|至|到|～)")
 # A response that describes how to find the answer without giving it: "The solution
 # requires analyzing the chart. … The final answer will be the total count.", "This code
 # will output the sum of x and y." (no number right after the verb).
@@ -194,7 +189,8 @@ def _prose_number(text: str, found: list[NumberToken],
         return Extraction(0.0, PARSE_LENIENT), zero, text  # "The function has no zeros."
     last = found[-1]
     rest = (text[:last.start] + " " + text[last.end:]).strip().rstrip(".。!！")
-    if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS):
+    if len(found) == 1 and len(rest) <= 12 and not any(ch in rest for ch in _CLAUSE_MARKS) \
+            and not cn_bound(text, last):  # (not a lone bound: "3年以下")
         return Extraction(last.value, PARSE_OK), last, text  # a lone number
     if boxed:  # phrases marked with boxes describe the picture; only a lone number answers
         return FAILED, None, text  # "<p>three parts</p>[0.05,0.52,0.37,0.62]": a caption
@@ -278,8 +274,7 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
             text, max(0, token.start - 30), token.start) and not LABEL_BEFORE.search(
             text, max(0, token.start - 20), token.start)) \
             or _RANGE_AFTER.match(text, token.end) \
-            or _CN_BOUND_AFTER.match(text, token.end) \
-            or _CN_RANGE_BEFORE.search(text, max(0, token.start - 14), token.start) \
+            or cn_bound(text, token) \
             or _OPTION_LABEL.search(text, max(0, token.start - 8), token.start):
         return True  # "For example, if …", "around 10 to 15 years", "(d) 4000"
     stop = SENTENCE_END.search(text, token.end)

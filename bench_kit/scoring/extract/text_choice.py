@@ -78,9 +78,3 @@ def _texts_in(text: str, choices: Mapping[str, str], options: dict[str, str],
     if letter:
         return extraction(options[letter], PARSE_LENIENT)
     return by_values(text, choices, options, values if stated else option_values(choices, options))
-    norm = normalize_text(text) if norm is None else norm
-    letter = blank_filled(norm, texts, question) or by_option_text(text, texts, norm, question) \
-        or compared_option(text, texts, question)
-    if letter:
-        return extraction(options[letter], PARSE_LENIENT)
-    return by_option_value(text, choices, options)

@@ -27,6 +27,7 @@ from bench_kit.scoring.extract.restatement import (
     restated,
 )
 from bench_kit.scoring.extract.truncation import line_loop_start
+from bench_kit.scoring.extract.yesno_closing import unsettled
 from bench_kit.scoring.extract.yesno_declines import NO_ANSWER_OPENING, last_decline, own_decline
 from bench_kit.scoring.extract.yesno_negation import (
     EXPLICIT,
@@ -280,7 +281,7 @@ def _extracted(text: str, question: str | None) -> Extraction[str]:
     if opened and no_answer_to(worded, opened.end(), question):
         lead = None  # "No clear answer can be given."
     if lead:  # ... unless taken back: "Yes. Actually, I cannot see the image."
-        return FAILED if lead == "both" or _taken_back(worded) else Extraction(lead, PARSE_OK)
+        return FAILED if lead == "both" or unsettled(worded, lead) else Extraction(lead, PARSE_OK)
     named = _clause_names(text, question) if question and question.isascii() else None
     if named:  # "The answer is Stable.", "The answer is that the system is stable."
         return FAILED if named == "both" else Extraction(named, PARSE_LENIENT)
@@ -323,23 +324,6 @@ def _willing(text: str, question: str) -> bool:
     deed = asked.group(1)  # the verb asked ("do"), None for "Do you know how …"
     return last_refusal(opening) is None and not _retracted(opening) \
         and not (deed and re.search(_UNDONE + re.escape(deed) + r"\b", opening, re.I))
-
-
-# "Actually, I cannot see the image": the answer before it was a guess, taken back — only in
-# the sentence of the leading yes/no or the one after it, and only when what cannot be seen is
-# the image itself (not "I can't see any dog", "I can't tell whether it is a Persian")
-_IMAGE = r"(?:the\s+|this\s+|that\s+|your\s+|any\s+)?(?:image|picture|photo|photograph|attachment|file|video)s?\b"
-_TAKEN_BACK = re.compile(r"[^.!?\n]{0,300}?(?:[.!?][ \t]*)?\bactually,?\s+I\s+(?:(?:cannot|can't|can’t|can\s+not"
-                         r"|am\s+unable\s+to|am\s+not\s+able\s+to)\s+(?:(?:see|view|access|look\s+at)\s+"
-                         r"(?:" + _IMAGE + r"|[^.!?\n]{0,60}?,\s*so\s+I\s+(?:cannot|can't|can’t)\s+(?:say|tell|confirm))"
-                         r"|(?:be\s+sure|tell)\s*(?:[.!]|$|for\s+sure\b|from\s+" + _IMAGE + r"))"
-                         r"|(?:don't|don’t|do\s+not)\s+have\s+(?:the\s+ability|access)\b)", re.I)
-
-
-def _taken_back(text: str) -> bool:
-    """Whether `text` takes its leading answer back in its first or second sentence with
-    "Actually, I cannot see the image / have no access …" (a cheap test for "ctually" first)."""
-    return "ctually" in text[:700] and _TAKEN_BACK.match(text) is not None
 
 
 def _read(text: str, question: str | None) -> Extraction[str]:

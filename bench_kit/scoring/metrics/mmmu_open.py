@@ -10,6 +10,7 @@ from typing import Iterator, Sequence
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, may_have_clause
 from bench_kit.scoring.extract.answer_part import answer_part
+from bench_kit.scoring.extract.answer_slot import slot_answer
 from bench_kit.scoring.extract.clause_number import (
     AND_CJK,
     OR_BRACKET,
@@ -17,9 +18,11 @@ from bench_kit.scoring.extract.clause_number import (
     points_on,
     stated_then_asked,
 )
+from bench_kit.scoring.extract.cn_ranges import cn_bound
 from bench_kit.scoring.extract.number_refusals import refuses
 from bench_kit.scoring.extract.numbers import revised_working, states_zero
 from bench_kit.scoring.extract.response import (
+    clean_response,
     final_answer_line,
     json_answer_value,
     json_list_items,
@@ -312,6 +315,9 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
     is right only when every one of them is a gold; when the last such hedge is the
     response's final word, the response is wrong otherwise.
 
+    A response that fills its prompt's answer slot ("[金额]2000元<eoa>", `answer_slot`) is read
+    in that slot alone; one filling several with different numbers is wrong.
+
     A gold that is code output (a Python string literal, a container holding one, a run of
     closing brackets: `exact_golds`) is compared exactly with the answer the response
     states, as its task's grader compares it; `raw`, the response before cleaning, gives
@@ -322,7 +328,9 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
     >>> mmmu_open_match("It could be -402 or 48.", ["48"])
     False
     """
-    text = answer_part(str(response))
+    written = str(response) if raw is None else raw
+    slot = slot_answer(written) if "<eoa>" in written else None
+    text = answer_part(str(response) if slot is None else clean_response(slot))  # "[金额]2000元<eoa>"
     exact, golds = split_golds([str(g) for g in golds])
     if exact:
         if matches_exactly(text, exact, raw, mmmu_candidates):
@@ -349,5 +357,7 @@ def mmmu_open_match(response: str, golds: Sequence[str], raw: str | None = None)
             return all(any(gold_in(part, gold) for gold in golds) for part in parts) \
                 and not _two_quantities(keys[-1])
     numbered = [key for key in keys if number_tokens(key)]
+    if numbered and cn_bound(numbered[-1], number_tokens(numbered[-1])[-1]):
+        return False  # "判处6个月以上10年以下": a Chinese range or bound, no one value (as numbers)
     return any(gold_in(key, gold) for gold in golds
                for key in (numbered[-1:] if gold_number(gold) is not None else keys[-1:]))
