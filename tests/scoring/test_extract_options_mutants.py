@@ -540,15 +540,15 @@ def test_answer_naming_no_option(text, expected):
 def test_rule_7_reads_the_option_values_once(monkeypatch):
     """`_texts_in` reads the options' values (`option_values`) once, for the answer clause's
     number and for the last resort (`by_values`), not once more inside `by_option_value`."""
-    from bench_kit.scoring.extract import answers
+    from bench_kit.scoring.extract import text_choice
     from bench_kit.scoring.extract.option_texts import option_texts
     from bench_kit.scoring.extract.option_values import by_values, option_values
 
     calls = []
-    monkeypatch.setattr(answers, "option_values",
+    monkeypatch.setattr(text_choice, "option_values",
                         lambda choices, options: calls.append(1) or option_values(choices, options))
     choices = {"A": "cat", "B": "dog", "C": "bird"}
-    found = answers._texts_in("The answer is 3 legs.", choices, ABC, option_texts(choices, ABC),
+    found = text_choice._texts_in("The answer is 3 legs.", choices, ABC, option_texts(choices, ABC),
                               None, None)
     assert found.value is None and len(calls) == 1
     numbers = {"A": "10", "B": "20", "C": "30"}

@@ -28,12 +28,12 @@ from bench_kit.types import LETTERS
 AMBIGUOUS = "?"  # several options offered where one answer was asked
 _ALL_OPTIONS = {letter: letter for letter in LETTERS}
 
-BARE_LETTER = re.compile(r"\s*(?:(?:option|choice|letter|选项|答案)\s*:?\s*)?[(\[]?\s*([A-Ja-j])\s*"
-                   r"[)\]]?\s*[.:,;!]?\s*", re.I)
+BARE_LETTER = re.compile(r"\s*+(?:(?:option|choice|letter|选项|答案)\s*+:?\s*+)?[(\[]?\s*+([A-Ja-j])\s*+"
+                         r"[)\]]?\s*+[.:,;!]?\s*+", re.I)  # (possessive: linear on runs of spaces)
 # The whole response lists several letters ("A and e", "(A) (B) (C)", "B, D", "B-C-D"): no
 # one answer.
-LETTER_LIST = re.compile(r"\s*[(\[]?[A-Ja-j][)\]]?(?:(?:\s*(?:,|-|and|&|/|or)\s*|\s+)"
-                          r"[(\[]?[A-Ja-j][)\]]?)+\s*\.?\s*", re.I)
+LETTER_LIST = re.compile(r"\s*+[(\[]?[A-Ja-j][)\]]?(?:(?:\s*+(?:,|-|and|&|/|or)\s*+|\s++)"
+                         r"[(\[]?[A-Ja-j][)\]]?)+\s*+\.?\s*+", re.I)
 LISTED_LETTER = re.compile(r"(?<![A-Za-z])[A-Ja-j](?![A-Za-z])")
 CHOICE_CLAUSE = re.compile(
     rf"(?:{ANSWER_CLAUSE.pattern}"
@@ -42,8 +42,8 @@ CHOICE_CLAUSE = re.compile(
     r"|(?:\bno,?\s+wait|\bwait,?\s+(?:no|actually)|\bcorrection|\bI\s+mean|\bscratch\s+that"
     r"|\bon\s+second\s+thought|\bactually,?\s+(?:it'?s|it\s+is|it\s+should\s+be)"
     r"|(?:不对|更正|等等)[\s,，]*(?:应该|应)?(?:选|是))[\s,:;.!-]*+(?:it'?s\s+|it\s+is\s+)?"
-    rf"|(?:{CONCLUDES_CJK}|应该|应)?选(?:择)?\s*:?|选项\s*(?:为|是|应为)?\s*:?"
-    r"|(?:选项|答案)对应的?(?:字母|选项)\s*(?:为|是)?\s*:?)"  # "选项对应的字母是A"
+    rf"|(?:{CONCLUDES_CJK}|应该|应)?选(?:择)?\s*+:?|选项\s*+(?:为|是|应为)?\s*+:?"
+    r"|(?:选项|答案)对应的?(?:字母|选项)\s*+(?:为|是)?\s*+:?)"  # "选项对应的字母是A"
     # possessive spaces and at most four fillers: linear on long runs of spaces or "选项"
     r"\s*+(?:(?:clearly|definitely|probably|likely|most\s+likely|obviously|certainly|surely|"
     r"indeed|actually|therefore|thus|then|option|choice|letter|选项)\s*+:?\s*+){0,4}"
@@ -56,19 +56,19 @@ CHOICE_KEYS = _CLAUSE_KEYS + _CHOOSE_KEYS
 CLAUSE_HINT = re.compile("|".join(map(re.escape, CHOICE_KEYS)))
 # A verdict after the second letter (and any more): "B, C and D are wrong", "B、C项错误",
 # "B, C or D would not fit" -- those are ruled out, not offered ("选B和D错误" stays ambiguous).
-_VERDICT = (r"(?:\s*[)\]]?\s*(?:,|、|and|or|&|和|或)\s*[(\[]?\s*[A-J](?![A-Za-z0-9_'])){0,8}"
-            r"\s*[)\]]?\s*(?:(?:are|is|would|will|can|could)\s+(?:be\s+)?(?:all\s+|both\s+)?"
+_VERDICT = (r"(?:\s*+[)\]]?\s*+(?:,|、|and|or|&|和|或)\s*+[(\[]?\s*+[A-J](?![A-Za-z0-9_'])){0,8}"
+            r"\s*+[)\]]?\s*+(?:(?:are|is|would|will|can|could)\s++(?:be\s++)?(?:all\s++|both\s++)?"
             r"(?:not\b|wrong|incorrect|distractors?|eliminated|ruled\s+out|excluded|false)"
             r"|项?(?:均|都)?(?:错误|错|不正确|不对|不符|排除))")
 # "(A) or (C)", "A / C", "A或C", "A, E", "(B), (C), and (D)", "(A) (B)": a second option
 # offered right after the first -> ambiguous (not "A, I think" or "A and a cat").
 OR_NEXT = re.compile(
-    r"\s*[)\]]?\s*(?:,?\s*(?:or|/|或者?|还是|and|&|和)|,|、)\s*(?:option\s*|choice\s*|选项\s*)?"
-    r"[(\[]?\s*([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])(?:(?<=和[A-Ja-j])|(?!" + _VERDICT + "))"
-    r"|\s*(?:[)\]]|(?<=[)\]]))\s*[(\[]\s*((?-i:[A-J]))\s*[)\]]"  # "(A) (B)", not "(D) (a)"
+    r"\s*+[)\]]?\s*+(?:,?\s*+(?:or|/|或者?|还是|and|&|和)|,|、)\s*+(?:option\s*+|choice\s*+|选项\s*+)?"
+    r"[(\[]?\s*+([A-J])(?![A-Za-z0-9_'])(?!\s+(?!(?:and|or|are)\b)[a-z])(?:(?<=和[A-Ja-j])|(?!" + _VERDICT + "))"
+    r"|(?:\s*+[)\]]|(?<=[)\]]))\s*+[(\[]\s*+((?-i:[A-J]))\s*+[)\]]"  # "(A) (B)", not "(D) (a)"
     # "【答案】A B C D": capital letters apart by spaces only, up to the end of the line or
     # sentence (not "A I think", "A B is wrong")
-    r"|[ \t]+((?-i:[A-J]))(?=[ \t]+(?-i:[A-J])(?![A-Za-z0-9_'])|[ \t]*(?:[.;。；\n]|$))", re.I)
+    r"|[ \t]++((?-i:[A-J]))(?=[ \t]+(?-i:[A-J])(?![A-Za-z0-9_'])|[ \t]*(?:[.;。；\n]|$))", re.I)
 
 
 def next_option(text: str, at: int) -> str | None:

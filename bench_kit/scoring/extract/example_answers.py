@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.prose_number import EXAMPLE_CJK
+
 # "例如[正确答案]D", "比如：答案是B", "e.g., Answer: (C)", "for example, the answer is A" (read after
 # `clean_response`: "：" as ":", "【】" as "[]"); the letter group is what is dropped.
 _EXAMPLE = re.compile(
-    r"(?:例如|比如|譬如|\be\.g\.|\bfor\s+example)[ \t,:]*+"
+    rf"(?:{EXAMPLE_CJK}|\be\.g\.|\bfor\s+example)[ \t,:]*+"
     r"(?:\[?正确答案\]?|答案|(?:the\s+)?(?:correct\s+)?answer)[ \t]*+(?:是|为|is)?[ \t]*+:?[ \t]*+"
     r"([(\[]?[A-J][)\]]?)(?![A-Za-z0-9])", re.I)
+_EXAMPLE_WORDS = tuple(EXAMPLE_CJK.split("|"))  # the pre-check: none of them, no example here
 
 
 def without_examples(text: str) -> str:
     """`text` with the letter of each example answer dropped ("例如[正确答案]D" -> "例如[正确答案]"),
     or `text` itself when it holds none."""
-    if "例" not in text and "比如" not in text and "譬如" not in text and "xample" not in text \
+    if not any(word in text for word in _EXAMPLE_WORDS) and "xample" not in text \
             and "e.g." not in text.lower():
         return text
     out, at = [], 0

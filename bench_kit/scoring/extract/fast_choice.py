@@ -35,8 +35,9 @@ _SHORT_CLAUSE = re.compile(
     r"(?:(?:the\s+)?(?:(?:correct|final|best|right)\s+(?:answer|option|choice)|answer)\s*"
     r"(?:is|:)|I\s+(?:choose|select|pick))\s*[(\[]?\s*([A-J])(\s*[)\]]?\s*[.!]?)"
     r"(?:\s+(\S[^\n]*))?", re.I)
-_SHORT_CHINESE = re.compile(rf"(?:(?:{CONCLUDES_CJK}|应该|应)?选(?:择)?|选项\s*(?:为|是|应为)?"
-                            r"|(?:正确)?答案\s*[\])]?\s*(?:是|为|应为|应该是)?)\s*:?\s*[(\[]?\s*([A-J])\s*[)\]]?\s*\.?")
+_SHORT_CHINESE = re.compile(rf"(?:(?:{CONCLUDES_CJK}|应该|应)?选(?:择)?|选项\s*+(?:为|是|应为)?"
+                            r"|(?:正确)?答案\s*+[\])]?\s*+(?:是|为|应为|应该是)?)\s*+:?\s*+[(\[]?\s*+([A-J])\s*+"
+                            r"[)\]]?\s*+\.?")
 _SHORT_LEAD = re.compile(r"(?:\(([A-J])\)|\[([A-J])\]|([A-J])[.:)\]])[ \t]+(\S[^\n]*)")
 # How an ASCII text each shape can match opens (re.I: either case; a text in other
 # characters tries every shape): _SHORT_CLAUSE and _SHORT_TEXT_CLAUSE ("the", "correct",

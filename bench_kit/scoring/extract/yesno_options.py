@@ -17,7 +17,7 @@ from bench_kit.scoring.extract.response import (
 )
 from bench_kit.scoring.extract.yesno import extract_yesno
 
-_LETTER_WORD = re.compile(r"(?<![A-Za-z])[(\[]?([A-J])[)\]]?[ \t]*[:.)]?[ \t]*((?i:yes|no))(?![A-Za-z])")
+_LETTER_WORD = re.compile(r"(?<![A-Za-z])[(\[]?([A-J])[)\]]?[ \t]*+[:.)]?[ \t]*+((?i:yes|no))(?![A-Za-z])")
 _YESNO_LINE = re.compile(r"^[ \t]*[(\[]?[A-Ja-j][)\].:][ \t]*(yes|no)[ \t]*$", re.M | re.I)
 
 
