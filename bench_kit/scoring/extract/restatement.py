@@ -31,7 +31,7 @@ SENTENCE = re.compile(r"(?:[^.!?\n]+|\.(?=\d))(?:[^.!?\n]*\.(?=\d))*[^.!?\n]*") 
 DENIAL = re.compile(rf"\b(?:not|cannot|no{NOT_NO}|never|neither|nor|none|nothing|nobody)\b"
                     r"(?!-(?!one\b)[A-Za-z])|n't\b", re.I)
 # ("not just a cat but also a dog" adds, it does not contrast)
-_TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but(?!\s+also\b)"
+TENTATIVE = re.compile(r"\b(?:if|whether|determine|unless|question|while|whereas|but(?!\s+also\b)"
                         r"|complex|nuanced|ambiguous|depends?)\b", re.I)
 # A question asking whether something is ever / sometimes / in some cases so is not denied by
 # what usually holds ("generally not", "in general … not", "is not typically magnetic")
@@ -218,7 +218,7 @@ def restated(text: str, question: str) -> str | None:
         if "but not" in lowered:
             said = _BUT_NOT.sub("", said, count=1)
         sentence = _positive(_after_but(said, wanted), wanted)
-        if _TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
+        if TENTATIVE.search(sentence) or _LIKELY.search(sentence) \
                 or (" or " in lowered and _EITHER_WAY.search(sentence)) \
                 or ("unlikely" in lowered and _UNLIKELY.search(sentence)) \
                 or (("that" in lowered or '"' in said or "“" in said) and _reported(sentence)):
