@@ -18,10 +18,12 @@ from bench_kit.text.numbers import number_tokens
 
 # The prompt's answer format echoed: its instruction "将答案写在[金额]与<eoa>之间" ("write the
 # answer between …", also "请将[刑期]与<eoa>之间填写…") and an example of its answer slot ("例如[金额]2000元<eoa>", "for example
-# [Answer] 12"): neither is an answer.
+# [Answer] 12"), up to the example's end (a clause mark): neither is an answer. A slot's label
+# is a word: a bracket holding a digit or one letter is a citation or a variable ("例如[1]中的方法",
+# "例如[x]=3"), no slot.
 SLOT_ECHO = re.compile(r"答案(?:写|填|放)在[^\n.。]{0,30}?之间|[\[【][^\[\]【】\n]{1,12}[\]】][ \t]*[与和][ \t]*<eoa>"
                        rf"|(?:{EXAMPLE_CJK}|\bfor\s+example\b|\be\.g\.)[ \t,:：，]*"
-                       r"\[[^\[\]\n]{1,12}\][^\n.。\[]{0,30}", re.I)
+                       r"\[(?![\d,\s–-]+\])(?![A-Za-z]\])[^\[\]\n]{1,12}\][^\n.。,，;；\[]{0,30}", re.I)
 # "[金额]2000元<eoa>", "【刑期】6个月<eoa>": a bracketed label, its value and the end-of-answer
 # token, on one line.
 _FILLED = re.compile(r"[\[【][^\[\]【】\n<>]{1,12}[\]】][ \t]*([^\[\]【】<>\n]{1,60}?)[ \t]*(?=<eoa>)")

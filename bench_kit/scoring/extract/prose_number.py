@@ -42,11 +42,12 @@ _CLAUSE_MARKS = frozenset(",，;；.。\n")
 EXAMPLE_CJK = "例如|比如|譬如"
 _EXAMPLE_HEADS = "".join(word[0] for word in EXAMPLE_CJK.split("|"))  # 例比譬
 # (例如 / 比如 / 譬如, "for example", in the clause of the number: "（例如正负号、0）", not "例如取
-# x=1 验证。所以 y=3。": cleaning writes "。" as "."; each scan stops at the next marker's first
-# character, so many markers in one sentence stay linear)
+# x=1 验证。所以 y=3。", nor after a comma and a concluding word: "例如[1]中的方法，最终结果为42":
+# cleaning writes "。" as "."; each scan stops at the next marker's first character, so many
+# markers in one sentence stay linear)
 EXAMPLE = re.compile(r"^\W*(?:for\s+example|for\s+instance|e\.g\.)|\bin\s+this\s+example\b"
                      rf"|(?:{EXAMPLE_CJK})(?:[^.;!?\n{_EXAMPLE_HEADS},]|\.(?=\d)"
-                     rf"|,(?![ \t]*(?:{CONCLUDES_CJK}|答案)))*$"
+                     rf"|,(?![ \t]*(?:{CONCLUDES_CJK}|答案|最终|最后)))*$"
                      r"|\b(?:if|assuming|suppose)\b"
                      r"[^,]{0,120},\s*(?:then\s+)?(?:the\s+)?(?:answer|solution|result)\s+would\b",
                      re.I)
