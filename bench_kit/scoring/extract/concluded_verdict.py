@@ -42,6 +42,9 @@ _RELATIVE = re.compile(r",[ \t]*(?:which|who)\b[^,;\n]{0,120},")
 # article ("is not only a legal", "is technically legal", "is neither open nor closed"; not
 # "is more than Chartreuse", "is the roughest")
 _BETWEEN = r"not|never|neither\s+[a-z-]+\s+nor|[a-z]{1,20}ly|an?|only|just|also|still|now|indeed"
+# A correction opening a later sentence ("Wait, …", "Actually, …") replaces the conclusion.
+_CORRECTED = re.compile(r"(?:^|(?<=[.!?])[ \t]+)(?:wait|actually|on\s+second\s+thought|correction|hmm+)\b[,:!]?",
+                        re.I | re.M)
 # A contrast in the sentence leaves the verdict to the part after it ("bounded above but not
 # bounded below" states none).
 _CONTRASTS = frozenset(("but", "while", "whereas"))
@@ -102,7 +105,8 @@ def concluded(text: str, question: str) -> str | None:
     "yes", "is not legal", "is hardly legal" and "is illegal" "no" ("is not illegal" "yes");
     None otherwise, and for a sentence that asks ("So the door is open? No, …"), hedges
     ("possibly", "supposedly", "may") or is tentative (`restatement.TENTATIVE`: "whether",
-    "if"); after a contrast ("but", "while") the part after it must state the verdict."""
+    "if"); after a contrast ("but", "while") the part after it must state the verdict. A
+    sentence opening with a correction ("Wait, …") after it is read instead."""
     asked = _predicate(question)
     if asked is None:
         return None
@@ -112,7 +116,10 @@ def concluded(text: str, question: str) -> str | None:
         pass
     if last is None:
         return None
-    sentence, mark = _sentence(text, last.end(), quoted)
+    start = last.end()
+    for corrected in _CORRECTED.finditer(text, start):  # noqa: B007 - keeps the last
+        start = corrected.end()  # "Therefore, … illegal. Wait, … so the opening is legal."
+    sentence, mark = _sentence(text, start, quoted)
     if mark == "?" or not content_words(sentence) & others:
         return None
     sentence = _RELATIVE.sub(",", sentence.lower())

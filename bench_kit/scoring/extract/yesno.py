@@ -157,12 +157,14 @@ _LIKELY = re.compile(r"(?:(?:most|very|highly|quite)\s+)?(?:likely|probably|tech
 
 
 # ... and one its sentence hedges before it: "it is possible (or likely, not "most / highly /
-# very likely") that the answer is yes", "perhaps(,) the answer is no", "if it were life size, the answer would be yes" (a condition alone does
+# very likely") that the answer is yes", "perhaps(,) the answer is no", "if it were life size, the answer would be yes",
+# the clause itself the condition: 'If the answer is "yes", the cat would be …' (a condition alone does
 # not: "If you mean X, then the answer is no." answers)
 _HEDGED_CLAUSE = re.compile(r"\b(?<!most\s)(?<!highly\s)(?<!very\s)(?:possible|likely)\s+that\s+(?:the\s+)?"
                             r"(?:final\s+)?answer\b"
                             r"|\b(?:perhaps|possibly|maybe),?\s+(?:the\s+)?(?:final\s+)?answer\b"
-                            r"|\bif\b[^.!?\n]{0,200}?\banswer\s+would\s+be\b", re.I)
+                            r"|\bif\b[^.!?\n]{0,200}?\banswer\s+would\s+be\b"
+                            r"|\bif\s+(?:the\s+)?(?:final\s+)?answer\s+(?:is|were|was)\s+$", re.I)
 # ... but not a condition that only says how the answer was found or which question it answers:
 # "Even if it is small, …", "If we look closely at the image, …", "if the question is whether …"
 _NOT_A_CONDITION = re.compile(r"even\s+if\b|if\s+(?:we|you|one|i)\s+(?:look|consider|examine|check|observe"
