@@ -394,7 +394,8 @@ _NAMES_NOTHING = frozenset("whether if however still but yet though although hon
 
 # "Therefore, it is difficult to conclude …", "In conclusion, we cannot say …", "The answer
 # is: it is inconclusive …": a refusal in a concluding sentence is the conclusion, wherever
-# it stands.
+# it stands. (Not `concluding.CONCLUDES`, the sentence a verdict is read from: this one places
+# a refusal, so "in short" and "the answer is" open it too, read from `sentence_start`.)
 _CONCLUDING = re.compile(r"\s*(?:therefore|thus|hence|so|consequently|in\s+conclusion|in\s+summary"
                          r"|overall|in\s+short|(?:the\s+)?(?:final\s+)?answer\s+is)\b", re.I)
 
