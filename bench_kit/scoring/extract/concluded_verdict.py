@@ -16,6 +16,7 @@ from bench_kit.scoring.extract.restatement import (
     HEDGED_STATE,
     TENTATIVE,
     WORDS,
+    adds,
     content_words,
     negative_prefixes,
 )
@@ -88,10 +89,8 @@ def _between(words: str, question: str) -> str | None:
     """How the words between the copula and the predicate bear on it: "no" when they deny
     it ("not", "neither … nor", "hardly"; not "not only" / "not just", which add, unless the
     question asks about that word), "hedged" when they hedge it, "" otherwise."""
-    for denial in DENIAL.finditer(words):
-        after = words[denial.end():].split()
-        if not (after and after[0] in ("only", "just") and f" {after[0]} " not in f" {question} "):
-            return "no"
+    if any(not adds(words, denial, question) for denial in DENIAL.finditer(words)):
+        return "no"
     said = set(words.split())
     if said & _SCARCELY:
         return "no"

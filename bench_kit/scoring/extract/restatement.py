@@ -116,7 +116,7 @@ _NOT_JUST = re.compile(r"\s+(only|just)\b", re.I)
 _HOW_HARD = re.compile(r"\s+easy\b", re.I)  # "… is not easy": how hard, not whether (a hedge)
 
 
-def _adds(clause: str, denial: re.Match, question: str) -> bool:
+def adds(clause: str, denial: re.Match, question: str) -> bool:
     """Whether `denial` opens "not just / not only", which adds ("not just a cat but also a
     dog"), unless the question (its lower-cased words) asks about the word itself ("Is there
     just one cat?" -> "There is not just one cat" is no)."""
@@ -133,7 +133,7 @@ def _denial_about(sentence: str, wanted: set[str], question: str = "") -> str | 
     for clause in _CLAUSE.split(sentence):
         denied = next((found for found in DENIAL.finditer(clause)
                        if not echoes_question(clause, found, question)
-                       and not _adds(clause, found, question)), None)
+                       and not adds(clause, found, question)), None)
         said = {word for word in content_words(clause) if len(word) > 1} - NEGATORS \
             if denied else set()
         if denied and (said & wanted or not said):  # "…: (B) No." names nothing else
