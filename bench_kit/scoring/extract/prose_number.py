@@ -288,17 +288,23 @@ def _not_the_answer(text: str, lowered: str, found: list[NumberToken], token: Nu
     return refuses(text, token.start, lowered)
 
 
+def _cited(text: str, token: NumberToken) -> bool:
+    """Whether `token` is a reference in square brackets ("this effect (e.g. [2]), and …"), no
+    value stated beside another."""
+    return text[token.start - 1:token.start] == "[" and text[token.end:token.end + 1] == "]"
+
+
 def _coordinated(text: str, found: list[NumberToken], token: NumberToken, opened: int) -> bool:
     """Whether `token` is one of two different values stated side by side in its sentence
     ("4 small cubes and 2 large objects", "The perimeter is 14 and the area is 3 × 4 = 12.": the
     operands of the calculation giving it aside; not "(a man and a woman) is 10", not a
-    threshold restated from the question: "lower than 8")."""
+    threshold restated from the question: "lower than 8", not a reference: "[2]")."""
     stop = SENTENCE_END.search(text, token.end)
     end = len(text) if stop is None else stop.end()
     worked = _WORKED_BEFORE.search(text, max(opened, token.start - 80), token.start)
     upto = token.start if worked is None else worked.start()  # "… and the area is 3 × 4 = 12"
-    before = [other for other in found if opened <= other.end <= upto]
-    after = [other for other in found if token.end <= other.start < end]
+    before = [other for other in found if opened <= other.end <= upto and not _cited(text, other)]
+    after = [other for other in found if token.end <= other.start < end and not _cited(text, other)]
     for left, right in ((before[-1] if before else None, token),
                         (token, after[0] if after else None)):
         if left and right and (left.value != right.value or two_things(text, left, right)) \
