@@ -54,8 +54,13 @@ _HEDGING = frozenset("supposedly seemingly allegedly apparently arguably presuma
                      "likely nearly almost partly partially somewhat".split())
 
 
+# What a question asks (`_predicate`): the thing's words, the predicate, its pattern after a
+# copula, its negative prefixes, the question's quoted tokens and its lower-cased words.
+_Asked = tuple[frozenset[str], str, re.Pattern, tuple[str, ...], frozenset[str], str]
+
+
 @functools.lru_cache(maxsize=4096)
-def _predicate(question: str) -> tuple[frozenset[str], str, re.Pattern, tuple[str, ...], frozenset[str], str] | None:
+def _predicate(question: str) -> _Asked | None:
     """What a "Is <thing> <predicate>?" question asks, read once per question (every response
     to it asks the same): the content words naming the thing, the predicate, the pattern of it
     stated after a copula (up to three words between), the predicate's negative prefixes,
@@ -105,19 +110,26 @@ def concluded(text: str, question: str) -> str | None:
     None otherwise, and for a sentence that asks ("So the door is open? No, …"), hedges
     ("possibly", "supposedly", "may") or is tentative (`restatement.TENTATIVE`: "whether",
     "if"); after a contrast ("but", "while") the part after it must state the verdict. A
-    sentence opening with a correction ("Wait, …") after it is read instead."""
+    sentence opening with a correction ("Wait, …") after it is read instead when it states a
+    verdict ("Actually, it is a bad opening." states none)."""
     asked = _predicate(question)
     if asked is None:
         return None
-    others, predicate, statement, negative, quoted, words = asked
     last = None
     for last in CONCLUDES.finditer(text):  # noqa: B007 - keeps the last
         pass
     if last is None:
         return None
-    start = last.end()
-    for corrected in _CORRECTED.finditer(text, start):  # noqa: B007 - keeps the last
-        start = corrected.end()  # "Therefore, … illegal. Wait, … so the opening is legal."
+    corrected = None
+    for corrected in _CORRECTED.finditer(text, last.end()):  # noqa: B007 - keeps the last
+        pass  # "Therefore, … illegal. Wait, … so the opening is legal."
+    return (corrected and _verdict(text, corrected.end(), asked)) or _verdict(text, last.end(), asked)
+
+
+def _verdict(text: str, start: int, asked: _Asked) -> str | None:
+    """The verdict of the sentence of `text` opening at `start` on the question read as
+    `asked` (`_predicate`), or None."""
+    others, predicate, statement, negative, quoted, words = asked
     sentence, mark = _sentence(text, start, quoted)
     if mark == "?" or not content_words(sentence) & others:
         return None
