@@ -79,3 +79,18 @@ def test_a_negative_prefix_and_another_prefix():
     assert concluded("Therefore, the opening is illegal.", QUESTION) == "no"
     assert concluded("Therefore, the opening is non-legal.", QUESTION) == "no"
     assert concluded("Therefore, the opening is paralegal.", QUESTION) is None
+
+
+@pytest.mark.parametrize("question, predicate_sentence", [
+    # a compared side is no predicate: "blood is red" does not say blood is "other than red"
+    ("Is human blood ever any color other than red?", "In summary, human blood is red."),
+    ("Is the sample less than Chartreuse?", "In conclusion, the sample is Chartreuse."),
+    # nor the second of two words offered
+    ("Is the number odd or even?", "Therefore, the number is even."),
+])
+def test_a_compared_or_offered_last_word_is_no_predicate(question, predicate_sentence):
+    """Held against report3's six answers to "Is human blood ever any color other than red?"
+    ("In summary, human blood is typically red, but it may appear …", labelled yes): read as
+    yes with "red" as the predicate — right by chance, and "… human blood is red." would read
+    yes too — they are left to the other rules (docs/METRICS.md)."""
+    assert concluded("Some working.\n\n" + predicate_sentence, question) is None
