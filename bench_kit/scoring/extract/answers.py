@@ -89,6 +89,7 @@ from bench_kit.scoring.extract.no_option_statements import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_fragment import fragment_option
+from bench_kit.scoring.extract.option_labels import OPTION_LABEL
 from bench_kit.scoring.extract.option_statements import (
     hypothetical_clauses,
     only_answer_lines,
@@ -139,6 +140,8 @@ __all__ = [
 _LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
                    r"(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)\]]|([A-J])(?=\s*\n)"
                    r"|([A-J])\s+[-–—]\s)")
+# An option label in a new question the response writes ("…正确的是:A:甲;B:乙", "\n(A) cat").
+_NEW_OPTION = re.compile(r"(?<![A-Za-z0-9])" + OPTION_LABEL)
 _LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M)
 
 
@@ -172,11 +175,12 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     spans = echoed_clauses(response, question, choices.values()) \
         if question and isinstance(response, str) and isinstance(choices, Mapping) else []
     if spans:  # the prompt's instruction written again: its letters are not an answer
-        if response[:spans[0][0]].strip():  # an answer before the echo (a new question after it)
-            before = extract_choice_detailed(response[:spans[0][0]], choices, question, fast=fast)
-            if before.parse == PARSE_OK:
+        blanked, first = without_echo(response, spans), spans[0][0]
+        if response[:first].strip():  # an answer before the echo (a new question after it) ...
+            before = extract_choice_detailed(response[:first], choices, question, fast=fast)
+            if before.parse == PARSE_OK and not _corrected(blanked[first:], choices, question, fast):
                 return before
-        response = without_echo(response, spans)
+        response = blanked
     text = without_examples(clean_response(response))  # "例如[正确答案]D<eoa>": a format's example
     if not text:
         return FAILED
@@ -205,6 +209,17 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
+
+
+def _corrected(after: str, choices: Mapping[str, str], question: str | None, fast: bool) -> bool:
+    """Whether the response, past an echo of its prompt, answers again without writing a new
+    question ("…例如[正确答案]A<eoa>。\n不对，应更正为：[正确答案]B<eoa>"): a correction, read
+    with the rest; an answer after a new question (`CONTINUATION`, a question mark, or two
+    option labels: "…以下说法正确的是:A:…;B:…") is that question's."""
+    if "?" in after or "？" in after or CONTINUATION.search(after) \
+            or len(set(_NEW_OPTION.findall(after))) > 1:
+        return False
+    return extract_choice_detailed(after, choices, question, fast=fast).parse == PARSE_OK
 
 
 def _listing(text: str, choices: Mapping[str, str], options: dict[str, str],

@@ -9,6 +9,7 @@ import functools
 import re
 from collections.abc import Iterable
 
+from bench_kit.scoring.extract.option_labels import OPTION_LABEL
 from bench_kit.types import LETTERS
 
 # A clause: the text between clause or sentence marks (not the ASCII comma, which lists
@@ -17,10 +18,11 @@ _CLAUSE = re.compile(r"[^，。；！？\n;!?.]+(?:\.(?=\d)[^，。；！？\n;!
 _MIN_LENGTH = 8  # shorter clauses ("A:cat", "是的") are too common to be echoes
 # A clause that is one option written out ("D:应由甲公司承担责任", "(B) dog") is an answer when
 # the response writes it alone, though the question holds it too.
-# Only an echoed clause naming a letter is blanked: the other words of an echo are read as
-# before (a response copying the question stem, `option_texts.copies_question`).
-_LETTER = re.compile(r"[A-J]")
-_OPTION_LINE = re.compile(r"\s*[(\[【]?\s*[A-J]\s*[)\]】]?\s*[.:：、)]")
+# Only an echoed clause naming a letter (one standing alone: not the capital of "Choose" or
+# "Answer") is blanked: the other words of an echo are read as before (a response copying the
+# question stem, `option_texts.copies_question`).
+_LETTER = re.compile(r"(?<![A-Za-z])[A-J](?![A-Za-z])")
+_OPTION_LINE = re.compile(r"\s*+" + OPTION_LABEL)  # "A．…", "（A）…", "Option A: …"
 
 
 # The option letters listed in order to choose from ("从A,B,C,D中选出", "A、B、C、D、E五个"),
@@ -92,9 +94,11 @@ def _letters(run: str) -> str:
 
 
 def without_echo(response: str, spans: list[tuple[int, int]]) -> str:
-    """`response` with the `spans` blanked (spaces keep the offsets)."""
+    """`response` with the `spans` blanked (spaces keep the offsets; spans may overlap: a
+    letter run "A，B，C，D" and an echoed clause "D中选出一个正确的答案" cut at its "，")."""
     parts, at = [], 0
     for start, end in spans:
+        start, end = max(start, at), max(end, at)
         parts += [response[at:start], " " * (end - start)]
         at = end
     return "".join(parts) + response[at:]
