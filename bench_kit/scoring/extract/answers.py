@@ -371,6 +371,9 @@ def _written_option(line: str, choices: Mapping[str, str],
 def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
                       question: str | None) -> Extraction[str]:
     """Rules 3-8, for a response without an answer clause."""
+    written = [key for key in options.values() if text.strip() == str(choices.get(key, "")).strip()]
+    if len(written) == 1:  # one option's own text as written, though it opens like a lead ("A:B = 2:1")
+        return extraction(written[0], PARSE_LENIENT)
     placed = _placed_letter(text, choices, options, question)
     if placed is not None:
         return placed
@@ -405,8 +408,10 @@ def extract_choice(response: str, choices: Mapping[str, str],
                    question: str | None = None) -> str | None:
     """The option letter a response chose (the key as given in `choices`), or None.
 
-    Empty `choices` means "any letter A-J" (no option-text matching). `question` is used
-    only by options that are Yes and No (rule 8).
+    Empty `choices` means "any letter A-J" (no option-text matching). `question`, the prompt
+    as asked, tells what the response writes again of it: the instruction echoed (its letters
+    are no answer, `prompt_echo`), the stem restated (`option_texts`), and the yes/no asked of
+    options that are Yes and No (rule 8).
 
     >>> extract_choice("The answer is clearly B, not A.", {"A": "cat", "B": "dog"})
     'B'

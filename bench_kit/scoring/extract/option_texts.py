@@ -378,23 +378,31 @@ _BOTH = re.compile(r"\bnot only\b")
 
 
 # An option's label in an echo of the options: "(A) ", "[A] ", "A. ", "A: ", "A) ".
-_LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)"
-                    r"|(?:^|(?<=[;\s]))([A-J]):(?=\S)")  # "A:秦律;B:汉律": the options run together
+_LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)")
+# ... or the options run together under Chinese-style labels ("A:秦律;B:汉律", "A:秦律 B:汉律"):
+# a form of its own, tried alone (inside "(A) A:B = 1:2" it would find "A:" labels too).
+_RUN_TOGETHER = re.compile(r"(?:^|(?<=[;\s]))([A-J]):(?=\S)")
 
 
 def echoes_options(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
-    """Whether the whole response is the options echoed, each label followed by its own
-    option's text ("(A) cat (B) dog (C) bird (D) fish"): no one of them chosen."""
+    """Whether the whole response is the options echoed, each label (all of one form)
+    followed by its own option's text ("(A) cat (B) dog (C) bird (D) fish"): no one of them
+    chosen."""
     if sum(map(text.count, ").:]")) < 2:  # every label holds one: two labels at least
         return False
-    labels = list(_LABEL.finditer(text))
+    texts = option_texts(choices, options)
+    return any(_labels_each_text(text, list(form.finditer(text)), texts) for form in (_LABEL, _RUN_TOGETHER))
+
+
+def _labels_each_text(text: str, labels: list[re.Match], texts: dict[str, str]) -> bool:
+    """Whether `labels` (two or more) open `text` and each is followed by its own option's
+    text and nothing else."""
     if len(labels) < 2 or text[:labels[0].start()].strip():
         return False
-    texts = option_texts(choices, options)
     ends = [label.start() for label in labels[1:]] + [len(text)]
     seen = set()
     for label, end in zip(labels, ends):
-        letter = label.group(1) or label.group(2) or label.group(3)
+        letter = next(group for group in label.groups() if group)
         if letter in seen or texts.get(letter) != normalize_text(text[label.end():end]):
             return False
         seen.add(letter)

@@ -92,7 +92,7 @@ def is_article_or_pronoun(text: str, letter: str, end: int) -> bool:
 
 _LISTED_NEXT = re.compile(r"\s*[.:,)]\s*\S")  # "A. text" heading a line of a list
 # "选项D也是错误的", "选项B不正确": an option named to be ruled out, not chosen.
-_ZH_RULED_OUT = re.compile(r"\s*+[)\]]?\s*+(?:也|则|就|同样|亦|都)?\s*+(?:是|为)?\s*+"
+_ZH_RULED_OUT = re.compile(r"\s*+[)\]]?\s*+(?:也|则|就|同样|亦|全都|都|均|皆|全)?\s*+(?:是|为)?\s*+"
                            r"(?:错误|不正确|不对|错|不符合|不合题意|排除|不选)")
 # ... and several ruled out together: "选项A、C、D都不正确", "选项A,C,D中的说法都不正确"
 _ZH_LIST_RULED_OUT = re.compile(r"(?:\s*+[,、和与及]\s*+[A-J])+\s*+(?:中的|的)?\s*+(?:说法|表述|选项|项)?"
