@@ -142,7 +142,7 @@ _LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
                    r"|([A-J])\s+[-–—]\s)")
 # An option label in a new question the response writes ("…正确的是:A:甲;B:乙", "\n(A) cat").
 _NEW_OPTION = re.compile(r"(?<![A-Za-z0-9])" + OPTION_LABEL)
-_LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M)
+_LINE_LEAD = re.compile(r"^\s*+" + OPTION_LABEL, re.M)
 
 
 def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
@@ -163,7 +163,7 @@ def _segment_after(text: str, end: int) -> str:
 def _enumerates(text: str, options: dict[str, str]) -> bool:
     if "\n" not in text:
         return False  # one line holds one lead at most
-    leads = {a or b for a, b in _LINE_LEAD.findall(text)}
+    leads = {lead.group("letter") for lead in _LINE_LEAD.finditer(text)}
     return len(leads & options.keys()) > 1
 
 
@@ -360,7 +360,7 @@ def _written_option(line: str, choices: Mapping[str, str],
     lead = _LINE_LEAD.match(line)
     if lead is None:
         return None
-    letter = lead.group(1) or lead.group(2)
+    letter = lead.group("letter")
     said = normalize_text(plain_latex(line[lead.end():], powers_matter(choices)))
     texts = option_texts(choices, options)
     if said and letter in texts and texts[letter] == said:

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
-# The label alone (no leading space); one `[ \t]*+` between tokens keeps it linear.
-OPTION_LABEL = (r"(?:(?i:option|choice)[ \t]*+|选项[ \t]*+)?"
-                r"(?:[(\[【（][ \t]*+[A-J][ \t]*+[)\]】）]|[A-J][ \t]*+[.．:：、)）])")
+# The label alone (no leading space; the letter is the group "letter"): an opening bracket
+# and its closing one around the letter, or the letter and a mark after it. One `[ \t]*+`
+# between tokens keeps it linear.
+OPTION_LABEL = (r"(?:(?i:option|choice)[ \t]*+|选项[ \t]*+)?(?P<open>[(\[【（])?[ \t]*+(?P<letter>[A-J])"
+                r"[ \t]*+(?(open)[)\]】）]|[.．:：、)）])")

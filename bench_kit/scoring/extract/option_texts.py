@@ -9,6 +9,7 @@ import operator
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.option_labels import OPTION_LABEL
 from bench_kit.scoring.extract.question_replies import NO_AFTER, PLAIN_NO_AFTER, YES_AFTER
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import SENTENCE, content_words
@@ -184,10 +185,10 @@ _HEDGED = re.compile(r"\b(?:if|whether|or|but|however|although|though|may|might|
                      r"|appears?|looks?|likely|possibly|probably|perhaps|either|neither|nor|not"
                      r"|no|cannot|first|initially|glance)\b|n't\b|\?", re.I)
 # Where a question's own text ends: its option lines ("A. …", "(A) …", "Options:").
-_OPTION_LINES = re.compile(r"\n\s*(?:options?\s*:|[(\[]?[A-J][).:\]])", re.I)
+_OPTION_LINES = re.compile(r"\n\s*+(?:options?\s*+:|" + OPTION_LABEL + ")", re.I)
 _ASKING = frozenset("what which how who whom whose where when why option describe best word "
                     "following statement".split())
-_LABEL_FIRST = re.compile(r"\s*[(\[]?[A-J][).:\]]")
+_LABEL_FIRST = re.compile(r"\s*+" + OPTION_LABEL)
 _NUMBER_WORD = re.compile(r"\d|\b(?:sqrt|pi)\b")  # an option of numbers or a formula
 
 
