@@ -142,7 +142,7 @@ _LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
                    r"|([A-J])\s+[-–—]\s)")
 # An option label in a new question the response writes ("…正确的是:A:甲;B:乙", "\n(A) cat").
 _NEW_OPTION = re.compile(r"(?<![A-Za-z0-9])" + OPTION_LABEL)
-_LINE_LEAD = re.compile(r"^\s*+" + OPTION_LABEL, re.M)
+_LINE_LEAD = re.compile(r"^[^\S\n]*+" + OPTION_LABEL, re.M)  # (one line: linear)
 
 
 def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:

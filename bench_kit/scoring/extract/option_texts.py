@@ -185,7 +185,7 @@ _HEDGED = re.compile(r"\b(?:if|whether|or|but|however|although|though|may|might|
                      r"|appears?|looks?|likely|possibly|probably|perhaps|either|neither|nor|not"
                      r"|no|cannot|first|initially|glance)\b|n't\b|\?", re.I)
 # Where a question's own text ends: its option lines ("A. …", "(A) …", "Options:").
-_OPTION_LINES = re.compile(r"\n\s*+(?:options?\s*+:|" + OPTION_LABEL + ")", re.I)
+_OPTION_LINES = re.compile(r"\n[^\S\n]*+(?:options?[ \t]*+:|" + OPTION_LABEL + ")", re.I)
 _ASKING = frozenset("what which how who whom whose where when why option describe best word "
                     "following statement".split())
 _LABEL_FIRST = re.compile(r"\s*+" + OPTION_LABEL)
