@@ -63,6 +63,9 @@ ICE_CHOICES = {"A": "Ice is denser than water", "B": "Ice is less dense than wat
 HISTORY = ("以下是中国关于高考历史考试的单项选择题，请选出其中的正确答案。答案格式为：【答案】A。\n秦朝统一后推行的法律是（ ）\n"
            "A. 秦律\nB. 汉律\nC. 元律\nD. 明律")
 HISTORY_CHOICES = {"A": "秦律", "B": "汉律", "C": "元律", "D": "明律"}
+BUS = ("What colour is the bus?\nA. red\nB. blue\nC. green\nD. yellow\n"
+       "Answer with the option's letter from the given choices directly.")
+BUS_CHOICES = {"A": "red", "B": "blue", "C": "green", "D": "yellow"}
 
 # Other benchmarks' prompts (review mc8): an option line under any label the question uses is
 # an answer, not an echoed instruction; a capital opening a word names no letter.
@@ -74,6 +77,8 @@ OTHER_PROMPTS = [
     (ICE, ICE_CHOICES, "The answer is A. Hmm, no, let me reconsider. Choose the best answer. Ice is less dense "
      "than water, so the answer is B.", "B"),  # "Choose the best answer" names no letter: no echo
     (HISTORY, HISTORY_CHOICES, "【答案】B。答案格式为：【答案】A。\n更正：【答案】A", "A"),  # a correction after the echo
+    (BUS, BUS_CHOICES, "C\n\n" + BUS + "\nA", "C"),  # the whole question again: a new turn, answered after it
+    (BUS, BUS_CHOICES, BUS + "\nA", "A"),  # kept: the question written first, then the answer
 ]
 
 
@@ -99,14 +104,15 @@ def _split_first(response: str, question: str, options) -> list[tuple[int, int]]
     clauses, every clause compared (the readable form the fast one is checked against)."""
     from bench_kit.scoring.extract import prompt_echo as echo
 
+    whole = echo._whole_question(response, question)
     asked = {m.group().strip() for m in echo._clauses(question)}
     echoed = [m for m in echo._clauses(response) if m.group().strip() in asked]
     if not echoed:
-        return []
+        return whole
     texts = [str(text) for text in options]
     spans = [m.span() for m in echoed if echo._names_letter(m.group())
              and not any(m.group().strip() in text for text in texts)]
-    return sorted(spans + echo._letter_runs(response, question, spans))
+    return sorted(spans + echo._letter_runs(response, question, spans) + whole)
 
 
 def test_substring_precheck_finds_what_the_full_split_finds():

@@ -178,7 +178,8 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         blanked, first = without_echo(response, spans), spans[0][0]
         if response[:first].strip():  # an answer before the echo (a new question after it) ...
             before = extract_choice_detailed(response[:first], choices, question, fast=fast)
-            if before.parse == PARSE_OK and not _corrected(blanked[first:], choices, question, fast):
+            if before.parse == PARSE_OK and not _corrected(response[first:], blanked[first:], choices,
+                                                            question, fast):
                 return before
         response = blanked
     text = without_examples(clean_response(response))  # "例如[正确答案]D<eoa>": a format's example
@@ -211,15 +212,17 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     return found
 
 
-def _corrected(after: str, choices: Mapping[str, str], question: str | None, fast: bool) -> bool:
-    """Whether the response, past an echo of its prompt, answers again without writing a new
-    question ("…例如[正确答案]A<eoa>。\n不对，应更正为：[正确答案]B<eoa>"): a correction, read
-    with the rest; an answer after a new question (`CONTINUATION`, a question mark, or two
-    option labels: "…以下说法正确的是:A:…;B:…") is that question's."""
+def _corrected(after: str, blanked: str, choices: Mapping[str, str], question: str | None,
+               fast: bool) -> bool:
+    """Whether the response, past an echo of its prompt (`after`; `blanked`: with the echo
+    blanked), answers again without writing a new question ("…例如[正确答案]A<eoa>。\n不对，
+    应更正为：[正确答案]B<eoa>"): a correction, read with the rest; an answer after a new
+    question (`CONTINUATION`, a question mark, or two option labels: "…以下说法正确的是:A:…;B:…",
+    the question itself written again) is that question's."""
     if "?" in after or "？" in after or CONTINUATION.search(after) \
-            or len(set(_NEW_OPTION.findall(after))) > 1:
+            or len({label.group("letter") for label in _NEW_OPTION.finditer(after)}) > 1:
         return False
-    return extract_choice_detailed(after, choices, question, fast=fast).parse == PARSE_OK
+    return extract_choice_detailed(blanked, choices, question, fast=fast).parse == PARSE_OK
 
 
 def _listing(text: str, choices: Mapping[str, str], options: dict[str, str],

@@ -48,17 +48,27 @@ def echoed_clauses(response: str, question: str, options: Iterable[str]) -> list
     # An echoed clause is in the response word for word: substring tests first (most responses
     # write no clause of the question, and splitting them into clauses costs far more); one
     # that counts names a letter, or any does when the question lists the letters in order.
+    whole = _whole_question(response, question)
     asked = _asked(question)
     written = [clause for clause in asked if clause in response]
     if not written or not _LETTER_RUN.search(question) and not any(map(_names_letter, written)):
-        return []
+        return whole
     echoed = [m for m in _clauses(response) if m.group().strip() in asked]
     if not echoed:
-        return []
+        return whole
     texts = [str(text) for text in options]
     spans = [m.span() for m in echoed if _names_letter(m.group())
              and not any(m.group().strip() in text for text in texts)]
-    return sorted(spans + _letter_runs(response, question, spans))
+    return sorted(spans + _letter_runs(response, question, spans) + whole)
+
+
+def _whole_question(response: str, question: str) -> list[tuple[int, int]]:
+    """The span of the whole question (several lines: its stem and its options) written again
+    after something else, a new turn of the prompt ("D\n\nWhat is …?\nA. …\nD. …\nAnswer with
+    the option's letter …\nB"); none when the response does not hold it."""
+    whole = question.strip()
+    at = response.find(whole) if "\n" in whole else -1
+    return [(at, at + len(whole))] if at > 0 and response[:at].strip() else []
 
 
 @functools.lru_cache(maxsize=1024)  # the same question is asked of many responses
