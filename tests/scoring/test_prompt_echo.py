@@ -1,9 +1,8 @@
 """The prompt's instruction written again in a response (bench_kit/scoring/extract/prompt_echo.py,
-docs/METRICS.md "Extraction"): its letters are no answer. These cases live here, not in
-tests/cases/extract_choice.json, because the case table's inputs also feed
-test_extract_fast.py's anchored-vs-full answer-clause check, which "[正确答案]A<eoa>" shapes
-trip on (the two scans end one space apart: a known discrepancy of answer_clause, not of
-this rule)."""
+docs/METRICS.md "Extraction"): its letters are no answer. (These cases once lived here because
+"[正确答案]A<eoa>" shapes tripped test_extract_fast.py's anchored-vs-full answer-clause check, which
+reads every case table's inputs; answer_clause's "正确答案" now takes its bracket as "答案" does, so
+the two scans agree, and review mc8's probes hold such inputs.)"""
 
 from __future__ import annotations
 

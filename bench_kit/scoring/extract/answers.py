@@ -374,7 +374,8 @@ def _written_option(line: str, choices: Mapping[str, str],
 def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
                       question: str | None) -> Extraction[str]:
     """Rules 3-8, for a response without an answer clause."""
-    written = [key for key in options.values() if text.strip() == str(choices.get(key, "")).strip()]
+    written = [key for key in options.values() if text.strip() == str(choices.get(key, "")).strip()] \
+        if isinstance(choices, Mapping) else []
     if len(written) == 1:  # one option's own text as written, though it opens like a lead ("A:B = 2:1")
         return extraction(written[0], PARSE_LENIENT)
     placed = _placed_letter(text, choices, options, question)
