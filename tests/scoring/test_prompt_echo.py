@@ -1,9 +1,8 @@
 """The prompt's instruction written again in a response (bench_kit/scoring/extract/prompt_echo.py,
-docs/METRICS.md "Extraction"): its letters are no answer. These cases live here, not in
-tests/cases/extract_choice.json, because the case table's inputs also feed
-test_extract_fast.py's anchored-vs-full answer-clause check, which "[正确答案]A<eoa>" shapes
-trip on (the two scans end one space apart: a known discrepancy of answer_clause, not of
-this rule)."""
+docs/METRICS.md "Extraction"): its letters are no answer. (These cases once lived here because
+"[正确答案]A<eoa>" shapes tripped test_extract_fast.py's anchored-vs-full answer-clause check, which
+reads every case table's inputs; answer_clause's "正确答案" now takes its bracket as "答案" does, so
+the two scans agree, and review mc8's probes hold such inputs.)"""
 
 from __future__ import annotations
 
@@ -20,7 +19,9 @@ CASES = [
     ("请从A,B,C,D中选出一个正确的答案，并写在[正确答案]和<eoa>之间。",
      None, "failed"),  # the instruction reworded around an echoed clause; its letter list names no answer
     ("[正确答案]B<eoa>\n\n请你运用法律知识从A,B,C,D中选出一个正确的答案，并写在[正确答案]和<eoa>之间。例如[正确答案]A<eoa>。请你严格按照这个格式回答。\n案件发生时，下列哪一选项是正确的?A:甲;B:乙;C:丙;D:丁。\n\n[正确答案]D<eoa>",
-     "B", "ok"),  # an answer before the echoed instruction counts; the new question written after it and its answer do not
+     "B", "ok"),  # kept (passes without the rule too): an answer before the echoed instruction counts; the new question written after it and its answer do not
+    ("[正确答案]A<eoa>\n例如[正确答案]A<eoa>。\n不对，应更正为：[正确答案]B<eoa>",
+     "B", "ok"),  # an answer after the echo, with no new question before it, corrects the one before the echo
     ("请你运用法律知识从A,B,C,D中选出一个正确的答案，并写在[正确答案]和<eoa>之间。例如[正确答案]A<eoa>。\n[正确答案]C<eoa>",
      "C", "ok"),  # the instruction written again, then the response's own answer
     ("[正确答案]A<eoa>",
@@ -38,19 +39,79 @@ def test_prompt_echo(response, expected, parse):
     assert (found.value, found.parse) == (expected, parse)
 
 
+GAOKAO = ("下列关于我国经济的说法，正确的是（　　）\nA．我国经济总量位居世界第二\nB．我国已经成为发达国家\n"
+          "C．我国人均收入位居世界前列\nD．我国不存在区域发展差距")
+GAOKAO_CHOICES = {"A": "我国经济总量位居世界第二", "B": "我国已经成为发达国家", "C": "我国人均收入位居世界前列",
+                  "D": "我国不存在区域发展差距"}
+READING = ("Why did the author move to the countryside?\nA．He was tired of the city life.\nB．He wanted to find a new job.\n"
+           "C．His parents asked him to.\nD．His doctor advised him to.")
+READING_CHOICES = {"A": "He was tired of the city life.", "B": "He wanted to find a new job.",
+                   "C": "His parents asked him to.", "D": "His doctor advised him to."}
+SHAPES = ("Which statement about the figure is correct?\nOption A: The circle is the largest shape\n"
+          "Option B: The square is the largest shape\nOption C: The triangle is the largest shape\n"
+          "Option D: All shapes are equal")
+SHAPES_CHOICES = {"A": "The circle is the largest shape", "B": "The square is the largest shape",
+                  "C": "The triangle is the largest shape", "D": "All shapes are equal"}
+CAPITAL = ("（A）北京是中国的首都城市\n（B）上海是中国的首都城市\n（C）广州是中国的首都城市\n（D）深圳是中国的首都城市")
+CAPITAL_CHOICES = {"A": "北京是中国的首都城市", "B": "上海是中国的首都城市", "C": "广州是中国的首都城市", "D": "深圳是中国的首都城市"}
+ICE = ("Which of the following best explains why ice floats on water? Choose the best answer.\n"
+       "(A) Ice is denser than water\n(B) Ice is less dense than water\n(C) Ice contains air bubbles only\n"
+       "(D) Water pushes all solids up")
+ICE_CHOICES = {"A": "Ice is denser than water", "B": "Ice is less dense than water",
+               "C": "Ice contains air bubbles only", "D": "Water pushes all solids up"}
+HISTORY = ("以下是中国关于高考历史考试的单项选择题，请选出其中的正确答案。答案格式为：【答案】A。\n秦朝统一后推行的法律是（ ）\n"
+           "A. 秦律\nB. 汉律\nC. 元律\nD. 明律")
+HISTORY_CHOICES = {"A": "秦律", "B": "汉律", "C": "元律", "D": "明律"}
+BUS = ("What colour is the bus?\nA. red\nB. blue\nC. green\nD. yellow\n"
+       "Answer with the option's letter from the given choices directly.")
+BUS_CHOICES = {"A": "red", "B": "blue", "C": "green", "D": "yellow"}
+
+# Other benchmarks' prompts (review mc8): an option line under any label the question uses is
+# an answer, not an echoed instruction; a capital opening a word names no letter.
+OTHER_PROMPTS = [
+    (GAOKAO, GAOKAO_CHOICES, "A．我国经济总量位居世界第二", "A"),  # GAOKAO-Bench's full-width dot
+    (READING, READING_CHOICES, "A．He was tired of the city life. The author says he could not stand the noise.", "A"),
+    (CAPITAL, CAPITAL_CHOICES, "（A）北京是中国的首都城市", "A"),  # full-width brackets
+    (SHAPES, SHAPES_CHOICES, "Option B: The square is the largest shape\n\nThe square's side is longer.", "B"),
+    (ICE, ICE_CHOICES, "The answer is A. Hmm, no, let me reconsider. Choose the best answer. Ice is less dense "
+     "than water, so the answer is B.", "B"),  # "Choose the best answer" names no letter: no echo
+    (HISTORY, HISTORY_CHOICES, "【答案】B。答案格式为：【答案】A。\n更正：【答案】A", "A"),  # a correction after the echo
+    (BUS, BUS_CHOICES, "C\n\n" + BUS + "\nA", "C"),  # the whole question again: a new turn, answered after it
+    (BUS, BUS_CHOICES, BUS + "\nA", "A"),  # kept: the question written first, then the answer
+]
+
+
+@pytest.mark.parametrize(("question", "choices", "response", "expected"), OTHER_PROMPTS)
+def test_prompt_echo_other_prompts(question, choices, response, expected):
+    assert extract_choice_detailed(response, choices, question).value == expected
+
+
+def test_overlapping_spans_blank_once():
+    """A letter run "A，B，C，D" and an echoed clause cut at its full-width comma ("D中选出…")
+    overlap: the text blanked keeps its length."""
+    from bench_kit.scoring.extract.prompt_echo import echoed_clauses, without_echo
+
+    question = "请从A，B，C，D中选出一个正确的答案，并写在[正确答案]和<eoa>之间。\n下列哪一项正确？A:甲;B:乙;C:丙;D:丁"
+    response = "请从A，B，C，D中选出一个正确的答案。[正确答案]B<eoa>"
+    spans = echoed_clauses(response, question, ["甲", "乙", "丙", "丁"])
+    assert len(spans) == 2 and spans[0][1] > spans[1][0]  # (the overlap this guards)
+    assert without_echo(response, spans) == "请从" + " " * 17 + response[19:]
+
+
 def _split_first(response: str, question: str, options) -> list[tuple[int, int]]:
     """`echoed_clauses` as written before its substring pre-check: both texts split into
     clauses, every clause compared (the readable form the fast one is checked against)."""
     from bench_kit.scoring.extract import prompt_echo as echo
 
+    whole = echo._whole_question(response, question)
     asked = {m.group().strip() for m in echo._clauses(question)}
     echoed = [m for m in echo._clauses(response) if m.group().strip() in asked]
     if not echoed:
-        return []
+        return whole
     texts = [str(text) for text in options]
     spans = [m.span() for m in echoed if echo._names_letter(m.group())
              and not any(m.group().strip() in text for text in texts)]
-    return sorted(spans + echo._letter_runs(response, question, spans))
+    return sorted(spans + echo._letter_runs(response, question, spans) + whole)
 
 
 def test_substring_precheck_finds_what_the_full_split_finds():

@@ -18,7 +18,7 @@ ANSWER_CLAUSE = re.compile(
     r"(?:\b(?:final|correct|right|best)\s+(?:answer|option|choice)s?(?:\s+letter)?"
     r"|\banswers?(?:\s+to\s+(?:the|this)\s+question)?)"
     r"\s*(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)(?:\s*:)?|:|=)"
-    r"|正确(?:答案|选项)\s*+(?:是|为|应为|应该是)?\s*+:?"
+    r"|正确(?:答案|选项)\s*+[\])]?\s*+(?:是|为|应为|应该是)?\s*+:?"  # "[正确答案]A": as 答案's, its bracket
     r"|答案\s*+[\])]?\s*+(?:是|为|应为|应该是)?\s*+:?"  # "【答案】：B" reads "[答案]: B"
     r"|回答\s*:",  # "回答：没有" (an "Answer:" line)
     re.I,

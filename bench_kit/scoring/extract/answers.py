@@ -89,6 +89,7 @@ from bench_kit.scoring.extract.no_option_statements import (
 )
 from bench_kit.scoring.extract.numbers import extract_number, extract_number_detailed
 from bench_kit.scoring.extract.option_fragment import fragment_option
+from bench_kit.scoring.extract.option_labels import OPTION_LABEL
 from bench_kit.scoring.extract.option_statements import (
     hypothetical_clauses,
     only_answer_lines,
@@ -139,7 +140,9 @@ __all__ = [
 _LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
                    r"(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)\]]|([A-J])(?=\s*\n)"
                    r"|([A-J])\s+[-–—]\s)")
-_LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M)
+# An option label in a new question the response writes ("…正确的是:A:甲;B:乙", "\n(A) cat").
+_NEW_OPTION = re.compile(r"(?<![A-Za-z0-9])" + OPTION_LABEL)
+_LINE_LEAD = re.compile(r"^[^\S\n]*+" + OPTION_LABEL, re.M)  # (one line: linear)
 
 
 def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
@@ -160,7 +163,7 @@ def _segment_after(text: str, end: int) -> str:
 def _enumerates(text: str, options: dict[str, str]) -> bool:
     if "\n" not in text:
         return False  # one line holds one lead at most
-    leads = {a or b for a, b in _LINE_LEAD.findall(text)}
+    leads = {lead.group("letter") for lead in _LINE_LEAD.finditer(text)}
     return len(leads & options.keys()) > 1
 
 
@@ -172,11 +175,13 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
     spans = echoed_clauses(response, question, choices.values()) \
         if question and isinstance(response, str) and isinstance(choices, Mapping) else []
     if spans:  # the prompt's instruction written again: its letters are not an answer
-        if response[:spans[0][0]].strip():  # an answer before the echo (a new question after it)
-            before = extract_choice_detailed(response[:spans[0][0]], choices, question, fast=fast)
-            if before.parse == PARSE_OK:
+        blanked, first = without_echo(response, spans), spans[0][0]
+        if response[:first].strip():  # an answer before the echo (a new question after it) ...
+            before = extract_choice_detailed(response[:first], choices, question, fast=fast)
+            if before.parse == PARSE_OK and not _corrected(response[first:], blanked[first:], choices,
+                                                            question, fast):
                 return before
-        response = without_echo(response, spans)
+        response = blanked
     text = without_examples(clean_response(response))  # "例如[正确答案]D<eoa>": a format's example
     if not text:
         return FAILED
@@ -205,6 +210,19 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
             around = _full_choice(whole, choices, options, question)
             return around if around.parse == PARSE_OK else FAILED  # not a letter in the prose
     return found
+
+
+def _corrected(after: str, blanked: str, choices: Mapping[str, str], question: str | None,
+               fast: bool) -> bool:
+    """Whether the response, past an echo of its prompt (`after`; `blanked`: with the echo
+    blanked), answers again without writing a new question ("…例如[正确答案]A<eoa>。\n不对，
+    应更正为：[正确答案]B<eoa>"): a correction, read with the rest; an answer after a new
+    question (`CONTINUATION`, a question mark, or two option labels: "…以下说法正确的是:A:…;B:…",
+    the question itself written again) is that question's."""
+    if "?" in after or "？" in after or CONTINUATION.search(after) \
+            or len({label.group("letter") for label in _NEW_OPTION.finditer(after)}) > 1:
+        return False
+    return extract_choice_detailed(blanked, choices, question, fast=fast).parse == PARSE_OK
 
 
 def _listing(text: str, choices: Mapping[str, str], options: dict[str, str],
@@ -345,7 +363,7 @@ def _written_option(line: str, choices: Mapping[str, str],
     lead = _LINE_LEAD.match(line)
     if lead is None:
         return None
-    letter = lead.group(1) or lead.group(2)
+    letter = lead.group("letter")
     said = normalize_text(plain_latex(line[lead.end():], powers_matter(choices)))
     texts = option_texts(choices, options)
     if said and letter in texts and texts[letter] == said:
@@ -356,6 +374,10 @@ def _written_option(line: str, choices: Mapping[str, str],
 def _unclaused_choice(text: str, choices: Mapping[str, str], options: dict[str, str],
                       question: str | None) -> Extraction[str]:
     """Rules 3-8, for a response without an answer clause."""
+    written = [key for key in options.values() if text.strip() == str(choices.get(key, "")).strip()] \
+        if isinstance(choices, Mapping) else []
+    if len(written) == 1:  # one option's own text as written, though it opens like a lead ("A:B = 2:1")
+        return extraction(written[0], PARSE_LENIENT)
     placed = _placed_letter(text, choices, options, question)
     if placed is not None:
         return placed
@@ -390,8 +412,10 @@ def extract_choice(response: str, choices: Mapping[str, str],
                    question: str | None = None) -> str | None:
     """The option letter a response chose (the key as given in `choices`), or None.
 
-    Empty `choices` means "any letter A-J" (no option-text matching). `question` is used
-    only by options that are Yes and No (rule 8).
+    Empty `choices` means "any letter A-J" (no option-text matching). `question`, the prompt
+    as asked, tells what the response writes again of it: the instruction echoed (its letters
+    are no answer, `prompt_echo`), the stem restated (`option_texts`), and the yes/no asked of
+    options that are Yes and No (rule 8).
 
     >>> extract_choice("The answer is clearly B, not A.", {"A": "cat", "B": "dog"})
     'B'

@@ -9,6 +9,7 @@ import operator
 import re
 from collections.abc import Mapping
 
+from bench_kit.scoring.extract.option_labels import OPTION_LABEL
 from bench_kit.scoring.extract.question_replies import NO_AFTER, PLAIN_NO_AFTER, YES_AFTER
 from bench_kit.scoring.extract.response import normalize_text
 from bench_kit.scoring.extract.restatement import SENTENCE, content_words
@@ -184,10 +185,10 @@ _HEDGED = re.compile(r"\b(?:if|whether|or|but|however|although|though|may|might|
                      r"|appears?|looks?|likely|possibly|probably|perhaps|either|neither|nor|not"
                      r"|no|cannot|first|initially|glance)\b|n't\b|\?", re.I)
 # Where a question's own text ends: its option lines ("A. …", "(A) …", "Options:").
-_OPTION_LINES = re.compile(r"\n\s*(?:options?\s*:|[(\[]?[A-J][).:\]])", re.I)
+_OPTION_LINES = re.compile(r"\n[^\S\n]*+(?:options?[ \t]*+:|" + OPTION_LABEL + ")", re.I)
 _ASKING = frozenset("what which how who whom whose where when why option describe best word "
                     "following statement".split())
-_LABEL_FIRST = re.compile(r"\s*[(\[]?[A-J][).:\]]")
+_LABEL_FIRST = re.compile(r"\s*+" + OPTION_LABEL)
 _NUMBER_WORD = re.compile(r"\d|\b(?:sqrt|pi)\b")  # an option of numbers or a formula
 
 
@@ -378,23 +379,31 @@ _BOTH = re.compile(r"\bnot only\b")
 
 
 # An option's label in an echo of the options: "(A) ", "[A] ", "A. ", "A: ", "A) ".
-_LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)"
-                    r"|(?:^|(?<=[;\s]))([A-J]):(?=\S)")  # "A:秦律;B:汉律": the options run together
+_LABEL = re.compile(r"[(\[]\s*([A-J])\s*[)\]]|(?<![A-Za-z0-9])([A-J])[.:)](?=\s)")
+# ... or the options run together under Chinese-style labels ("A:秦律;B:汉律", "A:秦律 B:汉律"):
+# a form of its own, tried alone (inside "(A) A:B = 1:2" it would find "A:" labels too).
+_RUN_TOGETHER = re.compile(r"(?:^|(?<=[;\s]))([A-J]):(?=\S)")
 
 
 def echoes_options(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
-    """Whether the whole response is the options echoed, each label followed by its own
-    option's text ("(A) cat (B) dog (C) bird (D) fish"): no one of them chosen."""
+    """Whether the whole response is the options echoed, each label (all of one form)
+    followed by its own option's text ("(A) cat (B) dog (C) bird (D) fish"): no one of them
+    chosen."""
     if sum(map(text.count, ").:]")) < 2:  # every label holds one: two labels at least
         return False
-    labels = list(_LABEL.finditer(text))
+    texts = option_texts(choices, options)
+    return any(_labels_each_text(text, list(form.finditer(text)), texts) for form in (_LABEL, _RUN_TOGETHER))
+
+
+def _labels_each_text(text: str, labels: list[re.Match], texts: dict[str, str]) -> bool:
+    """Whether `labels` (two or more) open `text` and each is followed by its own option's
+    text and nothing else."""
     if len(labels) < 2 or text[:labels[0].start()].strip():
         return False
-    texts = option_texts(choices, options)
     ends = [label.start() for label in labels[1:]] + [len(text)]
     seen = set()
     for label, end in zip(labels, ends):
-        letter = label.group(1) or label.group(2) or label.group(3)
+        letter = next(group for group in label.groups() if group)
         if letter in seen or texts.get(letter) != normalize_text(text[label.end():end]):
             return False
         seen.add(letter)

@@ -9,6 +9,7 @@ import functools
 import re
 from collections.abc import Iterable
 
+from bench_kit.scoring.extract.option_labels import OPTION_LABEL
 from bench_kit.types import LETTERS
 
 # A clause: the text between clause or sentence marks (not the ASCII comma, which lists
@@ -17,10 +18,11 @@ _CLAUSE = re.compile(r"[^，。；！？\n;!?.]+(?:\.(?=\d)[^，。；！？\n;!
 _MIN_LENGTH = 8  # shorter clauses ("A:cat", "是的") are too common to be echoes
 # A clause that is one option written out ("D:应由甲公司承担责任", "(B) dog") is an answer when
 # the response writes it alone, though the question holds it too.
-# Only an echoed clause naming a letter is blanked: the other words of an echo are read as
-# before (a response copying the question stem, `option_texts.copies_question`).
-_LETTER = re.compile(r"[A-J]")
-_OPTION_LINE = re.compile(r"\s*[(\[【]?\s*[A-J]\s*[)\]】]?\s*[.:：、)]")
+# Only an echoed clause naming a letter (one standing alone: not the capital of "Choose" or
+# "Answer") is blanked: the other words of an echo are read as before (a response copying the
+# question stem, `option_texts.copies_question`).
+_LETTER = re.compile(r"(?<![A-Za-z])[A-J](?![A-Za-z])")
+_OPTION_LINE = re.compile(r"\s*+" + OPTION_LABEL)  # "A．…", "（A）…", "Option A: …"
 
 
 # The option letters listed in order to choose from ("从A,B,C,D中选出", "A、B、C、D、E五个"),
@@ -46,17 +48,27 @@ def echoed_clauses(response: str, question: str, options: Iterable[str]) -> list
     # An echoed clause is in the response word for word: substring tests first (most responses
     # write no clause of the question, and splitting them into clauses costs far more); one
     # that counts names a letter, or any does when the question lists the letters in order.
+    whole = _whole_question(response, question)
     asked = _asked(question)
     written = [clause for clause in asked if clause in response]
     if not written or not _LETTER_RUN.search(question) and not any(map(_names_letter, written)):
-        return []
+        return whole
     echoed = [m for m in _clauses(response) if m.group().strip() in asked]
     if not echoed:
-        return []
+        return whole
     texts = [str(text) for text in options]
     spans = [m.span() for m in echoed if _names_letter(m.group())
              and not any(m.group().strip() in text for text in texts)]
-    return sorted(spans + _letter_runs(response, question, spans))
+    return sorted(spans + _letter_runs(response, question, spans) + whole)
+
+
+def _whole_question(response: str, question: str) -> list[tuple[int, int]]:
+    """The span of the whole question (several lines: its stem and its options) written again
+    after something else, a new turn of the prompt ("D\n\nWhat is …?\nA. …\nD. …\nAnswer with
+    the option's letter …\nB"); none when the response does not hold it."""
+    whole = question.strip()
+    at = response.find(whole) if "\n" in whole else -1
+    return [(at, at + len(whole))] if at > 0 and response[:at].strip() else []
 
 
 @functools.lru_cache(maxsize=1024)  # the same question is asked of many responses
@@ -92,9 +104,11 @@ def _letters(run: str) -> str:
 
 
 def without_echo(response: str, spans: list[tuple[int, int]]) -> str:
-    """`response` with the `spans` blanked (spaces keep the offsets)."""
+    """`response` with the `spans` blanked (spaces keep the offsets; spans may overlap: a
+    letter run "A，B，C，D" and an echoed clause "D中选出一个正确的答案" cut at its "，")."""
     parts, at = [], 0
     for start, end in spans:
+        start, end = max(start, at), max(end, at)
         parts += [response[at:start], " " * (end - start)]
         at = end
     return "".join(parts) + response[at:]

@@ -60,7 +60,7 @@ SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 _LETTER = re.compile(r"[A-J](?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\][A-J])(?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z]|\.M\.)")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides|\bunlike"
-    r"|不是|不选|而非|排除|非)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
+    r"|不是|不选|而非|排除|非|不能确定|无法确定|不确定)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
 _REJECTED_AFTER = re.compile(
     r"\s*+[)\]]?\s*+[.:,-]?\s*+(?:is|are|was|seems|would\s+be)?\s*+"
     # (not a double negation: "B is not wrong")
@@ -92,7 +92,7 @@ def is_article_or_pronoun(text: str, letter: str, end: int) -> bool:
 
 _LISTED_NEXT = re.compile(r"\s*[.:,)]\s*\S")  # "A. text" heading a line of a list
 # "选项D也是错误的", "选项B不正确": an option named to be ruled out, not chosen.
-_ZH_RULED_OUT = re.compile(r"\s*+[)\]]?\s*+(?:也|则|就|同样|亦|都)?\s*+(?:是|为)?\s*+"
+_ZH_RULED_OUT = re.compile(r"\s*+[)\]]?\s*+(?:也|则|就|同样|亦|全都|都|均|皆|全)?\s*+(?:是|为)?\s*+"
                            r"(?:错误|不正确|不对|错|不符合|不合题意|排除|不选)")
 # ... and several ruled out together: "选项A、C、D都不正确", "选项A,C,D中的说法都不正确"
 _ZH_LIST_RULED_OUT = re.compile(r"(?:\s*+[,、和与及]\s*+[A-J])+\s*+(?:中的|的)?\s*+(?:说法|表述|选项|项)?"
