@@ -20,7 +20,7 @@ _MIN_LENGTH = 8  # shorter clauses ("A:cat", "是的") are too common to be echo
 # Only an echoed clause naming a letter is blanked: the other words of an echo are read as
 # before (a response copying the question stem, `option_texts.copies_question`).
 _LETTER = re.compile(r"[A-J]")
-_OPTION_LINE = re.compile(r"\s*[(\[【]?\s*[A-J]\s*[)\]】]?\s*[.:：、)]")
+_OPTION_LINE = re.compile(r"\s*+[(\[【]?\s*+[A-J]\s*+[)\]】]?\s*+[.:：、)]")
 
 
 # The option letters listed in order to choose from ("从A,B,C,D中选出", "A、B、C、D、E五个"),
