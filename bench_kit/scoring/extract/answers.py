@@ -136,10 +136,12 @@ __all__ = [
     "strip_reasoning",
 ]
 
-_LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
+_LEAD = re.compile(r"\s*+(?:(?i:option|choice|选项)\s*+)?"
                    r"(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)\]]|([A-J])(?=\s*\n)"
                    r"|([A-J])\s+[-–—]\s)")
-_LINE_LEAD = re.compile(r"^\s*(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M)
+_LINE_LEAD = re.compile(r"^\s*+(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)])", re.M)
+# The same labels (findall), each line read from its own start: linear on runs of blank lines
+_LINE_LEADS = re.compile(_LINE_LEAD.pattern.replace(r"^\s*+", r"^[^\S\n]*+", 1), re.M)
 
 
 def _lists_letters(text: str, choices: Mapping[str, str], options: dict[str, str]) -> bool:
@@ -160,7 +162,7 @@ def _segment_after(text: str, end: int) -> str:
 def _enumerates(text: str, options: dict[str, str]) -> bool:
     if "\n" not in text:
         return False  # one line holds one lead at most
-    leads = {a or b for a, b in _LINE_LEAD.findall(text)}
+    leads = {a or b for a, b in _LINE_LEADS.findall(text)}
     return len(leads & options.keys()) > 1
 
 

@@ -63,7 +63,7 @@ _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
 # "(B) No", "B: no", "A (Yes)": a letter before the word.
-_LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J](?![A-Za-z])[)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
+_LETTER_FIRST = re.compile(r"^[ \t]*+[(\[]?[A-J](?![A-Za-z])[)\]]?[ \t]*+[:.,)]?[ \t]*+(?=[(\[]?[A-Za-z])")
 _CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
 # An opening word that commits like "yes": "Absolutely!", "Certainly, there are …";
 # "Absolutely not." / "Certainly not, …" is "no" ("Absolutely not sure" is neither).
