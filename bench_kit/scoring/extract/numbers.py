@@ -165,7 +165,7 @@ _CLAUSE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；�
 
 
 _DIGIT = re.compile(r"\d")
-_TABLE_START = re.compile(r"[ \t]*[.:]?[ \t]*\n\s*\|")
+_TABLE_START = re.compile(r"[ \t]*+[.:]?[ \t]*+\n\s*+\|")
 
 
 def _only_table_after(text: str, at: int) -> bool:

@@ -310,7 +310,7 @@ _ASKED_TO_DO = re.compile(r"\b(?:can|could|will|would)\s+you\s+(?=(\w+))(?!(?:pl
                           r"(?![^?.\n]{0,40}?\b(?:if|whether)\b)|\bdo\s+you\s+know\s+how\b", re.I)
 _UNDONE = r"\b(?:can't|cannot|can\s+not|couldn't|won't|unable\s+to|not\s+able\s+to)\s+"
 _WILLING = re.compile(r"\s*(?:(?:sure|certainly|of\s+course|absolutely|definitely)(?![A-Za-z])"
-                      r"(?!\s*,?\s*not\b)|here(?:'s|\s+is|\s+are)\s|I\s+can\s(?!not\b))", re.I)
+                      r"(?!\s*+,?\s*+not\b)|here(?:'s|\s+is|\s+are)\s|I\s+can\s(?!not\b))", re.I)
 
 
 def _willing(text: str, question: str) -> bool:
