@@ -19,8 +19,9 @@ _OTHERS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b"
 # (The look-ahead reads as `(?=\s*(?:[.!?\n;]|,?\s+(?:but|…)\b|,\s+(?:as|…)\b|$))`, written so it
 # does not backtrack through a run of blanks, a condition blanked out by `by_option_text`:
 # the blanks taken whole, then what the shorter takes could find inside them, a line break or
-# "but" after them. Same matches; cubic in the run before, 10 ms on 60 blanks.)
-_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*+(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
+# "but" after them. Same matches; cubic in the run before, 10 ms on 60 blanks. The look-ahead
+# reads the same at every blank of a run: the clause takes a run after its first character whole.)
+_CLAUSE = re.compile(r"[^.!?\n;](?:[^.!?\n;\s]|[^\S\n]++)*?(?=\s*+(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
                      r"|,\s+(?:as|because|since|compared\s+to)\b|$)|[^\S\n]*+\n"
                      r"|\s++(?:but|however|although|though)\b)", re.I)
 # An explanation after the answer ("…is Rabbit, as it is prey for both Deer and Wolf"):
