@@ -405,6 +405,8 @@ BLANK_SHAPES = {
     "an answer clause, spaces, a letter line": (lambda n: "The answer is" + _blanks(" ", n) + "\nB", None),
     "Chinese option lines with spaces": (lambda n: "A:红色的猫。" + _blanks(" ", n) + "\nB:蓝色的车。", None),
     "the other options then spaces": (lambda n: "The other options" + _blanks(" ", n) + " are red cat", None),
+    "two options named, spaces, a full stop": (lambda n: "It is the red cat and the blue car"
+                                                + _blanks(" ", n) + ".", None),
     "an echoed clause split by spaces": (lambda n: "请根据给定的一个诉方观点，" + _blanks(" ", n)
                                          + ECHO_QUESTION[13:], ECHO_QUESTION),
     "an echoed clause, then letter runs": (lambda n: ECHO_QUESTION[13:-1] + "，" + _blanks("A,B ", n),

@@ -86,9 +86,27 @@ def _set_aside(clause: str, text: str) -> bool:
     return contains_phrase(normalize_for_match(rest), text)
 
 
+_BLANKS = re.compile(r"[^\S\n]+")
+
+
+def _clauses(text: str) -> Iterator[re.Match]:
+    """`_CLAUSE.finditer(text)`, linear in a run of blanks after a clause: the look-ahead that
+    ended the clause reads the same at each blank of the run, so each blank but the last is a
+    clause of its own (matched once, not the run read again from each of them)."""
+    at = 0
+    while (match := _CLAUSE.search(text, at)) is not None:
+        yield match
+        at = match.end()
+        blanks = _BLANKS.match(text, at)
+        if blanks is not None:
+            for start in range(at, blanks.end() - 1):
+                yield _BLANKS.match(text, start, start + 1)  # type: ignore[misc]
+            at = max(at, blanks.end() - 1)
+
+
 def _naming_clauses(text: str, named: dict[str, str]) -> Iterator[tuple[re.Match, list[str]]]:
     """Each clause of `text` (`_CLAUSE`) that names options of `named`, with their letters."""
-    for match in _CLAUSE.finditer(text):
+    for match in _clauses(text):
         clause = normalize_for_match(match.group())
         here = [letter for letter, t in named.items() if contains_phrase(clause, t)]
         if here:
