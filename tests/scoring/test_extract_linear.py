@@ -385,3 +385,62 @@ def test_mmmu_open_match_with_raw_is_linear(shape):
     make, gold = RAW_SHAPES[shape]
     assert_linear(shape, make(100_000), make(200_000),
                   lambda text: mmmu_open_match(clean_response(text), [gold], raw=text), rounds=2)
+
+
+# Runs of blanks (issue 25, the space fuzz `benchmarks/space_fuzz.py`): adjacent `\s*` split only
+# by optional tokens backtracked through the run when what follows it fails the match.
+def _blanks(unit: str, n: int) -> str:
+    return unit * (n // len(unit))
+
+
+ECHO_QUESTION = "请根据给定的一个诉方观点，从A,B,C,D,E五个辩方候选观点中选出可以与之形成争议观点的一个。"
+BLANK_SHAPES = {
+    "选项A、C then spaces": (lambda n: "选项A、C" + _blanks(" ", n) + "x", None),
+    "选项A then spaces and newlines": (lambda n: "选项A" + _blanks(" \n", n) + "x", None),
+    "答案 then spaces": (lambda n: "答案" + _blanks(" ", n) + "x", None),
+    "例如答案 then spaces": (lambda n: "例如答案" + _blanks(" ", n) + "x", None),
+    "(A) then spaces": (lambda n: "(A)" + _blanks(" ", n) + "x", None),
+    "a letter then newlines": (lambda n: "A" + _blanks("\n", n) + "x", None),
+    "a letter line then spaces and newlines": (lambda n: "A." + _blanks(" \n", n) + "x", None),
+    "an answer clause, spaces, a letter line": (lambda n: "The answer is" + _blanks(" ", n) + "\nB", None),
+    "Chinese option lines with spaces": (lambda n: "A:红色的猫。" + _blanks(" ", n) + "\nB:蓝色的车。", None),
+    "the other options then spaces": (lambda n: "The other options" + _blanks(" ", n) + " are red cat", None),
+    "two options named, spaces, a full stop": (lambda n: "It is the red cat and the blue car"
+                                                + _blanks(" ", n) + ".", None),
+    "an echoed clause split by spaces": (lambda n: "请根据给定的一个诉方观点，" + _blanks(" ", n)
+                                         + ECHO_QUESTION[13:], ECHO_QUESTION),
+    "an echoed clause, then letter runs": (lambda n: ECHO_QUESTION[13:-1] + "，" + _blanks("A,B ", n),
+                                           ECHO_QUESTION),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(BLANK_SHAPES))
+def test_runs_of_blanks_are_linear(shape):
+    make, question = BLANK_SHAPES[shape]
+    choices = dict(zip("ABCDE", ("red cat", "blue car", "green tree", "Vitamin C", "pink bus")))
+    assert_linear(shape, make(100_000), make(200_000),
+                  lambda text: extract_choice(text, choices if question else CHOICES, question), rounds=2)
+
+
+def test_a_late_letter_then_spaces_is_linear():
+    from bench_kit.scoring.extract.choice_clause import late_letter, option_keys
+
+    options = option_keys(WIDE_CHOICES)
+    assert_linear("late letter, spaces", "The answer is (K)" + " " * 100_000 + "x",
+                  "The answer is (K)" + " " * 200_000 + "x", lambda text: late_letter(text, options))
+
+
+BLANK_NUMBER_SHAPES = {
+    "dates repeated": lambda n: _repeat("2018年12月，", n),
+    "a value, a comma, spaces": lambda n: "The final value is 1," + " " * n + " as there is one",
+    "a stating verb, spaces, a list": lambda n: "The final list is" + " " * n + " [0.0, 1.0].",
+    "an answer slot label, spaces": lambda n: "【解析】" + " " * n + "\nx<eoa>",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(BLANK_NUMBER_SHAPES))
+def test_answer_number_on_runs_of_blanks_is_linear(shape):
+    from bench_kit.scoring.extract.numbers import answer_number
+
+    make = BLANK_NUMBER_SHAPES[shape]
+    assert_linear(shape, make(100_000), make(200_000), answer_number, rounds=2)

@@ -98,3 +98,10 @@ def test_review_probe_rules_are_linear(unit, question):
     """The rules of the yes/no review probes (s12) read per "not" / per sentence, bounded."""
     assert_linear(unit, _repeat(unit, 200_000), _repeat(unit, 400_000),
                   lambda text: extract_yesno(text, question))
+
+
+@pytest.mark.parametrize("text", ["A{}3", "Sure{}x", "The answer is B{} - No."])
+def test_runs_of_spaces_are_linear(text):
+    """A letter, "Sure" or an answer clause, then a run of spaces (the space fuzz, issue 25)."""
+    assert_linear(text, text.format(" " * 100_000), text.format(" " * 200_000),
+                  lambda response: extract_yesno(response, "Is the cat red?"))

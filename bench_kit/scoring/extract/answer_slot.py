@@ -25,8 +25,9 @@ SLOT_ECHO = re.compile(r"答案(?:写|填|放)在[^\n.。]{0,30}?之间|[\[【][
                        rf"|(?:{EXAMPLE_CJK}|\bfor\s+example\b|\be\.g\.)[ \t,:：，]*"
                        r"\[(?![\d,\s–-]+\])(?![A-Za-z]\])[^\[\]\n]{1,12}\][^\n.。,，;；\[]{0,30}", re.I)
 # "[金额]2000元<eoa>", "【刑期】6个月<eoa>": a bracketed label, its value and the end-of-answer
-# token, on one line.
-_FILLED = re.compile(r"[\[【][^\[\]【】\n<>]{1,12}[\]】][ \t]*([^\[\]【】<>\n]{1,60}?)[ \t]*(?=<eoa>)")
+# token, on one line. (The blanks after the label taken whole, or all but the last when only
+# blanks fill the slot: the same matches, linear on a run of them.)
+_FILLED = re.compile(r"[\[【][^\[\]【】\n<>]{1,12}[\]】](?>[ \t]*+(?![\[\]【】<>\n])|[ \t]*(?=[ \t](?![ \t])))([^\[\]【】<>\n]{1,60}?)[ \t]*+(?=<eoa>)")
 
 
 def slot_answer(response: str) -> str | None:

@@ -137,7 +137,7 @@ __all__ = [
     "strip_reasoning",
 ]
 
-_LEAD = re.compile(r"\s*(?:(?i:option|choice|选项)\s*)?"
+_LEAD = re.compile(r"\s*+(?:(?i:option|choice|选项)\s*+)?"
                    r"(?:[(\[]\s*([A-J])\s*[)\]]|([A-J])\s*[.:)\]]|([A-J])(?=\s*\n)"
                    r"|([A-J])\s+[-–—]\s)")
 # An option label in a new question the response writes ("…正确的是:A:甲;B:乙", "\n(A) cat").
@@ -318,9 +318,10 @@ def _after_refusal(text: str, found: Extraction[str], choices: Mapping[str, str]
 # "… is (a) 20%, so that is the answer.", "So A is correct.": the response takes what it names
 # as its answer. The verdict on a letter opens its sentence ("So", "Thus", "Therefore", "Hence"
 # may lead it, also after a comma: "The closest is B, so B is correct."): not "whether A is
-# correct", "Some might say A is correct", "If …, A is correct", "…, then A is correct".
+# correct", "Some might say A is correct", "If …, A is correct", "…, then A is correct". (Blanks
+# after the last line break only: the same verdicts found, linear on runs of blank lines.)
 _COMMITS = re.compile(r"(?:\b(?:that|this|which)\s+(?:is|must\s+be|should\s+be|will\s+be)\s+(?:the|our|my)\s+"
-                      r"(?:final\s+)?answer|(?:(?<![^.!?\n])\s*|,\s*(?=(?:so|thus|therefore|hence)\s))"
+                      r"(?:final\s+)?answer|(?:(?<![^.!?\n])[^\S\n]*+|,\s*(?=(?:so|thus|therefore|hence)\s))"
                       r"(?:(?:so|thus|therefore|hence),?\s+)?"
                       r"\(?(?-i:[A-J])\)?\s+(?:is|must\s+be)\s+(?:the\s+)?correct"
                       r"(?:\s+(?:answer|option|choice))?)\s*(?:[.!\n]|$)", re.I)

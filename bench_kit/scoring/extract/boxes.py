@@ -64,7 +64,7 @@ _REJECTION = re.compile(
     r"|\b(?:does|do|did)\s*(?:not|n't)\s+(?:exist|appear)|\bnot\s+(?:present|visible|found"
     r"|in\s+(?:the|this)\s+(?:image|picture|photo))|\b(?:can\s*not|can't|could\s*not"
     r"|couldn't|unable\s+to)\s+(?:find|locate)\b(?!\s+(?:the|an?y?)\s+(?:image|picture))|\bno\s+(?:\w+\s+){0,3}(?:is|are)\s+"
-    r"(?:visible|present|shown)|^\s*(?:none|no|n/a|null)\s*[.!]?\s*$"
+    r"(?:visible|present|shown)|^\s*(?:none|no|n/a|null)\s*+[.!]?\s*+$"
     r"|不存在|没有|未找到|找不到|未发现|无此|并无"
     r"|[\"']bbox(?:_2d)?[\"']\s*:\s*(?:null|none|\[\s*\])", re.I)
 

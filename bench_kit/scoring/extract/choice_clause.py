@@ -112,17 +112,17 @@ _LATE_CLAUSE = re.compile(CHOICE_CLAUSE.pattern.replace(
                           re.I)
 # ... not when a second letter is offered right after it ("(K) or (L)"; after a lower-case "(k)"
 # also a lower-case letter in brackets: "(k) or (l)")
-_LATE_NEXT = re.compile(r"\s*[)\]]?\s*(?:,?\s*(?:or|/|and)(?:\s+(?:maybe|possibly|perhaps))?|,)"
-                        r"\s*[(\[]?\s*([A-Z])(?![A-Za-z0-9_'])")
-_LATE_NEXT_LOWER = re.compile(_LATE_NEXT.pattern.replace(r"[(\[]?\s*([A-Z])(?![A-Za-z0-9_'])",
-                                                         r"[(\[]\s*([A-Za-z])\s*[)\]]"))
+_LATE_NEXT = re.compile(r"\s*+[)\]]?\s*+(?:,?\s*+(?:or|/|and)(?:\s++(?:maybe|possibly|perhaps))?|,)"
+                        r"\s*+[(\[]?\s*+([A-Z])(?![A-Za-z0-9_'])")
+_LATE_NEXT_LOWER = re.compile(_LATE_NEXT.pattern.replace(r"[(\[]?\s*+([A-Z])(?![A-Za-z0-9_'])",
+                                                         r"[(\[]\s*+([A-Za-z])\s*+[)\]]"))
 # ... nor when a letter in brackets follows later ("The answer is (K). Actually no, it's (B).";
 # after "(k)" also "(b)")
 _LATER_LETTER = re.compile(r"[(\[]\s*([A-Z])\s*[)\]]")
 _LATER_LETTER_LOWER = re.compile(r"[(\[]\s*([A-Za-z])\s*[)\]]")
 # ... unless that letter is ruled out: "The answer is (K), not (L).", "(K), (L) is wrong."
 _LATE_NOT = re.compile(r"(?:\bnot|n't)\s*$", re.I)
-_LATE_WRONG = re.compile(r"\s*[)\]]?\s*(?:is|are)\s+(?:wrong|incorrect|not\b)", re.I)
+_LATE_WRONG = re.compile(r"\s*+[)\]]?\s*+(?:is|are)\s+(?:wrong|incorrect|not\b)", re.I)
 
 
 def _ruled_out(text: str, start: int, end: int) -> bool:

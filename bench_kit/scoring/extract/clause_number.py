@@ -125,7 +125,7 @@ _ASSIGNED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ \t]*=[ \t]*[-+]?\d"
 _DRAWN = re.compile(rf"(?:则|即|得|{CONCLUDES_CJK})[^,]*$")
 # "6，但是如果不算重复的，就是 4": after the value and its comma, a condition under which another
 # value holds.
-_IF_OTHERWISE = re.compile(r"[ \t]*,[ \t]*(?:但是?|不过)?[ \t]*(?:如果|若|假如)")
+_IF_OTHERWISE = re.compile(r"[ \t]*+,[ \t]*+(?:但是?|不过)?[ \t]*+(?:如果|若|假如)")
 
 
 _DIGIT_START = frozenset("0123456789+-.")

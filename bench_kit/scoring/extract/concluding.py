@@ -11,7 +11,7 @@ from bench_kit.scoring.extract.letter_names import letter_uses
 
 # A sentence that concludes: "Therefore, the missing pattern is (D) 4.", "So the answer
 # must be C."
-CONCLUDES = re.compile(r"(?:^|(?<=[.!?])[ \t]+)[ \t*-]*(?:therefore|thus|hence|so|in\s+conclusion"
+CONCLUDES = re.compile(r"(?:^|(?<=[.!?])[ \t]++)[ \t*-]*+(?:therefore|thus|hence|so|in\s+conclusion"
                        r"|in\s+summary|to\s+summarize|overall|finally|consequently)\b", re.I | re.M)
 # The Chinese words that conclude ("所以" so, "因此" therefore, "故" hence): an alternation
 # for the rules to place in their own patterns ("所以 y = 5", "故选 C", "…，所以 …" after an

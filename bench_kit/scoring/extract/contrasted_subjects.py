@@ -19,7 +19,9 @@ from bench_kit.scoring.extract.restatement import (
 
 # "The woman is not wearing a hat, while the man is.": a statement about one subject, then
 # an elliptical one about another, which takes the first one's predicate with its own polarity.
-_CONTRAST = re.compile(r",\s*(?:while|whereas|but)\s+([^.!?\n,;]{1,60}?)\s+"
+# (Blanks after "while" taken whole: linear on runs of them; the one clause that loses its match,
+# a subject of blanks alone, "…, but   is.", named no subject and was passed over.)
+_CONTRAST = re.compile(r",\s*+(?:while|whereas|but)\s++([^.!?\n,;]{1,60}?)\s+"
                        r"(?:is|are|does|do|did|can|has|have|was|were)(\s+not|n't)?\s*(?:[.!;]|$)", re.I)
 _VERB = re.compile(r"\b(?:is|are|does|do|did|can|has|have|was|were)(?:n't|n’t)?\b", re.I)  # "isn't"
 _CONTRAST_REACH = 200  # characters before the contrast read for its first statement

@@ -23,6 +23,7 @@ clause is `bench_kit.scoring.extract.prose_number`; whether a response says it c
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from bench_kit.scoring.extract.answer_clause import clause_tail_at, sentence_after, sentence_start
 from bench_kit.scoring.extract.answer_part import answer_part_tokens
@@ -99,8 +100,11 @@ def _candidates(text: str, tokens: list[NumberToken]) -> list[NumberToken]:
     """The numbers of `text` that may be an answer: not an exponent ("cm^2"), not a degenerate
     run of digits, not a precision asked for ("round to two decimal places", "(3 sig.fig.)")."""
     if "月" in text or "时" in text:  # "2018年12月", "7月8日", "21时许": a date's numbers are no value
-        dates = [m.span() for m in _DATE.finditer(text)]
-        tokens = [t for t in tokens if not any(a <= t.start < b for a, b in dates)]
+        dates = [m.span() for m in _DATE.finditer(text)]  # in order, not overlapping: the last one
+        # starting at or before a token is the only one that may hold it (bisect: linear, not
+        # a scan of every date for every token)
+        tokens = [t for t in tokens if not (i := bisect_right(dates, (t.start, len(text) + 1)))
+                  or t.start >= dates[i - 1][1]]
     if may_mark_items(text):  # "\n3. 在公安机关…", "三、被告人…": an item's marker
         tokens = [token for token in tokens if not marks_item(text, token)]
     if "^" not in text and all(token.end - token.start <= _MAX_DIGITS for token in tokens) \
@@ -161,7 +165,7 @@ _CLAUSE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；�
 
 
 _DIGIT = re.compile(r"\d")
-_TABLE_START = re.compile(r"[ \t]*[.:]?[ \t]*\n\s*\|")
+_TABLE_START = re.compile(r"[ \t]*+[.:]?[ \t]*+\n\s*+\|")
 
 
 def _only_table_after(text: str, at: int) -> bool:

@@ -29,7 +29,7 @@ def hypothetical_clauses(text: str) -> bool:
 
 # A line that is only an answer clause: "The answer is (B)." A response made of such lines
 # naming different letters answers several questions (a few-shot prompt's), not this one.
-_CLAUSE_LINE = re.compile(r"[ \t]*(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s*:?\s*[(\[]?([A-J])[)\]]?"
+_CLAUSE_LINE = re.compile(r"[ \t]*(?:the\s+)?(?:final\s+|correct\s+)?answer\s+is\s*+:?\s*+[(\[]?([A-J])[)\]]?"
                           r"\.?[ \t]*", re.I)
 
 

@@ -6,7 +6,9 @@ answer of its own; used by `bench_kit.scoring.extract.answers`."""
 from __future__ import annotations
 
 import functools
+import math
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 
 from bench_kit.scoring.extract.option_labels import OPTION_LABEL
@@ -88,10 +90,30 @@ def _letter_runs(response: str, question: str, spans: list[tuple[int, int]]) -> 
     with the words after them in their clause as the question has them ("中选出一个正确的
     答案"): the instruction reworded around an echo (not "选项A、B、C、D都是正确的")."""
     listed = {(_letters(m.group()), _rest(question, m.end())) for m in _LETTER_RUN.finditer(question)}
-    return [m.span() for m in _LETTER_RUN.finditer(response)
-            if (_letters(m.group()), _rest(response, m.end())) in listed
-            and _letters(m.group()) == LETTERS[:len(_letters(m.group()))]
-            and not any(start <= m.start() < end for start, end in spans)]
+    # Linear in the response: each clause's end (and where its words stop) is found once, and
+    # the words after a run are copied only when they may be as short as the question's.
+    longest = max((len(rest) for _, rest in listed), default=0)
+    runs, clause_end, words_end = [], -1, -1
+    for m in _LETTER_RUN.finditer(response):
+        if m.end() > clause_end:
+            clause_end = _REST.match(response, m.end()).end()  # type: ignore[union-attr]
+            words_end = m.end() + len(response[m.end():clause_end].rstrip())
+        start = min(_SPACES.match(response, m.end()).end(), clause_end)  # type: ignore[union-attr]
+        if words_end - start <= longest and (_letters(m.group()), response[start:words_end]) in listed:
+            runs.append(m)
+    return [m.span() for m in runs
+            if _letters(m.group()) == LETTERS[:len(_letters(m.group()))]
+            and not _inside(m.start(), spans)]
+
+
+_SPACES = re.compile(r"\s*")
+
+
+def _inside(at: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether `at` is inside one of `spans` (in order, not overlapping): only the last one
+    starting at or before it may hold it."""
+    i = bisect_right(spans, (at, math.inf))
+    return i > 0 and at < spans[i - 1][1]
 
 
 def _rest(text: str, at: int) -> str:

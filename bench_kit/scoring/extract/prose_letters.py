@@ -60,7 +60,7 @@ SEGMENT_END = re.compile(r"\n|[.!?;](?:\s|$)|[。！？；]")
 _LETTER = re.compile(r"[A-J](?<![A-Za-z0-9_∠△▲⊙∥⊥√$\\][A-J])(?![A-Za-z0-9_'^=²]|/\d|-[A-Za-z]|\.M\.)")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\bneither|\bnor|\brather\s+than|\binstead\s+of|\bexcept|\bexcluding|\bbesides|\bunlike"
-    r"|不是|不选|而非|排除|非|不能确定|无法确定|不确定)\s*(?:option\s*|choice\s*|选项\s*)?[(\[]?\s*$", re.I)
+    r"|不是|不选|而非|排除|非|不能确定|无法确定|不确定)\s*+(?:option\s*+|choice\s*+|选项\s*+)?[(\[]?\s*+$", re.I)
 _REJECTED_AFTER = re.compile(
     r"\s*+[)\]]?\s*+[.:,-]?\s*+(?:is|are|was|seems|would\s+be)?\s*+"
     # (not a double negation: "B is not wrong")

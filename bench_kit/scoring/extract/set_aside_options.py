@@ -19,8 +19,9 @@ _OTHERS = re.compile(r"\bthe\s+other\s+(?:options?|choices?|answers?)\b"
 # (The look-ahead reads as `(?=\s*(?:[.!?\n;]|,?\s+(?:but|…)\b|,\s+(?:as|…)\b|$))`, written so it
 # does not backtrack through a run of blanks, a condition blanked out by `by_option_text`:
 # the blanks taken whole, then what the shorter takes could find inside them, a line break or
-# "but" after them. Same matches; cubic in the run before, 10 ms on 60 blanks.)
-_CLAUSE = re.compile(r"[^.!?\n;]+?(?=\s*+(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
+# "but" after them. Same matches; cubic in the run before, 10 ms on 60 blanks. The look-ahead
+# reads the same at every blank of a run: the clause takes a run after its first character whole.)
+_CLAUSE = re.compile(r"[^.!?\n;](?:[^.!?\n;\s]|[^\S\n]++)*?(?=\s*+(?:[.!?\n;]|,?\s+(?:but|however|although|though)\b"
                      r"|,\s+(?:as|because|since|compared\s+to)\b|$)|[^\S\n]*+\n"
                      r"|\s++(?:but|however|although|though)\b)", re.I)
 # An explanation after the answer ("…is Rabbit, as it is prey for both Deer and Wolf"):
@@ -85,9 +86,27 @@ def _set_aside(clause: str, text: str) -> bool:
     return contains_phrase(normalize_for_match(rest), text)
 
 
+_BLANKS = re.compile(r"[^\S\n]+")
+
+
+def _clauses(text: str) -> Iterator[re.Match]:
+    """`_CLAUSE.finditer(text)`, linear in a run of blanks after a clause: the look-ahead that
+    ended the clause reads the same at each blank of the run, so each blank but the last is a
+    clause of its own (matched once, not the run read again from each of them)."""
+    at = 0
+    while (match := _CLAUSE.search(text, at)) is not None:
+        yield match
+        at = match.end()
+        blanks = _BLANKS.match(text, at)
+        if blanks is not None:
+            for start in range(at, blanks.end() - 1):
+                yield _BLANKS.match(text, start, start + 1)  # type: ignore[misc]
+            at = max(at, blanks.end() - 1)
+
+
 def _naming_clauses(text: str, named: dict[str, str]) -> Iterator[tuple[re.Match, list[str]]]:
     """Each clause of `text` (`_CLAUSE`) that names options of `named`, with their letters."""
-    for match in _CLAUSE.finditer(text):
+    for match in _clauses(text):
         clause = normalize_for_match(match.group())
         here = [letter for letter, t in named.items() if contains_phrase(clause, t)]
         if here:

@@ -24,9 +24,9 @@ _STATES = re.compile(
     r"(?:\b(?:is|are|was|were|be|equals?|equal\s+to|comes\s+to|gives|a\s+total\s+of)\b"
     r"|\b(?:needs?|needed|spends?|spent|costs?|made|makes|earns?|earned|pays?|paid|saved|raised"
     r"|owes?)\b"
-    r"|=|≈)\s*"
+    r"|=|≈)\s*+"
     r"(?:(?:approximately|about|around|roughly|only|exactly|just|nearly|almost|a\s+total\s+of"
-    r"|a\s+difference\s+of|totally|an?|~)\s+)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
+    r"|a\s+difference\s+of|totally|an?|~)\s++)*(?=[-+(]?\s*\.?[\dA-Za-z])", re.I)
 # "the book that costs 20 dollars": a relative clause with a sum, describing a thing named.
 _DESCRIBED = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+(?:that|which)\s+(?:costs?|costed|sells?\s+for)\b",
                         re.I)

@@ -63,7 +63,7 @@ _CORRECTION = re.compile(r"(?<![A-Za-z])(?:no,?\s+wait|wait,?\s+(?:no|actually)|
 # "Yes and no", "yes or no": both offered, neither answered.
 _BOTH = re.compile(r"\s*(?:and|or|/)\s*(?:yes|no|yeah|nope)(?![A-Za-z])", re.I)
 # "(B) No", "B: no", "A (Yes)": a letter before the word.
-_LETTER_FIRST = re.compile(r"^[ \t]*[(\[]?[A-J](?![A-Za-z])[)\]]?[ \t]*[:.,)]?[ \t]*(?=[(\[]?[A-Za-z])")
+_LETTER_FIRST = re.compile(r"^[ \t]*+[(\[]?[A-J](?![A-Za-z])[)\]]?[ \t]*+[:.,)]?[ \t]*+(?=[(\[]?[A-Za-z])")
 _CONDITION = re.compile(r"\b(?:if|otherwise|assuming|suppose)\b", re.I)
 # An opening word that commits like "yes": "Absolutely!", "Certainly, there are …";
 # "Absolutely not." / "Certainly not, …" is "no" ("Absolutely not sure" is neither).
@@ -325,7 +325,7 @@ _ASKED_TO_DO = re.compile(r"\b(?:can|could|will|would)\s+you\s+(?=(\w+))(?!(?:pl
                           r"(?![^?.\n]{0,40}?\b(?:if|whether)\b)|\bdo\s+you\s+know\s+how\b", re.I)
 _UNDONE = r"\b(?:can't|cannot|can\s+not|couldn't|won't|unable\s+to|not\s+able\s+to)\s+"
 _WILLING = re.compile(r"\s*(?:(?:sure|certainly|of\s+course|absolutely|definitely)(?![A-Za-z])"
-                      r"(?!\s*,?\s*not\b)|here(?:'s|\s+is|\s+are)\s|I\s+can\s(?!not\b))", re.I)
+                      r"(?!\s*+,?\s*+not\b)|here(?:'s|\s+is|\s+are)\s|I\s+can\s(?!not\b))", re.I)
 
 
 def _willing(text: str, question: str) -> bool:

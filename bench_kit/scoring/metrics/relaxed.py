@@ -33,10 +33,10 @@ MULTIPLIERS: Mapping[str, float] = {
 _MINUS = str.maketrans({"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-"})
 _MULTIPLIER = "|".join(sorted(map(re.escape, MULTIPLIERS), key=len, reverse=True))
 _VALUE = re.compile(
-    r"(?P<sign>[-+])?\s*(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|RMB|CNY|JPY|INR)\b)?\s*"
+    r"(?P<sign>[-+])?\s*+(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|RMB|CNY|JPY|INR)\b)?\s*+"
     r"(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d{1,3})?|[-+]?\.\d+)"
-    r"\s*(?P<pct>%)?\s*(?:(?P<mult>" + _MULTIPLIER + r")(?![A-Za-z]))?"
-    r"\s*(?P<unit>(?:[^\W\d_][\w/.]*\s*){0,2})",
+    r"\s*+(?P<pct>%)?\s*+(?:(?P<mult>" + _MULTIPLIER + r")(?![A-Za-z]))?"
+    r"\s*+(?P<unit>(?:[^\W\d_][\w/.]*\s*){0,2})",
     re.I,
 )
 _PERCENT_WORDS = re.compile(r"^(?:per\s*cent|percent|pct)\b", re.I)
