@@ -32,8 +32,8 @@ def answered_again(text: str, choices: Mapping[str, str], options: dict[str, str
     letters with a question written out between the first and the others: FAILED when
     this question's options are written again, the first answer when other options are;
     None for any other response (the rules read it)."""
-    if "答案" not in text and "nswer" not in text:
-        return None
+    if text.count("答案") + text.count("nswer") < 2:
+        return None  # each clause holds one of the two words: two clauses need two of them
     clauses = [found for found in CHOICE_CLAUSE.finditer(text)
                if ("答案" in found.group(0) or "nswer" in found.group(0)) and names_letter(found)]
     if len({found.group(1).upper() for found in clauses}) < 2:

@@ -189,15 +189,17 @@ def extract_choice_detailed(response: str, choices: Mapping[str, str],
         # "\\frac{7}{2} \\mathrm{~cm}^{2}" reads "7/2 cm", like its option
         text = plain_latex(text, powers_matter(choices))
     options = option_keys(choices)
-    listing = _listing(text, choices, options, question, fast)
-    if listing is not None:
-        return listing
-    if len(options) > len(LETTERS):  # options past J: "So the answer is (O)."
-        late = late_letter(text, options)
-        if late is not None:
-            return extraction(options[late], PARSE_OK)
-    found = fast_choice(text, choices, options) if fast else None
-    if found is None:  # (a fast-path answer is a letter form or an option's text: no refusal)
+    # (a fast-path answer is one letter form or an option's text, the whole response: no
+    # refusal, no options listed; options past J are read first)
+    found = fast_choice(text, choices, options) if fast and len(options) <= len(LETTERS) else None
+    if found is None:
+        listing = _listing(text, choices, options, question, fast)
+        if listing is not None:
+            return listing
+        if len(options) > len(LETTERS):  # options past J: "So the answer is (O)."
+            late = late_letter(text, options)
+            if late is not None:
+                return extraction(options[late], PARSE_OK)
         found = _full_choice(text, choices, options, question)
     if found.value is not None and len(options) == 2:
         found = letter_then_word(text, choices, options, found)

@@ -12,8 +12,12 @@ from bench_kit.types import LETTERS
 # A label opening the response, a line or a sentence, its text right after it: "F:自诉人…",
 # "【G】：…" (read after `clean_response`: "[G]:", "。" as "."; not "Atom I: 18", "in terms of
 # H: T = 20 - H", a word before the letter, nor "G: 255", a value).
-_LABEL = re.compile(r"(?:^|(?<=[\n.;!?]))[ \t]*+(?:\[([A-J])\][ \t]*+:?|([A-J])[ \t]*+:)"
-                    r"[ \t]*+(?=[^\s:：0-9])")
+_LABEL = re.compile(r"[ \t]*+(?:\[([A-J])\][ \t]*+:?|([A-J])[ \t]*+:)[ \t]*+(?=[^\s:：0-9])")
+# ... after a line or sentence mark, which the scan reads (faster than a look-back at every
+# position; the same labels: tests/scoring/test_fast_patterns.py)
+_LABEL_AFTER_MARK = re.compile(r"[\n.;!?]" + _LABEL.pattern)
+# The letters past each last option ("D": E-J), whose labels `_LABEL` looks for.
+_PAST = {last: tuple(letter for letter in LETTERS if letter > last) for last in LETTERS}
 
 
 def invents_options(text: str, options: dict[str, str]) -> bool:
@@ -21,5 +25,15 @@ def invents_options(text: str, options: dict[str, str]) -> bool:
     `option_keys` gives them) heading a sentence or a line, followed by its text."""
     if not options or len(options) >= len(LETTERS) or any(letter not in LETTERS for letter in options):
         return False
+    if ":" not in text and "[" not in text:
+        return False  # (every label has one: "F:", "[G]")
     last = max(options)
-    return any((found.group(1) or found.group(2)) > last for found in _LABEL.finditer(text))
+    if not any(letter in text for letter in _PAST[last]):
+        return False  # (no letter past the last option at all: the common case, cheaply)
+    return any((found.group(1) or found.group(2)) > last for found in labels(text))
+
+
+def labels(text: str) -> list[re.Match]:
+    """The labels heading the response, a line or a sentence (`_LABEL`)."""
+    first = _LABEL.match(text)
+    return ([first] if first else []) + list(_LABEL_AFTER_MARK.finditer(text))

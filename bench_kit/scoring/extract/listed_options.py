@@ -17,7 +17,12 @@ from bench_kit.types import LETTERS
 # ":"), opening the response, a line or a sentence, or after ";" / "," of a list run together
 # or a bracket ("[正确答案]A:…"): "A:", "A.", "A)", "(A)", "[A]:" (not "选A", "是A:", a word
 # before it).
-_LABEL = re.compile(r"(?:^|(?<=[\s.;,:?!\]]))(?:[(\[]([A-J])[)\]][ \t]*+:?|([A-J])[ \t]*+[:.)])[ \t]*+")
+# (Written for speed: the bracket or letter first, then the look-back at the character before
+# it, so the engine skips to each; the same matches as the readable
+# `(?:^|(?<=[\s.;,:?!\]]))(?:[(\[]([A-J])[)\]][ \t]*+:?|([A-J])[ \t]*+[:.)])[ \t]*+`,
+# tests/scoring/test_fast_patterns.py.)
+_LABEL = re.compile(r"[(\[A-J](?<![^\s.;,:?!\]].)"
+                    r"(?:(?<=[(\[])([A-J])[)\]][ \t]*+:?|(?<=([A-J]))[ \t]*+[:.)])[ \t]*+")
 _WORD = re.compile(r"\w")
 # What may follow an option's copied text inside its item: punctuation, spaces and at most
 # one other character (a copying slip, "推动力力" for "推动力量"), not a verdict on it.
@@ -62,6 +67,8 @@ def without_listed_options(text: str, choices: Mapping[str, str], options: dict[
     if len(options) < 2 or any(letter not in LETTERS for letter in options):
         return text
     order = sorted(options)
+    if order[0] not in text or order[1] not in text:
+        return text  # a list starts with the first two labels (its cheap pre-check)
     labels = [found for found in _LABEL.finditer(text) if (found.group(1) or found.group(2)) in options]
     spans: list[tuple[int, int]] = []
     for first in range(len(labels)):
