@@ -211,6 +211,7 @@ def versus_vlmevalkit(root: Path, n: int, rounds: int) -> None:
             choice_clause._options_of.cache_clear()
             last_refusal.cache_clear()
             prompt_echo._asked.cache_clear()
+            prompt_echo._option_pieces.cache_clear()
             return ()
 
         best_ours, best_theirs = float("inf"), float("inf")

@@ -131,3 +131,31 @@ def test_substring_precheck_finds_what_the_full_split_finds():
                            for _ in range(rng.randint(1, 5)))
         assert echoed_clauses(response, question, CHOICES.values()) == \
             _split_first(response, question, CHOICES.values()), response
+
+
+_CAPTIONS = ("Which caption matches the video better?\nCaption A: The man is dancing slowly.\n"
+             "Caption B: The man is dancing fast.")
+_SENTENCES = ("Which sentence better captures the essence of the video?\nSentence A: The video is "
+              "playing at normal speed.\nSentence B: The video is played in reverse.")
+
+
+@pytest.mark.parametrize("question, response, expected", [
+    # TempCompass caption matching (llyx97/TempCompass, caption_matching.json's wording): the
+    # chosen caption written out under the prompt's own label is the answer, not an echo. The
+    # echo rule read these None from 5dba2e7 to 1d08641 (report6's multiple choice, measured
+    # as a total only: 2092 -> 1301/2100, back to 2093 with this rule).
+    (_CAPTIONS, "Caption B: The man is dancing fast.", "B"),
+    (_CAPTIONS, "Caption A: The man is dancing slowly. He moves gently.", "A"),
+    (_SENTENCES, "Sentence A: The video is playing at normal speed.", "A"),
+    (_SENTENCES, "Sentence B: The video is played in reverse. It goes backwards.", "B"),
+    (_SENTENCES, "Sentence B", "B"),
+])
+def test_an_option_written_out_under_any_label_is_an_answer(question, response, expected):
+    choices = {"A": _option_text(question, "A"), "B": _option_text(question, "B")}
+    assert extract_choice_detailed(response, choices, question).value == expected
+
+
+def _option_text(question: str, letter: str) -> str:
+    """The option's text as the question's "<label> X: …" line gives it."""
+    line = next(line for line in question.splitlines() if f" {letter}: " in line)
+    return line.split(": ", 1)[1]

@@ -44,8 +44,9 @@ def _clauses(text: str) -> list[re.Match]:
 def echoed_clauses(response: str, question: str, options: Iterable[str]) -> list[tuple[int, int]]:
     """The spans of `response`'s clauses (eight characters or more) naming a letter that are
     clauses of `question` written again word for word, in order; not a clause that is one option
-    written out with its letter, nor one of an option's text (`options`: the texts), which
-    an answer may write too. When a clause of the question is written again, also the option
+    written out with its letter, nor one of an option's text (`options`: the texts), nor one
+    holding an option's text under a label of any wording ("Caption B: …"), which an answer
+    may write too. When a clause of the question is written again, also the option
     letters listed in order as the question lists them ("从A,B,C,D中选出", reworded)."""
     # An echoed clause is in the response word for word: substring tests first (most responses
     # write no clause of the question, and splitting them into clauses costs far more); one
@@ -59,9 +60,20 @@ def echoed_clauses(response: str, question: str, options: Iterable[str]) -> list
     if not echoed:
         return whole
     texts = [str(text) for text in options]
+    pieces = _option_pieces(tuple(texts))
     spans = [m.span() for m in echoed if _names_letter(m.group())
-             and not any(m.group().strip() in text for text in texts)]
+             and not any(m.group().strip() in text for text in texts)
+             and not any(piece in m.group() for piece in pieces)]
     return sorted(spans + _letter_runs(response, question, spans) + whole)
+
+
+@functools.lru_cache(maxsize=1024)
+def _option_pieces(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The options' texts cut as the clauses are (`_CLAUSE`), the pieces of four characters or
+    more: a clause holding one writes that option out under whatever label the prompt gives it
+    ("Caption B: The man is dancing fast", "Sentence A: …"), an answer, not an echo."""
+    return tuple(piece for text in texts for piece in map(str.strip, _CLAUSE.findall(text))
+                 if len(piece) >= 4)
 
 
 def _whole_question(response: str, question: str) -> list[tuple[int, int]]:
