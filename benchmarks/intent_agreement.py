@@ -370,6 +370,38 @@ def run_sample() -> None:
         print(f"  row {row}: reader {label}, bench_kit {mine}: {response!r}")
 
 
+_FLOORED = ("bench_kit", "bench_kit extract_yesno", "bench_kit answer_number (value)")
+
+
+def all_totals() -> dict[str, dict[str, int]]:
+    """bench_kit's agreement with the labels on every labelled set and family, totals only
+    ("<set>/<family>/<reading>": agree and rows; no row is printed): what
+    tests/cases/intent_floors.json holds floors of."""
+    totals = {}
+    for name in (None, *REPORT_SETS):
+        folder = HERE / name if name else HERE
+        for family in FAMILIES:
+            path = folder / f"{family}_set.jsonl"
+            if not path.exists() or not (folder / f"{family}_set_labels.jsonl").exists():
+                continue
+            rows = _jsonl(path)
+            labels = load_labels(family, {r["id"] for r in rows}, folder)
+            counts = compare(family, rows, labels, {}, split=None)["counts"]
+            for reading in _FLOORED:
+                if (reading, "all", "all") in counts:
+                    agree, total = counts[(reading, "all", "all")]
+                    totals[f"{name or 'frozen'}/{family}/{reading}"] = {"agree": agree, "rows": total}
+    return totals
+
+
+def write_floors(path: Path) -> None:
+    """Write every total (`all_totals`) as the floors in `path`, keeping its "source" text."""
+    old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    floors = {"source": old.get("source", ""), "floors": dict(sorted(all_totals().items()))}
+    path.write_text(json.dumps(floors, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--family", choices=FAMILIES + ("all", "grounding"),
@@ -390,7 +422,12 @@ def main() -> None:
                              "unsplit rows too (the set is tuning data from then on)")
     parser.add_argument("--tune-only", action="store_true",
                         help="measure only the tune half of split families (no held-out figure)")
+    parser.add_argument("--floors", type=Path, metavar="JSON",
+                        help="write every set's totals as floors (tests/cases/intent_floors.json)")
     args = parser.parse_args()
+    if args.floors:
+        write_floors(args.floors)
+        return
     if args.set and args.misses != "tune":
         parser.error("--misses: a report set prints only the tune half's disagreements")
     if args.show_all is not None and not args.set:
