@@ -121,6 +121,32 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
     return None
 
 
+def clause_matches(text: str, pattern: re.Pattern, keys: tuple[str, ...]) -> list[re.Match]:
+    """What `pattern.finditer(text)` finds, tried only where a match can start: near the
+    occurrences of `keys` (lower-case; as for `last_clause`, every match holds one within its
+    first three words). The first match at or after the end of the one before, as `finditer`
+    takes them, without trying the pattern at every offset of a long reasoning
+    (tests/scoring/test_extract_fast.py checks the two agree)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
+        return list(pattern.finditer(text))
+    starts: set[int] = set()
+    for key in keys:
+        at = lowered.find(key)
+        while at >= 0:
+            starts.update(_starts_near(text, at))
+            at = lowered.find(key, at + 1)
+    found = []
+    end = 0
+    for start in sorted(starts):
+        if start >= end:
+            match = pattern.match(text, start)
+            if match is not None:
+                found.append(match)
+                end = max(match.end(), start + 1)  # (never empty: an option letter ends each)
+    return found
+
+
 def clause_tail(text: str) -> str | None:
     """The rest of the sentence after the last answer clause ("The answer is X." -> "X"),
     or None when the text has no answer clause."""
