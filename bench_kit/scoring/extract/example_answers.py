@@ -21,9 +21,9 @@ _EXAMPLE_WORDS = tuple(EXAMPLE_CJK.split("|"))  # the pre-check: none of them, n
 def without_examples(text: str) -> str:
     """`text` with the letter of each example answer dropped ("例如[正确答案]D" -> "例如[正确答案]"),
     or `text` itself when it holds none."""
-    if not any(word in text for word in _EXAMPLE_WORDS) and "xample" not in text \
-            and "e.g." not in text.lower():
-        return text
+    if "xample" not in text and ("." not in text or "e.g." not in text.lower()) \
+            and (text.isascii() or not any(word in text for word in _EXAMPLE_WORDS)):
+        return text  # (the same checks, the cheap ones first: an ASCII text holds no CJK word)
     out, at = [], 0
     for found in _EXAMPLE.finditer(text):
         out.append(text[at:found.start(1)])
