@@ -28,9 +28,14 @@ _CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选", "回答")
 _SENTENCE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；，]")  # "6! = 720"
 
 
+# `text.lower()` of the last few texts: the clause searches of one response (a pre-check,
+# then the search from the keywords, for the choice and the answer clause) lower it once.
+lower_cased = functools.lru_cache(maxsize=8)(str.lower)
+
+
 def may_have_clause(text: str, extra: tuple[str, ...] = ()) -> bool:
     """Cheap pre-check: False when `text` cannot contain an answer clause."""
-    lowered = text.lower()
+    lowered = lower_cased(text)
     for key in _CLAUSE_KEYS + extra:  # (a loop: cheaper than a generator on short texts)
         if key in lowered:
             return True
@@ -95,7 +100,7 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
     first three words. The same match a full `finditer` would end on, at a fraction of its
     cost on long reasoning (tests/scoring/test_extract_fast.py checks the two agree).
     """
-    lowered = text.lower()
+    lowered = lower_cased(text)
     if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
         last = None
         for each in pattern.finditer(text):
