@@ -30,6 +30,8 @@ def fragment_option(text: str, choices: Mapping[str, str], options: dict[str, st
     found = []
     for letter, key in options.items():
         option = str(choices.get(key, ""))
+        if option.isascii() and len(option) < len(plain):
+            continue  # (an ASCII option shorter than the response holds no copy of it)
         if _plain(option) != plain and _clauses_of(option, plain):
             found.append(letter)
     return found[0] if len(found) == 1 else None
