@@ -13,10 +13,11 @@ import pytest
 from bench_kit.scoring.extract.answer_clause import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
+    clause_matches,
     last_clause,
     may_have_clause,
 )
-from bench_kit.scoring.extract.choice_clause import clause_letter
+from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS, clause_letter
 from bench_kit.scoring.extract.no_answer import NO_ANSWER, last_refusal
 from bench_kit.scoring.extract.response import clean_response
 
@@ -92,6 +93,15 @@ def test_anchored_answer_clause_ends_where_the_full_scan_does(chunk):
         fast = last_clause(text, ANSWER_CLAUSE, _CLAUSE_KEYS)
         full = _scan_last(text)
         assert (fast.end() if fast else None) == (full.end() if full else None), text
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_anchored_clause_matches_equal_finditer(chunk):
+    """`answered_again` reads every choice clause: the keyword-anchored matches are
+    `finditer`'s, span and letter."""
+    for text in INPUTS[chunk::10]:
+        fast = [(m.span(), m.group(1)) for m in clause_matches(text, CHOICE_CLAUSE, CHOICE_KEYS)]
+        assert fast == [(m.span(), m.group(1)) for m in CHOICE_CLAUSE.finditer(text)], text
 
 
 # --- The fast path for common shapes answers exactly as the full parser --------------

@@ -93,3 +93,16 @@ def test_invented_option_labels_match_their_readable_form() -> None:
     for text in _strings(_LABEL_ATOMS, 60_000, seed=4):
         assert [m.groups() for m in labels(text)] == \
             [m.groups() for m in readable.finditer(text)], repr(text)
+
+
+def test_invented_label_precheck_lets_every_label_past_the_last_through() -> None:
+    """`invents_options` scans for labels only when `_may_label` finds "[X]" or "X:" for a
+    letter past the last option: every text holding such a label passes it."""
+    from bench_kit.scoring.extract.invented_options import _PAST, _may_label, labels
+
+    atoms = ["F", "G", "I", "E", "D", "A", ":", " :", "\t:", " ", "\t", "\n", ".", "。", "[", "]",
+             "[F]", "[E]", "x", "2", "：", "!", "?", ";"]
+    for text in _strings(atoms, 30_000, seed=4):
+        for last in "ACD":
+            found = any((m.group(1) or m.group(2)) > last for m in labels(text))
+            assert not found or _may_label(text, _PAST[last]), (text, last)

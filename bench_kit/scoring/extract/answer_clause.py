@@ -28,9 +28,14 @@ _CLAUSE_KEYS = ("answer", "option", "choice", "答案", "选", "回答")
 _SENTENCE_END = re.compile(r"\n|[.?;](?:\s|$)|!(?!\s*=)(?:\s|$)|,\s|[。！？；，]")  # "6! = 720"
 
 
+# `text.lower()` of the last few texts: the clause searches of one response (a pre-check,
+# then the search from the keywords, for the choice and the answer clause) lower it once.
+lower_cased = functools.lru_cache(maxsize=8)(str.lower)
+
+
 def may_have_clause(text: str, extra: tuple[str, ...] = ()) -> bool:
     """Cheap pre-check: False when `text` cannot contain an answer clause."""
-    lowered = text.lower()
+    lowered = lower_cased(text)
     for key in _CLAUSE_KEYS + extra:  # (a loop: cheaper than a generator on short texts)
         if key in lowered:
             return True
@@ -95,7 +100,7 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
     first three words. The same match a full `finditer` would end on, at a fraction of its
     cost on long reasoning (tests/scoring/test_extract_fast.py checks the two agree).
     """
-    lowered = text.lower()
+    lowered = lower_cased(text)
     if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
         last = None
         for each in pattern.finditer(text):
@@ -119,6 +124,32 @@ def last_clause(text: str, pattern: re.Pattern, keys: tuple[str, ...],
             if match is None or match.end() > at:  # one ending before `at` may hold an
                 tried.add(start)  # earlier keyword: tried again for it
     return None
+
+
+def clause_matches(text: str, pattern: re.Pattern, keys: tuple[str, ...]) -> list[re.Match]:
+    """What `pattern.finditer(text)` finds, tried only where a match can start: near the
+    occurrences of `keys` (lower-case; as for `last_clause`, every match holds one within its
+    first three words). The first match at or after the end of the one before, as `finditer`
+    takes them, without trying the pattern at every offset of a long reasoning
+    (tests/scoring/test_extract_fast.py checks the two agree)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
+        return list(pattern.finditer(text))
+    starts: set[int] = set()
+    for key in keys:
+        at = lowered.find(key)
+        while at >= 0:
+            starts.update(_starts_near(text, at))
+            at = lowered.find(key, at + 1)
+    found = []
+    end = 0
+    for start in sorted(starts):
+        if start >= end:
+            match = pattern.match(text, start)
+            if match is not None:
+                found.append(match)
+                end = max(match.end(), start + 1)  # (never empty: an option letter ends each)
+    return found
 
 
 def clause_tail(text: str) -> str | None:

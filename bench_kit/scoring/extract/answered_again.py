@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, names_letter
+from bench_kit.scoring.extract.answer_clause import clause_matches
+from bench_kit.scoring.extract.choice_clause import CHOICE_CLAUSE, CHOICE_KEYS, names_letter
 from bench_kit.scoring.extract.listed_options import without_listed_options
 from bench_kit.scoring.extract.response import (
     CONTINUATION,
@@ -34,7 +35,7 @@ def answered_again(text: str, choices: Mapping[str, str], options: dict[str, str
     None for any other response (the rules read it)."""
     if text.count("答案") + text.count("nswer") < 2:
         return None  # each clause holds one of the two words: two clauses need two of them
-    clauses = [found for found in CHOICE_CLAUSE.finditer(text)
+    clauses = [found for found in clause_matches(text, CHOICE_CLAUSE, CHOICE_KEYS)
                if ("答案" in found.group(0) or "nswer" in found.group(0)) and names_letter(found)]
     if len({found.group(1).upper() for found in clauses}) < 2:
         return None

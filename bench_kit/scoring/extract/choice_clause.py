@@ -14,6 +14,7 @@ from bench_kit.scoring.extract.answer_clause import (
     _CLAUSE_KEYS,
     ANSWER_CLAUSE,
     last_clause,
+    lower_cased,
     may_have_clause,
 )
 from bench_kit.scoring.extract.concluding import CONCLUDES_CJK
@@ -181,7 +182,7 @@ def clause_letter(text: str, *, scan: bool = False, texts: Mapping[str, str] | N
             pass
     else:
         # (substring scans: a fifth of the time of `CLAUSE_HINT` on a long response)
-        if not may_have_clause(text, _CHOOSE_KEYS) and len(text.lower()) == len(text):
+        if not may_have_clause(text, _CHOOSE_KEYS) and len(lower_cased(text)) == len(text):
             return None  # the anchored search starts only at a keyword: there is none
         last = last_clause(text, CHOICE_CLAUSE, CHOICE_KEYS, names_letter)
     if last is None:

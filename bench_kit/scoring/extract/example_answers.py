@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from bench_kit.scoring.extract.answer_clause import lower_cased
 from bench_kit.scoring.extract.prose_number import EXAMPLE_CJK
 
 # "例如[正确答案]D", "比如：答案是B", "e.g., Answer: (C)", "for example, the answer is A" (read after
@@ -16,14 +17,16 @@ _EXAMPLE = re.compile(
     r"(?:\[?正确答案\]?|答案|(?:the\s+)?(?:correct\s+)?answer)[ \t]*+(?:是|为|is)?[ \t]*+:?[ \t]*+"
     r"([(\[]?[A-J][)\]]?)(?![A-Za-z0-9])", re.I)
 _EXAMPLE_WORDS = tuple(EXAMPLE_CJK.split("|"))  # the pre-check: none of them, no example here
+_EXAMPLE_END = "如"  # the character each of them ends with: one search of a single character
+assert all(word.endswith(_EXAMPLE_END) for word in _EXAMPLE_WORDS)
 
 
 def without_examples(text: str) -> str:
     """`text` with the letter of each example answer dropped ("例如[正确答案]D" -> "例如[正确答案]"),
     or `text` itself when it holds none."""
-    if not any(word in text for word in _EXAMPLE_WORDS) and "xample" not in text \
-            and "e.g." not in text.lower():
-        return text
+    if "xample" not in text and ("." not in text or "e.g." not in lower_cased(text)) \
+            and (text.isascii() or _EXAMPLE_END not in text or not any(word in text for word in _EXAMPLE_WORDS)):
+        return text  # (the same checks, the cheap ones first: an ASCII text holds no CJK word)
     out, at = [], 0
     for found in _EXAMPLE.finditer(text):
         out.append(text[at:found.start(1)])

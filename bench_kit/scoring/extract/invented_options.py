@@ -30,7 +30,26 @@ def invents_options(text: str, options: dict[str, str]) -> bool:
     last = max(options)
     if not any(letter in text for letter in _PAST[last]):
         return False  # (no letter past the last option at all: the common case, cheaply)
+    if not _may_label(text, _PAST[last]):
+        return False
     return any((found.group(1) or found.group(2)) > last for found in labels(text))
+
+
+def _may_label(text: str, past: tuple[str, ...]) -> bool:
+    """Whether `text` holds "[X]" or "X:" (blanks between them allowed) for a letter X of
+    `past`: each label past the last option does. A few substring searches, not a scan of
+    every sentence (reasoning names the letters "I", "E" … anywhere)."""
+    if "[" in text and any(f"[{letter}]" in text for letter in past):
+        return True
+    at = text.find(":")
+    while at >= 0:
+        before = at - 1
+        while before >= 0 and text[before] in " \t":
+            before -= 1
+        if before >= 0 and text[before] in past:
+            return True
+        at = text.find(":", at + 1)
+    return False
 
 
 def labels(text: str) -> list[re.Match]:

@@ -30,6 +30,8 @@ def fragment_option(text: str, choices: Mapping[str, str], options: dict[str, st
     found = []
     for letter, key in options.items():
         option = str(choices.get(key, ""))
+        if option.isascii() and len(option) < len(plain):
+            continue  # (an ASCII option shorter than the response holds no copy of it)
         if _plain(option) != plain and _clauses_of(option, plain):
             found.append(letter)
     return found[0] if len(found) == 1 else None
@@ -37,6 +39,8 @@ def fragment_option(text: str, choices: Mapping[str, str], options: dict[str, st
 
 def _clauses_of(option: str, plain: str) -> bool:
     """Whether `plain` (word characters only) is a run of whole clauses of `option`."""
+    if option.isascii() and (len(plain) > len(option) or plain not in "".join(_WORD.findall(option)).lower()):
+        return False  # (ASCII: its word characters lower-cased together, as one by one below)
     words = [(at, ch.lower()) for at, ch in enumerate(option) if _WORD.match(ch)]
     flat = "".join(ch for _, ch in words)
     start = flat.find(plain)
