@@ -132,7 +132,7 @@ def clause_matches(text: str, pattern: re.Pattern, keys: tuple[str, ...]) -> lis
     first three words). The first match at or after the end of the one before, as `finditer`
     takes them, without trying the pattern at every offset of a long reasoning
     (tests/scoring/test_extract_fast.py checks the two agree)."""
-    lowered = text.lower()
+    lowered = lower_cased(text)
     if len(lowered) != len(text):  # lower-casing moved offsets (rare: "İ"): scan it all
         return list(pattern.finditer(text))
     starts: set[int] = set()

@@ -25,13 +25,9 @@ def invents_options(text: str, options: dict[str, str]) -> bool:
     `option_keys` gives them) heading a sentence or a line, followed by its text."""
     if not options or len(options) >= len(LETTERS) or any(letter not in LETTERS for letter in options):
         return False
-    if ":" not in text and "[" not in text:
-        return False  # (every label has one: "F:", "[G]")
     last = max(options)
-    if not any(letter in text for letter in _PAST[last]):
-        return False  # (no letter past the last option at all: the common case, cheaply)
     if not _may_label(text, _PAST[last]):
-        return False
+        return False  # (the common case, found by a few substring searches)
     return any((found.group(1) or found.group(2)) > last for found in labels(text))
 
 

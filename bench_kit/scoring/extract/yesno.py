@@ -41,6 +41,7 @@ from bench_kit.scoring.extract.yesno_negation import (
     no_answer_to,
     opening_end,
 )
+from bench_kit.scoring.extract.yesno_quoted import opens_quoted, quotes_both, unquoted
 
 _YESNO_WHOLE = {
     **dict.fromkeys(("yes", "yeah", "yep", "yup", "true", "是", "是的", "对", "对的", "有",
@@ -204,7 +205,7 @@ def _in_clause(text: str) -> str | None:
         return "both"  # "so it is possible that the answer is yes", "if …, the answer would be yes"
     worded = _LETTER_FIRST.sub("", tail, count=1)  # "(B) No", "B: no" -> the word
     stated = _YESNO_WHOLE.get(worded.strip(_YESNO_STRIP).casefold()) or _lead_yesno(worded) \
-        or (_quoted_yesno(worded) if _QUOTED_WORD.match(worded) else None)  # 'the answer is "no" because …'
+        or (_quoted_yesno(worded) if opens_quoted(worded) else None)  # 'the answer is "no" because …'
     if stated and worded is not tail:
         if _CONDITION.search(text, sentence_start(text, at), at):
             return "both"  # offered under a condition: no answer, not read back in later
@@ -213,21 +214,13 @@ def _in_clause(text: str) -> str | None:
     return stated
 
 
-_QUOTED_WORD = re.compile(r"^\s*[\"'“‘「『]((?:yes|no)(?![A-Za-z])|[是否])[\"'”’」』]", re.I)
-_QUOTED_ZH = {"是": "yes", "否": "no"}
-_QUOTED_ANY = re.compile(r"[\"'“‘「『]((?:yes|no)(?![A-Za-z])|[是否])[\"'”’」』]", re.I)
-
-
 def _quoted_yesno(tail: str) -> str | None:
-    """The yes/no of an answer clause's tail that opens with a quoted yes/no ('"no" because
-    …', '“否”，因为…'), read without its quotes; "both" when its sentence quotes the other word
-    too ('"yes" or "no" depending on …', '"yes" for the left image and "no" for the right')."""
+    """The yes/no of an answer clause's tail that opens with a quoted yes/no, read without its
+    quotes; "both" when its sentence quotes the other word too (`yesno_quoted`)."""
     end = _TAIL_END.search(tail)
-    said = {_QUOTED_ZH.get(found.group(1), found.group(1).lower())
-            for found in _QUOTED_ANY.finditer(tail, 0, end.start() if end else len(tail))}
-    if len(said) > 1:
-        return "both"
-    return _lead_yesno(_QUOTED_WORD.sub(r"\1", tail, count=1))
+    return "both" if quotes_both(tail, end.start() if end else len(tail)) else _lead_yesno(unquoted(tail))
+
+
 _TAIL_END = re.compile(r"\n|[.!?;](?:\s|$)")  # the answer clause's sentence (commas kept)
 _THAT = re.compile(r"that\s+", re.I)
 
